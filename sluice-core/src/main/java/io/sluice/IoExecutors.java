@@ -1,0 +1,132 @@
+package io.sluice;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The library's executors.
+ *
+ * <ul>
+ *   <li>{@link #files()}: file reads, writes and copies. Daemon threads {@code sluice-io-N}, at
+ *       most {@code -Dsluice.io.threads} (default: twice the processors, at least 4). Tasks queue
+ *       in FIFO order; every operation yields after a bounded amount of work, so one long write
+ *       cannot starve the others.</li>
+ *   <li>{@link #blocking()}: {@code InputStream}/{@code OutputStream} and non-file channel work,
+ *       which may block for as long as the peer wants. Daemon threads {@code sluice-blocking-N},
+ *       at most {@code -Dsluice.blocking.threads} (default 64). Kept apart so a stalled stream
+ *       never holds a file thread.</li>
+ *   <li>{@link #newVirtualThreadExecutor()}: a virtual thread per task on JDK 21+.</li>
+ * </ul>
+ * Threads of both pools end after 60 s idle; every entry point also accepts a user executor.
+ */
+public final class IoExecutors {
+
+    /** System property: the file pool's size. */
+    public static final String FILE_THREADS_PROPERTY = "sluice.io.threads";
+    /** System property: the blocking pool's size. */
+    public static final String BLOCKING_THREADS_PROPERTY = "sluice.blocking.threads";
+
+    private IoExecutors() {
+    }
+
+    /** The shared file-IO executor. */
+    public static Executor files() {
+        return FilePool.INSTANCE;
+    }
+
+    /** The shared executor for blocking stream and socket work. */
+    public static Executor blocking() {
+        return BlockingPool.INSTANCE;
+    }
+
+    /** Whether this JVM offers virtual threads (JDK 21+). */
+    public static boolean virtualThreadsAvailable() {
+        return VirtualThreads.FACTORY != null;
+    }
+
+    /**
+     * A new executor that starts a virtual thread per task; shut it down when done.
+     *
+     * @throws UnsupportedOperationException before JDK 21
+     */
+    public static ExecutorService newVirtualThreadExecutor() {
+        if (VirtualThreads.FACTORY == null) {
+            throw new UnsupportedOperationException("virtual threads need JDK 21 or newer; this is "
+                    + Runtime.version());
+        }
+        try {
+            return (ExecutorService) VirtualThreads.FACTORY.invoke(null);
+        } catch (ReflectiveOperationException e) {
+            throw new UnsupportedOperationException("virtual threads are not available: " + e, e);
+        }
+    }
+
+    static int sizeFromProperty(String property, int fallback) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        int size;
+        try {
+            size = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + property + " must be a positive integer, was '"
+                    + value + "'", e);
+        }
+        if (size < 1) {
+            throw new IllegalArgumentException("-D" + property + " must be a positive integer, was " + size);
+        }
+        return size;
+    }
+
+    private static ExecutorService pool(String prefix, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new NamedDaemonThreads(prefix));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    private static final class FilePool {
+        static final ExecutorService INSTANCE = pool("sluice-io-", sizeFromProperty(FILE_THREADS_PROPERTY,
+                Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
+    }
+
+    private static final class BlockingPool {
+        static final ExecutorService INSTANCE = pool("sluice-blocking-",
+                sizeFromProperty(BLOCKING_THREADS_PROPERTY, 64));
+    }
+
+    private static final class VirtualThreads {
+        static final Method FACTORY = find();
+
+        private static Method find() {
+            try {
+                return java.util.concurrent.Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
+            } catch (NoSuchMethodException e) {
+                return null;
+            }
+        }
+    }
+
+    private static final class NamedDaemonThreads implements ThreadFactory {
+        private final String prefix;
+        private final AtomicInteger next = new AtomicInteger(1);
+
+        NamedDaemonThreads(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, prefix + next.getAndIncrement());
+            thread.setDaemon(true);
+            return thread;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.sluice;
+
+import io.sluice.internal.ChannelPublisher;
+import io.sluice.internal.FileCopy;
+import io.sluice.internal.FileReadSource;
+import io.sluice.internal.FileSink;
+import io.sluice.internal.Writes;
+import org.reactivestreams.Publisher;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+
+/**
+ * A file as a reactive source and target. Cheap to create: it opens nothing until an operation
+ * runs.
+ *
+ * <pre>{@code
+ * ReactiveFile file = ReactiveFile.of(path);
+ * Publisher<ByteBuffer> chunks = file.read();                       // 64 KiB chunks
+ * CompletionStage<Long> written = ReactiveFile.of(copy).write(Flux.from(chunks));
+ * CompletionStage<Long> copied = file.copyTo(other);                 // zero-copy transferTo
+ * }</pre>
+ *
+ * <p><b>Threading:</b> operations run on {@link IoExecutors#files()} unless the options name an
+ * executor; the upstream publisher of a write is subscribed on the calling thread. Instances are
+ * immutable and thread-safe.
+ *
+ * <p><b>Backpressure:</b> reads read only what is requested; writes request from upstream with
+ * their {@link io.sluice.demand.DemandStrategy} (adaptive by default) and hold at most the
+ * strategy's window and {@link WriteOptions#maxQueuedBytes()} of data.
+ *
+ * <p><b>Resources:</b> every operation opens its own channel on the executor and closes it before
+ * it completes, fails or is cancelled. Cancelling a returned stage ({@code toCompletableFuture()
+ * .cancel(true)}, or completing it from outside, as {@code orTimeout} does) cancels upstream and
+ * closes the channel.
+ *
+ * <p><b>Errors:</b> bad arguments throw at the call ({@link NullPointerException},
+ * {@link IllegalArgumentException}); anything after that fails the stage, or reaches the
+ * subscriber as {@code onError}, with the original exception ({@code NoSuchFileException},
+ * {@code AccessDeniedException}, an {@code IOException} for a full disk ...).
+ */
+public final class ReactiveFile {
+
+    private final Path path;
+
+    private ReactiveFile(Path path) {
+        this.path = path;
+    }
+
+    /** The file at {@code path}; nothing is opened or checked yet. */
+    public static ReactiveFile of(Path path) {
+        return new ReactiveFile(Objects.requireNonNull(path, "path"));
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** The whole file in 64 KiB chunks. */
+    public BytePublisher read() {
+        return read(ReadOptions.defaults());
+    }
+
+    /** The file (or the options' range of it) in the options' chunks; cold: each subscriber reads anew. */
+    public BytePublisher read(ReadOptions options) {
+        Objects.requireNonNull(options, "options");
+        long offset = options.offset();
+        long length = options.length();
+        return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
+                options.chunkSizeBytes(), executor(options.executor()), path.toString());
+    }
+
+    /** Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte count. */
+    public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher) {
+        return write(publisher, WriteOptions.defaults());
+    }
+
+    /** Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count. */
+    public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
+        Objects.requireNonNull(options, "options");
+        return Writes.start(publisher, new FileSink(path, options.mode()), options,
+                IoExecutors.files(), path.toString());
+    }
+
+    /** Writes a {@link Flow.Publisher}'s bytes, creating or truncating the file. */
+    public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher) {
+        return write(publisher, WriteOptions.defaults());
+    }
+
+    /** Writes a {@link Flow.Publisher}'s bytes as {@code options} say. */
+    public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
+        return write(Writes.fromFlow(publisher), options);
+    }
+
+    /** Writes one of this library's publishers (both kinds at once), creating or truncating the file. */
+    public CompletionStage<Long> write(BytePublisher publisher) {
+        return write((Publisher<ByteBuffer>) publisher, WriteOptions.defaults());
+    }
+
+    /** Writes one of this library's publishers as {@code options} say. */
+    public CompletionStage<Long> write(BytePublisher publisher, WriteOptions options) {
+        return write((Publisher<ByteBuffer>) publisher, options);
+    }
+
+    /**
+     * Copies this file to {@code target} (created or truncated) with {@code transferTo} in 8 MiB
+     * slices, cancellable between slices; completes with the byte count.
+     */
+    public CompletionStage<Long> copyTo(Path target) {
+        return copyTo(target, WriteOptions.defaults());
+    }
+
+    /**
+     * Copies this file to {@code target} opened in {@code options.mode()}, forced with
+     * {@code options.sync()}, on {@code options.executor()}. Demand options do not apply: no data
+     * passes through the heap.
+     */
+    public CompletionStage<Long> copyTo(Path target, WriteOptions options) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(options, "options");
+        return new FileCopy(path, target, options.mode(), options.sync(), executor(options.executor()))
+                .start();
+    }
+
+    private static Executor executor(Executor chosen) {
+        return chosen != null ? chosen : IoExecutors.files();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ReactiveFile && ((ReactiveFile) other).path.equals(path);
+    }
+
+    @Override
+    public int hashCode() {
+        return path.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "ReactiveFile[" + path + "]";
+    }
+}

@@ -1,0 +1,98 @@
+package io.sluice;
+
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * How a publisher reads: chunk size, byte range and executor. Immutable; the {@code with...}
+ * methods return modified copies.
+ *
+ * <pre>{@code
+ * ReadOptions.range(offset, length).withChunkSize(16 * 1024)
+ * }</pre>
+ *
+ * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
+ * {@link IllegalArgumentException} naming it.
+ */
+public final class ReadOptions {
+
+    /** The default chunk size: 64 KiB. */
+    public static final int DEFAULT_CHUNK_SIZE_BYTES = 64 * 1024;
+
+    private static final ReadOptions DEFAULTS =
+            new ReadOptions(DEFAULT_CHUNK_SIZE_BYTES, 0, Long.MAX_VALUE, null);
+
+    private final int chunkSizeBytes;
+    private final long offset;
+    private final long length;               // Long.MAX_VALUE: to the end
+    private final Executor executor;         // null: the library's default for the source
+
+    private ReadOptions(int chunkSizeBytes, long offset, long length, Executor executor) {
+        this.chunkSizeBytes = chunkSizeBytes;
+        this.offset = offset;
+        this.length = length;
+        this.executor = executor;
+    }
+
+    /** 64 KiB chunks, the whole source, the default executor. */
+    public static ReadOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** The defaults, limited to {@code length} bytes from {@code offset}. */
+    public static ReadOptions range(long offset, long length) {
+        return DEFAULTS.withRange(offset, length);
+    }
+
+    /** A copy emitting chunks of {@code bytes} (each full but the last). */
+    public ReadOptions withChunkSize(int bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("chunkSize must be positive, was " + bytes);
+        }
+        return new ReadOptions(bytes, offset, length, executor);
+    }
+
+    /**
+     * A copy reading at most {@code length} bytes starting at {@code offset}. For channels and
+     * streams that cannot seek, {@code offset} bytes are skipped first.
+     */
+    public ReadOptions withRange(long offset, long length) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, was " + offset);
+        }
+        if (length < 0) {
+            throw new IllegalArgumentException("length must not be negative, was " + length);
+        }
+        return new ReadOptions(chunkSizeBytes, offset, length, executor);
+    }
+
+    /** A copy running its reads on {@code executor} instead of the library's default. */
+    public ReadOptions withExecutor(Executor executor) {
+        return new ReadOptions(chunkSizeBytes, offset, length,
+                Objects.requireNonNull(executor, "executor"));
+    }
+
+    public int chunkSizeBytes() {
+        return chunkSizeBytes;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The most bytes to read; {@code Long.MAX_VALUE} for "to the end". */
+    public long length() {
+        return length;
+    }
+
+    /** The executor set with {@link #withExecutor}, or {@code null} for the default. */
+    public Executor executor() {
+        return executor;
+    }
+
+    @Override
+    public String toString() {
+        return "ReadOptions[chunkSize=" + chunkSizeBytes + ", offset=" + offset
+                + ", length=" + (length == Long.MAX_VALUE ? "all" : Long.toString(length)) + "]";
+    }
+}

@@ -1,0 +1,16 @@
+package io.sluice;
+
+/**
+ * Receives a write's counters after each drain pass: the demand decision and what stood behind it.
+ *
+ * <p><b>Threading:</b> called on the write's drain, never concurrently for one write; a listener
+ * shared by several writes is called from several threads. It must be fast and must not block.
+ *
+ * <p><b>Errors:</b> an exception thrown by the listener fails the write with that exception.
+ */
+@FunctionalInterface
+public interface WriteListener {
+
+    /** Called after each drain pass; {@code snapshot} is immutable and may be kept. */
+    void onPass(WriteSnapshot snapshot);
+}

@@ -1,0 +1,130 @@
+package io.sluice;
+
+import io.sluice.demand.Demand;
+import io.sluice.demand.DemandStrategy;
+
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * How a writer writes: open mode, demand strategy, byte cap, durability, executor, listener.
+ * Immutable; the {@code with...} methods return modified copies.
+ *
+ * <pre>{@code
+ * WriteOptions.append().withDemand(Demand.fixed(16, 4)).withSync()
+ * }</pre>
+ *
+ * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
+ * {@link IllegalArgumentException} naming it.
+ */
+public final class WriteOptions {
+
+    /** The default byte cap on queued data per write: 1 MiB. */
+    public static final long DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024;
+
+    private static final WriteOptions DEFAULTS = new WriteOptions(
+            WriteMode.TRUNCATE, Demand.adaptive(), DEFAULT_MAX_QUEUED_BYTES, false, null, null);
+
+    private final WriteMode mode;
+    private final DemandStrategy demand;
+    private final long maxQueuedBytes;
+    private final boolean sync;
+    private final Executor executor;         // null: the library's default for the target
+    private final WriteListener listener;    // null: none
+
+    private WriteOptions(WriteMode mode, DemandStrategy demand, long maxQueuedBytes, boolean sync,
+                         Executor executor, WriteListener listener) {
+        this.mode = mode;
+        this.demand = demand;
+        this.maxQueuedBytes = maxQueuedBytes;
+        this.sync = sync;
+        this.executor = executor;
+        this.listener = listener;
+    }
+
+    /** Create or truncate, adaptive demand, 1 MiB byte cap, no force, the default executor. */
+    public static WriteOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** The defaults with {@link WriteMode#APPEND}. */
+    public static WriteOptions append() {
+        return DEFAULTS.withMode(WriteMode.APPEND);
+    }
+
+    /** The defaults with {@link WriteMode#CREATE_NEW}. */
+    public static WriteOptions createNew() {
+        return DEFAULTS.withMode(WriteMode.CREATE_NEW);
+    }
+
+    public WriteOptions withMode(WriteMode mode) {
+        return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, sync,
+                executor, listener);
+    }
+
+    /** A copy using {@code demand} (see {@link Demand}). */
+    public WriteOptions withDemand(DemandStrategy demand) {
+        return new WriteOptions(mode, Objects.requireNonNull(demand, "demand"), maxQueuedBytes, sync,
+                executor, listener);
+    }
+
+    /**
+     * A copy whose writer holds at most {@code bytes} of received, unwritten data (assuming items
+     * no larger than the largest seen so far; a single larger item is still accepted).
+     */
+    public WriteOptions withMaxQueuedBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("maxQueuedBytes must be positive, was " + bytes);
+        }
+        return new WriteOptions(mode, demand, bytes, sync, executor, listener);
+    }
+
+    /** A copy that forces data and metadata to the device before the stage completes. */
+    public WriteOptions withSync() {
+        return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener);
+    }
+
+    /** A copy running its writes on {@code executor} instead of the library's default. */
+    public WriteOptions withExecutor(Executor executor) {
+        return new WriteOptions(mode, demand, maxQueuedBytes, sync,
+                Objects.requireNonNull(executor, "executor"), listener);
+    }
+
+    /** A copy reporting each demand decision to {@code listener} (see {@link WriteListener}). */
+    public WriteOptions withListener(WriteListener listener) {
+        return new WriteOptions(mode, demand, maxQueuedBytes, sync, executor,
+                Objects.requireNonNull(listener, "listener"));
+    }
+
+    public WriteMode mode() {
+        return mode;
+    }
+
+    public DemandStrategy demand() {
+        return demand;
+    }
+
+    public long maxQueuedBytes() {
+        return maxQueuedBytes;
+    }
+
+    public boolean sync() {
+        return sync;
+    }
+
+    /** The executor set with {@link #withExecutor}, or {@code null} for the default. */
+    public Executor executor() {
+        return executor;
+    }
+
+    /** The listener, or {@code null}. */
+    public WriteListener listener() {
+        return listener;
+    }
+
+    @Override
+    public String toString() {
+        return "WriteOptions[mode=" + mode + ", demand=" + demand + ", maxQueuedBytes="
+                + maxQueuedBytes + ", sync=" + sync + "]";
+    }
+}

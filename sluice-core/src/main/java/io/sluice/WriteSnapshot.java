@@ -1,0 +1,29 @@
+package io.sluice;
+
+/**
+ * A write's counters at the end of one drain pass.
+ *
+ * @param requestedItems items requested from upstream so far
+ * @param receivedItems items received so far
+ * @param writtenItems items written so far
+ * @param queuedBytes bytes received and not yet written
+ * @param writtenBytes bytes written so far
+ * @param lastRequest the demand issued in this pass (0 if none)
+ * @param requestCalls how many times {@code request} was called so far
+ * @param windowItems the strategy's current window ({@code Long.MAX_VALUE}: unbounded)
+ * @param strategy the strategy's current parameters, such as {@code adaptive amount=64 shift=2}
+ */
+public record WriteSnapshot(long requestedItems, long receivedItems, long writtenItems,
+                            long queuedBytes, long writtenBytes, long lastRequest,
+                            long requestCalls, long windowItems, String strategy) {
+
+    /** Requested but not yet received. */
+    public long outstandingItems() {
+        return requestedItems == Long.MAX_VALUE ? Long.MAX_VALUE : requestedItems - receivedItems;
+    }
+
+    /** Received but not yet written. */
+    public long queuedItems() {
+        return receivedItems - writtenItems;
+    }
+}

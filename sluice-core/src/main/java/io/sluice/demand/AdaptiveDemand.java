@@ -1,0 +1,205 @@
+package io.sluice.demand;
+
+/**
+ * The adaptive strategy: the paper's "greed" with its rules (2)-(7), kept within a window.
+ *
+ * <p>Each write starts at {@link #initialAmount()} and {@link #initialShift()}. Every batch has one
+ * <em>eligible point</em>, when only {@code shift} of its items are still outstanding (the paper's
+ * "98th of 100"). There the controller compares the writer's queue with {@code shift}:
+ * <ul>
+ *   <li>queue &lt; shift (the channel keeps up): amount grows by {@link #growthFactor()} up to
+ *       {@link #maxAmount()}, shift by one up to {@link #maxShift()} (rules (2)-(4));</li>
+ *   <li>queue &gt; shift (the channel lags): amount shrinks by {@link #shrinkFactor()} down to
+ *       {@link #minAmount()}, but never below {@link #minBatchBytes()} worth of the largest item
+ *       seen, and shift by one down to {@link #minShift()} (rules (5)-(7));</li>
+ *   <li>otherwise nothing changes.</li>
+ * </ul>
+ * The next batch of {@code amount} is requested once {@code queued + outstanding <= shift}: for a
+ * channel that keeps up this is the eligible point itself; for one that lags the refill waits for
+ * written items to free room. Outstanding demand therefore never drifts (the literal rule adds
+ * {@code shift} per cycle) and the writer holds at most {@code amount + shift} items.
+ *
+ * <p>Instances are immutable; the {@code with...} methods return modified copies.
+ */
+public final class AdaptiveDemand implements DemandStrategy {
+
+    private static final AdaptiveDemand DEFAULTS =
+            new AdaptiveDemand(16, 1, 3, 1024, 1, 3, 2, 2, 64 * 1024);
+
+    private final long initialAmount;
+    private final long initialShift;
+    private final long minAmount;
+    private final long maxAmount;
+    private final long minShift;
+    private final long maxShift;
+    private final int growthFactor;
+    private final int shrinkFactor;
+    private final long minBatchBytes;
+
+    private AdaptiveDemand(long initialAmount, long initialShift, long minAmount, long maxAmount,
+                           long minShift, long maxShift, int growthFactor, int shrinkFactor,
+                           long minBatchBytes) {
+        require(minAmount >= 1, "minAmount must be at least 1, was " + minAmount);
+        require(maxAmount >= minAmount,
+                "maxAmount must be at least minAmount=" + minAmount + ", was " + maxAmount);
+        require(initialAmount >= minAmount && initialAmount <= maxAmount,
+                "initialAmount must be within [" + minAmount + ", " + maxAmount + "], was " + initialAmount);
+        require(minShift >= 0, "minShift must not be negative, was " + minShift);
+        require(maxShift >= minShift,
+                "maxShift must be at least minShift=" + minShift + ", was " + maxShift);
+        require(maxShift < minAmount,
+                "maxShift must be less than minAmount=" + minAmount + " (shift >= amount), was " + maxShift);
+        require(initialShift >= minShift && initialShift <= maxShift,
+                "initialShift must be within [" + minShift + ", " + maxShift + "], was " + initialShift);
+        require(growthFactor >= 2, "growthFactor must be at least 2, was " + growthFactor);
+        require(shrinkFactor >= 2, "shrinkFactor must be at least 2, was " + shrinkFactor);
+        require(minBatchBytes >= 0, "minBatchBytes must not be negative, was " + minBatchBytes);
+        this.initialAmount = initialAmount;
+        this.initialShift = initialShift;
+        this.minAmount = minAmount;
+        this.maxAmount = maxAmount;
+        this.minShift = minShift;
+        this.maxShift = maxShift;
+        this.growthFactor = growthFactor;
+        this.shrinkFactor = shrinkFactor;
+        this.minBatchBytes = minBatchBytes;
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** The defaults: amount 16 in [3, 1024], shift 1 in [1, 3], factors 2, 64 KiB minimum batch. */
+    public static AdaptiveDemand defaults() {
+        return DEFAULTS;
+    }
+
+    /** A copy with amount bounds and start value; throws {@link IllegalArgumentException} if inconsistent. */
+    public AdaptiveDemand withAmount(long initial, long min, long max) {
+        return new AdaptiveDemand(initial, initialShift, min, max, minShift, maxShift,
+                growthFactor, shrinkFactor, minBatchBytes);
+    }
+
+    /** A copy with shift bounds and start value; throws {@link IllegalArgumentException} if inconsistent. */
+    public AdaptiveDemand withShift(long initial, long min, long max) {
+        return new AdaptiveDemand(initialAmount, initial, minAmount, maxAmount, min, max,
+                growthFactor, shrinkFactor, minBatchBytes);
+    }
+
+    /** A copy with the factors rules (3) and (6) multiply and divide by. */
+    public AdaptiveDemand withFactors(int growth, int shrink) {
+        return new AdaptiveDemand(initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift,
+                growth, shrink, minBatchBytes);
+    }
+
+    /** A copy whose shrinking stops at {@code bytes} worth of items (0: only {@link #minAmount()} applies). */
+    public AdaptiveDemand withMinBatchBytes(long bytes) {
+        return new AdaptiveDemand(initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift,
+                growthFactor, shrinkFactor, bytes);
+    }
+
+    public long initialAmount() {
+        return initialAmount;
+    }
+
+    public long initialShift() {
+        return initialShift;
+    }
+
+    public long minAmount() {
+        return minAmount;
+    }
+
+    public long maxAmount() {
+        return maxAmount;
+    }
+
+    public long minShift() {
+        return minShift;
+    }
+
+    public long maxShift() {
+        return maxShift;
+    }
+
+    public int growthFactor() {
+        return growthFactor;
+    }
+
+    public int shrinkFactor() {
+        return shrinkFactor;
+    }
+
+    public long minBatchBytes() {
+        return minBatchBytes;
+    }
+
+    @Override
+    public DemandController newController() {
+        return new Controller();
+    }
+
+    @Override
+    public String toString() {
+        return "adaptive(amount " + initialAmount + " in [" + minAmount + ", " + maxAmount
+                + "], shift " + initialShift + " in [" + minShift + ", " + maxShift
+                + "], x" + growthFactor + " /" + shrinkFactor + ", minBatch " + minBatchBytes + " B)";
+    }
+
+    /** Per-write state; drain-confined (see {@link DemandController}). */
+    private final class Controller implements DemandController {
+        private long amount = initialAmount;
+        private long shift = initialShift;
+        /** The requested total at whose eligible point we last adapted; -1 before the first. */
+        private long adaptedAtRequested = -1;
+
+        @Override
+        public long nextRequest(DemandState state) {
+            long requested = state.requestedItems();
+            if (requested == 0) {
+                return amount;
+            }
+            long outstanding = state.outstandingItems();
+            long queued = state.queuedItems();
+            if (adaptedAtRequested != requested && outstanding <= shift) {
+                adapt(queued, state.largestItemBytes());     // once per batch, at its eligible point
+                adaptedAtRequested = requested;
+            }
+            if (adaptedAtRequested == requested && queued + outstanding <= shift) {
+                return amount;                                // refill: the window bound holds
+            }
+            return 0;
+        }
+
+        private void adapt(long queued, long largestItemBytes) {
+            if (queued < shift) {                             // (2): the channel is faster
+                amount = Math.min(saturatingMultiply(amount, growthFactor), maxAmount);   // (3)
+                shift = Math.min(shift + 1, maxShift);                                     // (4)
+            } else if (queued > shift) {                      // (5): the channel is slower
+                long floor = minAmount;
+                if (minBatchBytes > 0 && largestItemBytes > 0) {
+                    long itemsForMinBatch = (minBatchBytes + largestItemBytes - 1) / largestItemBytes;
+                    floor = Math.max(minAmount, Math.min(itemsForMinBatch, maxAmount));
+                }
+                amount = Math.max(amount / shrinkFactor, floor);                           // (6)
+                shift = Math.max(shift - 1, minShift);                                     // (7)
+            }
+        }
+
+        @Override
+        public long windowItems() {
+            return amount + shift;
+        }
+
+        @Override
+        public String describe() {
+            return "adaptive amount=" + amount + " shift=" + shift;
+        }
+    }
+
+    private static long saturatingMultiply(long value, int factor) {
+        return value > Long.MAX_VALUE / factor ? Long.MAX_VALUE : value * factor;
+    }
+}

@@ -1,0 +1,32 @@
+package io.sluice.demand;
+
+/**
+ * The demand decisions of one write, created by {@link DemandStrategy#newController()}.
+ *
+ * <p><b>Threading:</b> called only from the owning write's drain, never concurrently; needs no
+ * synchronisation.
+ *
+ * <p><b>Contract:</b> the writer calls {@link #nextRequest} once before the first request and
+ * again after every drain pass (each batch written, each batch of items received). A controller
+ * must never stall a write: when nothing is queued and nothing is outstanding it returns at
+ * least 1.
+ */
+public interface DemandController {
+
+    /**
+     * Decides how many more items to request now.
+     *
+     * @param state the write's counters at this moment
+     * @return the number of items to request now, {@code 0} to wait for more progress
+     */
+    long nextRequest(DemandState state);
+
+    /**
+     * The most items (queued plus outstanding) this controller currently lets the writer hold;
+     * {@code Long.MAX_VALUE} when unbounded.
+     */
+    long windowItems();
+
+    /** A short description of the current parameters for metrics, such as {@code amount=64 shift=2}. */
+    String describe();
+}

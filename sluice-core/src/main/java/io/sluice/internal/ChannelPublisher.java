@@ -1,0 +1,65 @@
+package io.sluice.internal;
+
+import io.sluice.BytePublisher;
+import org.reactivestreams.Subscriber;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A cold publisher of byte chunks: each subscriber gets its own {@link ReadSubscription}, which
+ * opens its own source on the first request. Built once per user call; subscribe may be called
+ * from any thread.
+ */
+public final class ChannelPublisher implements BytePublisher {
+
+    private final ReadSource.Opener opener;
+    private final int chunkSizeBytes;
+    private final Executor executor;
+    private final String description;
+    private final AtomicBoolean subscribedOnce;     // null: multi-subscriber (cold) source
+
+    private ChannelPublisher(ReadSource.Opener opener, int chunkSizeBytes, Executor executor,
+                             String description, boolean singleUse) {
+        this.opener = opener;
+        this.chunkSizeBytes = chunkSizeBytes;
+        this.executor = executor;
+        this.description = description;
+        this.subscribedOnce = singleUse ? new AtomicBoolean() : null;
+    }
+
+    /** A publisher whose every subscriber opens the source anew. */
+    public static ChannelPublisher cold(ReadSource.Opener opener, int chunkSizeBytes,
+                                        Executor executor, String description) {
+        return new ChannelPublisher(opener, chunkSizeBytes, executor, description, false);
+    }
+
+    /**
+     * A publisher over a source that can be read once (a channel or stream the user opened):
+     * a second subscriber gets {@code onSubscribe} then {@code onError} (§1.9, §1.11).
+     */
+    public static ChannelPublisher singleUse(ReadSource.Opener opener, int chunkSizeBytes,
+                                             Executor executor, String description) {
+        return new ChannelPublisher(opener, chunkSizeBytes, executor, description, true);
+    }
+
+    @Override
+    public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+        Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
+        ReadSource.Opener source = opener;
+        if (subscribedOnce != null && !subscribedOnce.compareAndSet(false, true)) {
+            source = cancelled -> {
+                throw new IllegalStateException("§1.11: " + description
+                        + " can be read once and already has a subscriber");
+            };
+        }
+        new ReadSubscription(subscriber, source, chunkSizeBytes, executor).start();
+    }
+
+    @Override
+    public String toString() {
+        return "ChannelPublisher[" + description + ", chunk=" + chunkSizeBytes + "]";
+    }
+}

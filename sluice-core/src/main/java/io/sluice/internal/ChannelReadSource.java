@@ -1,0 +1,77 @@
+package io.sluice.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectionKey;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Any readable channel, limited to a range (skipping {@code offset} bytes first). A non-blocking
+ * selectable channel is waited on with a selector, never spun on.
+ */
+public final class ChannelReadSource implements ReadSource {
+
+    private final ReadableByteChannel channel;
+    private final Readiness readiness;
+    private long toSkip;
+    private long left;
+
+    public ChannelReadSource(ReadableByteChannel channel, long offset, long length, BooleanSupplier cancelled) {
+        this.channel = channel;
+        this.readiness = new Readiness(channel, SelectionKey.OP_READ, cancelled);
+        this.toSkip = offset;
+        this.left = length;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        while (toSkip > 0) {
+            ByteBuffer skip = ByteBuffer.allocate((int) Math.min(toSkip, 8 * 1024));
+            int n = readSome(skip);
+            if (n < 0) {
+                toSkip = 0;
+                left = 0;
+                return -1;
+            }
+            toSkip -= n;
+        }
+        if (left <= 0) {
+            return -1;
+        }
+        if (dst.remaining() > left) {
+            dst.limit(dst.position() + (int) left);
+        }
+        int n = readSome(dst);
+        if (n > 0 && left != Long.MAX_VALUE) {
+            left -= n;
+        }
+        return n;
+    }
+
+    private int readSome(ByteBuffer dst) throws IOException {
+        for (;;) {
+            int n = channel.read(dst);
+            if (n != 0 || !dst.hasRemaining()) {
+                return n;
+            }
+            if (!readiness.await()) {          // cancelled while waiting
+                return -1;
+            }
+        }
+    }
+
+    @Override
+    public long remaining() {
+        return -1;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            readiness.close();
+        } finally {
+            channel.close();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.sluice.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.WritableByteChannel;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Any writable channel: gathering writes where the channel is a {@link GatheringByteChannel}; a
+ * non-blocking selectable channel is waited on with {@link Readiness}, never spun on.
+ */
+public class ChannelSink implements WriteSink {
+
+    private WritableByteChannel channel;           // set by open(); then drain-confined
+    private Readiness readiness;                   // drain-confined
+    private BooleanSupplier cancelled = () -> false;
+
+    /** A sink over an already open channel. */
+    public ChannelSink(WritableByteChannel channel) {
+        this.channel = channel;
+    }
+
+    /** For subclasses that open their channel in {@link #open()}. */
+    protected ChannelSink() {
+    }
+
+    /** Where the writer's cancellation flag can be read while waiting for readiness. */
+    public void cancelledBy(BooleanSupplier cancelled) {
+        this.cancelled = cancelled;
+    }
+
+    /** Sets the channel, from a subclass's {@link #open()}. */
+    protected final void channel(WritableByteChannel channel) {
+        this.channel = channel;
+    }
+
+    protected final WritableByteChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public void open() throws IOException {
+    }
+
+    @Override
+    public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
+        int first = offset;
+        int end = offset + count;
+        while (first < end) {
+            long n;
+            if (channel instanceof GatheringByteChannel) {
+                n = ((GatheringByteChannel) channel).write(items, first, end - first);
+            } else {
+                n = channel.write(items[first]);
+            }
+            while (first < end && !items[first].hasRemaining()) {
+                first++;
+            }
+            if (n == 0 && first < end) {
+                if (readiness == null) {
+                    readiness = new Readiness(channel, SelectionKey.OP_WRITE, cancelled);
+                }
+                if (!readiness.await()) {
+                    return false;
+                }
+            } else if (readiness != null) {
+                readiness.progressed();
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void force() throws IOException {
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (readiness != null) {
+                readiness.close();
+            }
+        } finally {
+            if (channel != null) {
+                channel.close();
+            }
+        }
+    }
+
+    @Override
+    public void abort() {
+        WritableByteChannel current = channel;
+        if (current instanceof AbstractInterruptibleChannel) {
+            try {
+                current.close();              // unblocks a blocked write (AsynchronousCloseException)
+            } catch (IOException ignored) {
+                // the drain's close() reports nothing further; the write is cancelled anyway
+            }
+        }
+    }
+}

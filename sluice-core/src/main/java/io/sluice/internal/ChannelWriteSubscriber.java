@@ -1,0 +1,391 @@
+package io.sluice.internal;
+
+import io.sluice.WriteListener;
+import io.sluice.WriteOptions;
+import io.sluice.WriteSnapshot;
+import io.sluice.demand.DemandController;
+import io.sluice.demand.DemandState;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Writes an upstream publisher's buffers to a {@link WriteSink}: {@code onNext} only enqueues; the
+ * drain writes what is queued with gathering writes and asks the demand controller what to
+ * request next.
+ *
+ * <p>Invariants (tests name them):
+ * <ul>
+ *   <li>W1 (§2.7): every {@code request} and {@code cancel} on the upstream subscription is made
+ *       from the drain, so never concurrently, and even the first request is issued there.</li>
+ *   <li>W2: {@code onNext} never blocks and never does I/O: it enqueues and signals the drain.</li>
+ *   <li>W3 (window): for a bounded controller, queued plus outstanding items only grow by a
+ *       request, and the controller requests only while the result stays within its window.</li>
+ *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) *
+ *       largestItem <= maxQueuedBytes}, except one item when nothing is queued or outstanding; so
+ *       queued bytes stay within {@code max(maxQueuedBytes, largest item)} while items are no
+ *       larger than those seen before them. Before the first item, one item is requested.</li>
+ *   <li>W5 (§1.1): an item beyond the requested total fails the write naming §1.1; it is dropped,
+ *       never queued.</li>
+ *   <li>W6: the stage completes exactly once, after the sink is closed (and forced, with sync);
+ *       every path closes the sink exactly once and cancels a live upstream.</li>
+ *   <li>W7: one pass writes at most {@link #YIELD_AFTER_BYTES} before yielding the executor, so
+ *       concurrent writes share it fairly.</li>
+ * </ul>
+ */
+public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
+
+    static final int MAX_BATCH_ITEMS = 1024;
+    static final long MAX_BATCH_BYTES = 8L * 1024 * 1024;
+    static final long YIELD_AFTER_BYTES = 16L * 1024 * 1024;
+
+    private final WriteSink sink;
+    private final DemandController controller;
+    private final long maxQueuedBytes;
+    private final boolean sync;
+    private final WriteListener listener;
+    private final OperationFuture<Long> result = new OperationFuture<>();
+    private final SerialDrain drain;
+    private final String target;
+
+    private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
+    private final AtomicLong queuedBytes = new AtomicLong();                                // onNext -> drain
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
+    private volatile Subscription upstream;              // onSubscribe -> drain
+    private volatile boolean upstreamCompleted;          // onComplete -> drain
+    private volatile boolean aborted;                    // stage completed from outside -> drain
+    private volatile long requested;                     // drain -> onNext (written before request(n))
+    private volatile long received;                      // onNext only (§1.3 serial) -> drain
+    private volatile long largestItemBytes;              // onNext only -> drain
+    private volatile boolean terminated;                 // drain -> onNext (drop late items)
+
+    private long written;                                // drain-confined
+    private long writtenBytes;                           // drain-confined
+    private long requestCalls;                           // drain-confined
+    private boolean opened;                              // drain-confined
+    private boolean upstreamCancelled;                   // drain-confined
+    private final ByteBuffer[] batch = new ByteBuffer[MAX_BATCH_ITEMS];   // drain-confined
+    private final State state = new State();
+
+    public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, String target) {
+        this.sink = sink;
+        this.controller = options.demand().newController();
+        this.maxQueuedBytes = options.maxQueuedBytes();
+        this.sync = options.sync();
+        this.listener = options.listener();
+        this.target = target;
+        this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
+        if (sink instanceof ChannelSink) {
+            ((ChannelSink) sink).cancelledBy(() -> aborted || failure.get() != null);
+        }
+        result.onAbort(() -> {
+            aborted = true;
+            sink.abort();
+            drain.signal();
+        });
+    }
+
+    /** The stage users get: the byte count, once written, forced (with sync) and closed. */
+    public OperationFuture<Long> result() {
+        return result;
+    }
+
+    // ---- Subscriber side: any (serial) upstream thread ----
+
+    @Override
+    public void onSubscribe(Subscription subscription) {
+        Objects.requireNonNull(subscription, "§2.13: subscription must not be null");
+        if (upstream != null) {
+            subscription.cancel();                // §2.5: a second subscription is cancelled
+            return;
+        }
+        upstream = subscription;
+        drain.signal();                           // W1: the first request comes from the drain
+    }
+
+    @Override
+    public void onNext(ByteBuffer item) {
+        Objects.requireNonNull(item, "§2.13: onNext item must not be null");
+        if (terminated || failure.get() != null) {
+            return;                               // §2.8: late items after cancel are dropped
+        }
+        long count = received + 1;
+        if (count > requested) {                  // W5
+            failure.compareAndSet(null, new IllegalStateException("§1.1: upstream sent item #" + count
+                    + " but only " + requested + " were requested; write to " + target + " aborted"));
+            drain.signal();
+            return;
+        }
+        ByteBuffer own = item.duplicate();        // we read position..limit; the caller's buffer is untouched
+        long size = own.remaining();
+        if (size > largestItemBytes) {
+            largestItemBytes = size;
+        }
+        received = count;                         // before offer: the drain never polls an uncounted item
+        queuedBytes.addAndGet(size);
+        queue.offer(own);
+        drain.signal();                           // W2
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        Objects.requireNonNull(error, "§2.13: onError throwable must not be null");
+        failure.compareAndSet(null, error);       // before the flag: a drain that sees it sees the error
+        upstreamCompleted = true;                 // terminal: nothing to cancel
+        drain.signal();
+    }
+
+    @Override
+    public void onComplete() {
+        upstreamCompleted = true;
+        drain.signal();
+    }
+
+    // ---- the drain ----
+
+    private boolean pass() {
+        if (terminated) {
+            cancelLateUpstream();
+            return false;
+        }
+        if (stopRequested()) {
+            return false;
+        }
+        if (upstream == null) {
+            return false;                         // waiting for onSubscribe
+        }
+        if (!opened) {
+            try {
+                sink.open();
+                opened = true;
+            } catch (Throwable t) {
+                terminate(t);
+                return false;
+            }
+            issueDemand();
+        }
+        long bytesThisPass = 0;
+        for (;;) {
+            int count = 0;
+            long batchBytes = 0;
+            while (count < MAX_BATCH_ITEMS && batchBytes < MAX_BATCH_BYTES) {
+                ByteBuffer item = queue.poll();
+                if (item == null) {
+                    break;
+                }
+                batch[count++] = item;
+                batchBytes += item.remaining();
+            }
+            if (count > 0) {
+                try {
+                    boolean complete = sink.writeFully(batch, 0, count);
+                    Arrays.fill(batch, 0, count, null);
+                    if (!complete) {
+                        stopRequested();
+                        return false;
+                    }
+                } catch (Throwable t) {
+                    Arrays.fill(batch, 0, count, null);
+                    terminate(t);
+                    return false;
+                }
+                written += count;
+                writtenBytes += batchBytes;
+                bytesThisPass += batchBytes;
+                queuedBytes.addAndGet(-batchBytes);
+            }
+            if (stopRequested()) {
+                return false;
+            }
+            long issued = issueDemand();
+            report(issued);
+            if (queue.isEmpty()) {
+                if (upstreamCompleted && failure.get() == null && received == written) {
+                    complete();
+                    return false;
+                }
+                if (issued == 0) {
+                    return false;                 // wait for the next signal
+                }
+            } else if (bytesThisPass >= YIELD_AFTER_BYTES) {
+                return true;                      // W7
+            }
+        }
+    }
+
+    /** Handles failure and abort; returns true if the write has ended. */
+    private boolean stopRequested() {
+        if (terminated) {
+            return true;
+        }
+        Throwable error = failure.get();
+        if (error != null) {
+            terminate(error);
+            return true;
+        }
+        if (aborted) {
+            terminate(new CancellationException("write to " + target + " was cancelled"));
+            return true;
+        }
+        return false;
+    }
+
+    /** Asks the controller and forwards its demand within the byte cap (W3, W4); returns it. */
+    private long issueDemand() {
+        if (upstreamCompleted) {
+            return 0;
+        }
+        long wanted;
+        try {
+            wanted = controller.nextRequest(state);
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+            return 0;
+        }
+        if (wanted < 0) {
+            failure.compareAndSet(null, new IllegalStateException(
+                    "demand controller " + controller.describe() + " returned " + wanted));
+            return 0;
+        }
+        long n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
+        if (n == 0 && state.outstandingItems() == 0 && state.queuedItems() == 0) {
+            n = 1;                                // never stall, whatever a custom controller says
+        }
+        if (n == 0) {
+            return 0;
+        }
+        long total = requested + n;
+        requested = total < 0 ? Long.MAX_VALUE : total;   // before request(n): a synchronous onNext checks it
+        requestCalls++;
+        try {
+            upstream.request(n);                  // W1
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);       // §3.?: a throwing request ends the write
+        }
+        return n;
+    }
+
+    private void complete() {
+        terminated = true;
+        try {
+            if (sync) {
+                sink.force();
+            }
+            sink.close();
+        } catch (Throwable t) {
+            closeQuietly(t);
+            result.fail(t);
+            return;
+        }
+        result.succeed(writtenBytes);
+    }
+
+    /** W6: stop, cancel a live upstream, close the sink, fail (or keep cancelled) the stage. */
+    private void terminate(Throwable cause) {
+        terminated = true;
+        if (!upstreamCompleted && upstream != null) {
+            cancelUpstream();
+        }
+        closeQuietly(cause);
+        queue.clear();
+        queuedBytes.set(0);
+        result.fail(cause);
+    }
+
+    private void cancelLateUpstream() {
+        if (!upstreamCancelled && !upstreamCompleted && upstream != null) {
+            cancelUpstream();                     // onSubscribe arrived after the write ended
+        }
+        queue.clear();
+    }
+
+    private void cancelUpstream() {
+        upstreamCancelled = true;
+        try {
+            upstream.cancel();                    // W1
+        } catch (Throwable ignored) {
+            // §3.15 violated by upstream; the write is ending anyway
+        }
+    }
+
+    private void closeQuietly(Throwable cause) {
+        try {
+            sink.close();
+        } catch (Throwable closeError) {
+            if (closeError != cause) {
+                cause.addSuppressed(closeError);
+            }
+        }
+    }
+
+    private void report(long issued) {
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.onPass(new WriteSnapshot(requested, received, written, queuedBytes.get(),
+                    writtenBytes, issued, requestCalls, controller.windowItems(), controller.describe()));
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+        }
+    }
+
+    private void rejected(RejectedExecutionException e) {
+        failure.compareAndSet(null, new RejectedExecutionException(
+                "executor rejected the write to " + target + ": " + e.getMessage(), e));
+        if (!terminated) {
+            terminate(failure.get());             // runs as the drain (SerialDrain D1)
+        }
+    }
+
+    /** The controller's view of this write; read on the drain only. */
+    private final class State implements DemandState {
+        @Override
+        public long requestedItems() {
+            return requested;
+        }
+
+        @Override
+        public long receivedItems() {
+            return received;
+        }
+
+        @Override
+        public long writtenItems() {
+            return written;
+        }
+
+        @Override
+        public long queuedBytes() {
+            return queuedBytes.get();
+        }
+
+        @Override
+        public long largestItemBytes() {
+            return largestItemBytes;
+        }
+
+        @Override
+        public long requestLimit() {
+            long outstanding = outstandingItems();
+            long largest = largestItemBytes;
+            if (largest == 0) {
+                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;   // W4: probe the item size
+            }
+            long room = (maxQueuedBytes - queuedBytes.get()) / largest - outstanding;
+            if (room <= 0) {
+                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;
+            }
+            return room;
+        }
+    }
+}

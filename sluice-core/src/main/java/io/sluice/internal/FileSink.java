@@ -1,0 +1,55 @@
+package io.sluice.internal;
+
+import io.sluice.WriteMode;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** A file opened on the drain in the requested mode; forced with {@code force(true)}. */
+public final class FileSink extends ChannelSink {
+
+    private final Path path;
+    private final WriteMode mode;
+
+    public FileSink(Path path, WriteMode mode) {
+        this.path = path;
+        this.mode = mode;
+    }
+
+    static OpenOption[] openOptions(WriteMode mode) {
+        switch (mode) {
+            case APPEND:
+                return new OpenOption[] {StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND};
+            case CREATE_NEW:
+                return new OpenOption[] {StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW};
+            case TRUNCATE:
+            default:
+                return new OpenOption[] {StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING};
+        }
+    }
+
+    @Override
+    public void open() throws IOException {
+        channel(FileChannel.open(path, openOptions(mode)));
+    }
+
+    @Override
+    public void force() throws IOException {
+        ((FileChannel) channel()).force(true);
+    }
+
+    @Override
+    public void abort() {
+        // a file write does not block indefinitely; the drain closes the channel after it
+    }
+
+    @Override
+    public String toString() {
+        return path.toString();
+    }
+}

@@ -1,0 +1,32 @@
+package io.sluice.internal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/** Where a read publisher's bytes come from. Drain-confined: one thread at a time. */
+public interface ReadSource extends Closeable {
+
+    /** Opens a source; called on the drain at the first request. */
+    @FunctionalInterface
+    interface Opener {
+        /**
+         * @param cancelled tells a source that waits for readiness that the read was cancelled
+         */
+        ReadSource open(java.util.function.BooleanSupplier cancelled) throws IOException;
+    }
+
+    /**
+     * Reads into {@code dst} (at least one byte unless at the end; may block).
+     *
+     * @return the bytes read, or -1 at the end of the source or range
+     */
+    int read(ByteBuffer dst) throws IOException;
+
+    /** Bytes known to be left, or -1 when unknown (streams, sockets). */
+    long remaining();
+
+    /** Closes the source; idempotent. */
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,228 @@
+package io.sluice.internal;
+
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One subscriber's read: opens the source on the first request, reads only against demand, fills
+ * every chunk (all full but the last) and signals from its drain.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>R1 (§1.3): no signal before {@code onSubscribe} returns: the drain is held until then.</li>
+ *   <li>R2 (§1.1): {@code onNext} is sent only while {@code requested > 0}; one read per chunk
+ *       requested, never read-ahead.</li>
+ *   <li>R3: nothing is opened before the first {@code request(n)}; the open happens on the
+ *       executor, and its failure arrives as {@code onError} (§1.4, §1.9).</li>
+ *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next pass
+ *       (scheduled at once, so an idle subscription closes promptly) and drops the subscriber
+ *       (§3.13).</li>
+ *   <li>R5 (§1.7): after {@code onComplete} or {@code onError} nothing more is signalled, and the
+ *       source is closed before the terminal signal.</li>
+ *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
+ *       {@link IllegalArgumentException}.</li>
+ *   <li>R7 (§3.17): demand adds up to {@code Long.MAX_VALUE}, which then means unbounded.</li>
+ * </ul>
+ */
+final class ReadSubscription implements Subscription {
+
+    private static final long YIELD_AFTER_BYTES = 1024 * 1024;
+    private static final int YIELD_AFTER_CHUNKS = 64;
+    private static final System.Logger LOG = System.getLogger(ReadSubscription.class.getName());
+
+    private final ReadSource.Opener opener;
+    private final int chunkSizeBytes;
+    private final SerialDrain drain;
+
+    private final AtomicLong requested = new AtomicLong();   // any thread -> drain
+    private volatile boolean cancelled;                       // any thread -> drain
+    private volatile long invalidRequest;                     // any thread -> drain; 0: none
+
+    private Subscriber<? super ByteBuffer> downstream;        // drain-confined after start()
+    private ReadSource source;                                // drain-confined
+    private boolean done;                                     // drain-confined
+
+    ReadSubscription(Subscriber<? super ByteBuffer> downstream, ReadSource.Opener opener,
+                     int chunkSizeBytes, Executor executor) {
+        this.downstream = downstream;
+        this.opener = opener;
+        this.chunkSizeBytes = chunkSizeBytes;
+        this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
+    }
+
+    /** Sends {@code onSubscribe} on the caller's thread, then lets the drain run (R1). */
+    void start() {
+        try {
+            downstream.onSubscribe(this);
+        } catch (Throwable t) {             // §2.13 violated by the subscriber: treat as cancelled
+            cancelled = true;
+            LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
+        }
+        drain.release();
+    }
+
+    @Override
+    public void request(long n) {
+        if (n <= 0) {
+            invalidRequest = n == 0 ? Long.MIN_VALUE : n;        // R6; MIN_VALUE stands for 0
+        } else {
+            requested.getAndUpdate(current -> {                  // R7
+                long sum = current + n;
+                return sum < 0 ? Long.MAX_VALUE : sum;
+            });
+        }
+        drain.signal();
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;                                        // R4
+        drain.signal();
+    }
+
+    private boolean cancelledFlag() {
+        return cancelled;
+    }
+
+    private boolean pass() {
+        if (done) {
+            return false;
+        }
+        if (cancelled) {
+            finish(null, false);
+            return false;
+        }
+        long invalid = invalidRequest;
+        if (invalid != 0) {
+            finish(new IllegalArgumentException("§3.9: request(n) must be positive, was "
+                    + (invalid == Long.MIN_VALUE ? 0 : invalid)), true);
+            return false;
+        }
+        if (requested.get() == 0) {
+            return false;
+        }
+        if (source == null && !open()) {
+            return false;
+        }
+        long bytesThisPass = 0;
+        int chunksThisPass = 0;
+        while (requested.get() > 0) {
+            if (cancelled || invalidRequest != 0) {
+                return true;                 // handled at the top of the next pass
+            }
+            ByteBuffer chunk;
+            boolean ended;
+            try {
+                long remaining = source.remaining();
+                int size = remaining < 0 ? chunkSizeBytes : (int) Math.min(chunkSizeBytes, remaining);
+                chunk = ByteBuffer.allocate(size);
+                ended = fill(chunk);
+            } catch (Throwable t) {
+                finish(t, true);
+                return false;
+            }
+            if (cancelled) {
+                finish(null, false);
+                return false;
+            }
+            chunk.flip();
+            if (chunk.hasRemaining()) {
+                if (requested.get() != Long.MAX_VALUE) {
+                    requested.decrementAndGet();                 // R2
+                }
+                if (!emit(chunk)) {
+                    return false;
+                }
+                bytesThisPass += chunk.remaining();
+                chunksThisPass++;
+            }
+            if (ended || source.remaining() == 0) {
+                finish(null, true);
+                return false;
+            }
+            if (bytesThisPass >= YIELD_AFTER_BYTES || chunksThisPass >= YIELD_AFTER_CHUNKS) {
+                return true;                                     // fairness: let others run
+            }
+        }
+        return false;
+    }
+
+    private boolean open() {
+        try {
+            source = opener.open(this::cancelledFlag);
+            return true;
+        } catch (Throwable t) {
+            finish(t, true);                                     // R3
+            return false;
+        }
+    }
+
+    /** Reads until the chunk is full or the source ends; returns whether it ended. */
+    private boolean fill(ByteBuffer chunk) throws java.io.IOException {
+        while (chunk.hasRemaining()) {
+            if (source.read(chunk) < 0) {
+                return true;
+            }
+            if (cancelled) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private boolean emit(ByteBuffer chunk) {
+        try {
+            downstream.onNext(chunk);
+            return true;
+        } catch (Throwable t) {             // §2.13 violated by the subscriber: cancel, report here
+            LOG.log(System.Logger.Level.WARNING, "§2.13: onNext threw; subscription cancelled", t);
+            finish(null, false);
+            return false;
+        }
+    }
+
+    /**
+     * Ends the subscription (R5): closes the source, then signals {@code onComplete} (error null)
+     * or {@code onError}, unless {@code signal} is false (cancelled).
+     */
+    private void finish(Throwable error, boolean signal) {
+        done = true;
+        Subscriber<? super ByteBuffer> subscriber = downstream;
+        downstream = null;                                       // §3.13
+        if (source != null) {
+            try {
+                source.close();
+            } catch (Throwable closeError) {
+                if (error != null) {
+                    error.addSuppressed(closeError);
+                } else if (signal) {
+                    error = closeError;
+                }
+            }
+        }
+        if (!signal || subscriber == null) {
+            return;
+        }
+        try {
+            if (error == null) {
+                subscriber.onComplete();
+            } else {
+                subscriber.onError(error);
+            }
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, "§2.13: terminal signal threw", t);
+        }
+    }
+
+    private void rejected(RejectedExecutionException e) {
+        if (!done) {
+            finish(new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e),
+                    !cancelled);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.sluice.internal;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The one place that knows the drain (work-in-progress) idiom: any thread may {@link #signal()},
+ * and exactly one {@link Pass} runs at a time on the executor, so the state a pass touches is
+ * confined to "the drain" even though the threads running it change.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>D1: {@code pending > 0} exactly while a pass is scheduled, running, or held; only the
+ *       thread that moves it from 0 to 1 (or the holder releasing it) submits a task.</li>
+ *   <li>D2: passes are ordered by the atomic counter, so each pass happens-after every signal
+ *       counted before it and after the previous pass (no field it owns needs to be volatile).</li>
+ *   <li>D3: a pass that returns {@code true} yields: the drain is resubmitted while still held, so
+ *       no other thread can start a pass meanwhile and other tasks on the executor get a turn.</li>
+ * </ul>
+ */
+public final class SerialDrain {
+
+    /** One unit of drain work. */
+    @FunctionalInterface
+    public interface Pass {
+        /**
+         * Does the work that the signals so far call for.
+         *
+         * @return {@code true} to yield the executor and run again later (more work is left),
+         *     {@code false} when the pass has done all it can until the next signal
+         */
+        boolean run();
+    }
+
+    private final AtomicInteger pending;          // any thread
+    private final Executor executor;
+    private final Pass pass;
+    private final Consumer<RejectedExecutionException> onRejected;
+    private final Runnable task = this::drainLoop;
+
+    /**
+     * @param executor where passes run
+     * @param pass what a pass does
+     * @param onRejected runs, as the drain (no pass can run concurrently), when the executor
+     *     refuses the task; it must bring the operation to a terminal state
+     * @param held whether the drain starts held: no pass runs before {@link #release()}
+     */
+    public SerialDrain(Executor executor, Pass pass,
+                       Consumer<RejectedExecutionException> onRejected, boolean held) {
+        this.executor = executor;
+        this.pass = pass;
+        this.onRejected = onRejected;
+        this.pending = new AtomicInteger(held ? 1 : 0);
+    }
+
+    /** Asks for a pass; cheap and non-blocking from any thread. */
+    public void signal() {
+        if (pending.getAndIncrement() == 0) {
+            submit();
+        }
+    }
+
+    /** Ends the initial hold (D1): runs the passes that were signalled while held. */
+    public void release() {
+        if (pending.decrementAndGet() != 0) {
+            submit();
+        }
+    }
+
+    private void submit() {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            onRejected.accept(e);
+        }
+    }
+
+    private void drainLoop() {
+        int missed = pending.get();
+        for (;;) {
+            if (pass.run()) {       // D3: yield while still holding the drain
+                submit();
+                return;
+            }
+            missed = pending.addAndGet(-missed);
+            if (missed == 0) {
+                return;
+            }
+        }
+    }
+}

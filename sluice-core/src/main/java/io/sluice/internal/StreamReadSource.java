@@ -1,0 +1,85 @@
+package io.sluice.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+/** An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). */
+public final class StreamReadSource implements ReadSource {
+
+    private final InputStream stream;
+    private long toSkip;
+    private long left;
+
+    public StreamReadSource(InputStream stream, long offset, long length) {
+        this.stream = stream;
+        this.toSkip = offset;
+        this.left = length;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (toSkip > 0 && !skipLeadingBytes()) {
+            return -1;
+        }
+        if (left <= 0) {
+            return -1;
+        }
+        int want = (int) Math.min(dst.remaining(), left);
+        int n;
+        if (dst.hasArray()) {
+            n = stream.read(dst.array(), dst.arrayOffset() + dst.position(), want);
+            if (n > 0) {
+                dst.position(dst.position() + n);
+            }
+        } else {
+            byte[] bytes = new byte[want];
+            n = stream.read(bytes, 0, want);
+            if (n > 0) {
+                dst.put(bytes, 0, n);
+            }
+        }
+        if (n > 0 && left != Long.MAX_VALUE) {
+            left -= n;
+        }
+        return n == 0 ? readOneByte(dst) : n;
+    }
+
+    /** Reads and drops {@code toSkip} bytes; false if the stream ends first. */
+    private boolean skipLeadingBytes() throws IOException {
+        byte[] scratch = new byte[(int) Math.min(toSkip, 8 * 1024)];
+        while (toSkip > 0) {
+            int n = stream.read(scratch, 0, (int) Math.min(toSkip, scratch.length));
+            if (n < 0) {
+                toSkip = 0;
+                left = 0;
+                return false;
+            }
+            toSkip -= n;
+        }
+        return true;
+    }
+
+    /** A stream may return 0 for a non-empty request; block for one byte instead of spinning. */
+    private int readOneByte(ByteBuffer dst) throws IOException {
+        int b = stream.read();
+        if (b < 0) {
+            return -1;
+        }
+        dst.put((byte) b);
+        if (left != Long.MAX_VALUE) {
+            left--;
+        }
+        return 1;
+    }
+
+    @Override
+    public long remaining() {
+        return -1;
+    }
+
+    @Override
+    public void close() throws IOException {
+        stream.close();
+    }
+}

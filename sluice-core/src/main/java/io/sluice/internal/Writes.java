@@ -1,0 +1,51 @@
+package io.sluice.internal;
+
+import io.sluice.WriteOptions;
+import org.reactivestreams.FlowAdapters;
+import org.reactivestreams.Publisher;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+
+/** Starts writes: builds the subscriber, subscribes it on the caller's thread, returns the stage. */
+public final class Writes {
+
+    private Writes() {
+    }
+
+    /** Subscribes a writer for {@code sink} to {@code upstream}; the subscribe runs on this thread. */
+    public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
+                                              WriteOptions options, Executor defaultExecutor,
+                                              String target) {
+        Objects.requireNonNull(upstream, "publisher");
+        Objects.requireNonNull(options, "options");
+        Executor executor = options.executor() != null ? options.executor() : defaultExecutor;
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, options, executor, target);
+        try {
+            upstream.subscribe(writer);
+        } catch (Throwable t) {                  // §1.9 violated by upstream: fail the write
+            writer.onSubscribe(new NoOpSubscription());
+            writer.onError(t);
+        }
+        return writer.result();
+    }
+
+    /** A Flow publisher seen as a Reactive Streams one. */
+    public static Publisher<? extends ByteBuffer> fromFlow(Flow.Publisher<? extends ByteBuffer> upstream) {
+        Objects.requireNonNull(upstream, "publisher");
+        return FlowAdapters.toPublisher(upstream);
+    }
+
+    private static final class NoOpSubscription implements org.reactivestreams.Subscription {
+        @Override
+        public void request(long n) {
+        }
+
+        @Override
+        public void cancel() {
+        }
+    }
+}

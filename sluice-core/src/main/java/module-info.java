@@ -1,0 +1,13 @@
+/**
+ * sluice: files and byte channels as Reactive Streams and {@link java.util.concurrent.Flow}
+ * publishers and writers, with bounded, adaptive write demand.
+ *
+ * <p>Exports the API packages only; {@code io.sluice.internal} stays hidden.
+ */
+module io.sluice {
+    requires transitive org.reactivestreams;
+    requires static jdk.jfr;
+
+    exports io.sluice;
+    exports io.sluice.demand;
+}
