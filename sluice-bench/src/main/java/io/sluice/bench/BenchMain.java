@@ -1,0 +1,215 @@
+package io.sluice.bench;
+
+import io.sluice.bench.providers.Providers;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark's command line.
+ * <pre>
+ * java -jar sluice-bench/target/sluice-bench.jar quick       # a few minutes: compact table with ratios
+ * java -jar sluice-bench/target/sluice-bench.jar standard    # the table in docs/BENCHMARKS.md
+ * java -jar sluice-bench/target/sluice-bench.jar full        # the paper's whole grid, 3 forks
+ * java -jar sluice-bench/target/sluice-bench.jar demand      # sluice's demand strategies compared
+ * java -jar sluice-bench/target/sluice-bench.jar stress      # 1 GiB of 1 KiB buffers with -Xmx64m
+ * java -jar sluice-bench/target/sluice-bench.jar report FILE # re-render tables and charts from samples
+ * options: --cells WRITE:1M:10,... --providers a,b --forks N --warmup N --iterations N
+ *          --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR --out DIR --charts DIR
+ *          --size 1G --timeout SECONDS (stress)
+ * </pre>
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+            System.out.println(usage());
+            return;
+        }
+        String command = args[0];
+        Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
+        switch (command) {
+            case "worker":
+                worker(options);
+                System.exit(0); // peers' non-daemon threads (Rio, Vert.x) must not keep the fork alive
+                break;
+            case "stress-worker":
+                Stress.worker(args[1], Long.parseLong(args[2]), Path.of(args[3]));
+                System.exit(0);
+                break;
+            case "stress":
+                stress(options);
+                System.exit(0);
+                break;
+            case "report":
+                report(Path.of(args[1]), options);
+                break;
+            default:
+                profile(Profile.named(command), options);
+                System.exit(0);
+        }
+    }
+
+    static String usage() {
+        return "usage: java -jar sluice-bench.jar quick|standard|full|demand|smoke|stress|report FILE [options]\n"
+                + "  --cells WRITE:1M:10,READ:10M:1,...  --providers " + String.join(",", Providers.comparison()) + "\n"
+                + "  --forks N --warmup N --iterations N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
+                + " --charts DIR --size 1G --timeout S";
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new HashMap<>();
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(args[i] + " needs a value\n" + usage());
+                }
+                options.put(args[i].substring(2), args[++i]);
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        return options;
+    }
+
+    private static Profile configure(Profile profile, Map<String, String> options) {
+        Profile configured = profile;
+        if (options.containsKey("cells")) {
+            configured = configured.withCells(Cell.parseAll(options.get("cells")));
+        }
+        if (options.containsKey("providers")) {
+            configured = configured.withProviders(List.of(options.get("providers").split(",")));
+        }
+        if (options.containsKey("forks")) {
+            configured = configured.withForks(Integer.parseInt(options.get("forks")));
+        }
+        configured = configured.withRounds(
+                Integer.parseInt(options.getOrDefault("warmup", Integer.toString(configured.warmupRounds()))),
+                Integer.parseInt(options.getOrDefault("iterations", Integer.toString(configured.measuredRounds()))));
+        return configured;
+    }
+
+    private static Path tempDir(Map<String, String> options) throws IOException {
+        return options.containsKey("dir") ? Path.of(options.get("dir"))
+                : Files.createTempDirectory("sluice-bench-");
+    }
+
+    private static void worker(Map<String, String> options) throws IOException {
+        Profile profile = new Profile("worker", Cell.parseAll(options.get("cells")),
+                List.of(options.get("providers").split(",")), 0,
+                Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("iterations")));
+        Worker.run(profile, Integer.parseInt(options.get("fork")), Path.of(options.get("dir")),
+                Path.of(options.get("samples")), System.out::println);
+    }
+
+    private static void profile(Profile base, Map<String, String> options) throws Exception {
+        Profile profile = configure(base, options);
+        Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
+        Files.createDirectories(out);
+        Path samplesFile = out.resolve(profile.name() + "-samples.csv");
+        Path dir = tempDir(options);
+        String java = options.getOrDefault("java", Forks.currentJava());
+        List<String> jvmArgs = options.containsKey("jvm-args")
+                ? List.of(options.get("jvm-args").trim().split("\\s+")) : Forks.DEFAULT_JVM_ARGS;
+        System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds; "
+                        + "files in %s, samples in %s%n", profile.name(), profile.cells().size(),
+                profile.providers().size(), profile.forks(), profile.warmupRounds(), profile.measuredRounds(),
+                dir, samplesFile);
+        long began = System.nanoTime();
+        List<Sample> samples;
+        if (profile.forks() == 0) {
+            Files.deleteIfExists(samplesFile);
+            samples = Worker.run(profile, 0, dir, samplesFile, System.out::println);
+        } else {
+            samples = Forks.run(profile, java, jvmArgs, dir, samplesFile);
+        }
+        double minutes = (System.nanoTime() - began) / 60e9;
+        Report report = new Report(samples);
+        String machine = machine(dir, java, jvmArgs);
+        String markdown = "# sluice-bench " + profile.name() + "\n\n" + machine
+                + String.format(Locale.ROOT, "\nRun time: %.1f min. Command: `%s`%n", minutes, String.join(" ", commandLine(profile)))
+                + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
+        Path reportFile = out.resolve(profile.name() + "-report.md");
+        Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
+        Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
+        Charts.draw(report, chartsDir, "");
+        System.out.println();
+        System.out.println(report.compact());
+        System.out.println(Targets.text(report));
+        System.out.printf(Locale.ROOT, "done in %.1f min; full table: %s; charts: %s%n", minutes, reportFile, chartsDir);
+        System.out.println("Writes reach the page cache only (no fsync) except in write_sync cells.");
+    }
+
+    private static List<String> commandLine(Profile profile) {
+        List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar", profile.name()));
+        return line;
+    }
+
+    private static void report(Path samplesFile, Map<String, String> options) throws IOException {
+        Report report = new Report(Forks.read(samplesFile));
+        System.out.println(report.markdown());
+        System.out.println(report.compact());
+        System.out.println(Targets.text(report));
+        if (options.containsKey("charts")) {
+            Charts.draw(report, Path.of(options.get("charts")), "");
+        }
+    }
+
+    private static void stress(Map<String, String> options) throws Exception {
+        long size = Cell.parseSize(options.getOrDefault("size", "1G"));
+        List<String> providers = options.containsKey("providers")
+                ? List.of(options.get("providers").split(",")) : Providers.stress();
+        Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
+        Files.createDirectories(out);
+        String java = options.getOrDefault("java", Forks.currentJava());
+        List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options),
+                Long.parseLong(options.getOrDefault("timeout", "300")));
+        String markdown = Stress.markdown(results, size);
+        Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
+        System.out.println();
+        System.out.println(markdown);
+        List<String> names = new ArrayList<>();
+        double[][] values = new double[1][results.size()];
+        for (int i = 0; i < results.size(); i++) {
+            names.add(results.get(i).provider() + (results.get(i).outcome().equals("completed") ? "" : "\n(" +
+                    results.get(i).outcome().split("[ :(]")[0] + ")"));
+            values[0][i] = results.get(i).peakHeapMiB();
+        }
+        Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
+        new BarChart("Peak heap writing " + Cell.formatSize(size) + " of 1 KiB buffers with " + Stress.HEAP,
+                "MiB", names, List.of("peak heap MiB"), values, false).writePng(chartsDir.resolve("memory-stress.png"));
+    }
+
+    /** The machine, as docs/BENCHMARKS.md reports it. */
+    static String machine(Path dir, String java, List<String> jvmArgs) throws IOException {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        FileStore store = Files.getFileStore(dir);
+        String cpu = "unknown CPU";
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        if (Files.isReadable(cpuinfo)) {
+            cpu = Files.readAllLines(cpuinfo).stream().filter(line -> line.startsWith("model name"))
+                    .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
+        }
+        return String.format(Locale.ROOT, "- Machine: %d cores (%s), %.1f GiB memory, %s %s%n"
+                        + "- Files: %s (%s filesystem)%n- Launcher JDK: %s %s; forks run `%s %s`%n",
+                Runtime.getRuntime().availableProcessors(), cpu,
+                os.getTotalMemorySize() / (1024.0 * 1024 * 1024), System.getProperty("os.name"),
+                System.getProperty("os.version"), dir, store.type(), System.getProperty("java.vm.name"),
+                Runtime.version(), java, String.join(" ", jvmArgs));
+    }
+}

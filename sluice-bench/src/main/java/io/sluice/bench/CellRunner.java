@@ -1,0 +1,167 @@
+package io.sluice.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Runs one cell in this JVM: warm-up rounds, then measured rounds; each round runs every provider
+ * once, in an order rotated by round and fork so no provider always follows the same neighbour.
+ * One invocation starts all {@code parallelism} operations, then waits for all of them; only that
+ * is timed. Before it: stale outputs are deleted and a GC is requested; after it: every output is
+ * verified (size and CRC32C; reads check their bytes as they arrive). A provider whose output is
+ * wrong, that throws or that times out is FAILED for the cell and not run again in it.
+ */
+public final class CellRunner {
+
+    private final Path dir;
+    private final Probe probe;
+    private final Consumer<String> progress;
+    private final Map<Long, Path> sources = new HashMap<>();
+
+    public CellRunner(Path dir, Probe probe, Consumer<String> progress) {
+        this.dir = dir;
+        this.probe = probe;
+        this.progress = progress;
+    }
+
+    /** Runs {@code cell} for the providers that support its operation; returns the measured samples. */
+    public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds,
+                            int fork, Consumer<Sample> sink) throws IOException {
+        List<Provider> runnable = new ArrayList<>();
+        for (Provider provider : providers) {
+            if (provider.supports(cell.op())) {
+                runnable.add(provider);
+            }
+        }
+        Path source = cell.op().needsSource() ? source(cell.sizeBytes()) : null;
+        List<Path> targets = new ArrayList<>();
+        for (int i = 0; i < cell.parallelism(); i++) {
+            targets.add(dir.resolve("out-" + i));
+        }
+        List<Sample> samples = new ArrayList<>();
+        Set<String> failed = new LinkedHashSet<>();
+        int rounds = warmupRounds + measuredRounds;
+        for (int round = 0; round < rounds; round++) {
+            boolean measured = round >= warmupRounds;
+            StringBuilder line = new StringBuilder(String.format("  %-22s %s %d/%d:", cell.label(),
+                    measured ? "round " : "warmup", measured ? round - warmupRounds + 1 : round + 1,
+                    measured ? measuredRounds : warmupRounds));
+            for (int k = 0; k < runnable.size(); k++) {
+                Provider provider = runnable.get((k + round + fork) % runnable.size());
+                if (failed.contains(provider.name())) {
+                    continue;
+                }
+                Sample sample = invoke(cell, provider, source, targets, fork, round);
+                if (!sample.ok()) {
+                    failed.add(provider.name());
+                }
+                if (measured || !sample.ok()) {
+                    samples.add(sample);
+                    sink.accept(sample);
+                }
+                line.append(' ').append(provider.name()).append(' ')
+                        .append(sample.ok() ? String.format("%.0f", mibPerSecond(cell, sample.nanos())) : "FAILED");
+            }
+            progress.accept(line.toString());
+        }
+        deleteAll(targets);
+        return samples;
+    }
+
+    static double mibPerSecond(Cell cell, long nanos) {
+        return cell.totalBytes() / (1024.0 * 1024.0) / (nanos / 1e9);
+    }
+
+    private Sample invoke(Cell cell, Provider provider, Path source, List<Path> targets, int fork, int round)
+            throws IOException {
+        deleteAll(targets);
+        System.gc();
+        List<CompletableFuture<?>> running = new ArrayList<>(cell.parallelism());
+        Probe.Start start = probe.start();
+        long began = System.nanoTime();
+        String status = "OK";
+        try {
+            for (Path target : targets) {
+                running.add(provider.start(cell.op(), source, target, cell.sizeBytes()));
+            }
+            CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0]))
+                    .get(timeoutSeconds(cell), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            status = "FAILED: timed out after " + timeoutSeconds(cell) + " s";
+            running.forEach(future -> future.cancel(true));
+        } catch (ExecutionException e) {
+            status = "FAILED: " + describe(e.getCause());
+        } catch (RuntimeException e) {
+            status = "FAILED: " + describe(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + cell.label(), e);
+        }
+        long nanos = System.nanoTime() - began;
+        Probe.Cost cost = probe.stop(start);
+        if (status.equals("OK") && cell.op().producesFile()) {
+            for (Path target : targets) {
+                String wrong = Payload.verify(target, cell.sizeBytes());
+                if (wrong != null) {
+                    status = "FAILED: " + wrong;
+                    break;
+                }
+            }
+        }
+        return new Sample(fork, cell, provider.name(), round, nanos, cost.cpuNanos(), cost.allocatedBytes(),
+                cost.peakHeapBytes(), cost.peakDirectBytes(), cost.peakThreads(), status);
+    }
+
+    static String describe(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root
+                && (root instanceof java.util.concurrent.CompletionException
+                || root instanceof ExecutionException || root instanceof java.io.UncheckedIOException)) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    }
+
+    /** Generous: a minute plus 5 MiB/s for the invocation's bytes. */
+    static long timeoutSeconds(Cell cell) {
+        return 60 + cell.totalBytes() / (5L * 1024 * 1024);
+    }
+
+    private Path source(long sizeBytes) throws IOException {
+        Path source = sources.get(sizeBytes);
+        if (source == null) {
+            source = dir.resolve("source-" + sizeBytes);
+            Payload.createFile(source, sizeBytes);
+            String wrong = Payload.verify(source, sizeBytes);
+            if (wrong != null) {
+                throw new IllegalStateException("the source file is wrong: " + wrong);
+            }
+            sources.put(sizeBytes, source);
+        }
+        return source;
+    }
+
+    /** Deletes the source files this runner created. */
+    public void deleteSources() throws IOException {
+        deleteAll(new ArrayList<>(sources.values()));
+        sources.clear();
+    }
+
+    private static void deleteAll(List<Path> paths) throws IOException {
+        for (Path path : paths) {
+            Files.deleteIfExists(path);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.sluice.bench;
+
+/** What one benchmark invocation does to a file; the paper's three operations plus a durable write. */
+public enum Op {
+    /** A publisher of fresh 1 KiB chunks written to a new file (page cache only, no force). */
+    WRITE,
+    /** A file read to its end and discarded. */
+    READ,
+    /** A file read and written to another file. */
+    COPY,
+    /** {@link #WRITE} forced to the device before completion. */
+    WRITE_SYNC;
+
+    /** Whether the operation produces a file that must be verified. */
+    public boolean producesFile() {
+        return this != READ;
+    }
+
+    /** Whether the operation needs an existing source file. */
+    public boolean needsSource() {
+        return this == READ || this == COPY;
+    }
+}

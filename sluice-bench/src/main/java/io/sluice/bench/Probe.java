@@ -1,0 +1,138 @@
+package io.sluice.bench;
+
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * Measures one invocation's cost in this JVM: process CPU time, bytes allocated by all threads,
+ * peak heap (the heap pools' peak usage, reset at start: includes garbage not yet collected), peak
+ * direct memory ({@code BufferPoolMXBean "direct"}, sampled every millisecond: memory a library
+ * allocates through {@code Unsafe} directly, such as Netty's no-cleaner buffers, is not seen) and
+ * peak live threads.
+ */
+public final class Probe implements AutoCloseable {
+
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(pool -> pool.getType() == MemoryType.HEAP).collect(Collectors.toList());
+    private final BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
+            .stream().filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+    private final Method totalAllocated = totalAllocatedMethod();
+    private final AtomicLong peakDirect = new AtomicLong();
+    private final Thread sampler;
+    private volatile boolean running = true;
+
+    public Probe() {
+        threads.setThreadAllocatedMemoryEnabled(true);
+        sampler = new Thread(this::sample, "bench-probe");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    /** JDK 21+: counts terminated threads too; JDK 17 sums the live threads. */
+    private static Method totalAllocatedMethod() {
+        try {
+            return com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes");
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    private void sample() {
+        while (running) {
+            peakDirect.accumulateAndGet(direct.getMemoryUsed(), Math::max);
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Resets the peaks and records the counters; call just before the timed part. */
+    public Start start() {
+        for (MemoryPoolMXBean pool : heapPools) {
+            pool.resetPeakUsage();
+        }
+        threads.resetPeakThreadCount();
+        peakDirect.set(direct.getMemoryUsed());
+        return new Start(os.getProcessCpuTime(), allocated());
+    }
+
+    /** The costs since {@code start}; call just after the timed part. */
+    public Cost stop(Start start) {
+        long cpu = os.getProcessCpuTime() - start.cpuNanos;
+        long allocated = allocatedSince(start.allocated);
+        long peakHeap = 0;
+        for (MemoryPoolMXBean pool : heapPools) {
+            peakHeap += pool.getPeakUsage().getUsed();
+        }
+        return new Cost(cpu, allocated, peakHeap, peakDirect.get(), threads.getPeakThreadCount());
+    }
+
+    private Map<Long, Long> allocated() {
+        Map<Long, Long> byThread = new HashMap<>();
+        if (totalAllocated != null) {
+            byThread.put(-1L, invokeTotal());
+            return byThread;
+        }
+        long[] ids = threads.getAllThreadIds();
+        long[] bytes = threads.getThreadAllocatedBytes(ids);
+        for (int i = 0; i < ids.length; i++) {
+            if (bytes[i] >= 0) {
+                byThread.put(ids[i], bytes[i]);
+            }
+        }
+        return byThread;
+    }
+
+    private long invokeTotal() {
+        try {
+            return (Long) totalAllocated.invoke(threads);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("getTotalThreadAllocatedBytes failed", e);
+        }
+    }
+
+    private long allocatedSince(Map<Long, Long> before) {
+        Map<Long, Long> after = allocated();
+        long sum = 0;
+        for (Map.Entry<Long, Long> entry : after.entrySet()) {
+            sum += entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
+        }
+        return sum;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        sampler.interrupt();
+    }
+
+    /** Counters at the start of an invocation. */
+    public static final class Start {
+        final long cpuNanos;
+        final Map<Long, Long> allocated;
+
+        Start(long cpuNanos, Map<Long, Long> allocated) {
+            this.cpuNanos = cpuNanos;
+            this.allocated = allocated;
+        }
+    }
+
+    /** One invocation's costs. */
+    public record Cost(long cpuNanos, long allocatedBytes, long peakHeapBytes, long peakDirectBytes,
+                       int peakThreads) {
+    }
+}

@@ -1,0 +1,88 @@
+package io.sluice.bench;
+
+import io.sluice.bench.providers.Providers;
+
+import java.util.List;
+
+/**
+ * A named benchmark plan: the cells, the providers, and how many forks, warm-up and measured
+ * rounds. Every field can be overridden from the command line.
+ */
+public record Profile(String name, List<Cell> cells, List<String> providers, int forks, int warmupRounds,
+                      int measuredRounds) {
+
+    private static final String QUICK = "WRITE:1M:1,WRITE:10M:1,WRITE:1M:10,WRITE:1K:100,"
+            + "READ:10M:1,READ:1M:10,COPY:10M:1,COPY:1M:10";
+
+    /** The paper's grid, reduced where one invocation would move more than 1 GiB: what docs/BENCHMARKS.md reports. */
+    private static final String STANDARD = "WRITE:1K:1,WRITE:1K:10,WRITE:1K:100,WRITE:1K:1000,"
+            + "WRITE:1M:1,WRITE:1M:10,WRITE:1M:100,WRITE:10M:1,WRITE:10M:10,WRITE:100M:1,"
+            + "READ:1K:1,READ:1K:10,READ:1K:100,READ:1K:1000,"
+            + "READ:1M:1,READ:1M:10,READ:1M:100,READ:10M:1,READ:10M:10,READ:100M:1,"
+            + "COPY:1K:1,COPY:1K:10,COPY:1K:100,COPY:1K:1000,"
+            + "COPY:1M:1,COPY:1M:10,COPY:1M:100,COPY:10M:1,COPY:10M:10,COPY:100M:1,"
+            + "WRITE_SYNC:100M:1";
+
+    /** The paper's whole grid: 1 KiB, 1 MiB, 10 MiB, 100 MiB at 1, 10, 100 (1 KiB also at 1,000). */
+    private static final String FULL = grid("WRITE") + grid("READ") + grid("COPY") + "WRITE_SYNC:100M:1";
+
+    private static final String DEMAND = "WRITE:1K:100,WRITE:1M:1,WRITE:1M:10,WRITE:10M:1,WRITE:100M:1";
+
+    private static final String SMOKE = "WRITE:16K:2,READ:16K:2,COPY:16K:2,WRITE_SYNC:16K:1";
+
+    private static String grid(String op) {
+        StringBuilder cells = new StringBuilder();
+        for (String size : List.of("1K", "1M", "10M", "100M")) {
+            for (int parallelism : List.of(1, 10, 100)) {
+                cells.append(op).append(':').append(size).append(':').append(parallelism).append(',');
+            }
+        }
+        return cells.append(op).append(":1K:1000,").toString();
+    }
+
+    public static Profile named(String name) {
+        switch (name) {
+            case "smoke":
+                return new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1);
+            case "quick":
+                return new Profile(name, Cell.parseAll(QUICK), Providers.comparison(), 1, 2, 3);
+            case "standard":
+                return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 4);
+            case "full":
+                return new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5);
+            case "demand":
+                return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 2, 4);
+            default:
+                throw new IllegalArgumentException("unknown profile '" + name
+                        + "'; known: smoke, quick, standard, full, demand");
+        }
+    }
+
+    public Profile withCells(List<Cell> newCells) {
+        return new Profile(name, newCells, providers, forks, warmupRounds, measuredRounds);
+    }
+
+    public Profile withProviders(List<String> newProviders) {
+        return new Profile(name, cells, newProviders, forks, warmupRounds, measuredRounds);
+    }
+
+    public Profile withForks(int newForks) {
+        return new Profile(name, cells, providers, newForks, warmupRounds, measuredRounds);
+    }
+
+    public Profile withRounds(int warmup, int measured) {
+        if (warmup < 0 || measured < 1) {
+            throw new IllegalArgumentException("need warmup >= 0 and iterations >= 1, were " + warmup
+                    + " and " + measured);
+        }
+        return new Profile(name, cells, providers, forks, warmup, measured);
+    }
+
+    public String cellSpecs() {
+        StringBuilder specs = new StringBuilder();
+        for (Cell cell : cells) {
+            specs.append(specs.length() == 0 ? "" : ",").append(cell.spec());
+        }
+        return specs.toString();
+    }
+}

@@ -1,0 +1,59 @@
+package io.sluice.bench;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One library (or plain-JDK loop) under test, used as that library's users would use it.
+ * Every method starts one operation and returns at once; the future completes once the operation is
+ * done (for writes: the file is closed). Operations of one provider
+ * run concurrently: the harness starts {@code parallelism} of them before waiting.
+ */
+public interface Provider extends AutoCloseable {
+
+    /** The row label, e.g. {@code sluice} or {@code loop-gather}. */
+    String name();
+
+    /** Whether this is a plain-JDK baseline the libraries' speed is read against. */
+    default boolean baseline() {
+        return false;
+    }
+
+    boolean supports(Op op);
+
+    /** Starts {@code op}; {@code source} is set for reads and copies, {@code target} for writes and copies. */
+    default CompletableFuture<?> start(Op op, Path source, Path target, long sizeBytes) {
+        switch (op) {
+            case WRITE:
+                return write(target, Payload.chunks(sizeBytes), false);
+            case WRITE_SYNC:
+                return write(target, Payload.chunks(sizeBytes), true);
+            case READ:
+                return read(source, sizeBytes);
+            case COPY:
+                return copy(source, target);
+            default:
+                throw new IllegalArgumentException("unknown op " + op);
+        }
+    }
+
+    /** Writes {@code chunks} fresh 1 KiB chunks to {@code target}; forces before completing when {@code sync}. */
+    default CompletableFuture<?> write(Path target, long chunks, boolean sync) {
+        throw new UnsupportedOperationException(name() + " does not write");
+    }
+
+    /** Reads {@code source} to its end, checking the bytes with a {@link ReadCheck}. */
+    default CompletableFuture<?> read(Path source, long sizeBytes) {
+        throw new UnsupportedOperationException(name() + " does not read");
+    }
+
+    /** Copies {@code source} to {@code target}. */
+    default CompletableFuture<?> copy(Path source, Path target) {
+        throw new UnsupportedOperationException(name() + " does not copy");
+    }
+
+    /** Releases threads and event loops the provider created; the default has none. */
+    @Override
+    default void close() {
+    }
+}

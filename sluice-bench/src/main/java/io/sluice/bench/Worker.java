@@ -1,0 +1,55 @@
+package io.sluice.bench;
+
+import io.sluice.bench.providers.Providers;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One fork: runs every cell of a profile in this JVM and appends each sample to a CSV file as soon
+ * as it is measured (a crash keeps what was measured before it).
+ */
+public final class Worker {
+
+    private Worker() {
+    }
+
+    /** Runs {@code profile} here; returns every sample. */
+    public static List<Sample> run(Profile profile, int fork, Path dir, Path samplesFile,
+                                   Consumer<String> progress) throws IOException {
+        Files.createDirectories(dir);
+        List<Sample> all = new ArrayList<>();
+        List<Provider> providers = new ArrayList<>();
+        try (Probe probe = new Probe();
+             PrintWriter out = new PrintWriter(Files.newBufferedWriter(samplesFile, StandardCharsets.UTF_8,
+                     StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+            for (String name : profile.providers()) {
+                providers.add(Providers.create(name));
+            }
+            CellRunner runner = new CellRunner(dir, probe, progress);
+            for (int i = 0; i < profile.cells().size(); i++) {
+                Cell cell = profile.cells().get(i);
+                progress.accept(String.format("[fork %d, cell %d/%d] %s", fork + 1, i + 1,
+                        profile.cells().size(), cell.label()));
+                all.addAll(runner.run(cell, providers, profile.warmupRounds(), profile.measuredRounds(), fork,
+                        sample -> {
+                            out.println(sample.toCsv());
+                            out.flush();
+                        }));
+            }
+            runner.deleteSources();
+        } finally {
+            for (Provider provider : providers) {
+                provider.close();
+            }
+        }
+        return all;
+    }
+}

@@ -1,0 +1,84 @@
+package io.sluice.bench.providers;
+
+import io.sluice.IoExecutors;
+import io.sluice.WriteOptions;
+import io.sluice.bench.Provider;
+import io.sluice.demand.Demand;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every provider by name, and the standard sets the profiles use. */
+public final class Providers {
+
+    private Providers() {
+    }
+
+    /** The comparison's providers: sluice, the peers, the baselines (virtual-thread ones on JDK 21+). */
+    public static List<String> comparison() {
+        List<String> names = new ArrayList<>(List.of("sluice", "sluice-rw", "rio", "vertx", "vertx-pipe",
+                "spring", "loop", "loop-gather", "files-copy"));
+        if (IoExecutors.virtualThreadsAvailable()) {
+            names.addAll(List.of("vt-loop", "vt-loop-gather"));
+        }
+        return names;
+    }
+
+    /** The demand-strategy scenario: sluice writes under each strategy, against the baselines. */
+    public static List<String> demandScenario() {
+        return List.of("sluice", "sluice-fixed-16-4", "sluice-fixed-1024-256", "sluice-one-by-one",
+                "sluice-unbounded", "loop", "loop-gather");
+    }
+
+    /** The memory stress case's writers. */
+    public static List<String> stress() {
+        return List.of("sluice", "rio", "vertx", "spring", "loop", "loop-gather");
+    }
+
+    public static Provider create(String name) {
+        switch (name) {
+            case "sluice":
+                return SluiceProvider.defaults();
+            case "sluice-rw":
+                return new SluiceProvider(name, WriteOptions.defaults(), SluiceProvider.CopyMode.READ_WRITE, false);
+            case "sluice-fixed-16-4":
+                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
+            case "sluice-fixed-1024-256":
+                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(1024, 256)));
+            case "sluice-one-by-one":
+                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.oneByOne()));
+            case "sluice-unbounded":
+                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.unbounded()));
+            case "rio":
+                return new RioProvider();
+            case "vertx":
+                return VertxProvider.bridge();
+            case "vertx-pipe":
+                return VertxProvider.nativePipe();
+            case "spring":
+                return new SpringProvider();
+            case "loop":
+                return LoopProvider.platform(LoopProvider.Kind.LOOP);
+            case "loop-gather":
+                return LoopProvider.platform(LoopProvider.Kind.GATHER);
+            case "files-copy":
+                return LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
+            case "vt-loop":
+                return LoopProvider.virtual(LoopProvider.Kind.LOOP);
+            case "vt-loop-gather":
+                return LoopProvider.virtual(LoopProvider.Kind.GATHER);
+            default:
+                throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
+                        + comparison() + " and " + demandScenario());
+        }
+    }
+
+    private static Provider writeOnly(String name, WriteOptions options) {
+        return new SluiceProvider(name, options, SluiceProvider.CopyMode.NONE, false);
+    }
+
+    /** Whether {@code name} is a plain-JDK baseline. */
+    public static boolean isBaseline(String name) {
+        return name.startsWith("loop") || name.startsWith("vt-") || name.equals("files-copy");
+    }
+}
