@@ -25,6 +25,7 @@ import java.util.Map;
  * java -jar sluice-bench/target/sluice-bench.jar stress      # 1 GiB of 1 KiB buffers with -Xmx64m
  * java -jar sluice-bench/target/sluice-bench.jar report FILE # re-render tables and charts from samples
  * options: --cells WRITE:1M:10,... --providers a,b --forks N --warmup N --iterations N
+ *          --min-sample-ms N (repeat invocations until a sample lasts this long)
  *          --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR --out DIR --charts DIR
  *          --size 1G --timeout SECONDS (stress)
  * </pre>
@@ -66,7 +67,7 @@ public final class BenchMain {
     static String usage() {
         return "usage: java -jar sluice-bench.jar quick|standard|full|demand|smoke|stress|report FILE [options]\n"
                 + "  --cells WRITE:1M:10,READ:10M:1,...  --providers " + String.join(",", Providers.comparison()) + "\n"
-                + "  --forks N --warmup N --iterations N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
+                + "  --forks N --warmup N --iterations N --min-sample-ms N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
                 + " --charts DIR --size 1G --timeout S";
     }
 
@@ -100,6 +101,9 @@ public final class BenchMain {
         configured = configured.withRounds(
                 Integer.parseInt(options.getOrDefault("warmup", Integer.toString(configured.warmupRounds()))),
                 Integer.parseInt(options.getOrDefault("iterations", Integer.toString(configured.measuredRounds()))));
+        if (options.containsKey("min-sample-ms")) {
+            configured = configured.withMinSampleMillis(Long.parseLong(options.get("min-sample-ms")));
+        }
         return configured;
     }
 
@@ -111,7 +115,8 @@ public final class BenchMain {
     private static void worker(Map<String, String> options) throws IOException {
         Profile profile = new Profile("worker", Cell.parseAll(options.get("cells")),
                 List.of(options.get("providers").split(",")), 0,
-                Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("iterations")));
+                Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("iterations")),
+                Long.parseLong(options.get("min-sample-ms")));
         Worker.run(profile, Integer.parseInt(options.get("fork")), Path.of(options.get("dir")),
                 Path.of(options.get("samples")), System.out::println);
     }
@@ -125,9 +130,10 @@ public final class BenchMain {
         String java = options.getOrDefault("java", Forks.currentJava());
         List<String> jvmArgs = options.containsKey("jvm-args")
                 ? List.of(options.get("jvm-args").trim().split("\\s+")) : Forks.DEFAULT_JVM_ARGS;
-        System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds; "
-                        + "files in %s, samples in %s%n", profile.name(), profile.cells().size(),
+        System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
+                        + "of at least %d ms each; files in %s, samples in %s%n", profile.name(), profile.cells().size(),
                 profile.providers().size(), profile.forks(), profile.warmupRounds(), profile.measuredRounds(),
+                profile.minSampleMillis(),
                 dir, samplesFile);
         long began = System.nanoTime();
         List<Sample> samples;

@@ -19,20 +19,24 @@ import java.util.function.Consumer;
  * Runs one cell in this JVM: warm-up rounds, then measured rounds; each round runs every provider
  * once, in an order rotated by round and fork so no provider always follows the same neighbour.
  * One invocation starts all {@code parallelism} operations, then waits for all of them; only that
- * is timed. Before it: stale outputs are deleted and a GC is requested; after it: every output is
- * verified (size and CRC32C; reads check their bytes as they arrive). A provider whose output is
+ * is timed. Before it: stale outputs are deleted; after it: every output is verified (size and
+ * CRC32C; reads check their bytes as they arrive). A sample repeats invocations until it has
+ * lasted a minimum time (short cells would otherwise measure timer and scheduling noise), with
+ * one GC requested before it. A provider whose output is
  * wrong, that throws or that times out is FAILED for the cell and not run again in it.
  */
 public final class CellRunner {
 
     private final Path dir;
     private final Probe probe;
+    private final long minSampleNanos;
     private final Consumer<String> progress;
     private final Map<Long, Path> sources = new HashMap<>();
 
-    public CellRunner(Path dir, Probe probe, Consumer<String> progress) {
+    public CellRunner(Path dir, Probe probe, long minSampleMillis, Consumer<String> progress) {
         this.dir = dir;
         this.probe = probe;
+        this.minSampleNanos = minSampleMillis * 1_000_000;
         this.progress = progress;
     }
 
@@ -63,7 +67,7 @@ public final class CellRunner {
                 if (failed.contains(provider.name())) {
                     continue;
                 }
-                Sample sample = invoke(cell, provider, source, targets, fork, round);
+                Sample sample = sample(cell, provider, source, targets, fork, round);
                 if (!sample.ok()) {
                     failed.add(provider.name());
                 }
@@ -84,44 +88,74 @@ public final class CellRunner {
         return cell.totalBytes() / (1024.0 * 1024.0) / (nanos / 1e9);
     }
 
-    private Sample invoke(Cell cell, Provider provider, Path source, List<Path> targets, int fork, int round)
+    /**
+     * One sample: invocations repeated until their timed parts add up to {@code minSampleNanos}
+     * (at least one), each preceded by deleting the outputs and followed by verifying them, both
+     * untimed. The sample reports the mean time and costs per invocation and the peaks over all.
+     */
+    private Sample sample(Cell cell, Provider provider, Path source, List<Path> targets, int fork, int round)
             throws IOException {
-        deleteAll(targets);
         System.gc();
-        List<CompletableFuture<?>> running = new ArrayList<>(cell.parallelism());
-        Probe.Start start = probe.start();
-        long began = System.nanoTime();
+        long timed = 0;
+        long cpu = 0;
+        long allocated = 0;
+        long peakHeap = 0;
+        long peakDirect = 0;
+        int peakThreads = 0;
+        int invocations = 0;
         String status = "OK";
+        while (status.equals("OK") && (invocations == 0 || timed < minSampleNanos)) {
+            deleteAll(targets);
+            Probe.Start start = probe.start();
+            long began = System.nanoTime();
+            status = invoke(cell, provider, source, targets);
+            timed += System.nanoTime() - began;
+            Probe.Cost cost = probe.stop(start);
+            invocations++;
+            cpu += cost.cpuNanos();
+            allocated += cost.allocatedBytes();
+            peakHeap = Math.max(peakHeap, cost.peakHeapBytes());
+            peakDirect = Math.max(peakDirect, cost.peakDirectBytes());
+            peakThreads = Math.max(peakThreads, cost.peakThreads());
+            if (status.equals("OK") && cell.op().producesFile()) {
+                status = verify(cell, targets);
+            }
+        }
+        return new Sample(fork, cell, provider.name(), round, timed / invocations, cpu / invocations,
+                allocated / invocations, peakHeap, peakDirect, peakThreads, status);
+    }
+
+    /** Starts {@code parallelism} operations and waits for all: the timed part. */
+    private static String invoke(Cell cell, Provider provider, Path source, List<Path> targets) {
+        List<CompletableFuture<?>> running = new ArrayList<>(cell.parallelism());
         try {
             for (Path target : targets) {
                 running.add(provider.start(cell.op(), source, target, cell.sizeBytes()));
             }
             CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0]))
                     .get(timeoutSeconds(cell), TimeUnit.SECONDS);
+            return "OK";
         } catch (TimeoutException e) {
-            status = "FAILED: timed out after " + timeoutSeconds(cell) + " s";
             running.forEach(future -> future.cancel(true));
+            return "FAILED: timed out after " + timeoutSeconds(cell) + " s";
         } catch (ExecutionException e) {
-            status = "FAILED: " + describe(e.getCause());
+            return "FAILED: " + describe(e.getCause());
         } catch (RuntimeException e) {
-            status = "FAILED: " + describe(e);
+            return "FAILED: " + describe(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + cell.label(), e);
         }
-        long nanos = System.nanoTime() - began;
-        Probe.Cost cost = probe.stop(start);
-        if (status.equals("OK") && cell.op().producesFile()) {
-            for (Path target : targets) {
-                String wrong = Payload.verify(target, cell.sizeBytes());
-                if (wrong != null) {
-                    status = "FAILED: " + wrong;
-                    break;
-                }
+    }
+
+    private static String verify(Cell cell, List<Path> targets) throws IOException {
+        for (Path target : targets) {
+            String wrong = Payload.verify(target, cell.sizeBytes());
+            if (wrong != null) {
+                return "FAILED: " + wrong;
             }
         }
-        return new Sample(fork, cell, provider.name(), round, nanos, cost.cpuNanos(), cost.allocatedBytes(),
-                cost.peakHeapBytes(), cost.peakDirectBytes(), cost.peakThreads(), status);
+        return "OK";
     }
 
     static String describe(Throwable error) {

@@ -37,6 +37,7 @@ public final class Forks {
                     "worker", "--cells", profile.cellSpecs(), "--providers", String.join(",", profile.providers()),
                     "--warmup", Integer.toString(profile.warmupRounds()),
                     "--iterations", Integer.toString(profile.measuredRounds()),
+                    "--min-sample-ms", Long.toString(profile.minSampleMillis()),
                     "--fork", Integer.toString(fork), "--dir", dir.toString(),
                     "--samples", samplesFile.toString()));
             Process process = new ProcessBuilder(command).inheritIO().start();

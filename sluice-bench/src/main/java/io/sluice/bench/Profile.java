@@ -9,7 +9,7 @@ import java.util.List;
  * rounds. Every field can be overridden from the command line.
  */
 public record Profile(String name, List<Cell> cells, List<String> providers, int forks, int warmupRounds,
-                      int measuredRounds) {
+                      int measuredRounds, long minSampleMillis) {
 
     private static final String QUICK = "WRITE:1M:1,WRITE:10M:1,WRITE:1M:10,WRITE:1K:100,"
             + "READ:10M:1,READ:1M:10,COPY:10M:1,COPY:1M:10";
@@ -43,15 +43,15 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
     public static Profile named(String name) {
         switch (name) {
             case "smoke":
-                return new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1);
+                return new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1, 0);
             case "quick":
-                return new Profile(name, Cell.parseAll(QUICK), Providers.comparison(), 1, 2, 3);
+                return new Profile(name, Cell.parseAll(QUICK), Providers.comparison(), 1, 2, 4, 250);
             case "standard":
-                return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 4);
+                return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 3, 300);
             case "full":
-                return new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5);
+                return new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5, 1000);
             case "demand":
-                return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 2, 4);
+                return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 2, 4, 500);
             default:
                 throw new IllegalArgumentException("unknown profile '" + name
                         + "'; known: smoke, quick, standard, full, demand");
@@ -59,15 +59,15 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
     }
 
     public Profile withCells(List<Cell> newCells) {
-        return new Profile(name, newCells, providers, forks, warmupRounds, measuredRounds);
+        return new Profile(name, newCells, providers, forks, warmupRounds, measuredRounds, minSampleMillis);
     }
 
     public Profile withProviders(List<String> newProviders) {
-        return new Profile(name, cells, newProviders, forks, warmupRounds, measuredRounds);
+        return new Profile(name, cells, newProviders, forks, warmupRounds, measuredRounds, minSampleMillis);
     }
 
     public Profile withForks(int newForks) {
-        return new Profile(name, cells, providers, newForks, warmupRounds, measuredRounds);
+        return new Profile(name, cells, providers, newForks, warmupRounds, measuredRounds, minSampleMillis);
     }
 
     public Profile withRounds(int warmup, int measured) {
@@ -75,7 +75,14 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             throw new IllegalArgumentException("need warmup >= 0 and iterations >= 1, were " + warmup
                     + " and " + measured);
         }
-        return new Profile(name, cells, providers, forks, warmup, measured);
+        return new Profile(name, cells, providers, forks, warmup, measured, minSampleMillis);
+    }
+
+    public Profile withMinSampleMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("min-sample-ms must not be negative, was " + millis);
+        }
+        return new Profile(name, cells, providers, forks, warmupRounds, measuredRounds, millis);
     }
 
     public String cellSpecs() {

@@ -33,7 +33,7 @@ public final class Worker {
             for (String name : profile.providers()) {
                 providers.add(Providers.create(name));
             }
-            CellRunner runner = new CellRunner(dir, probe, progress);
+            CellRunner runner = new CellRunner(dir, probe, profile.minSampleMillis(), progress);
             for (int i = 0; i < profile.cells().size(); i++) {
                 Cell cell = profile.cells().get(i);
                 progress.accept(String.format("[fork %d, cell %d/%d] %s", fork + 1, i + 1,

@@ -1,0 +1,79 @@
+package io.sluice.bench;
+
+import io.sluice.bench.providers.Providers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The CI smoke pass: every provider runs every operation it supports once, at tiny sizes, with
+ * its output verified, in seconds. It proves the benchmark still runs; it measures nothing.
+ */
+class BenchSmokeTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyProviderRunsEveryOperationItSupportsWithVerifiedOutput() throws Exception {
+        Profile smoke = Profile.named("smoke");
+        List<String> names = new ArrayList<>(Providers.comparison());
+        names.addAll(Providers.demandScenario());
+        smoke = smoke.withProviders(names.stream().distinct().collect(Collectors.toList()));
+        List<String> log = new ArrayList<>();
+        List<Sample> samples = Worker.run(smoke, 0, dir.resolve("files"), dir.resolve("samples.csv"), log::add);
+
+        Set<String> expected = new TreeSet<>();
+        for (Cell cell : smoke.cells()) {
+            for (String name : smoke.providers()) {
+                try (Provider provider = Providers.create(name)) {
+                    if (provider.supports(cell.op())) {
+                        expected.add(cell.label() + " " + name);
+                    }
+                }
+            }
+        }
+        Set<String> ran = samples.stream().map(s -> s.cell().label() + " " + s.provider())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(expected, ran, "every provider x supported operation must produce a sample");
+        List<String> failed = samples.stream().filter(s -> !s.ok())
+                .map(s -> s.cell().label() + " " + s.provider() + ": " + s.status()).collect(Collectors.toList());
+        assertEquals(List.of(), failed, "failed samples; progress was:\n" + String.join("\n", log));
+        assertEquals(samples.size(), Forks.read(dir.resolve("samples.csv")).size(), "every sample reaches the CSV");
+        try (var files = Files.list(dir.resolve("files"))) {
+            assertEquals(List.of(), files.collect(Collectors.toList()), "outputs and sources are deleted");
+        }
+
+        Report report = new Report(samples);
+        List<Path> charts = Charts.draw(report, dir.resolve("images"), "");
+        assertEquals(3 * 4, charts.size(), "speed, CPU and allocation charts for each of the 4 operations");
+        for (Path chart : charts) {
+            BufferedImage image = ImageIO.read(chart.toFile());
+            assertTrue(image != null && image.getWidth() > 200, chart + " must be a readable PNG");
+        }
+        assertTrue(report.markdown().contains("| Size | Count | Parallelism | Provider | AVG ms | STDDEV ms | STDERR ms"));
+        assertTrue(report.compact().contains("write 16 KiB x2"), report.compact());
+    }
+
+    @Test
+    void stressChildrenRunWithTheSmallHeapAndVerifyTheirOutput() throws Exception {
+        List<Stress.Result> results = Stress.run(Providers.stress(), 4L * 1024 * 1024, Forks.currentJava(),
+                dir, 120);
+        for (Stress.Result result : results) {
+            assertEquals("completed", result.outcome(), result.provider() + " with " + Stress.HEAP);
+            assertTrue(result.peakHeapMiB() > 0 && result.peakHeapMiB() <= 64, result.line());
+        }
+    }
+}

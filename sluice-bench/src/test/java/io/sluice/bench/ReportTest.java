@@ -1,0 +1,67 @@
+package io.sluice.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The paper's columns, computed from samples. */
+class ReportTest {
+
+    private static Sample sample(Cell cell, String provider, long millis) {
+        return new Sample(0, cell, provider, 0, millis * 1_000_000, millis * 1_000_000, 1024L * 1024 * 1024,
+                10L << 20, 1L << 20, 12, "OK");
+    }
+
+    @Test
+    void rowsCarryAverageSpreadSpeedAndRatioToTheBestBaseline() {
+        Cell cell = Cell.parse("WRITE:100M:10"); // 1000 MiB per invocation
+        Report report = new Report(List.of(
+                sample(cell, "sluice", 1000), sample(cell, "sluice", 3000),
+                sample(cell, "loop", 4000), sample(cell, "loop-gather", 2000), sample(cell, "rio", 8000)));
+        Row sluice = report.row(cell, "sluice").orElseThrow();
+        assertEquals(2000, sluice.avgMs(), 1e-9);
+        assertEquals(Math.sqrt(2_000_000), sluice.stddevMs(), 1e-6);
+        assertEquals(Math.sqrt(2_000_000) / Math.sqrt(2), sluice.stderrMs(), 1e-6);
+        assertEquals(500, sluice.mibPerSecond(), 1e-9);
+        assertEquals(2.0 * 1024 / 1000, sluice.cpuSecondsPerGiB(), 1e-9, "2 CPU s for 1000 MiB");
+        assertEquals("loop-gather", report.bestBaseline(cell).orElseThrow().provider());
+        assertEquals(4.0, report.speedRatio(cell, "sluice", "rio"), 1e-9);
+        assertTrue(report.markdown().contains("| 100 MiB | 2 | 10 | sluice | 2000.00 | 1414.21 | 1000.00 | 500 | 1.00 |"),
+                report.markdown());
+        String targets = Targets.text(report);
+        assertTrue(targets.contains("sluice / rio speed                   4.00 (>= 2.00)  met"), targets);
+        assertTrue(targets.contains("sluice / loop-gather speed           1.00 (>= 0.80)  met"), targets);
+    }
+
+    @Test
+    void aFailedSampleMakesTheRowFailed() {
+        Cell cell = Cell.parse("READ:1K:1");
+        Report report = new Report(List.of(sample(cell, "rio", 1),
+                new Sample(0, cell, "rio", 1, 1, 1, 1, 1, 1, 1, "FAILED: wrong bytes")));
+        Row rio = report.row(cell, "rio").orElseThrow();
+        assertEquals("FAILED: wrong bytes", rio.failure());
+        assertTrue(Double.isNaN(report.speedRatio(cell, "rio", "rio")));
+        assertTrue(report.markdown().contains("FAILED: wrong bytes"));
+    }
+
+    @Test
+    void samplesSurviveTheCsvRoundTrip() {
+        Sample sample = new Sample(2, Cell.parse("COPY:10M:100"), "vertx-pipe", 3, 5, 6, 7, 8, 9, 10,
+                "FAILED: a, b");
+        Sample parsed = Sample.parse(sample.toCsv());
+        assertEquals(sample.cell(), parsed.cell());
+        assertEquals("FAILED: a; b", parsed.status());
+        assertEquals(10, parsed.peakThreads());
+    }
+
+    @Test
+    void stressOutputIsParsedIntoCompletedOrOom() {
+        assertEquals("completed", Stress.parse("x", 0, List.of("noise", Stress.RESULT_PREFIX + "1.500 20.5 completed"))
+                .outcome());
+        assertEquals("OOM (OutOfMemoryError)", Stress.parse("x", 3,
+                List.of("Terminating due to java.lang.OutOfMemoryError: Java heap space")).outcome());
+    }
+}
