@@ -51,6 +51,10 @@ public final class BenchMain {
                 Stress.worker(args[1], Long.parseLong(args[2]), Path.of(args[3]));
                 System.exit(0);
                 break;
+            case "threads-worker":
+                Stress.threadsWorker(args[1], Path.of(args[2]));
+                System.exit(0);
+                break;
             case "stress":
                 stress(options);
                 System.exit(0);
@@ -184,7 +188,9 @@ public final class BenchMain {
         String java = options.getOrDefault("java", Forks.currentJava());
         List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options),
                 Long.parseLong(options.getOrDefault("timeout", "300")));
-        String markdown = Stress.markdown(results, size);
+        List<Stress.ThreadUse> threads = Stress.threads(providers, java, tempDir(options),
+                Long.parseLong(options.getOrDefault("timeout", "300")));
+        String markdown = Stress.markdown(results, size) + "\n" + Stress.threadsMarkdown(threads);
         Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(markdown);

@@ -54,7 +54,7 @@ public final class Charts {
     /** sluice first, then peers, then baselines: the legend reads in the same order every time. */
     private static int order(String provider) {
         List<String> known = List.of("sluice", "sluice-rw", "rio", "vertx", "vertx-pipe", "spring", "loop",
-                "loop-gather", "files-copy", "vt-loop", "vt-loop-gather");
+                "loop-gather", "loop-fresh-64k", "files-copy", "vt-loop", "vt-loop-gather");
         int index = known.indexOf(provider);
         return index < 0 ? known.size() : index;
     }

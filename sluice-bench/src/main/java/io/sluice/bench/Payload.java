@@ -22,6 +22,9 @@ public final class Payload {
     private static final int PERIOD_CHUNKS = 251; // prime: no alignment with powers of two
     private static final byte[] TEMPLATE = template();
     private static final Map<Long, Long> EXPECTED_CRC = new ConcurrentHashMap<>();
+    /** Reused: a fresh direct buffer per check would inflate the next invocation's direct-memory peak. */
+    private static final ThreadLocal<ByteBuffer> VERIFY_BUFFER =
+            ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1024 * 1024));
 
     private Payload() {
     }
@@ -103,7 +106,7 @@ public final class Payload {
             return path.getFileName() + " has " + size + " bytes, expected " + sizeBytes;
         }
         CRC32C crc = new CRC32C();
-        ByteBuffer buffer = ByteBuffer.allocateDirect(1024 * 1024);
+        ByteBuffer buffer = VERIFY_BUFFER.get().clear();
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             while (channel.read(buffer) >= 0) {
                 buffer.flip();

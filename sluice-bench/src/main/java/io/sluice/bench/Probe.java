@@ -14,9 +14,10 @@ import java.util.stream.Collectors;
 /**
  * Measures one invocation's cost in this JVM: process CPU time, bytes allocated by all threads,
  * peak heap (the heap pools' peak usage, reset at start: includes garbage not yet collected), peak
- * direct memory ({@code BufferPoolMXBean "direct"}, sampled every millisecond: memory a library
- * allocates through {@code Unsafe} directly, such as Netty's no-cleaner buffers, is not seen) and
- * peak live threads.
+ * direct memory above the level at the start ({@code BufferPoolMXBean "direct"}, sampled every
+ * millisecond; includes the JDK's per-thread temporary buffers for heap-buffer I/O; memory a
+ * library allocates through {@code Unsafe} directly, such as Netty's no-cleaner buffers, is not
+ * seen) and peak live threads.
  */
 public final class Probe implements AutoCloseable {
 
@@ -66,8 +67,9 @@ public final class Probe implements AutoCloseable {
             pool.resetPeakUsage();
         }
         threads.resetPeakThreadCount();
-        peakDirect.set(direct.getMemoryUsed());
-        return new Start(os.getProcessCpuTime(), allocated());
+        long directNow = direct.getMemoryUsed();
+        peakDirect.set(directNow);
+        return new Start(os.getProcessCpuTime(), allocated(), directNow);
     }
 
     /** The costs since {@code start}; call just after the timed part. */
@@ -78,7 +80,9 @@ public final class Probe implements AutoCloseable {
         for (MemoryPoolMXBean pool : heapPools) {
             peakHeap += pool.getPeakUsage().getUsed();
         }
-        return new Cost(cpu, allocated, peakHeap, peakDirect.get(), threads.getPeakThreadCount());
+        long directPeak = Math.max(peakDirect.get(), direct.getMemoryUsed());
+        return new Cost(cpu, allocated, peakHeap, Math.max(0, directPeak - start.directBytes),
+                threads.getPeakThreadCount());
     }
 
     private Map<Long, Long> allocated() {
@@ -124,10 +128,12 @@ public final class Probe implements AutoCloseable {
     public static final class Start {
         final long cpuNanos;
         final Map<Long, Long> allocated;
+        final long directBytes;
 
-        Start(long cpuNanos, Map<Long, Long> allocated) {
+        Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
             this.cpuNanos = cpuNanos;
             this.allocated = allocated;
+            this.directBytes = directBytes;
         }
     }
 

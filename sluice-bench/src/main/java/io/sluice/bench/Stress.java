@@ -111,6 +111,98 @@ public final class Stress {
         System.out.flush();
     }
 
+    /** One provider's thread use for {@link #CONCURRENT_WRITES} concurrent writes in a fresh JVM. */
+    public record ThreadUse(String provider, String outcome, int threadsBefore, int peakThreads) {
+        public String line() {
+            return String.format(Locale.ROOT, "| %s | %s | %d | %d | %d |", provider, outcome, threadsBefore,
+                    peakThreads, peakThreads - threadsBefore);
+        }
+    }
+
+    public static final int CONCURRENT_WRITES = 1000;
+    static final String THREADS_PREFIX = "THREADS-RESULT ";
+
+    /** Runs {@link #CONCURRENT_WRITES} concurrent 64 KiB writes per provider, each in a fresh child JVM. */
+    public static List<ThreadUse> threads(List<String> providers, String java, Path dir, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        List<ThreadUse> results = new ArrayList<>();
+        for (String provider : providers) {
+            Path log = dir.resolve("threads-" + provider + ".log");
+            List<String> command = List.of(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                    BenchMain.class.getName(), "threads-worker", provider, dir.toString());
+            System.out.printf("threads: %s runs %d concurrent writes ...%n", provider, CONCURRENT_WRITES);
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ThreadUse result = new ThreadUse(provider, "timed out after " + timeoutSeconds + " s", 0, 0);
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            } else {
+                result = new ThreadUse(provider, "crashed, exit " + process.exitValue(), 0, 0);
+                for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                    if (line.startsWith(THREADS_PREFIX)) {
+                        String[] f = line.substring(THREADS_PREFIX.length()).split(" ", 3);
+                        result = new ThreadUse(provider, f[2], Integer.parseInt(f[0]), Integer.parseInt(f[1]));
+                    }
+                }
+            }
+            System.out.println("  " + result.line());
+            results.add(result);
+        }
+        return results;
+    }
+
+    /** The child's side of {@link #threads}: live threads before, peak during, outputs verified. */
+    static void threadsWorker(String providerName, Path dir) throws Exception {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long chunks = 64;
+        List<Path> targets = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT_WRITES; i++) {
+            targets.add(dir.resolve("threads-" + providerName + "-" + i));
+        }
+        String outcome = "completed";
+        int before;
+        int peak;
+        try (Provider provider = Providers.create(providerName)) {
+            before = threads.getThreadCount();
+            threads.resetPeakThreadCount();
+            List<java.util.concurrent.CompletableFuture<?>> running = new ArrayList<>();
+            for (Path target : targets) {
+                running.add(provider.write(target, chunks, false));
+            }
+            try {
+                java.util.concurrent.CompletableFuture.allOf(running.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
+                        .get(120, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                outcome = "FAILED: " + CellRunner.describe(e);
+            }
+            peak = threads.getPeakThreadCount();
+            if (outcome.equals("completed")) {
+                for (Path target : targets) {
+                    String wrong = Payload.verify(target, chunks * Payload.CHUNK_BYTES);
+                    if (wrong != null) {
+                        outcome = "FAILED: " + wrong;
+                        break;
+                    }
+                }
+            }
+        } finally {
+            for (Path target : targets) {
+                Files.deleteIfExists(target);
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s%d %d %s%n", THREADS_PREFIX, before, peak, outcome.replace('\n', ' '));
+        System.out.flush();
+    }
+
+    public static String threadsMarkdown(List<ThreadUse> results) {
+        StringBuilder md = new StringBuilder();
+        md.append(CONCURRENT_WRITES).append(" concurrent writes of 64 KiB (64 fresh 1 KiB chunks each), one fresh child JVM "
+                + "per provider; live threads before the writes start (JVM, provider set-up) and at the peak:\n\n")
+                .append("| Provider | Outcome | Threads before | Peak threads | Added |\n|---|---|---:|---:|---:|\n");
+        results.forEach(result -> md.append(result.line()).append('\n'));
+        return md.toString();
+    }
+
     public static String markdown(List<Result> results, long sizeBytes) {
         StringBuilder md = new StringBuilder();
         md.append("Write ").append(Cell.formatSize(sizeBytes)).append(" of fresh 1 KiB buffers, ").append(HEAP)

@@ -76,4 +76,13 @@ class BenchSmokeTest {
             assertTrue(result.peakHeapMiB() > 0 && result.peakHeapMiB() <= 64, result.line());
         }
     }
+
+    @Test
+    void aThousandConcurrentSluiceWritesAddNoMoreThreadsThanTheIoPool() throws Exception {
+        List<Stress.ThreadUse> results = Stress.threads(List.of("sluice"), Forks.currentJava(), dir, 120);
+        Stress.ThreadUse sluice = results.get(0);
+        assertEquals("completed", sluice.outcome());
+        int poolSize = Math.max(4, 2 * Runtime.getRuntime().availableProcessors()); // IoExecutors' default
+        assertTrue(sluice.peakThreads() - sluice.threadsBefore() <= poolSize, sluice.line());
+    }
 }

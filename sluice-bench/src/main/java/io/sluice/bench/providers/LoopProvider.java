@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code loop}: write = one {@code write} per fresh 1 KiB chunk; read = an 8 KiB heap buffer
  *       reused; copy = the same 8 KiB buffer read then written;</li>
  *   <li>{@code loop-gather}: write = the same fresh chunks, up to 1,024 per gathering write;</li>
+ *   <li>{@code loop-fresh-64k}: read = a fresh 64 KiB heap buffer per read, the cost of handing
+ *       out chunks the reader owns (sluice's default read chunk), without any library around it;</li>
  *   <li>{@code files-copy}: copy = {@link Files#copy(Path, Path, java.nio.file.CopyOption...)}.</li>
  * </ul>
  */
@@ -35,7 +37,7 @@ public final class LoopProvider implements Provider {
 
     /** The loops' flavours. */
     public enum Kind {
-        LOOP("loop"), GATHER("loop-gather"), FILES_COPY("files-copy");
+        LOOP("loop"), GATHER("loop-gather"), FRESH_64K("loop-fresh-64k"), FILES_COPY("files-copy");
 
         private final String label;
 
@@ -46,6 +48,7 @@ public final class LoopProvider implements Provider {
 
     static final int GATHER_CHUNKS = 1024;
     static final int READ_BUFFER_BYTES = 8 * 1024;
+    static final int FRESH_READ_BUFFER_BYTES = 64 * 1024;
 
     private final Kind kind;
     private final boolean virtual;
@@ -84,6 +87,8 @@ public final class LoopProvider implements Provider {
                 return true;
             case GATHER:
                 return op == Op.WRITE || op == Op.WRITE_SYNC;
+            case FRESH_64K:
+                return op == Op.READ;
             case FILES_COPY:
                 return op == Op.COPY;
             default:
@@ -142,12 +147,13 @@ public final class LoopProvider implements Provider {
     public CompletableFuture<?> read(Path source, long sizeBytes) {
         return CompletableFuture.supplyAsync(() -> {
             ReadCheck check = new ReadCheck(sizeBytes);
-            ByteBuffer buffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+            boolean fresh = kind == Kind.FRESH_64K;
+            ByteBuffer buffer = ByteBuffer.allocate(fresh ? FRESH_READ_BUFFER_BYTES : READ_BUFFER_BYTES);
             try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
                 while (channel.read(buffer) >= 0) {
                     buffer.flip();
                     check.accept(buffer);
-                    buffer.clear();
+                    buffer = fresh ? ByteBuffer.allocate(FRESH_READ_BUFFER_BYTES) : buffer.clear();
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

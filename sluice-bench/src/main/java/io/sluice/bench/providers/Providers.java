@@ -17,7 +17,7 @@ public final class Providers {
     /** The comparison's providers: sluice, the peers, the baselines (virtual-thread ones on JDK 21+). */
     public static List<String> comparison() {
         List<String> names = new ArrayList<>(List.of("sluice", "sluice-rw", "rio", "vertx", "vertx-pipe",
-                "spring", "loop", "loop-gather", "files-copy"));
+                "spring", "loop", "loop-gather", "loop-fresh-64k", "files-copy"));
         if (IoExecutors.virtualThreadsAvailable()) {
             names.addAll(List.of("vt-loop", "vt-loop-gather"));
         }
@@ -61,6 +61,8 @@ public final class Providers {
                 return LoopProvider.platform(LoopProvider.Kind.LOOP);
             case "loop-gather":
                 return LoopProvider.platform(LoopProvider.Kind.GATHER);
+            case "loop-fresh-64k":
+                return LoopProvider.platform(LoopProvider.Kind.FRESH_64K);
             case "files-copy":
                 return LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
             case "vt-loop":
