@@ -140,7 +140,8 @@ public final class CellRunner {
             return "FAILED: timed out after " + timeoutSeconds(cell) + " s";
         } catch (ExecutionException e) {
             return "FAILED: " + describe(e.getCause());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+            running.forEach(future -> future.cancel(true));
             return "FAILED: " + describe(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -30,19 +30,34 @@ public final class Worker {
         try (Probe probe = new Probe();
              PrintWriter out = new PrintWriter(Files.newBufferedWriter(samplesFile, StandardCharsets.UTF_8,
                      StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+            List<String> broken = new ArrayList<>();
             for (String name : profile.providers()) {
-                providers.add(Providers.create(name));
+                try {
+                    providers.add(Providers.create(name));
+                } catch (RuntimeException | LinkageError e) {
+                    // reported as failed in every cell, so the table says why the row is missing
+                    broken.add(name + "\u0000" + CellRunner.describe(e));
+                    progress.accept("provider " + name + " could not be created: " + CellRunner.describe(e));
+                }
             }
             CellRunner runner = new CellRunner(dir, probe, profile.minSampleMillis(), progress);
             for (int i = 0; i < profile.cells().size(); i++) {
                 Cell cell = profile.cells().get(i);
                 progress.accept(String.format("[fork %d, cell %d/%d] %s", fork + 1, i + 1,
                         profile.cells().size(), cell.label()));
+                Consumer<Sample> record = sample -> {
+                    out.println(sample.toCsv());
+                    out.flush();
+                };
+                for (String entry : broken) {
+                    String[] parts = entry.split("\u0000", 2);
+                    Sample failed = new Sample(fork, cell, parts[0], 0, 0, 0, 0, 0, 0, 0,
+                            "FAILED: could not create the provider: " + parts[1]);
+                    all.add(failed);
+                    record.accept(failed);
+                }
                 all.addAll(runner.run(cell, providers, profile.warmupRounds(), profile.measuredRounds(), fork,
-                        sample -> {
-                            out.println(sample.toCsv());
-                            out.flush();
-                        }));
+                        record));
             }
             runner.deleteSources();
         } finally {
