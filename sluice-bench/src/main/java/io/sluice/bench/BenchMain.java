@@ -156,7 +156,7 @@ public final class BenchMain {
         Path reportFile = out.resolve(profile.name() + "-report.md");
         Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
-        Charts.draw(report, chartsDir, "");
+        Charts.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
         System.out.println();
         System.out.println(report.compact());
         System.out.println(Targets.text(report));
@@ -175,7 +175,7 @@ public final class BenchMain {
         System.out.println(report.compact());
         System.out.println(Targets.text(report));
         if (options.containsKey("charts")) {
-            Charts.draw(report, Path.of(options.get("charts")), "");
+            Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }
     }
 

@@ -16,8 +16,11 @@ public final class Charts {
     private Charts() {
     }
 
-    /** Writes {@code speed-<op>.png}, {@code cpu-<op>.png} and {@code alloc-<op>.png}; returns the files. */
-    public static List<Path> draw(Report report, Path dir, String subtitle) throws IOException {
+    /**
+     * Writes {@code <prefix>speed-<op>.png}, {@code <prefix>cpu-<op>.png} and
+     * {@code <prefix>alloc-<op>.png}; returns the files.
+     */
+    public static List<Path> draw(Report report, Path dir, String prefix, String subtitle) throws IOException {
         List<Path> files = new ArrayList<>();
         for (Op op : Op.values()) {
             List<Cell> cells = new ArrayList<>();
@@ -40,13 +43,13 @@ public final class Charts {
             String name = op.name().toLowerCase(Locale.ROOT).replace('_', '-');
             files.add(chart(report, cells, series, categories, Row::mibPerSecond,
                     name + ": speed (MiB/s, higher is better)" + subtitle, "MiB/s", true,
-                    dir.resolve("speed-" + name + ".png")));
+                    dir.resolve(prefix + "speed-" + name + ".png")));
             files.add(chart(report, cells, series, categories, Row::cpuSecondsPerGiB,
                     name + ": CPU seconds per GiB (lower is better)" + subtitle, "CPU s/GiB", true,
-                    dir.resolve("cpu-" + name + ".png")));
+                    dir.resolve(prefix + "cpu-" + name + ".png")));
             files.add(chart(report, cells, series, categories, Row::allocatedMiBPerGiB,
                     name + ": heap allocated per GiB moved (lower is better)" + subtitle, "MiB/GiB", true,
-                    dir.resolve("alloc-" + name + ".png")));
+                    dir.resolve(prefix + "alloc-" + name + ".png")));
         }
         return files;
     }

@@ -47,13 +47,20 @@ public final class Stress {
                     System.getProperty("java.class.path"), BenchMain.class.getName(), "stress-worker",
                     provider, Long.toString(sizeBytes), dir.toString());
             System.out.printf("stress: %s writes %s with %s ...%n", provider, Cell.formatSize(sizeBytes), HEAP);
+            long began = System.nanoTime();
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             Result result;
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
                 result = new Result(provider, "timed out after " + timeoutSeconds + " s", Double.NaN, Double.NaN);
             } else {
+                double childSeconds = (System.nanoTime() - began) / 1e9;
                 result = parse(provider, process.exitValue(), Files.readAllLines(log, StandardCharsets.UTF_8));
+                if (Double.isNaN(result.seconds())) {
+                    // no result line: say how long the child lived (JVM start included) before it died
+                    result = new Result(provider, result.outcome() + String.format(Locale.ROOT,
+                            " after %.1f s (child JVM lifetime)", childSeconds), Double.NaN, Double.NaN);
+                }
             }
             System.out.println("  " + result.line());
             results.add(result);
