@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates every figure in docs/BENCHMARKS.md: the standard grid (2 forks), the demand-strategy
-# scenario and the memory stress. About 35-45 minutes on 2 busy cores. Run from the repository root
+# scenario and the memory stress. About 30 minutes on 2 busy cores. Run from the repository root
 # after `mvn -q -B -DskipTests install`. Use a JDK 21+ (JAVA=...) to include the virtual-thread rows.
 set -eu
 JAVA=${JAVA:-java}
