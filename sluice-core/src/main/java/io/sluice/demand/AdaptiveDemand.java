@@ -47,8 +47,8 @@ public final class AdaptiveDemand implements DemandStrategy {
         require(minShift >= 0, "minShift must not be negative, was " + minShift);
         require(maxShift >= minShift,
                 "maxShift must be at least minShift=" + minShift + ", was " + maxShift);
-        require(maxShift < minAmount,
-                "maxShift must be less than minAmount=" + minAmount + " (shift >= amount), was " + maxShift);
+        require(maxShift <= minAmount,
+                "maxShift must not exceed minAmount=" + minAmount + ", was " + maxShift);
         require(initialShift >= minShift && initialShift <= maxShift,
                 "initialShift must be within [" + minShift + ", " + maxShift + "], was " + initialShift);
         require(growthFactor >= 2, "growthFactor must be at least 2, was " + growthFactor);

@@ -172,6 +172,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 return false;
             }
             issueDemand();
+            if (stopRequested()) {
+                return false;
+            }
         }
         long bytesThisPass = 0;
         for (;;) {
@@ -208,6 +211,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             long issued = issueDemand();
             report(issued);
+            if (stopRequested()) {                // the controller, request() or the listener threw
+                return false;
+            }
             if (queue.isEmpty()) {
                 if (upstreamCompleted && failure.get() == null && received == written) {
                     complete();
