@@ -28,7 +28,10 @@ public final class TestPublishers {
         return new Recording(content, itemSize, failAt, error, false);
     }
 
-    /** Sends every item on the first request, whatever was requested (violates §1.1). */
+    /**
+     * Sends every item on the first request, whatever was requested (violates §1.1), and then
+     * neither completes nor fails: only a cancel ends it.
+     */
     public static Recording ignoringDemand(byte[] content, int itemSize) {
         return new Recording(content, itemSize, -1, null, true);
     }
@@ -82,6 +85,9 @@ public final class TestPublishers {
                                 return;
                             }
                             if (offset >= content.length) {
+                                if (ignoreDemand) {
+                                    return;               // stays open until cancelled
+                                }
                                 done = true;
                                 subscriber.onComplete();
                                 return;
@@ -94,7 +100,8 @@ public final class TestPublishers {
                             demand--;
                             subscriber.onNext(item);
                         }
-                        if (!done && offset >= content.length && failAt < 0 && !cancelled.get()) {
+                        if (!done && offset >= content.length && failAt < 0 && !ignoreDemand
+                                && !cancelled.get()) {
                             done = true;
                             subscriber.onComplete();
                         }
