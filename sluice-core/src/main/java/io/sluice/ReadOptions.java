@@ -72,10 +72,12 @@ public final class ReadOptions {
                 Objects.requireNonNull(executor, "executor"));
     }
 
+    /** The size of each emitted chunk, in bytes (the last may be shorter). */
     public int chunkSizeBytes() {
         return chunkSizeBytes;
     }
 
+    /** The first byte to read. */
     public long offset() {
         return offset;
     }

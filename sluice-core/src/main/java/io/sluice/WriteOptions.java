@@ -57,6 +57,7 @@ public final class WriteOptions {
         return DEFAULTS.withMode(WriteMode.CREATE_NEW);
     }
 
+    /** A copy opening its target in {@code mode}. */
     public WriteOptions withMode(WriteMode mode) {
         return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, sync,
                 executor, listener);
@@ -96,18 +97,22 @@ public final class WriteOptions {
                 Objects.requireNonNull(listener, "listener"));
     }
 
+    /** How the target is opened. */
     public WriteMode mode() {
         return mode;
     }
 
+    /** The demand strategy. */
     public DemandStrategy demand() {
         return demand;
     }
 
+    /** The byte cap on received, unwritten data. */
     public long maxQueuedBytes() {
         return maxQueuedBytes;
     }
 
+    /** Whether data and metadata are forced before the stage completes. */
     public boolean sync() {
         return sync;
     }

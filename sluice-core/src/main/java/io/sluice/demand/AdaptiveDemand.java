@@ -100,38 +100,47 @@ public final class AdaptiveDemand implements DemandStrategy {
                 growthFactor, shrinkFactor, bytes);
     }
 
+    /** The amount each write starts with. */
     public long initialAmount() {
         return initialAmount;
     }
 
+    /** The shift each write starts with. */
     public long initialShift() {
         return initialShift;
     }
 
+    /** The smallest amount rule (6) may shrink to. */
     public long minAmount() {
         return minAmount;
     }
 
+    /** The largest amount rule (3) may grow to. */
     public long maxAmount() {
         return maxAmount;
     }
 
+    /** The smallest shift rule (7) may shrink to. */
     public long minShift() {
         return minShift;
     }
 
+    /** The largest shift rule (4) may grow to. */
     public long maxShift() {
         return maxShift;
     }
 
+    /** The factor rule (3) multiplies the amount by. */
     public int growthFactor() {
         return growthFactor;
     }
 
+    /** The divisor rule (6) divides the amount by. */
     public int shrinkFactor() {
         return shrinkFactor;
     }
 
+    /** The byte size below which rule (6) stops shrinking a batch (0: none). */
     public long minBatchBytes() {
         return minBatchBytes;
     }
