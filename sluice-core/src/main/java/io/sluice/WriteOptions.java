@@ -14,6 +14,15 @@ import java.util.concurrent.Executor;
  * WriteOptions.append().withDemand(Demand.fixed(16, 4)).withSync()
  * }</pre>
  *
+ * <p><b>Threading:</b> immutable and thread-safe; one instance may serve any number of writes (each
+ * write gets its own demand controller from the strategy).
+ *
+ * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
+ * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes whatever the item size.
+ *
+ * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
+ * down, by the library; {@link #withSync()} forces data to the device before a write completes.
+ *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
  * {@link IllegalArgumentException} naming it.
  */

@@ -19,7 +19,18 @@ package io.sluice.demand;
  * written items to free room. Outstanding demand therefore never drifts (the literal rule adds
  * {@code shift} per cycle) and the writer holds at most {@code amount + shift} items.
  *
- * <p>Instances are immutable; the {@code with...} methods return modified copies.
+ * <p><b>Threading:</b> instances are immutable and may be shared by any number of writes; the
+ * {@code with...} methods return modified copies. Each write's controller is confined to that
+ * write's drain.
+ *
+ * <p><b>Backpressure:</b> a write requests only while the items it holds (queued plus outstanding)
+ * stay within the current {@code amount + shift}, so it never holds more than
+ * {@code maxAmount + maxShift}; the write's byte cap applies on top.
+ *
+ * <p><b>Resources:</b> holds none.
+ *
+ * <p><b>Errors:</b> the {@code with...} methods throw {@link IllegalArgumentException} naming the
+ * inconsistent value (for instance {@code maxShift >= minAmount}).
  */
 public final class AdaptiveDemand implements DemandStrategy {
 
