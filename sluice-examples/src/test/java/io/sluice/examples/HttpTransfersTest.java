@@ -1,5 +1,7 @@
 package io.sluice.examples;
 
+import io.sluice.ReactiveFile;
+import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +42,7 @@ class HttpTransfersTest {
 
     @AfterAll
     static void stopServer() throws Exception {
-        server.close();
+        server.stop();
     }
 
     @Test
@@ -80,6 +82,35 @@ class HttpTransfersTest {
 
         assertEquals(DOWNLOAD_BYTES, response.body());
         assertArrayEquals(server.downloadBytes(), Files.readAllBytes(file));
+    }
+
+    @Test
+    void uploadsAByteRangeOfAFileWithTheRangeAsContentLength() throws Exception {
+        Path file = TestData.file(dir.resolve("ranged.bin"), 13, UPLOAD_BYTES);
+        long offset = 1_000_003;
+        long length = 2L * 1024 * 1024 + 5;
+        byte[] range = new byte[(int) length];
+        System.arraycopy(Files.readAllBytes(file), (int) offset, range, 0, range.length);
+        HttpRequest request = HttpRequest.newBuilder(server.uri("/upload"))
+                .PUT(HttpRequest.BodyPublishers.fromPublisher(
+                        ReactiveFile.of(file).read(ReadOptions.range(offset, length).withChunkSize(16 * 1024)), length))
+                .build();
+
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+
+        String expectedHex = HexFormat.of().formatHex(TestData.sha256(range));
+        assertEquals(expectedHex + " " + length, response.body());
+        assertEquals(new LoopbackHttpServer.Upload(expectedHex, length, length), server.lastUpload());
+    }
+
+    @Test
+    void aDownloadIntoAMissingDirectoryFailsWithNoSuchFileException() {
+        Path file = dir.resolve("no-such-dir").resolve("download.bin");
+
+        ExecutionException failure = assertThrows(ExecutionException.class,
+                () -> HttpTransfers.download(client, server.uri("/download"), file).get(30, TimeUnit.SECONDS));
+
+        FileDigestsTest.assertCause(java.nio.file.NoSuchFileException.class, failure);
     }
 
     @Test

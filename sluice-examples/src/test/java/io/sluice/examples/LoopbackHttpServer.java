@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code PUT /upload} digests the request body and replies {@code "<sha256 hex> <bytes>"};
  * {@code GET /download} serves {@link #downloadBytes()} with a {@code Content-Length}.
  */
-final class LoopbackHttpServer implements AutoCloseable {
+final class LoopbackHttpServer {
 
     /** What the server saw of the last upload. */
     record Upload(String sha256Hex, long bytes, long contentLengthHeader) {
@@ -53,8 +53,7 @@ final class LoopbackHttpServer implements AutoCloseable {
         return lastUpload.get();
     }
 
-    @Override
-    public void close() throws Exception {
+    void stop() throws Exception {
         server.stop();
     }
 

@@ -73,14 +73,9 @@ class SocketTransfersTest {
         Path file = TestData.file(dir.resolve("send.bin"), 7, FILE_BYTES);
         CompletableFuture<Received> slowReader = CompletableFuture.supplyAsync(() -> readSlowly(peer), peerThread);
         AtomicLong maxQueuedBytes = new AtomicLong();
-        AtomicLong maxHeldItemsOverWindow = new AtomicLong(Long.MIN_VALUE);
         WriteOptions options = WriteOptions.defaults()
                 .withMaxQueuedBytes(MAX_QUEUED_BYTES)
-                .withListener((WriteSnapshot pass) -> {
-                    maxQueuedBytes.accumulateAndGet(pass.queuedBytes(), Math::max);
-                    long held = pass.queuedItems() + pass.outstandingItems();
-                    maxHeldItemsOverWindow.accumulateAndGet(held - pass.windowItems(), Math::max);
-                });
+                .withListener((WriteSnapshot pass) -> maxQueuedBytes.accumulateAndGet(pass.queuedBytes(), Math::max));
 
         long sent = SocketTransfers.sendFile(file, local, options).toCompletableFuture().get(60, TimeUnit.SECONDS);
         Received received = slowReader.get(60, TimeUnit.SECONDS);
@@ -90,8 +85,6 @@ class SocketTransfersTest {
         assertArrayEquals(TestData.sha256(file), received.sha256());
         assertTrue(maxQueuedBytes.get() <= MAX_QUEUED_BYTES,
                 "queued bytes peaked at " + maxQueuedBytes.get() + " > cap " + MAX_QUEUED_BYTES);
-        assertTrue(maxHeldItemsOverWindow.get() <= 0,
-                "queued + outstanding items exceeded the window by " + maxHeldItemsOverWindow.get());
         assertFalse(local.isOpen(), "the library closes the socket after the last byte");
         System.out.printf("file -> socket: %d bytes to a slow reader, queued bytes peaked at %d (cap %d)%n",
                 sent, maxQueuedBytes.get(), MAX_QUEUED_BYTES);
