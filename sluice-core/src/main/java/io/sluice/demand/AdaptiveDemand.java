@@ -30,7 +30,7 @@ package io.sluice.demand;
  * <p><b>Resources:</b> holds none.
  *
  * <p><b>Errors:</b> the {@code with...} methods throw {@link IllegalArgumentException} naming the
- * inconsistent value (for instance {@code maxShift >= minAmount}).
+ * inconsistent value and the bound it breaks.
  */
 public final class AdaptiveDemand implements DemandStrategy {
 

@@ -17,7 +17,8 @@ class KnownCoreBugsTest {
      * its own constructor rejects ("maxShift must be less than minAmount=3 (shift >= amount), was
      * 3"). The class initialiser throws, so {@code Demand.adaptive()}, {@code WriteOptions}'s static
      * initialiser, and with them every write of the library fail with ExceptionInInitializerError /
-     * NoClassDefFoundError. Fix: minAmount 4 (keeping shift in [1, 3]) or maxShift 2.
+     * NoClassDefFoundError. Fixed on main in 30b889e (the check became maxShift <= minAmount); this
+     * test then passes and stays as a regression test.
      */
     @Test
     void adaptiveDefaultsPassTheirOwnValidation_CORE_BUG_1() {
