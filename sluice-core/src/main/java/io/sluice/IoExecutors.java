@@ -24,6 +24,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link #newVirtualThreadExecutor()}: a virtual thread per task on JDK 21+.</li>
  * </ul>
  * Threads of both pools end after 60 s idle; every entry point also accepts a user executor.
+ *
+ * <p><b>Threading:</b> the methods may be called from any thread; each shared pool is created on
+ * its first use and lives as long as the JVM.
+ *
+ * <p><b>Backpressure:</b> the pools' task queues are unbounded, but each operation keeps at most one
+ * task queued or running at a time (its drain), so the queues hold at most one task per live
+ * operation.
+ *
+ * <p><b>Resources:</b> the shared pools need no shutdown: their threads are daemons and end when
+ * idle. An executor from {@link #newVirtualThreadExecutor()} belongs to the caller, who shuts it
+ * down.
+ *
+ * <p><b>Errors:</b> a system property that is not a positive integer makes the first use of its
+ * pool fail with an {@link ExceptionInInitializerError} whose cause is an
+ * {@link IllegalArgumentException} naming the property (later uses: {@link NoClassDefFoundError}); {@link #newVirtualThreadExecutor()} throws
+ * {@link UnsupportedOperationException} before JDK 21.
  */
 public final class IoExecutors {
 

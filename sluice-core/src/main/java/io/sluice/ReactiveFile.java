@@ -56,6 +56,7 @@ public final class ReactiveFile {
         return new ReactiveFile(Objects.requireNonNull(path, "path"));
     }
 
+    /** The path this instance reads and writes. */
     public Path path() {
         return path;
     }

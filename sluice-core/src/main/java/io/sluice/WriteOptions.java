@@ -14,6 +14,15 @@ import java.util.concurrent.Executor;
  * WriteOptions.append().withDemand(Demand.fixed(16, 4)).withSync()
  * }</pre>
  *
+ * <p><b>Threading:</b> immutable and thread-safe; one instance may serve any number of writes (each
+ * write gets its own demand controller from the strategy).
+ *
+ * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
+ * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes whatever the item size.
+ *
+ * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
+ * down, by the library; {@link #withSync()} forces data to the device before a write completes.
+ *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
  * {@link IllegalArgumentException} naming it.
  */
@@ -57,6 +66,7 @@ public final class WriteOptions {
         return DEFAULTS.withMode(WriteMode.CREATE_NEW);
     }
 
+    /** A copy opening its target in {@code mode}. */
     public WriteOptions withMode(WriteMode mode) {
         return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, sync,
                 executor, listener);
@@ -96,18 +106,22 @@ public final class WriteOptions {
                 Objects.requireNonNull(listener, "listener"));
     }
 
+    /** How the target is opened. */
     public WriteMode mode() {
         return mode;
     }
 
+    /** The demand strategy. */
     public DemandStrategy demand() {
         return demand;
     }
 
+    /** The byte cap on received, unwritten data. */
     public long maxQueuedBytes() {
         return maxQueuedBytes;
     }
 
+    /** Whether data and metadata are forced before the stage completes. */
     public boolean sync() {
         return sync;
     }

@@ -19,7 +19,18 @@ package io.sluice.demand;
  * written items to free room. Outstanding demand therefore never drifts (the literal rule adds
  * {@code shift} per cycle) and the writer holds at most {@code amount + shift} items.
  *
- * <p>Instances are immutable; the {@code with...} methods return modified copies.
+ * <p><b>Threading:</b> instances are immutable and may be shared by any number of writes; the
+ * {@code with...} methods return modified copies. Each write's controller is confined to that
+ * write's drain.
+ *
+ * <p><b>Backpressure:</b> a write requests only while the items it holds (queued plus outstanding)
+ * stay within the current {@code amount + shift}, so it never holds more than
+ * {@code maxAmount + maxShift}; the write's byte cap applies on top.
+ *
+ * <p><b>Resources:</b> holds none.
+ *
+ * <p><b>Errors:</b> the {@code with...} methods throw {@link IllegalArgumentException} naming the
+ * inconsistent value and the bound it breaks.
  */
 public final class AdaptiveDemand implements DemandStrategy {
 
@@ -100,38 +111,47 @@ public final class AdaptiveDemand implements DemandStrategy {
                 growthFactor, shrinkFactor, bytes);
     }
 
+    /** The amount each write starts with. */
     public long initialAmount() {
         return initialAmount;
     }
 
+    /** The shift each write starts with. */
     public long initialShift() {
         return initialShift;
     }
 
+    /** The smallest amount rule (6) may shrink to. */
     public long minAmount() {
         return minAmount;
     }
 
+    /** The largest amount rule (3) may grow to. */
     public long maxAmount() {
         return maxAmount;
     }
 
+    /** The smallest shift rule (7) may shrink to. */
     public long minShift() {
         return minShift;
     }
 
+    /** The largest shift rule (4) may grow to. */
     public long maxShift() {
         return maxShift;
     }
 
+    /** The factor rule (3) multiplies the amount by. */
     public int growthFactor() {
         return growthFactor;
     }
 
+    /** The divisor rule (6) divides the amount by. */
     public int shrinkFactor() {
         return shrinkFactor;
     }
 
+    /** The byte size below which rule (6) stops shrinking a batch (0: none). */
     public long minBatchBytes() {
         return minBatchBytes;
     }
