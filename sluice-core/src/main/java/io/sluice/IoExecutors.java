@@ -36,10 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * idle. An executor from {@link #newVirtualThreadExecutor()} belongs to the caller, who shuts it
  * down.
  *
- * <p><b>Errors:</b> a system property that is not a positive integer makes the first use of its
- * pool fail with an {@link ExceptionInInitializerError} whose cause is an
- * {@link IllegalArgumentException} naming the property (later uses: {@link NoClassDefFoundError}); {@link #newVirtualThreadExecutor()} throws
- * {@link UnsupportedOperationException} before JDK 21.
+ * <p><b>Errors:</b> a system property that is not a positive integer makes each use of its pool
+ * throw an {@link IllegalArgumentException} naming the property and the value, until it is fixed;
+ * {@link #newVirtualThreadExecutor()} throws {@link UnsupportedOperationException} before JDK 21.
  */
 public final class IoExecutors {
 
@@ -51,14 +50,46 @@ public final class IoExecutors {
     private IoExecutors() {
     }
 
-    /** The shared file-IO executor. */
+    private static volatile ExecutorService filePool;        // created on first use
+    private static volatile ExecutorService blockingPool;    // created on first use
+
+    /**
+     * The shared file-IO executor.
+     *
+     * @throws IllegalArgumentException if {@code -Dsluice.io.threads} is not a positive integer
+     */
     public static Executor files() {
-        return FilePool.INSTANCE;
+        ExecutorService pool = filePool;
+        if (pool == null) {
+            synchronized (IoExecutors.class) {
+                pool = filePool;
+                if (pool == null) {
+                    pool = pool("sluice-io-", sizeFromProperty(FILE_THREADS_PROPERTY,
+                            Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
+                    filePool = pool;
+                }
+            }
+        }
+        return pool;
     }
 
-    /** The shared executor for blocking stream and socket work. */
+    /**
+     * The shared executor for blocking stream and socket work.
+     *
+     * @throws IllegalArgumentException if {@code -Dsluice.blocking.threads} is not a positive integer
+     */
     public static Executor blocking() {
-        return BlockingPool.INSTANCE;
+        ExecutorService pool = blockingPool;
+        if (pool == null) {
+            synchronized (IoExecutors.class) {
+                pool = blockingPool;
+                if (pool == null) {
+                    pool = pool("sluice-blocking-", sizeFromProperty(BLOCKING_THREADS_PROPERTY, 64));
+                    blockingPool = pool;
+                }
+            }
+        }
+        return pool;
     }
 
     /** Whether this JVM offers virtual threads (JDK 21+). */
@@ -106,16 +137,6 @@ public final class IoExecutors {
                 new LinkedBlockingQueue<>(), new NamedDaemonThreads(prefix));
         pool.allowCoreThreadTimeOut(true);
         return pool;
-    }
-
-    private static final class FilePool {
-        static final ExecutorService INSTANCE = pool("sluice-io-", sizeFromProperty(FILE_THREADS_PROPERTY,
-                Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
-    }
-
-    private static final class BlockingPool {
-        static final ExecutorService INSTANCE = pool("sluice-blocking-",
-                sizeFromProperty(BLOCKING_THREADS_PROPERTY, 64));
     }
 
     private static final class VirtualThreads {
