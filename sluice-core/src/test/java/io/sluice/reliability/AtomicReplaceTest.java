@@ -49,14 +49,14 @@ class AtomicReplaceTest {
     Path directory;
     private Path target;
     private byte[] oldContent;
-    private int baselineFds;
+    private List<String> baselineFds;
 
     @BeforeEach
     void oldTarget() throws IOException {
         target = directory.resolve("target.bin");
         oldContent = Content.bytes(1, 200_000);
         Files.write(target, oldContent);
-        baselineFds = OpenFiles.count();
+        baselineFds = OpenFiles.targets();
     }
 
     @Test

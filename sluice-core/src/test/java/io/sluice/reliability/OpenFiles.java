@@ -21,7 +21,32 @@ final class OpenFiles {
     static final Duration DEADLINE = Duration.ofSeconds(10);
     private static final Path FDS = Paths.get("/proc/self/fd");
 
+    static {
+        warmUp();
+    }
+
     private OpenFiles() {
+    }
+
+    /**
+     * Makes the JDK open its process-wide descriptors before any baseline is taken: the first
+     * FileChannel loads the file dispatcher, which keeps a socket for asynchronous close, and
+     * SecureRandom keeps its entropy devices open.
+     */
+    private static void warmUp() {
+        try {
+            Path file = Files.createTempFile("sluice-fd-warm-up", ".tmp");
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                channel.write(java.nio.ByteBuffer.allocate(1));
+                channel.force(true);
+            } finally {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        new java.security.SecureRandom().nextBytes(new byte[16]);
     }
 
     static boolean supported() {
@@ -50,6 +75,20 @@ final class OpenFiles {
         return result;
     }
 
+    /**
+     * What was opened since {@code before} (a multiset difference), leaving out what the JVM opens
+     * lazily for itself: class files in jars and the runtime image, entropy devices, this listing.
+     */
+    static List<String> openedSince(List<String> before) {
+        List<String> now = targets();
+        for (String old : before) {
+            now.remove(old);
+        }
+        now.removeIf(target -> target.endsWith(".jar") || target.endsWith("/lib/modules")
+                || target.startsWith("/proc/"));
+        return now;
+    }
+
     /** Descriptors pointing into {@code directory} (or at it). */
     static List<String> under(Path directory) {
         String prefix = directory.toAbsolutePath().toString();
@@ -63,20 +102,20 @@ final class OpenFiles {
     }
 
     /**
-     * Waits until no descriptor points into {@code directory} and at most {@code baseline} are open;
-     * fails naming what is still open at the deadline.
+     * Waits until no descriptor points into {@code directory} and nothing is open that was not open
+     * in {@code baseline} (see {@link #openedSince}); fails naming what is still open at the deadline.
      */
-    static void awaitClosed(Path directory, int baseline) {
+    static void awaitClosed(Path directory, List<String> baseline) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         for (;;) {
             List<String> inside = under(directory);
-            int open = count();
-            if (inside.isEmpty() && open <= baseline) {
+            List<String> opened = openedSince(baseline);
+            if (inside.isEmpty() && opened.isEmpty()) {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                fail("descriptors still open after " + DEADLINE + ": " + open + " open (baseline " + baseline
-                        + "), into " + directory + ": " + inside);
+                fail("descriptors still open after " + DEADLINE + ": into " + directory + ": " + inside
+                        + "; opened since the baseline: " + opened);
             }
             pause();
         }

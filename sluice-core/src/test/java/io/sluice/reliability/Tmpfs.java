@@ -62,7 +62,11 @@ final class Tmpfs implements AutoCloseable {
     private static String run(List<String> command) {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] output = process.getInputStream().readAllBytes();
+            process.getOutputStream().close();
+            byte[] output;
+            try (var out = process.getInputStream()) {      // pipes would count as open descriptors
+                output = out.readAllBytes();
+            }
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return String.join(" ", command) + " did not finish in 30 s";
