@@ -25,13 +25,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * A child JVM writing in atomic-replace mode is killed with SIGKILL ({@link Process#destroyForcibly()})
  * at random points, many times. After every kill the target holds exactly the complete old or the
  * complete new version, never a mix or a prefix; the documented cleanup then removes every leftover
- * temporary file. Runs: {@code -Dsluice.crash.runs} (default 40), stopped early after 45 s of
+ * temporary file. Runs: {@code -Dsluice.crash.runs} (default 40), stopped early after 30 s of
  * killing (at least 10 runs).
  */
 class CrashTest {
 
     static final int RUNS = Integer.getInteger("sluice.crash.runs", 40);
-    static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(45);
+    static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(30);
     static final int MIN_RUNS = Math.min(10, RUNS);
     static final long MAX_KILL_DELAY_MILLIS = 120;
 

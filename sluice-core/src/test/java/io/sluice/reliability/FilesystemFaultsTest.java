@@ -190,6 +190,31 @@ class FilesystemFaultsTest {
         OpenFiles.awaitClosed(directory, baselineFds);
     }
 
+    @Test
+    void copyingAFileOntoItselfFailsAndKeepsItsContent() throws Exception {
+        Path file = directory.resolve("self");
+        byte[] content = Content.bytes(6, 100_000);
+        Files.write(file, content);
+
+        Throwable failure = Stages.failure(ReactiveFile.of(file).copyTo(directory.resolve(".").resolve("self")));
+
+        assertInstanceOf(IOException.class, failure);
+        assertEquals(Content.sha256(content), Content.sha256(file), "copyTo(itself) truncated the source: data lost");
+        OpenFiles.awaitClosed(directory, baselineFds);
+    }
+
+    @Test
+    void anAtomicCopyOntoItselfKeepsTheContent() throws Exception {
+        Path file = directory.resolve("self");
+        byte[] content = Content.bytes(6, 100_000);
+        Files.write(file, content);
+
+        assertEquals(content.length, Stages.value(ReactiveFile.of(file).copyTo(file, ATOMIC)));
+
+        assertEquals(Content.sha256(content), Content.sha256(file));
+        OpenFiles.awaitClosed(directory, baselineFds);
+    }
+
     /** An upstream that never ends, counting its cancellations. */
     static Flux<ByteBuffer> endless(AtomicInteger cancelled) {
         return Flux.<ByteBuffer>generate(sink -> sink.next(ByteBuffer.wrap(new byte[16 * 1024])))

@@ -4,6 +4,9 @@ import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.demand.Demand;
+import io.sluice.demand.DemandController;
+import io.sluice.demand.DemandState;
+import io.sluice.demand.DemandStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -215,6 +218,34 @@ class ProtocolFaultsTest {
         Throwable copy = Stages.failure(ReactiveFile.of(source).copyTo(directory.resolve("copy"),
                 WriteOptions.defaults().withExecutor(new ClosingExecutor(pool, 1))));
         assertInstanceOf(RejectedExecutionException.class, copy);
+        OpenFiles.awaitClosed(directory, baselineFds);
+    }
+
+    @Test
+    void aDemandControllerThatThrowsFailsTheWriteAndClosesTheFile() {
+        IllegalStateException broken = new IllegalStateException("custom controller is broken");
+        DemandStrategy throwing = () -> new DemandController() {
+            @Override
+            public long nextRequest(DemandState state) {
+                return 1;
+            }
+
+            @Override
+            public long windowItems() {
+                throw broken;
+            }
+
+            @Override
+            public String describe() {
+                return "throwing";
+            }
+        };
+        AtomicInteger cancels = new AtomicInteger();
+
+        Throwable failure = Stages.failure(ReactiveFile.of(directory.resolve("out"))
+                .write(FilesystemFaultsTest.endless(cancels), WriteOptions.defaults().withDemand(throwing)), 10);
+
+        assertSame(broken, failure);
         OpenFiles.awaitClosed(directory, baselineFds);
     }
 

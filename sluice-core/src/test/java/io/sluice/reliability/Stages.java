@@ -38,13 +38,18 @@ final class Stages {
 
     /** The exception a stage failed with (unwrapped); fails if it completes normally or hangs. */
     static Throwable failure(CompletionStage<?> stage) {
+        return failure(stage, TIMEOUT_SECONDS);
+    }
+
+    /** As {@link #failure(CompletionStage)}, waiting at most {@code seconds}. */
+    static Throwable failure(CompletionStage<?> stage, long seconds) {
         try {
-            Object value = stage.toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Object value = stage.toCompletableFuture().get(seconds, TimeUnit.SECONDS);
             return fail("expected the stage to fail, but it completed with " + value);
         } catch (ExecutionException e) {
             return e.getCause();
         } catch (TimeoutException e) {
-            throw new AssertionError("stage did not complete in " + TIMEOUT_SECONDS + " s", e);
+            throw new AssertionError("stage did not complete in " + seconds + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
