@@ -18,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,20 +58,25 @@ class FilesystemFaultsTest {
     }
 
     @Test
-    void diskFullInAtomicModeLeavesTheTargetUntouched() throws Exception {
+    void diskFullAtRandomPointsInAtomicModeLeavesTheTargetUntouched() throws Exception {
         Path mountPoint = Files.createDirectory(directory.resolve("small"));
-        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "256k")) {
+        Random random = new Random(5);
+        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "1m")) {
             Path target = tmpfs.path().resolve("target");
             byte[] old = Content.bytes(1, 64 * 1024);
             Files.write(target, old);
-            AtomicInteger cancelled = new AtomicInteger();
+            for (int run = 0; run < 6; run++) {
+                Path filler = Files.write(tmpfs.path().resolve("filler"), new byte[random.nextInt(800 * 1024)]);
+                AtomicInteger cancelled = new AtomicInteger();
 
-            Throwable failure = Stages.failure(ReactiveFile.of(target).write(endless(cancelled), ATOMIC));
+                Throwable failure = Stages.failure(ReactiveFile.of(target).write(endless(cancelled), ATOMIC));
 
-            assertNoSpace(failure);
-            assertEquals(Content.sha256(old), Content.sha256(target));
-            Stages.awaitNoTemporaries(tmpfs.path());
-            AtomicReplaceTest.awaitEquals(1, cancelled, "upstream cancelled");
+                assertNoSpace(failure);
+                assertEquals(Content.sha256(old), Content.sha256(target), "run " + run);
+                Stages.awaitNoTemporaries(tmpfs.path());
+                AtomicReplaceTest.awaitEquals(1, cancelled, "upstream cancelled");
+                Files.delete(filler);
+            }
             OpenFiles.awaitClosed(mountPoint, baselineFds);
         }
     }
