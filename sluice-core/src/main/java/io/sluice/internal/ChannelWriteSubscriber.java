@@ -251,18 +251,19 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return 0;
         }
         long wanted;
-        try {
+        long n;
+        try {                                     // a custom controller may throw from any of these
             wanted = controller.nextRequest(state);
+            if (wanted < 0) {
+                failure.compareAndSet(null, new IllegalStateException(
+                        "demand controller " + controller.describe() + " returned " + wanted));
+                return 0;
+            }
+            n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             return 0;
         }
-        if (wanted < 0) {
-            failure.compareAndSet(null, new IllegalStateException(
-                    "demand controller " + controller.describe() + " returned " + wanted));
-            return 0;
-        }
-        long n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
         if (n == 0 && state.outstandingItems() == 0 && state.queuedItems() == 0) {
             n = 1;                                // never stall, whatever a custom controller says
         }
@@ -286,6 +287,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (sync) {
                 sink.force();
             }
+            sink.commit();                        // success only: an atomic sink moves its file into place
             sink.close();
         } catch (Throwable t) {
             closeQuietly(t);
@@ -345,11 +347,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
     }
 
-    private void rejected(RejectedExecutionException e) {
-        failure.compareAndSet(null, new RejectedExecutionException(
-                "executor rejected the write to " + target + ": " + e.getMessage(), e));
+    private void rejected(Throwable e) {
+        failure.compareAndSet(null, e instanceof RejectedExecutionException
+                ? new RejectedExecutionException("executor rejected the write to " + target + ": "
+                        + e.getMessage(), e)
+                : e);
         if (!terminated) {
-            terminate(failure.get());             // runs as the drain (SerialDrain D1)
+            terminate(failure.get());             // runs as the drain (SerialDrain D1, D4)
         }
     }
 

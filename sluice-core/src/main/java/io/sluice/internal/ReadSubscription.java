@@ -219,10 +219,11 @@ final class ReadSubscription implements Subscription {
         }
     }
 
-    private void rejected(RejectedExecutionException e) {
+    private void rejected(Throwable e) {
         if (!done) {
-            finish(new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e),
-                    !cancelled);
+            finish(e instanceof RejectedExecutionException
+                    ? new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e)
+                    : e, !cancelled);
         }
     }
 }
