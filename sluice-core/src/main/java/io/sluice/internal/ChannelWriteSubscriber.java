@@ -71,6 +71,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private long written;                                // drain-confined
     private long writtenBytes;                           // drain-confined
     private long requestCalls;                           // drain-confined
+    private long peakQueuedBytes;                        // drain-confined; as seen by the drain
+    private final WriteRecording recording;
     private boolean opened;                              // drain-confined
     private boolean upstreamCancelled;                   // drain-confined
     private final ByteBuffer[] batch = new ByteBuffer[MAX_BATCH_ITEMS];   // drain-confined
@@ -84,6 +86,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         this.listener = options.listener();
         this.target = target;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
+        this.recording = WriteRecording.start(target, options.demand().toString());
         if (sink instanceof ChannelSink) {
             ((ChannelSink) sink).cancelledBy(() -> aborted || failure.get() != null);
         }
@@ -180,6 +183,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         for (;;) {
             int count = 0;
             long batchBytes = 0;
+            peakQueuedBytes = Math.max(peakQueuedBytes, queuedBytes.get());
             while (count < MAX_BATCH_ITEMS && batchBytes < MAX_BATCH_BYTES) {
                 ByteBuffer item = queue.poll();
                 if (item == null) {
@@ -291,9 +295,11 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             sink.close();
         } catch (Throwable t) {
             closeQuietly(t);
+            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "failed: " + t);
             result.fail(t);
             return;
         }
+        recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "completed");
         result.succeed(writtenBytes);
     }
 
@@ -306,6 +312,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         closeQuietly(cause);
         queue.clear();
         queuedBytes.set(0);
+        recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
+                cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
         result.fail(cause);
     }
 
