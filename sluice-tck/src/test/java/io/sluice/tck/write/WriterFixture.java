@@ -13,6 +13,9 @@ import io.sluice.tck.support.OpenFiles;
 import io.sluice.tck.support.Tck;
 import io.sluice.tck.support.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Makes the writers one {@link WriterCase} tests, as the public entry points make them (same sink,
@@ -49,27 +53,45 @@ public final class WriterFixture implements AutoCloseable {
                 Path file = dir.resolve("written-" + fileNumber.incrementAndGet() + ".bin");
                 writer = new ChannelWriteSubscriber(new FileSink(file, WriteMode.TRUNCATE), options,
                         IoExecutors.files(), file.toString());
-                writers.add(new Tracked(writer, null, () -> 1));
+                writers.add(new Tracked(writer, null, () -> 1, () -> sizeOf(file)));
                 break;
             }
             case CHANNEL: {
                 CountingChannel channel = new CountingChannel();
                 writer = new ChannelWriteSubscriber(new ChannelSink(channel), options,
                         IoExecutors.blocking(), "counting channel");
-                writers.add(new Tracked(writer, channel.closedLatch(), channel::closeCount));
+                writers.add(new Tracked(writer, channel.closedLatch(), channel::closeCount, channel::bytes));
                 break;
             }
             case STREAM: {
                 CountingOutputStream stream = new CountingOutputStream();
                 writer = new ChannelWriteSubscriber(new StreamSink(stream), options,
                         IoExecutors.blocking(), "counting stream");
-                writers.add(new Tracked(writer, stream.closedLatch(), stream::closeCount));
+                writers.add(new Tracked(writer, stream.closedLatch(), stream::closeCount, stream::bytes));
                 break;
             }
             default:
                 throw new AssertionError(writerCase.target());
         }
         return writer;
+    }
+
+    /** The bytes that reached {@code writer}'s target so far. */
+    public long targetBytes(ChannelWriteSubscriber writer) {
+        for (Tracked tracked : writers) {
+            if (tracked.writer == writer) {
+                return tracked.bytes.getAsLong();
+            }
+        }
+        throw new IllegalArgumentException("not a writer of this fixture, or already ended: " + writer);
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.exists(file) ? Files.size(file) : 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
@@ -126,11 +148,13 @@ public final class WriterFixture implements AutoCloseable {
         final ChannelWriteSubscriber writer;
         final CountDownLatch closed;          // null: a file (checked through /proc)
         final IntSupplier closeCount;
+        final LongSupplier bytes;
 
-        Tracked(ChannelWriteSubscriber writer, CountDownLatch closed, IntSupplier closeCount) {
+        Tracked(ChannelWriteSubscriber writer, CountDownLatch closed, IntSupplier closeCount, LongSupplier bytes) {
             this.writer = writer;
             this.closed = closed;
             this.closeCount = closeCount;
+            this.bytes = bytes;
         }
     }
 }
