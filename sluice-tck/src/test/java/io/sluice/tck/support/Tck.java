@@ -17,7 +17,7 @@ import org.reactivestreams.tck.TestEnvironment;
 public final class Tck {
 
     public static final long TIMEOUT_MILLIS = Long.getLong("sluice.tck.timeoutMillis", 1000);
-    public static final long NO_SIGNALS_MILLIS = Long.getLong("sluice.tck.noSignalsMillis", 200);
+    public static final long NO_SIGNALS_MILLIS = Long.getLong("sluice.tck.noSignalsMillis", 500);
     /** How long §3.13 waits before checking that a cancelled subscriber was dropped. */
     public static final long GC_TIMEOUT_MILLIS = Long.getLong("sluice.tck.gcTimeoutMillis", 300);
 
