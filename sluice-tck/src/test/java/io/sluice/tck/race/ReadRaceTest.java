@@ -80,7 +80,8 @@ public class ReadRaceTest {
             race(publisher, round);
         }
         for (PatternChannel channel : opened) {
-            assertTrue(channel.closedLatch().await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "R4/R5: channel never closed");
+            assertTrue(channel.closedLatch().await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                    "R4/R5: channel never closed");
             assertEquals(channel.closeCount(), 1, "R5: channel closed more than once");
         }
     }

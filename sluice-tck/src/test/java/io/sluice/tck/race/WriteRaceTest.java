@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import static org.testng.Assert.assertEquals;
 import static org.testng.Assert.assertTrue;
@@ -64,8 +65,10 @@ public class WriteRaceTest {
     public void stop() throws InterruptedException {
         racers.shutdownNow();
         upstreamThreads.shutdownNow();
-        assertTrue(racers.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "racer thread did not end");
-        assertTrue(upstreamThreads.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "upstream threads did not end");
+        assertTrue(racers.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                "racer thread did not end");
+        assertTrue(upstreamThreads.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                "upstream threads did not end");
     }
 
     @DataProvider
@@ -101,7 +104,7 @@ public class WriteRaceTest {
      * @param upstreamEnded opens when the upstream completed or was cancelled; null: not checked
      */
     private void runRound(WriterFixture fixture, WriterCase writerCase, int round,
-                          Publisher<ByteBuffer> upstream, java.util.function.Supplier<CheckedSubscription> subscription,
+                          Publisher<ByteBuffer> upstream, Supplier<CheckedSubscription> subscription,
                           CountDownLatch upstreamEnded) throws Exception {
         String where = writerCase + ", round " + round + ": ";
         ChannelWriteSubscriber writer = fixture.newWriter();

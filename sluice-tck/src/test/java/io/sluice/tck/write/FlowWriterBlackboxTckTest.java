@@ -14,8 +14,9 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.Flow;
 
 /**
- * TCK blackbox subscriber rules (java.util.concurrent.Flow; the writer through FlowAdapters, as a Flow upstream sees it) for every writer target under every demand
- * strategy: the writer itself, no probe. It requests on its own (from its drain), so
+ * TCK blackbox subscriber rules (java.util.concurrent.Flow) for every writer target under every
+ * demand strategy: the writer itself behind {@code FlowAdapters.toFlowSubscriber}, as a Flow
+ * upstream of a write sees it; no probe. It requests on its own (from its drain), so
  * {@code triggerRequest} is left as the TCK's no-op.
  */
 public class FlowWriterBlackboxTckTest extends FlowSubscriberBlackboxVerification<ByteBuffer> implements ITest {

@@ -13,7 +13,11 @@ import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Flow;
 
-/** TCK whitebox subscriber rules (java.util.concurrent.Flow; the writer seen through FlowAdapters, as a Flow upstream sees it) for every writer target under every demand strategy. */
+/**
+ * TCK whitebox subscriber rules (java.util.concurrent.Flow) for every writer target under every
+ * demand strategy: the probed writer behind {@code FlowAdapters.toFlowSubscriber}, as a Flow
+ * upstream of a write sees it.
+ */
 public class FlowWriterWhiteboxTckTest extends FlowSubscriberWhiteboxVerification<ByteBuffer> implements ITest {
 
     private final WriterCase writerCase;
