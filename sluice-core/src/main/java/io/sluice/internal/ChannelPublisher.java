@@ -62,14 +62,18 @@ public final class ChannelPublisher implements BytePublisher {
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
+        ReadSource.Opener source = opener;
         ReadSource.Check precondition = check;
         if (subscribedOnce != null && !subscribedOnce.compareAndSet(false, true)) {
             precondition = () -> {                       // §1.9: refused with onError after onSubscribe
                 throw new IllegalStateException("§1.11: " + description
                         + " can be read once and already has a subscriber");
             };
+            source = cancelled -> {                      // never reached: the check fails first
+                throw new IllegalStateException("§1.11: " + description + " was already read");
+            };
         }
-        new ReadSubscription(subscriber, opener, precondition, chunkSizeBytes, executor).start();
+        new ReadSubscription(subscriber, source, precondition, chunkSizeBytes, executor).start();
     }
 
     @Override
