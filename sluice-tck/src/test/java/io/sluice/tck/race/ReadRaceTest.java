@@ -97,12 +97,10 @@ public class ReadRaceTest {
             }, ReadOptions.defaults().withChunkSize(CHUNK_BYTES));
             race(publisher, round);
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS);
         for (PatternInputStream stream : opened) {
-            while (stream.closeCount() == 0 && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-            assertEquals(stream.closeCount(), 1, "R4/R5: stream must be closed exactly once");
+            assertTrue(stream.closedLatch().await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                    "R4/R5: stream never closed");
+            assertEquals(stream.closeCount(), 1, "R5: stream closed more than once");
         }
     }
 

@@ -2,6 +2,7 @@ package io.sluice.tck.support;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The {@link PatternChannel} as an {@link InputStream}: lazy {@link Pattern} bytes, closes counted. */
@@ -9,6 +10,7 @@ public final class PatternInputStream extends InputStream {
 
     private final long lengthBytes;
     private final AtomicInteger closes = new AtomicInteger();
+    private final CountDownLatch closed = new CountDownLatch(1);
     private long position;                    // the reader's drain only
 
     public PatternInputStream(long lengthBytes) {
@@ -43,6 +45,12 @@ public final class PatternInputStream extends InputStream {
     @Override
     public void close() {
         closes.incrementAndGet();
+        closed.countDown();
+    }
+
+    /** Opens when the stream is first closed. */
+    public CountDownLatch closedLatch() {
+        return closed;
     }
 
     public int closeCount() {
