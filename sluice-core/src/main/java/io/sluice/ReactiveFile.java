@@ -77,7 +77,8 @@ public final class ReactiveFile {
         long offset = options.offset();
         long length = options.length();
         return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
-                options.chunkSizeBytes(), executor(options.executor()), path.toString());
+                () -> FileReadSource.check(path), options.chunkSizeBytes(), executor(options.executor()),
+                path.toString());
     }
 
     /** Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte count. */

@@ -106,15 +106,25 @@ class ReactiveFileReadTest {
     }
 
     @Test
-    void opensNothingBeforeTheFirstRequest() throws IOException {
+    void opensNothingBeforeTheFirstRequest() throws Exception {
         Path file = dir.resolve("later");
         BytePublisher publisher = ReactiveFile.of(file).read();   // the file does not exist yet
+        Files.write(file, new byte[] {1, 2, 3});
         CollectingSubscriber subscriber = new CollectingSubscriber(0);
         publisher.subscribe(subscriber);
-        Files.write(file, new byte[] {1, 2, 3});
+        Thread.sleep(50);                                           // time to open, if it wrongly did
+        assertEquals(0, OpenDescriptors.countUnder(dir), "R3: nothing open before request(n)");
         subscriber.subscription.request(1);
         subscriber.await();
         assertArrayEquals(new byte[] {1, 2, 3}, subscriber.bytes());
+    }
+
+    @Test
+    void aMissingFileFailsRightAfterOnSubscribeWithoutARequest_1_9() {
+        CollectingSubscriber subscriber = new CollectingSubscriber(0);
+        ReactiveFile.of(dir.resolve("missing")).read().subscribe(subscriber);
+        subscriber.await();
+        assertInstanceOf(NoSuchFileException.class, subscriber.error);
     }
 
     @Test
