@@ -17,6 +17,12 @@ import io.sluice.demand.DemandStrategy;
  * {@link DemandController#windowItems()} is {@code Long.MAX_VALUE} so that the writer forwards
  * every request unclamped by its byte cap and the drift shows.
  *
+ * <p>The paper does not say whether the request at an eligible point uses the amount before or
+ * after that point's adaptation. Requesting the old amount and then doubling it deadlocks: the
+ * next eligible point is {@code 2·amount - shift} receipts away but only {@code amount + shift}
+ * are outstanding, so the stream stalls (only the writer's never-stall rule would rescue it, one
+ * item at a time). This transcription adapts first and requests the new amount.
+ *
  * <p>The writer calls a controller once per drain pass, not per receipt, so several receipts may
  * arrive between calls; the controller then processes the eligible points they passed in order,
  * as the per-receipt notifications of the paper would have.
@@ -81,8 +87,8 @@ public final class PaperLiteralDemand implements DemandStrategy {
             long toRequest = 0;
             while (position >= cycle()) {         // (1): position = amount - shift
                 position -= cycle();
+                adapt(state.queuedItems());       // (2)-(7) at the eligible point, then request
                 toRequest = saturatingAdd(toRequest, amount);
-                adapt(state.queuedItems());
             }
             return toRequest;
         }

@@ -53,7 +53,8 @@ public final class ScenarioMain {
         StringBuilder csv = new StringBuilder("scenario,strategy,measured_mib_s,model_mib_s,measured_peak_queued_bytes,"
                 + "model_peak_queued_bytes,measured_peak_outstanding,model_peak_outstanding,measured_request_calls,"
                 + "model_request_calls\n");
-        report.append("Model costs: ").append(costs).append("\n\n");
+        report.append("Model costs: ").append(costs).append("\n\nLoad average before the runs: ")
+                .append(loadAverage()).append("\n\n");
         for (Scenario scenario : scenarios) {
             List<Comparison> rows = new ArrayList<>();
             for (StrategyCase strategy : strategies) {
@@ -86,6 +87,7 @@ public final class ScenarioMain {
                 out.println("wrote " + chart + " and " + modelChart);
             }
         }
+        report.append("Load average after the runs: ").append(loadAverage()).append("\n\n");
         report.append(Targets.evaluate(all));
         report.append(ModelAccuracy.summarize(all));
         out.println();
@@ -118,6 +120,15 @@ public final class ScenarioMain {
                     row.model().requestCalls()));
         }
         return b.append('\n').toString();
+    }
+
+    /** The system's load average (Linux), or "unknown". */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static String fmt(double value) {

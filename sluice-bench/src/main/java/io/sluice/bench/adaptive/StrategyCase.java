@@ -1,5 +1,6 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.demand.AdaptiveDemand;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
 
@@ -14,10 +15,27 @@ public record StrategyCase(String name, DemandStrategy strategy) {
         Objects.requireNonNull(strategy, "strategy");
     }
 
-    /** adaptive, three fixed settings, oneByOne, unbounded and the paper's literal rule. */
+    /**
+     * The constants {@link SweepMain} recommends (docs/ADAPTIVE.md): amount 32 in [32, 256], shift 1
+     * in [1, 3], factors 2 and 2, shrinking no lower than 128 KiB worth of items.
+     */
+    public static AdaptiveDemand recommendedAdaptive() {
+        return Demand.adaptive()
+                .withShift(1, 1, 1)
+                .withAmount(32, 32, 256)
+                .withShift(1, 1, 3)
+                .withFactors(2, 2)
+                .withMinBatchBytes(128 * 1024);
+    }
+
+    /**
+     * adaptive (the core defaults), adaptive with the recommended constants, three fixed settings,
+     * oneByOne, unbounded and the paper's literal rule.
+     */
     public static List<StrategyCase> all() {
         return List.of(
                 new StrategyCase("adaptive", Demand.adaptive()),
+                new StrategyCase("adaptive-recommended", recommendedAdaptive()),
                 new StrategyCase("fixed(4,1)", Demand.fixed(4, 1)),
                 new StrategyCase("fixed(32,2)", Demand.fixed(32, 2)),
                 new StrategyCase("fixed(256,3)", Demand.fixed(256, 3)),

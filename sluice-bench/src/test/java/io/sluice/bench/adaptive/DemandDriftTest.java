@@ -43,7 +43,9 @@ class DemandDriftTest {
             write.ask();
             peak = Math.max(peak, write.outstandingItems());
         }
-        assertTrue(peak > 100_000, "amount doubles while the queue is empty and outstanding follows: " + peak);
+        // the amount doubles at every eligible point while the queue is empty, and outstanding
+        // demand follows it: half of everything received so far, where a window would stay constant
+        assertTrue(peak > 50_000, "outstanding demand after 100 000 receipts: " + peak);
     }
 
     @Test

@@ -23,13 +23,20 @@ class DemandSimulationTest {
 
     @Test
     void aSinkBoundRunWritesAtTheSinksRate() {
-        // no overhead, producer far faster than a constant 100 MiB/s sink: every bounded strategy
-        // keeps the sink busy, so the model must give the sink's rate
+        // no overhead, producer 10x faster than a constant 100 MiB/s sink: unbounded keeps the sink
+        // busy all the time; a bounded strategy idles it only while the first item of a refill is
+        // produced (64 KiB at 1000 MiB/s = 62 us per window; the smallest window here, oneByOne's
+        // one item, is written in 625 us), so never more than 10% below and never above
         Scenario scenario = new Scenario("sink-bound", RateSchedule.constantMiBps(1000), RateSchedule.constantMiBps(100),
                 64 * 1024, 1_000_000_000L, ScheduledPublisher.Emission.ASYNC, 1024 * 1024);
         for (StrategyCase strategy : StrategyCase.all()) {
             RunResult run = DemandSimulation.run(scenario, strategy, ModelCosts.free(), 1);
-            assertEquals(100, run.mibPerSecond(), 1.0, strategy.name());
+            if (strategy.name().equals("unbounded")) {
+                assertEquals(100, run.mibPerSecond(), 0.5, strategy.name());
+            } else {
+                assertTrue(run.mibPerSecond() >= 90 && run.mibPerSecond() <= 100.5,
+                        strategy.name() + ": " + run.mibPerSecond());
+            }
         }
     }
 
@@ -48,7 +55,9 @@ class DemandSimulationTest {
     void aSynchronousProducerEmitsOnTheDrain() {
         Scenario scenario = Scenario.slowProducer(64 * 1024, 0.1).withEmission(ScheduledPublisher.Emission.SYNC);
         RunResult run = DemandSimulation.run(scenario, ADAPTIVE, ModelCosts.buildMachine(), 1);
-        assertEquals(40, run.mibPerSecond(), 2.0, "paced by the producer");
+        // a blocking source: the drain produces, then writes (1 MiB at 1000 MiB/s), so the
+        // producer's 40 MiB/s is an upper bound that the model approaches but cannot reach
+        assertTrue(run.mibPerSecond() > 30 && run.mibPerSecond() <= 40.5, "paced by the producer: " + run.mibPerSecond());
         assertTrue(run.peakQueuedBytes() <= scenario.maxQueuedBytes());
     }
 }
