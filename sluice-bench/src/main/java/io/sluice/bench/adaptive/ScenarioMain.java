@@ -21,10 +21,11 @@ import java.util.Map;
  * <pre>
  * mvn -q -B -pl sluice-bench -am package -DskipTests
  * java -Xmx3g -cp "sluice-bench/target/classes:sluice-core/target/classes:$HOME/.m2/repository/org/reactivestreams/reactive-streams/1.0.4/reactive-streams-1.0.4.jar" \
- *     io.sluice.bench.adaptive.ScenarioMain [--scale 1.0] [--images docs/images] [--results sluice-bench/target/adaptive] [--seed 1] [--only NAME]
+ *     io.sluice.bench.adaptive.ScenarioMain [--scale 1.0] [--images docs/images] [--results sluice-bench/target/adaptive] [--seed 1] [--only NAME] [--costs build|fitted]
  * </pre>
- * {@code --scale} multiplies every scenario's duration (1.0: 3 to 6 s each, about 3.5 minutes in
- * all); {@code --only} keeps the scenarios whose name contains NAME.
+ * {@code --scale} multiplies every scenario's duration (1.0: 3 to 6 s each, about 5.5 minutes in
+ * all); {@code --only} keeps the scenarios whose name contains NAME; {@code --costs fitted} feeds
+ * the model the costs calibrated in this run instead of {@link ModelCosts#buildMachine()}.
  */
 public final class ScenarioMain {
 
@@ -39,21 +40,33 @@ public final class ScenarioMain {
         long seed = Long.parseLong(options.getOrDefault("seed", "1"));
         String only = options.getOrDefault("only", "");
         List<Scenario> scenarios = Scenario.all(scale).stream().filter(s -> s.name().contains(only)).toList();
+        boolean fitted = options.getOrDefault("costs", "build").equals("fitted");
         run(scenarios, StrategyCase.all(), images, results, seed, Math.round(500_000_000L * Math.min(1.0, scale)),
-                System.out);
+                fitted, System.out);
     }
 
-    /** Everything {@link #main} does, for the given scenarios and strategies; returns the measured runs. */
+    /**
+     * Everything {@link #main} does, for the given scenarios and strategies; returns the runs.
+     * Warms the JIT up first (a short run per strategy, discarded), calibrates, and uses the fitted
+     * costs for the model if {@code fittedCosts}, else {@link ModelCosts#buildMachine()} (fitted
+     * once on a quieter machine: a calibration under heavy load mostly measures the load).
+     */
     public static List<Comparison> run(List<Scenario> scenarios, List<StrategyCase> strategies, Path images,
-                                       Path results, long seed, long calibrationNanos, PrintStream out)
+                                       Path results, long seed, long calibrationNanos, boolean fittedCosts,
+                                       PrintStream out)
             throws InterruptedException, IOException {
-        ModelCosts costs = Calibration.fit(calibrationNanos);
+        for (StrategyCase strategy : strategies) {
+            ScenarioRunner.run(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
+        }
+        ModelCosts fitted = Calibration.fit(calibrationNanos);
+        ModelCosts costs = fittedCosts ? fitted : ModelCosts.buildMachine();
         List<Comparison> all = new ArrayList<>();
         StringBuilder report = new StringBuilder();
         StringBuilder csv = new StringBuilder("scenario,strategy,measured_mib_s,model_mib_s,measured_peak_queued_bytes,"
                 + "model_peak_queued_bytes,measured_peak_outstanding,model_peak_outstanding,measured_request_calls,"
                 + "model_request_calls\n");
-        report.append("Model costs: ").append(costs).append("\n\nLoad average before the runs: ")
+        report.append("Model costs: ").append(costs).append(fittedCosts ? " (fitted now)" : " (build machine; fitted now: "
+                + fitted + ")").append("\n\nLoad average before the runs: ")
                 .append(loadAverage()).append("\n\n");
         for (Scenario scenario : scenarios) {
             List<Comparison> rows = new ArrayList<>();

@@ -29,7 +29,7 @@ import java.util.concurrent.ForkJoinPool;
  *
  * <pre>
  * java -cp "sluice-bench/target/classes:sluice-core/target/classes:$HOME/.m2/repository/org/reactivestreams/reactive-streams/1.0.4/reactive-streams-1.0.4.jar" \
- *     io.sluice.bench.adaptive.SweepMain [--results sluice-bench/target/adaptive] [--seed 1] [--threads 2]
+ *     io.sluice.bench.adaptive.SweepMain [--results sluice-bench/target/adaptive] [--images docs/images] [--seed 1] [--threads 2]
  * </pre>
  */
 public final class SweepMain {
@@ -50,6 +50,9 @@ public final class SweepMain {
         String report = sweep.report() + robustness(sweep, seed) + batchWhatIf(sweep, seed);
         System.out.println(report);
         Files.createDirectories(results);
+        Path chart = Path.of(options.getOrDefault("images", "docs/images")).resolve("adaptive-sweep.png");
+        SweepChart.write(chart, sweep, RECOMMENDED);
+        System.out.println("wrote " + chart);
         Files.writeString(results.resolve("sweep.md"), report, StandardCharsets.UTF_8);
         Files.writeString(results.resolve("sweep.csv"), sweep.csv(), StandardCharsets.UTF_8);
         System.out.println("wrote " + results.resolve("sweep.md") + " and sweep.csv");
@@ -296,6 +299,9 @@ public final class SweepMain {
             return b.toString();
         }
     }
+
+    /** The setting recommended from this sweep (rank 1 with the calibrated costs); see docs/ADAPTIVE.md. */
+    static final Setting RECOMMENDED = new Setting(32, 256, 1, 3, 2, 2, 128 * 1024);
 
     /** The defaults in the tree when the sweep was written (amount 16 in [3→4, 1024], shift [1, 3], x2 /2, 64 KiB). */
     static final Setting CURRENT = new Setting(4, 1024, 1, 3, 2, 2, 64 * 1024);

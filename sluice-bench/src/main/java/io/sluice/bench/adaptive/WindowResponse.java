@@ -16,6 +16,9 @@ final class WindowResponse {
                   double refillCycles) {
     }
 
+    /** Switches closer than this to the end of a run are not judged. */
+    static final long REACTION_MARGIN_NANOS = 500_000_000L;
+
     private WindowResponse() {
     }
 
@@ -29,8 +32,8 @@ final class WindowResponse {
             long end = base;
             for (int i = 0; i < sink.segments().size(); i++) {
                 end += sink.segments().get(i).nanos();
-                if (end >= duration) {
-                    break;
+                if (end >= duration - REACTION_MARGIN_NANOS) {
+                    break;                        // too close to the end to see a reaction
                 }
                 double before = sink.bytesPerSecondAt(end - 1);
                 double after = sink.bytesPerSecondAt(end);

@@ -28,7 +28,7 @@ class ScenarioSmokeTest {
                 new StrategyCase("paper-literal", new PaperLiteralDemand()));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         List<ScenarioMain.Comparison> runs = ScenarioMain.run(scenarios, strategies, dir.resolve("images"),
-                dir.resolve("results"), 1, 30_000_000L, new PrintStream(log, true, StandardCharsets.UTF_8));
+                dir.resolve("results"), 1, 30_000_000L, true, new PrintStream(log, true, StandardCharsets.UTF_8));
 
         assertEquals(scenarios.size() * strategies.size(), runs.size());
         for (ScenarioMain.Comparison run : runs) {
