@@ -27,7 +27,7 @@ public final class ChartWriter {
     private static final int PANEL_HEIGHT = 150;
     private static final int LEFT = 80;
     private static final int RIGHT = 80;
-    private static final int TOP = 40;
+    private static final int TOP = 58;
     private static final int GAP = 34;
     private static final Color QUEUE = new Color(70, 130, 200);
     private static final Color WINDOW = new Color(230, 120, 20);
@@ -68,8 +68,8 @@ public final class ChartWriter {
     }
 
     private static void legend(Graphics2D g) {
-        int x = WIDTH - RIGHT - 430;
-        int y = 20;
+        int x = LEFT;
+        int y = 38;
         swatch(g, x, y, QUEUE, "queued bytes (left)");
         swatch(g, x + 140, y, WINDOW, "window, items (right)");
         swatch(g, x + 290, y, OUTSTANDING, "outstanding, items (right)");

@@ -60,6 +60,7 @@ public final class DemandSimulation {
     private Pacer producerPacer;                  // created at the first request, as in ScheduledPublisher
     private long producerDemand;
     private boolean producerActive;               // an item is being produced or the thread is waking
+    private boolean producerIdle = true;          // had no demand since its last item
     private long emittedBytes;
 
     // writer (the fields of ChannelWriteSubscriber)
@@ -156,9 +157,16 @@ public final class DemandSimulation {
         }
     }
 
-    /** The next item's emission time, paced; the producer thread is busy until then. */
+    /**
+     * The next item's emission time, as ScheduledPublisher paces it: booked right after the previous
+     * item (or from now after an idle spell), then allocated and emitted.
+     */
     private long nextEmission(long now) {
-        long deadline = producerPacer.reserve(now, itemBytes);
+        if (producerIdle) {
+            producerPacer.resume(now);
+            producerIdle = false;
+        }
+        long deadline = producerPacer.reserveContinuing(itemBytes);
         return Math.max(deadline, now) + costs.producerItemNanos()
                 + Math.round(costs.producerNanosPerByte() * itemBytes);
     }
@@ -166,6 +174,7 @@ public final class DemandSimulation {
     private void produceNext(long now) {
         if (producerDemand == 0) {
             producerActive = false;                   // parks until the next request
+            producerIdle = true;
             return;
         }
         schedule(nextEmission(now), Kind.EMIT);
@@ -298,6 +307,7 @@ public final class DemandSimulation {
                 now = nextEmission(now);
                 deliver(now);
             }
+            producerIdle = true;
         }
         return new Issued(n, now);
     }

@@ -36,6 +36,22 @@ public final class Pacer {
     }
 
     /**
+     * Books a transfer of {@code bytes} that follows the previous one without a gap: for an end
+     * that has been busy all along (a producer with demand), whose time between transfers is its
+     * own work, not idleness. Returns when it ends (clock time).
+     */
+    public long reserveContinuing(long bytes) {
+        creditNanos = 0;
+        busyUntilNanos = schedule.finishNanos(busyUntilNanos, bytes);
+        return originNanos + busyUntilNanos;
+    }
+
+    /** Marks the end as busy again from {@code nowNanos} after an idle spell (a producer without demand). */
+    public void resume(long nowNanos) {
+        busyUntilNanos = Math.max(busyUntilNanos, Math.max(0, nowNanos - originNanos));
+    }
+
+    /**
      * Reports that a sleep meant to end at {@code dueNanos} (the deadline, or the call's start if
      * that was later) ended at {@code wokeNanos}, clock time.
      */

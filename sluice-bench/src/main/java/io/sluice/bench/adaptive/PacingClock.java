@@ -23,9 +23,16 @@ public interface PacingClock {
         return SystemClock.INSTANCE;
     }
 
-    /** The real clock. */
+    /**
+     * The real clock. Waits shorter than {@link #MIN_PARK_NANOS} return at once: parking for a few
+     * microseconds costs a context switch and oversleeps by tens, so the paced end runs up to that
+     * far ahead and pays it back at its next longer wait (the {@link Pacer} keeps the booked time).
+     */
     enum SystemClock implements PacingClock {
         INSTANCE;
+
+        /** The shortest wait worth parking for. */
+        public static final long MIN_PARK_NANOS = 200_000;
 
         @Override
         public long nanoTime() {
@@ -34,7 +41,10 @@ public interface PacingClock {
 
         @Override
         public void sleepUntil(long deadlineNanos, BooleanSupplier stop) {
-            long left;
+            long left = deadlineNanos - System.nanoTime();
+            if (left < MIN_PARK_NANOS) {
+                return;
+            }
             while ((left = deadlineNanos - System.nanoTime()) > 0 && !stop.getAsBoolean()) {
                 LockSupport.parkNanos(this, left);
             }

@@ -111,6 +111,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         private Pacer pacer;                                         // emitter only
         private long emittedItems;                                   // emitter only
         private boolean done;                                        // emitter only
+        private boolean idle = true;                                 // emitter only: had no demand
 
         ItemSubscription(Subscriber<? super ByteBuffer> subscriber) {
             this.subscriber = subscriber;
@@ -174,12 +175,15 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                 }
                 long current = demand.get();
                 if (current == 0) {
+                    idle = true;                                          // parks until the next request
                     return;
                 }
-                long calledAt = clock.nanoTime();
-                long deadline = pacer.reserve(calledAt, itemBytes);
+                if (idle) {
+                    pacer.resume(clock.nanoTime());                       // no credit for the idle spell
+                    idle = false;
+                }
+                long deadline = pacer.reserveContinuing(itemBytes);       // busy since: its own work is not idleness
                 clock.sleepUntil(deadline, () -> cancelled);
-                pacer.woke(Math.max(deadline, calledAt), clock.nanoTime());
                 if (cancelled) {
                     return;
                 }

@@ -14,11 +14,27 @@ final class Targets {
 
     static String evaluate(List<Comparison> runs) {
         StringBuilder b = new StringBuilder("## Targets (measured)\n\n");
+        for (String variant : List.of("adaptive", "adaptive-recommended")) {
+            if (runs.stream().anyMatch(c -> c.strategy().name().equals(variant))) {
+                b.append("### ").append(variant).append("\n\n").append(table(runs, variant));
+            }
+        }
+        for (Comparison c : runs) {
+            if (c.strategy().name().startsWith("adaptive") && c.scenario().name().contains("-sink-")) {
+                b.append(WindowResponse.describe(c.scenario(), c.measured(), "measured"));
+                b.append(WindowResponse.describe(c.scenario(), c.model(), "model"));
+            }
+        }
+        return b.append('\n').toString();
+    }
+
+    private static String table(List<Comparison> runs, String variant) {
+        StringBuilder b = new StringBuilder();
         b.append("| scenario | adaptive / unbounded throughput | adaptive peak queued (cap) | unbounded peak queued "
                 + "| adaptive / oneByOne request calls | adaptive vs oneByOne MiB/s | peak outstanding adaptive / paper-literal |\n")
                 .append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (String scenario : runs.stream().map(c -> c.scenario().name()).distinct().toList()) {
-            Optional<RunResult> adaptive = find(runs, scenario, "adaptive");
+            Optional<RunResult> adaptive = find(runs, scenario, variant);
             if (adaptive.isEmpty()) {
                 continue;
             }
@@ -48,13 +64,6 @@ final class Targets {
             b.append("| ").append(scenario).append(" | ").append(vsUnbounded).append(" | ").append(peak)
                     .append(" | ").append(unboundedPeak).append(" | ").append(calls).append(" | ")
                     .append(vsOneByOne).append(" | ").append(drift).append(" |\n");
-        }
-        b.append('\n');
-        for (Comparison c : runs) {
-            if (c.strategy().name().equals("adaptive") && c.scenario().name().contains("-sink-")) {
-                b.append(WindowResponse.describe(c.scenario(), c.measured(), "measured"));
-                b.append(WindowResponse.describe(c.scenario(), c.model(), "model"));
-            }
         }
         return b.append('\n').toString();
     }

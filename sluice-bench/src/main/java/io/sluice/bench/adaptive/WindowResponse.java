@@ -69,7 +69,7 @@ final class WindowResponse {
 
     static String describe(Scenario scenario, RunResult run, String source) {
         StringBuilder b = new StringBuilder();
-        b.append("Window response, adaptive, ").append(scenario.name()).append(" (").append(source).append("): ");
+        b.append("Window response, ").append(run.strategy()).append(", ").append(scenario.name()).append(" (").append(source).append("): ");
         for (Switch s : switches(scenario, run)) {
             b.append(String.format(Locale.ROOT, "at %.1f s %s: window %d → %s after %s (%.2f refill cycles); ",
                     s.atNanos() / 1e9, s.toSlower() ? "fast→slow" : "slow→fast", s.windowBefore(),
