@@ -16,16 +16,15 @@ public record StrategyCase(String name, DemandStrategy strategy) {
     }
 
     /**
-     * The constants {@link SweepMain} recommends (docs/ADAPTIVE.md): amount 32 in [32, 256], shift 1
-     * in [1, 3], factors 2 and 2, shrinking no lower than 128 KiB worth of items.
+     * The constants {@link SweepMain} recommends (docs/ADAPTIVE.md §5): amount 16 in [16, 1024],
+     * shift 1 in [1, 1], factors 4 and 4, shrinking no lower than 256 KiB worth of items.
      */
     public static AdaptiveDemand recommendedAdaptive() {
         return Demand.adaptive()
                 .withShift(1, 1, 1)
-                .withAmount(32, 32, 256)
-                .withShift(1, 1, 3)
-                .withFactors(2, 2)
-                .withMinBatchBytes(128 * 1024);
+                .withAmount(16, 16, 1024)
+                .withFactors(4, 4)
+                .withMinBatchBytes(256 * 1024);
     }
 
     /**
