@@ -35,7 +35,7 @@ package io.sluice.demand;
 public final class AdaptiveDemand implements DemandStrategy {
 
     private static final AdaptiveDemand DEFAULTS =
-            new AdaptiveDemand(16, 1, 3, 1024, 1, 3, 2, 2, 64 * 1024);
+            new AdaptiveDemand(16, 1, 16, 1024, 1, 1, 4, 4, 256 * 1024);
 
     private final long initialAmount;
     private final long initialShift;
@@ -82,7 +82,14 @@ public final class AdaptiveDemand implements DemandStrategy {
         }
     }
 
-    /** The defaults: amount 16 in [3, 1024], shift 1 in [1, 3], factors 2, 64 KiB minimum batch. */
+    /**
+     * The defaults, chosen by the model sweep in {@code docs/ADAPTIVE.md}: amount 16 in [16, 1024],
+     * shift 1 (fixed), growth and shrink factors 4, 256 KiB minimum batch. The paper's constants
+     * (amount at least 3, shift in [1, 3], factors 2) are {@code withAmount(16, 3, 1024)
+     * .withShift(1, 1, 3).withFactors(2, 2).withMinBatchBytes(0)}.
+     *
+     * @return the default adaptive strategy
+     */
     public static AdaptiveDemand defaults() {
         return DEFAULTS;
     }
