@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DemandStrategyTest {
 
+    /** The paper's constants: amount at least 3, shift in [1, 3], factors 2, no byte floor. */
+    private static final AdaptiveDemand PAPER = Demand.adaptive().withAmount(16, 3, 1024)
+            .withShift(1, 1, 3).withFactors(2, 2).withMinBatchBytes(0);
+
     @Test
     void fixedReproducesThePapersWorkedExample() {
         // "if the amount is 100 and the shift value is 2, then the greed will request the next
@@ -56,7 +60,7 @@ class DemandStrategyTest {
     @Test
     void adaptiveRequestsAtThePapersEligiblePointAndGrowsWhenTheChannelKeepsUp() {
         // rules (2)-(4): queue < shift at the eligible point doubles amount, shift + 1
-        DemandController controller = Demand.adaptive().withAmount(100, 3, 1024).withShift(2, 1, 3)
+        DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
                 .newController();
         FakeState state = new FakeState();
         assertEquals(100, state.ask(controller));
@@ -75,7 +79,7 @@ class DemandStrategyTest {
     @Test
     void adaptiveShrinksWhenTheChannelLags() {
         // rules (5)-(7): queue > shift halves amount (not below 3) and shift - 1 (not below 1)
-        DemandController controller = Demand.adaptive().withAmount(100, 3, 1024).withShift(2, 1, 3)
+        DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
                 .withMinBatchBytes(0).newController();
         FakeState state = new FakeState();
         state.ask(controller);
@@ -89,7 +93,7 @@ class DemandStrategyTest {
 
     @Test
     void adaptiveKeepsItsParametersWhenBalanced() {
-        DemandController controller = Demand.adaptive().withAmount(100, 3, 1024).withShift(2, 1, 3)
+        DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
                 .newController();
         FakeState state = new FakeState();
         state.ask(controller);
@@ -101,7 +105,7 @@ class DemandStrategyTest {
 
     @Test
     void adaptiveAmountStaysWithinItsBoundsAndTheByteFloor() {
-        AdaptiveDemand strategy = Demand.adaptive().withShift(1, 1, 2).withAmount(16, 3, 64)
+        AdaptiveDemand strategy = PAPER.withShift(1, 1, 2).withAmount(16, 3, 64)
                 .withMinBatchBytes(8 * 1024);
         DemandController growing = strategy.newController();
         FakeState fast = new FakeState();
@@ -124,6 +128,19 @@ class DemandStrategyTest {
             slow.ask(shrinking);
         }
         assertEquals("adaptive amount=8 shift=1", shrinking.describe());
+    }
+
+    @Test
+    void theDefaultsAreTheSweepsChoice() {
+        AdaptiveDemand defaults = Demand.adaptive();
+        assertEquals(16, defaults.initialAmount());
+        assertEquals(16, defaults.minAmount());
+        assertEquals(1024, defaults.maxAmount());
+        assertEquals(1, defaults.minShift());
+        assertEquals(1, defaults.maxShift());
+        assertEquals(4, defaults.growthFactor());
+        assertEquals(4, defaults.shrinkFactor());
+        assertEquals(256 * 1024, defaults.minBatchBytes());
     }
 
     @Test
@@ -157,7 +174,7 @@ class DemandStrategyTest {
         assertMessage("initialAmount must be within [3, 8], was 9",
                 () -> Demand.adaptive().withAmount(9, 3, 8));
         assertMessage("maxShift must not exceed minAmount=2, was 3",
-                () -> Demand.adaptive().withAmount(3, 2, 8));
+                () -> PAPER.withAmount(3, 2, 8));
         assertMessage("growthFactor must be at least 2, was 1", () -> Demand.adaptive().withFactors(1, 2));
         assertMessage("minBatchBytes must not be negative, was -1", () -> Demand.adaptive().withMinBatchBytes(-1));
     }

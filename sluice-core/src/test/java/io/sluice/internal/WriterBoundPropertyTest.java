@@ -31,7 +31,8 @@ class WriterBoundPropertyTest {
 
     static Stream<Arguments> boundedStrategies() {
         return Stream.of(
-                Arguments.of("adaptive", Demand.adaptive(), 1024 + 3),
+                Arguments.of("adaptive", Demand.adaptive(),
+                        Demand.adaptive().maxAmount() + Demand.adaptive().maxShift()),
                 Arguments.of("fixed(16, 4)", Demand.fixed(16, 4), 20),
                 Arguments.of("fixed(256, 3)", Demand.fixed(256, 3), 259),
                 Arguments.of("oneByOne", Demand.oneByOne(), 1));
