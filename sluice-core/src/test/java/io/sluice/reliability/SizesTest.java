@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Sizes where off-by-one and int-overflow bugs live: empty, one byte, chunk and copy-slice
- * boundaries +-1, and offsets beyond {@link Integer#MAX_VALUE} in sparse files (no GiBs are
- * written: the holes read as zeros). Content is checked by SHA-256 after write, read and copy.
+ * boundaries +-1, and offsets beyond {@link Integer#MAX_VALUE} in sparse files (the holes read
+ * as zeros; only the copy over 2 GiB writes real blocks, and deletes them at once). Content is checked by SHA-256 after write, read and copy.
  */
 class SizesTest {
 
@@ -118,6 +118,29 @@ class SizesTest {
         assertEquals(hole + data.length, Files.size(sparse));
         assertEquals(Content.sha256(data), Content.sha256(read(sparse, ReadOptions.range(hole, Long.MAX_VALUE))));
         assertEquals(Content.sha256(new byte[100]), Content.sha256(read(sparse, ReadOptions.range(hole - 100, 100))));
+        OpenFiles.awaitClosed(directory, baselineFds);
+    }
+
+    @Test
+    void aCopyOfAFileOverTwoGibKeepsTheBytesPastTheBoundary() throws Exception {
+        // 2 GiB + 3 MiB: a hole, then data straddling the 2 GiB line and the copy's slices
+        Path source = directory.resolve("large");
+        long dataAt = 2 * GIB - 1024 * 1024 - 5;
+        byte[] data = Content.bytes(11, 4 * 1024 * 1024 + 9);
+        try (FileChannel channel = FileChannel.open(source, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(data), dataAt);
+        }
+        long size = dataAt + data.length;
+        Path target = directory.resolve("large-copy");
+        try {
+            assertEquals(size, Stages.value(ReactiveFile.of(source).copyTo(target)));
+            assertEquals(size, Files.size(target));
+            assertEquals(Content.sha256(data), Content.sha256(read(target, ReadOptions.range(dataAt, data.length))));
+            assertEquals(Content.sha256(new byte[4096]),
+                    Content.sha256(read(target, ReadOptions.range(dataAt - 4096, 4096))));
+        } finally {
+            Files.deleteIfExists(target);                  // 2 GiB of real blocks: free them at once
+        }
         OpenFiles.awaitClosed(directory, baselineFds);
     }
 
