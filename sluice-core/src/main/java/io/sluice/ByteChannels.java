@@ -3,6 +3,7 @@ package io.sluice;
 import io.sluice.internal.ChannelPublisher;
 import io.sluice.internal.ChannelReadSource;
 import io.sluice.internal.ChannelSink;
+import io.sluice.internal.Openers;
 import io.sluice.internal.Writes;
 import org.reactivestreams.Publisher;
 
@@ -66,7 +67,7 @@ public final class ByteChannels {
         Objects.requireNonNull(options, "options");
         Executor executor = options.executor() != null ? options.executor() : IoExecutors.blocking();
         return ChannelPublisher.cold(cancelled -> {
-            ReadableByteChannel channel = open(opener);
+            ReadableByteChannel channel = Openers.open(opener, "channel");
             return new ChannelReadSource(channel, options.offset(), options.length(), cancelled);
         }, options.chunkSizeBytes(), executor, opener.toString());
     }
@@ -99,18 +100,5 @@ public final class ByteChannels {
             return chosen;
         }
         return channel instanceof FileChannel ? IoExecutors.files() : IoExecutors.blocking();
-    }
-
-    private static ReadableByteChannel open(Callable<? extends ReadableByteChannel> opener)
-            throws java.io.IOException {
-        ReadableByteChannel channel;
-        try {
-            channel = opener.call();
-        } catch (java.io.IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new java.io.IOException("channel opener failed: " + e, e);
-        }
-        return Objects.requireNonNull(channel, "the channel opener returned null");
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.internal.ChannelPublisher;
+import io.sluice.internal.Openers;
 import io.sluice.internal.StreamReadSource;
 import io.sluice.internal.StreamSink;
 import io.sluice.internal.Writes;
@@ -53,15 +54,7 @@ public final class ByteStreams {
         Objects.requireNonNull(opener, "opener");
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.cold(cancelled -> {
-            InputStream stream;
-            try {
-                stream = opener.call();
-            } catch (java.io.IOException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new java.io.IOException("stream opener failed: " + e, e);
-            }
-            Objects.requireNonNull(stream, "the stream opener returned null");
+            InputStream stream = Openers.open(opener, "stream");
             return new StreamReadSource(stream, options.offset(), options.length());
         }, options.chunkSizeBytes(), executor(options.executor()), opener.toString());
     }

@@ -24,6 +24,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link #newVirtualThreadExecutor()}: a virtual thread per task on JDK 21+.</li>
  * </ul>
  * Threads of both pools end after 60 s idle; every entry point also accepts a user executor.
+ *
+ * <p><b>Threading:</b> the methods may be called from any thread; each shared pool is created on
+ * its first use and lives as long as the JVM.
+ *
+ * <p><b>Backpressure:</b> the pools' task queues are unbounded, but each operation keeps at most one
+ * task queued or running at a time (its drain), so the queues hold at most one task per live
+ * operation.
+ *
+ * <p><b>Resources:</b> the shared pools need no shutdown: their threads are daemons and end when
+ * idle. An executor from {@link #newVirtualThreadExecutor()} belongs to the caller, who shuts it
+ * down.
+ *
+ * <p><b>Errors:</b> a system property that is not a positive integer makes each use of its pool
+ * throw an {@link IllegalArgumentException} naming the property and the value, until it is fixed;
+ * {@link #newVirtualThreadExecutor()} throws {@link UnsupportedOperationException} before JDK 21.
  */
 public final class IoExecutors {
 
@@ -35,14 +50,46 @@ public final class IoExecutors {
     private IoExecutors() {
     }
 
-    /** The shared file-IO executor. */
+    private static volatile ExecutorService filePool;        // created on first use
+    private static volatile ExecutorService blockingPool;    // created on first use
+
+    /**
+     * The shared file-IO executor.
+     *
+     * @throws IllegalArgumentException if {@code -Dsluice.io.threads} is not a positive integer
+     */
     public static Executor files() {
-        return FilePool.INSTANCE;
+        ExecutorService pool = filePool;
+        if (pool == null) {
+            synchronized (IoExecutors.class) {
+                pool = filePool;
+                if (pool == null) {
+                    pool = pool("sluice-io-", sizeFromProperty(FILE_THREADS_PROPERTY,
+                            Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
+                    filePool = pool;
+                }
+            }
+        }
+        return pool;
     }
 
-    /** The shared executor for blocking stream and socket work. */
+    /**
+     * The shared executor for blocking stream and socket work.
+     *
+     * @throws IllegalArgumentException if {@code -Dsluice.blocking.threads} is not a positive integer
+     */
     public static Executor blocking() {
-        return BlockingPool.INSTANCE;
+        ExecutorService pool = blockingPool;
+        if (pool == null) {
+            synchronized (IoExecutors.class) {
+                pool = blockingPool;
+                if (pool == null) {
+                    pool = pool("sluice-blocking-", sizeFromProperty(BLOCKING_THREADS_PROPERTY, 64));
+                    blockingPool = pool;
+                }
+            }
+        }
+        return pool;
     }
 
     /** Whether this JVM offers virtual threads (JDK 21+). */
@@ -90,16 +137,6 @@ public final class IoExecutors {
                 new LinkedBlockingQueue<>(), new NamedDaemonThreads(prefix));
         pool.allowCoreThreadTimeOut(true);
         return pool;
-    }
-
-    private static final class FilePool {
-        static final ExecutorService INSTANCE = pool("sluice-io-", sizeFromProperty(FILE_THREADS_PROPERTY,
-                Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
-    }
-
-    private static final class BlockingPool {
-        static final ExecutorService INSTANCE = pool("sluice-blocking-",
-                sizeFromProperty(BLOCKING_THREADS_PROPERTY, 64));
     }
 
     private static final class VirtualThreads {

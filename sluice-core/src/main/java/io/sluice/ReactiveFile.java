@@ -1,14 +1,19 @@
 package io.sluice;
 
+import io.sluice.internal.AtomicFileSink;
+import io.sluice.internal.AtomicTemporaries;
 import io.sluice.internal.ChannelPublisher;
 import io.sluice.internal.FileCopy;
 import io.sluice.internal.FileReadSource;
 import io.sluice.internal.FileSink;
+import io.sluice.internal.WriteSink;
 import io.sluice.internal.Writes;
 import org.reactivestreams.Publisher;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -56,6 +61,7 @@ public final class ReactiveFile {
         return new ReactiveFile(Objects.requireNonNull(path, "path"));
     }
 
+    /** The path this instance reads and writes. */
     public Path path() {
         return path;
     }
@@ -71,7 +77,8 @@ public final class ReactiveFile {
         long offset = options.offset();
         long length = options.length();
         return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
-                options.chunkSizeBytes(), executor(options.executor()), path.toString());
+                () -> FileReadSource.check(path), options.chunkSizeBytes(), executor(options.executor()),
+                path.toString());
     }
 
     /** Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte count. */
@@ -82,8 +89,9 @@ public final class ReactiveFile {
     /** Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count. */
     public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         Objects.requireNonNull(options, "options");
-        return Writes.start(publisher, new FileSink(path, options.mode()), options,
-                IoExecutors.files(), path.toString());
+        WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
+                : new FileSink(path, options.mode());
+        return Writes.start(publisher, sink, options, IoExecutors.files(), path.toString());
     }
 
     /** Writes a {@link Flow.Publisher}'s bytes, creating or truncating the file. */
@@ -117,13 +125,47 @@ public final class ReactiveFile {
     /**
      * Copies this file to {@code target} opened in {@code options.mode()}, forced with
      * {@code options.sync()}, on {@code options.executor()}. Demand options do not apply: no data
-     * passes through the heap.
+     * passes through the heap. With {@link WriteOptions#withAtomicReplace()} the copy is a
+     * {@link #read()} of this file written atomically to {@code target} (through the heap, with the
+     * options' demand), so that the target is replaced whole or not at all.
      */
     public CompletionStage<Long> copyTo(Path target, WriteOptions options) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
+        if (options.atomicReplace()) {
+            ReadOptions reading = options.executor() != null
+                    ? ReadOptions.defaults().withExecutor(options.executor()) : ReadOptions.defaults();
+            return of(target).write(read(reading), options);
+        }
         return new FileCopy(path, target, options.mode(), options.sync(), executor(options.executor()))
                 .start();
+    }
+
+    /**
+     * Deletes the temporary files that {@link WriteOptions#withAtomicReplace() atomic writes} into
+     * {@code directory} left behind because their process died (a failed or cancelled write deletes
+     * its own). Only entries directly in {@code directory} named exactly {@code .sluice-} + 32
+     * lowercase hex digits + {@code .tmp} that are regular files or symbolic links are deleted (a
+     * link is deleted, never followed); nothing else is touched.
+     *
+     * <p>Safe to call at any time: an atomic write still running into {@code directory} whose
+     * temporary file this deletes fails with a {@code NoSuchFileException} when it commits and
+     * leaves its target untouched. To spare running writes, use
+     * {@link #removeStaleTemporaries(Path, Duration)} with an age longer than any write takes.
+     *
+     * @return how many files were deleted
+     * @throws IOException if the directory cannot be listed or a file cannot be deleted
+     */
+    public static int removeStaleTemporaries(Path directory) throws IOException {
+        return AtomicTemporaries.removeStale(directory, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #removeStaleTemporaries(Path)}, deleting only files last modified at least
+     * {@code minimumAge} ago.
+     */
+    public static int removeStaleTemporaries(Path directory, Duration minimumAge) throws IOException {
+        return AtomicTemporaries.removeStale(directory, minimumAge);
     }
 
     private static Executor executor(Executor chosen) {

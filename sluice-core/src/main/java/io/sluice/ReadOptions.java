@@ -11,6 +11,15 @@ import java.util.concurrent.Executor;
  * ReadOptions.range(offset, length).withChunkSize(16 * 1024)
  * }</pre>
  *
+ * <p><b>Threading:</b> immutable and thread-safe; one instance may serve any number of reads.
+ *
+ * <p><b>Backpressure:</b> each item a subscriber requests is one chunk of
+ * {@link #chunkSizeBytes()}, so a subscriber's demand times the chunk size bounds the bytes in
+ * flight; a range bounds the total.
+ *
+ * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
+ * down, by the library.
+ *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
  * {@link IllegalArgumentException} naming it.
  */
@@ -72,10 +81,12 @@ public final class ReadOptions {
                 Objects.requireNonNull(executor, "executor"));
     }
 
+    /** The size of each emitted chunk, in bytes (the last may be shorter). */
     public int chunkSizeBytes() {
         return chunkSizeBytes;
     }
 
+    /** The first byte to read. */
     public long offset() {
         return offset;
     }

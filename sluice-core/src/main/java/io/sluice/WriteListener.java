@@ -6,6 +6,11 @@ package io.sluice;
  * <p><b>Threading:</b> called on the write's drain, never concurrently for one write; a listener
  * shared by several writes is called from several threads. It must be fast and must not block.
  *
+ * <p><b>Backpressure:</b> the listener runs on the drain, between a write and the next request, so
+ * a slow listener slows the write and its upstream; it never adds buffering.
+ *
+ * <p><b>Resources:</b> the library holds the listener only while the write runs.
+ *
  * <p><b>Errors:</b> an exception thrown by the listener fails the write with that exception.
  */
 @FunctionalInterface

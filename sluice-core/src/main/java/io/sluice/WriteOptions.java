@@ -14,6 +14,15 @@ import java.util.concurrent.Executor;
  * WriteOptions.append().withDemand(Demand.fixed(16, 4)).withSync()
  * }</pre>
  *
+ * <p><b>Threading:</b> immutable and thread-safe; one instance may serve any number of writes (each
+ * write gets its own demand controller from the strategy).
+ *
+ * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
+ * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes whatever the item size.
+ *
+ * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
+ * down, by the library; {@link #withSync()} forces data to the device before a write completes.
+ *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
  * {@link IllegalArgumentException} naming it.
  */
@@ -23,7 +32,7 @@ public final class WriteOptions {
     public static final long DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024;
 
     private static final WriteOptions DEFAULTS = new WriteOptions(
-            WriteMode.TRUNCATE, Demand.adaptive(), DEFAULT_MAX_QUEUED_BYTES, false, null, null);
+            WriteMode.TRUNCATE, Demand.adaptive(), DEFAULT_MAX_QUEUED_BYTES, false, null, null, false);
 
     private final WriteMode mode;
     private final DemandStrategy demand;
@@ -31,15 +40,17 @@ public final class WriteOptions {
     private final boolean sync;
     private final Executor executor;         // null: the library's default for the target
     private final WriteListener listener;    // null: none
+    private final boolean atomicReplace;
 
     private WriteOptions(WriteMode mode, DemandStrategy demand, long maxQueuedBytes, boolean sync,
-                         Executor executor, WriteListener listener) {
+                         Executor executor, WriteListener listener, boolean atomicReplace) {
         this.mode = mode;
         this.demand = demand;
         this.maxQueuedBytes = maxQueuedBytes;
         this.sync = sync;
         this.executor = executor;
         this.listener = listener;
+        this.atomicReplace = atomicReplace;
     }
 
     /** Create or truncate, adaptive demand, 1 MiB byte cap, no force, the default executor. */
@@ -57,15 +68,16 @@ public final class WriteOptions {
         return DEFAULTS.withMode(WriteMode.CREATE_NEW);
     }
 
+    /** A copy opening its target in {@code mode}. */
     public WriteOptions withMode(WriteMode mode) {
         return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, sync,
-                executor, listener);
+                executor, listener, atomicReplace);
     }
 
     /** A copy using {@code demand} (see {@link Demand}). */
     public WriteOptions withDemand(DemandStrategy demand) {
         return new WriteOptions(mode, Objects.requireNonNull(demand, "demand"), maxQueuedBytes, sync,
-                executor, listener);
+                executor, listener, atomicReplace);
     }
 
     /**
@@ -76,38 +88,68 @@ public final class WriteOptions {
         if (bytes <= 0) {
             throw new IllegalArgumentException("maxQueuedBytes must be positive, was " + bytes);
         }
-        return new WriteOptions(mode, demand, bytes, sync, executor, listener);
+        return new WriteOptions(mode, demand, bytes, sync, executor, listener, atomicReplace);
     }
 
     /** A copy that forces data and metadata to the device before the stage completes. */
     public WriteOptions withSync() {
-        return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener);
+        return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener, atomicReplace);
     }
 
     /** A copy running its writes on {@code executor} instead of the library's default. */
     public WriteOptions withExecutor(Executor executor) {
         return new WriteOptions(mode, demand, maxQueuedBytes, sync,
-                Objects.requireNonNull(executor, "executor"), listener);
+                Objects.requireNonNull(executor, "executor"), listener, atomicReplace);
     }
 
     /** A copy reporting each demand decision to {@code listener} (see {@link WriteListener}). */
     public WriteOptions withListener(WriteListener listener) {
         return new WriteOptions(mode, demand, maxQueuedBytes, sync, executor,
-                Objects.requireNonNull(listener, "listener"));
+                Objects.requireNonNull(listener, "listener"), atomicReplace);
     }
 
+    /**
+     * A copy whose file writes never leave the target half-written: the bytes go to a temporary
+     * file in the target's directory (unpredictable name {@code .sluice-<32 hex>.tmp}, owner-only
+     * permissions, never following a link planted at that name), which is forced and then renamed
+     * over the target atomically, and the directory is forced, before the stage completes. On
+     * failure or cancellation the temporary file is deleted and the target keeps its old content; a
+     * process killed mid-write leaves the old content and, at worst, a temporary file that
+     * {@link ReactiveFile#removeStaleTemporaries(java.nio.file.Path)} removes.
+     *
+     * <p>Applies to {@link ReactiveFile#write} and {@link ReactiveFile#copyTo} (which then copies
+     * through the heap), with {@link WriteMode#TRUNCATE} (replace) or {@link WriteMode#CREATE_NEW}
+     * (create, failing if the target appeared meanwhile); {@link WriteMode#APPEND} is refused with
+     * {@link IllegalArgumentException} when the write starts. Implies {@link #withSync()}. A
+     * replaced file's POSIX permissions are kept; a new file is {@code rw-------}. A symbolic link
+     * at the target is replaced by the file, not followed. Channel and stream writes have no path
+     * and ignore this option.
+     */
+    public WriteOptions withAtomicReplace() {
+        return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener, true);
+    }
+
+    /** Whether {@link #withAtomicReplace()} was chosen. */
+    public boolean atomicReplace() {
+        return atomicReplace;
+    }
+
+    /** How the target is opened. */
     public WriteMode mode() {
         return mode;
     }
 
+    /** The demand strategy. */
     public DemandStrategy demand() {
         return demand;
     }
 
+    /** The byte cap on received, unwritten data. */
     public long maxQueuedBytes() {
         return maxQueuedBytes;
     }
 
+    /** Whether data and metadata are forced before the stage completes. */
     public boolean sync() {
         return sync;
     }
@@ -125,6 +167,6 @@ public final class WriteOptions {
     @Override
     public String toString() {
         return "WriteOptions[mode=" + mode + ", demand=" + demand + ", maxQueuedBytes="
-                + maxQueuedBytes + ", sync=" + sync + "]";
+                + maxQueuedBytes + ", sync=" + sync + (atomicReplace ? ", atomicReplace" : "") + "]";
     }
 }

@@ -3,6 +3,17 @@ package io.sluice;
 /**
  * A write's counters at the end of one drain pass.
  *
+ * <p><b>Threading:</b> immutable; may be kept and read from any thread.
+ *
+ * <p><b>Backpressure:</b> shows the demand decisions: a request is made only while
+ * {@code queuedItems() + outstandingItems()} stays within {@code windowItems}, and
+ * {@code queuedBytes} stays within the write's {@link WriteOptions#maxQueuedBytes()} (while items
+ * are no larger than the largest seen).
+ *
+ * <p><b>Resources:</b> holds none: counters only, no buffers.
+ *
+ * <p><b>Errors:</b> none; a snapshot is a plain value.
+ *
  * @param requestedItems items requested from upstream so far
  * @param receivedItems items received so far
  * @param writtenItems items written so far

@@ -19,12 +19,23 @@ package io.sluice.demand;
  * written items to free room. Outstanding demand therefore never drifts (the literal rule adds
  * {@code shift} per cycle) and the writer holds at most {@code amount + shift} items.
  *
- * <p>Instances are immutable; the {@code with...} methods return modified copies.
+ * <p><b>Threading:</b> instances are immutable and may be shared by any number of writes; the
+ * {@code with...} methods return modified copies. Each write's controller is confined to that
+ * write's drain.
+ *
+ * <p><b>Backpressure:</b> a write requests only while the items it holds (queued plus outstanding)
+ * stay within the current {@code amount + shift}, so it never holds more than
+ * {@code maxAmount + maxShift}; the write's byte cap applies on top.
+ *
+ * <p><b>Resources:</b> holds none.
+ *
+ * <p><b>Errors:</b> the {@code with...} methods throw {@link IllegalArgumentException} naming the
+ * inconsistent value and the bound it breaks.
  */
 public final class AdaptiveDemand implements DemandStrategy {
 
     private static final AdaptiveDemand DEFAULTS =
-            new AdaptiveDemand(16, 1, 3, 1024, 1, 3, 2, 2, 64 * 1024);
+            new AdaptiveDemand(16, 1, 16, 1024, 1, 1, 4, 4, 256 * 1024);
 
     private final long initialAmount;
     private final long initialShift;
@@ -47,8 +58,8 @@ public final class AdaptiveDemand implements DemandStrategy {
         require(minShift >= 0, "minShift must not be negative, was " + minShift);
         require(maxShift >= minShift,
                 "maxShift must be at least minShift=" + minShift + ", was " + maxShift);
-        require(maxShift < minAmount,
-                "maxShift must be less than minAmount=" + minAmount + " (shift >= amount), was " + maxShift);
+        require(maxShift <= minAmount,
+                "maxShift must not exceed minAmount=" + minAmount + ", was " + maxShift);
         require(initialShift >= minShift && initialShift <= maxShift,
                 "initialShift must be within [" + minShift + ", " + maxShift + "], was " + initialShift);
         require(growthFactor >= 2, "growthFactor must be at least 2, was " + growthFactor);
@@ -71,7 +82,14 @@ public final class AdaptiveDemand implements DemandStrategy {
         }
     }
 
-    /** The defaults: amount 16 in [3, 1024], shift 1 in [1, 3], factors 2, 64 KiB minimum batch. */
+    /**
+     * The defaults, chosen by the model sweep in {@code docs/ADAPTIVE.md}: amount 16 in [16, 1024],
+     * shift 1 (fixed), growth and shrink factors 4, 256 KiB minimum batch. The paper's constants
+     * (amount at least 3, shift in [1, 3], factors 2) are {@code withAmount(16, 3, 1024)
+     * .withShift(1, 1, 3).withFactors(2, 2).withMinBatchBytes(0)}.
+     *
+     * @return the default adaptive strategy
+     */
     public static AdaptiveDemand defaults() {
         return DEFAULTS;
     }
@@ -100,38 +118,47 @@ public final class AdaptiveDemand implements DemandStrategy {
                 growthFactor, shrinkFactor, bytes);
     }
 
+    /** The amount each write starts with. */
     public long initialAmount() {
         return initialAmount;
     }
 
+    /** The shift each write starts with. */
     public long initialShift() {
         return initialShift;
     }
 
+    /** The smallest amount rule (6) may shrink to. */
     public long minAmount() {
         return minAmount;
     }
 
+    /** The largest amount rule (3) may grow to. */
     public long maxAmount() {
         return maxAmount;
     }
 
+    /** The smallest shift rule (7) may shrink to. */
     public long minShift() {
         return minShift;
     }
 
+    /** The largest shift rule (4) may grow to. */
     public long maxShift() {
         return maxShift;
     }
 
+    /** The factor rule (3) multiplies the amount by. */
     public int growthFactor() {
         return growthFactor;
     }
 
+    /** The divisor rule (6) divides the amount by. */
     public int shrinkFactor() {
         return shrinkFactor;
     }
 
+    /** The byte size below which rule (6) stops shrinking a batch (0: none). */
     public long minBatchBytes() {
         return minBatchBytes;
     }

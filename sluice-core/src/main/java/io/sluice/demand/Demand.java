@@ -12,6 +12,17 @@ package io.sluice.demand;
  *   <li>{@link #unbounded()}: everything at once ({@code Long.MAX_VALUE}); no memory bound, for
  *       comparison only.</li>
  * </ul>
+ *
+ * <p><b>Threading:</b> the strategies returned are immutable and may be shared by any number of
+ * writes on any threads.
+ *
+ * <p><b>Backpressure:</b> every strategy but {@link #unbounded()} bounds the items a write holds
+ * (queued plus outstanding) by its window; the write's byte cap applies on top.
+ *
+ * <p><b>Resources:</b> strategies hold none.
+ *
+ * <p><b>Errors:</b> {@link #fixed(long, long)} throws {@link IllegalArgumentException} for
+ * inconsistent parameters, naming them.
  */
 public final class Demand {
 

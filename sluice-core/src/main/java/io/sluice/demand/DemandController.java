@@ -10,6 +10,16 @@ package io.sluice.demand;
  * again after every drain pass (each batch written, each batch of items received). A controller
  * must never stall a write: when nothing is queued and nothing is outstanding it returns at
  * least 1.
+ *
+ * <p><b>Backpressure:</b> the writer forwards the returned demand clamped by its byte cap (for a
+ * bounded {@link #windowItems() window}), so a controller decides the pace but cannot make the
+ * writer hold more than the cap.
+ *
+ * <p><b>Resources:</b> one controller per write, dropped when the write ends; it must not hold
+ * buffers or channels.
+ *
+ * <p><b>Errors:</b> an exception from {@link #nextRequest}, or a negative result, fails the write
+ * (the writer cancels upstream and closes the channel).
  */
 public interface DemandController {
 

@@ -6,6 +6,13 @@ package io.sluice.demand;
  *
  * <p><b>Threading:</b> valid only during the {@link DemandController#nextRequest} call it is passed
  * to; do not keep it.
+ *
+ * <p><b>Backpressure:</b> {@link #requestLimit()} is the byte cap expressed in items: what the
+ * writer will forward at most, whatever the controller asks.
+ *
+ * <p><b>Resources:</b> a view of the write's counters; holds nothing of its own.
+ *
+ * <p><b>Errors:</b> the methods do not throw.
  */
 public interface DemandState {
 

@@ -16,14 +16,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ChannelPublisher implements BytePublisher {
 
     private final ReadSource.Opener opener;
+    private final ReadSource.Check check;           // null: none
     private final int chunkSizeBytes;
     private final Executor executor;
     private final String description;
     private final AtomicBoolean subscribedOnce;     // null: multi-subscriber (cold) source
 
-    private ChannelPublisher(ReadSource.Opener opener, int chunkSizeBytes, Executor executor,
-                             String description, boolean singleUse) {
+    private ChannelPublisher(ReadSource.Opener opener, ReadSource.Check check, int chunkSizeBytes,
+                             Executor executor, String description, boolean singleUse) {
         this.opener = opener;
+        this.check = check;
         this.chunkSizeBytes = chunkSizeBytes;
         this.executor = executor;
         this.description = description;
@@ -33,29 +35,45 @@ public final class ChannelPublisher implements BytePublisher {
     /** A publisher whose every subscriber opens the source anew. */
     public static ChannelPublisher cold(ReadSource.Opener opener, int chunkSizeBytes,
                                         Executor executor, String description) {
-        return new ChannelPublisher(opener, chunkSizeBytes, executor, description, false);
+        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description, false);
+    }
+
+    /**
+     * A publisher whose every subscriber opens the source anew, and first runs {@code check} right
+     * after {@code onSubscribe} (on the executor, before any request): a failed check arrives as
+     * {@code onError} with no demand needed (§1.4, §1.9).
+     */
+    public static ChannelPublisher cold(ReadSource.Opener opener, ReadSource.Check check,
+                                        int chunkSizeBytes, Executor executor, String description) {
+        return new ChannelPublisher(opener, Objects.requireNonNull(check, "check"), chunkSizeBytes,
+                executor, description, false);
     }
 
     /**
      * A publisher over a source that can be read once (a channel or stream the user opened):
-     * a second subscriber gets {@code onSubscribe} then {@code onError} (§1.9, §1.11).
+     * a second subscriber gets {@code onSubscribe} then {@code onError} at once, without having
+     * to request first (§1.9, §1.11).
      */
     public static ChannelPublisher singleUse(ReadSource.Opener opener, int chunkSizeBytes,
                                              Executor executor, String description) {
-        return new ChannelPublisher(opener, chunkSizeBytes, executor, description, true);
+        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description, true);
     }
 
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
         ReadSource.Opener source = opener;
+        ReadSource.Check precondition = check;
         if (subscribedOnce != null && !subscribedOnce.compareAndSet(false, true)) {
-            source = cancelled -> {
+            precondition = () -> {                       // §1.9: refused with onError after onSubscribe
                 throw new IllegalStateException("§1.11: " + description
                         + " can be read once and already has a subscriber");
             };
+            source = cancelled -> {                      // never reached: the check fails first
+                throw new IllegalStateException("§1.11: " + description + " was already read");
+            };
         }
-        new ReadSubscription(subscriber, source, chunkSizeBytes, executor).start();
+        new ReadSubscription(subscriber, source, precondition, chunkSizeBytes, executor).start();
     }
 
     @Override

@@ -47,6 +47,42 @@ public class ChannelSink implements WriteSink {
 
     @Override
     public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
+        if (DirectStaging.worthStaging(items, offset, count)) {
+            return writeStaged(items, offset, count);
+        }
+        return writeGathering(items, offset, count);
+    }
+
+    /** Heap items: copied into a pooled direct buffer, one write per {@link DirectStaging#STAGING_BYTES}. */
+    private boolean writeStaged(ByteBuffer[] items, int offset, int count) throws IOException {
+        ByteBuffer staging = DirectStaging.take();
+        try {
+            int next = offset;
+            int end = offset + count;
+            while (next < end) {
+                staging.clear();
+                next = DirectStaging.fill(staging, items, next, end);
+                staging.flip();
+                while (staging.hasRemaining()) {
+                    if (channel.write(staging) == 0 && !awaitWritable()) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } finally {
+            DirectStaging.give(staging);
+        }
+    }
+
+    private boolean awaitWritable() throws IOException {
+        if (readiness == null) {
+            readiness = new Readiness(channel, SelectionKey.OP_WRITE, cancelled);
+        }
+        return readiness.await();
+    }
+
+    private boolean writeGathering(ByteBuffer[] items, int offset, int count) throws IOException {
         int first = offset;
         int end = offset + count;
         while (first < end) {
@@ -60,10 +96,7 @@ public class ChannelSink implements WriteSink {
                 first++;
             }
             if (n == 0 && first < end) {
-                if (readiness == null) {
-                    readiness = new Readiness(channel, SelectionKey.OP_WRITE, cancelled);
-                }
-                if (!readiness.await()) {
+                if (!awaitWritable()) {
                     return false;
                 }
             } else if (readiness != null) {

@@ -71,6 +71,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private long written;                                // drain-confined
     private long writtenBytes;                           // drain-confined
     private long requestCalls;                           // drain-confined
+    private long peakQueuedBytes;                        // drain-confined; as seen by the drain
+    private final WriteRecording recording;
     private boolean opened;                              // drain-confined
     private boolean upstreamCancelled;                   // drain-confined
     private final ByteBuffer[] batch = new ByteBuffer[MAX_BATCH_ITEMS];   // drain-confined
@@ -84,6 +86,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         this.listener = options.listener();
         this.target = target;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
+        this.recording = WriteRecording.start(target, options.demand().toString());
         if (sink instanceof ChannelSink) {
             ((ChannelSink) sink).cancelledBy(() -> aborted || failure.get() != null);
         }
@@ -172,11 +175,15 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 return false;
             }
             issueDemand();
+            if (stopRequested()) {
+                return false;
+            }
         }
         long bytesThisPass = 0;
         for (;;) {
             int count = 0;
             long batchBytes = 0;
+            peakQueuedBytes = Math.max(peakQueuedBytes, queuedBytes.get());
             while (count < MAX_BATCH_ITEMS && batchBytes < MAX_BATCH_BYTES) {
                 ByteBuffer item = queue.poll();
                 if (item == null) {
@@ -208,6 +215,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             long issued = issueDemand();
             report(issued);
+            if (stopRequested()) {                // the controller, request() or the listener threw
+                return false;
+            }
             if (queue.isEmpty()) {
                 if (upstreamCompleted && failure.get() == null && received == written) {
                     complete();
@@ -245,18 +255,19 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return 0;
         }
         long wanted;
-        try {
+        long n;
+        try {                                     // a custom controller may throw from any of these
             wanted = controller.nextRequest(state);
+            if (wanted < 0) {
+                failure.compareAndSet(null, new IllegalStateException(
+                        "demand controller " + controller.describe() + " returned " + wanted));
+                return 0;
+            }
+            n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             return 0;
         }
-        if (wanted < 0) {
-            failure.compareAndSet(null, new IllegalStateException(
-                    "demand controller " + controller.describe() + " returned " + wanted));
-            return 0;
-        }
-        long n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
         if (n == 0 && state.outstandingItems() == 0 && state.queuedItems() == 0) {
             n = 1;                                // never stall, whatever a custom controller says
         }
@@ -280,12 +291,15 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (sync) {
                 sink.force();
             }
+            sink.commit();                        // success only: an atomic sink moves its file into place
             sink.close();
         } catch (Throwable t) {
             closeQuietly(t);
+            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "failed: " + t);
             result.fail(t);
             return;
         }
+        recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "completed");
         result.succeed(writtenBytes);
     }
 
@@ -298,6 +312,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         closeQuietly(cause);
         queue.clear();
         queuedBytes.set(0);
+        recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
+                cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
         result.fail(cause);
     }
 
@@ -339,11 +355,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
     }
 
-    private void rejected(RejectedExecutionException e) {
-        failure.compareAndSet(null, new RejectedExecutionException(
-                "executor rejected the write to " + target + ": " + e.getMessage(), e));
+    private void rejected(Throwable e) {
+        failure.compareAndSet(null, e instanceof RejectedExecutionException
+                ? new RejectedExecutionException("executor rejected the write to " + target + ": "
+                        + e.getMessage(), e)
+                : e);
         if (!terminated) {
-            terminate(failure.get());             // runs as the drain (SerialDrain D1)
+            terminate(failure.get());             // runs as the drain (SerialDrain D1, D4)
         }
     }
 

@@ -63,6 +63,10 @@ public final class FileCopy {
         }
         try {
             if (in == null) {
+                if (java.nio.file.Files.exists(target) && java.nio.file.Files.isSameFile(source, target)) {
+                    throw new java.nio.file.FileSystemException(source.toString(), target.toString(),
+                            "source and target are the same file");
+                }
                 in = FileReadSource.openForRead(source);
                 size = in.size();
                 out = FileChannel.open(target, FileSink.openOptions(mode));
@@ -113,10 +117,12 @@ public final class FileCopy {
         }
     }
 
-    private void rejected(RejectedExecutionException e) {
+    private void rejected(Throwable e) {
         if (!done) {
-            end(new RejectedExecutionException("executor rejected the copy of " + source + ": "
-                    + e.getMessage(), e));
+            end(e instanceof RejectedExecutionException
+                    ? new RejectedExecutionException("executor rejected the copy of " + source + ": "
+                            + e.getMessage(), e)
+                    : e);
         }
     }
 }

@@ -4,9 +4,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
@@ -33,6 +35,19 @@ public final class FileReadSource implements ReadSource {
             throw new IOException(path + ": is a directory, not a regular file");
         }
         return FileChannel.open(path, StandardOpenOption.READ);
+    }
+
+    /**
+     * The {@link ReadSource.Check} for a file read: it exists, is not a directory and may be read
+     * (stat and access check only; nothing is opened). Throws the original
+     * {@code NoSuchFileException} / {@code AccessDeniedException}.
+     */
+    public static void check(Path path) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        if (attributes.isDirectory()) {
+            throw new IOException(path + ": is a directory, not a regular file");
+        }
+        path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
     }
 
     public static ReadSource open(Path path, long offset, long length) throws IOException {

@@ -17,6 +17,17 @@ public interface ReadSource extends Closeable {
     }
 
     /**
+     * A cheap precondition (no resource held) checked on the executor right after
+     * {@code onSubscribe}, before any request: a publisher that cannot serve (a missing file, a
+     * single-use source already taken) says so with {@code onError} at once, as §1.9 and §1.4
+     * ask, instead of waiting for demand that a subscriber may never send.
+     */
+    @FunctionalInterface
+    interface Check {
+        void check() throws IOException;
+    }
+
+    /**
      * Reads into {@code dst} (at least one byte unless at the end; may block).
      *
      * @return the bytes read, or -1 at the end of the source or range

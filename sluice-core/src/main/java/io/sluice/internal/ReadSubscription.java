@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
  *       {@link IllegalArgumentException}.</li>
  *   <li>R7 (§3.17): demand adds up to {@code Long.MAX_VALUE}, which then means unbounded.</li>
+ *   <li>R8 (§1.4, §1.9): a source's {@link ReadSource.Check} (if any) runs on the first pass,
+ *       scheduled right after {@code onSubscribe} returns; if it fails, {@code onError} follows
+ *       with no request needed, and nothing was opened.</li>
  * </ul>
  */
 final class ReadSubscription implements Subscription {
@@ -36,6 +39,7 @@ final class ReadSubscription implements Subscription {
     private static final System.Logger LOG = System.getLogger(ReadSubscription.class.getName());
 
     private final ReadSource.Opener opener;
+    private final ReadSource.Check check;                     // null: none
     private final int chunkSizeBytes;
     private final SerialDrain drain;
 
@@ -46,11 +50,13 @@ final class ReadSubscription implements Subscription {
     private Subscriber<? super ByteBuffer> downstream;        // drain-confined after start()
     private ReadSource source;                                // drain-confined
     private boolean done;                                     // drain-confined
+    private boolean checked;                                  // drain-confined
 
     ReadSubscription(Subscriber<? super ByteBuffer> downstream, ReadSource.Opener opener,
-                     int chunkSizeBytes, Executor executor) {
+                     ReadSource.Check check, int chunkSizeBytes, Executor executor) {
         this.downstream = downstream;
         this.opener = opener;
+        this.check = check;
         this.chunkSizeBytes = chunkSizeBytes;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
     }
@@ -62,6 +68,9 @@ final class ReadSubscription implements Subscription {
         } catch (Throwable t) {             // §2.13 violated by the subscriber: treat as cancelled
             cancelled = true;
             LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
+        }
+        if (check != null) {
+            drain.signal();                 // R8: the check's pass runs without waiting for demand
         }
         drain.release();
     }
@@ -96,6 +105,12 @@ final class ReadSubscription implements Subscription {
         if (cancelled) {
             finish(null, false);
             return false;
+        }
+        if (!checked) {
+            checked = true;
+            if (check != null && !passesCheck()) {
+                return false;
+            }
         }
         long invalid = invalidRequest;
         if (invalid != 0) {
@@ -150,6 +165,16 @@ final class ReadSubscription implements Subscription {
             }
         }
         return false;
+    }
+
+    private boolean passesCheck() {
+        try {
+            check.check();
+            return true;
+        } catch (Throwable t) {
+            finish(t, true);                                     // R8
+            return false;
+        }
     }
 
     private boolean open() {
@@ -219,10 +244,11 @@ final class ReadSubscription implements Subscription {
         }
     }
 
-    private void rejected(RejectedExecutionException e) {
+    private void rejected(Throwable e) {
         if (!done) {
-            finish(new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e),
-                    !cancelled);
+            finish(e instanceof RejectedExecutionException
+                    ? new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e)
+                    : e, !cancelled);
         }
     }
 }

@@ -18,6 +18,8 @@ import java.util.function.Consumer;
  *       counted before it and after the previous pass (no field it owns needs to be volatile).</li>
  *   <li>D3: a pass that returns {@code true} yields: the drain is resubmitted while still held, so
  *       no other thread can start a pass meanwhile and other tasks on the executor get a turn.</li>
+ *   <li>D4: a pass that throws (a bug) leaves the drain held and hands the error to the failure
+ *       callback, which ends the operation: nothing runs twice, nothing hangs silently.</li>
  * </ul>
  */
 public final class SerialDrain {
@@ -37,21 +39,22 @@ public final class SerialDrain {
     private final AtomicInteger pending;          // any thread
     private final Executor executor;
     private final Pass pass;
-    private final Consumer<RejectedExecutionException> onRejected;
+    private final Consumer<Throwable> onFailure;
     private final Runnable task = this::drainLoop;
 
     /**
      * @param executor where passes run
      * @param pass what a pass does
-     * @param onRejected runs, as the drain (no pass can run concurrently), when the executor
-     *     refuses the task; it must bring the operation to a terminal state
+     * @param onFailure runs, as the drain (no pass can run concurrently), when the executor
+     *     refuses the task (a {@link RejectedExecutionException}) or a pass throws (that
+     *     throwable); it must bring the operation to a terminal state
      * @param held whether the drain starts held: no pass runs before {@link #release()}
      */
     public SerialDrain(Executor executor, Pass pass,
-                       Consumer<RejectedExecutionException> onRejected, boolean held) {
+                       Consumer<Throwable> onFailure, boolean held) {
         this.executor = executor;
         this.pass = pass;
-        this.onRejected = onRejected;
+        this.onFailure = onFailure;
         this.pending = new AtomicInteger(held ? 1 : 0);
     }
 
@@ -73,14 +76,23 @@ public final class SerialDrain {
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
-            onRejected.accept(e);
+            onFailure.accept(e);
         }
     }
 
     private void drainLoop() {
         int missed = pending.get();
         for (;;) {
-            if (pass.run()) {       // D3: yield while still holding the drain
+            boolean yielded;
+            try {
+                yielded = pass.run();
+            } catch (Throwable t) {
+                // D4: a pass must not throw; if one does (a bug), the drain stays held rather than
+                // letting a second pass run concurrently, and the owner ends the operation.
+                onFailure.accept(t);
+                return;
+            }
+            if (yielded) {          // D3: yield while still holding the drain
                 submit();
                 return;
             }

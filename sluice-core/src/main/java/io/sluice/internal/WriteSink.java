@@ -22,6 +22,15 @@ public interface WriteSink {
     /** Forces written data and metadata to the device (or flushes a stream). */
     void force() throws IOException;
 
+    /**
+     * Makes a successful write final, for sinks where that is a separate step (an atomic replace
+     * renames its temporary file over the target here). To be called on the success path only,
+     * after {@link #force()} (with sync) and before {@link #close()}; a {@code close()} without a
+     * preceding commit then means the write failed or was cancelled. The default does nothing.
+     */
+    default void commit() throws IOException {
+    }
+
     /** Closes the target; idempotent. */
     void close() throws IOException;
 

@@ -1,0 +1,378 @@
+package io.sluice.bench.adaptive;
+
+import io.sluice.demand.DemandController;
+import io.sluice.demand.DemandState;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * The model: a deterministic, seeded discrete-event simulation of producer → writer queue →
+ * sink under a real {@link DemandController}, on a simulated clock.
+ *
+ * <p>It mirrors the writer ({@code ChannelWriteSubscriber}) step by step: a receipt enqueues and
+ * signals the drain; a pass starts after a dispatch delay (or at once when signals arrived during
+ * the previous pass), takes up to 1024 items / 8 MiB, writes them in calls of at most
+ * {@link ThrottledChannel#MAX_BYTES_PER_WRITE} paced by the sink's {@link Pacer}, then asks the
+ * controller and forwards its demand clamped by the byte cap (W3, W4, never-stall rule), reports,
+ * and loops; it yields after 16 MiB (W7). The producer mirrors {@link ScheduledPublisher}: with
+ * demand it paces items with its own {@link Pacer}; without, it parks, and a request wakes it
+ * after a wake delay ({@link ScheduledPublisher.Emission#ASYNC}), or it emits inside the request
+ * on the drain ({@link ScheduledPublisher.Emission#SYNC}). Delays are exponential with the means
+ * of {@link ModelCosts}, drawn from a {@link SplittableRandom} seeded by the caller, so one seed
+ * gives one result.
+ *
+ * <p>The only thing the model does not take from the real code is time: CPU contention, GC and
+ * park overshoot are outside it (see docs/ADAPTIVE.md for how close it gets).
+ */
+public final class DemandSimulation {
+
+    static final int MAX_BATCH_ITEMS = 1024;              // ChannelWriteSubscriber.MAX_BATCH_ITEMS
+    static final long MAX_BATCH_BYTES = 8L * 1024 * 1024;  // ChannelWriteSubscriber.MAX_BATCH_BYTES
+    static final long YIELD_AFTER_BYTES = 16L * 1024 * 1024;
+
+    private enum Kind { PRODUCER_NEXT, EMIT, PASS_START, CALL_DONE }
+
+    private record Event(long nanos, long sequence, Kind kind) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event other) {
+            int byTime = Long.compare(nanos, other.nanos);
+            return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    private enum DrainStatus { IDLE, SCHEDULED, RUNNING }
+
+    private final Scenario scenario;
+    private final StrategyCase strategy;
+    private final ModelCosts costs;
+    private final SplittableRandom random;
+    private final DemandController controller;
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final long itemBytes;
+    private final boolean syncProducer;
+    private final long maxBatchBytes;
+    private long sequence;
+
+    // producer
+    private Pacer producerPacer;                  // created at the first request, as in ScheduledPublisher
+    private long producerDemand;
+    private boolean producerActive;               // an item is being produced or the thread is waking
+    private boolean producerIdle = true;          // had no demand since its last item
+    private long emittedBytes;
+
+    // writer (the fields of ChannelWriteSubscriber)
+    private long requested;
+    private long received;
+    private long written;
+    private long queuedBytes;
+    private long queuedInList;                    // items in the writer's queue, not yet taken by a pass
+    private long largestItemBytes;
+    private long requestCalls;
+    private DrainStatus drain = DrainStatus.IDLE;
+    private boolean signalledDuringPass;
+    private boolean opened;
+    private long batchItems;
+    private long batchUnwrittenBytes;
+    private long batchBytes;
+    private long bytesThisPass;
+    private final State state = new State();
+
+    // sink
+    private final Pacer sinkPacer;
+    private long sinkBytes;
+    private long callBytes;
+
+    // results
+    private long peakQueuedBytes;
+    private long peakOutstandingItems;
+    private long intervalQueuedBytes;
+    private long lastSampleNanos = Long.MIN_VALUE / 2;
+    private final List<RunResult.Sample> series = new ArrayList<>();
+
+    private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed,
+                             long maxBatchBytes) {
+        this.scenario = scenario;
+        this.maxBatchBytes = maxBatchBytes;
+        this.strategy = strategy;
+        this.costs = costs;
+        this.random = new SplittableRandom(seed);
+        this.controller = strategy.strategy().newController();
+        this.itemBytes = scenario.itemBytes();
+        this.syncProducer = scenario.emission() == ScheduledPublisher.Emission.SYNC;
+        this.sinkPacer = new Pacer(scenario.sink(), 0);
+    }
+
+    /** Simulates {@code scenario} under {@code strategy} for the scenario's duration. */
+    public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
+        return run(scenario, strategy, costs, seed, MAX_BATCH_BYTES);
+    }
+
+    /**
+     * A what-if: as {@link #run(Scenario, StrategyCase, ModelCosts, long)} with another limit on the
+     * bytes one drain batch (one gathering write) takes; at least one item is always taken.
+     */
+    public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed,
+                                long maxBatchBytes) {
+        if (maxBatchBytes <= 0) {
+            throw new IllegalArgumentException("maxBatchBytes must be positive, was " + maxBatchBytes);
+        }
+        return new DemandSimulation(scenario, strategy, costs, seed, maxBatchBytes).simulate();
+    }
+
+    private RunResult simulate() {
+        long end = scenario.durationNanos();
+        schedule(delay(costs.dispatchNanos()), Kind.PASS_START);   // onSubscribe signals the drain
+        drain = DrainStatus.SCHEDULED;
+        while (!events.isEmpty() && events.peek().nanos() <= end) {
+            Event event = events.poll();
+            switch (event.kind()) {
+                case PRODUCER_NEXT -> produceNext(event.nanos());
+                case EMIT -> emit(event.nanos());
+                case PASS_START -> startPass(event.nanos());
+                case CALL_DONE -> callDone(event.nanos());
+                default -> throw new AssertionError(event);
+            }
+        }
+        return new RunResult(scenario.name(), strategy.name(), end, sinkBytes, peakQueuedBytes,
+                peakOutstandingItems, requestCalls, series);
+    }
+
+    // ---- producer ----
+
+    private void request(long n, long now) {
+        if (producerPacer == null) {
+            producerPacer = new Pacer(scenario.producer(), now);
+        }
+        long sum = producerDemand + n;
+        producerDemand = sum < 0 ? Long.MAX_VALUE : sum;
+        if (syncProducer) {
+            return;                                   // the caller emits on the drain
+        }
+        if (!producerActive) {
+            producerActive = true;
+            schedule(now + delay(costs.producerWakeNanos()), Kind.PRODUCER_NEXT);
+        }
+    }
+
+    /**
+     * The next item's emission time, as ScheduledPublisher paces it: booked right after the previous
+     * item (or from now after an idle spell), then allocated and emitted.
+     */
+    private long nextEmission(long now) {
+        if (producerIdle) {
+            producerPacer.resume(now);
+            producerIdle = false;
+        }
+        long deadline = producerPacer.reserveContinuing(itemBytes);
+        return Math.max(deadline, now) + costs.producerItemNanos()
+                + Math.round(costs.producerNanosPerByte() * itemBytes);
+    }
+
+    private void produceNext(long now) {
+        if (producerDemand == 0) {
+            producerActive = false;                   // parks until the next request
+            producerIdle = true;
+            return;
+        }
+        schedule(nextEmission(now), Kind.EMIT);
+    }
+
+    private void emit(long now) {
+        deliver(now);
+        produceNext(now);
+    }
+
+    /** One onNext: the writer counts and enqueues the item and signals its drain. */
+    private void deliver(long now) {
+        if (producerDemand != Long.MAX_VALUE) {
+            producerDemand--;
+        }
+        emittedBytes += itemBytes;
+        received++;
+        queuedInList++;
+        queuedBytes += itemBytes;
+        largestItemBytes = itemBytes;
+        long held = emittedBytes - sinkBytes;
+        peakQueuedBytes = Math.max(peakQueuedBytes, held);
+        intervalQueuedBytes = Math.max(intervalQueuedBytes, held);
+        if (drain == DrainStatus.IDLE) {
+            drain = DrainStatus.SCHEDULED;
+            schedule(now + delay(costs.dispatchNanos()), Kind.PASS_START);
+        } else if (drain == DrainStatus.RUNNING) {
+            signalledDuringPass = true;
+        }
+    }
+
+    // ---- the drain ----
+
+    private void startPass(long now) {
+        drain = DrainStatus.RUNNING;
+        signalledDuringPass = false;
+        bytesThisPass = 0;
+        if (!opened) {
+            opened = true;
+            now = issueDemand(now).nanos;
+        }
+        takeBatch(now);
+    }
+
+    private void takeBatch(long now) {
+        long count = 0;
+        long bytes = 0;
+        while (count < MAX_BATCH_ITEMS && bytes < maxBatchBytes && count < queuedInList) {
+            count++;
+            bytes += itemBytes;
+        }
+        if (count == 0) {
+            afterWrite(now);
+            return;
+        }
+        queuedInList -= count;
+        batchItems = count;
+        batchBytes = bytes;
+        batchUnwrittenBytes = bytes;
+        startCall(now + count * costs.drainItemNanos());
+    }
+
+    private void startCall(long now) {
+        callBytes = Math.min(batchUnwrittenBytes, ThrottledChannel.MAX_BYTES_PER_WRITE);
+        long done = Math.max(sinkPacer.reserve(now, callBytes), now) + costs.writeCallNanos();
+        schedule(done, Kind.CALL_DONE);
+    }
+
+    private void callDone(long now) {
+        sinkBytes += callBytes;
+        batchUnwrittenBytes -= callBytes;
+        if (batchUnwrittenBytes > 0) {
+            startCall(now);
+            return;
+        }
+        written += batchItems;
+        queuedBytes -= batchBytes;
+        bytesThisPass += batchBytes;
+        afterWrite(now);
+    }
+
+    private void afterWrite(long now) {
+        Issued issued = issueDemand(now);
+        now = issued.nanos;
+        report(now);
+        if (queuedInList == 0) {
+            if (issued.items == 0) {
+                endPass(now);
+                return;
+            }
+        } else if (bytesThisPass >= YIELD_AFTER_BYTES) {
+            drain = DrainStatus.SCHEDULED;                                    // W7: yield
+            schedule(now + delay(costs.dispatchNanos()), Kind.PASS_START);
+            return;
+        }
+        takeBatch(now);
+    }
+
+    private void endPass(long now) {
+        if (signalledDuringPass) {
+            schedule(now, Kind.PASS_START);       // SerialDrain: missed signals run another pass at once
+            drain = DrainStatus.SCHEDULED;
+        } else {
+            drain = DrainStatus.IDLE;
+        }
+    }
+
+    private record Issued(long items, long nanos) {
+    }
+
+    /** ChannelWriteSubscriber.issueDemand: ask, clamp (W3, W4), never stall, request. */
+    private Issued issueDemand(long now) {
+        long wanted = controller.nextRequest(state);
+        if (wanted < 0) {
+            throw new IllegalStateException("controller " + controller.describe() + " returned " + wanted);
+        }
+        long n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
+        if (n == 0 && state.outstandingItems() == 0 && state.queuedItems() == 0) {
+            n = 1;
+        }
+        if (n == 0) {
+            return new Issued(0, now);
+        }
+        long total = requested + n;
+        requested = total < 0 ? Long.MAX_VALUE : total;
+        requestCalls++;
+        request(n, now);
+        if (syncProducer) {
+            while (producerDemand > 0) {           // emits inside request, on the drain
+                now = nextEmission(now);
+                deliver(now);
+            }
+            producerIdle = true;
+        }
+        return new Issued(n, now);
+    }
+
+    private void report(long now) {
+        peakOutstandingItems = Math.max(peakOutstandingItems, state.outstandingItems());
+        if (now - lastSampleNanos >= ScenarioRunner.SAMPLE_NANOS) {
+            lastSampleNanos = now;
+            series.add(new RunResult.Sample(now, Math.max(intervalQueuedBytes, queuedBytes),
+                    controller.windowItems(), state.outstandingItems(), sinkBytes));
+            intervalQueuedBytes = 0;
+        }
+    }
+
+    // ---- plumbing ----
+
+    private void schedule(long nanos, Kind kind) {
+        events.add(new Event(nanos, sequence++, kind));
+    }
+
+    private long delay(long meanNanos) {
+        if (meanNanos == 0) {
+            return 0;
+        }
+        return Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
+    }
+
+    /** The writer's state as the controller sees it (ChannelWriteSubscriber.State). */
+    private final class State implements DemandState {
+        @Override
+        public long requestedItems() {
+            return requested;
+        }
+
+        @Override
+        public long receivedItems() {
+            return received;
+        }
+
+        @Override
+        public long writtenItems() {
+            return written;
+        }
+
+        @Override
+        public long queuedBytes() {
+            return queuedBytes;
+        }
+
+        @Override
+        public long largestItemBytes() {
+            return largestItemBytes;
+        }
+
+        @Override
+        public long requestLimit() {
+            long outstanding = outstandingItems();
+            if (largestItemBytes == 0) {
+                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;
+            }
+            long room = (scenario.maxQueuedBytes() - queuedBytes) / largestItemBytes - outstanding;
+            if (room <= 0) {
+                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;
+            }
+            return room;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.sluice.bench.adaptive;
+
+import io.sluice.WriteListener;
+import io.sluice.WriteSnapshot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Records a measured run: the writer's per-pass snapshots (outstanding demand, window, request
+ * calls) and, from the producer after every item, the bytes held between producer and sink
+ * ({@code emitted - written}), whose maximum is the peak queued bytes. That includes the batch
+ * the writer is writing, which the writer's own {@code queuedBytes} also still counts.
+ *
+ * <p><b>Threading:</b> {@link #onPass} runs on the write's drain, {@link #emitted} on the
+ * producer's thread; the results are read after the write has ended.
+ */
+final class RunRecorder implements WriteListener, ScheduledPublisher.EmissionProbe {
+
+    private final long originNanos;
+    private final long sampleNanos;
+    private final LongSupplier sinkWrittenBytes;
+    private final AtomicLong peakQueuedBytes = new AtomicLong();       // producer -> reader
+    private final AtomicLong intervalQueuedBytes = new AtomicLong();   // producer -> drain
+    private final List<RunResult.Sample> series = new ArrayList<>();   // guarded by this
+    private long peakOutstandingItems;                                 // guarded by this
+    private long requestCalls;                                         // guarded by this
+    private long lastSampleNanos = Long.MIN_VALUE / 2;                    // guarded by this
+
+    RunRecorder(long originNanos, long sampleNanos, LongSupplier sinkWrittenBytes) {
+        this.originNanos = originNanos;
+        this.sampleNanos = sampleNanos;
+        this.sinkWrittenBytes = sinkWrittenBytes;
+    }
+
+    @Override
+    public void emitted(long totalBytes) {
+        long held = totalBytes - sinkWrittenBytes.getAsLong();
+        peakQueuedBytes.accumulateAndGet(held, Math::max);
+        intervalQueuedBytes.accumulateAndGet(held, Math::max);
+    }
+
+    @Override
+    public synchronized void onPass(WriteSnapshot snapshot) {
+        peakOutstandingItems = Math.max(peakOutstandingItems, snapshot.outstandingItems());
+        requestCalls = snapshot.requestCalls();
+        long now = System.nanoTime() - originNanos;
+        if (now - lastSampleNanos >= sampleNanos) {
+            lastSampleNanos = now;
+            long queued = Math.max(intervalQueuedBytes.getAndSet(0), snapshot.queuedBytes());
+            series.add(new RunResult.Sample(now, queued, snapshot.windowItems(),
+                    snapshot.outstandingItems(), snapshot.writtenBytes()));
+        }
+    }
+
+    synchronized RunResult result(String scenario, String strategy, long elapsedNanos, long writtenBytes) {
+        return new RunResult(scenario, strategy, elapsedNanos, writtenBytes, peakQueuedBytes.get(),
+                peakOutstandingItems, requestCalls, series);
+    }
+}

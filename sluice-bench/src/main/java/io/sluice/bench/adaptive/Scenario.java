@@ -1,0 +1,101 @@
+package io.sluice.bench.adaptive;
+
+import io.sluice.WriteOptions;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One producer → writer → sink set-up: the producer's and the sink's schedules, the item size,
+ * how long a run lasts, and the writer's byte cap.
+ *
+ * @param name short id used in tables, CSV and file names
+ * @param producer the producer's rate
+ * @param sink the sink's rate
+ * @param itemBytes bytes per item
+ * @param durationNanos how long each run lasts (the producer never ends; the write is cancelled then)
+ * @param emission where the producer emits from
+ * @param maxQueuedBytes the writer's byte cap
+ */
+public record Scenario(String name, RateSchedule producer, RateSchedule sink, int itemBytes,
+                       long durationNanos, ScheduledPublisher.Emission emission, long maxQueuedBytes) {
+
+    public Scenario {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(producer, "producer");
+        Objects.requireNonNull(sink, "sink");
+        Objects.requireNonNull(emission, "emission");
+        if (itemBytes <= 0 || durationNanos <= 0 || maxQueuedBytes <= 0) {
+            throw new IllegalArgumentException("itemBytes, durationNanos and maxQueuedBytes must be positive: "
+                    + itemBytes + ", " + durationNanos + ", " + maxQueuedBytes);
+        }
+    }
+
+    /** The sink's fast ↔ slow switch period of {@link #variableSink}, in milliseconds. */
+    public static final long SINK_PERIOD_MILLIS = 2000;
+
+    /** Fast producer (300 MiB/s) → sink at 200 MiB/s for 2 s, then 20 MiB/s for 2 s, and so on. */
+    public static Scenario variableSink(int itemBytes, double durationScale) {
+        return new Scenario("variable-sink-" + label(itemBytes), RateSchedule.constantMiBps(300),
+                RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS), itemBytes, scaled(6000, durationScale),
+                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+    }
+
+    /**
+     * The sink's rates straddle the producer's: producer 120 MiB/s → sink 200 MiB/s for 2 s, then
+     * 20 MiB/s for 2 s, and so on. The sink keeps up in its fast phases and lags in its slow ones,
+     * so this is where the adaptive window has something to adapt to.
+     */
+    public static Scenario crossingSink(int itemBytes, double durationScale) {
+        return new Scenario("crossing-sink-" + label(itemBytes), RateSchedule.constantMiBps(120),
+                RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS), itemBytes, scaled(6000, durationScale),
+                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+    }
+
+    /** Slow producer (40 MiB/s) → fast sink (1000 MiB/s). */
+    public static Scenario slowProducer(int itemBytes, double durationScale) {
+        return new Scenario("slow-producer-" + label(itemBytes), RateSchedule.constantMiBps(40),
+                RateSchedule.constantMiBps(1000), itemBytes, scaled(3000, durationScale),
+                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+    }
+
+    /**
+     * Both variable: producer 250 ↔ 40 MiB/s every 1.5 s; sink 200 ↔ 20 MiB/s every 2 s, each
+     * phase opening with a 300 ms stall.
+     */
+    public static Scenario bothVariable(int itemBytes, double durationScale) {
+        return new Scenario("both-variable-" + label(itemBytes), RateSchedule.stepsMiBps(250, 40, 1500),
+                RateSchedule.stepsWithStallsMiBps(200, 20, 2000, 300), itemBytes, scaled(4000, durationScale),
+                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+    }
+
+    /** The scenarios of issue 6: four set-ups × 1 KiB and 64 KiB items. */
+    public static List<Scenario> all(double durationScale) {
+        return List.of(
+                variableSink(64 * 1024, durationScale), variableSink(1024, durationScale),
+                crossingSink(64 * 1024, durationScale), crossingSink(1024, durationScale),
+                slowProducer(64 * 1024, durationScale), slowProducer(1024, durationScale),
+                bothVariable(64 * 1024, durationScale), bothVariable(1024, durationScale));
+    }
+
+    /** A copy lasting {@code nanos}. */
+    public Scenario withDurationNanos(long nanos) {
+        return new Scenario(name, producer, sink, itemBytes, nanos, emission, maxQueuedBytes);
+    }
+
+    /** A copy whose producer emits from {@code emission}. */
+    public Scenario withEmission(ScheduledPublisher.Emission emission) {
+        return new Scenario(name, producer, sink, itemBytes, durationNanos, emission, maxQueuedBytes);
+    }
+
+    static String label(int itemBytes) {
+        return itemBytes % 1024 == 0 ? (itemBytes / 1024) + "k" : itemBytes + "b";
+    }
+
+    private static long scaled(long millis, double scale) {
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("durationScale must be positive, was " + scale);
+        }
+        return Math.max(1_000_000L, Math.round(millis * 1_000_000L * scale));
+    }
+}

@@ -1,0 +1,93 @@
+package io.sluice.bench.adaptive;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a window reacts to the sink's switches, read from a run's series: for each switch, the
+ * window just before it and how long after it the window first moved the right way (smaller after
+ * fast → slow, larger after slow → fast), also counted in refill cycles (the time the slow sink
+ * takes to write one pre-switch window, byte cap included).
+ */
+final class WindowResponse {
+
+    /** One switch of the sink's rate. */
+    record Switch(long atNanos, boolean toSlower, long windowBefore, long reactionNanos, long windowAfter,
+                  double refillCycles) {
+    }
+
+    /** Switches closer than this to the end of a run are not judged. */
+    static final long REACTION_MARGIN_NANOS = 500_000_000L;
+
+    private WindowResponse() {
+    }
+
+    static List<Switch> switches(Scenario scenario, RunResult run) {
+        List<RunResult.Sample> series = run.series();
+        List<Switch> result = new java.util.ArrayList<>();
+        long duration = run.elapsedNanos();
+        RateSchedule sink = scenario.sink();
+        long cycle = sink.cycleNanos();
+        for (long base = 0; base < duration; base += cycle) {
+            long end = base;
+            for (int i = 0; i < sink.segments().size(); i++) {
+                end += sink.segments().get(i).nanos();
+                if (end >= duration - REACTION_MARGIN_NANOS) {
+                    break;                        // too close to the end to see a reaction
+                }
+                double before = sink.bytesPerSecondAt(end - 1);
+                double after = sink.bytesPerSecondAt(end);
+                if (before == after) {
+                    continue;
+                }
+                boolean toSlower = after < before;
+                long windowBefore = windowAt(series, end);
+                if (windowBefore == Long.MAX_VALUE) {
+                    continue;
+                }
+                long reaction = -1;
+                long windowAfter = windowBefore;
+                for (RunResult.Sample s : series) {
+                    if (s.nanos() <= end) {
+                        continue;
+                    }
+                    if (toSlower ? s.windowItems() < windowBefore : s.windowItems() > windowBefore) {
+                        reaction = s.nanos() - end;
+                        windowAfter = s.windowItems();
+                        break;
+                    }
+                }
+                double windowBytes = Math.min((double) windowBefore * scenario.itemBytes(), scenario.maxQueuedBytes());
+                double slowRate = Math.min(before, after);
+                double refillNanos = windowBytes / slowRate * 1e9;
+                result.add(new Switch(end, toSlower, windowBefore, reaction, windowAfter,
+                        reaction < 0 ? Double.NaN : reaction / refillNanos));
+            }
+        }
+        return result;
+    }
+
+    static String describe(Scenario scenario, RunResult run, String source) {
+        StringBuilder b = new StringBuilder();
+        b.append("Window response, ").append(run.strategy()).append(", ").append(scenario.name()).append(" (").append(source).append("): ");
+        for (Switch s : switches(scenario, run)) {
+            b.append(String.format(Locale.ROOT, "at %.1f s %s: window %d → %s after %s (%.2f refill cycles); ",
+                    s.atNanos() / 1e9, s.toSlower() ? "fast→slow" : "slow→fast", s.windowBefore(),
+                    s.reactionNanos() < 0 ? "unchanged" : Long.toString(s.windowAfter()),
+                    s.reactionNanos() < 0 ? "-" : String.format(Locale.ROOT, "%.0f ms", s.reactionNanos() / 1e6),
+                    s.refillCycles()));
+        }
+        return b.append("\n\n").toString();
+    }
+
+    private static long windowAt(List<RunResult.Sample> series, long nanos) {
+        long window = Long.MAX_VALUE;
+        for (RunResult.Sample s : series) {
+            if (s.nanos() > nanos) {
+                break;
+            }
+            window = s.windowItems();
+        }
+        return window;
+    }
+}

@@ -1,0 +1,246 @@
+package io.sluice.internal;
+
+import io.sluice.WriteMode;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * Writes to a fresh temporary file in the target's directory and, on success, moves it over the
+ * target in one atomic rename; on any failure or cancellation the temporary file is deleted and
+ * the target is never touched.
+ *
+ * <p>Invariants (tests in {@code io.sluice.reliability} name them):
+ * <ul>
+ *   <li>A1: the temporary file has an unpredictable name ({@link AtomicTemporaries#newName()}), is
+ *       created with {@code CREATE_NEW} and {@code NOFOLLOW_LINKS} (a file or symbolic link planted
+ *       at that name is never opened or followed: another name is drawn) and, where the file system
+ *       is POSIX, with owner-only permissions ({@code rw-------}).</li>
+ *   <li>A2: the target changes only in {@link #commit()}: the temporary file is forced, closed, given
+ *       the permissions of the file it replaces (if any), renamed over the target with
+ *       {@code ATOMIC_MOVE} ({@link WriteMode#CREATE_NEW}: hard-linked, which fails if the target
+ *       appeared meanwhile), and the directory is forced.</li>
+ *   <li>A3: every other way out ({@link #close()} without commit, {@link #abort()}, a failing
+ *       commit) deletes the temporary file.</li>
+ * </ul>
+ *
+ * <p><b>Writer contract.</b> {@link #commit()} is the success hook. Until the writer calls it, a
+ * successful write is recognised as the writer's {@code force()} followed by {@code close()}
+ * (the writer forces only on its success path, and atomic writes always run with sync), so
+ * {@link #close()} after a successful {@link #force()} commits. After an explicit commit, close only
+ * releases what is left.
+ */
+public final class AtomicFileSink extends ChannelSink {
+
+    private static final int NAME_ATTEMPTS = 16;
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+
+    private enum State { NEW, OPEN, FORCED, COMMITTED, DISCARDED }
+
+    private final Path target;
+    private final WriteMode mode;
+    private final Supplier<String> names;
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);   // drain; abort from any thread
+    private Path temporary;                                                            // drain-confined
+
+    /** A sink replacing {@code target} ({@link WriteMode#TRUNCATE}) or creating it ({@link WriteMode#CREATE_NEW}). */
+    public AtomicFileSink(Path target, WriteMode mode) {
+        this(target, mode, AtomicTemporaries::newName);
+    }
+
+    /** As above, drawing temporary names from {@code names} (tests plant files at known names). */
+    public AtomicFileSink(Path target, WriteMode mode, Supplier<String> names) {
+        if (mode == WriteMode.APPEND) {
+            throw new IllegalArgumentException("atomic replace cannot append to " + target
+                    + ": use WriteMode.TRUNCATE or CREATE_NEW");
+        }
+        this.target = target.toAbsolutePath();
+        this.mode = mode;
+        this.names = names;
+    }
+
+    /** The temporary file, once opened; for tests and diagnostics. */
+    public Path temporaryFile() {
+        return temporary;
+    }
+
+    @Override
+    public void open() throws IOException {
+        Path directory = target.getParent();
+        if (directory == null) {
+            throw new FileSystemException(target.toString(), null, "has no parent directory to write into");
+        }
+        if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileSystemException(target.toString(), null, "Is a directory");
+        }
+        if (mode == WriteMode.CREATE_NEW && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        if (!Files.isDirectory(directory)) {
+            throw new NoSuchFileException(target.toString(), null, "parent directory does not exist");
+        }
+        boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
+        FileAttribute<?>[] attributes = posix
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
+                : new FileAttribute<?>[0];
+        Set<OpenOption> options = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
+                LinkOption.NOFOLLOW_LINKS);
+        FileAlreadyExistsException collision = null;
+        for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+            Path candidate = directory.resolve(names.get());
+            try {
+                FileChannel channel = FileChannel.open(candidate, options, attributes);
+                temporary = candidate;
+                channel(channel);
+                if (!state.compareAndSet(State.NEW, State.OPEN)) {
+                    discard();                    // aborted while opening
+                }
+                return;
+            } catch (FileAlreadyExistsException e) {
+                collision = e;                    // A1: something is planted there; never open it
+            }
+        }
+        FileSystemException failure = new FileSystemException(target.toString(), null,
+                "no unused temporary name after " + NAME_ATTEMPTS + " attempts in " + directory);
+        failure.initCause(collision);
+        throw failure;
+    }
+
+    @Override
+    public void force() throws IOException {
+        ((FileChannel) channel()).force(true);
+        state.compareAndSet(State.OPEN, State.FORCED);
+    }
+
+    /**
+     * A2: makes the written content the target's, atomically; on failure the temporary file is
+     * deleted, the target keeps its old content and the error is thrown.
+     */
+    @Override
+    public void commit() throws IOException {
+        State current = state.get();
+        if (current == State.COMMITTED) {
+            return;
+        }
+        if ((current != State.OPEN && current != State.FORCED)
+                || !state.compareAndSet(current, State.COMMITTED)) {
+            state.set(State.DISCARDED);
+            discard();
+            throw new IOException("atomic write to " + target + " was abandoned before its commit");
+        }
+        try {
+            FileChannel channel = (FileChannel) channel();
+            if (current == State.OPEN) {
+                channel.force(true);
+            }
+            channel.close();
+            copyPermissionsOfReplacedFile();
+            if (mode == WriteMode.CREATE_NEW) {
+                Files.createLink(target, temporary);   // fails if the target appeared meanwhile
+            } else {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (IOException | RuntimeException e) {
+            state.set(State.DISCARDED);
+            deleteTemporary(e);
+            throw e;
+        }
+        if (mode == WriteMode.CREATE_NEW) {
+            deleteTemporary(null);                     // the target is in place; a left link is only litter
+        }
+        forceDirectory(target.getParent());
+    }
+
+    @Override
+    public void close() throws IOException {
+        State current = state.get();
+        if (current == State.FORCED) {
+            commit();                                  // the writer's success path (see the class doc)
+        } else if (current == State.COMMITTED) {
+            super.close();                             // idempotent: the channel is already closed
+        } else {
+            state.set(State.DISCARDED);                // A3
+            discard();
+        }
+    }
+
+    /** A3: from any thread; the following close() deletes the temporary file instead of committing. */
+    @Override
+    public void abort() {
+        state.getAndUpdate(s -> s == State.COMMITTED ? s : State.DISCARDED);
+    }
+
+    private void discard() throws IOException {
+        IOException failure = null;
+        try {
+            super.close();
+        } catch (IOException e) {
+            failure = e;
+        }
+        try {
+            deleteTemporary(failure);
+        } finally {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+
+    private void deleteTemporary(Throwable primary) {
+        if (temporary == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(temporary);
+        } catch (IOException e) {
+            if (primary != null) {
+                primary.addSuppressed(e);
+            }
+        }
+    }
+
+    private void copyPermissionsOfReplacedFile() throws IOException {
+        if (mode != WriteMode.TRUNCATE || !temporary.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        Set<PosixFilePermission> old;
+        try {
+            old = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException none) {
+            return;                                // nothing replaced: the new file stays owner-only
+        }
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            Files.setPosixFilePermissions(temporary, old);
+        }
+    }
+
+    /** Makes the rename durable; file systems that cannot open or force a directory are tolerated. */
+    private static void forceDirectory(Path directory) {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | UnsupportedOperationException refused) {
+            // e.g. Windows cannot open a directory, some file systems reject fsync on one (EINVAL);
+            // the rename has happened, its durability then rests on the file system.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return target + " (atomic)";
+    }
+}

@@ -1,0 +1,174 @@
+package io.sluice;
+
+import io.sluice.testing.Bytes;
+import io.sluice.testing.CollectingSubscriber;
+import io.sluice.testing.TestPublishers;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ByteChannelsTest {
+
+    @Test
+    void writesAndReadsThroughANonBlockingPipe() throws Exception {
+        byte[] content = Bytes.random(2 * 1024 * 1024 + 5, 1);
+        Pipe pipe = Pipe.open();
+        pipe.sink().configureBlocking(false);
+        pipe.source().configureBlocking(false);
+        CollectingSubscriber reader = CollectingSubscriber.all();
+        ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withChunkSize(8192)).subscribe(reader);
+        long written = ByteChannels.write(pipe.sink(), TestPublishers.chunks(content, 1000), WriteOptions.defaults())
+                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(content.length, written);
+        assertFalse(pipe.sink().isOpen(), "the writer closes the channel when done");
+        reader.await();
+        assertTrue(reader.completed);
+        assertArrayEquals(content, reader.bytes());
+        assertFalse(pipe.source().isOpen());
+    }
+
+    @Test
+    void streamsAFileIntoASocketAndBack() throws Exception {
+        byte[] content = Bytes.random(3 * 1024 * 1024, 2);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel client = SocketChannel.open(server.getLocalAddress());
+            SocketChannel accepted = server.accept();
+            CollectingSubscriber received = CollectingSubscriber.all();
+            ByteChannels.publisher(accepted).subscribe(received);
+            ByteChannels.write(client, TestPublishers.chunks(content, 4096), WriteOptions.defaults())
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            received.await();
+            assertArrayEquals(content, received.bytes());
+        }
+    }
+
+    @Test
+    void aChannelThatReturnsZeroIsWaitedOnNotSpunOn() throws Exception {
+        // a non-selectable channel that has nothing for 200 ms: the back-off must keep the calls few
+        AtomicInteger reads = new AtomicInteger();
+        long readyAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+        ReadableByteChannel slow = new ReadableByteChannel() {
+            private boolean open = true;
+            private boolean sent;
+
+            @Override
+            public int read(ByteBuffer dst) {
+                reads.incrementAndGet();
+                if (System.nanoTime() < readyAt) {
+                    return 0;
+                }
+                if (sent) {
+                    return -1;
+                }
+                sent = true;
+                dst.put((byte) 42);
+                return 1;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return open;
+            }
+
+            @Override
+            public void close() {
+                open = false;
+            }
+        };
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ByteChannels.publisher(slow).subscribe(subscriber);
+        subscriber.await();
+        assertArrayEquals(new byte[] {42}, subscriber.bytes());
+        assertTrue(reads.get() < 200, "read() called " + reads.get() + " times in 200 ms: spinning");
+    }
+
+    @Test
+    void aSingleUseChannelRefusesASecondSubscriber_1_11() {
+        Pipe.SourceChannel source;
+        try {
+            source = Pipe.open().source();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        BytePublisher publisher = ByteChannels.publisher(source);
+        publisher.subscribe(new CollectingSubscriber(0));
+        CollectingSubscriber second = CollectingSubscriber.all();
+        publisher.subscribe(second);
+        second.await();
+        assertInstanceOf(IllegalStateException.class, second.error);
+        assertTrue(second.error.getMessage().startsWith("§1.11"), second.error.getMessage());
+    }
+
+    @Test
+    void aColdChannelPublisherOpensAChannelPerSubscriber() {
+        AtomicInteger opened = new AtomicInteger();
+        byte[] content = Bytes.random(100_000, 3);
+        BytePublisher publisher = ByteChannels.publisher(() -> {
+            opened.incrementAndGet();
+            return java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content));
+        }, ReadOptions.defaults());
+        CollectingSubscriber first = CollectingSubscriber.all();
+        CollectingSubscriber second = CollectingSubscriber.all();
+        publisher.subscribe(first);
+        publisher.subscribe(second);
+        assertArrayEquals(content, first.await().bytes());
+        assertArrayEquals(content, second.await().bytes());
+        assertEquals(2, opened.get());
+    }
+
+    @Test
+    void anOpenerFailureArrivesAsOnError() {
+        IOException refused = new IOException("connection refused");
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ByteChannels.publisher(() -> {
+            throw refused;
+        }, ReadOptions.defaults()).subscribe(subscriber);
+        subscriber.await();
+        assertEquals(refused, subscriber.error);
+    }
+
+    @Test
+    void cancellingAWriteBlockedOnASlowPeerUnblocksAndClosesIt() throws Exception {
+        Pipe pipe = Pipe.open();                     // blocking sink, nobody reads: the write blocks
+        WritableByteChannel sink = pipe.sink();
+        CompletableFuture<Long> stage = ByteChannels.write(sink,
+                TestPublishers.chunks(Bytes.random(8 * 1024 * 1024, 4), 64 * 1024), WriteOptions.defaults())
+                .toCompletableFuture();
+        Thread.sleep(100);                           // let it fill the pipe and block
+        assertFalse(stage.isDone());
+        stage.cancel(true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sink.isOpen() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertFalse(sink.isOpen());
+        pipe.source().close();
+    }
+
+    @Test
+    void rangesSkipLeadingBytesOnChannels() {
+        byte[] content = Bytes.random(10_000, 5);
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ByteChannels.publisher(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content)),
+                ReadOptions.range(1000, 2000)).subscribe(subscriber);
+        assertArrayEquals(java.util.Arrays.copyOfRange(content, 1000, 3000), subscriber.await().bytes());
+    }
+}

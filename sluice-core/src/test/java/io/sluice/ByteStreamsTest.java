@@ -1,0 +1,119 @@
+package io.sluice;
+
+import io.sluice.testing.Bytes;
+import io.sluice.testing.CollectingSubscriber;
+import io.sluice.testing.TestPublishers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ByteStreamsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void pipesAnInputStreamIntoAFile() throws Exception {
+        byte[] content = Bytes.random(1_000_003, 1);
+        Path target = dir.resolve("out");
+        long written = ReactiveFile.of(target).write(ByteStreams.publisher(new ByteArrayInputStream(content)))
+                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(content.length, written);
+        assertArrayEquals(content, Files.readAllBytes(target));
+    }
+
+    @Test
+    void pipesAFileIntoAnOutputStreamAndFlushesAndClosesIt() throws Exception {
+        byte[] content = Bytes.random(777_777, 2);
+        Path source = Bytes.file(dir, "in", content);
+        AtomicBoolean closed = new AtomicBoolean();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream() {
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        ByteStreams.write(bytes, ReactiveFile.of(source).read(), WriteOptions.defaults())
+                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertArrayEquals(content, bytes.toByteArray());
+        assertTrue(closed.get());
+    }
+
+    @Test
+    void streamWorkRunsOnTheBlockingPoolNeverOnTheFilePool() throws Exception {
+        AtomicReference<String> readThread = new AtomicReference<>();
+        InputStream stream = new ByteArrayInputStream(new byte[100]) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                readThread.set(Thread.currentThread().getName());
+                return super.read(b, off, len);
+            }
+        };
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ByteStreams.publisher(stream).subscribe(subscriber);
+        subscriber.await();
+        assertTrue(readThread.get().startsWith("sluice-blocking-"), readThread.get());
+
+        AtomicReference<String> writeThread = new AtomicReference<>();
+        OutputStream out = new OutputStream() {
+            @Override
+            public void write(int b) {
+                writeThread.set(Thread.currentThread().getName());
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                writeThread.set(Thread.currentThread().getName());
+            }
+        };
+        ByteStreams.write(out, TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults())
+                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertTrue(writeThread.get().startsWith("sluice-blocking-"), writeThread.get());
+    }
+
+    @Test
+    void aFailingStreamFailsTheWriteWithItsException() {
+        IOException broken = new IOException("broken pipe");
+        OutputStream out = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw broken;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                throw broken;
+            }
+        };
+        CompletionException e = assertThrows(CompletionException.class, () -> ByteStreams.write(out,
+                TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults()).toCompletableFuture().join());
+        assertSame(broken, e.getCause());
+    }
+
+    @Test
+    void readsARangeOfAStream() {
+        byte[] content = Bytes.random(50_000, 3);
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ByteStreams.publisher(new ByteArrayInputStream(content), ReadOptions.range(20_000, 100).withChunkSize(30))
+                .subscribe(subscriber);
+        assertArrayEquals(java.util.Arrays.copyOfRange(content, 20_000, 20_100), subscriber.await().bytes());
+        assertEquals(4, subscriber.chunks.size());
+    }
+}

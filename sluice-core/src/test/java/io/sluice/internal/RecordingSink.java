@@ -1,0 +1,58 @@
+package io.sluice.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/** A scripted sink: records write calls and content; can fail on a chosen call. */
+final class RecordingSink implements WriteSink {
+    final ByteArrayOutputStream content = new ByteArrayOutputStream();
+    boolean recordContent = true;
+    long bytes;
+    int writeCalls;
+    long items;
+    int opens;
+    int closes;
+    int forces;
+    IOException failOnWrite;
+    IOException failOnOpen;
+
+    @Override
+    public void open() throws IOException {
+        opens++;
+        if (failOnOpen != null) {
+            throw failOnOpen;
+        }
+    }
+
+    @Override
+    public boolean writeFully(ByteBuffer[] batch, int offset, int count) throws IOException {
+        writeCalls++;
+        if (failOnWrite != null) {
+            throw failOnWrite;
+        }
+        for (int i = offset; i < offset + count; i++) {
+            ByteBuffer item = batch[i];
+            bytes += item.remaining();
+            if (recordContent) {
+                byte[] copy = new byte[item.remaining()];
+                item.get(copy);
+                content.writeBytes(copy);
+            } else {
+                item.position(item.limit());
+            }
+            items++;
+        }
+        return true;
+    }
+
+    @Override
+    public void force() {
+        forces++;
+    }
+
+    @Override
+    public void close() {
+        closes++;
+    }
+}

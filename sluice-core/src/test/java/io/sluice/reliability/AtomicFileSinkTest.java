@@ -1,0 +1,116 @@
+package io.sluice.reliability;
+
+import io.sluice.WriteMode;
+import io.sluice.internal.AtomicFileSink;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The sink's own protocol, driven directly and deterministically: which call sequences commit
+ * (A2) and which discard (A3), both with the explicit {@code commit()} hook and with the writer's
+ * current force-then-close success path.
+ */
+class AtomicFileSinkTest {
+
+    @TempDir
+    Path directory;
+    private Path target;
+    private final byte[] oldContent = Content.bytes(1, 5000);
+    private final byte[] newContent = Content.bytes(2, 7000);
+
+    @BeforeEach
+    void oldTarget() throws IOException {
+        target = Files.write(directory.resolve("target"), oldContent);
+    }
+
+    @Test
+    void commitThenCloseReplacesTheTarget_A2() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        sink.commit();
+        sink.close();
+        sink.close();                                   // idempotent
+        assertTarget(newContent);
+    }
+
+    @Test
+    void forceThenCloseIsTheWritersSuccessPathAndReplacesTheTarget_A2() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        sink.force();
+        sink.close();
+        assertTarget(newContent);
+    }
+
+    @Test
+    void closeWithoutForceOrCommitDiscards_A3() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        assertTrue(Files.exists(sink.temporaryFile()));
+        sink.close();
+        assertTarget(oldContent);
+    }
+
+    @Test
+    void abortAfterForceDiscardsAndALaterCommitFails_A3() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        sink.force();
+        sink.abort();                                   // a cancel racing the success path
+        assertThrows(IOException.class, sink::commit);
+        sink.close();
+        assertTarget(oldContent);
+    }
+
+    @Test
+    void abortAfterCommitChangesNothing() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        sink.commit();
+        sink.abort();
+        sink.close();
+        assertTarget(newContent);
+    }
+
+    @Test
+    void abortBeforeOpenLeavesNoTemporary_A3() throws Exception {
+        AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
+        sink.abort();
+        sink.open();
+        sink.close();
+        assertTarget(oldContent);
+    }
+
+    @Test
+    void aCommitThatCannotRenameDeletesTheTemporaryAndThrows_A3() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        Files.delete(target);
+        Files.createDirectory(target);
+        Files.write(target.resolve("inside"), new byte[1]);   // rename over a non-empty directory fails
+
+        assertThrows(IOException.class, sink::commit);
+        sink.close();
+        assertTrue(Files.isDirectory(target));
+        assertEquals(List.of(), Stages.temporaries(directory));
+    }
+
+    private AtomicFileSink openAndWrite() throws IOException {
+        AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
+        sink.open();
+        assertTrue(sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(newContent, 0, 3000),
+            ByteBuffer.wrap(newContent, 3000, 4000)}, 0, 2));
+        assertEquals(Content.sha256(oldContent), Content.sha256(target), "nothing is visible before the commit");
+        return sink;
+    }
+
+    private void assertTarget(byte[] expected) throws IOException {
+        assertEquals(Content.sha256(expected), Content.sha256(target));
+        assertEquals(List.of(), Stages.temporaries(directory));
+    }
+}

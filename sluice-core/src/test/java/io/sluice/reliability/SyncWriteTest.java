@@ -1,0 +1,134 @@
+package io.sluice.reliability;
+
+import io.sluice.IoExecutors;
+import io.sluice.ReactiveFile;
+import io.sluice.WriteOptions;
+import io.sluice.internal.WriteSink;
+import io.sluice.internal.Writes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Flux;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The durable option: the stage completes only after data and metadata are forced (W6). */
+class SyncWriteTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void stageCompletesOnlyAfterTheSinkIsForcedAndClosed() throws Exception {
+        CountDownLatch forceEntered = new CountDownLatch(1);
+        CountDownLatch releaseForce = new CountDownLatch(1);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        WriteSink sink = new WriteSink() {
+            @Override
+            public void open() {
+                calls.add("open");
+            }
+
+            @Override
+            public boolean writeFully(ByteBuffer[] items, int offset, int count) {
+                for (int i = offset; i < offset + count; i++) {
+                    items[i].position(items[i].limit());
+                }
+                calls.add("write");
+                return true;
+            }
+
+            @Override
+            public void force() throws java.io.InterruptedIOException {
+                calls.add("force");
+                forceEntered.countDown();
+                try {
+                    assertTrue(releaseForce.await(30, TimeUnit.SECONDS), "test never released force");
+                } catch (InterruptedException e) {
+                    throw new java.io.InterruptedIOException("interrupted while forcing");
+                }
+            }
+
+            @Override
+            public void close() {
+                calls.add("close");
+            }
+        };
+        CompletableFuture<Long> stage = Writes.start(Flux.just(ByteBuffer.wrap(new byte[10])), sink,
+                WriteOptions.defaults().withSync(), IoExecutors.files(), "blocking-force").toCompletableFuture();
+
+        assertTrue(forceEntered.await(30, TimeUnit.SECONDS), "force was never called");
+        assertFalse(stage.isDone(), "the stage completed while force was still running");
+        releaseForce.countDown();
+
+        assertEquals(10L, Stages.value(stage));
+        assertEquals(List.of("force", "close"), calls.subList(calls.size() - 2, calls.size()),
+                "force, then close, before completion: " + calls);
+    }
+
+    @Test
+    void withoutSyncTheSinkIsNeverForced() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        WriteSink sink = new RecordingSink(calls);
+        Stages.value(Writes.start(Flux.just(ByteBuffer.wrap(new byte[3])), sink, WriteOptions.defaults(),
+                IoExecutors.files(), "no-sync"));
+        assertFalse(calls.contains("force"), "forced without sync: " + calls);
+    }
+
+    @Test
+    void syncWriteToAFileHasItsContentWhenTheStageCompletes() throws Exception {
+        byte[] data = Content.bytes(7, 300_000);
+        Path target = directory.resolve("synced");
+        long written = Stages.value(ReactiveFile.of(target).write(Content.publisher(data, 10_000, 1),
+                WriteOptions.defaults().withSync()));
+        assertEquals(data.length, written);
+        assertEquals(Content.sha256(data), Content.sha256(target));
+    }
+
+    @Test
+    void atomicReplaceImpliesSync() {
+        assertTrue(WriteOptions.defaults().withAtomicReplace().sync());
+        assertTrue(WriteOptions.defaults().withAtomicReplace().atomicReplace());
+        assertFalse(WriteOptions.defaults().atomicReplace());
+    }
+
+    private static final class RecordingSink implements WriteSink {
+        private final List<String> calls;
+
+        RecordingSink(List<String> calls) {
+            this.calls = calls;
+        }
+
+        @Override
+        public void open() {
+            calls.add("open");
+        }
+
+        @Override
+        public boolean writeFully(ByteBuffer[] items, int offset, int count) {
+            for (int i = offset; i < offset + count; i++) {
+                items[i].position(items[i].limit());
+            }
+            return true;
+        }
+
+        @Override
+        public void force() {
+            calls.add("force");
+        }
+
+        @Override
+        public void close() {
+            calls.add("close");
+        }
+    }
+}

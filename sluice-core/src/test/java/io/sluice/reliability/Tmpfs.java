@@ -1,0 +1,86 @@
+package io.sluice.reliability;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A small tmpfs mounted by a test, for faults a real file system produces only when it is full or
+ * read-only (permission bits do not stop root). Needs {@code mount} permission: CI runs as root.
+ * Where mounting is refused the test is skipped with the reason, except under {@code CI=true},
+ * where a skip would hide a missing check and the test fails instead.
+ */
+final class Tmpfs implements AutoCloseable {
+
+    private final Path mountPoint;
+
+    private Tmpfs(Path mountPoint) {
+        this.mountPoint = mountPoint;
+    }
+
+    /** Mounts a tmpfs of {@code size} (e.g. {@code "256k"}) at the existing empty directory. */
+    static Tmpfs mount(Path mountPoint, String size) {
+        String failure = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0777",
+                "tmpfs", mountPoint.toString()));
+        if (failure != null) {
+            String reason = "cannot mount a tmpfs at " + mountPoint + " (needs root or CAP_SYS_ADMIN): " + failure;
+            if ("true".equals(System.getenv("CI"))) {
+                fail("CI=true, so this fault must be tested, but " + reason);
+            }
+            Assumptions.abort(reason);
+        }
+        return new Tmpfs(mountPoint);
+    }
+
+    Path path() {
+        return mountPoint;
+    }
+
+    /** Remounts read-only: every later write fails with EROFS, whatever the permission bits. */
+    void remountReadOnly() {
+        String failure = run(List.of("mount", "-o", "remount,ro", mountPoint.toString()));
+        if (failure != null) {
+            fail("cannot remount " + mountPoint + " read-only: " + failure);
+        }
+    }
+
+    @Override
+    public void close() {
+        String failure = run(List.of("umount", mountPoint.toString()));
+        if (failure != null) {
+            fail("cannot unmount " + mountPoint + " (a descriptor still open inside?): " + failure);
+        }
+    }
+
+    /** Runs a command; returns null on success or what went wrong. */
+    private static String run(List<String> command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            byte[] output;
+            try (var out = process.getInputStream()) {      // pipes would count as open descriptors
+                output = out.readAllBytes();
+            }
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return String.join(" ", command) + " did not finish in 30 s";
+            }
+            if (process.exitValue() != 0) {
+                return String.join(" ", command) + " exited " + process.exitValue() + ": "
+                        + new String(output, StandardCharsets.UTF_8).trim();
+            }
+            return null;
+        } catch (IOException e) {
+            return String.join(" ", command) + " could not run: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+}

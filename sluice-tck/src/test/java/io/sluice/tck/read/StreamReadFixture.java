@@ -1,0 +1,40 @@
+package io.sluice.tck.read;
+
+import io.sluice.BytePublisher;
+import io.sluice.ByteStreams;
+import io.sluice.ReadOptions;
+import io.sluice.tck.support.PatternInputStream;
+
+/**
+ * {@link ByteStreams#publisher(java.util.concurrent.Callable, ReadOptions)} (cold) over a lazy
+ * {@link PatternInputStream}: any element count up to {@code Long.MAX_VALUE - 1}.
+ */
+final class StreamReadFixture implements ReadFixture {
+
+    @Override
+    public BytePublisher publisher(long elements) {
+        long bytes = ChannelReadFixture.lengthBytes(elements);
+        return ByteStreams.publisher(() -> new PatternInputStream(bytes),
+                ReadOptions.defaults().withChunkSize(CHUNK_BYTES));
+    }
+
+    @Override
+    public BytePublisher failedPublisher() {
+        return ReadFailures.alreadyConsumed(ByteStreams.publisher(new PatternInputStream(CHUNK_BYTES),
+                ReadOptions.defaults().withChunkSize(CHUNK_BYTES)));
+    }
+
+    @Override
+    public long maxElements() {
+        return Long.MAX_VALUE - 1;
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public String toString() {
+        return "stream read";
+    }
+}

@@ -1,0 +1,67 @@
+package io.sluice.tck.write;
+
+import io.sluice.tck.support.Tck;
+import org.reactivestreams.FlowAdapters;
+import org.reactivestreams.tck.flow.FlowSubscriberWhiteboxVerification;
+import org.testng.ITest;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.AfterMethod;
+import org.testng.annotations.BeforeMethod;
+import org.testng.annotations.Factory;
+
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.util.concurrent.Flow;
+
+/**
+ * TCK whitebox subscriber rules (java.util.concurrent.Flow) for every writer target under every
+ * demand strategy: the probed writer behind {@code FlowAdapters.toFlowSubscriber}, as a Flow
+ * upstream of a write sees it.
+ */
+public class FlowWriterWhiteboxTckTest extends FlowSubscriberWhiteboxVerification<ByteBuffer> implements ITest {
+
+    private final WriterCase writerCase;
+    private final WriterFixture fixture;
+    private volatile String testName;
+
+    @Factory
+    public static Object[] cases() {
+        return WriterCase.all().stream().map(FlowWriterWhiteboxTckTest::new).toArray();
+    }
+
+    FlowWriterWhiteboxTckTest(WriterCase writerCase) {
+        super(Tck.environment());
+        this.writerCase = writerCase;
+        this.fixture = new WriterFixture(writerCase);
+    }
+
+    @Override
+    protected Flow.Subscriber<ByteBuffer> createFlowSubscriber(WhiteboxSubscriberProbe<ByteBuffer> probe) {
+        return FlowAdapters.toFlowSubscriber(new ProbedWriter(fixture.newWriter(), probe, writerCase.toString()));
+    }
+
+    @Override
+    public ByteBuffer createElement(int element) {
+        return Elements.of(element);
+    }
+
+    @BeforeMethod(alwaysRun = true)
+    public void nameTest(Method method) {
+        testName = method.getName() + " [" + writerCase + "]";
+    }
+
+    @AfterMethod(alwaysRun = true)
+    public void endWrites() throws InterruptedException {
+        fixture.endAllAndCheckClosed();
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void closeFixture() {
+        fixture.close();
+    }
+
+    @Override
+    public String getTestName() {
+        return testName;
+    }
+}
