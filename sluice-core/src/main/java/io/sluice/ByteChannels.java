@@ -43,6 +43,16 @@ public final class ByteChannels {
     /**
      * A publisher reading {@code channel} once: a second subscriber receives {@code onError} (§1.11).
      * The channel is closed when the read ends or is cancelled.
+     *
+     * @param channel the channel to read, already open; from here on the library owns it and closes
+     *     it. A range's {@code offset} bytes are read and discarded first, since a channel is read
+     *     from its current position.
+     * @param options chunk size, range and executor of the read; without an executor a
+     *     {@link FileChannel} is read on {@link IoExecutors#files()}, any other channel on
+     *     {@link IoExecutors#blocking()}
+     * @return a single-use publisher of the channel's bytes in chunks of
+     *     {@link ReadOptions#chunkSizeBytes()}
+     * @throws NullPointerException if {@code channel} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(ReadableByteChannel channel, ReadOptions options) {
         Objects.requireNonNull(channel, "channel");
@@ -52,7 +62,14 @@ public final class ByteChannels {
                 options.chunkSizeBytes(), executorFor(channel, options.executor()), channel.toString());
     }
 
-    /** {@link #publisher(ReadableByteChannel, ReadOptions)} with the default options. */
+    /**
+     * {@link #publisher(ReadableByteChannel, ReadOptions)} with the default options: the whole
+     * channel in 64 KiB chunks, on the default executor for its kind.
+     *
+     * @param channel the channel to read, already open; the library closes it
+     * @return a single-use publisher of the channel's bytes
+     * @throws NullPointerException if {@code channel} is {@code null}
+     */
     public static BytePublisher publisher(ReadableByteChannel channel) {
         return publisher(channel, ReadOptions.defaults());
     }
@@ -61,6 +78,14 @@ public final class ByteChannels {
      * A cold publisher: each subscriber calls {@code opener} (on the executor, at its first
      * request) and reads its own channel. An exception from {@code opener} arrives as
      * {@code onError}.
+     *
+     * @param opener called once per subscriber to open a fresh channel, which the library then
+     *     closes; a checked exception is wrapped in an {@code IOException}, and a {@code null}
+     *     result fails that subscriber
+     * @param options chunk size, range and executor of each read; without an executor the
+     *     opener and the reads run on {@link IoExecutors#blocking()}
+     * @return a cold publisher that may be subscribed any number of times
+     * @throws NullPointerException if {@code opener} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(Callable<? extends ReadableByteChannel> opener, ReadOptions options) {
         Objects.requireNonNull(opener, "opener");
@@ -72,7 +97,23 @@ public final class ByteChannels {
         }, options.chunkSizeBytes(), executor, opener.toString());
     }
 
-    /** Writes {@code publisher} to {@code channel}, then closes it; completes with the byte count. */
+    /**
+     * Writes {@code publisher} to {@code channel}, then closes it; completes with the byte count.
+     *
+     * @param channel the channel to write to, already open, from its current position; the library
+     *     closes it when the write ends, whichever way
+     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
+     *     is written from its position to its limit
+     * @param options demand strategy, byte cap, executor and listener of the write ({@code mode} and
+     *     {@code atomicReplace} do not apply to a channel); without an executor a
+     *     {@link FileChannel} is written on {@link IoExecutors#files()}, any other channel on
+     *     {@link IoExecutors#blocking()}
+     * @return a stage completing with the number of bytes written once the channel is closed, or
+     *     failing with the upstream's or the channel's exception; cancelling it cancels upstream and
+     *     closes the channel
+     * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
+     *     {@code null}
+     */
     public static CompletionStage<Long> write(WritableByteChannel channel,
                                               Publisher<? extends ByteBuffer> publisher,
                                               WriteOptions options) {
@@ -82,14 +123,36 @@ public final class ByteChannels {
                 executorFor(channel, null), channel.toString());
     }
 
-    /** Writes a {@link Flow.Publisher} to {@code channel}, then closes it. */
+    /**
+     * Writes a {@link Flow.Publisher} to {@code channel}, then closes it; as
+     * {@link #write(WritableByteChannel, Publisher, WriteOptions)}.
+     *
+     * @param channel the channel to write to, already open; the library closes it
+     * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
+     *     calling thread
+     * @param options demand strategy, byte cap, executor and listener of the write
+     * @return a stage completing with the number of bytes written, or failing with the first error
+     * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
+     *     {@code null}
+     */
     public static CompletionStage<Long> write(WritableByteChannel channel,
                                               Flow.Publisher<? extends ByteBuffer> publisher,
                                               WriteOptions options) {
         return write(channel, Writes.fromFlow(publisher), options);
     }
 
-    /** Writes one of this library's publishers to {@code channel}, then closes it. */
+    /**
+     * Writes one of this library's publishers to {@code channel}, then closes it; this overload only
+     * resolves the ambiguity of a {@link BytePublisher}, which is both kinds of publisher.
+     *
+     * @param channel the channel to write to, already open; the library closes it
+     * @param publisher the bytes to write, for example another channel's or a file's
+     *     {@code read()}
+     * @param options demand strategy, byte cap, executor and listener of the write
+     * @return a stage completing with the number of bytes written, or failing with the first error
+     * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
+     *     {@code null}
+     */
     public static CompletionStage<Long> write(WritableByteChannel channel, BytePublisher publisher,
                                               WriteOptions options) {
         return write(channel, (Publisher<ByteBuffer>) publisher, options);

@@ -35,7 +35,18 @@ public final class ByteStreams {
     private ByteStreams() {
     }
 
-    /** A publisher reading {@code stream} once: a second subscriber receives {@code onError} (§1.11). */
+    /**
+     * A publisher reading {@code stream} once: a second subscriber receives {@code onError} (§1.11).
+     * The stream is closed when the read ends or is cancelled.
+     *
+     * @param stream the stream to read, already open; from here on the library owns it and closes
+     *     it. A range's {@code offset} bytes are skipped first, from the stream's current position.
+     * @param options chunk size, range and executor of the read; without an executor it runs on
+     *     {@link IoExecutors#blocking()}
+     * @return a single-use publisher of the stream's bytes in chunks of
+     *     {@link ReadOptions#chunkSizeBytes()}
+     * @throws NullPointerException if {@code stream} or {@code options} is {@code null}
+     */
     public static BytePublisher publisher(InputStream stream, ReadOptions options) {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(options, "options");
@@ -44,12 +55,30 @@ public final class ByteStreams {
                 options.chunkSizeBytes(), executor(options.executor()), stream.toString());
     }
 
-    /** {@link #publisher(InputStream, ReadOptions)} with the default options. */
+    /**
+     * {@link #publisher(InputStream, ReadOptions)} with the default options: the whole stream in
+     * 64 KiB chunks, on {@link IoExecutors#blocking()}.
+     *
+     * @param stream the stream to read, already open; the library closes it
+     * @return a single-use publisher of the stream's bytes
+     * @throws NullPointerException if {@code stream} is {@code null}
+     */
     public static BytePublisher publisher(InputStream stream) {
         return publisher(stream, ReadOptions.defaults());
     }
 
-    /** A cold publisher: each subscriber opens its own stream with {@code opener}. */
+    /**
+     * A cold publisher: each subscriber opens its own stream with {@code opener} (on the executor,
+     * at its first request). An exception from {@code opener} arrives as {@code onError}.
+     *
+     * @param opener called once per subscriber to open a fresh stream, which the library then
+     *     closes; a checked exception is wrapped in an {@code IOException}, and a {@code null}
+     *     result fails that subscriber
+     * @param options chunk size, range and executor of each read; without an executor the opener
+     *     and the reads run on {@link IoExecutors#blocking()}
+     * @return a cold publisher that may be subscribed any number of times
+     * @throws NullPointerException if {@code opener} or {@code options} is {@code null}
+     */
     public static BytePublisher publisher(Callable<? extends InputStream> opener, ReadOptions options) {
         Objects.requireNonNull(opener, "opener");
         Objects.requireNonNull(options, "options");
@@ -59,7 +88,22 @@ public final class ByteStreams {
         }, options.chunkSizeBytes(), executor(options.executor()), opener.toString());
     }
 
-    /** Writes {@code publisher} to {@code stream}, then flushes and closes it. */
+    /**
+     * Writes {@code publisher} to {@code stream}, then flushes and closes it.
+     *
+     * @param stream the stream to write to, already open; the library flushes and closes it when
+     *     the write ends, whichever way
+     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
+     *     is written from its position to its limit, one {@code write} call per buffer
+     * @param options demand strategy, byte cap, executor and listener of the write ({@code mode} and
+     *     {@code atomicReplace} do not apply to a stream); without an executor it runs on
+     *     {@link IoExecutors#blocking()}
+     * @return a stage completing with the number of bytes written once the stream is closed, or
+     *     failing with the upstream's or the stream's exception; cancelling it cancels upstream and
+     *     closes the stream
+     * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
+     *     {@code null}
+     */
     public static CompletionStage<Long> write(OutputStream stream, Publisher<? extends ByteBuffer> publisher,
                                               WriteOptions options) {
         Objects.requireNonNull(stream, "stream");
@@ -68,14 +112,36 @@ public final class ByteStreams {
                 stream.toString());
     }
 
-    /** Writes a {@link Flow.Publisher} to {@code stream}, then flushes and closes it. */
+    /**
+     * Writes a {@link Flow.Publisher} to {@code stream}, then flushes and closes it; as
+     * {@link #write(OutputStream, Publisher, WriteOptions)}.
+     *
+     * @param stream the stream to write to, already open; the library flushes and closes it
+     * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
+     *     calling thread
+     * @param options demand strategy, byte cap, executor and listener of the write
+     * @return a stage completing with the number of bytes written, or failing with the first error
+     * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
+     *     {@code null}
+     */
     public static CompletionStage<Long> write(OutputStream stream,
                                               Flow.Publisher<? extends ByteBuffer> publisher,
                                               WriteOptions options) {
         return write(stream, Writes.fromFlow(publisher), options);
     }
 
-    /** Writes one of this library's publishers to {@code stream}, then flushes and closes it. */
+    /**
+     * Writes one of this library's publishers to {@code stream}, then flushes and closes it; this
+     * overload only resolves the ambiguity of a {@link BytePublisher}, which is both kinds of
+     * publisher.
+     *
+     * @param stream the stream to write to, already open; the library flushes and closes it
+     * @param publisher the bytes to write, for example a file's or another stream's publisher
+     * @param options demand strategy, byte cap, executor and listener of the write
+     * @return a stage completing with the number of bytes written, or failing with the first error
+     * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
+     *     {@code null}
+     */
     public static CompletionStage<Long> write(OutputStream stream, BytePublisher publisher,
                                               WriteOptions options) {
         return write(stream, (Publisher<ByteBuffer>) publisher, options);

@@ -56,6 +56,8 @@ public final class IoExecutors {
     /**
      * The shared file-IO executor.
      *
+     * @return the pool of daemon threads {@code sluice-io-N}, the same instance on every call;
+     *     created on the first call
      * @throws IllegalArgumentException if {@code -Dsluice.io.threads} is not a positive integer
      */
     public static Executor files() {
@@ -76,6 +78,8 @@ public final class IoExecutors {
     /**
      * The shared executor for blocking stream and socket work.
      *
+     * @return the pool of daemon threads {@code sluice-blocking-N}, the same instance on every
+     *     call; created on the first call
      * @throws IllegalArgumentException if {@code -Dsluice.blocking.threads} is not a positive integer
      */
     public static Executor blocking() {
@@ -92,7 +96,12 @@ public final class IoExecutors {
         return pool;
     }
 
-    /** Whether this JVM offers virtual threads (JDK 21+). */
+    /**
+     * Whether this JVM offers virtual threads (JDK 21+).
+     *
+     * @return {@code true} if {@code Executors.newVirtualThreadPerTaskExecutor()} exists, so that
+     *     {@link #newVirtualThreadExecutor()} can create an executor
+     */
     public static boolean virtualThreadsAvailable() {
         return VirtualThreads.FACTORY != null;
     }
@@ -100,6 +109,7 @@ public final class IoExecutors {
     /**
      * A new executor that starts a virtual thread per task; shut it down when done.
      *
+     * @return a new {@code Executors.newVirtualThreadPerTaskExecutor()}, owned by the caller
      * @throws UnsupportedOperationException before JDK 21
      */
     public static ExecutorService newVirtualThreadExecutor() {

@@ -56,22 +56,49 @@ public final class ReactiveFile {
         this.path = path;
     }
 
-    /** The file at {@code path}; nothing is opened or checked yet. */
+    /**
+     * The file at {@code path}; nothing is opened or checked yet.
+     *
+     * @param path the file to read or write; it need not exist yet
+     * @return a file handle for {@code path}
+     * @throws NullPointerException if {@code path} is {@code null}
+     */
     public static ReactiveFile of(Path path) {
         return new ReactiveFile(Objects.requireNonNull(path, "path"));
     }
 
-    /** The path this instance reads and writes. */
+    /**
+     * The path this instance reads and writes.
+     *
+     * @return the path given to {@link #of(Path)}, unchanged
+     */
     public Path path() {
         return path;
     }
 
-    /** The whole file in 64 KiB chunks. */
+    /**
+     * The whole file in 64 KiB chunks, on {@link IoExecutors#files()}; as {@link #read(ReadOptions)}
+     * with {@link ReadOptions#defaults()}.
+     *
+     * @return a cold publisher of the file's bytes
+     */
     public BytePublisher read() {
         return read(ReadOptions.defaults());
     }
 
-    /** The file (or the options' range of it) in the options' chunks; cold: each subscriber reads anew. */
+    /**
+     * The file (or the options' range of it) in the options' chunks; cold: each subscriber opens
+     * the file anew and reads it from the start of the range. The file's size is taken when a
+     * subscriber opens it: bytes appended later are not read, and a range starting at or beyond
+     * the end yields no chunks.
+     *
+     * @param options chunk size, range and executor of the read; without an executor it runs on
+     *     {@link IoExecutors#files()}
+     * @return a cold publisher of the file's bytes; a missing, unreadable file or a directory
+     *     reaches each subscriber as {@code onError} ({@code NoSuchFileException},
+     *     {@code AccessDeniedException}, {@code IOException})
+     * @throws NullPointerException if {@code options} is {@code null}
+     */
     public BytePublisher read(ReadOptions options) {
         Objects.requireNonNull(options, "options");
         long offset = options.offset();
@@ -81,12 +108,36 @@ public final class ReactiveFile {
                 path.toString());
     }
 
-    /** Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte count. */
+    /**
+     * Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte
+     * count. As {@link #write(Publisher, WriteOptions)} with {@link WriteOptions#defaults()}.
+     *
+     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
+     *     is written from its position to its limit
+     * @return a stage completing with the number of bytes written once the file is closed (and
+     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     cancelling it cancels upstream and closes the file
+     * @throws NullPointerException if {@code publisher} is {@code null}
+     */
     public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher) {
         return write(publisher, WriteOptions.defaults());
     }
 
-    /** Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count. */
+    /**
+     * Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count. The
+     * file is opened on the executor when the write starts, not on the calling thread.
+     *
+     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
+     *     is written from its position to its limit
+     * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
+     *     listener of the write; without an executor it runs on {@link IoExecutors#files()}
+     * @return a stage completing with the number of bytes written once the file is closed (and
+     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     cancelling it cancels upstream and closes the file
+     * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
+     * @throws IllegalArgumentException if {@code options} combine
+     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
+     */
     public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         Objects.requireNonNull(options, "options");
         WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
@@ -94,29 +145,83 @@ public final class ReactiveFile {
         return Writes.start(publisher, sink, options, IoExecutors.files(), path.toString());
     }
 
-    /** Writes a {@link Flow.Publisher}'s bytes, creating or truncating the file. */
+    /**
+     * Writes a {@link Flow.Publisher}'s bytes, creating or truncating the file; as
+     * {@link #write(Flow.Publisher, WriteOptions)} with {@link WriteOptions#defaults()}.
+     *
+     * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
+     *     calling thread
+     * @return a stage completing with the number of bytes written once the file is closed (and
+     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     cancelling it cancels upstream and closes the file
+     * @throws NullPointerException if {@code publisher} is {@code null}
+     */
     public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher) {
         return write(publisher, WriteOptions.defaults());
     }
 
-    /** Writes a {@link Flow.Publisher}'s bytes as {@code options} say. */
+    /**
+     * Writes a {@link Flow.Publisher}'s bytes as {@code options} say; as
+     * {@link #write(Publisher, WriteOptions)}.
+     *
+     * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
+     *     calling thread
+     * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
+     *     listener of the write
+     * @return a stage completing with the number of bytes written once the file is closed (and
+     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     cancelling it cancels upstream and closes the file
+     * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
+     * @throws IllegalArgumentException if {@code options} combine
+     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
+     */
     public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         return write(Writes.fromFlow(publisher), options);
     }
 
-    /** Writes one of this library's publishers (both kinds at once), creating or truncating the file. */
+    /**
+     * Writes one of this library's publishers (both kinds at once), creating or truncating the file;
+     * this overload only resolves the ambiguity of a {@link BytePublisher}.
+     *
+     * @param publisher the bytes to write, for example another file's {@link #read()}
+     * @return a stage completing with the number of bytes written once the file is closed (and
+     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     cancelling it cancels upstream and closes the file
+     * @throws NullPointerException if {@code publisher} is {@code null}
+     */
     public CompletionStage<Long> write(BytePublisher publisher) {
         return write((Publisher<ByteBuffer>) publisher, WriteOptions.defaults());
     }
 
-    /** Writes one of this library's publishers as {@code options} say. */
+    /**
+     * Writes one of this library's publishers as {@code options} say; as
+     * {@link #write(Publisher, WriteOptions)}.
+     *
+     * @param publisher the bytes to write, for example another file's {@link #read()}
+     * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
+     *     listener of the write
+     * @return a stage completing with the number of bytes written once the file is closed (and
+     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     cancelling it cancels upstream and closes the file
+     * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
+     * @throws IllegalArgumentException if {@code options} combine
+     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
+     */
     public CompletionStage<Long> write(BytePublisher publisher, WriteOptions options) {
         return write((Publisher<ByteBuffer>) publisher, options);
     }
 
     /**
      * Copies this file to {@code target} (created or truncated) with {@code transferTo} in 8 MiB
-     * slices, cancellable between slices; completes with the byte count.
+     * slices, cancellable between slices; completes with the byte count. As
+     * {@link #copyTo(Path, WriteOptions)} with {@link WriteOptions#defaults()}.
+     *
+     * @param target the file to copy to; created, or truncated if it exists. If it is this file
+     *     itself, the stage fails with a {@code FileSystemException} and nothing is truncated.
+     * @return a stage completing with the number of bytes copied once both files are closed, or
+     *     failing with the file system's exception ({@code NoSuchFileException} for a missing source
+     *     ...); cancelling it stops the copy at the next slice and closes both files
+     * @throws NullPointerException if {@code target} is {@code null}
      */
     public CompletionStage<Long> copyTo(Path target) {
         return copyTo(target, WriteOptions.defaults());
@@ -128,6 +233,20 @@ public final class ReactiveFile {
      * passes through the heap. With {@link WriteOptions#withAtomicReplace()} the copy is a
      * {@link #read()} of this file written atomically to {@code target} (through the heap, with the
      * options' demand), so that the target is replaced whole or not at all.
+     *
+     * @param target the file to copy to, opened in {@code options.mode()}; if it is this file
+     *     itself (and the copy is not atomic), the stage fails with a {@code FileSystemException}
+     *     and nothing is truncated
+     * @param options open mode, sync, atomic replace and executor of the copy; without an executor
+     *     it runs on {@link IoExecutors#files()}
+     * @return a stage completing with the number of bytes copied once both files are closed (and
+     *     the target forced, with sync), or failing with the file system's exception
+     *     ({@code NoSuchFileException} for a missing source, {@code FileAlreadyExistsException} for
+     *     an existing target with {@link WriteMode#CREATE_NEW} ...); cancelling it stops the copy
+     *     and closes both files
+     * @throws NullPointerException if {@code target} or {@code options} is {@code null}
+     * @throws IllegalArgumentException if {@code options} combine
+     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
      */
     public CompletionStage<Long> copyTo(Path target, WriteOptions options) {
         Objects.requireNonNull(target, "target");
@@ -153,8 +272,12 @@ public final class ReactiveFile {
      * leaves its target untouched. To spare running writes, use
      * {@link #removeStaleTemporaries(Path, Duration)} with an age longer than any write takes.
      *
+     * @param directory the directory whose entries are examined (not recursively), typically the
+     *     parent of an atomic write's target
      * @return how many files were deleted
-     * @throws IOException if the directory cannot be listed or a file cannot be deleted
+     * @throws NullPointerException if {@code directory} is {@code null}
+     * @throws IOException if the directory cannot be listed or a file cannot be deleted; files
+     *     that could be deleted are deleted first, and further failures are attached as suppressed
      */
     public static int removeStaleTemporaries(Path directory) throws IOException {
         return AtomicTemporaries.removeStale(directory, Duration.ZERO);
@@ -163,6 +286,15 @@ public final class ReactiveFile {
     /**
      * As {@link #removeStaleTemporaries(Path)}, deleting only files last modified at least
      * {@code minimumAge} ago.
+     *
+     * @param directory the directory whose entries are examined (not recursively)
+     * @param minimumAge how long ago a temporary file must have been last modified to be deleted;
+     *     {@link Duration#ZERO} deletes all of them
+     * @return how many files were deleted
+     * @throws NullPointerException if {@code directory} or {@code minimumAge} is {@code null}
+     * @throws IllegalArgumentException if {@code minimumAge} is negative
+     * @throws IOException if the directory cannot be listed or a file cannot be deleted; files
+     *     that could be deleted are deleted first, and further failures are attached as suppressed
      */
     public static int removeStaleTemporaries(Path directory, Duration minimumAge) throws IOException {
         return AtomicTemporaries.removeStale(directory, minimumAge);

@@ -43,17 +43,37 @@ public final class ReadOptions {
         this.executor = executor;
     }
 
-    /** 64 KiB chunks, the whole source, the default executor. */
+    /**
+     * 64 KiB chunks, the whole source, the default executor.
+     *
+     * @return the shared default options (chunk size {@value #DEFAULT_CHUNK_SIZE_BYTES} bytes,
+     *     offset 0, no length limit, no executor)
+     */
     public static ReadOptions defaults() {
         return DEFAULTS;
     }
 
-    /** The defaults, limited to {@code length} bytes from {@code offset}. */
+    /**
+     * The defaults, limited to {@code length} bytes from {@code offset}.
+     *
+     * @param offset the first byte to read, counted from the start of a file or from the current
+     *     position of a channel or stream; at least 0
+     * @param length the most bytes to read; at least 0, {@code Long.MAX_VALUE} for "to the end"
+     * @return the default options with this range
+     * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+     */
     public static ReadOptions range(long offset, long length) {
         return DEFAULTS.withRange(offset, length);
     }
 
-    /** A copy emitting chunks of {@code bytes} (each full but the last). */
+    /**
+     * A copy emitting chunks of {@code bytes} (each full but the last).
+     *
+     * @param bytes the size of each chunk in bytes, at least 1; each subscriber allocates one buffer
+     *     of this size per item
+     * @return a copy with this chunk size
+     * @throws IllegalArgumentException if {@code bytes} is 0 or negative
+     */
     public ReadOptions withChunkSize(int bytes) {
         if (bytes <= 0) {
             throw new IllegalArgumentException("chunkSize must be positive, was " + bytes);
@@ -64,6 +84,13 @@ public final class ReadOptions {
     /**
      * A copy reading at most {@code length} bytes starting at {@code offset}. For channels and
      * streams that cannot seek, {@code offset} bytes are skipped first.
+     *
+     * @param offset the first byte to read, counted from the start of a file or from the current
+     *     position of a channel or stream; at least 0. A file range starting at or beyond its end is
+     *     empty.
+     * @param length the most bytes to read; at least 0, {@code Long.MAX_VALUE} for "to the end"
+     * @return a copy with this range
+     * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
      */
     public ReadOptions withRange(long offset, long length) {
         if (offset < 0) {
@@ -75,28 +102,53 @@ public final class ReadOptions {
         return new ReadOptions(chunkSizeBytes, offset, length, executor);
     }
 
-    /** A copy running its reads on {@code executor} instead of the library's default. */
+    /**
+     * A copy running its reads on {@code executor} instead of the library's default.
+     *
+     * @param executor runs each read's work (and a cold publisher's opener); the library never
+     *     shuts it down. A rejected task fails the read with {@code onError}.
+     * @return a copy with this executor
+     * @throws NullPointerException if {@code executor} is {@code null}
+     */
     public ReadOptions withExecutor(Executor executor) {
         return new ReadOptions(chunkSizeBytes, offset, length,
                 Objects.requireNonNull(executor, "executor"));
     }
 
-    /** The size of each emitted chunk, in bytes (the last may be shorter). */
+    /**
+     * The size of each emitted chunk, in bytes (the last may be shorter).
+     *
+     * @return the chunk size in bytes, at least 1
+     */
     public int chunkSizeBytes() {
         return chunkSizeBytes;
     }
 
-    /** The first byte to read. */
+    /**
+     * The first byte to read.
+     *
+     * @return the offset in bytes, at least 0
+     */
     public long offset() {
         return offset;
     }
 
-    /** The most bytes to read; {@code Long.MAX_VALUE} for "to the end". */
+    /**
+     * The most bytes to read.
+     *
+     * @return the length limit in bytes, at least 0; {@code Long.MAX_VALUE} for "to the end"
+     */
     public long length() {
         return length;
     }
 
-    /** The executor set with {@link #withExecutor}, or {@code null} for the default. */
+    /**
+     * The executor set with {@link #withExecutor}.
+     *
+     * @return that executor, or {@code null} if the source's default applies
+     *     ({@link IoExecutors#files()} for files and file channels, {@link IoExecutors#blocking()}
+     *     otherwise)
+     */
     public Executor executor() {
         return executor;
     }

@@ -16,6 +16,11 @@ package io.sluice;
 @FunctionalInterface
 public interface WriteListener {
 
-    /** Called after each drain pass; {@code snapshot} is immutable and may be kept. */
+    /**
+     * Called after each drain pass; {@code snapshot} is immutable and may be kept.
+     *
+     * @param snapshot the write's cumulative counters and the demand decision of this pass
+     *     ({@link WriteSnapshot#lastRequest()} is 0 when the pass requested nothing)
+     */
     void onPass(WriteSnapshot snapshot);
 }

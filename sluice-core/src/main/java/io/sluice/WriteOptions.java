@@ -53,28 +53,56 @@ public final class WriteOptions {
         this.atomicReplace = atomicReplace;
     }
 
-    /** Create or truncate, adaptive demand, 1 MiB byte cap, no force, the default executor. */
+    /**
+     * Create or truncate, adaptive demand, 1 MiB byte cap, no force, the default executor.
+     *
+     * @return the shared default options: {@link WriteMode#TRUNCATE}, {@link Demand#adaptive()},
+     *     {@value #DEFAULT_MAX_QUEUED_BYTES} bytes cap, no sync, no atomic replace, no executor, no
+     *     listener
+     */
     public static WriteOptions defaults() {
         return DEFAULTS;
     }
 
-    /** The defaults with {@link WriteMode#APPEND}. */
+    /**
+     * The defaults with {@link WriteMode#APPEND}.
+     *
+     * @return the default options, but appending to an existing file
+     */
     public static WriteOptions append() {
         return DEFAULTS.withMode(WriteMode.APPEND);
     }
 
-    /** The defaults with {@link WriteMode#CREATE_NEW}. */
+    /**
+     * The defaults with {@link WriteMode#CREATE_NEW}.
+     *
+     * @return the default options, but failing the write if the file already exists
+     */
     public static WriteOptions createNew() {
         return DEFAULTS.withMode(WriteMode.CREATE_NEW);
     }
 
-    /** A copy opening its target in {@code mode}. */
+    /**
+     * A copy opening its target in {@code mode}. Applies to file writes and copies; channel and
+     * stream writes ignore it.
+     *
+     * @param mode how the target file is opened: truncated, appended to, or created new
+     * @return a copy with this mode
+     * @throws NullPointerException if {@code mode} is {@code null}
+     */
     public WriteOptions withMode(WriteMode mode) {
         return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, sync,
                 executor, listener, atomicReplace);
     }
 
-    /** A copy using {@code demand} (see {@link Demand}). */
+    /**
+     * A copy using {@code demand} (see {@link Demand}).
+     *
+     * @param demand decides how many items each write requests from upstream and when; each write
+     *     gets its own controller from it
+     * @return a copy with this demand strategy
+     * @throws NullPointerException if {@code demand} is {@code null}
+     */
     public WriteOptions withDemand(DemandStrategy demand) {
         return new WriteOptions(mode, Objects.requireNonNull(demand, "demand"), maxQueuedBytes, sync,
                 executor, listener, atomicReplace);
@@ -83,6 +111,11 @@ public final class WriteOptions {
     /**
      * A copy whose writer holds at most {@code bytes} of received, unwritten data (assuming items
      * no larger than the largest seen so far; a single larger item is still accepted).
+     *
+     * @param bytes the cap on received, unwritten bytes per write, at least 1; it limits the
+     *     demand of every strategy except {@link Demand#unbounded()}
+     * @return a copy with this byte cap
+     * @throws IllegalArgumentException if {@code bytes} is 0 or negative
      */
     public WriteOptions withMaxQueuedBytes(long bytes) {
         if (bytes <= 0) {
@@ -91,18 +124,37 @@ public final class WriteOptions {
         return new WriteOptions(mode, demand, bytes, sync, executor, listener, atomicReplace);
     }
 
-    /** A copy that forces data and metadata to the device before the stage completes. */
+    /**
+     * A copy that forces data and metadata to the device before the stage completes
+     * ({@code FileChannel.force(true)} for a file write or copy; an output stream is flushed).
+     *
+     * @return a copy with sync on
+     */
     public WriteOptions withSync() {
         return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener, atomicReplace);
     }
 
-    /** A copy running its writes on {@code executor} instead of the library's default. */
+    /**
+     * A copy running its writes on {@code executor} instead of the library's default.
+     *
+     * @param executor runs each write's opening, writing and closing; the library never shuts it
+     *     down. A rejected task fails the write with a {@code RejectedExecutionException}.
+     * @return a copy with this executor
+     * @throws NullPointerException if {@code executor} is {@code null}
+     */
     public WriteOptions withExecutor(Executor executor) {
         return new WriteOptions(mode, demand, maxQueuedBytes, sync,
                 Objects.requireNonNull(executor, "executor"), listener, atomicReplace);
     }
 
-    /** A copy reporting each demand decision to {@code listener} (see {@link WriteListener}). */
+    /**
+     * A copy reporting each demand decision to {@code listener} (see {@link WriteListener}).
+     *
+     * @param listener called with a {@link WriteSnapshot} after each drain pass of every write made
+     *     with these options, on that write's drain; an exception from it fails the write
+     * @return a copy with this listener (replacing any earlier one)
+     * @throws NullPointerException if {@code listener} is {@code null}
+     */
     public WriteOptions withListener(WriteListener listener) {
         return new WriteOptions(mode, demand, maxQueuedBytes, sync, executor,
                 Objects.requireNonNull(listener, "listener"), atomicReplace);
@@ -124,42 +176,75 @@ public final class WriteOptions {
      * replaced file's POSIX permissions are kept; a new file is {@code rw-------}. A symbolic link
      * at the target is replaced by the file, not followed. Channel and stream writes have no path
      * and ignore this option.
+     *
+     * @return a copy with atomic replace and sync on
      */
     public WriteOptions withAtomicReplace() {
         return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener, true);
     }
 
-    /** Whether {@link #withAtomicReplace()} was chosen. */
+    /**
+     * Whether {@link #withAtomicReplace()} was chosen.
+     *
+     * @return {@code true} if file writes go through a temporary file renamed over the target
+     */
     public boolean atomicReplace() {
         return atomicReplace;
     }
 
-    /** How the target is opened. */
+    /**
+     * How the target is opened.
+     *
+     * @return the open mode; {@link WriteMode#TRUNCATE} unless changed
+     */
     public WriteMode mode() {
         return mode;
     }
 
-    /** The demand strategy. */
+    /**
+     * The demand strategy.
+     *
+     * @return the strategy each write takes its controller from; {@link Demand#adaptive()} unless
+     *     changed
+     */
     public DemandStrategy demand() {
         return demand;
     }
 
-    /** The byte cap on received, unwritten data. */
+    /**
+     * The byte cap on received, unwritten data.
+     *
+     * @return the cap in bytes, at least 1; {@value #DEFAULT_MAX_QUEUED_BYTES} unless changed
+     */
     public long maxQueuedBytes() {
         return maxQueuedBytes;
     }
 
-    /** Whether data and metadata are forced before the stage completes. */
+    /**
+     * Whether data and metadata are forced before the stage completes.
+     *
+     * @return {@code true} after {@link #withSync()} or {@link #withAtomicReplace()}
+     */
     public boolean sync() {
         return sync;
     }
 
-    /** The executor set with {@link #withExecutor}, or {@code null} for the default. */
+    /**
+     * The executor set with {@link #withExecutor}.
+     *
+     * @return that executor, or {@code null} if the target's default applies
+     *     ({@link IoExecutors#files()} for files and file channels, {@link IoExecutors#blocking()}
+     *     otherwise)
+     */
     public Executor executor() {
         return executor;
     }
 
-    /** The listener, or {@code null}. */
+    /**
+     * The listener set with {@link #withListener}.
+     *
+     * @return that listener, or {@code null} if none was set
+     */
     public WriteListener listener() {
         return listener;
     }

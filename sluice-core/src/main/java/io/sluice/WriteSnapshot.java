@@ -28,12 +28,21 @@ public record WriteSnapshot(long requestedItems, long receivedItems, long writte
                             long queuedBytes, long writtenBytes, long lastRequest,
                             long requestCalls, long windowItems, String strategy) {
 
-    /** Requested but not yet received. */
+    /**
+     * Requested but not yet received.
+     *
+     * @return {@code requestedItems - receivedItems}, or {@code Long.MAX_VALUE} once the request
+     *     total has saturated (unbounded demand)
+     */
     public long outstandingItems() {
         return requestedItems == Long.MAX_VALUE ? Long.MAX_VALUE : requestedItems - receivedItems;
     }
 
-    /** Received but not yet written. */
+    /**
+     * Received but not yet written.
+     *
+     * @return {@code receivedItems - writtenItems}, the items held in the writer's queue
+     */
     public long queuedItems() {
         return receivedItems - writtenItems;
     }

@@ -94,71 +94,146 @@ public final class AdaptiveDemand implements DemandStrategy {
         return DEFAULTS;
     }
 
-    /** A copy with amount bounds and start value; throws {@link IllegalArgumentException} if inconsistent. */
+    /**
+     * A copy with amount bounds and start value. The amount is the number of items requested at
+     * once; rules (3) and (6) move it within {@code [min, max]}.
+     *
+     * @param initial the amount each write starts with, within {@code [min, max]}
+     * @param min the smallest amount rule (6) may shrink to, at least 1 and at least this
+     *     strategy's {@link #maxShift()}
+     * @param max the largest amount rule (3) may grow to, at least {@code min}; with the shift it
+     *     bounds the items a write holds
+     * @return a copy with these amount settings
+     * @throws IllegalArgumentException if {@code min < 1}, {@code max < min}, {@code initial} is
+     *     outside {@code [min, max]}, or {@code min} is below {@link #maxShift()}
+     */
     public AdaptiveDemand withAmount(long initial, long min, long max) {
         return new AdaptiveDemand(initial, initialShift, min, max, minShift, maxShift,
                 growthFactor, shrinkFactor, minBatchBytes);
     }
 
-    /** A copy with shift bounds and start value; throws {@link IllegalArgumentException} if inconsistent. */
+    /**
+     * A copy with shift bounds and start value. The shift is how many items of a batch may still be
+     * outstanding when the next batch is requested; rules (4) and (7) move it by one within
+     * {@code [min, max]}.
+     *
+     * @param initial the shift each write starts with, within {@code [min, max]}
+     * @param min the smallest shift rule (7) may shrink to, at least 0
+     * @param max the largest shift rule (4) may grow to, at least {@code min} and at most
+     *     {@link #minAmount()}
+     * @return a copy with these shift settings
+     * @throws IllegalArgumentException if {@code min < 0}, {@code max < min}, {@code initial} is
+     *     outside {@code [min, max]}, or {@code max} exceeds {@link #minAmount()}
+     */
     public AdaptiveDemand withShift(long initial, long min, long max) {
         return new AdaptiveDemand(initialAmount, initial, minAmount, maxAmount, min, max,
                 growthFactor, shrinkFactor, minBatchBytes);
     }
 
-    /** A copy with the factors rules (3) and (6) multiply and divide by. */
+    /**
+     * A copy with the factors rules (3) and (6) multiply and divide by.
+     *
+     * @param growth the factor the amount is multiplied by when the channel keeps up, at least 2
+     * @param shrink the divisor the amount is divided by when the channel lags, at least 2
+     * @return a copy with these factors
+     * @throws IllegalArgumentException if {@code growth} or {@code shrink} is less than 2
+     */
     public AdaptiveDemand withFactors(int growth, int shrink) {
         return new AdaptiveDemand(initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift,
                 growth, shrink, minBatchBytes);
     }
 
-    /** A copy whose shrinking stops at {@code bytes} worth of items (0: only {@link #minAmount()} applies). */
+    /**
+     * A copy whose shrinking stops at {@code bytes} worth of items (0: only {@link #minAmount()}
+     * applies). The floor is {@code ceil(bytes / largest item seen)} items, kept within
+     * {@code [minAmount, maxAmount]}, so small items are not requested in uselessly small batches.
+     *
+     * @param bytes the smallest batch rule (6) may shrink to, in bytes, at least 0
+     * @return a copy with this minimum batch size
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
     public AdaptiveDemand withMinBatchBytes(long bytes) {
         return new AdaptiveDemand(initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift,
                 growthFactor, shrinkFactor, bytes);
     }
 
-    /** The amount each write starts with. */
+    /**
+     * The amount each write starts with.
+     *
+     * @return the initial number of items per request
+     */
     public long initialAmount() {
         return initialAmount;
     }
 
-    /** The shift each write starts with. */
+    /**
+     * The shift each write starts with.
+     *
+     * @return the initial number of items still outstanding at which the next batch is requested
+     */
     public long initialShift() {
         return initialShift;
     }
 
-    /** The smallest amount rule (6) may shrink to. */
+    /**
+     * The smallest amount rule (6) may shrink to.
+     *
+     * @return the lower bound of the amount, in items, at least 1
+     */
     public long minAmount() {
         return minAmount;
     }
 
-    /** The largest amount rule (3) may grow to. */
+    /**
+     * The largest amount rule (3) may grow to.
+     *
+     * @return the upper bound of the amount, in items
+     */
     public long maxAmount() {
         return maxAmount;
     }
 
-    /** The smallest shift rule (7) may shrink to. */
+    /**
+     * The smallest shift rule (7) may shrink to.
+     *
+     * @return the lower bound of the shift, in items, at least 0
+     */
     public long minShift() {
         return minShift;
     }
 
-    /** The largest shift rule (4) may grow to. */
+    /**
+     * The largest shift rule (4) may grow to.
+     *
+     * @return the upper bound of the shift, in items, at most {@link #minAmount()}
+     */
     public long maxShift() {
         return maxShift;
     }
 
-    /** The factor rule (3) multiplies the amount by. */
+    /**
+     * The factor rule (3) multiplies the amount by.
+     *
+     * @return the growth factor, at least 2
+     */
     public int growthFactor() {
         return growthFactor;
     }
 
-    /** The divisor rule (6) divides the amount by. */
+    /**
+     * The divisor rule (6) divides the amount by.
+     *
+     * @return the shrink factor, at least 2
+     */
     public int shrinkFactor() {
         return shrinkFactor;
     }
 
-    /** The byte size below which rule (6) stops shrinking a batch (0: none). */
+    /**
+     * The byte size below which rule (6) stops shrinking a batch.
+     *
+     * @return the minimum batch size in bytes; 0 when only {@link #minAmount()} bounds shrinking
+     */
     public long minBatchBytes() {
         return minBatchBytes;
     }

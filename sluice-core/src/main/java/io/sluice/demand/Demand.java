@@ -29,7 +29,11 @@ public final class Demand {
     private Demand() {
     }
 
-    /** The adaptive strategy with its default settings. */
+    /**
+     * The adaptive strategy with its default settings.
+     *
+     * @return {@link AdaptiveDemand#defaults()}, which the {@code with...} methods tune
+     */
     public static AdaptiveDemand adaptive() {
         return AdaptiveDemand.defaults();
     }
@@ -39,6 +43,10 @@ public final class Demand {
      * previous one are left (queued or outstanding). The writer holds at most
      * {@code amount + shift} items.
      *
+     * @param amount the number of items requested at once, at least 1
+     * @param shift how many items may be left (queued or outstanding) when the next batch is
+     *     requested, at least 0 and less than {@code amount}; 0 waits until everything is written
+     * @return an immutable strategy with these constant parameters
      * @throws IllegalArgumentException if {@code amount < 1}, {@code shift < 0} or
      *     {@code shift >= amount}
      */
@@ -46,12 +54,20 @@ public final class Demand {
         return new FixedDemand(amount, shift);
     }
 
-    /** Requests one item, and the next once it is written: {@code fixed(1, 0)}. */
+    /**
+     * Requests one item, and the next once it is written: {@code fixed(1, 0)}.
+     *
+     * @return a strategy holding at most one item; the slowest, for comparison and tests
+     */
     public static DemandStrategy oneByOne() {
         return new FixedDemand(1, 0);
     }
 
-    /** Requests {@code Long.MAX_VALUE} once: no backpressure and no memory bound. */
+    /**
+     * Requests {@code Long.MAX_VALUE} once: no backpressure and no memory bound.
+     *
+     * @return the shared unbounded strategy; the write's byte cap does not apply to it
+     */
     public static DemandStrategy unbounded() {
         return UnboundedDemand.INSTANCE;
     }

@@ -32,11 +32,17 @@ public interface DemandController {
     long nextRequest(DemandState state);
 
     /**
-     * The most items (queued plus outstanding) this controller currently lets the writer hold;
-     * {@code Long.MAX_VALUE} when unbounded.
+     * The most items (queued plus outstanding) this controller currently lets the writer hold.
+     *
+     * @return the current window in items; {@code Long.MAX_VALUE} when unbounded, in which case
+     *     the writer forwards {@link #nextRequest} unclamped by its byte cap
      */
     long windowItems();
 
-    /** A short description of the current parameters for metrics, such as {@code amount=64 shift=2}. */
+    /**
+     * A short description of the current parameters for metrics, such as {@code amount=64 shift=2}.
+     *
+     * @return a one-line, human-readable description; reported as {@code WriteSnapshot.strategy()}
+     */
     String describe();
 }

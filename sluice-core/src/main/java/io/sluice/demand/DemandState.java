@@ -16,35 +16,70 @@ package io.sluice.demand;
  */
 public interface DemandState {
 
-    /** Items requested from upstream so far (saturates at {@code Long.MAX_VALUE}). */
+    /**
+     * Items requested from upstream so far.
+     *
+     * @return the sum of all {@code request(n)} calls, saturating at {@code Long.MAX_VALUE}; 0
+     *     before the first request
+     */
     long requestedItems();
 
-    /** Items received from upstream so far. */
+    /**
+     * Items received from upstream so far.
+     *
+     * @return the number of {@code onNext} signals received
+     */
     long receivedItems();
 
-    /** Items fully written to the channel so far. */
+    /**
+     * Items fully written to the channel so far.
+     *
+     * @return the number of items whose every byte has been written
+     */
     long writtenItems();
 
-    /** Bytes received but not yet written. */
+    /**
+     * Bytes received but not yet written.
+     *
+     * @return the total size in bytes of the received items not yet fully written, including those
+     *     being written now
+     */
     long queuedBytes();
 
-    /** The largest item received so far, in bytes; 0 before the first item. */
+    /**
+     * The largest item received so far.
+     *
+     * @return the largest item's size in bytes; 0 before the first item
+     */
     long largestItemBytes();
 
     /**
      * The most items the writer forwards now without its queued bytes going over the byte cap
      * (assuming items no larger than the largest seen); at least 1 when nothing is queued or
      * outstanding, so a write can always make progress.
+     *
+     * @return the largest request the writer forwards now, in items: the room left under the byte
+     *     cap, counting each outstanding item at the largest size seen; 1 before the first item
+     *     arrives if nothing is outstanding, and 0 when there is no room
      */
     long requestLimit();
 
-    /** Requested but not yet received. */
+    /**
+     * Requested but not yet received.
+     *
+     * @return {@code requestedItems() - receivedItems()}, or {@code Long.MAX_VALUE} once the
+     *     request total has saturated
+     */
     default long outstandingItems() {
         long requested = requestedItems();
         return requested == Long.MAX_VALUE ? Long.MAX_VALUE : requested - receivedItems();
     }
 
-    /** Received but not yet written. */
+    /**
+     * Received but not yet written.
+     *
+     * @return {@code receivedItems() - writtenItems()}, the items in the writer's queue
+     */
     default long queuedItems() {
         return receivedItems() - writtenItems();
     }
