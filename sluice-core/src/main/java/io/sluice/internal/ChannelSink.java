@@ -106,8 +106,12 @@ public class ChannelSink implements WriteSink {
         return true;
     }
 
+    /** Forces a {@link java.nio.channels.FileChannel} (data and metadata); other channels have nothing to force. */
     @Override
     public void force() throws IOException {
+        if (channel instanceof java.nio.channels.FileChannel) {
+            ((java.nio.channels.FileChannel) channel).force(true);
+        }
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** A file opened on the drain in the requested mode; forced with {@code force(true)}. */
+/** A file opened on the drain in the requested mode; forced (by {@link ChannelSink}) with {@code force(true)}. */
 public final class FileSink extends ChannelSink {
 
     private final Path path;
@@ -36,11 +36,6 @@ public final class FileSink extends ChannelSink {
     @Override
     public void open() throws IOException {
         channel(FileChannel.open(path, openOptions(mode)));
-    }
-
-    @Override
-    public void force() throws IOException {
-        ((FileChannel) channel()).force(true);
     }
 
     @Override
