@@ -9,6 +9,7 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -40,6 +41,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *       every path closes the sink exactly once and cancels a live upstream.</li>
  *   <li>W7: one pass writes at most {@link #YIELD_AFTER_BYTES} before yielding the executor, so
  *       concurrent writes share it fairly.</li>
+ *   <li>W8: an item a synchronous upstream emits inside our own {@code request(n)} (so on the
+ *       drain's thread, while the drain runs) skips the concurrent queue and the signal; it goes to
+ *       a drain-confined list, and only while the queue is empty, so items are written in the
+ *       order they arrived. Only the drain's thread ever sees {@code requestingThread} equal to
+ *       itself: every other thread reads null or another thread.</li>
  * </ul>
  */
 public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
@@ -58,6 +64,14 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final String target;
 
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
+    /**
+     * Items a synchronous upstream emitted inside our own {@code request} call, on the drain's
+     * thread: drain-confined, no atomics, no signal (W8). Every item in {@link #queue} arrived after
+     * every item here, so the drain takes these first.
+     */
+    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();      // drain-confined
+    /** The thread inside {@code upstream.request(n)} on the drain, else null (W8). */
+    private Thread requestingThread;                                                   // drain thread only
     private final AtomicLong queuedBytes = new AtomicLong();                                // onNext -> drain
     private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
     private volatile Subscription upstream;              // onSubscribe -> drain
@@ -135,6 +149,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         received = count;                         // before offer: the drain never polls an uncounted item
         queuedBytes.addAndGet(size);
+        if (requestingThread == Thread.currentThread() && queue.isEmpty()) {
+            emittedInRequest.add(own);            // W8: on the drain, inside request(n): it is running
+            return;
+        }
         queue.offer(own);
         drain.signal();                           // W2
     }
@@ -185,7 +203,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             long batchBytes = 0;
             peakQueuedBytes = Math.max(peakQueuedBytes, queuedBytes.get());
             while (count < MAX_BATCH_ITEMS && batchBytes < MAX_BATCH_BYTES) {
-                ByteBuffer item = queue.poll();
+                ByteBuffer item = emittedInRequest.isEmpty() ? queue.poll() : emittedInRequest.poll();
                 if (item == null) {
                     break;
                 }
@@ -218,7 +236,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (stopRequested()) {                // the controller, request() or the listener threw
                 return false;
             }
-            if (queue.isEmpty()) {
+            if (emittedInRequest.isEmpty() && queue.isEmpty()) {
                 if (upstreamCompleted && failure.get() == null && received == written) {
                     complete();
                     return false;
@@ -277,10 +295,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         long total = requested + n;
         requested = total < 0 ? Long.MAX_VALUE : total;   // before request(n): a synchronous onNext checks it
         requestCalls++;
+        requestingThread = Thread.currentThread();
         try {
             upstream.request(n);                  // W1
         } catch (Throwable t) {
-            failure.compareAndSet(null, t);       // §3.?: a throwing request ends the write
+            failure.compareAndSet(null, t);       // a throwing request ends the write
+        } finally {
+            requestingThread = null;
         }
         return n;
     }
@@ -311,6 +332,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         closeQuietly(cause);
         queue.clear();
+        emittedInRequest.clear();
         queuedBytes.set(0);
         recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
                 cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
@@ -322,6 +344,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             cancelUpstream();                     // onSubscribe arrived after the write ended
         }
         queue.clear();
+        emittedInRequest.clear();
     }
 
     private void cancelUpstream() {
