@@ -7,7 +7,9 @@
 module io.sluice {
     requires transitive org.reactivestreams;
     requires static jdk.jfr;
+    requires static java.net.http;      // io.sluice.http only: HttpClient body handlers
 
     exports io.sluice;
     exports io.sluice.demand;
+    exports io.sluice.http;
 }

@@ -26,7 +26,8 @@ class ModuleDescriptorTest {
             BytePublisher.class, ReadOptions.class, WriteOptions.class, WriteMode.class, WriteListener.class,
             WriteSnapshot.class, IoExecutors.class, io.sluice.demand.Demand.class,
             io.sluice.demand.DemandStrategy.class, io.sluice.demand.DemandController.class,
-            io.sluice.demand.DemandState.class, io.sluice.demand.AdaptiveDemand.class);
+            io.sluice.demand.DemandState.class, io.sluice.demand.AdaptiveDemand.class,
+            io.sluice.http.FileBodyHandler.class);
 
     @Test
     void exportsOnlyTheApiPackages() {
@@ -36,7 +37,7 @@ class ModuleDescriptorTest {
         ModuleDescriptor descriptor = module.descriptor();
         Set<String> exports = descriptor.exports().stream().map(ModuleDescriptor.Exports::source)
                 .collect(Collectors.toSet());
-        assertEquals(Set.of("io.sluice", "io.sluice.demand"), exports);
+        assertEquals(Set.of("io.sluice", "io.sluice.demand", "io.sluice.http"), exports);
         assertTrue(descriptor.requires().stream().anyMatch(r -> r.name().equals("org.reactivestreams")));
     }
 

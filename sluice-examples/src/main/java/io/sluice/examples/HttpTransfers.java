@@ -1,7 +1,9 @@
 package io.sluice.examples;
 
+
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
+import io.sluice.http.FileBodyHandler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

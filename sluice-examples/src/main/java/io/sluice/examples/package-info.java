@@ -6,7 +6,7 @@
  *   <li>{@link io.sluice.examples.FileDigests}: SHA-256 of a file with Reactor and with RxJava 3;</li>
  *   <li>{@link io.sluice.examples.PublisherToFile}: a Reactor {@code Flux} and a Mutiny
  *       {@code Multi} written to a file;</li>
- *   <li>{@link io.sluice.examples.HttpTransfers} and {@link io.sluice.examples.FileBodyHandler}:
+ *   <li>{@link io.sluice.examples.HttpTransfers} with {@link io.sluice.http.FileBodyHandler}:
  *       upload and download with the JDK {@code HttpClient};</li>
  *   <li>{@link io.sluice.examples.SocketTransfers}: a file into a socket and a socket into a file,
  *       with bounded memory against a slow peer;</li>

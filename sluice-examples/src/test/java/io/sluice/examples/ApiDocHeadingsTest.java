@@ -50,7 +50,7 @@ class ApiDocHeadingsTest {
 
     private static List<Path> apiSources() throws IOException {
         List<Path> sources = new ArrayList<>();
-        for (Path packageDir : List.of(API_SOURCES, API_SOURCES.resolve("demand"))) {
+        for (Path packageDir : List.of(API_SOURCES, API_SOURCES.resolve("demand"), API_SOURCES.resolve("http"))) {
             try (Stream<Path> files = Files.list(packageDir)) {
                 files.filter(file -> file.toString().endsWith(".java")).sorted().forEach(sources::add);
             }

@@ -1,8 +1,10 @@
 package io.sluice.examples;
 
+
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
+import io.sluice.http.FileBodyHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,8 @@
-package io.sluice.examples;
+package io.sluice.http;
 
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
+import io.sluice.internal.BufferFlattener;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -16,9 +17,13 @@ import java.util.concurrent.Flow;
  * A JDK {@code HttpClient} body handler that saves a successful (2xx) response body to a file
  * through sluice's writer: {@code client.send(request, FileBodyHandler.to(path, options))}.
  *
- * <p>The client publishes {@code List<ByteBuffer>}; a {@link BufferFlattener} turns that into the
+ * <p>The client publishes {@code List<ByteBuffer>}; an internal flattener turns that into the
  * {@code Flow.Publisher<ByteBuffer>} that {@link ReactiveFile#write(Flow.Publisher, WriteOptions)}
  * takes, translating the writer's demand in buffers into requests for one list at a time.
+ *
+ * <p><b>Threading:</b> the client calls the handler and the body subscriber on its own threads; the
+ * file is opened, written and closed on {@link io.sluice.IoExecutors#files()} (or the options'
+ * executor). The handler is immutable and may be reused for many requests.
  *
  * <p><b>Backpressure:</b> the client is asked for the next list only when the writer wants more
  * buffers and none are left, so memory stays within the writer's window plus one list.

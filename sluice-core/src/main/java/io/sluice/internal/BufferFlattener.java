@@ -1,4 +1,4 @@
-package io.sluice.examples;
+package io.sluice.internal;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       terminal signal, after the last buffer (§1.7).</li>
  * </ul>
  */
-final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, ByteBuffer>, Flow.Subscription {
+public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, ByteBuffer>, Flow.Subscription {
 
     private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>();  // upstream -> drain
     private final AtomicLong requested = new AtomicLong();                    // downstream -> drain

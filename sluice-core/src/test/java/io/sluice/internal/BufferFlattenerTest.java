@@ -1,4 +1,4 @@
-package io.sluice.examples;
+package io.sluice.internal;
 
 import org.junit.jupiter.api.Test;
 
