@@ -417,16 +417,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
         @Override
         public long requestLimit() {
-            long outstanding = outstandingItems();
-            long largest = largestItemBytes;
-            if (largest == 0) {
-                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;   // W4: probe the item size
-            }
-            long room = (maxQueuedBytes - queuedBytes.get()) / largest - outstanding;
-            if (room <= 0) {
-                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;
-            }
-            return room;
+            return ByteCap.requestLimit(outstandingItems(), queuedItems(), queuedBytes.get(),
+                    largestItemBytes, maxQueuedBytes);                          // W4
         }
     }
 }

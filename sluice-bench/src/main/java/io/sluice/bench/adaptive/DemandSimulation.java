@@ -2,6 +2,7 @@ package io.sluice.bench.adaptive;
 
 import io.sluice.demand.DemandController;
 import io.sluice.demand.DemandState;
+import io.sluice.internal.ByteCap;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -364,15 +365,8 @@ public final class DemandSimulation {
 
         @Override
         public long requestLimit() {
-            long outstanding = outstandingItems();
-            if (largestItemBytes == 0) {
-                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;
-            }
-            long room = (scenario.maxQueuedBytes() - queuedBytes) / largestItemBytes - outstanding;
-            if (room <= 0) {
-                return outstanding == 0 && queuedItems() == 0 ? 1 : 0;
-            }
-            return room;
+            return ByteCap.requestLimit(outstandingItems(), queuedItems(), queuedBytes, largestItemBytes,
+                    scenario.maxQueuedBytes());                                 // the writer's own W4 rule
         }
     }
 }

@@ -1,0 +1,36 @@
+package io.sluice.internal;
+
+/**
+ * W4, the writer's byte cap on demand, in one place: the writer uses it, and so does the
+ * adaptive model in the bench module, so the model runs the real rule.
+ */
+public final class ByteCap {
+
+    private ByteCap() {
+    }
+
+    /**
+     * The most items a writer forwards now so that {@code queuedBytes + (outstanding + n) *
+     * largestItemBytes <= maxQueuedBytes}; one item when nothing is queued or outstanding (progress,
+     * and the probe before the item size is known), else 0 when there is no room.
+     *
+     * @param outstandingItems requested but not yet received
+     * @param queuedItems received but not yet written
+     * @param queuedBytes bytes of the queued items
+     * @param largestItemBytes the largest item seen so far; 0 before the first
+     * @param maxQueuedBytes the cap
+     * @return the number of items that may be requested now, at least 0
+     */
+    public static long requestLimit(long outstandingItems, long queuedItems, long queuedBytes,
+                                    long largestItemBytes, long maxQueuedBytes) {
+        boolean idle = outstandingItems == 0 && queuedItems == 0;
+        if (largestItemBytes == 0) {
+            return idle ? 1 : 0;
+        }
+        long room = (maxQueuedBytes - queuedBytes) / largestItemBytes - outstandingItems;
+        if (room <= 0) {
+            return idle ? 1 : 0;
+        }
+        return room;
+    }
+}
