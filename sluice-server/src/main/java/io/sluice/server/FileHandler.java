@@ -98,6 +98,6 @@ final class FileHandler extends Handler.Abstract {
                 + "\ndirectBytes=" + direct
                 + "\nliveThreads=" + ManagementFactory.getThreadMXBean().getThreadCount()
                 + "\npeakThreads=" + ManagementFactory.getThreadMXBean().getPeakThreadCount()
-                + "\nunboundedQueuedBytes=" + UnboundedResponseSubscriber.QUEUED_BYTES.get();
+                + "\nqueuedResponseBytes=" + ResponseBodySubscriber.QUEUED_BYTES.get();
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * response to our file publisher; uploads subscribe our atomic file writer to the request body;
  * the simulated storage delay is a timer task. With {@code bounded} false (C-unbounded) uploads
  * demand everything at once and downloads queue the whole file (see
- * {@link UnboundedResponseSubscriber}).
+ * {@link ResponseBodySubscriber}).
  */
 final class ReactiveStorage implements Storage {
 
@@ -50,8 +50,8 @@ final class ReactiveStorage implements Storage {
             }
             ReactiveFile.of(file)
                     .read(ReadOptions.range(range.offset(), range.length()))
-                    .subscribe(bounded ? new ResponseBodySubscriber(response, callback)
-                            : new UnboundedResponseSubscriber(response, callback));
+                    .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)
+                            : ResponseBodySubscriber.unbounded(response, callback));
         });
     }
 

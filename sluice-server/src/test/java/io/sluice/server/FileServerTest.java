@@ -98,6 +98,23 @@ class FileServerTest {
 
     @ParameterizedTest
     @MethodSource("lanes")
+    void answersSeveralRequestsOnOneKeptAliveConnection(Lane lane) throws Exception {
+        byte[] body = randomBytes(16 * 1024, 6);
+        Files.write(directory.resolve("small.bin"), body);
+        try (FileServer server = start(lane); RawHttp http = new RawHttp(server.port())) {
+            for (int i = 0; i < 3; i++) {
+                http.send("GET /files/small.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+                RawHttp.Answer answer = http.readAnswer();
+                assertEquals(200, answer.status(), "request " + i);
+                assertArrayEquals(body, answer.bytes(), "request " + i);
+            }
+            http.send("GET /files/missing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertEquals(404, http.readAnswer().status());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("lanes")
     void refusesBadNamesWith400AndAClearMessage(Lane lane) throws Exception {
         Files.writeString(directory.resolve("secret"), "not for clients");
         try (FileServer server = start(lane)) {
