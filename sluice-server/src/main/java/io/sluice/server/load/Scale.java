@@ -25,7 +25,7 @@ record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Conn
              double putsPerSecond, Duration requestTimeout, String serverHeap) {
 
     static final Scale SMOKE = new Scale("smoke", 16, new int[] {16}, new int[] {64}, Duration.ofSeconds(4),
-            32, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
+            64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
 
     static final Scale FULL = new Scale("full", 200, new int[] {64, 256, 1024}, new int[] {64, 128, 256, 512},
             Duration.ofSeconds(20), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");

@@ -86,6 +86,9 @@ final class Scenarios {
              HttpLoad load = new HttpLoad();
              SlowClients slow = new SlowClients();
              HeapSampler sampler = new HeapSampler(server)) {
+            HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
+                    .timeout(scale.requestTimeout()).build();
+            load.closed(() -> warmUp, response -> true, 8, Duration.ofSeconds(1)); // JIT warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             sampler.start();
@@ -95,6 +98,7 @@ final class Scenarios {
             for (int i = 0; i < scale.slowWriters(); i++) {
                 slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
             }
+            Thread.sleep(1_000); // ramp: let the slow clients take their connections (and lane A's threads)
             HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
                     .build();
             ExecutorService side = Executors.newSingleThreadExecutor();

@@ -75,7 +75,8 @@ final class ServerProcess implements AutoCloseable {
 
     /** Whether the JVM died of OutOfMemoryError ({@code -XX:+ExitOnOutOfMemoryError}). */
     boolean diedOfOutOfMemory() throws IOException {
-        return !process.isAlive() && Files.readString(stderr).contains("OutOfMemoryError");
+        // -XX:+ExitOnOutOfMemoryError exits with status 3 and prints "Terminating due to ..."
+        return !process.isAlive() && (process.exitValue() == 3 || Files.readString(stderr).contains("OutOfMemoryError"));
     }
 
     /** The last line the server wrote to stderr (why it died, when it did). */
