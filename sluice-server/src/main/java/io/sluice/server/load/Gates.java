@@ -29,7 +29,7 @@ final class Gates {
     }
 
     private boolean smoke() {
-        return scale == Scale.SMOKE;
+        return scale.name().startsWith("smoke");
     }
 
     int passed() {

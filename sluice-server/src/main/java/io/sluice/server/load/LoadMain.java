@@ -13,7 +13,8 @@ import java.util.stream.Stream;
 
 /**
  * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
- * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]}.
+ * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
+ * [--run-seconds N]}.
  * Prints a Markdown table, one PASS/FAIL line per gate and {@code N passed, N failed}; exits 1
  * when a gate failed. Lane B is left out on JDKs without virtual threads (said in the output).
  */
@@ -32,16 +33,22 @@ public final class LoadMain {
         String scenarios = "A1,A2,B";
         String lanes = "A,B,C,C-unbounded";
         String serverCpu = null;
+        long runSeconds = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--scale" -> scale = args[i + 1];
                 case "--scenarios" -> scenarios = args[i + 1];
                 case "--lanes" -> lanes = args[i + 1];
                 case "--server-cpu" -> serverCpu = args[i + 1];
+                case "--run-seconds" -> runSeconds = Long.parseLong(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
-        int failed = run(Scale.parse(scale), List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, System.out);
+        Scale parsed = Scale.parse(scale);
+        if (runSeconds > 0) {
+            parsed = parsed.withRunTime(java.time.Duration.ofSeconds(runSeconds));
+        }
+        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, System.out);
         System.exit(failed == 0 ? 0 : 1);
     }
 

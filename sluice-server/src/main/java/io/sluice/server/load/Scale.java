@@ -30,6 +30,13 @@ record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Conn
     static final Scale FULL = new Scale("full", 200, new int[] {64, 256, 1024}, new int[] {64, 128, 256, 512},
             Duration.ofSeconds(20), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
 
+    /** The same scale with another load time per lane and step (a reduced full run). */
+    Scale withRunTime(Duration time) {
+        return new Scale(name + "(" + time.toSeconds() + "s)", platformThreads, a1Connections, a2Connections, time,
+                slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
+                requestTimeout, serverHeap);
+    }
+
     static Scale parse(String name) {
         return switch (name) {
             case "smoke" -> SMOKE;
