@@ -17,7 +17,9 @@ if [ ! -f "$JAR" ]; then
 fi
 OUT=sluice-server/target/load-$SCALE-$(date -u +%Y%m%dT%H%M%SZ).md
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT"
+STATUS=0
 taskset -c 1 "$JAVA" -Dsluice.server.java="$JAVA" -cp "$JAR" io.sluice.server.load.LoadMain \
   --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} \
-  | tee -a "$OUT"
+  | tee -a "$OUT" || STATUS=$?
 echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
+exit "$STATUS"

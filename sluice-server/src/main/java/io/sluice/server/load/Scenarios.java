@@ -92,11 +92,21 @@ final class Scenarios {
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             sampler.start();
+            // A server that dies while they connect (C-unbounded runs out of memory) refuses the
+            // rest: those count as client errors, the scenario goes on and reports it.
             for (int i = 0; i < scale.slowReaders(); i++) {
-                slow.startReader(server.port(), "/files/big.bin");
+                try {
+                    slow.startReader(server.port(), "/files/big.bin");
+                } catch (IOException e) {
+                    slow.clientErrors.incrementAndGet();
+                }
             }
             for (int i = 0; i < scale.slowWriters(); i++) {
-                slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
+                try {
+                    slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
+                } catch (IOException e) {
+                    slow.clientErrors.incrementAndGet();
+                }
             }
             Thread.sleep(1_000); // ramp: let the slow clients take their connections (and lane A's threads)
             HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
@@ -126,7 +136,8 @@ final class Scenarios {
             String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
                     : server.alive() ? "" : "server died: " + server.lastError();
             String note = (died.isEmpty() ? "" : died + "; ") + "slow uploads verified " + slow.uploadsVerified.get()
-                    + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB);
+                    + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
+                    + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
             List<Row> rows = new ArrayList<>();
             rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, sampler, note));
             rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, sampler, died));
