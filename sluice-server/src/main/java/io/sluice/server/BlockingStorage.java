@@ -70,10 +70,10 @@ final class BlockingStorage implements Storage {
 
     @Override
     public void put(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
+        Replies.checkDeclaredLength(request, maxUploadBytes); // refused before it starts: no event
         Path temporary = file.resolveSibling(".upload-" + UUID.randomUUID() + ".tmp");
         boolean renamed = false;
         try {
-            Replies.checkDeclaredLength(request, maxUploadBytes);
             sleep(delayMillis);
             Sha256 sha256 = new Sha256();
             long received = 0;
