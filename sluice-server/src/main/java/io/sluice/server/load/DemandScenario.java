@@ -90,8 +90,13 @@ public final class DemandScenario {
         long start = System.nanoTime();
         for (int i = 0; i < uploads; i++) {
             int index = i;
-            WriteOptions options = WriteOptions.defaults().withDemand(strategy)
-                    .withMaxQueuedBytes(Long.MAX_VALUE / 2)
+            // Every strategy keeps the writer's default byte bound except all-at-once, whose point
+            // is to have none.
+            WriteOptions base = WriteOptions.defaults().withDemand(strategy);
+            if (strategy == Demand.unbounded()) {
+                base = base.withMaxQueuedBytes(Long.MAX_VALUE / 2);
+            }
+            WriteOptions options = base
                     .withListener((WriteSnapshot snapshot) -> {
                         queued.set(index, snapshot.queuedBytes());
                         long total = 0;
