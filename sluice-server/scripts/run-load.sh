@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The load harness (scenarios A1, A2, B) with the server pinned to CPU 0 and the load generator to
+# CPU 1, a fresh server JVM per lane and step. Usage, from the repository root:
+#   sluice-server/scripts/run-load.sh [smoke|full] [scenarios, default A1,A2,B] [lanes, default all]
+# RUN_SECONDS=8 shortens every step (a reduced full run); the default full run takes about 12 minutes.
+# JAVA picks the JDK for both sides (default: JDK 25, so lane B runs). Output: a Markdown table,
+# one PASS/FAIL line per gate and "N passed, N failed", also saved to sluice-server/target/.
+set -euo pipefail
+SCALE=${1:-full}
+SCENARIOS=${2:-A1,A2,B}
+LANES=${3:-A,B,C,C-unbounded}
+JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+cd "$(dirname "$0")/../.."
+JAR=sluice-server/target/sluice-server.jar
+if [ ! -f "$JAR" ]; then
+  mvn -q -B -pl sluice-server -am package -DskipTests
+fi
+OUT=sluice-server/target/load-$SCALE-$(date -u +%Y%m%dT%H%M%SZ).md
+echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT"
+STATUS=0
+taskset -c 1 "$JAVA" -Dsluice.server.java="$JAVA" -cp "$JAR" io.sluice.server.load.LoadMain \
+  --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} \
+  | tee -a "$OUT" || STATUS=$?
+echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
+exit "$STATUS"

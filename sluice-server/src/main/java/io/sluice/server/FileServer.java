@@ -1,0 +1,125 @@
+package io.sluice.server;
+
+import io.sluice.IoExecutors;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The streaming file server: one Jetty 12 server, one lane. Stop it with {@link #close()}. */
+public final class FileServer implements AutoCloseable {
+
+    /** Lane C's pool: a few threads are enough when nothing blocks. */
+    static final int NON_BLOCKING_THREADS = 16;
+    /** Lane B's bound on concurrent virtual threads (Jetty's default is 200). */
+    static final int MAX_VIRTUAL_THREADS = 100_000;
+
+    private final ServerConfig config;
+    private final Server server;
+    private final ServerConnector connector;
+    private final Storage storage;
+
+    private FileServer(ServerConfig config, Server server, ServerConnector connector, Storage storage) {
+        this.config = config;
+        this.server = server;
+        this.connector = connector;
+        this.storage = storage;
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @throws UnsupportedOperationException for lane B on a JVM without virtual threads
+     * @throws Exception when Jetty cannot start (port in use, ...)
+     */
+    public static FileServer start(ServerConfig config) throws Exception {
+        refuseUnsupportedLane(config.lane());
+        Path directory = config.directory().toAbsolutePath().normalize();
+        Files.createDirectories(directory);
+        Server server = new Server(threadPool(config));
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        server.addConnector(connector);
+        Storage storage = config.lane().blocking()
+                ? new BlockingStorage(config.maxUploadBytes(), config.events())
+                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events());
+        server.setHandler(new FileHandler(config.lane(), directory, storage));
+        FileServer fileServer = new FileServer(config, server, connector, storage);
+        try {
+            server.start();
+        } catch (Exception e) {
+            fileServer.close();
+            throw e;
+        }
+        return fileServer;
+    }
+
+    /**
+     * Lane B needs JDK 21+. The module compiles with {@code --release 17}, so virtual threads are
+     * reached only by reflection (inside Jetty and {@link IoExecutors}); this check turns their
+     * absence into one clear message instead of a stack trace from deep inside Jetty.
+     */
+    static void refuseUnsupportedLane(Lane lane) {
+        if (lane == Lane.B && !IoExecutors.virtualThreadsAvailable()) {
+            throw new UnsupportedOperationException("lane B needs virtual threads (JDK 21 or newer); this JVM is "
+                    + Runtime.version() + ". Run it with /usr/lib/jvm/temurin-25-jdk-amd64/bin/java, or pick lane A or C.");
+        }
+    }
+
+    private static ThreadPool threadPool(ServerConfig config) {
+        switch (config.lane()) {
+            case A: {
+                QueuedThreadPool pool = new QueuedThreadPool(config.platformThreads(), 8);
+                pool.setName("lane-a");
+                return pool;
+            }
+            case B: {
+                VirtualThreadPool pool = new VirtualThreadPool(MAX_VIRTUAL_THREADS);
+                pool.setName("lane-b");
+                return pool;
+            }
+            default: {
+                QueuedThreadPool pool = new QueuedThreadPool(NON_BLOCKING_THREADS, 4);
+                pool.setName("lane-c");
+                return pool;
+            }
+        }
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** {@code http://host:port} of this server. */
+    public URI uri() {
+        return URI.create("http://" + config.host() + ":" + port());
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IOException("stopping the server failed", e);
+        } finally {
+            storage.close();
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.sluice.server;
+
+import io.sluice.ReactiveFile;
+import io.sluice.ReadOptions;
+import io.sluice.WriteOptions;
+import io.sluice.demand.Demand;
+import io.sluice.demand.DemandStrategy;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Lanes C and C-unbounded: no request holds a thread while it waits. Downloads subscribe Jetty's
+ * response to our file publisher; uploads subscribe our atomic file writer to the request body;
+ * the simulated storage delay is a timer task. With {@code bounded} false (C-unbounded) uploads
+ * demand everything at once and downloads queue the whole file (see
+ * {@link ResponseBodySubscriber}).
+ */
+final class ReactiveStorage implements Storage {
+
+    private final boolean bounded;
+    private final long maxUploadBytes;
+    private final UploadEvents events;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "sluice-server-delay-timer");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events) {
+        this.bounded = bounded;
+        this.maxUploadBytes = maxUploadBytes;
+        this.events = events;
+    }
+
+    @Override
+    public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
+        after(delayMillis, callback, () -> {
+            ByteRange range = Replies.startDownload(request, response, callback, file);
+            if (range == null) {
+                return;
+            }
+            ReactiveFile.of(file)
+                    .read(ReadOptions.range(range.offset(), range.length()))
+                    .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)
+                            : ResponseBodySubscriber.unbounded(response, callback));
+        });
+    }
+
+    @Override
+    public void put(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
+        Replies.checkDeclaredLength(request, maxUploadBytes);
+        after(delayMillis, callback, () -> {
+            Sha256 sha256 = new Sha256();
+            RequestBodyPublisher body = new RequestBodyPublisher(request, maxUploadBytes, sha256);
+            ReactiveFile.of(file)
+                    .write(body, WriteOptions.defaults().withAtomicReplace().withDemand(demand()))
+                    .whenComplete((bytes, failure) -> {
+                        if (failure == null) {
+                            String hex = sha256.hex();
+                            events.stored(name, bytes, hex);
+                            Replies.stored(response, callback, name, bytes, hex);
+                            return;
+                        }
+                        Throwable cause = unwrap(failure);
+                        events.failed(name, cause);
+                        if (cause instanceof HttpProblem) {
+                            Replies.problem(response, callback, (HttpProblem) cause);
+                        } else {
+                            callback.failed(cause);
+                        }
+                    });
+        });
+    }
+
+    @Override
+    public void delete(Request request, Response response, Callback callback, Path file, long delayMillis) {
+        after(delayMillis, callback, () -> {
+            try {
+                Replies.deleted(response, callback, file, Files.deleteIfExists(file));
+            } catch (IOException e) {
+                callback.failed(e);
+            }
+        });
+    }
+
+    private DemandStrategy demand() {
+        return bounded ? Demand.adaptive() : Demand.unbounded();
+    }
+
+    /** Runs {@code step} now, or later on the timer: no thread waits for the simulated storage. */
+    private void after(long delayMillis, Callback callback, Runnable step) {
+        Runnable guarded = () -> {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                callback.failed(e);
+            }
+        };
+        if (delayMillis <= 0) {
+            guarded.run();
+        } else {
+            timer.schedule(guarded, delayMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

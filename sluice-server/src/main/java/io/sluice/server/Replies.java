@@ -1,0 +1,92 @@
+package io.sluice.server;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** The parts of an answer every lane writes the same way. */
+final class Replies {
+
+    private Replies() {
+    }
+
+    /** A small text answer; the body is the message and a newline. */
+    static void text(Response response, Callback callback, int status, String message) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        Content.Sink.write(response, true, message + "\n", callback);
+    }
+
+    static void problem(Response response, Callback callback, HttpProblem problem) {
+        if (response.isCommitted()) {
+            callback.failed(problem);
+            return;
+        }
+        text(response, callback, problem.status(), problem.getMessage());
+    }
+
+    /** 201 with what was stored, as a one-line JSON object, and the digest in a header too. */
+    static void stored(Response response, Callback callback, String name, long bytes, String sha256Hex) {
+        response.setStatus(201);
+        response.getHeaders().put("X-Content-SHA256", sha256Hex);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        String json = "{\"name\":\"" + name + "\",\"bytes\":" + bytes + ",\"sha256\":\"" + sha256Hex + "\"}";
+        Content.Sink.write(response, true, json + "\n", callback);
+    }
+
+    /**
+     * Sets status and headers for a GET of {@code file}, or answers 404/416 itself.
+     *
+     * @return the range to send, or null when the answer has been written already
+     */
+    static ByteRange startDownload(Request request, Response response, Callback callback, Path file) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (NoSuchFileException e) {
+            text(response, callback, 404, "no such file: " + file.getFileName());
+            return null;
+        } catch (IOException e) {
+            text(response, callback, 500, "cannot read " + file.getFileName() + ": " + e.getMessage());
+            return null;
+        }
+        ByteRange range = ByteRange.of(request.getHeaders().get(HttpHeader.RANGE), size);
+        if (range == null) {
+            response.getHeaders().put(HttpHeader.CONTENT_RANGE, "bytes */" + size);
+            text(response, callback, 416, "range not satisfiable for a file of " + size + " bytes");
+            return null;
+        }
+        response.setStatus(range.partial() ? 206 : 200);
+        response.getHeaders().put(HttpHeader.ACCEPT_RANGES, "bytes");
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, range.length());
+        if (range.partial()) {
+            response.getHeaders().put(HttpHeader.CONTENT_RANGE, range.contentRange(size));
+        }
+        return range;
+    }
+
+    static void deleted(Response response, Callback callback, Path file, boolean existed) {
+        if (existed) {
+            response.setStatus(204);
+            callback.succeeded();
+        } else {
+            text(response, callback, 404, "no such file: " + file.getFileName());
+        }
+    }
+
+    /** The 413 check that needs no body: a declared length beyond the limit. */
+    static void checkDeclaredLength(Request request, long maxUploadBytes) {
+        long declared = request.getLength();
+        if (declared > maxUploadBytes) {
+            throw HttpProblem.tooLarge(maxUploadBytes);
+        }
+    }
+}

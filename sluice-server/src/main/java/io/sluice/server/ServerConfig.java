@@ -1,0 +1,66 @@
+package io.sluice.server;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What a {@link FileServer} needs: lane, address, storage directory and limits.
+ *
+ * @param lane the threading model
+ * @param host the address to bind; loopback unless told otherwise
+ * @param port the port; 0 picks a free one
+ * @param directory where files are stored (created if missing)
+ * @param maxUploadBytes uploads beyond this many bytes are refused with 413
+ * @param platformThreads the size of lane A's pool (200 in the scenarios)
+ * @param events observer of upload outcomes (tests wait on it instead of sleeping)
+ */
+public record ServerConfig(Lane lane, String host, int port, Path directory, long maxUploadBytes,
+                           int platformThreads, UploadEvents events) {
+
+    /** Default upload limit: 1 GiB. */
+    public static final long DEFAULT_MAX_UPLOAD_BYTES = 1024L * 1024 * 1024;
+    /** Lane A's pool size in the scenarios. */
+    public static final int DEFAULT_PLATFORM_THREADS = 200;
+
+    public ServerConfig {
+        Objects.requireNonNull(lane, "lane");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(events, "events");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, was " + port);
+        }
+        if (maxUploadBytes < 0) {
+            throw new IllegalArgumentException("maxUploadBytes must not be negative, was " + maxUploadBytes);
+        }
+        if (platformThreads < 4) {
+            throw new IllegalArgumentException("platformThreads must be at least 4, was " + platformThreads);
+        }
+    }
+
+    /** Loopback, a free port, 1 GiB uploads, 200 platform threads, no observer. */
+    public static ServerConfig loopback(Lane lane, Path directory) {
+        return new ServerConfig(lane, "127.0.0.1", 0, directory, DEFAULT_MAX_UPLOAD_BYTES,
+                DEFAULT_PLATFORM_THREADS, UploadEvents.NONE);
+    }
+
+    public ServerConfig withMaxUploadBytes(long bytes) {
+        return new ServerConfig(lane, host, port, directory, bytes, platformThreads, events);
+    }
+
+    public ServerConfig withPort(int newPort) {
+        return new ServerConfig(lane, host, newPort, directory, maxUploadBytes, platformThreads, events);
+    }
+
+    public ServerConfig withHost(String newHost) {
+        return new ServerConfig(lane, newHost, port, directory, maxUploadBytes, platformThreads, events);
+    }
+
+    public ServerConfig withPlatformThreads(int threads) {
+        return new ServerConfig(lane, host, port, directory, maxUploadBytes, threads, events);
+    }
+
+    public ServerConfig withEvents(UploadEvents newEvents) {
+        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, newEvents);
+    }
+}

@@ -1,0 +1,25 @@
+package io.sluice.server;
+
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+import java.nio.file.Path;
+
+/**
+ * How one lane moves bytes between the socket and the disk. Each method answers the request and
+ * completes {@code callback} exactly once; {@code delayMillis} simulates slow storage before the
+ * disk is touched.
+ */
+interface Storage extends AutoCloseable {
+
+    void get(Request request, Response response, Callback callback, Path file, long delayMillis);
+
+    void put(Request request, Response response, Callback callback, String name, Path file, long delayMillis);
+
+    void delete(Request request, Response response, Callback callback, Path file, long delayMillis);
+
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,130 @@
+package io.sluice.server.load;
+
+import io.sluice.IoExecutors;
+import io.sluice.server.Lane;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
+ * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
+ * [--run-seconds N]}.
+ * Prints a Markdown table, one PASS/FAIL line per gate and {@code N passed, N failed}; exits 1
+ * when a gate failed. Lane B is left out on JDKs without virtual threads (said in the output).
+ */
+public final class LoadMain {
+
+    private LoadMain() {
+    }
+
+    /**
+     * Runs the harness.
+     *
+     * @param args flags as in the class comment
+     */
+    public static void main(String[] args) throws Exception {
+        String scale = "smoke";
+        String scenarios = "A1,A2,B";
+        String lanes = "A,B,C,C-unbounded";
+        String serverCpu = null;
+        long runSeconds = 0;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--scale" -> scale = args[i + 1];
+                case "--scenarios" -> scenarios = args[i + 1];
+                case "--lanes" -> lanes = args[i + 1];
+                case "--server-cpu" -> serverCpu = args[i + 1];
+                case "--run-seconds" -> runSeconds = Long.parseLong(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown flag " + args[i]);
+            }
+        }
+        Scale parsed = Scale.parse(scale);
+        if (runSeconds > 0) {
+            parsed = parsed.withRunTime(java.time.Duration.ofSeconds(runSeconds));
+        }
+        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, System.out);
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    static List<Lane> parseLanes(String lanes) {
+        List<Lane> parsed = new ArrayList<>();
+        for (String flag : lanes.split(",")) {
+            parsed.add(Lane.parse(flag));
+        }
+        return parsed;
+    }
+
+    /** Runs and prints everything; returns the number of failed gates. */
+    static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
+                   PrintStream out) throws Exception {
+        List<Lane> lanes = new ArrayList<>(requestedLanes);
+        if (lanes.contains(Lane.B) && !IoExecutors.virtualThreadsAvailable()) {
+            lanes.remove(Lane.B);
+            out.println("lane B left out: this JVM (" + Runtime.version() + ") has no virtual threads (JDK 21+)");
+        }
+        Path work = Files.createTempDirectory("sluice-load-");
+        List<Row> rows = new ArrayList<>();
+        try {
+            Scenarios scenarios = new Scenarios(scale, work, serverCpu);
+            out.println("scale=" + scale.name() + " java=" + Runtime.version() + " cpus="
+                    + Runtime.getRuntime().availableProcessors() + " server-cpu=" + (serverCpu == null ? "any" : serverCpu));
+            out.println(Row.header());
+            for (String scenario : scenarioNames) {
+                switch (scenario.trim()) {
+                    case "A1" -> {
+                        for (int connections : scale.a1Connections()) {
+                            for (Lane lane : without(lanes, Lane.C_UNBOUNDED)) {
+                                print(out, rows, scenarios.a1(lane, connections));
+                            }
+                        }
+                    }
+                    case "A2" -> {
+                        for (int connections : scale.a2Connections()) {
+                            for (Lane lane : without(lanes, Lane.C_UNBOUNDED)) {
+                                print(out, rows, scenarios.a2(lane, connections));
+                            }
+                        }
+                    }
+                    case "B" -> {
+                        for (Lane lane : lanes) {
+                            for (Row row : scenarios.b(lane)) {
+                                print(out, rows, row);
+                            }
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown scenario " + scenario
+                            + " (A1, A2, B; C runs as DemandScenario)");
+                }
+            }
+        } finally {
+            deleteTree(work);
+        }
+        Gates gates = new Gates(scale, rows, out);
+        gates.evaluateAll();
+        return gates.failed();
+    }
+
+    private static List<Lane> without(List<Lane> lanes, Lane excluded) {
+        return lanes.stream().filter(lane -> lane != excluded).toList();
+    }
+
+    private static void print(PrintStream out, List<Row> rows, Row row) {
+        rows.add(row);
+        out.println(row.markdown());
+        out.flush();
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.sluice.server.load;
+
+import java.time.Duration;
+
+/**
+ * How big a run is. {@link #FULL} is the issue's scenarios; {@link #SMOKE} shrinks counts and
+ * times (and lane A's pool, so its plateau is reachable on a 2-core machine) for CI.
+ *
+ * @param name smoke or full
+ * @param platformThreads lane A's pool
+ * @param a1Connections closed-loop connections for A1
+ * @param a2Connections closed-loop connections for A2
+ * @param runTime load time per lane and step
+ * @param slowReaders slow downloaders in B
+ * @param slowWriters slow uploaders in B
+ * @param slowUploadBytes size of each slow upload in B
+ * @param slowFileBytes size of the file slow readers download
+ * @param fastGetsPerSecond open-model fast GETs in B
+ * @param putsPerSecond open-model 1 MiB PUTs in B
+ * @param requestTimeout client timeout per request
+ * @param serverHeap the server's -Xmx
+ */
+record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Connections, Duration runTime,
+             int slowReaders, int slowWriters, int slowUploadBytes, long slowFileBytes, double fastGetsPerSecond,
+             double putsPerSecond, Duration requestTimeout, String serverHeap) {
+
+    static final Scale SMOKE = new Scale("smoke", 16, new int[] {16}, new int[] {64}, Duration.ofSeconds(4),
+            64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
+
+    static final Scale FULL = new Scale("full", 200, new int[] {64, 256, 1024}, new int[] {64, 128, 256, 512},
+            Duration.ofSeconds(20), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
+
+    /** The same scale with another load time per lane and step (a reduced full run). */
+    Scale withRunTime(Duration time) {
+        return new Scale(name + "(" + time.toSeconds() + "s)", platformThreads, a1Connections, a2Connections, time,
+                slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
+                requestTimeout, serverHeap);
+    }
+
+    static Scale parse(String name) {
+        return switch (name) {
+            case "smoke" -> SMOKE;
+            case "full" -> FULL;
+            default -> throw new IllegalArgumentException("scale must be smoke or full, was " + name);
+        };
+    }
+}

@@ -1,0 +1,227 @@
+package io.sluice.server.load;
+
+import io.sluice.server.Lane;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+
+/** Runs scenarios A1, A2 and B: one fresh server JVM per lane and step. */
+final class Scenarios {
+
+    static final int SMALL_FILE_BYTES = 16 * 1024;
+    static final int PUT_BYTES = 1024 * 1024;
+    static final long DELAY_MILLIS = 100;
+    private static final double MIB = 1024.0 * 1024.0;
+
+    private final Scale scale;
+    private final Path workDirectory;
+    private final String serverCpu;
+
+    Scenarios(Scale scale, Path workDirectory, String serverCpu) {
+        this.scale = scale;
+        this.workDirectory = workDirectory;
+        this.serverCpu = serverCpu;
+    }
+
+    /** A1: fast 16 KiB GETs, closed loop. */
+    Row a1(Lane lane, int connections) throws Exception {
+        return closedLoop("A1", lane, connections, "/files/small.bin");
+    }
+
+    /** A2: the same GET behind 100 ms of simulated slow storage. */
+    Row a2(Lane lane, int connections) throws Exception {
+        return closedLoop("A2", lane, connections, "/files/small.bin?delay=" + DELAY_MILLIS);
+    }
+
+    private Row closedLoop(String scenario, Lane lane, int connections, String target) throws Exception {
+        Path directory = freshDirectory(scenario, lane);
+        writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
+        try (ServerProcess server = ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(),
+                serverCpu);
+             HttpLoad load = new HttpLoad();
+             HeapSampler sampler = new HeapSampler(server)) {
+            Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
+                    && response.body().length == SMALL_FILE_BYTES;
+            HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
+            load.closed(() -> request, valid, connections, Duration.ofSeconds(1)); // warm-up, discarded
+            double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
+            double cpuBefore = server.cpuSeconds();
+            sampler.start();
+            long start = System.nanoTime();
+            LatencyRecorder recorder = load.closed(() -> request, valid, connections, scale.runTime());
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return row(scenario, connections + " conn", lane, recorder, seconds, server, idleRss,
+                    server.cpuSeconds() - cpuBefore, sampler, "");
+        }
+    }
+
+    /**
+     * B: slow downloaders and uploaders hold connections while open-model fast GETs and 1 MiB PUTs
+     * (every upload verified by SHA-256) measure what everybody else gets.
+     */
+    List<Row> b(Lane lane) throws Exception {
+        Path directory = freshDirectory("B", lane);
+        writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
+        writeRandom(directory.resolve("big.bin"), scale.slowFileBytes(), 2);
+        byte[] putBody = new byte[PUT_BYTES];
+        new Random(3).nextBytes(putBody);
+        String putSha = SlowClients.sha256(putBody);
+        try (ServerProcess server = ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(),
+                serverCpu);
+             HttpLoad load = new HttpLoad();
+             SlowClients slow = new SlowClients();
+             HeapSampler sampler = new HeapSampler(server)) {
+            HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
+                    .timeout(scale.requestTimeout()).build();
+            load.closed(() -> warmUp, response -> true, 8, Duration.ofSeconds(1)); // JIT warm-up, discarded
+            double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
+            double cpuBefore = server.cpuSeconds();
+            sampler.start();
+            // A server that dies while they connect (C-unbounded runs out of memory) refuses the
+            // rest: those count as client errors, the scenario goes on and reports it.
+            for (int i = 0; i < scale.slowReaders(); i++) {
+                try {
+                    slow.startReader(server.port(), "/files/big.bin");
+                } catch (IOException e) {
+                    slow.clientErrors.incrementAndGet();
+                }
+            }
+            for (int i = 0; i < scale.slowWriters(); i++) {
+                try {
+                    slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
+                } catch (IOException e) {
+                    slow.clientErrors.incrementAndGet();
+                }
+            }
+            Thread.sleep(1_000); // ramp: let the slow clients take their connections (and lane A's threads)
+            HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
+                    .build();
+            ExecutorService side = Executors.newSingleThreadExecutor();
+            long start = System.nanoTime();
+            Future<LatencyRecorder> puts;
+            LatencyRecorder gets;
+            try {
+                int[] counter = {0};
+                puts = side.submit(() -> load.open(() -> HttpRequest.newBuilder(
+                                server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
+                                .timeout(scale.requestTimeout().multipliedBy(2))
+                                .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody)).build(),
+                        response -> response.statusCode() == 201
+                                && new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).contains(putSha),
+                        scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
+                gets = load.open(() -> get, response -> response.statusCode() == 200
+                        && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
+                        scale.runTime().multipliedBy(2));
+            } finally {
+                side.shutdown();
+            }
+            LatencyRecorder putRecorder = puts.get();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpu = server.cpuSeconds() - cpuBefore;
+            String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
+                    : server.alive() ? "" : "server died: " + server.lastError();
+            String note = (died.isEmpty() ? "" : died + "; ") + "slow uploads verified " + slow.uploadsVerified.get()
+                    + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
+                    + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
+            List<Row> rows = new ArrayList<>();
+            rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, sampler, note));
+            rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, sampler, died));
+            return rows;
+        }
+    }
+
+    private static Row row(String scenario, String step, Lane lane, LatencyRecorder recorder, double seconds,
+                           ServerProcess server, double idleRss, double cpuSeconds, HeapSampler sampler, String note) {
+        Map<String, Long> status = server.procStatus();
+        double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), sampler.peakRssMiB());
+        return new Row(scenario, step, lane, recorder.ok() / seconds, recorder.bytes() / MIB / seconds,
+                recorder.percentileMillis(50), recorder.percentileMillis(99), recorder.percentileMillis(99.9),
+                recorder.timeouts(), recorder.errors(), idleRss, peakRss, sampler.peakHeapShare(),
+                status.getOrDefault("Threads", sampler.lastThreads()), cpuSeconds, note);
+    }
+
+    private Path freshDirectory(String scenario, Lane lane) throws IOException {
+        Path directory = workDirectory.resolve(scenario + "-" + lane.flag() + "-" + System.nanoTime());
+        Files.createDirectories(directory);
+        return directory;
+    }
+
+    private static void writeRandom(Path file, long size, long seed) throws IOException {
+        Random random = new Random(seed);
+        byte[] block = new byte[64 * 1024];
+        try (var out = Files.newOutputStream(file)) {
+            for (long written = 0; written < size; written += block.length) {
+                random.nextBytes(block);
+                out.write(block, 0, (int) Math.min(block.length, size - written));
+            }
+        }
+    }
+
+    static double mib(long bytes) {
+        return bytes / MIB;
+    }
+
+    /** Samples heap share, RSS and threads every 250 ms while a step runs. */
+    static final class HeapSampler implements AutoCloseable {
+        private final ServerProcess server;
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final AtomicBoolean started = new AtomicBoolean();
+        private volatile double peakHeapShare;
+        private volatile double peakRssMiB;
+        private volatile long lastThreads;
+
+        HeapSampler(ServerProcess server) {
+            this.server = server;
+        }
+
+        void start() {
+            if (started.compareAndSet(false, true)) {
+                timer.scheduleWithFixedDelay(this::sample, 0, 250, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private void sample() {
+            Map<String, Long> metrics = server.metrics();
+            Long used = metrics.get("heapUsedBytes");
+            Long max = metrics.get("heapMaxBytes");
+            if (used != null && max != null && max > 0) {
+                peakHeapShare = Math.max(peakHeapShare, (double) used / max);
+            }
+            Map<String, Long> status = server.procStatus();
+            peakRssMiB = Math.max(peakRssMiB, mib(status.getOrDefault("VmRSS", 0L)));
+            lastThreads = status.getOrDefault("Threads", lastThreads);
+        }
+
+        double peakHeapShare() {
+            return peakHeapShare;
+        }
+
+        double peakRssMiB() {
+            return peakRssMiB;
+        }
+
+        long lastThreads() {
+            return lastThreads;
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.sluice.server.load;
+
+import io.sluice.server.Lane;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fresh server JVM per run (optionally pinned with {@code taskset}), with what the harness
+ * measures from outside: RSS from {@code /proc}, CPU seconds, and the {@code /metrics} endpoint.
+ */
+final class ServerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path stderr;
+    private final HttpClient metricsClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private ServerProcess(Process process, int port, Path stderr) {
+        this.process = process;
+        this.port = port;
+        this.stderr = stderr;
+    }
+
+    static ServerProcess start(Lane lane, Path directory, int platformThreads, String maxHeap, String cpu)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        if (cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))) {
+            command.addAll(List.of("/usr/bin/taskset", "-c", cpu));
+        }
+        String java = System.getProperty("sluice.server.java",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(java, "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError",
+                "-cp", System.getProperty("java.class.path"), "io.sluice.server.Main",
+                "--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
+                "--threads", Integer.toString(platformThreads)));
+        Path stderr = Files.createTempFile("sluice-server-", ".stderr");
+        Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (line == null || !line.startsWith("READY port=")) {
+            process.destroyForcibly();
+            throw new IOException("server for lane " + lane.flag() + " did not start: " + line + " / "
+                    + Files.readString(stderr));
+        }
+        int port = Integer.parseInt(line.substring("READY port=".length(), line.indexOf(' ', 11)));
+        return new ServerProcess(process, port, stderr);
+    }
+
+    int port() {
+        return port;
+    }
+
+    URI uri(String target) {
+        return URI.create("http://127.0.0.1:" + port + target);
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** Whether the JVM died of OutOfMemoryError ({@code -XX:+ExitOnOutOfMemoryError}). */
+    boolean diedOfOutOfMemory() throws IOException {
+        // -XX:+ExitOnOutOfMemoryError exits with status 3 and prints "Terminating due to ..."
+        return !process.isAlive() && (process.exitValue() == 3 || Files.readString(stderr).contains("OutOfMemoryError"));
+    }
+
+    /** The last line the server wrote to stderr (why it died, when it did). */
+    String lastError() throws IOException {
+        List<String> lines = Files.readAllLines(stderr);
+        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    }
+
+    /** {@code VmRSS}, {@code VmHWM} (peak RSS) and {@code Threads} from /proc, in bytes or counts. */
+    Map<String, Long> procStatus() {
+        Map<String, Long> values = new TreeMap<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                String[] parts = line.split("\\s+");
+                if (parts.length >= 2 && (parts[0].equals("VmRSS:") || parts[0].equals("VmHWM:")
+                        || parts[0].equals("Threads:"))) {
+                    long value = Long.parseLong(parts[1]);
+                    values.put(parts[0].substring(0, parts[0].length() - 1),
+                            parts[0].equals("Threads:") ? value : value * 1024);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the process is gone: no values
+        }
+        return values;
+    }
+
+    /** User + system CPU seconds of the server so far (from /proc/pid/stat, 100 ticks/s). */
+    double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** The server's own view: heap, direct memory, threads, queued bytes; empty if unreachable. */
+    Map<String, Long> metrics() {
+        Map<String, Long> values = new TreeMap<>();
+        try {
+            HttpResponse<String> response = metricsClient.send(HttpRequest.newBuilder(uri("/metrics"))
+                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
+            for (String line : response.body().split("\n")) {
+                int equals = line.indexOf('=');
+                if (equals > 0) {
+                    values.put(line.substring(0, equals), Long.parseLong(line.substring(equals + 1).trim()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreachable (dead or saturated): no values
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return values;
+    }
+
+    @Override
+    public void close() throws IOException {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Files.deleteIfExists(stderr);
+    }
+}
