@@ -173,7 +173,8 @@ public final class WriteOptions {
      * through the heap), with {@link WriteMode#TRUNCATE} (replace) or {@link WriteMode#CREATE_NEW}
      * (create, failing if the target appeared meanwhile); {@link WriteMode#APPEND} is refused with
      * {@link IllegalArgumentException} when the write starts. Implies {@link #withSync()}. A
-     * replaced file's POSIX permissions are kept; a new file is {@code rw-------}. A symbolic link
+     * replaced file's POSIX permissions are kept; a new file gets those a plain create gives (0666
+     * less the umask); the temporary file is owner-only until its rename. A symbolic link
      * at the target is replaced by the file, not followed. Channel and stream writes have no path
      * and ignore this option.
      *

@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  *       at that name is never opened or followed: another name is drawn) and, where the file system
  *       is POSIX, with owner-only permissions ({@code rw-------}).</li>
  *   <li>A2: the target changes only in {@link #commit()}: the temporary file is forced, closed, given
- *       the permissions of the file it replaces (if any), renamed over the target with
+ *       the permissions of the file it replaces (for a new file: those a plain create gives),
+ *       renamed over the target with
  *       {@code ATOMIC_MOVE} ({@link WriteMode#CREATE_NEW}: hard-linked, which fails if the target
  *       appeared meanwhile), and the directory is forced.</li>
  *   <li>A3: every other way out ({@link #close()} without commit, {@link #abort()}, a failing
@@ -214,15 +215,25 @@ public final class AtomicFileSink extends ChannelSink {
         }
     }
 
+    /**
+     * Gives the temporary file, just before it becomes the target, the permissions the target
+     * would have had without atomic replace: those of the file it replaces, or for a new file those
+     * a plain create gets (0666 less the process's umask), so atomic and plain writes agree.
+     */
     private void copyPermissionsOfReplacedFile() throws IOException {
-        if (mode != WriteMode.TRUNCATE || !temporary.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+        if (!temporary.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        if (mode == WriteMode.CREATE_NEW) {
+            Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
             return;
         }
         Set<PosixFilePermission> old;
         try {
             old = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException none) {
-            return;                                // nothing replaced: the new file stays owner-only
+            Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
+            return;
         }
         if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
             Files.setPosixFilePermissions(temporary, old);

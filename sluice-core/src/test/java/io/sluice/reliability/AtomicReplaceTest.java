@@ -71,10 +71,18 @@ class AtomicReplaceTest {
     }
 
     @Test
-    void aNewFileIsOwnerOnlyAndAReplacedFileKeepsItsPermissions_A1_A2() throws Exception {
+    void aNewFileGetsPlainCreatePermissionsAndAReplacedFileKeepsItsOwn_A2() throws Exception {
+        Path plain = directory.resolve("plain");
+        Stages.value(ReactiveFile.of(plain).write(Flux.just(ByteBuffer.wrap(new byte[] {1}))));
         Path fresh = directory.resolve("fresh");
         Stages.value(ReactiveFile.of(fresh).write(Flux.just(ByteBuffer.wrap(new byte[] {1})), ATOMIC));
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(fresh),
+                "an atomic write of a new file gets what a plain write gets (0666 less the umask)");
+        Path created = directory.resolve("created");
+        Stages.value(ReactiveFile.of(created).write(Flux.just(ByteBuffer.wrap(new byte[] {1})),
+                ATOMIC.withMode(io.sluice.WriteMode.CREATE_NEW)));
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(created));
+        assertEquals(List.of(), Stages.temporaries(directory), "no probe or temporary left behind");
 
         Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
         Stages.value(ReactiveFile.of(target).write(Flux.just(ByteBuffer.wrap(new byte[] {2})), ATOMIC));
