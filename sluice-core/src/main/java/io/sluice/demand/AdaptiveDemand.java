@@ -8,7 +8,9 @@ package io.sluice.demand;
  * "98th of 100"). There the controller compares the writer's queue with {@code shift}:
  * <ul>
  *   <li>queue &lt; shift (the channel keeps up): amount grows by {@link #growthFactor()} up to
- *       {@link #maxAmount()}, shift by one up to {@link #maxShift()} (rules (2)-(4));</li>
+ *       {@link #maxAmount()}, and never past what the write's byte cap lets it hold
+ *       ({@link DemandState#capItems()} less the shift), shift by one up to {@link #maxShift()}
+ *       (rules (2)-(4));</li>
  *   <li>queue &gt; shift (the channel lags): amount shrinks by {@link #shrinkFactor()} down to
  *       {@link #minAmount()}, but never below {@link #minBatchBytes()} worth of the largest item
  *       seen, and shift by one down to {@link #minShift()} (rules (5)-(7));</li>
@@ -266,7 +268,7 @@ public final class AdaptiveDemand implements DemandStrategy {
             long outstanding = state.outstandingItems();
             long queued = state.queuedItems();
             if (adaptedAtRequested != requested && outstanding <= shift) {
-                adapt(queued, state.largestItemBytes());     // once per batch, at its eligible point
+                adapt(queued, state.largestItemBytes(), state.capItems());   // once per batch, at its eligible point
                 adaptedAtRequested = requested;
             }
             if (adaptedAtRequested == requested && queued + outstanding <= shift) {
@@ -275,9 +277,18 @@ public final class AdaptiveDemand implements DemandStrategy {
             return 0;
         }
 
-        private void adapt(long queued, long largestItemBytes) {
+        private void adapt(long queued, long largestItemBytes, long capItems) {
+            if (largestItemBytes == 0) {
+                return;                                       // no item has arrived yet: no evidence either way
+            }
             if (queued < shift) {                             // (2): the channel is faster
-                amount = Math.min(saturatingMultiply(amount, growthFactor), maxAmount);   // (3)
+                // (3), never past what the byte cap lets the writer hold: while the cap binds, the
+                // drain writes everything it holds before it asks again, so the queue is empty at the
+                // eligible point however slow the channel is; growing there would only make the
+                // reported window a fiction the cap clamps away.
+                long capCeiling = capItems == Long.MAX_VALUE ? maxAmount : Math.max(minAmount, capItems - shift);
+                long grown = Math.min(saturatingMultiply(amount, growthFactor), Math.min(maxAmount, capCeiling));
+                amount = Math.max(amount, grown);                                          // (3)
                 shift = Math.min(shift + 1, maxShift);                                     // (4)
             } else if (queued > shift) {                      // (5): the channel is slower
                 long floor = minAmount;

@@ -65,6 +65,19 @@ public interface DemandState {
     long requestLimit();
 
     /**
+     * The most items the byte cap lets this write hold at once (queued plus outstanding), at the
+     * largest item size seen. A controller that asks for a larger window than this is clamped by
+     * {@link #requestLimit()} anyway; the adaptive strategy uses it so that its window never grows
+     * past what the writer can really hold.
+     *
+     * @return the cap in items, at least 1; {@code Long.MAX_VALUE} before the first item arrives
+     *     (and in this default, for states that know no cap)
+     */
+    default long capItems() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Requested but not yet received.
      *
      * @return {@code requestedItems() - receivedItems()}, or {@code Long.MAX_VALUE} once the

@@ -33,4 +33,20 @@ public final class ByteCap {
         }
         return room;
     }
+
+    /**
+     * The most items the cap lets a writer hold at once, queued plus outstanding, at the largest
+     * item size seen: what the window can really be, whatever a controller asks for.
+     *
+     * @param largestItemBytes the largest item seen so far; 0 before the first
+     * @param maxQueuedBytes the cap
+     * @return {@code maxQueuedBytes / largestItemBytes}, at least 1; {@code Long.MAX_VALUE} before the
+     *     first item, when the size is not known yet
+     */
+    public static long capItems(long largestItemBytes, long maxQueuedBytes) {
+        if (largestItemBytes == 0) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(1, maxQueuedBytes / largestItemBytes);
+    }
 }

@@ -267,8 +267,23 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         return false;
     }
 
-    /** Asks the controller and forwards its demand within the byte cap (W3, W4); returns it. */
+    /**
+     * Asks the controller and forwards its demand within the byte cap (W3, W4); returns the items
+     * requested. When a synchronous upstream emitted inside that {@code request(n)} (W8), the batch
+     * it delivered may have reached its eligible point before anything was written: the controller
+     * is asked once more at once ({@link io.sluice.demand.DemandController}: "after each batch of
+     * items received"), so it judges the queue as it stood then, not after the drain has written
+     * it. Once, not in a loop: the next question comes after the next write.
+     */
     private long issueDemand() {
+        long issued = requestOnce();
+        if (issued > 0 && !emittedInRequest.isEmpty() && failure.get() == null && !aborted) {
+            issued += requestOnce();
+        }
+        return issued;
+    }
+
+    private long requestOnce() {
         if (upstreamCompleted) {
             return 0;
         }
@@ -419,6 +434,11 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         public long requestLimit() {
             return ByteCap.requestLimit(outstandingItems(), queuedItems(), queuedBytes.get(),
                     largestItemBytes, maxQueuedBytes);                          // W4
+        }
+
+        @Override
+        public long capItems() {
+            return ByteCap.capItems(largestItemBytes, maxQueuedBytes);
         }
     }
 }

@@ -131,6 +131,36 @@ class DemandStrategyTest {
     }
 
     @Test
+    void adaptiveNeverGrowsPastWhatTheByteCapLetsTheWriterHold() {
+        // 64 KiB items under the default 1 MiB cap: the writer can hold 16. A channel that empties
+        // the queue before every eligible point must not grow the window past that.
+        DemandController controller = Demand.adaptive().newController();
+        FakeState state = new FakeState();
+        state.largestItemBytes = 64 * 1024;
+        state.capItems = 16;
+        state.ask(controller);
+        for (int cycle = 0; cycle < 50; cycle++) {
+            state.receive(state.outstandingItems());
+            state.write(state.queuedItems());      // the whole queue in one gathering write
+            state.ask(controller);
+        }
+        assertEquals("adaptive amount=16 shift=1", controller.describe());
+        assertEquals(17, controller.windowItems());
+
+        DemandController roomy = Demand.adaptive().newController();
+        FakeState wide = new FakeState();
+        wide.largestItemBytes = 1024;
+        wide.capItems = 1024;                      // 1 KiB items: the cap admits 1,024
+        wide.ask(roomy);
+        for (int cycle = 0; cycle < 50; cycle++) {
+            wide.receive(wide.outstandingItems());
+            wide.write(wide.queuedItems());
+            wide.ask(roomy);
+        }
+        assertEquals("adaptive amount=1023 shift=1", roomy.describe(), "grows up to the cap, less the shift");
+    }
+
+    @Test
     void theDefaultsAreTheSweepsChoice() {
         AdaptiveDemand defaults = Demand.adaptive();
         assertEquals(16, defaults.initialAmount());

@@ -8,6 +8,7 @@ final class FakeState implements DemandState {
     long queuedBytes;
     long largestItemBytes = 1024;
     long limit = Long.MAX_VALUE;
+    long capItems = Long.MAX_VALUE;
 
     /** Asks the controller, and "requests" what it returns, as the writer does. */
     long ask(DemandController controller) {
@@ -54,5 +55,10 @@ final class FakeState implements DemandState {
     @Override
     public long requestLimit() {
         return limit;
+    }
+
+    @Override
+    public long capItems() {
+        return capItems;
     }
 }

@@ -283,11 +283,23 @@ public final class DemandSimulation {
         }
     }
 
-    private record Issued(long items, long nanos) {
+    private record Issued(long items, long nanos, boolean emittedInRequest) {
     }
 
-    /** ChannelWriteSubscriber.issueDemand: ask, clamp (W3, W4), never stall, request. */
+    /**
+     * ChannelWriteSubscriber.issueDemand: ask, clamp (W3, W4), never stall, request; after items
+     * emitted inside the request, ask once more before writing them.
+     */
     private Issued issueDemand(long now) {
+        Issued first = requestOnce(now);
+        if (first.items == 0 || !first.emittedInRequest) {
+            return first;
+        }
+        Issued second = requestOnce(first.nanos);
+        return new Issued(first.items + second.items, second.nanos, second.emittedInRequest);
+    }
+
+    private Issued requestOnce(long now) {
         long wanted = controller.nextRequest(state);
         if (wanted < 0) {
             throw new IllegalStateException("controller " + controller.describe() + " returned " + wanted);
@@ -297,20 +309,22 @@ public final class DemandSimulation {
             n = 1;
         }
         if (n == 0) {
-            return new Issued(0, now);
+            return new Issued(0, now, false);
         }
         long total = requested + n;
         requested = total < 0 ? Long.MAX_VALUE : total;
         requestCalls++;
         request(n, now);
+        boolean emitted = false;
         if (syncProducer) {
             while (producerDemand > 0) {           // emits inside request, on the drain
                 now = nextEmission(now);
                 deliver(now);
+                emitted = true;
             }
             producerIdle = true;
         }
-        return new Issued(n, now);
+        return new Issued(n, now, emitted);
     }
 
     private void report(long now) {
@@ -367,6 +381,11 @@ public final class DemandSimulation {
         public long requestLimit() {
             return ByteCap.requestLimit(outstandingItems(), queuedItems(), queuedBytes, largestItemBytes,
                     scenario.maxQueuedBytes());                                 // the writer's own W4 rule
+        }
+
+        @Override
+        public long capItems() {
+            return ByteCap.capItems(largestItemBytes, scenario.maxQueuedBytes());
         }
     }
 }

@@ -16,12 +16,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Run with explicit constants, so that the test does not change meaning when the defaults do:
  * the paper's (amount 16 in [4, 1024], shift 1 in [1, 3], factors 2, 64 KiB floor) and the
- * recommended ones ({@link StrategyCase#recommendedAdaptive()}). Growing back is checked for
- * 64 KiB items only: with 1 KiB items at 120 MiB/s (8 us apart) and a drain that runs tens of
- * microseconds after a signal, the queue at the eligible point is rarely below {@code shift = 1},
- * so the rule never sees "the channel is faster" and the window stays at its floor (and with the
- * recommended 256 KiB floor it never leaves it, so there is nothing to shrink either):
- * docs/ADAPTIVE.md, §7 and §8, a finding about the rule, not the model.
+ * recommended ones ({@link StrategyCase#recommendedAdaptive()}). Checked for 64 KiB items only:
+ * with 1 KiB items at 120 MiB/s (8 us apart) and a drain that runs tens of microseconds after a
+ * signal, the queue at the eligible point is rarely below {@code shift = 1}, so in the model the
+ * rule never sees "the channel is faster" and the window stays at its byte floor, with nothing to
+ * shrink (docs/ADAPTIVE.md, §7 and §8: a finding about the rule, not the model). The window can
+ * never exceed what the byte cap lets the writer hold; with the recommended constants 64 KiB items
+ * fill the default 1 MiB cap at the floor (16 items), so their response is checked under an 8 MiB
+ * cap, and pinned under the default one.
  */
 class AdaptiveWindowResponseTest {
 
@@ -30,17 +32,33 @@ class AdaptiveWindowResponseTest {
             .withMinBatchBytes(64 * 1024);
 
     @ParameterizedTest
-    @ValueSource(ints = {1024, 64 * 1024})
+    @ValueSource(ints = {64 * 1024})
     void windowShrinksWithinOneRefillCycleAfterTheSinkSlowsDown(int itemBytes) {
         assertShrinks(switches(itemBytes, PAPER_CONSTANTS));
     }
 
     @ParameterizedTest
     @ValueSource(ints = {64 * 1024})
-    void recommendedWindowShrinksAndGrowsBack(int itemBytes) {
-        List<WindowResponse.Switch> switches = switches(itemBytes, StrategyCase.recommendedAdaptive());
+    void recommendedWindowShrinksAndGrowsBackWhereTheByteCapLeavesRoom(int itemBytes) {
+        // 8 MiB = 128 items of 64 KiB: room above the 256 KiB floor (4 items, minAmount 16)
+        Scenario scenario = Scenario.crossingSink(itemBytes, 1.0).withMaxQueuedBytes(8L * 1024 * 1024);
+        List<WindowResponse.Switch> switches = switches(scenario, StrategyCase.recommendedAdaptive());
         assertShrinks(switches);
         assertGrows(switches);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {64 * 1024})
+    void underTheDefaultCapTheWindowStaysWhereTheCapPinsIt(int itemBytes) {
+        // 1 MiB / 64 KiB = 16 items = the recommended minAmount: the cap, not the window, bounds
+        // the write, and the window must not report more than the writer can hold.
+        Scenario scenario = Scenario.crossingSink(itemBytes, 1.0);
+        RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", StrategyCase.recommendedAdaptive()),
+                ModelCosts.buildMachine(), 7);
+        assertFalse(run.series().isEmpty());
+        for (RunResult.Sample sample : run.series()) {
+            assertTrue(sample.windowItems() <= 17, "window " + sample.windowItems() + " beyond the cap's 16 + shift");
+        }
     }
 
     @ParameterizedTest
@@ -73,7 +91,10 @@ class AdaptiveWindowResponseTest {
     }
 
     private static List<WindowResponse.Switch> switches(int itemBytes, AdaptiveDemand strategy) {
-        Scenario scenario = Scenario.crossingSink(itemBytes, 1.0);
+        return switches(Scenario.crossingSink(itemBytes, 1.0), strategy);
+    }
+
+    private static List<WindowResponse.Switch> switches(Scenario scenario, AdaptiveDemand strategy) {
         RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", strategy),
                 ModelCosts.buildMachine(), 7);
         List<WindowResponse.Switch> switches = WindowResponse.switches(scenario, run);
