@@ -47,13 +47,13 @@ final class ChartPanel {
         drawYAxis();
     }
 
-    /** The smallest 1, 2 or 5 times a power of ten at or above {@code value} (1 for nothing). */
+    /** The smallest 1, 2, 2.5 or 5 times a power of ten at or above {@code value} (1 for nothing). */
     static double niceCeiling(double value) {
         if (!(value > 0) || Double.isInfinite(value)) {
             return 1;
         }
         double power = Math.pow(10, Math.floor(Math.log10(value)));
-        for (double step : new double[] {1, 2, 5, 10}) {
+        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
             if (step * power >= value) {
                 return step * power;
             }

@@ -66,8 +66,11 @@ final class Scenarios {
             double seconds = (System.nanoTime() - start) / 1e9;
             sampler.stop();
             double cpu = server.cpuSeconds() - cpuBefore;
+            // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
+            String note = recorder.ok() == 0 && server.alive()
+                    ? "no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "";
             return row(scenario, connections + " conn", lane, recorder, seconds, server, idleRss, cpu,
-                    cpu / gib(recorder.bytes()), sampler, gcMark, null, "");
+                    cpu / gib(recorder.bytes()), sampler, gcMark, null, note);
         }
     }
 

@@ -97,6 +97,31 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /**
+     * Writes the server's thread dump ({@code jcmd PID Thread.print}) to a new file in the temporary
+     * directory, for a step in which the server answered nothing; returns a note naming the file.
+     */
+    String dumpThreads(String label) {
+        if (!process.isAlive() || !Files.isExecutable(jcmd)) {
+            return "no thread dump (server gone or no jcmd)";
+        }
+        try {
+            Path dump = Files.createTempFile("sluice-stall-" + label + "-", ".txt");
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+            if (!attach.waitFor(30, TimeUnit.SECONDS)) {
+                attach.destroyForcibly();
+                return "jcmd Thread.print did not answer within 30 s";
+            }
+            return "thread dump in " + dump;
+        } catch (IOException e) {
+            return "no thread dump: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "no thread dump: interrupted";
+        }
+    }
+
+    /**
      * Forces a full collection with {@code jcmd PID GC.run} (the {@code jcmd} next to the server's
      * {@code java}) and reads the heap right after it from the GC log.
      */
