@@ -7,7 +7,7 @@ package io.sluice.server.load;
  * @param rssAtLoadEndMiB RSS just before the clients closed
  * @param rssMaxOverDrainMiB the highest RSS sampled during the drain
  * @param rssAfterDrainMiB RSS at the end of the drain
- * @param liveSetIdleMiB heap after a forced full GC before the load (NaN if not measured)
+ * @param liveSetIdleMiB heap after a forced full GC of the fresh server, before its warm-up (NaN if not measured)
  * @param liveSetAfterDrainMiB heap after a forced full GC after the drain (NaN if not measured)
  * @param note why a live set is missing, or empty
  */

@@ -90,11 +90,13 @@ final class Scenarios {
              HttpLoad load = new HttpLoad();
              SlowClients slow = new SlowClients();
              StepSampler sampler = new StepSampler(server)) {
+            // Before the warm-up: a full GC may give heap back to the OS, and the load's RSS path
+            // (idle, peak, drain) must not start from a heap this harness shrank.
+            ServerProcess.LiveSet idleLiveSet = server.forcedGcLiveSet();
             HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
                     .timeout(scale.requestTimeout()).build();
             load.closed(() -> warmUp, response -> true, 8, Duration.ofSeconds(1)); // JIT warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
-            ServerProcess.LiveSet idleLiveSet = server.forcedGcLiveSet(); // after the idle RSS: it may shrink the heap
             double cpuBefore = server.cpuSeconds();
             int gcMark = server.gcLog().pauses();
             sampler.start();
