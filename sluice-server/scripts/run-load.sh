@@ -23,7 +23,9 @@ LANES=${3:-A,B,C,C-unbounded}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 cd "$(dirname "$0")/../.."
 JAR=sluice-server/target/sluice-server.jar
-if [ ! -f "$JAR" ]; then
+# (Re)build when the jar is missing or older than any main source or pom: a stale jar measures old code.
+if [ ! -f "$JAR" ] || [ -n "$(find sluice-core/src/main sluice-server/src/main pom.xml sluice-core/pom.xml \
+    sluice-server/pom.xml -newer "$JAR" -print -quit)" ]; then
   mvn -q -B -pl sluice-server -am package -DskipTests
 fi
 OUT=sluice-server/target/load-$SCALE-$(date -u +%Y%m%dT%H%M%SZ).md
