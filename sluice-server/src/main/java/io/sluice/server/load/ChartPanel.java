@@ -61,10 +61,26 @@ final class ChartPanel {
         return 10 * power;
     }
 
+    /** 4 grid intervals for a top of 2 x 10^n (steps of 0.5), else 5 (steps of 0.2, 0.5 or 1). */
+    static int gridIntervals(double top) {
+        double mantissa = top / Math.pow(10, Math.floor(Math.log10(top)));
+        return Math.abs(mantissa - 2) < 1e-9 ? 4 : 5;
+    }
+
+    /**
+     * A readable tick step for a span, and the span rounded up to whole steps: {step, roundedSpan}.
+     * Time axes use it so that ticks fall on round seconds.
+     */
+    static double[] roundSpan(double span, int maxTicks) {
+        double step = niceCeiling(span / maxTicks);
+        return new double[] {step, Math.ceil(span / step - 1e-9) * step};
+    }
+
     private void drawYAxis() {
         graphics.setStroke(THIN);
-        for (int i = 0; i <= 4; i++) {
-            double value = yMax * i / 4;
+        int intervals = gridIntervals(yMax);
+        for (int i = 0; i <= intervals; i++) {
+            double value = yMax * i / intervals;
             int y = y(value);
             graphics.setColor(new Color(0xE5, 0xE5, 0xE5));
             graphics.drawLine(left, y, left + width, y);

@@ -88,22 +88,24 @@ public final class WindowChart {
         double[] sink = samples.stream().mapToDouble(Sample::sinkMiBPerSecond).toArray();
         double[] window = samples.stream().mapToDouble(Sample::windowItems).toArray();
         double[] queued = samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes())).toArray();
-        double start = seconds[0];
-        double end = seconds[seconds.length - 1];
+        double start = Math.floor(seconds[0]);
+        double[] tick = ChartPanel.roundSpan(Math.max(seconds[seconds.length - 1] - start, 1), 10);
+        double end = start + tick[1];
+        int ticks = (int) Math.round(tick[1] / tick[0]);
         ChartCanvas canvas = new ChartCanvas(WIDTH, HEIGHT, "Scenario C: demand window of '" + strategy
                 + "' against a sink that switches rate");
         int panelHeight = (HEIGHT - 36) / 3;
         ChartPanel rate = new ChartPanel(canvas, 0, 36, WIDTH, panelHeight, start, end, max(sink), "sink MiB/s");
         rate.steps(seconds, sink, ChartCanvas.INK, "");
-        rate.numericX(10, "");
+        rate.numericX(ticks, "");
         ChartPanel items = new ChartPanel(canvas, 0, 36 + panelHeight, WIDTH, panelHeight, start, end, max(window),
                 "window, items");
         items.series(seconds, window, ChartCanvas.SERIES_COLOURS[1], "");
-        items.numericX(10, "");
+        items.numericX(ticks, "");
         ChartPanel bytes = new ChartPanel(canvas, 0, 36 + 2 * panelHeight, WIDTH, panelHeight, start, end, max(queued),
                 "queued MiB");
         bytes.series(seconds, queued, ChartCanvas.SERIES_COLOURS[2], "");
-        bytes.numericX(10, "time, s");
+        bytes.numericX(ticks, "time, s");
         canvas.save(png);
         return samples.size();
     }
