@@ -149,7 +149,7 @@ final class Scenarios {
             String note = (died.isEmpty() ? "" : died + "; ") + "slow uploads verified " + slow.uploadsVerified.get()
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
-            Drain drain = drain(server, slow, idleLiveSet);
+            Drain drain = drain(server, slow, load, idleLiveSet);
             List<Row> rows = new ArrayList<>();
             double cpuPerGib = cpu / gib(movedBytes);
             rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, cpuPerGib, sampler, gcMark, drain,
@@ -161,13 +161,15 @@ final class Scenarios {
     }
 
     /**
-     * The drain: the load has stopped; every slow client closes now, then {@link Drain#DRAIN_SECONDS}
+     * The drain: the load has stopped; every slow client and every connection of the HTTP client
+     * closes now, then {@link Drain#DRAIN_SECONDS}
      * of RSS samples every 250 ms, then a forced full GC for the live set.
      */
-    private static Drain drain(ServerProcess server, SlowClients slow, ServerProcess.LiveSet idle)
+    private static Drain drain(ServerProcess server, SlowClients slow, HttpLoad load, ServerProcess.LiveSet idle)
             throws InterruptedException {
         double atLoadEnd = rssMiB(server);
         slow.close();
+        boolean httpClosed = load.closeConnections();
         double max = atLoadEnd;
         double last = atLoadEnd;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(Drain.DRAIN_SECONDS);
@@ -184,6 +186,14 @@ final class Scenarios {
         }
         ServerProcess.LiveSet after = server.forcedGcLiveSet();
         String note = idle.failure().isEmpty() ? after.failure() : "live set: " + idle.failure();
+        if (!httpClosed) {
+            note = "HTTP client connections left open (no HttpClient.shutdownNow before JDK 21)"
+                    + (note.isEmpty() ? "" : "; " + note);
+        }
+        if (after.mib() > idle.mib() + Gates.LIVE_SET_SLACK_MIB) {
+            // what is still reachable, for whoever reads the failed gate
+            note = server.dumpClassHistogram("B") + (note.isEmpty() ? "" : "; " + note);
+        }
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
 

@@ -101,23 +101,35 @@ final class ServerProcess implements AutoCloseable {
      * directory, for a step in which the server answered nothing; returns a note naming the file.
      */
     String dumpThreads(String label) {
+        return jcmdToFile("Thread.print", "sluice-stall-" + label + "-", "thread dump");
+    }
+
+    /**
+     * Writes the live objects by class ({@code jcmd PID GC.class_histogram}, itself a full GC) to a
+     * new file in the temporary directory; returns a note naming the file.
+     */
+    String dumpClassHistogram(String label) {
+        return jcmdToFile("GC.class_histogram", "sluice-live-" + label + "-", "class histogram");
+    }
+
+    private String jcmdToFile(String command, String prefix, String what) {
         if (!process.isAlive() || !Files.isExecutable(jcmd)) {
-            return "no thread dump (server gone or no jcmd)";
+            return "no " + what + " (server gone or no jcmd)";
         }
         try {
-            Path dump = Files.createTempFile("sluice-stall-" + label + "-", ".txt");
-            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
-                    .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+            Path file = Files.createTempFile(prefix, ".txt");
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
+                    .redirectErrorStream(true).redirectOutput(file.toFile()).start();
             if (!attach.waitFor(30, TimeUnit.SECONDS)) {
                 attach.destroyForcibly();
-                return "jcmd Thread.print did not answer within 30 s";
+                return "jcmd " + command + " did not answer within 30 s";
             }
-            return "thread dump in " + dump;
+            return what + " in " + file;
         } catch (IOException e) {
-            return "no thread dump: " + e.getMessage();
+            return "no " + what + ": " + e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "no thread dump: interrupted";
+            return "no " + what + ": interrupted";
         }
     }
 
