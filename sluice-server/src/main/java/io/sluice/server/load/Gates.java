@@ -180,7 +180,8 @@ final class Gates {
         find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(u -> gate(
                 "B control: C-unbounded runs out of memory or past 90% heap",
                 u.note().contains("OutOfMemoryError") || u.heapPeakShare() >= 0.9,
-                f("peak heap %.0f%%, %s", u.heapPeakShare() * 100, u.note())),
+                f("peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s", u.heapPeakShare() * 100,
+                        Row.number(u.heapAfterGcMiB(), 0), u.note())),
                 () -> notEvaluated.add("B control C-unbounded: not run"));
     }
 

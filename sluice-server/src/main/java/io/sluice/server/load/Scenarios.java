@@ -65,12 +65,13 @@ final class Scenarios {
             LatencyRecorder recorder = load.closed(() -> request, valid, connections, scale.runTime());
             double seconds = (System.nanoTime() - start) / 1e9;
             sampler.stop();
+            double heapAfterGc = heapAfterGcMiB(server, gcMark);
             double cpu = server.cpuSeconds() - cpuBefore;
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
             String note = recorder.ok() == 0 && server.alive()
                     ? "no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "";
             return row(scenario, connections + " conn", lane, recorder, seconds, server, idleRss, cpu,
-                    cpu / gib(recorder.bytes()), sampler, gcMark, null, note);
+                    cpu / gib(recorder.bytes()), sampler, heapAfterGc, null, note);
         }
     }
 
@@ -141,6 +142,7 @@ final class Scenarios {
             LatencyRecorder putRecorder = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
             sampler.stop();
+            double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log
             double cpu = server.cpuSeconds() - cpuBefore;
             long movedBytes = gets.bytes() + putRecorder.ok() * (long) PUT_BYTES + slow.bytesRead.get()
                     + slow.bytesWritten.get();
@@ -152,18 +154,18 @@ final class Scenarios {
             Drain drain = drain(server, slow, load, idleLiveSet);
             List<Row> rows = new ArrayList<>();
             double cpuPerGib = cpu / gib(movedBytes);
-            rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, cpuPerGib, sampler, gcMark, drain,
-                    note));
-            rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, cpuPerGib, sampler, gcMark,
-                    drain, died));
+            rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, cpuPerGib, sampler, heapAfterGc,
+                    drain, note));
+            rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, cpuPerGib, sampler,
+                    heapAfterGc, drain, died));
             return rows;
         }
     }
 
     /**
      * The drain: the load has stopped; every slow client and every connection of the HTTP client
-     * closes now, then {@link Drain#DRAIN_SECONDS}
-     * of RSS samples every 250 ms, then a forced full GC for the live set.
+     * closes now, then {@link Drain#DRAIN_SECONDS} of RSS samples every 250 ms, then a forced full
+     * GC for the live set.
      */
     private static Drain drain(ServerProcess server, SlowClients slow, HttpLoad load, ServerProcess.LiveSet idle)
             throws InterruptedException {
@@ -197,6 +199,12 @@ final class Scenarios {
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
 
+    /** The highest heap after a GC pause since {@code gcMark}, NaN if there was none. */
+    private static double heapAfterGcMiB(ServerProcess server, int gcMark) {
+        java.util.OptionalLong peak = server.gcLog().peakAfterBytes(gcMark);
+        return peak.isPresent() ? mib(peak.getAsLong()) : Double.NaN;
+    }
+
     /** RSS now, NaN when the process is gone. */
     private static double rssMiB(ServerProcess server) {
         Long rss = server.procStatus().get("VmRSS");
@@ -205,11 +213,9 @@ final class Scenarios {
 
     private static Row row(String scenario, String step, Lane lane, LatencyRecorder recorder, double seconds,
                            ServerProcess server, double idleRss, double cpuSeconds, double cpuSecondsPerGib,
-                           StepSampler sampler, int gcMark, Drain drain, String note) {
+                           StepSampler sampler, double heapAfterGc, Drain drain, String note) {
         Map<String, Long> status = server.procStatus();
         double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), sampler.peakRssMiB());
-        double heapAfterGc = server.gcLog().peakAfterBytes(gcMark).stream().mapToDouble(Scenarios::mib).findFirst()
-                .orElse(Double.NaN);
         return new Row(scenario, step, lane, recorder.ok() / seconds, recorder.bytes() / MIB / seconds,
                 recorder.percentileMillis(50), recorder.percentileMillis(99), recorder.percentileMillis(99.9),
                 recorder.timeouts(), recorder.errors(), idleRss, peakRss, sampler.peakHeapShare(), heapAfterGc,
