@@ -1,25 +1,46 @@
 #!/usr/bin/env bash
 # The load harness (scenarios A1, A2, B) with the server pinned to CPU 0 and the load generator to
 # CPU 1, a fresh server JVM per lane and step. Usage, from the repository root:
-#   sluice-server/scripts/run-load.sh [smoke|full] [scenarios, default A1,A2,B] [lanes, default all]
-# RUN_SECONDS=8 shortens every step (a reduced full run); the default full run takes about 12 minutes.
+#   sluice-server/scripts/run-load.sh [smoke|full] [scenarios, default A1,A2,B] [lanes, default all] [--charts DIR]
+# RUN_SECONDS=8 shortens every step (a reduced full run); the default full run takes about 15 minutes.
+# --charts DIR (last) writes server-a1.png, server-a2.png and server-b.png into DIR, and
+# server-c-window.png too when WINDOW_CSV names scenario C's series CSV (or DIR/server-c-window.csv exists).
 # JAVA picks the JDK for both sides (default: JDK 25, so lane B runs). Output: a Markdown table,
 # one PASS/FAIL line per gate and "N passed, N failed", also saved to sluice-server/target/.
 set -euo pipefail
+CHARTS=
+ARGS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --charts) CHARTS=${2:?--charts needs a directory}; shift 2 ;;
+    *) ARGS+=("$1"); shift ;;
+  esac
+done
+set -- "${ARGS[@]+"${ARGS[@]}"}"
 SCALE=${1:-full}
 SCENARIOS=${2:-A1,A2,B}
 LANES=${3:-A,B,C,C-unbounded}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 cd "$(dirname "$0")/../.."
 JAR=sluice-server/target/sluice-server.jar
-if [ ! -f "$JAR" ]; then
+# (Re)build when the jar is missing or older than any main source or pom: a stale jar measures old code.
+if [ ! -f "$JAR" ] || [ -n "$(find sluice-core/src/main sluice-server/src/main pom.xml sluice-core/pom.xml \
+    sluice-server/pom.xml -newer "$JAR" -print -quit)" ]; then
   mvn -q -B -pl sluice-server -am package -DskipTests
 fi
 OUT=sluice-server/target/load-$SCALE-$(date -u +%Y%m%dT%H%M%SZ).md
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT"
 STATUS=0
 taskset -c 1 "$JAVA" -Dsluice.server.java="$JAVA" -cp "$JAR" io.sluice.server.load.LoadMain \
-  --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} \
+  --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} ${CHARTS:+--charts "$CHARTS"} \
   | tee -a "$OUT" || STATUS=$?
+if [ -n "$CHARTS" ]; then
+  WINDOW_CSV=${WINDOW_CSV:-$CHARTS/server-c-window.csv}
+  if [ -f "$WINDOW_CSV" ]; then
+    "$JAVA" -cp "$JAR" io.sluice.server.load.WindowChart "$WINDOW_CSV" "$CHARTS/server-c-window.png" | tee -a "$OUT" || STATUS=1
+  else
+    echo "no scenario C series at $WINDOW_CSV: server-c-window.png not drawn (set WINDOW_CSV)" | tee -a "$OUT"
+  fi
+fi
 echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
 exit "$STATUS"

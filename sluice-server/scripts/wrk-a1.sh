@@ -8,7 +8,11 @@ JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 cd "$(dirname "$0")/../.."
 command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
 JAR=sluice-server/target/sluice-server.jar
-[ -f "$JAR" ] || mvn -q -B -pl sluice-server -am package -DskipTests
+# (Re)build when the jar is missing or older than any main source or pom: a stale jar measures old code.
+if [ ! -f "$JAR" ] || [ -n "$(find sluice-core/src/main sluice-server/src/main pom.xml sluice-core/pom.xml \
+    sluice-server/pom.xml -newer "$JAR" -print -quit)" ]; then
+  mvn -q -B -pl sluice-server -am package -DskipTests
+fi
 DATA=$(mktemp -d)
 head -c 16384 /dev/urandom > "$DATA/small.bin"
 trap 'rm -rf "$DATA"' EXIT

@@ -161,7 +161,9 @@ final class Gates {
                     get.get().peakRssMiB() <= get.get().idleRssMiB() + 256,
                     f("idle %.0f MiB, peak %.0f MiB", get.get().idleRssMiB(), get.get().peakRssMiB()));
         }
-        notEvaluated.add("B 'RSS flat at the end': needs a drain phase after the load; not measured yet");
+        for (Lane lane : List.of(Lane.B, Lane.C)) {
+            find("B", "fast GET", lane).ifPresent(this::rssFlatAtTheEnd);
+        }
         find("B", "fast GET", Lane.A).ifPresentOrElse(a -> {
             double share = (double) a.timeouts() / Math.max(1, a.timeouts() + a.errors()
                     + Math.round(a.requestsPerSecond() * scale.runTime().toSeconds() * 2));
@@ -178,9 +180,44 @@ final class Gates {
         find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(u -> gate(
                 "B control: C-unbounded runs out of memory or past 90% heap",
                 u.note().contains("OutOfMemoryError") || u.heapPeakShare() >= 0.9,
-                f("peak heap %.0f%%, %s", u.heapPeakShare() * 100, u.note())),
+                f("peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s", u.heapPeakShare() * 100,
+                        Row.number(u.heapAfterGcMiB(), 0), u.note())),
                 () -> notEvaluated.add("B control C-unbounded: not run"));
     }
+
+    /**
+     * "RSS flat at the end", made precise: over a {@value Drain#DRAIN_SECONDS} s drain after the
+     * load (every client closed), RSS never rises more than {@link #drainRiseMiB()} above its value
+     * at the end of the load (nothing keeps growing once traffic stops), and the heap live set after
+     * the drain (a forced full GC) is within {@link #LIVE_SET_SLACK_MIB} of the idle live set (what
+     * the connections held was let go). When jcmd is missing only the RSS half is checked, and the
+     * detail says so.
+     */
+    private void rssFlatAtTheEnd(Row row) {
+        Drain drain = row.drain();
+        String name = "B lane " + row.lane().flag() + " RSS flat at the end (" + Drain.DRAIN_SECONDS
+                + " s drain: RSS <= load end + " + (int) drainRiseMiB() + " MiB, live set <= idle + "
+                + (int) LIVE_SET_SLACK_MIB + " MiB)";
+        if (drain == null || Double.isNaN(drain.rssMaxOverDrainMiB())) {
+            gate(name, false, "no drain measured" + (drain == null ? "" : ": " + drain.note()));
+            return;
+        }
+        boolean rssFlat = drain.rssMaxOverDrainMiB() <= drain.rssAtLoadEndMiB() + drainRiseMiB();
+        boolean liveMeasured = !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
+        boolean liveBack = !liveMeasured || drain.liveSetAfterDrainMiB() <= drain.liveSetIdleMiB() + LIVE_SET_SLACK_MIB;
+        gate(name, rssFlat && liveBack, f("idle %.0f, peak %.0f, load end %.0f, drain max %.0f, after drain %.0f MiB; ",
+                row.idleRssMiB(), row.peakRssMiB(), drain.rssAtLoadEndMiB(), drain.rssMaxOverDrainMiB(),
+                drain.rssAfterDrainMiB())
+                + (liveMeasured ? f("live set idle %.1f, after drain %.1f MiB", drain.liveSetIdleMiB(),
+                        drain.liveSetAfterDrainMiB()) : "live set not measured (" + drain.note() + "), RSS only"));
+    }
+
+    /** Allowed RSS rise over the drain: a shared 2-core machine at smoke scale gets more room. */
+    private double drainRiseMiB() {
+        return smoke() ? 32 : 16;
+    }
+
+    static final double LIVE_SET_SLACK_MIB = 32;
 
     private static String f(String format, Object... args) {
         return String.format(Locale.ROOT, format, args);

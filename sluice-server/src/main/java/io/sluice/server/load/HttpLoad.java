@@ -104,8 +104,26 @@ final class HttpLoad implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes every connection of the client now (requests that timed out leave theirs open, and
+     * the server keeps serving them). {@code HttpClient.shutdownNow()} exists from JDK 21 and is
+     * called reflectively, since this code is compiled for 17; returns false where it does not
+     * exist: there the connections close at the client's idle timeout.
+     */
+    boolean closeConnections() {
+        try {
+            HttpClient.class.getMethod("shutdownNow").invoke(client); // the public type: the implementation class is not exported
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("HttpClient.shutdownNow failed", e);
+        }
+    }
+
     @Override
     public void close() {
+        closeConnections();
         executor.shutdownNow();
     }
 }

@@ -14,7 +14,9 @@ import java.util.stream.Stream;
 /**
  * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
  * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
- * [--run-seconds N]}.
+ * [--run-seconds N] [--charts DIR]}.
+ * {@code --charts DIR} writes {@code server-a1.png}, {@code server-a2.png} and {@code server-b.png}
+ * there after the run (see {@link LoadCharts}).
  * Prints a Markdown table, one PASS/FAIL line per gate and {@code N passed, N failed}; exits 1
  * when a gate failed. Lane B is left out on JDKs without virtual threads (said in the output).
  */
@@ -34,6 +36,7 @@ public final class LoadMain {
         String lanes = "A,B,C,C-unbounded";
         String serverCpu = null;
         long runSeconds = 0;
+        Path charts = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--scale" -> scale = args[i + 1];
@@ -41,6 +44,7 @@ public final class LoadMain {
                 case "--lanes" -> lanes = args[i + 1];
                 case "--server-cpu" -> serverCpu = args[i + 1];
                 case "--run-seconds" -> runSeconds = Long.parseLong(args[i + 1]);
+                case "--charts" -> charts = Path.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -48,7 +52,8 @@ public final class LoadMain {
         if (runSeconds > 0) {
             parsed = parsed.withRunTime(java.time.Duration.ofSeconds(runSeconds));
         }
-        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, System.out);
+        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, charts,
+                System.out);
         System.exit(failed == 0 ? 0 : 1);
     }
 
@@ -62,7 +67,7 @@ public final class LoadMain {
 
     /** Runs and prints everything; returns the number of failed gates. */
     static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
-                   PrintStream out) throws Exception {
+                   Path chartDirectory, PrintStream out) throws Exception {
         List<Lane> lanes = new ArrayList<>(requestedLanes);
         if (lanes.contains(Lane.B) && !IoExecutors.virtualThreadsAvailable()) {
             lanes.remove(Lane.B);
@@ -105,9 +110,32 @@ public final class LoadMain {
         } finally {
             deleteTree(work);
         }
+        printDrains(out, rows);
+        if (chartDirectory != null) {
+            LoadCharts.write(scale, rows, chartDirectory, out);
+        }
+        if (!SendQueueProbe.available()) {
+            out.println("note: /proc/net/tcp is not readable here (not Linux?): send-queue bytes are n/a");
+        }
         Gates gates = new Gates(scale, rows, out);
         gates.evaluateAll();
         return gates.failed();
+    }
+
+    /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it). */
+    private static void printDrains(PrintStream out, List<Row> rows) {
+        List<Row> drained = rows.stream().filter(row -> row.drain() != null && row.step().equals("fast GET")).toList();
+        if (drained.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("B drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
+                + " s; live set = heap after a forced full GC, jcmd GC.run):");
+        out.println(Drain.header());
+        for (Row row : drained) {
+            out.println(row.drain().markdown(row));
+        }
+        out.println();
     }
 
     private static List<Lane> without(List<Lane> lanes, Lane excluded) {

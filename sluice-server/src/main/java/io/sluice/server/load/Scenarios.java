@@ -15,9 +15,7 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /** Runs scenarios A1, A2 and B: one fresh server JVM per lane and step. */
@@ -54,19 +52,26 @@ final class Scenarios {
         try (ServerProcess server = ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(),
                 serverCpu);
              HttpLoad load = new HttpLoad();
-             HeapSampler sampler = new HeapSampler(server)) {
+             StepSampler sampler = new StepSampler(server)) {
             Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
                     && response.body().length == SMALL_FILE_BYTES;
             HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
             load.closed(() -> request, valid, connections, Duration.ofSeconds(1)); // warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
+            int gcMark = server.gcLog().pauses();
             sampler.start();
             long start = System.nanoTime();
             LatencyRecorder recorder = load.closed(() -> request, valid, connections, scale.runTime());
             double seconds = (System.nanoTime() - start) / 1e9;
-            return row(scenario, connections + " conn", lane, recorder, seconds, server, idleRss,
-                    server.cpuSeconds() - cpuBefore, sampler, "");
+            sampler.stop();
+            double heapAfterGc = heapAfterGcMiB(server, gcMark);
+            double cpu = server.cpuSeconds() - cpuBefore;
+            // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
+            String note = recorder.ok() == 0 && server.alive()
+                    ? "no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "";
+            return row(scenario, connections + " conn", lane, recorder, seconds, server, idleRss, cpu,
+                    cpu / gib(recorder.bytes()), sampler, heapAfterGc, null, note);
         }
     }
 
@@ -85,12 +90,16 @@ final class Scenarios {
                 serverCpu);
              HttpLoad load = new HttpLoad();
              SlowClients slow = new SlowClients();
-             HeapSampler sampler = new HeapSampler(server)) {
+             StepSampler sampler = new StepSampler(server)) {
+            // Before the warm-up: a full GC may give heap back to the OS, and the load's RSS path
+            // (idle, peak, drain) must not start from a heap this harness shrank.
+            ServerProcess.LiveSet idleLiveSet = server.forcedGcLiveSet();
             HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
                     .timeout(scale.requestTimeout()).build();
             load.closed(() -> warmUp, response -> true, 8, Duration.ofSeconds(1)); // JIT warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
+            int gcMark = server.gcLog().pauses();
             sampler.start();
             // A server that dies while they connect (C-unbounded runs out of memory) refuses the
             // rest: those count as client errors, the scenario goes on and reports it.
@@ -132,27 +141,91 @@ final class Scenarios {
             }
             LatencyRecorder putRecorder = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
+            sampler.stop();
+            double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log
             double cpu = server.cpuSeconds() - cpuBefore;
+            long movedBytes = gets.bytes() + putRecorder.ok() * (long) PUT_BYTES + slow.bytesRead.get()
+                    + slow.bytesWritten.get();
             String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
                     : server.alive() ? "" : "server died: " + server.lastError();
             String note = (died.isEmpty() ? "" : died + "; ") + "slow uploads verified " + slow.uploadsVerified.get()
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
+            Drain drain = drain(server, slow, load, idleLiveSet);
             List<Row> rows = new ArrayList<>();
-            rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, sampler, note));
-            rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, sampler, died));
+            double cpuPerGib = cpu / gib(movedBytes);
+            rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, cpuPerGib, sampler, heapAfterGc,
+                    drain, note));
+            rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, cpuPerGib, sampler,
+                    heapAfterGc, drain, died));
             return rows;
         }
     }
 
+    /**
+     * The drain: the load has stopped; every slow client and every connection of the HTTP client
+     * closes now, then {@link Drain#DRAIN_SECONDS} of RSS samples every 250 ms, then a forced full
+     * GC for the live set.
+     */
+    private static Drain drain(ServerProcess server, SlowClients slow, HttpLoad load, ServerProcess.LiveSet idle)
+            throws InterruptedException {
+        double atLoadEnd = rssMiB(server);
+        slow.close();
+        boolean httpClosed = load.closeConnections();
+        double max = atLoadEnd;
+        double last = atLoadEnd;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(Drain.DRAIN_SECONDS);
+        while (System.nanoTime() < end && server.alive()) {
+            Thread.sleep(StepSampler.PERIOD_MILLIS); // sampling period, not synchronisation
+            double rss = rssMiB(server);
+            if (!Double.isNaN(rss)) {
+                last = rss;
+                max = Math.max(max, rss);
+            }
+        }
+        if (!server.alive()) {
+            return new Drain(atLoadEnd, Double.NaN, Double.NaN, idle.mib(), Double.NaN, "server not running");
+        }
+        ServerProcess.LiveSet after = server.forcedGcLiveSet();
+        String note = idle.failure().isEmpty() ? after.failure() : "live set: " + idle.failure();
+        if (!httpClosed) {
+            note = "HTTP client connections left open (no HttpClient.shutdownNow before JDK 21)"
+                    + (note.isEmpty() ? "" : "; " + note);
+        }
+        if (after.mib() > idle.mib() + Gates.LIVE_SET_SLACK_MIB) {
+            // what is still reachable, for whoever reads the failed gate
+            note = server.dumpClassHistogram("B") + (note.isEmpty() ? "" : "; " + note);
+        }
+        return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
+    }
+
+    /** The highest heap after a GC pause since {@code gcMark}, NaN if there was none. */
+    private static double heapAfterGcMiB(ServerProcess server, int gcMark) {
+        java.util.OptionalLong peak = server.gcLog().peakAfterBytes(gcMark);
+        return peak.isPresent() ? mib(peak.getAsLong()) : Double.NaN;
+    }
+
+    /** RSS now, NaN when the process is gone. */
+    private static double rssMiB(ServerProcess server) {
+        Long rss = server.procStatus().get("VmRSS");
+        return rss == null ? Double.NaN : mib(rss);
+    }
+
     private static Row row(String scenario, String step, Lane lane, LatencyRecorder recorder, double seconds,
-                           ServerProcess server, double idleRss, double cpuSeconds, HeapSampler sampler, String note) {
+                           ServerProcess server, double idleRss, double cpuSeconds, double cpuSecondsPerGib,
+                           StepSampler sampler, double heapAfterGc, Drain drain, String note) {
         Map<String, Long> status = server.procStatus();
         double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), sampler.peakRssMiB());
         return new Row(scenario, step, lane, recorder.ok() / seconds, recorder.bytes() / MIB / seconds,
                 recorder.percentileMillis(50), recorder.percentileMillis(99), recorder.percentileMillis(99.9),
-                recorder.timeouts(), recorder.errors(), idleRss, peakRss, sampler.peakHeapShare(),
-                status.getOrDefault("Threads", sampler.lastThreads()), cpuSeconds, note);
+                recorder.timeouts(), recorder.errors(), idleRss, peakRss, sampler.peakHeapShare(), heapAfterGc,
+                sampler.peakDirectMiB(), sampler.peakSendQueueMiB(),
+                sampler.lastThreads() > 0 ? sampler.lastThreads() : status.getOrDefault("Threads", 0L),
+                cpuSeconds, cpuSecondsPerGib, drain, note);
+    }
+
+    static double gib(long bytes) {
+        return bytes / (MIB * 1024);
     }
 
     private Path freshDirectory(String scenario, Lane lane) throws IOException {
@@ -174,54 +247,5 @@ final class Scenarios {
 
     static double mib(long bytes) {
         return bytes / MIB;
-    }
-
-    /** Samples heap share, RSS and threads every 250 ms while a step runs. */
-    static final class HeapSampler implements AutoCloseable {
-        private final ServerProcess server;
-        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        private final AtomicBoolean started = new AtomicBoolean();
-        private volatile double peakHeapShare;
-        private volatile double peakRssMiB;
-        private volatile long lastThreads;
-
-        HeapSampler(ServerProcess server) {
-            this.server = server;
-        }
-
-        void start() {
-            if (started.compareAndSet(false, true)) {
-                timer.scheduleWithFixedDelay(this::sample, 0, 250, TimeUnit.MILLISECONDS);
-            }
-        }
-
-        private void sample() {
-            Map<String, Long> metrics = server.metrics();
-            Long used = metrics.get("heapUsedBytes");
-            Long max = metrics.get("heapMaxBytes");
-            if (used != null && max != null && max > 0) {
-                peakHeapShare = Math.max(peakHeapShare, (double) used / max);
-            }
-            Map<String, Long> status = server.procStatus();
-            peakRssMiB = Math.max(peakRssMiB, mib(status.getOrDefault("VmRSS", 0L)));
-            lastThreads = status.getOrDefault("Threads", lastThreads);
-        }
-
-        double peakHeapShare() {
-            return peakHeapShare;
-        }
-
-        double peakRssMiB() {
-            return peakRssMiB;
-        }
-
-        long lastThreads() {
-            return lastThreads;
-        }
-
-        @Override
-        public void close() {
-            timer.shutdownNow();
-        }
     }
 }

@@ -28,12 +28,16 @@ final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path stderr;
+    private final GcLog gcLog;
+    private final Path jcmd;
     private final HttpClient metricsClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private ServerProcess(Process process, int port, Path stderr) {
+    private ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path jcmd) {
         this.process = process;
         this.port = port;
         this.stderr = stderr;
+        this.gcLog = gcLog;
+        this.jcmd = jcmd;
     }
 
     static ServerProcess start(Lane lane, Path directory, int platformThreads, String maxHeap, String cpu)
@@ -44,7 +48,9 @@ final class ServerProcess implements AutoCloseable {
         }
         String java = System.getProperty("sluice.server.java",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Path gcFile = Files.createTempFile("sluice-server-gc-", ".log");
         command.addAll(List.of(java, "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError",
+                "-Xlog:gc:file=" + gcFile + "::filecount=0",
                 "-cp", System.getProperty("java.class.path"), "io.sluice.server.Main",
                 "--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
                 "--threads", Integer.toString(platformThreads)));
@@ -54,11 +60,12 @@ final class ServerProcess implements AutoCloseable {
         String line = out.readLine();
         if (line == null || !line.startsWith("READY port=")) {
             process.destroyForcibly();
+            Files.deleteIfExists(gcFile);
             throw new IOException("server for lane " + lane.flag() + " did not start: " + line + " / "
                     + Files.readString(stderr));
         }
         int port = Integer.parseInt(line.substring("READY port=".length(), line.indexOf(' ', 11)));
-        return new ServerProcess(process, port, stderr);
+        return new ServerProcess(process, port, stderr, new GcLog(gcFile), Path.of(java).resolveSibling("jcmd"));
     }
 
     int port() {
@@ -83,6 +90,96 @@ final class ServerProcess implements AutoCloseable {
     String lastError() throws IOException {
         List<String> lines = Files.readAllLines(stderr);
         return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    }
+
+    GcLog gcLog() {
+        return gcLog;
+    }
+
+    /**
+     * Writes the server's thread dump ({@code jcmd PID Thread.print}) to a new file in the temporary
+     * directory, for a step in which the server answered nothing; returns a note naming the file.
+     */
+    String dumpThreads(String label) {
+        return jcmdToFile("Thread.print", "sluice-stall-" + label + "-", "thread dump");
+    }
+
+    /**
+     * Writes the live objects by class ({@code jcmd PID GC.class_histogram}, itself a full GC) to a
+     * new file in the temporary directory; returns a note naming the file.
+     */
+    String dumpClassHistogram(String label) {
+        return jcmdToFile("GC.class_histogram", "sluice-live-" + label + "-", "class histogram");
+    }
+
+    private String jcmdToFile(String command, String prefix, String what) {
+        if (!process.isAlive() || !Files.isExecutable(jcmd)) {
+            return "no " + what + " (server gone or no jcmd)";
+        }
+        try {
+            Path file = Files.createTempFile(prefix, ".txt");
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
+                    .redirectErrorStream(true).redirectOutput(file.toFile()).start();
+            if (!attach.waitFor(30, TimeUnit.SECONDS)) {
+                attach.destroyForcibly();
+                return "jcmd " + command + " did not answer within 30 s";
+            }
+            return what + " in " + file;
+        } catch (IOException e) {
+            return "no " + what + ": " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "no " + what + ": interrupted";
+        }
+    }
+
+    /**
+     * Forces a full collection with {@code jcmd PID GC.run} (the {@code jcmd} next to the server's
+     * {@code java}) and reads the heap right after it from the GC log.
+     */
+    LiveSet forcedGcLiveSet() {
+        if (!process.isAlive()) {
+            return LiveSet.failed("server not running");
+        }
+        if (!Files.isExecutable(jcmd)) {
+            return LiveSet.failed("no " + jcmd + " (a JRE without jcmd)");
+        }
+        int mark = gcLog.pauses();
+        try {
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!attach.waitFor(30, TimeUnit.SECONDS)) {
+                attach.destroyForcibly();
+                return LiveSet.failed("jcmd GC.run did not answer within 30 s");
+            }
+            if (attach.exitValue() != 0) {
+                return LiveSet.failed("jcmd GC.run exited with " + attach.exitValue());
+            }
+        } catch (IOException e) {
+            return LiveSet.failed("jcmd failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return LiveSet.failed("interrupted");
+        }
+        java.util.OptionalLong after = gcLog.lastFullAfterBytes(mark);
+        return after.isPresent() ? new LiveSet(after.getAsLong(), "")
+                : LiveSet.failed("no full pause in the GC log after jcmd GC.run");
+    }
+
+    /**
+     * The heap after a forced full collection.
+     *
+     * @param bytes live bytes, or -1 when not measured
+     * @param failure why not, or empty
+     */
+    record LiveSet(long bytes, String failure) {
+        static LiveSet failed(String why) {
+            return new LiveSet(-1, why);
+        }
+
+        double mib() {
+            return bytes < 0 ? Double.NaN : Scenarios.mib(bytes);
+        }
     }
 
     /** {@code VmRSS}, {@code VmHWM} (peak RSS) and {@code Threads} from /proc, in bytes or counts. */
@@ -146,5 +243,6 @@ final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         Files.deleteIfExists(stderr);
+        Files.deleteIfExists(gcLog.file());
     }
 }

@@ -36,6 +36,7 @@ final class SlowClients implements AutoCloseable {
     });
     private final List<SocketChannel> channels = new ArrayList<>();
     final AtomicLong bytesRead = new AtomicLong();
+    final AtomicLong bytesWritten = new AtomicLong();
     final AtomicLong uploadsVerified = new AtomicLong();
     final AtomicLong uploadsFailed = new AtomicLong();
     final AtomicLong clientErrors = new AtomicLong();
@@ -81,7 +82,9 @@ final class SlowClients implements AutoCloseable {
                 if (toSend.hasRemaining()) {
                     ByteBuffer slice = toSend.slice();
                     slice.limit(Math.min(WRITE_BYTES, slice.remaining()));
-                    toSend.position(toSend.position() + channel.write(slice));
+                    int written = channel.write(slice);
+                    bytesWritten.addAndGet(written);
+                    toSend.position(toSend.position() + written);
                     timer.schedule(self[0], WRITE_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
                     return;
                 }

@@ -1,0 +1,74 @@
+package io.sluice.server.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Bytes the kernel holds in the send queues of the server's sockets: the sum of {@code tx_queue}
+ * over every non-listening TCP socket whose local port is the server's, read from
+ * {@code /proc/net/tcp} and {@code /proc/net/tcp6} (a dual-stack JVM socket on 127.0.0.1 shows up
+ * in tcp6). For an established socket the kernel reports {@code write_seq - snd_una} there: bytes
+ * the server has written that the peer has not acknowledged yet, sent or not. Those files exist on
+ * every Linux, so no tool ({@code ss}, iproute2) is needed; elsewhere {@link #available()} is false.
+ */
+final class SendQueueProbe {
+
+    private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
+    private static final String LISTEN = "0A";
+
+    private final int port;
+
+    SendQueueProbe(int port) {
+        this.port = port;
+    }
+
+    /** Whether the kernel tables can be read here (Linux). */
+    static boolean available() {
+        return Files.isReadable(TABLES.get(0));
+    }
+
+    /** Current total send-queue bytes of the server's sockets, or -1 when the tables cannot be read. */
+    long sendQueueBytes() {
+        long total = 0;
+        boolean readAny = false;
+        for (Path table : TABLES) {
+            try {
+                total += sumTxQueue(Files.readAllLines(table), port);
+                readAny = true;
+            } catch (IOException e) {
+                // tcp6 is absent when IPv6 is disabled: the other table still counts
+            }
+        }
+        return readAny ? total : -1;
+    }
+
+    /**
+     * Sums {@code tx_queue} of the non-listening sockets bound to {@code localPort} in one table's
+     * lines (the header line is skipped because its address field has no port in hex).
+     */
+    static long sumTxQueue(List<String> lines, int localPort) {
+        long total = 0;
+        for (String line : lines) {
+            String[] fields = line.trim().split("\\s+");
+            if (fields.length < 5 || !fields[0].endsWith(":") || fields[3].equals(LISTEN)) {
+                continue;
+            }
+            String local = fields[1];
+            int colon = local.lastIndexOf(':');
+            int queues = fields[4].indexOf(':');
+            if (colon < 0 || queues < 0) {
+                continue;
+            }
+            try {
+                if (Integer.parseInt(local.substring(colon + 1), 16) == localPort) {
+                    total += Long.parseLong(fields[4].substring(0, queues), 16);
+                }
+            } catch (NumberFormatException e) {
+                // not a socket line
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,120 @@
+package io.sluice.server.load;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Scenario C's demand window over time, from the series CSV the demand scenario writes (header
+ * exactly {@value #HEADER}, one row per sample): three stacked panels sharing the time axis, the
+ * sink rate as a step line, the writer's window in items, and the queued MiB, for one strategy
+ * ({@code adaptive} unless a third argument names another).
+ * <pre>java -cp sluice-server.jar io.sluice.server.load.WindowChart series.csv out.png [strategy]</pre>
+ */
+public final class WindowChart {
+
+    static final String HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
+    static final int WIDTH = 960;
+    static final int HEIGHT = 720;
+
+    /** One sample line of the CSV. */
+    record Sample(String strategy, double millis, double sinkMiBPerSecond, double windowItems, double queuedBytes) {
+    }
+
+    private WindowChart() {
+    }
+
+    /**
+     * Draws the chart.
+     *
+     * @param args the CSV, the PNG to write, and optionally the strategy (default adaptive)
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2 || args.length > 3) {
+            System.err.println("usage: WindowChart series.csv out.png [strategy, default adaptive]");
+            System.exit(2);
+            return;
+        }
+        Path csv = Path.of(args[0]);
+        Path png = Path.of(args[1]);
+        String strategy = args.length == 3 ? args[2] : "adaptive";
+        try {
+            int drawn = draw(read(csv), strategy, png);
+            System.out.println("wrote " + png + " (" + drawn + " samples of " + strategy + ")");
+        } catch (IllegalArgumentException e) {
+            System.err.println("WindowChart: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /** Parses the CSV; the header must be exactly {@value #HEADER}. */
+    static List<Sample> read(Path csv) throws IOException {
+        List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+        if (lines.isEmpty() || !lines.get(0).trim().equals(HEADER)) {
+            throw new IllegalArgumentException(csv + ": the first line must be '" + HEADER + "', was '"
+                    + (lines.isEmpty() ? "" : lines.get(0)) + "'");
+        }
+        List<Sample> samples = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            String line = lines.get(i).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] fields = line.split(",");
+            if (fields.length != 5) {
+                throw new IllegalArgumentException(csv + " line " + (i + 1) + ": expected 5 fields, got '" + line + "'");
+            }
+            try {
+                samples.add(new Sample(fields[0], Double.parseDouble(fields[1]), Double.parseDouble(fields[2]),
+                        Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(csv + " line " + (i + 1) + ": not a number in '" + line + "'");
+            }
+        }
+        return samples;
+    }
+
+    /** Draws the samples of {@code strategy}; returns how many there were. */
+    static int draw(List<Sample> all, String strategy, Path png) throws IOException {
+        List<Sample> samples = all.stream().filter(sample -> sample.strategy().equals(strategy)).toList();
+        if (samples.isEmpty()) {
+            throw new IllegalArgumentException("no samples for strategy '" + strategy + "' (strategies: "
+                    + all.stream().map(Sample::strategy).distinct().toList() + ")");
+        }
+        double[] seconds = samples.stream().mapToDouble(sample -> sample.millis() / 1000).toArray();
+        double[] sink = samples.stream().mapToDouble(Sample::sinkMiBPerSecond).toArray();
+        double[] window = samples.stream().mapToDouble(Sample::windowItems).toArray();
+        double[] queued = samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes())).toArray();
+        double start = Math.floor(seconds[0]);
+        double[] tick = ChartPanel.roundSpan(Math.max(seconds[seconds.length - 1] - start, 1), 10);
+        double end = start + tick[1];
+        int ticks = (int) Math.round(tick[1] / tick[0]);
+        ChartCanvas canvas = new ChartCanvas(WIDTH, HEIGHT, "Scenario C: demand window of '" + strategy
+                + "' against a sink that switches rate");
+        int panelHeight = (HEIGHT - 36) / 3;
+        ChartPanel rate = new ChartPanel(canvas, 0, 36, WIDTH, panelHeight, start, end, max(sink), "sink MiB/s");
+        rate.steps(seconds, sink, ChartCanvas.INK, "");
+        rate.numericX(ticks, "");
+        ChartPanel items = new ChartPanel(canvas, 0, 36 + panelHeight, WIDTH, panelHeight, start, end, max(window),
+                "window, items");
+        items.series(seconds, window, ChartCanvas.SERIES_COLOURS[1], "");
+        items.numericX(ticks, "");
+        ChartPanel bytes = new ChartPanel(canvas, 0, 36 + 2 * panelHeight, WIDTH, panelHeight, start, end, max(queued),
+                "queued MiB");
+        bytes.series(seconds, queued, ChartCanvas.SERIES_COLOURS[2], "");
+        bytes.numericX(ticks, "time, s");
+        canvas.save(png);
+        return samples.size();
+    }
+
+    private static double max(double[] values) {
+        double max = 0;
+        for (double value : values) {
+            max = Math.max(max, value);
+        }
+        return max * 1.1;
+    }
+}
