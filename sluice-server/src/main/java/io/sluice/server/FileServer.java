@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 
 /** The streaming file server: one Jetty 12 server, one lane. Stop it with {@link #close()}. */
 public final class FileServer implements AutoCloseable {
@@ -39,6 +40,14 @@ public final class FileServer implements AutoCloseable {
      * @throws Exception when Jetty cannot start (port in use, ...)
      */
     public static FileServer start(ServerConfig config) throws Exception {
+        return start(config, IoExecutors.files());
+    }
+
+    /**
+     * As {@link #start(ServerConfig)}, with lane C's filesystem calls on {@code files} (tests use
+     * it to see where the file is opened). Not shut down by {@link #close()}.
+     */
+    static FileServer start(ServerConfig config, Executor files) throws Exception {
         refuseUnsupportedLane(config.lane());
         Path directory = config.directory().toAbsolutePath().normalize();
         Files.createDirectories(directory);
@@ -49,7 +58,7 @@ public final class FileServer implements AutoCloseable {
         server.addConnector(connector);
         Storage storage = config.lane().blocking()
                 ? new BlockingStorage(config.maxUploadBytes(), config.events())
-                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events());
+                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files);
         server.setHandler(new FileHandler(config.lane(), directory, storage));
         FileServer fileServer = new FileServer(config, server, connector, storage);
         try {
