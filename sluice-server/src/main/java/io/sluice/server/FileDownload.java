@@ -93,10 +93,51 @@ final class FileDownload implements Runnable {
         }
         // Chunks no larger than the range: a 16 KiB file is one 16 KiB buffer, not a 64 KiB one.
         int chunkBytes = (int) Math.max(1, Math.min(ReadOptions.DEFAULT_CHUNK_SIZE_BYTES, range.length()));
-        ReadOptions options = ReadOptions.range(0, range.length()).withChunkSize(chunkBytes).withExecutor(files);
-        ByteChannels.publisher(channel, options)     // from here on the publisher owns and closes the channel
-                .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)
-                        : ResponseBodySubscriber.unbounded(response, callback));
+        FirstPassHere executor = new FirstPassHere(files);
+        ReadOptions options = ReadOptions.range(0, range.length()).withChunkSize(chunkBytes).withExecutor(executor);
+        try {
+            ByteChannels.publisher(channel, options) // from here on the publisher owns and closes the channel
+                    .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)
+                            : ResponseBodySubscriber.unbounded(response, callback));
+        } finally {
+            executor.leave();
+        }
+    }
+
+    /**
+     * The publisher's executor. Its first task (the read pass that {@code subscribe} schedules) runs
+     * at once on the thread that opened the file, which is already a file-executor thread: that
+     * saves a second trip through the executor's queue per download. Every later task (a pass
+     * signalled by {@code request(n)} from a Jetty thread after an asynchronous write, a yield after
+     * 1 MiB, a cancel) goes to {@code files}, so a blocking read never runs on a Jetty thread and a
+     * pass never nests inside another.
+     *
+     * <p>{@code inline} is the opening thread until its one inline task has started or
+     * {@link #run} has left {@code subscribe}; then null. It is volatile because Jetty threads may
+     * call {@link #execute} later and must see null (or a thread that is not theirs).
+     */
+    private static final class FirstPassHere implements Executor {
+
+        private final Executor files;
+        private volatile Thread inline = Thread.currentThread();
+
+        FirstPassHere(Executor files) {
+            this.files = files;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            if (inline == Thread.currentThread()) {
+                inline = null;                       // only once: a yielded pass is resubmitted to files
+                task.run();
+            } else {
+                files.execute(task);
+            }
+        }
+
+        void leave() {
+            inline = null;
+        }
     }
 
     private static void closeAfterFailure(FileChannel channel, Exception failure) {

@@ -71,10 +71,15 @@ class LaneCDownloadTest {
         }
     }
 
-    /** Every download task, the read included, runs on the given executor. */
+    /**
+     * 8 MiB cannot be written synchronously into a loopback socket, so some writes complete later
+     * on a Jetty thread, whose {@code request(1)} signals the next read pass. Those passes must go
+     * to the file executor, not run on the Jetty thread: only the first pass runs inline, on the
+     * file-executor thread that opened the file.
+     */
     @Test
-    void theReadRunsOnTheFileExecutor() throws Exception {
-        byte[] body = FileServerTest.randomBytes(200_000, 4);
+    void readPassesSignalledFromJettyThreadsRunOnTheFileExecutor() throws Exception {
+        byte[] body = FileServerTest.randomBytes(8 * 1024 * 1024, 4);
         Files.write(directory.resolve("data.bin"), body);
         List<String> threads = java.util.Collections.synchronizedList(new ArrayList<>());
         Executor recording = task -> filesThread.execute(() -> {
@@ -87,8 +92,8 @@ class LaneCDownloadTest {
             assertEquals(String.valueOf(body.length), whole.header("Content-Length"));
             assertArrayEquals(body, whole.bytes());
         }
-        // the open-and-size task plus at least one read pass of the publisher
-        assertTrue(threads.size() >= 2, "tasks on the file executor: " + threads);
+        // the open-and-size task (with the first pass inline) plus the passes after asynchronous writes
+        assertTrue(threads.size() >= 2, "tasks on the file executor: " + threads.size());
     }
 
     @Test
