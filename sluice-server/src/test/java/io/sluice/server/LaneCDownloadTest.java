@@ -122,14 +122,17 @@ class LaneCDownloadTest {
     /**
      * After each answer has been read in full, no descriptor of this process points into the data
      * directory: the publisher closes the channel before it completes (so before the last write),
-     * and the 404/416 paths close it (or never opened it) before answering.
+     * the 404/416 paths close it (or never opened it) before answering, and a directory, which opens
+     * but cannot be read, fails with 500 through the publisher's {@code onError}, which closes it.
      */
     @Test
     void noDescriptorOfAServedFileStaysOpen() throws Exception {
         byte[] body = FileServerTest.randomBytes(300_000, 6);
         Files.write(directory.resolve("data.bin"), body);
+        Files.createDirectory(directory.resolve("adir")); // opens, but its read fails: 500
         try (FileServer server = FileServer.start(ServerConfig.loopback(Lane.C, directory), filesThread)) {
             for (int i = 0; i < 20; i++) {
+                assertEquals(500, get(server, "/files/adir", "").status());
                 assertEquals(200, get(server, "/files/data.bin", "").status());
                 assertEquals(206, get(server, "/files/data.bin", "Range: bytes=10-20\r\n").status());
                 assertEquals(416, get(server, "/files/data.bin", "Range: bytes=400000-\r\n").status());
