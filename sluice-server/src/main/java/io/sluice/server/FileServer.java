@@ -11,12 +11,21 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 
 /** The streaming file server: one Jetty 12 server, one lane. Stop it with {@link #close()}. */
 public final class FileServer implements AutoCloseable {
 
     /** Lane C's pool: a few threads are enough when nothing blocks. */
     static final int NON_BLOCKING_THREADS = 16;
+    /**
+     * The listen backlog of every lane. Jetty's default (0) leaves it to the JDK, which asks for
+     * 50: when 1,024 clients connect at once the kernel drops SYNs past 50 queued connections
+     * (TcpExtListenOverflows) and those clients retry after 1 s and 3 s, which showed up as p99s
+     * of seconds in A1 at 1,024 connections on every lane. The kernel caps it at
+     * {@code net.core.somaxconn} (4096 here).
+     */
+    static final int ACCEPT_QUEUE_SIZE = 2048;
     /** Lane B's bound on concurrent virtual threads (Jetty's default is 200). */
     static final int MAX_VIRTUAL_THREADS = 100_000;
 
@@ -39,6 +48,14 @@ public final class FileServer implements AutoCloseable {
      * @throws Exception when Jetty cannot start (port in use, ...)
      */
     public static FileServer start(ServerConfig config) throws Exception {
+        return start(config, IoExecutors.files());
+    }
+
+    /**
+     * As {@link #start(ServerConfig)}, with lane C's filesystem calls on {@code files} (tests use
+     * it to see where the file is opened). Not shut down by {@link #close()}.
+     */
+    static FileServer start(ServerConfig config, Executor files) throws Exception {
         refuseUnsupportedLane(config.lane());
         Path directory = config.directory().toAbsolutePath().normalize();
         Files.createDirectories(directory);
@@ -46,10 +63,11 @@ public final class FileServer implements AutoCloseable {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost(config.host());
         connector.setPort(config.port());
+        connector.setAcceptQueueSize(ACCEPT_QUEUE_SIZE);
         server.addConnector(connector);
         Storage storage = config.lane().blocking()
                 ? new BlockingStorage(config.maxUploadBytes(), config.events())
-                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events());
+                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files);
         server.setHandler(new FileHandler(config.lane(), directory, storage));
         FileServer fileServer = new FileServer(config, server, connector, storage);
         try {

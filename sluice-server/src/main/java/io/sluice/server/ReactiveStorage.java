@@ -1,7 +1,6 @@
 package io.sluice.server;
 
 import io.sluice.ReactiveFile;
-import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
@@ -13,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,30 +29,25 @@ final class ReactiveStorage implements Storage {
     private final boolean bounded;
     private final long maxUploadBytes;
     private final UploadEvents events;
+    /** Every filesystem call of a download (open, size, read, close) runs here, never on Jetty's threads. */
+    private final Executor files;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "sluice-server-delay-timer");
         thread.setDaemon(true);
         return thread;
     });
 
-    ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events) {
+    ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events, Executor files) {
         this.bounded = bounded;
+        this.files = files;
         this.maxUploadBytes = maxUploadBytes;
         this.events = events;
     }
 
     @Override
     public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
-        after(delayMillis, callback, () -> {
-            ByteRange range = Replies.startDownload(request, response, callback, file);
-            if (range == null) {
-                return;
-            }
-            ReactiveFile.of(file)
-                    .read(ReadOptions.range(range.offset(), range.length()))
-                    .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)
-                            : ResponseBodySubscriber.unbounded(response, callback));
-        });
+        // Runs on a Jetty thread or the timer: only hands the open, size and read to the file executor.
+        after(delayMillis, callback, () -> FileDownload.start(request, response, callback, file, bounded, files));
     }
 
     @Override
@@ -83,13 +78,14 @@ final class ReactiveStorage implements Storage {
 
     @Override
     public void delete(Request request, Response response, Callback callback, Path file, long delayMillis) {
-        after(delayMillis, callback, () -> {
+        // The unlink is a blocking filesystem call too: it runs on the file executor, not on Jetty's threads.
+        after(delayMillis, callback, () -> files.execute(() -> {
             try {
                 Replies.deleted(response, callback, file, Files.deleteIfExists(file));
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 callback.failed(e);
             }
-        });
+        }));
     }
 
     private DemandStrategy demand() {

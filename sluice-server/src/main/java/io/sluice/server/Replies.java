@@ -50,13 +50,27 @@ final class Replies {
         long size;
         try {
             size = Files.size(file);
-        } catch (NoSuchFileException e) {
-            text(response, callback, 404, "no such file: " + file.getFileName());
-            return null;
         } catch (IOException e) {
-            text(response, callback, 500, "cannot read " + file.getFileName() + ": " + e.getMessage());
+            cannotOpen(response, callback, file, e);
             return null;
         }
+        return startDownload(request, response, callback, size);
+    }
+
+    /** 404 for a missing file, 500 with the cause for any other failure to open or size it. */
+    static void cannotOpen(Response response, Callback callback, Path file, IOException e) {
+        if (e instanceof NoSuchFileException) {
+            text(response, callback, 404, "no such file: " + file.getFileName());
+        } else {
+            text(response, callback, 500, "cannot read " + file.getFileName() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * As {@link #startDownload(Request, Response, Callback, Path)} for a file of {@code size}
+     * bytes already known (lane C takes it from the opened channel); touches no file.
+     */
+    static ByteRange startDownload(Request request, Response response, Callback callback, long size) {
         ByteRange range = ByteRange.of(request.getHeaders().get(HttpHeader.RANGE), size);
         if (range == null) {
             response.getHeaders().put(HttpHeader.CONTENT_RANGE, "bytes */" + size);
