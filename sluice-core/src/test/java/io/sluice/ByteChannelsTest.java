@@ -61,6 +61,45 @@ class ByteChannelsTest {
     }
 
     @Test
+    void aRangedChannelReadSizesTheLastChunkToTheRangeAndStopsReadingAtItsEnd() throws Exception {
+        byte[] content = Bytes.random(100, 5);
+        AtomicInteger readsAfterTheRange = new AtomicInteger();
+        ReadableByteChannel channel = new ReadableByteChannel() {
+            private int position;
+            private boolean open = true;
+
+            @Override
+            public int read(ByteBuffer dst) {
+                if (position >= 50) {                 // offset 10 + length 40: the range is over
+                    readsAfterTheRange.incrementAndGet();
+                }
+                int n = Math.min(dst.remaining(), content.length - position);
+                dst.put(content, position, n);
+                position += n;
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return open;
+            }
+
+            @Override
+            public void close() {
+                open = false;
+            }
+        };
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ByteChannels.publisher(channel, ReadOptions.range(10, 40)).subscribe(subscriber);
+        subscriber.await();
+        assertTrue(subscriber.completed);
+        assertEquals(1, subscriber.chunks.size(), "one chunk for a 40-byte range");
+        assertEquals(40, subscriber.chunks.get(0).capacity(), "sized to the range, not the 64 KiB default");
+        assertArrayEquals(java.util.Arrays.copyOfRange(content, 10, 50), subscriber.bytes());
+        assertEquals(0, readsAfterTheRange.get(), "no read past the range just to see its end");
+    }
+
+    @Test
     void aChannelThatReturnsZeroIsWaitedOnNotSpunOn() throws Exception {
         // a non-selectable channel that has nothing for 200 ms: the back-off must keep the calls few
         AtomicInteger reads = new AtomicInteger();

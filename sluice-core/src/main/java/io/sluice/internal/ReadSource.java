@@ -34,7 +34,7 @@ public interface ReadSource extends Closeable {
      */
     int read(ByteBuffer dst) throws IOException;
 
-    /** Bytes known to be left, or -1 when unknown (streams, sockets). */
+    /** Bytes left at most (the range still to read), or -1 when unknown (open-ended streams, sockets). */
     long remaining();
 
     /** Closes the source; idempotent. */

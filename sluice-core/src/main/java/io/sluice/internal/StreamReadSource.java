@@ -75,7 +75,10 @@ public final class StreamReadSource implements ReadSource {
 
     @Override
     public long remaining() {
-        return -1;
+        // An upper bound when a range length was given (the source may end sooner, which read()
+        // reports with -1): it sizes the last chunk to the range and ends the read without one more
+        // read just to see the end. Unknown (-1) for an open-ended range.
+        return left == Long.MAX_VALUE ? -1 : left;
     }
 
     @Override
