@@ -72,8 +72,8 @@ final class DemandGates {
                     SMOKE_IDEAL_RATIO, mib, ideal, mib / ideal);
         }
         double ratio = full ? FULL_BEST_FIXED_RATIO : SMOKE_BEST_FIXED_RATIO;
-        gate(mib >= ratio * bestFixed.mibPerSecond(), "C adaptive >= %.2fx best fixed%s: %.1f vs %.1f MiB/s (%s) = %.2fx",
-                ratio, full ? "" : " (smoke)", mib, bestFixed.mibPerSecond(), bestFixed.strategy(),
+        gate(mib >= ratio * bestFixed.mibPerSecond(),
+                "C adaptive >= %.2fx best fixed%s: %.1f vs %.1f MiB/s (%s) = %.2fx", ratio, full ? "" : " (smoke)", mib, bestFixed.mibPerSecond(), bestFixed.strategy(),
                 mib / bestFixed.mibPerSecond());
         queuedGate("C", adaptive);
         long switches = adaptive.switches().size();
