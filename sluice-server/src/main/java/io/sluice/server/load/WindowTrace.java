@@ -64,13 +64,18 @@ final class WindowTrace {
         }
     }
 
-    /** Every fast period with snapshots that is followed by a slow period with snapshots. */
+    /**
+     * Every fast period with snapshots that is followed by a slow period the write lived through (it
+     * has snapshots after that slow period too). A write that ends inside the slow period had
+     * requested all its remaining items before it began, so it has no batch left whose eligible point
+     * could adapt the window: such a switch says nothing about the strategy and is not counted.
+     */
     List<Switch> switches() {
         List<Switch> switches = new ArrayList<>();
         for (Map.Entry<Long, long[]> entry : windowByPeriod.entrySet()) {
             long period = entry.getKey();
             long[] slow = windowByPeriod.get(period + 1);
-            if (period % 2 == 0 && slow != null) {
+            if (period % 2 == 0 && slow != null && windowByPeriod.containsKey(period + 2)) {
                 switches.add(new Switch(period, entry.getValue()[0], slow[1]));
             }
         }
