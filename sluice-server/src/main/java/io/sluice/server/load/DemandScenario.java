@@ -104,7 +104,18 @@ public final class DemandScenario {
 
     /** One strategy's run in one case. */
     record Result(String strategy, double mibPerSecond, double seconds, long peakQueuedBytes,
-                  List<WindowTrace.Switch> switches, long smallestWindow, long largestWindow, boolean outOfMemory) {
+                  List<WindowTrace.Switch> switches, long smallestWindow, long largestWindow, long[] aboveFloorNanos,
+                  boolean outOfMemory) {
+
+        /** The share of fast-period time stream 0's window stood above its floor. */
+        double fastAboveFloor() {
+            return aboveFloorNanos[1] == 0 ? 0 : (double) aboveFloorNanos[0] / aboveFloorNanos[1];
+        }
+
+        /** The share of slow-period time stream 0's window stood above its floor. */
+        double slowAboveFloor() {
+            return aboveFloorNanos[3] == 0 ? 0 : (double) aboveFloorNanos[2] / aboveFloorNanos[3];
+        }
 
         /** Two rounds of one strategy: the faster round's throughput, every other measure over both. */
         Result combine(Result other) {
@@ -112,9 +123,18 @@ public final class DemandScenario {
             List<WindowTrace.Switch> both = new ArrayList<>(switches);
             both.addAll(other.switches);
             return new Result(strategy, faster.mibPerSecond, faster.seconds,
-                    Math.max(peakQueuedBytes, other.peakQueuedBytes), both, Math.min(smallestWindow, other.smallestWindow),
-                    Math.max(largestWindow, other.largestWindow),
+                    Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
+                    Math.min(smallestWindow, other.smallestWindow),
+                    Math.max(largestWindow, other.largestWindow), sum(aboveFloorNanos, other.aboveFloorNanos),
                     outOfMemory || other.outOfMemory);
+        }
+
+        private static long[] sum(long[] a, long[] b) {
+            long[] sum = new long[a.length];
+            for (int i = 0; i < a.length; i++) {
+                sum[i] = a[i] + b[i];
+            }
+            return sum;
         }
 
         /** Switches after which stream 0's window shrank. */
@@ -237,8 +257,9 @@ public final class DemandScenario {
     private static List<Result> runCase(String prefix, DemandScale scale, List<String> csv, PrintStream out,
                                         LongFunction<Publisher<ByteBuffer>> producers) throws Exception {
         out.println("| strategy | aggregate MiB/s | s | peak queued MiB (sum) | stream 0 window, items (min..max)"
-                + " | window shrank after fast->slow | stream 0 window at fast end -> slow min |");
-        out.println("|---|---:|---:|---:|---|---|---|");
+                + " | above floor, % of fast / slow time | window shrank after fast->slow"
+                + " | stream 0 window at fast end -> slow min |");
+        out.println("|---|---:|---:|---:|---|---|---|---|");
         // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
         // strategy does not pay for class loading and JIT compilation the others are spared.
         DemandScale warmUp = new DemandScale("warm-up", scale.uploads(), scale.bytesEach() / 16,
@@ -262,10 +283,12 @@ public final class DemandScenario {
             }
         }
         for (Result result : results) {
-            out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %s | %d of %d | %s |%n", result.strategy(),
+            out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %s | %.0f / %.0f | %d of %d | %s |%n",
+                    result.strategy(),
                     result.outOfMemory() ? "OutOfMemoryError"
                             : String.format(Locale.ROOT, "%.1f", result.mibPerSecond()),
-                    result.seconds(), result.peakQueuedBytes() / MIB, windowRange(result), result.shrunk(),
+                    result.seconds(), result.peakQueuedBytes() / MIB, windowRange(result),
+                    100 * result.fastAboveFloor(), 100 * result.slowAboveFloor(), result.shrunk(),
                     result.switches().size(),
                     result.switches().stream().map(s -> items(s.windowAtFastEnd()) + "->" + items(s.slowMinimum()))
                             .collect(Collectors.joining(", ")));
@@ -322,7 +345,6 @@ public final class DemandScenario {
         double seconds = (System.nanoTime() - start) / 1e9;
         csv.addAll(trace.csvRows());
         return new Result(name, bytes / MIB / seconds, seconds, totals.peakBytes(), trace.switches(),
-                trace.smallestWindow(),
-                trace.largestWindow(), outOfMemory);
+                trace.smallestWindow(), trace.largestWindow(), trace.aboveFloorNanos(), outOfMemory);
     }
 }

@@ -39,6 +39,11 @@ final class WindowTrace {
     private final ThrottledSink sink;
     private final List<String> rows = new ArrayList<>();
     private final Map<Long, long[]> windowByPeriod = new TreeMap<>(); // period -> {last, min}
+    /** Nanoseconds spent at each window value: index 0 in fast periods, 1 in slow ones. */
+    private final Map<Long, long[]> nanosByWindow = new TreeMap<>();
+    private long lastNanos = Long.MIN_VALUE;
+    private long lastWindow;
+    private boolean lastFast;
     private long lastRowNanos = Long.MIN_VALUE;
     private long lastRowWindow = -1;
     private long smallest = Long.MAX_VALUE;
@@ -52,6 +57,12 @@ final class WindowTrace {
     void record(WriteSnapshot snapshot) {
         long now = System.nanoTime();
         long window = snapshot.windowItems();
+        if (lastNanos != Long.MIN_VALUE) {
+            nanosByWindow.computeIfAbsent(lastWindow, w -> new long[2])[lastFast ? 0 : 1] += now - lastNanos;
+        }
+        lastNanos = now;
+        lastWindow = window;
+        lastFast = sink.fastAt(now);
         smallest = Math.min(smallest, window);
         largest = Math.max(largest, window);
         windowByPeriod.merge(sink.periodAt(now), new long[] {window, window},
@@ -80,6 +91,25 @@ final class WindowTrace {
             }
         }
         return switches;
+    }
+
+    /**
+     * Time stream 0's window stood above the smallest value it took in this run, in fast or slow
+     * periods, and the time observed in such periods: {@code {fastAbove, fastTotal, slowAbove,
+     * slowTotal}} in nanoseconds, each interval between snapshots attributed to the earlier one.
+     */
+    long[] aboveFloorNanos() {
+        long[] result = new long[4];
+        for (Map.Entry<Long, long[]> entry : nanosByWindow.entrySet()) {
+            boolean above = entry.getKey() > smallest;
+            for (int phase = 0; phase < 2; phase++) {
+                result[2 * phase + 1] += entry.getValue()[phase];
+                if (above) {
+                    result[2 * phase] += entry.getValue()[phase];
+                }
+            }
+        }
+        return result;
     }
 
     long smallestWindow() {
