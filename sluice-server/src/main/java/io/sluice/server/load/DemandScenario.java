@@ -104,17 +104,17 @@ public final class DemandScenario {
 
     /** One strategy's run in one case. */
     record Result(String strategy, double mibPerSecond, double seconds, long peakQueuedBytes,
-                  List<WindowTrace.Switch> switches, long smallestWindow, long largestWindow, long[] aboveFloorNanos,
+                  List<WindowTrace.Switch> switches, long smallestWindow, long largestWindow, double[] windowTime,
                   boolean outOfMemory) {
 
-        /** The share of fast-period time stream 0's window stood above its floor. */
-        double fastAboveFloor() {
-            return aboveFloorNanos[1] == 0 ? 0 : (double) aboveFloorNanos[0] / aboveFloorNanos[1];
+        /** Stream 0's mean window over fast-period time, in items. */
+        double meanFastWindow() {
+            return windowTime[1] == 0 ? 0 : windowTime[0] / windowTime[1];
         }
 
-        /** The share of slow-period time stream 0's window stood above its floor. */
-        double slowAboveFloor() {
-            return aboveFloorNanos[3] == 0 ? 0 : (double) aboveFloorNanos[2] / aboveFloorNanos[3];
+        /** Stream 0's mean window over slow-period time, in items. */
+        double meanSlowWindow() {
+            return windowTime[3] == 0 ? 0 : windowTime[2] / windowTime[3];
         }
 
         /** Two rounds of one strategy: the faster round's throughput, every other measure over both. */
@@ -125,12 +125,12 @@ public final class DemandScenario {
             return new Result(strategy, faster.mibPerSecond, faster.seconds,
                     Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
                     Math.min(smallestWindow, other.smallestWindow),
-                    Math.max(largestWindow, other.largestWindow), sum(aboveFloorNanos, other.aboveFloorNanos),
+                    Math.max(largestWindow, other.largestWindow), sum(windowTime, other.windowTime),
                     outOfMemory || other.outOfMemory);
         }
 
-        private static long[] sum(long[] a, long[] b) {
-            long[] sum = new long[a.length];
+        private static double[] sum(double[] a, double[] b) {
+            double[] sum = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 sum[i] = a[i] + b[i];
             }
@@ -257,7 +257,7 @@ public final class DemandScenario {
     private static List<Result> runCase(String prefix, DemandScale scale, List<String> csv, PrintStream out,
                                         LongFunction<Publisher<ByteBuffer>> producers) throws Exception {
         out.println("| strategy | aggregate MiB/s | s | peak queued MiB (sum) | stream 0 window, items (min..max)"
-                + " | above floor, % of fast / slow time | window shrank after fast->slow"
+                + " | mean window, fast / slow | window shrank after fast->slow"
                 + " | stream 0 window at fast end -> slow min |");
         out.println("|---|---:|---:|---:|---|---|---|---|");
         // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
@@ -283,12 +283,13 @@ public final class DemandScenario {
             }
         }
         for (Result result : results) {
-            out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %s | %.0f / %.0f | %d of %d | %s |%n",
+            out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %s | %s | %d of %d | %s |%n",
                     result.strategy(),
                     result.outOfMemory() ? "OutOfMemoryError"
                             : String.format(Locale.ROOT, "%.1f", result.mibPerSecond()),
                     result.seconds(), result.peakQueuedBytes() / MIB, windowRange(result),
-                    100 * result.fastAboveFloor(), 100 * result.slowAboveFloor(), result.shrunk(),
+                    result.largestWindow() == Long.MAX_VALUE ? "unbounded" : String.format(Locale.ROOT,
+                            "%.0f / %.0f", result.meanFastWindow(), result.meanSlowWindow()), result.shrunk(),
                     result.switches().size(),
                     result.switches().stream().map(s -> items(s.windowAtFastEnd()) + "->" + items(s.slowMinimum()))
                             .collect(Collectors.joining(", ")));
@@ -345,6 +346,6 @@ public final class DemandScenario {
         double seconds = (System.nanoTime() - start) / 1e9;
         csv.addAll(trace.csvRows());
         return new Result(name, bytes / MIB / seconds, seconds, totals.peakBytes(), trace.switches(),
-                trace.smallestWindow(), trace.largestWindow(), trace.aboveFloorNanos(), outOfMemory);
+                trace.smallestWindow(), trace.largestWindow(), trace.windowTime(), outOfMemory);
     }
 }

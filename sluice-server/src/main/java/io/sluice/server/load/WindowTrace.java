@@ -94,19 +94,16 @@ final class WindowTrace {
     }
 
     /**
-     * Time stream 0's window stood above the smallest value it took in this run, in fast or slow
-     * periods, and the time observed in such periods: {@code {fastAbove, fastTotal, slowAbove,
-     * slowTotal}} in nanoseconds, each interval between snapshots attributed to the earlier one.
+     * Stream 0's window weighted by time, in fast and in slow periods: {@code {sum of window x
+     * nanos in fast periods, fast nanos, the same for slow periods, slow nanos}}; each interval
+     * between snapshots is attributed to the earlier snapshot's window.
      */
-    long[] aboveFloorNanos() {
-        long[] result = new long[4];
+    double[] windowTime() {
+        double[] result = new double[4];
         for (Map.Entry<Long, long[]> entry : nanosByWindow.entrySet()) {
-            boolean above = entry.getKey() > smallest;
             for (int phase = 0; phase < 2; phase++) {
+                result[2 * phase] += (double) entry.getKey() * entry.getValue()[phase];
                 result[2 * phase + 1] += entry.getValue()[phase];
-                if (above) {
-                    result[2 * phase] += entry.getValue()[phase];
-                }
             }
         }
         return result;

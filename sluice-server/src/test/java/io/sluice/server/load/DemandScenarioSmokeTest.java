@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Scenario C in CI: {@link DemandScenario} at smoke scale, in process (8 x 32 MiB per strategy and
- * case, about 25-40 s on 2 cores), every gate printed as PASS/FAIL with a closing
+ * case, two interleaved rounds, about 40-60 s on 2 cores), every gate printed as PASS/FAIL with a closing
  * {@code N passed, N failed} line, and the build fails when a gate fails. The smoke thresholds are
  * ratios with headroom for a loaded machine ({@link DemandGates} and
  * {@code docs/server-scenario-c.md} list them next to the full-scale gates).
