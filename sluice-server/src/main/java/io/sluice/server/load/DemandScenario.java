@@ -2,11 +2,16 @@ package io.sluice.server.load;
 
 import io.sluice.ByteChannels;
 import io.sluice.ReactiveFile;
+import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.WriteSnapshot;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
+import org.reactivestreams.Publisher;
 
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,155 +21,331 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 
 /**
- * Scenario C, in process: {@code uploads} concurrent streams of a file into one
- * {@link ThrottledSink} alternating 20 and 200 MiB/s, once per demand strategy. Measures aggregate
- * MiB/s, peak queued bytes summed over the streams, and whether the adaptive window shrinks after
- * every fast-to-slow switch (from {@code WriteListener} snapshots of stream 0).
- * {@code java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full]}.
+ * Scenario C, in process: {@code uploads} concurrent writes into one {@link ThrottledSink}
+ * alternating 200 and 20 MiB/s, once per demand strategy, in two cases.
+ *
+ * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
+ * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
+ * {@code --chunk-kib} KiB (default 8: Jetty 12's default input buffer, so the chunks its request
+ * bodies deliver), through a {@link PacedPublisher}. The default rate is chosen so that the sink is
+ * the bottleneck only half the time: 8 x 24 = 192 MiB/s is below the fast sink (200 MiB/s) and far
+ * above the slow one (20 MiB/s). A demand strategy can only show that it adapts when the channel
+ * alternately keeps up and lags; with producers faster than the sink in both phases (the unpaced
+ * case below) the right window is the smallest one all the time. The best any strategy can do is
+ * {@code (min(8r, 200) + min(8r, 20)) / 2} = 106 MiB/s, which the table prints as "ideal".
+ *
+ * <p><b>Unpaced producers (reported).</b> Each stream reads a file ({@code ReactiveFile.read()},
+ * 64 KiB chunks) as fast as the page cache gives it, so the sink is the bottleneck in both phases.
+ *
+ * <p>Every strategy keeps the writer's default 1 MiB byte bound except all-at-once, whose point is
+ * to have none. Measured: aggregate MiB/s, the peak of the bytes queued in all writers together,
+ * and stream 0's {@link WriteSnapshot#windowItems()} over time: its largest and smallest value, and
+ * whether it shrank after each fast-to-slow switch (its value at the end of a fast period against
+ * its minimum in the following slow period). {@code --series FILE} writes stream 0's window,
+ * queued bytes and the sink's rate over time as CSV ({@link WindowTrace#CSV_HEADER}); rows of the
+ * unpaced case name their strategy {@code unpaced <strategy>}.
+ *
+ * <pre>java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full] [--series FILE]
+ *     [--rate-mib R] [--chunk-kib K]</pre>
  */
 public final class DemandScenario {
 
-    private static final double MIB = 1024.0 * 1024.0;
+    static final double MIB = 1024.0 * 1024.0;
+    static final double FAST_SINK_MIB = 200;
+    static final double SLOW_SINK_MIB = 20;
+    static final double DEFAULT_PRODUCER_MIB_PER_SECOND = 24;
+    static final int DEFAULT_CHUNK_BYTES = 8 * 1024;
+    /** What a client may have sent ahead while not being read: Linux's default tcp_rmem (128 KiB). */
+    static final long CLIENT_BURST_BYTES = 128 * 1024;
+    private static final int UNPACED_CHUNK_BYTES = 64 * 1024;
 
     private DemandScenario() {
     }
 
-    record Result(String strategy, double mibPerSecond, long peakQueuedBytes, int switches, int shrunk) {
+    /**
+     * A run's settings.
+     *
+     * @param scale the sizes and period
+     * @param producerMibPerSecond each paced client's rate
+     * @param chunkBytes each paced client's chunk size
+     * @param series where to write stream 0's window over time as CSV, or null
+     */
+    record Settings(DemandScale scale, double producerMibPerSecond, int chunkBytes, Path series) {
+
+        /** The best aggregate any strategy can reach with paced producers, over whole period pairs. */
+        double idealPacedMibPerSecond() {
+            double producers = scale.uploads() * producerMibPerSecond;
+            return (Math.min(producers, FAST_SINK_MIB) + Math.min(producers, SLOW_SINK_MIB)) / 2;
+        }
+
+        /**
+         * The best aggregate the producers and the sink together allow over the first {@code seconds}
+         * of a run (a run that ends inside a fast period has a higher mean than whole period pairs).
+         */
+        double idealPacedMibPerSecond(double seconds) {
+            double producers = scale.uploads() * producerMibPerSecond;
+            double period = scale.periodNanos() / 1e9;
+            double mib = 0;
+            for (int k = 0; k * period < seconds; k++) {
+                double length = Math.min(period, seconds - k * period);
+                mib += length * Math.min(producers, k % 2 == 0 ? FAST_SINK_MIB : SLOW_SINK_MIB);
+            }
+            return mib / seconds;
+        }
+    }
+
+    /** One strategy's run in one case. */
+    record Result(String strategy, double mibPerSecond, double seconds, long peakQueuedBytes,
+                  List<WindowTrace.Switch> switches, long smallestWindow, long largestWindow, double[] windowTime,
+                  boolean outOfMemory) {
+
+        /** Stream 0's mean window over fast-period time, in items. */
+        double meanFastWindow() {
+            return windowTime[1] == 0 ? 0 : windowTime[0] / windowTime[1];
+        }
+
+        /** Stream 0's mean window over slow-period time, in items. */
+        double meanSlowWindow() {
+            return windowTime[3] == 0 ? 0 : windowTime[2] / windowTime[3];
+        }
+
+        /** Two rounds of one strategy: the faster round's throughput, every other measure over both. */
+        Result combine(Result other) {
+            Result faster = other.mibPerSecond > mibPerSecond ? other : this;
+            List<WindowTrace.Switch> both = new ArrayList<>(switches);
+            both.addAll(other.switches);
+            return new Result(strategy, faster.mibPerSecond, faster.seconds,
+                    Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
+                    Math.min(smallestWindow, other.smallestWindow),
+                    Math.max(largestWindow, other.largestWindow), sum(windowTime, other.windowTime),
+                    outOfMemory || other.outOfMemory);
+        }
+
+        private static double[] sum(double[] a, double[] b) {
+            double[] sum = new double[a.length];
+            for (int i = 0; i < a.length; i++) {
+                sum[i] = a[i] + b[i];
+            }
+            return sum;
+        }
+
+        /** Switches after which stream 0's window shrank. */
+        long shrunk() {
+            return switches.stream().filter(WindowTrace.Switch::shrank).count();
+        }
+
+        /** Switches at which stream 0's window stood above the smallest it reached in the run. */
+        long aboveFloor() {
+            return switches.stream().filter(s -> s.windowAtFastEnd() > smallestWindow).count();
+        }
+
+        /** Switches at which it stood above that floor and shrank after. */
+        long shrunkFromAboveFloor() {
+            return switches.stream().filter(s -> s.windowAtFastEnd() > smallestWindow && s.shrank()).count();
+        }
     }
 
     /**
-     * Runs scenario C.
+     * Runs scenario C and exits 1 if a gate failed.
      *
-     * @param args {@code smoke} (8 x 32 MiB, 0.5 s periods) or {@code full} (8 x 256 MiB, 2 s periods)
+     * @param args {@code smoke} or {@code full}, then optionally {@code --series FILE},
+     *     {@code --rate-mib R}, {@code --chunk-kib K}
      */
     public static void main(String[] args) throws Exception {
-        boolean full = args.length > 0 && args[0].equals("full");
-        int uploads = 8;
-        long bytesEach = (full ? 256L : 32L) * 1024 * 1024;
-        long periodNanos = TimeUnit.MILLISECONDS.toNanos(full ? 2000 : 500);
-        Path source = Files.createTempFile("sluice-demand-", ".bin");
+        DemandScale scale = DemandScale.SMOKE;
+        Path series = null;
+        double rate = DEFAULT_PRODUCER_MIB_PER_SECOND;
+        int chunk = DEFAULT_CHUNK_BYTES;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "smoke", "full" -> scale = DemandScale.parse(args[i]);
+                case "--series" -> series = Path.of(value(args, ++i, "--series"));
+                case "--rate-mib" -> rate = Double.parseDouble(value(args, ++i, "--rate-mib"));
+                case "--chunk-kib" -> chunk = Integer.parseInt(value(args, ++i, "--chunk-kib")) * 1024;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: DemandScenario [smoke|full] [--series FILE] [--rate-mib R] [--chunk-kib K]");
+            }
+        }
+        int failed = run(new Settings(scale, rate, chunk, series), System.out);
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    /**
+     * Runs both cases, prints their tables and the gates to {@code out}.
+     *
+     * @return the number of failed gates
+     */
+    static int run(Settings settings, PrintStream out) throws Exception {
+        DemandScale scale = settings.scale();
+        List<String> csv = new ArrayList<>();
+        csv.add(WindowTrace.CSV_HEADER);
+        byte[] pattern = new byte[Math.max(settings.chunkBytes(), UNPACED_CHUNK_BYTES)];
+        new Random(7).nextBytes(pattern);
+        out.printf(Locale.ROOT, "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;"
+                        + " java=%s%n", scale.name(), scale.uploads(), scale.bytesEach() / (1024 * 1024), FAST_SINK_MIB,
+                SLOW_SINK_MIB, TimeUnit.NANOSECONDS.toMillis(scale.periodNanos()), Runtime.version());
+        if (scale.rounds() > 1) {
+            out.println(scale.rounds() + " interleaved rounds per case: MiB/s and s are the faster round's,"
+                    + " every other column is over all rounds");
+        }
+
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "paced-clients");
+            thread.setDaemon(true);
+            return thread;
+        });
+        List<Result> paced;
         try {
-            byte[] block = new byte[1024 * 1024];
-            new Random(7).nextBytes(block);
-            try (var out = Files.newOutputStream(source)) {
-                for (long written = 0; written < bytesEach; written += block.length) {
-                    out.write(block);
+            out.printf(Locale.ROOT, "%nPaced producers (gated): each upload sends %.0f MiB/s in %d KiB chunks"
+                            + " (%.0f MiB/s together); ideal aggregate %.1f MiB/s%n", settings.producerMibPerSecond(),
+                    settings.chunkBytes() / 1024, settings.producerMibPerSecond() * scale.uploads(),
+                    settings.idealPacedMibPerSecond());
+            paced = runCase("", scale, csv, out, bytes -> new PacedPublisher(bytes,
+                    settings.chunkBytes(), settings.producerMibPerSecond() * MIB, CLIENT_BURST_BYTES, timer, pattern));
+        } finally {
+            timer.shutdownNow();
+        }
+
+        Path source = Files.createTempFile("sluice-demand-", ".bin");
+        List<Result> unpaced;
+        try {
+            try (var file = Files.newOutputStream(source)) {
+                for (long written = 0; written < scale.bytesEach(); written += UNPACED_CHUNK_BYTES) {
+                    file.write(pattern, 0, UNPACED_CHUNK_BYTES);
                 }
             }
-            Map<String, DemandStrategy> strategies = new LinkedHashMap<>();
-            strategies.put("adaptive", Demand.adaptive());
-            strategies.put("fixed(4,1)", Demand.fixed(4, 1));
-            strategies.put("fixed(16,4)", Demand.fixed(16, 4));
-            strategies.put("fixed(64,16)", Demand.fixed(64, 16));
-            strategies.put("all-at-once", Demand.unbounded());
-            List<Result> results = new ArrayList<>();
-            System.out.println("scenario C " + (full ? "full" : "smoke") + ": " + uploads + " x "
-                    + bytesEach / (1024 * 1024) + " MiB into one sink alternating 200/20 MiB/s every "
-                    + TimeUnit.NANOSECONDS.toMillis(periodNanos) + " ms; java=" + Runtime.version());
-            System.out.println("| strategy | aggregate MiB/s | peak queued MiB (sum) | window shrank after fast->slow |");
-            System.out.println("|---|---:|---:|---|");
-            for (Map.Entry<String, DemandStrategy> entry : strategies.entrySet()) {
-                Result result = run(entry.getKey(), entry.getValue(), source, uploads, periodNanos);
-                results.add(result);
-                System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %d of %d |%n", result.strategy(),
-                        result.mibPerSecond(), result.peakQueuedBytes() / MIB, result.shrunk(), result.switches());
-            }
-            gates(results, full);
+            out.printf(Locale.ROOT, "%nUnpaced producers (reported): each upload reads a file as fast as it can"
+                    + " (ReactiveFile.read(), %d KiB chunks)%n", UNPACED_CHUNK_BYTES / 1024);
+            unpaced = runCase("unpaced ", scale, csv, out,
+                    bytes -> ReactiveFile.of(source).read(ReadOptions.range(0, bytes)));
         } finally {
             Files.deleteIfExists(source);
         }
+        if (settings.series() != null) {
+            Files.write(settings.series(), csv, StandardCharsets.UTF_8);
+            out.println("\nseries: " + settings.series() + " (" + (csv.size() - 1) + " rows)");
+        }
+        out.println();
+        return new DemandGates(settings, out).check(paced, unpaced);
     }
 
-    private static Result run(String name, DemandStrategy strategy, Path source, int uploads, long periodNanos)
+    private static Map<String, DemandStrategy> strategies() {
+        Map<String, DemandStrategy> strategies = new LinkedHashMap<>();
+        strategies.put("adaptive", Demand.adaptive());
+        strategies.put("fixed(4,1)", Demand.fixed(4, 1));
+        strategies.put("fixed(16,4)", Demand.fixed(16, 4));
+        strategies.put("fixed(64,16)", Demand.fixed(64, 16));
+        strategies.put("all-at-once", Demand.unbounded());
+        return strategies;
+    }
+
+    private static List<Result> runCase(String prefix, DemandScale scale, List<String> csv, PrintStream out,
+                                        LongFunction<Publisher<ByteBuffer>> producers) throws Exception {
+        out.println("| strategy | aggregate MiB/s | s | peak queued MiB (sum) | stream 0 window, items (min..max)"
+                + " | mean window, fast / slow | window shrank after fast->slow"
+                + " | stream 0 window at fast end -> slow min |");
+        out.println("|---|---:|---:|---:|---|---|---|---|");
+        // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
+        // strategy does not pay for class loading and JIT compilation the others are spared.
+        DemandScale warmUp = new DemandScale("warm-up", scale.uploads(), scale.bytesEach() / 16,
+                scale.periodNanos(), 1);
+        for (Map.Entry<String, DemandStrategy> entry : strategies().entrySet()) {
+            runOne(entry.getKey(), entry.getValue(), warmUp, producers, new ArrayList<>(), prefix);
+        }
+        List<Result> results = new ArrayList<>();
+        for (int round = 1; round <= scale.rounds(); round++) {
+            int index = 0;
+            for (Map.Entry<String, DemandStrategy> entry : strategies().entrySet()) {
+                // The series holds the last round only, so that its times run from one sink start.
+                Result result = runOne(entry.getKey(), entry.getValue(), scale, producers,
+                        round == scale.rounds() ? csv : new ArrayList<>(), prefix);
+                if (round == 1) {
+                    results.add(result);
+                } else {
+                    results.set(index, results.get(index).combine(result));
+                }
+                index++;
+            }
+        }
+        for (Result result : results) {
+            out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %s | %s | %d of %d | %s |%n",
+                    result.strategy(),
+                    result.outOfMemory() ? "OutOfMemoryError"
+                            : String.format(Locale.ROOT, "%.1f", result.mibPerSecond()),
+                    result.seconds(), result.peakQueuedBytes() / MIB, windowRange(result),
+                    result.largestWindow() == Long.MAX_VALUE ? "unbounded" : String.format(Locale.ROOT,
+                            "%.0f / %.0f", result.meanFastWindow(), result.meanSlowWindow()), result.shrunk(),
+                    result.switches().size(),
+                    result.switches().stream().map(s -> items(s.windowAtFastEnd()) + "->" + items(s.slowMinimum()))
+                            .collect(Collectors.joining(", ")));
+        }
+        return results;
+    }
+
+    private static String windowRange(Result result) {
+        return items(result.smallestWindow()) + ".." + items(result.largestWindow());
+    }
+
+    private static String items(long window) {
+        return window == Long.MAX_VALUE ? "unbounded" : Long.toString(window);
+    }
+
+    private static Result runOne(String name, DemandStrategy strategy, DemandScale scale,
+                                 LongFunction<Publisher<ByteBuffer>> producers, List<String> csv, String prefix)
             throws Exception {
-        ThrottledSink sink = new ThrottledSink(20 * MIB, 200 * MIB, periodNanos);
-        AtomicLongArray queued = new AtomicLongArray(uploads);
-        AtomicLong peakQueued = new AtomicLong();
-        Map<Long, long[]> windowByPeriod = new java.util.concurrent.ConcurrentHashMap<>(); // period -> {last, min}
+        ThrottledSink sink = new ThrottledSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
+        QueueTotals totals = new QueueTotals(scale.uploads());
+        WindowTrace trace = new WindowTrace(prefix + name, sink);
         List<CompletableFuture<Long>> writes = new ArrayList<>();
         long start = System.nanoTime();
-        for (int i = 0; i < uploads; i++) {
+        for (int i = 0; i < scale.uploads(); i++) {
             int index = i;
-            // Every strategy keeps the writer's default byte bound except all-at-once, whose point
-            // is to have none.
-            WriteOptions base = WriteOptions.defaults().withDemand(strategy);
+            WriteOptions options = WriteOptions.defaults().withDemand(strategy);
             if (strategy == Demand.unbounded()) {
-                base = base.withMaxQueuedBytes(Long.MAX_VALUE / 2);
+                options = options.withMaxQueuedBytes(Long.MAX_VALUE / 2);   // all-at-once: no byte bound either
             }
-            WriteOptions options = base
-                    .withListener((WriteSnapshot snapshot) -> {
-                        queued.set(index, snapshot.queuedBytes());
-                        long total = 0;
-                        for (int k = 0; k < uploads; k++) {
-                            total += queued.get(k);
-                        }
-                        peakQueued.accumulateAndGet(total, Math::max);
-                        if (index == 0) {
-                            long window = snapshot.windowItems();
-                            windowByPeriod.merge(sink.periodAt(System.nanoTime()), new long[] {window, window},
-                                    (old, now) -> new long[] {now[0], Math.min(old[1], now[1])});
-                        }
-                    });
-            writes.add(ByteChannels.write(sink.channel(), ReactiveFile.of(source).read(), options)
+            options = options.withListener((WriteSnapshot snapshot) -> {
+                totals.report(index, snapshot.queuedBytes());
+                if (index == 0) {
+                    trace.record(snapshot);                                  // stream 0's drain only
+                }
+            });
+            writes.add(ByteChannels.write(sink.channel(), producers.apply(scale.bytesEach()), options)
                     .toCompletableFuture());
         }
         long bytes = 0;
+        boolean outOfMemory = false;
         for (CompletableFuture<Long> write : writes) {
-            bytes += write.get(10, TimeUnit.MINUTES);
+            try {
+                bytes += write.get(10, TimeUnit.MINUTES);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof OutOfMemoryError)) {
+                    throw e;
+                }
+                outOfMemory = true;
+            }
+        }
+        if (outOfMemory) {
+            writes.forEach(write -> write.cancel(true));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        int switches = 0;
-        int shrunk = 0;
-        for (Map.Entry<Long, long[]> entry : windowByPeriod.entrySet()) {
-            long period = entry.getKey();
-            long[] slow = windowByPeriod.get(period + 1);
-            if (period % 2 == 0 && slow != null) { // a fast period followed by a slow one
-                switches++;
-                if (slow[1] < entry.getValue()[0]) {
-                    shrunk++;
-                }
-            }
-        }
-        return new Result(name, bytes / MIB / seconds, peakQueued.get(), switches, shrunk);
-    }
-
-    private static void gates(List<Result> results, boolean full) {
-        Result adaptive = results.get(0);
-        Result unbounded = results.get(results.size() - 1);
-        double bestFixed = results.subList(1, results.size() - 1).stream().mapToDouble(Result::mibPerSecond).max()
-                .orElse(0);
-        int passed = 0;
-        int failed = 0;
-        List<String> lines = new ArrayList<>();
-        boolean[] outcomes = {
-            adaptive.mibPerSecond() >= 93,
-            adaptive.mibPerSecond() >= 0.95 * bestFixed,
-            adaptive.peakQueuedBytes() <= 32L * 1024 * 1024,
-            adaptive.switches() > 0 && adaptive.shrunk() == adaptive.switches(),
-            unbounded.peakQueuedBytes() >= (full ? 512L * 1024 * 1024 : 0.5 * 8 * 32 * MIB),
-        };
-        lines.add(String.format(Locale.ROOT, "C adaptive >= 93 MiB/s aggregate: %.1f MiB/s", adaptive.mibPerSecond()));
-        lines.add(String.format(Locale.ROOT, "C adaptive >= 0.95x best fixed: %.1f vs %.1f MiB/s",
-                adaptive.mibPerSecond(), bestFixed));
-        lines.add(String.format(Locale.ROOT, "C adaptive queues <= 32 MiB in total: %.1f MiB",
-                adaptive.peakQueuedBytes() / MIB));
-        lines.add("C adaptive window shrinks after every fast->slow switch: " + adaptive.shrunk() + " of "
-                + adaptive.switches());
-        lines.add(String.format(Locale.ROOT, "C control: all-at-once queues >= %s: %.1f MiB",
-                full ? "512 MiB" : "half of all bytes (smoke)", unbounded.peakQueuedBytes() / MIB));
-        for (int i = 0; i < outcomes.length; i++) {
-            System.out.println((outcomes[i] ? "PASS " : "FAIL ") + lines.get(i));
-            if (outcomes[i]) {
-                passed++;
-            } else {
-                failed++;
-            }
-        }
-        System.out.println(passed + " passed, " + failed + " failed");
+        csv.addAll(trace.csvRows());
+        return new Result(name, bytes / MIB / seconds, seconds, totals.peakBytes(), trace.switches(),
+                trace.smallestWindow(), trace.largestWindow(), trace.windowTime(), outOfMemory);
     }
 }

@@ -1,0 +1,126 @@
+package io.sluice.server.load;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Scenario C's gates. Full scale uses the issue's figures; smoke scale (seconds of load on a shared
+ * 2-core CI machine, where other builds take the CPU for whole seconds) uses ratios with headroom,
+ * listed next to the full gates in {@code docs/server-scenario-c.md}:
+ * <ul>
+ *   <li>adaptive throughput: full >= 93 MiB/s (the issue's 0.85 x 110); smoke >= {@value #SMOKE_IDEAL_RATIO}
+ *       x the ideal for its run's length (what producers and sink together allow);</li>
+ *   <li>adaptive vs the best fixed strategy: full >= 0.95 x; smoke >= {@value #SMOKE_BEST_FIXED_RATIO} x.
+ *       A quiet machine gives 0.9-1.0 for both ratios; at load average 18 on 2 cores one run gave 0.66
+ *       and 0.72 (and the best of three fixed strategies is a maximum over more samples than
+ *       adaptive's, so noise favours it). At smoke scale these two gates catch a stall or a halving,
+ *       not a 10% regression: the full run is the measurement;</li>
+ *   <li>adaptive's queued bytes (sum of streams) <= 32 MiB at both scales: a bound, not a speed;</li>
+ *   <li>window: full, the issue's gate, it shrinks after every fast-to-slow switch; smoke, its mean
+ *       over fast-period time exceeds its mean over slow-period time (the direction of adaptation,
+ *       over about 2.4 s of each), and the per-switch count is printed as a NOTE. Per
+ *       switch is not robust enough for CI: at the producers' default rate the shared sink runs at 96%
+ *       in fast periods, so whether stream 0's window stands above its floor at the instant of a
+ *       switch is close to a coin flip, and when the byte cap binds the window can even grow in a slow
+ *       period (the core bug {@code AdaptiveWindowUnderByteCapTest} shows); one smoke run in about
+ *       ten failed the per-switch form for that reason;</li>
+ *   <li>the control, all-at-once: full queues >= 512 MiB or runs out of memory; smoke queues more than
+ *       the 32 MiB adaptive must stay within (its expected peak is about 80 MiB), or runs out of
+ *       memory.</li>
+ * </ul>
+ * The unpaced case is gated on memory only (adaptive within 32 MiB, the control above the same
+ * thresholds): its producers outrun the sink in both phases, so no window behaviour is asked of it.
+ *
+ * <p><b>Threading:</b> used by one thread.
+ */
+final class DemandGates {
+
+    static final double FULL_MIB_PER_SECOND = 93;
+    static final double FULL_BEST_FIXED_RATIO = 0.95;
+    static final double SMOKE_IDEAL_RATIO = 0.5;
+    static final double SMOKE_BEST_FIXED_RATIO = 0.5;
+    static final long MAX_QUEUED_BYTES = 32L * 1024 * 1024;
+    static final long FULL_CONTROL_BYTES = 512L * 1024 * 1024;
+    static final long SMOKE_CONTROL_BYTES = MAX_QUEUED_BYTES;
+
+    private final DemandScenario.Settings settings;
+    private final boolean full;
+    private final PrintStream out;
+    private final List<Boolean> outcomes = new ArrayList<>();
+
+    DemandGates(DemandScenario.Settings settings, PrintStream out) {
+        this.settings = settings;
+        this.full = settings.scale().full();
+        this.out = out;
+    }
+
+    /**
+     * Prints one PASS/FAIL line per gate and the closing count.
+     *
+     * @param paced the paced case's results, adaptive first and all-at-once last
+     * @param unpaced the unpaced case's results, in the same order
+     * @return the number of failed gates
+     */
+    int check(List<DemandScenario.Result> paced, List<DemandScenario.Result> unpaced) {
+        DemandScenario.Result adaptive = paced.get(0);
+        DemandScenario.Result control = paced.get(paced.size() - 1);
+        DemandScenario.Result bestFixed = paced.subList(1, paced.size() - 1).stream()
+                .max((a, b) -> Double.compare(a.mibPerSecond(), b.mibPerSecond())).orElseThrow();
+        double mib = adaptive.mibPerSecond();
+        double ideal = settings.idealPacedMibPerSecond(adaptive.seconds());
+        if (full) {
+            gate(mib >= FULL_MIB_PER_SECOND, "C adaptive >= %.0f MiB/s aggregate: %.1f MiB/s (%.2fx the ideal %.1f)",
+                    FULL_MIB_PER_SECOND, mib, mib / ideal, ideal);
+        } else {
+            gate(mib >= SMOKE_IDEAL_RATIO * ideal, "C adaptive >= %.2fx the ideal (smoke): %.1f of %.1f MiB/s = %.2fx",
+                    SMOKE_IDEAL_RATIO, mib, ideal, mib / ideal);
+        }
+        double ratio = full ? FULL_BEST_FIXED_RATIO : SMOKE_BEST_FIXED_RATIO;
+        gate(mib >= ratio * bestFixed.mibPerSecond(),
+                "C adaptive >= %.2fx best fixed%s: %.1f vs %.1f MiB/s (%s) = %.2fx", ratio, full ? "" : " (smoke)",
+                mib, bestFixed.mibPerSecond(), bestFixed.strategy(),
+                mib / bestFixed.mibPerSecond());
+        queuedGate("C", adaptive);
+        long switches = adaptive.switches().size();
+        if (full) {
+            gate(switches > 0 && adaptive.shrunk() == switches,
+                    "C adaptive window shrinks after every fast->slow switch: %d of %d (above its floor at %d;"
+                            + " mean window %.0f items in fast periods, %.0f in slow)",
+                    adaptive.shrunk(), switches, adaptive.aboveFloor(), adaptive.meanFastWindow(),
+                    adaptive.meanSlowWindow());
+        } else {
+            gate(adaptive.meanFastWindow() > adaptive.meanSlowWindow(),
+                    "C adaptive window is larger in fast periods than in slow ones, over time (smoke):"
+                            + " mean %.0f vs %.0f items", adaptive.meanFastWindow(), adaptive.meanSlowWindow());
+            out.printf(Locale.ROOT, "NOTE not gated at smoke scale: window shrank after %d of %d fast->slow switches"
+                    + " (%d found it above its floor, it shrank after %d of those)%n", adaptive.shrunk(), switches,
+                    adaptive.aboveFloor(), adaptive.shrunkFromAboveFloor());
+        }
+        controlGate("C", control);
+        queuedGate("C unpaced", unpaced.get(0));
+        controlGate("C unpaced", unpaced.get(unpaced.size() - 1));
+        long failed = outcomes.stream().filter(ok -> !ok).count();
+        out.println((outcomes.size() - failed) + " passed, " + failed + " failed");
+        return (int) failed;
+    }
+
+    private void queuedGate(String name, DemandScenario.Result adaptive) {
+        gate(adaptive.peakQueuedBytes() <= MAX_QUEUED_BYTES, "%s adaptive queues <= %d MiB in total: %.1f MiB", name,
+                MAX_QUEUED_BYTES >> 20, adaptive.peakQueuedBytes() / DemandScenario.MIB);
+    }
+
+    private void controlGate(String name, DemandScenario.Result control) {
+        long threshold = full ? FULL_CONTROL_BYTES : SMOKE_CONTROL_BYTES;
+        gate(control.outOfMemory() || control.peakQueuedBytes() >= threshold,
+                "%s control: all-at-once queues >= %d MiB or runs out of memory: %s", name, threshold >> 20,
+                control.outOfMemory() ? "OutOfMemoryError"
+                        : String.format(Locale.ROOT, "%.1f MiB", control.peakQueuedBytes() / DemandScenario.MIB));
+    }
+
+    private void gate(boolean ok, String format, Object... args) {
+        outcomes.add(ok);
+        out.println((ok ? "PASS " : "FAIL ") + String.format(Locale.ROOT, format, args));
+    }
+}

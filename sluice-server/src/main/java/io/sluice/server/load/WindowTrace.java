@@ -1,0 +1,131 @@
+package io.sluice.server.load;
+
+import io.sluice.WriteSnapshot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Stream 0's demand window over one run: the CSV rows for {@code --series} and, per sink period,
+ * the window's last and smallest value, from which {@link #switches()} finds whether the window
+ * shrank after each fast-to-slow switch.
+ *
+ * <p>A row is kept for a snapshot at least {@link #ROW_INTERVAL_NANOS} after the last kept row, and
+ * for every snapshot whose window differs from the last kept row's (changes are few: a handful per
+ * switch), so the series is at most one row per 10 ms plus one per window change.
+ *
+ * <p><b>Threading:</b> {@link #record} is called from stream 0's {@code WriteListener}, which the
+ * writer calls serially on its drain, so every field is confined to that write's drain passes. The
+ * other methods are called after the write's stage has completed, which happens after its last
+ * pass.
+ */
+final class WindowTrace {
+
+    static final long ROW_INTERVAL_NANOS = 10_000_000;
+    static final String CSV_HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
+    private static final double MIB = 1024.0 * 1024.0;
+
+    /** One fast period followed by a slow one: the window at the fast period's end, the slow one's minimum. */
+    record Switch(long fastPeriod, long windowAtFastEnd, long slowMinimum) {
+        boolean shrank() {
+            return slowMinimum < windowAtFastEnd;
+        }
+    }
+
+    private final String strategy;
+    private final ThrottledSink sink;
+    private final List<String> rows = new ArrayList<>();
+    private final Map<Long, long[]> windowByPeriod = new TreeMap<>(); // period -> {last, min}
+    /** Nanoseconds spent at each window value: index 0 in fast periods, 1 in slow ones. */
+    private final Map<Long, long[]> nanosByWindow = new TreeMap<>();
+    private long lastNanos = Long.MIN_VALUE;
+    private long lastWindow;
+    private boolean lastFast;
+    private long lastRowNanos = Long.MIN_VALUE;
+    private long lastRowWindow = -1;
+    private long smallest = Long.MAX_VALUE;
+    private long largest = Long.MIN_VALUE;
+
+    WindowTrace(String strategy, ThrottledSink sink) {
+        this.strategy = strategy;
+        this.sink = sink;
+    }
+
+    void record(WriteSnapshot snapshot) {
+        long now = System.nanoTime();
+        long window = snapshot.windowItems();
+        if (lastNanos != Long.MIN_VALUE) {
+            nanosByWindow.computeIfAbsent(lastWindow, w -> new long[2])[lastFast ? 0 : 1] += now - lastNanos;
+        }
+        lastNanos = now;
+        lastWindow = window;
+        lastFast = sink.fastAt(now);
+        smallest = Math.min(smallest, window);
+        largest = Math.max(largest, window);
+        windowByPeriod.merge(sink.periodAt(now), new long[] {window, window},
+                (old, latest) -> new long[] {latest[0], Math.min(old[1], latest[1])});
+        if (window != lastRowWindow || now - lastRowNanos >= ROW_INTERVAL_NANOS) {
+            lastRowNanos = now;
+            lastRowWindow = window;
+            rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", csvField(strategy),
+                    (now - sink.startNanos()) / 1e6, sink.rateAt(now) / MIB, window, snapshot.queuedBytes()));
+        }
+    }
+
+    /**
+     * Every fast period with snapshots that is followed by a slow period the write lived through (it
+     * has snapshots after that slow period too). A write that ends inside the slow period had
+     * requested all its remaining items before it began, so it has no batch left whose eligible point
+     * could adapt the window: such a switch says nothing about the strategy and is not counted.
+     */
+    List<Switch> switches() {
+        List<Switch> switches = new ArrayList<>();
+        for (Map.Entry<Long, long[]> entry : windowByPeriod.entrySet()) {
+            long period = entry.getKey();
+            long[] slow = windowByPeriod.get(period + 1);
+            if (period % 2 == 0 && slow != null && windowByPeriod.containsKey(period + 2)) {
+                switches.add(new Switch(period, entry.getValue()[0], slow[1]));
+            }
+        }
+        return switches;
+    }
+
+    /**
+     * Stream 0's window weighted by time, in fast and in slow periods: {@code {sum of window x
+     * nanos in fast periods, fast nanos, the same for slow periods, slow nanos}}; each interval
+     * between snapshots is attributed to the earlier snapshot's window.
+     */
+    double[] windowTime() {
+        double[] result = new double[4];
+        for (Map.Entry<Long, long[]> entry : nanosByWindow.entrySet()) {
+            for (int phase = 0; phase < 2; phase++) {
+                result[2 * phase] += (double) entry.getKey() * entry.getValue()[phase];
+                result[2 * phase + 1] += entry.getValue()[phase];
+            }
+        }
+        return result;
+    }
+
+    long smallestWindow() {
+        return smallest;
+    }
+
+    long largestWindow() {
+        return largest;
+    }
+
+    List<String> csvRows() {
+        return rows;
+    }
+
+    /** RFC 4180: a strategy such as {@code fixed(16,4)} holds a comma, so it is quoted. */
+    private static String csvField(String value) {
+        if (value.indexOf(',') < 0 && value.indexOf('"') < 0) {
+            return value;
+        }
+        return '"' + value.replace("\"", "\"\"") + '"';
+    }
+}
