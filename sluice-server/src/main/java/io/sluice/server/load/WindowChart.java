@@ -63,8 +63,8 @@ public final class WindowChart {
             if (line.isEmpty()) {
                 continue;
             }
-            String[] fields = line.split(",");
-            if (fields.length != 5) {
+            String[] fields = fields(line);
+            if (fields == null) {
                 throw new IllegalArgumentException(csv + " line " + (i + 1) + ": expected 5 fields, got '" + line + "'");
             }
             try {
@@ -75,6 +75,49 @@ public final class WindowChart {
             }
         }
         return samples;
+    }
+
+    /**
+     * The five fields of a row: the strategy, quoted as RFC 4180 says when it holds a comma (such as
+     * {@code "fixed(16,4)"}, with {@code ""} for a quote), then four numbers; null if malformed.
+     */
+    static String[] fields(String line) {
+        String strategy;
+        String rest;
+        if (line.startsWith("\"")) {
+            StringBuilder name = new StringBuilder();
+            int at = 1;
+            for (;;) {
+                int quote = line.indexOf('"', at);
+                if (quote < 0) {
+                    return null;
+                }
+                name.append(line, at, quote);
+                if (quote + 1 < line.length() && line.charAt(quote + 1) == '"') {
+                    name.append('"');
+                    at = quote + 2;
+                    continue;
+                }
+                if (quote + 1 >= line.length() || line.charAt(quote + 1) != ',') {
+                    return null;
+                }
+                strategy = name.toString();
+                rest = line.substring(quote + 2);
+                break;
+            }
+        } else {
+            int comma = line.indexOf(',');
+            if (comma < 0) {
+                return null;
+            }
+            strategy = line.substring(0, comma);
+            rest = line.substring(comma + 1);
+        }
+        String[] numbers = rest.split(",", -1);
+        if (numbers.length != 4) {
+            return null;
+        }
+        return new String[] {strategy, numbers[0], numbers[1], numbers[2], numbers[3]};
     }
 
     /** Draws the samples of {@code strategy}; returns how many there were. */

@@ -24,7 +24,7 @@ class WindowChartTest {
         for (int t = 0; t <= 8000; t += 100) {
             int sink = (t / 2000) % 2 == 0 ? 200 : 20;
             lines.add("adaptive," + t + "," + sink + "," + (sink == 200 ? 16 : 4) + "," + (t % 1000) * 1024);
-            lines.add("fixed(16;4)," + t + "," + sink + ",16," + 8 * 1024 * 1024);
+            lines.add("\"fixed(16,4)\"," + t + "," + sink + ",16," + 8 * 1024 * 1024);   // as WindowTrace quotes it
         }
         Path csv = Files.write(directory.resolve("series.csv"), lines);
         Path png = directory.resolve("out/server-c-window.png");
@@ -33,6 +33,16 @@ class WindowChartTest {
 
         assertEquals(81, drawn, "only the adaptive rows");
         LoadChartsTest.assertSize(png, WindowChart.WIDTH, WindowChart.HEIGHT);
+    }
+
+    @Test
+    void readsQuotedStrategyNamesAsRfc4180WritesThem() {
+        assertEquals(List.of("fixed(16,4)", "1.5", "200", "20", "0"),
+                List.of(WindowChart.fields("\"fixed(16,4)\",1.5,200,20,0")));
+        assertEquals("say \"hi\"", WindowChart.fields("\"say \"\"hi\"\"\",1,2,3,4")[0]);
+        assertEquals("unpaced adaptive", WindowChart.fields("unpaced adaptive,1,2,3,4")[0]);
+        assertEquals(null, WindowChart.fields("\"fixed(16,4),1,2,3,4"), "an unclosed quote");
+        assertEquals(null, WindowChart.fields("adaptive,1,2,3"), "four fields");
     }
 
     @Test
