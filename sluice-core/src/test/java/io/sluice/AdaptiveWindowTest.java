@@ -33,7 +33,7 @@ class AdaptiveWindowTest {
         WriteOptions options = WriteOptions.defaults().withDemand(Demand.adaptive())
                 .withListener(snapshot -> largestWindow.accumulateAndGet(snapshot.windowItems(), Math::max));
 
-        long written = ByteChannels.write(new SlowChannel(), TestPublishers.chunks(content, itemBytes), options)
+        long written = ByteChannels.write(DeviceChannel.slow(), TestPublishers.chunks(content, itemBytes), options)
                 .toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertEquals(content.length, written);
@@ -54,7 +54,7 @@ class AdaptiveWindowTest {
                     lastWindow.set(snapshot.windowItems());
                 });
 
-        long written = ByteChannels.write(new DiscardingChannel(), TestPublishers.chunks(content, itemBytes),
+        long written = ByteChannels.write(DeviceChannel.discarding(), TestPublishers.chunks(content, itemBytes),
                 options).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertEquals(content.length, written);
@@ -66,37 +66,35 @@ class AdaptiveWindowTest {
                 + " although the upstream always outpaced the channel");
     }
 
-    /** At most 64 KiB per millisecond: far slower than an upstream that is always ready. */
-    private static final class SlowChannel implements WritableByteChannel {
+    /**
+     * Takes at most {@code maxBytes} per call and parks {@code parkNanos} per call: a slow device
+     * (the park is its speed, not synchronisation), or with 0 a channel that takes everything at once.
+     */
+    private static final class DeviceChannel implements WritableByteChannel {
+        private final int maxBytes;
+        private final long parkNanos;
         private volatile boolean open = true;
+
+        DeviceChannel(int maxBytes, long parkNanos) {
+            this.maxBytes = maxBytes;
+            this.parkNanos = parkNanos;
+        }
+
+        static DeviceChannel slow() {
+            return new DeviceChannel(64 * 1024, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+
+        static DeviceChannel discarding() {
+            return new DeviceChannel(Integer.MAX_VALUE, 0);
+        }
 
         @Override
         public int write(ByteBuffer source) {
-            int bytes = Math.min(source.remaining(), 64 * 1024);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));   // a slow device, not synchronisation
+            int bytes = Math.min(source.remaining(), maxBytes);
+            if (parkNanos > 0) {
+                LockSupport.parkNanos(parkNanos);
+            }
             source.position(source.position() + bytes);
-            return bytes;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            open = false;
-        }
-    }
-
-    /** Takes every byte at once. */
-    private static final class DiscardingChannel implements WritableByteChannel {
-        private volatile boolean open = true;
-
-        @Override
-        public int write(ByteBuffer source) {
-            int bytes = source.remaining();
-            source.position(source.limit());
             return bytes;
         }
 
