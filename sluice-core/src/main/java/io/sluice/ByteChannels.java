@@ -59,7 +59,7 @@ public final class ByteChannels {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new ChannelReadSource(channel, options.offset(), options.length(), cancelled),
-                options.chunkSizeBytes(), executorFor(channel, options.executor()), channel.toString());
+                channel, options.chunkSizeBytes(), executorFor(channel, options.executor()), channel.toString());
     }
 
     /**

@@ -21,7 +21,10 @@ import java.util.concurrent.Flow;
  * read-ahead.
  *
  * <p><b>Resources:</b> nothing is opened before the first {@code request(n)}; the source is closed
- * before {@code onComplete}/{@code onError}, and promptly after {@code cancel()}.
+ * before {@code onComplete}/{@code onError}, and promptly after {@code cancel()}, even while a
+ * read is blocked on a silent peer (a socket, pipe or stream is closed by the cancelling thread).
+ * A channel or stream handed to a single-use publisher belongs to the library from then on: it is
+ * closed however its one read ends, even before the first request.
  *
  * <p><b>Errors:</b> open and read failures arrive as {@code onError} with the original
  * {@link java.io.IOException}; {@code request(n <= 0)} as {@link IllegalArgumentException} (§3.9).

@@ -52,7 +52,7 @@ public final class ByteStreams {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new StreamReadSource(stream, options.offset(), options.length()),
-                options.chunkSizeBytes(), executor(options.executor()), stream.toString());
+                stream, options.chunkSizeBytes(), executor(options.executor()), stream.toString());
     }
 
     /**

@@ -14,7 +14,10 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.channels.Channel;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -140,20 +143,64 @@ class ByteChannelsTest {
     }
 
     @Test
-    void aSingleUseChannelRefusesASecondSubscriber_1_11() {
-        Pipe.SourceChannel source;
-        try {
-            source = Pipe.open().source();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        BytePublisher publisher = ByteChannels.publisher(source);
-        publisher.subscribe(new CollectingSubscriber(0));
+    void aSingleUseChannelRefusesASecondSubscriber_1_11() throws Exception {
+        Pipe pipe = Pipe.open();
+        BytePublisher publisher = ByteChannels.publisher(pipe.source());
+        CollectingSubscriber first = new CollectingSubscriber(0);
+        publisher.subscribe(first);
         CollectingSubscriber second = CollectingSubscriber.all();
         publisher.subscribe(second);
         second.await();
         assertInstanceOf(IllegalStateException.class, second.error);
         assertTrue(second.error.getMessage().startsWith("§1.11"), second.error.getMessage());
+        assertTrue(pipe.source().isOpen(), "the refused subscriber must not close the first one's channel");
+        first.subscription.cancel();
+        awaitClosed(pipe.source());
+        pipe.sink().close();
+    }
+
+    @Test
+    void aSingleUseChannelIsClosedWhenCancelledBeforeItsFirstRequest_R4() throws Exception {
+        Pipe pipe = Pipe.open();
+        CollectingSubscriber subscriber = new CollectingSubscriber(0);
+        ByteChannels.publisher(pipe.source()).subscribe(subscriber);
+        subscriber.subscription.cancel();
+        awaitClosed(pipe.source());
+        assertEquals(1, subscriber.terminated.getCount(), "a cancelled read signals nothing");
+        pipe.sink().close();
+    }
+
+    @Test
+    void aSingleUseChannelIsClosedWhenItsFirstRequestIsInvalid_3_9() throws Exception {
+        Pipe pipe = Pipe.open();
+        CollectingSubscriber subscriber = new CollectingSubscriber(0);
+        ByteChannels.publisher(pipe.source()).subscribe(subscriber);
+        subscriber.subscription.request(0);
+        subscriber.await();
+        assertInstanceOf(IllegalArgumentException.class, subscriber.error);
+        assertFalse(pipe.source().isOpen(), "closed before onError (R5)");
+        pipe.sink().close();
+    }
+
+    @Test
+    void cancellingAReadBlockedOnASilentPeerClosesTheChannelAndFreesItsThread_R9() throws Exception {
+        Pipe pipe = Pipe.open();                     // blocking source, nobody writes: the read blocks
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            CollectingSubscriber subscriber = new CollectingSubscriber(1);
+            ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withExecutor(reader)).subscribe(subscriber);
+            Thread.sleep(100);                       // let the read block (the outcome is the same if not)
+            subscriber.subscription.cancel();
+            awaitClosed(pipe.source());
+            assertEquals("free", reader.submit(() -> "free").get(10, TimeUnit.SECONDS),
+                    "the reading thread is released");
+            assertEquals(1, subscriber.terminated.getCount(),
+                    "the aborted read's AsynchronousCloseException is not signalled (§1.8)");
+            assertTrue(subscriber.chunks.isEmpty());
+        } finally {
+            reader.shutdownNow();
+            pipe.sink().close();
+        }
     }
 
     @Test
@@ -200,6 +247,14 @@ class ByteChannelsTest {
         }
         assertFalse(sink.isOpen());
         pipe.source().close();
+    }
+
+    static void awaitClosed(Channel channel) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (channel.isOpen() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertFalse(channel.isOpen(), channel + " still open 10 s after the read ended");
     }
 
     @Test

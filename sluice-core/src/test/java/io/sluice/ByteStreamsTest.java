@@ -11,15 +11,22 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +35,44 @@ class ByteStreamsTest {
 
     @TempDir
     Path dir;
+
+    @Test
+    void aSingleUseStreamIsClosedWhenCancelledBeforeItsFirstRequest_R4() throws Exception {
+        CountDownLatch closed = new CountDownLatch(1);
+        InputStream stream = new ByteArrayInputStream(new byte[10]) {
+            @Override
+            public void close() {
+                closed.countDown();
+            }
+        };
+        CollectingSubscriber subscriber = new CollectingSubscriber(0);
+        ByteStreams.publisher(stream).subscribe(subscriber);
+        subscriber.subscription.cancel();
+        assertTrue(closed.await(10, TimeUnit.SECONDS), "the library owns the stream and closes it");
+        assertEquals(1, subscriber.terminated.getCount(), "a cancelled read signals nothing");
+    }
+
+    @Test
+    void cancellingAReadBlockedOnASilentSocketClosesItAndFreesItsThread_R9() throws Exception {
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket client = new Socket(server.getInetAddress(), server.getLocalPort());
+             Socket silent = server.accept()) {        // never writes: the client's read blocks
+            CollectingSubscriber subscriber = new CollectingSubscriber(1);
+            ByteStreams.publisher(client.getInputStream(), ReadOptions.defaults().withExecutor(reader))
+                    .subscribe(subscriber);
+            Thread.sleep(100);                         // let the read block (the outcome is the same if not)
+            subscriber.subscription.cancel();
+            assertEquals("free", reader.submit(() -> "free").get(10, TimeUnit.SECONDS),
+                    "the reading thread is released");
+            assertTrue(client.isClosed(), "closing its stream closes the socket");
+            assertEquals(1, subscriber.terminated.getCount(),
+                    "the aborted read's SocketException is not signalled (§1.8)");
+            assertFalse(silent.isClosed());
+        } finally {
+            reader.shutdownNow();
+        }
+    }
 
     @Test
     void pipesAnInputStreamIntoAFile() throws Exception {

@@ -3,6 +3,7 @@ package io.sluice.internal;
 import io.sluice.BytePublisher;
 import org.reactivestreams.Subscriber;
 
+import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -20,22 +21,24 @@ public final class ChannelPublisher implements BytePublisher {
     private final int chunkSizeBytes;
     private final Executor executor;
     private final String description;
+    private final Closeable singleUseResource;      // null: multi-subscriber (cold) source
     private final AtomicBoolean subscribedOnce;     // null: multi-subscriber (cold) source
 
     private ChannelPublisher(ReadSource.Opener opener, ReadSource.Check check, int chunkSizeBytes,
-                             Executor executor, String description, boolean singleUse) {
+                             Executor executor, String description, Closeable singleUseResource) {
         this.opener = opener;
         this.check = check;
         this.chunkSizeBytes = chunkSizeBytes;
         this.executor = executor;
         this.description = description;
-        this.subscribedOnce = singleUse ? new AtomicBoolean() : null;
+        this.singleUseResource = singleUseResource;
+        this.subscribedOnce = singleUseResource != null ? new AtomicBoolean() : null;
     }
 
     /** A publisher whose every subscriber opens the source anew. */
     public static ChannelPublisher cold(ReadSource.Opener opener, int chunkSizeBytes,
                                         Executor executor, String description) {
-        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description, false);
+        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description, null);
     }
 
     /**
@@ -46,17 +49,22 @@ public final class ChannelPublisher implements BytePublisher {
     public static ChannelPublisher cold(ReadSource.Opener opener, ReadSource.Check check,
                                         int chunkSizeBytes, Executor executor, String description) {
         return new ChannelPublisher(opener, Objects.requireNonNull(check, "check"), chunkSizeBytes,
-                executor, description, false);
+                executor, description, null);
     }
 
     /**
      * A publisher over a source that can be read once (a channel or stream the user opened):
      * a second subscriber gets {@code onSubscribe} then {@code onError} at once, without having
-     * to request first (§1.9, §1.11).
+     * to request first (§1.9, §1.11). The first subscriber's read closes {@code resource} however
+     * it ends, even before its first request (R4).
+     *
+     * @param opener wraps {@code resource} in a source, at the first request
+     * @param resource the user's channel or stream, which the library now owns
      */
-    public static ChannelPublisher singleUse(ReadSource.Opener opener, int chunkSizeBytes,
+    public static ChannelPublisher singleUse(ReadSource.Opener opener, Closeable resource, int chunkSizeBytes,
                                              Executor executor, String description) {
-        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description, true);
+        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description,
+                Objects.requireNonNull(resource, "resource"));
     }
 
     @Override
@@ -64,7 +72,9 @@ public final class ChannelPublisher implements BytePublisher {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
         ReadSource.Opener source = opener;
         ReadSource.Check precondition = check;
+        Closeable owned = singleUseResource;
         if (subscribedOnce != null && !subscribedOnce.compareAndSet(false, true)) {
+            owned = null;                                // the first subscriber's, not ours to close
             precondition = () -> {                       // §1.9: refused with onError after onSubscribe
                 throw new IllegalStateException("§1.11: " + description
                         + " can be read once and already has a subscriber");
@@ -73,7 +83,7 @@ public final class ChannelPublisher implements BytePublisher {
                 throw new IllegalStateException("§1.11: " + description + " was already read");
             };
         }
-        new ReadSubscription(subscriber, source, precondition, chunkSizeBytes, executor).start();
+        new ReadSubscription(subscriber, source, precondition, owned, chunkSizeBytes, executor).start();
     }
 
     @Override

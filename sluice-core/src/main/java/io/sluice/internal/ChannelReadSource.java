@@ -2,13 +2,16 @@ package io.sluice.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
 import java.util.function.BooleanSupplier;
 
 /**
  * Any readable channel, limited to a range (skipping {@code offset} bytes first). A non-blocking
- * selectable channel is waited on with a selector, never spun on.
+ * selectable channel is waited on with a selector, never spun on. Drain-confined, except
+ * {@link #abort()}.
  */
 public final class ChannelReadSource implements ReadSource {
 
@@ -53,6 +56,9 @@ public final class ChannelReadSource implements ReadSource {
         for (;;) {
             int n = channel.read(dst);
             if (n != 0 || !dst.hasRemaining()) {
+                if (n > 0) {
+                    readiness.progressed();    // the next stall backs off from 1 µs again
+                }
                 return n;
             }
             if (!readiness.await()) {          // cancelled while waiting
@@ -75,6 +81,23 @@ public final class ChannelReadSource implements ReadSource {
             readiness.close();
         } finally {
             channel.close();
+        }
+    }
+
+    /**
+     * Closes a socket, pipe or other interruptible channel from the cancelling thread: a read
+     * blocked on a silent peer ends at once with {@code AsynchronousCloseException}, which the
+     * drain, seeing the cancel, does not signal (§1.8). A {@link FileChannel} is left to the
+     * drain: its reads never wait on a peer, and closing it would wait for the read in flight.
+     */
+    @Override
+    public void abort() {
+        if (channel instanceof AbstractInterruptibleChannel && !(channel instanceof FileChannel)) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // cancelled anyway; the drain's close() finds the channel closed
+            }
         }
     }
 }

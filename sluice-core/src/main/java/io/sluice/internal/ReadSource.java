@@ -40,4 +40,13 @@ public interface ReadSource extends Closeable {
     /** Closes the source; idempotent. */
     @Override
     void close() throws IOException;
+
+    /**
+     * Called from any thread when the read is cancelled: unblocks a {@link #read} that waits on a
+     * stalled peer, where the source allows it (R9). The drain still runs {@link #close()}
+     * afterwards. Must return promptly (§3.5). The default does nothing: a source whose reads
+     * never wait on a peer (a file) is closed by the drain's next pass.
+     */
+    default void abort() {
+    }
 }

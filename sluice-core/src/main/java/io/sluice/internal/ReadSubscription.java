@@ -3,6 +3,7 @@ package io.sluice.internal;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
+import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       executor, and its failure arrives as {@code onError} (§1.4, §1.9).</li>
  *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next pass
  *       (scheduled at once, so an idle subscription closes promptly) and drops the subscriber
- *       (§3.13).</li>
+ *       (§3.13). A single-use source the read never opened (it ended before its first request)
+ *       is closed all the same: the library owns the user's channel or stream from the start.</li>
  *   <li>R5 (§1.7): after {@code onComplete} or {@code onError} nothing more is signalled, and the
  *       source is closed before the terminal signal.</li>
  *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
@@ -30,6 +32,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>R8 (§1.4, §1.9): a source's {@link ReadSource.Check} (if any) runs on the first pass,
  *       scheduled right after {@code onSubscribe} returns; if it fails, {@code onError} follows
  *       with no request needed, and nothing was opened.</li>
+ *   <li>R9 (§3.5, §1.8): {@code cancel} also calls the open source's {@link ReadSource#abort()}
+ *       from the cancelling thread, so a read blocked on a silent peer (a socket, a pipe) ends at
+ *       once instead of holding its thread and descriptor; the exception that read then throws is
+ *       not signalled, nor is any error after a cancel.</li>
  * </ul>
  */
 final class ReadSubscription implements Subscription {
@@ -40,6 +46,7 @@ final class ReadSubscription implements Subscription {
 
     private final ReadSource.Opener opener;
     private final ReadSource.Check check;                     // null: none
+    private final Closeable unopened;                         // null: none; closed by finish() if never opened (R4)
     private final int chunkSizeBytes;
     private final SerialDrain drain;
 
@@ -49,14 +56,21 @@ final class ReadSubscription implements Subscription {
 
     private Subscriber<? super ByteBuffer> downstream;        // drain-confined after start()
     private ReadSource source;                                // drain-confined
+    private volatile ReadSource abortable;                    // drain -> any thread: the open source, for cancel() (R9)
     private boolean done;                                     // drain-confined
     private boolean checked;                                  // drain-confined
 
+    /**
+     * @param unopened the user's channel or stream behind a single-use source, which the opener
+     *     wraps; closed if the read ends before opening it. {@code null} for sources the opener
+     *     creates (nothing exists to close before the open)
+     */
     ReadSubscription(Subscriber<? super ByteBuffer> downstream, ReadSource.Opener opener,
-                     ReadSource.Check check, int chunkSizeBytes, Executor executor) {
+                     ReadSource.Check check, Closeable unopened, int chunkSizeBytes, Executor executor) {
         this.downstream = downstream;
         this.opener = opener;
         this.check = check;
+        this.unopened = unopened;
         this.chunkSizeBytes = chunkSizeBytes;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
     }
@@ -91,6 +105,10 @@ final class ReadSubscription implements Subscription {
     @Override
     public void cancel() {
         cancelled = true;                                        // R4
+        ReadSource open = abortable;     // read after the write above; open() writes, then reads `cancelled`
+        if (open != null) {
+            open.abort();                                        // R9
+        }
         drain.signal();
     }
 
@@ -138,7 +156,7 @@ final class ReadSubscription implements Subscription {
                 chunk = ByteBuffer.allocate(size);
                 ended = fill(chunk);
             } catch (Throwable t) {
-                finish(t, true);
+                finish(t, !cancelled);                           // R9: an aborted read's exception is not signalled
                 return false;
             }
             if (cancelled) {
@@ -180,9 +198,10 @@ final class ReadSubscription implements Subscription {
     private boolean open() {
         try {
             source = opener.open(this::cancelledFlag);
+            abortable = source;          // R9: published before the read loop next reads `cancelled`
             return true;
         } catch (Throwable t) {
-            finish(t, true);                                     // R3
+            finish(t, !cancelled);                               // R3
             return false;
         }
     }
@@ -190,11 +209,11 @@ final class ReadSubscription implements Subscription {
     /** Reads until the chunk is full or the source ends; returns whether it ended. */
     private boolean fill(ByteBuffer chunk) throws java.io.IOException {
         while (chunk.hasRemaining()) {
-            if (source.read(chunk) < 0) {
-                return true;
-            }
             if (cancelled) {
                 return false;
+            }
+            if (source.read(chunk) < 0) {
+                return true;
             }
         }
         return false;
@@ -219,9 +238,10 @@ final class ReadSubscription implements Subscription {
         done = true;
         Subscriber<? super ByteBuffer> subscriber = downstream;
         downstream = null;                                       // §3.13
-        if (source != null) {
+        Closeable owned = source != null ? source : unopened;   // R4: a never-opened user source too
+        if (owned != null) {
             try {
-                source.close();
+                owned.close();
             } catch (Throwable closeError) {
                 if (error != null) {
                     error.addSuppressed(closeError);

@@ -3,11 +3,16 @@ package io.sluice.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). */
+/**
+ * An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). Drain-confined,
+ * except {@link #abort()}.
+ */
 public final class StreamReadSource implements ReadSource {
 
     private final InputStream stream;
+    private final AtomicBoolean closed = new AtomicBoolean();   // drain or cancelling thread: close the stream once
     private long toSkip;
     private long left;
 
@@ -83,6 +88,23 @@ public final class StreamReadSource implements ReadSource {
 
     @Override
     public void close() throws IOException {
-        stream.close();
+        if (closed.compareAndSet(false, true)) {
+            stream.close();
+        }
+    }
+
+    /**
+     * Closes the stream from the cancelling thread, the one way {@code java.io} offers to end a
+     * read blocked on a silent peer (a socket's or a process's stream then throws); the drain,
+     * seeing the cancel, does not signal that exception (§1.8). The stream is closed once, by
+     * whichever of this and the drain's {@link #close()} comes first.
+     */
+    @Override
+    public void abort() {
+        try {
+            close();
+        } catch (IOException ignored) {
+            // cancelled anyway
+        }
     }
 }
