@@ -167,7 +167,10 @@ public final class WriteOptions {
      * over the target atomically, and the directory is forced, before the stage completes. On
      * failure or cancellation the temporary file is deleted and the target keeps its old content; a
      * process killed mid-write leaves the old content and, at worst, a temporary file that
-     * {@link ReactiveFile#removeStaleTemporaries(java.nio.file.Path)} removes.
+     * {@link ReactiveFile#removeStaleTemporaries(java.nio.file.Path)} removes. The rename is the
+     * write's point of no return: once it has begun, cancelling the stage returns {@code false}
+     * and the stage reports the rename's outcome, so a cancelled stage always means an untouched
+     * target.
      *
      * <p>Applies to {@link ReactiveFile#write} and {@link ReactiveFile#copyTo} (which then copies
      * through the heap), with {@link WriteMode#TRUNCATE} (replace) or {@link WriteMode#CREATE_NEW}

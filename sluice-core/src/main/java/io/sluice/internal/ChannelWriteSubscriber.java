@@ -322,11 +322,21 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     }
 
     private void complete() {
+        if (sync) {
+            try {
+                sink.force();
+            } catch (Throwable t) {
+                terminate(t);
+                return;
+            }
+        }
+        if (!result.enterCommit()) {              // F2: a cancel won before the point of no return
+            sink.abort();                         // its abort hook may not have run yet: discard, never commit
+            terminate(new CancellationException("write to " + target + " was cancelled"));
+            return;
+        }
         terminated = true;
         try {
-            if (sync) {
-                sink.force();
-            }
             sink.commit();                        // success only: an atomic sink moves its file into place
             sink.close();
         } catch (Throwable t) {

@@ -1,6 +1,7 @@
 package io.sluice.internal;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The stage an operation returns. The operation completes it through {@link #succeed} and
@@ -8,12 +9,21 @@ import java.util.concurrent.CompletableFuture;
  * {@code completeExceptionally}, {@code orTimeout} ...) that wins the race aborts the operation, which
  * then cancels upstream and closes its channel on its drain.
  *
- * <p>Invariant F1: the stage completes exactly once (CompletableFuture's own guarantee); the abort
- * hook runs at most once, and only when an outside completion won.
+ * <p>Invariants:
+ * <ul>
+ *   <li>F1: the stage completes exactly once (CompletableFuture's own guarantee); the abort hook
+ *       runs at most once, and only when an outside completion won.</li>
+ *   <li>F2: an operation may claim a point of no return ({@link #enterCommit()}, e.g. just before
+ *       an atomic write renames its file over the target); from then on outside completions lose
+ *       ({@code cancel} returns {@code false}) and the stage reports what the operation did. Either
+ *       the claim or an outside completion wins, never both, so a cancelled stage never hides a
+ *       replaced target.</li>
+ * </ul>
  */
 public final class OperationFuture<T> extends CompletableFuture<T> {
 
     private volatile Runnable onAbort = () -> { };   // set once, before the future escapes
+    private final AtomicBoolean settled = new AtomicBoolean();   // any thread: the commit claim or an outside completion won (F2)
 
     /** Sets what an outside completion triggers; call before returning the future to users. */
     public void onAbort(Runnable hook) {
@@ -30,19 +40,35 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
         return super.completeExceptionally(cause);
     }
 
+    /**
+     * F2: claims the operation's point of no return, from the operation. Returns {@code false} if an
+     * outside completion already won: the operation must then abort instead of committing.
+     */
+    public boolean enterCommit() {
+        return settled.compareAndSet(false, true);
+    }
+
     @Override
     public boolean complete(T value) {
-        return aborted(super.complete(value));
+        return settled.compareAndSet(false, true) && aborted(super.complete(value));
     }
 
     @Override
     public boolean completeExceptionally(Throwable ex) {
-        return aborted(super.completeExceptionally(ex));
+        return settled.compareAndSet(false, true) && aborted(super.completeExceptionally(ex));
     }
 
+    /**
+     * Cancels the operation unless it already completed or reached its point of no return (F2):
+     * then it returns {@code false} ({@code true} if the stage is cancelled already) and the stage
+     * reports what the operation did.
+     */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        return aborted(super.cancel(mayInterruptIfRunning));
+        if (!settled.compareAndSet(false, true)) {
+            return isCancelled();
+        }
+        return aborted(super.cancel(mayInterruptIfRunning)) || isCancelled();
     }
 
     private boolean aborted(boolean won) {

@@ -166,6 +166,37 @@ class ChannelWriteSubscriberTest {
     }
 
     @Test
+    void aCancelDuringTheCommitLosesAndTheStageReportsTheCommit_F2() throws Exception {
+        ChannelWriteSubscriber writer = writer(WriteOptions.defaults().withSync());
+        List<Boolean> cancelDuringCommit = new ArrayList<>();
+        sink.onCommit = () -> cancelDuringCommit.add(writer.result().cancel(true));
+        writer.onSubscribe(upstream);
+        executor.runAll();
+        writer.onNext(item(7));
+        writer.onComplete();
+        executor.runAll();
+        assertEquals(List.of(false), cancelDuringCommit, "past its point of no return a write cannot be cancelled");
+        assertEquals(7L, writer.result().get(), "the stage says what happened to the target: committed");
+        assertEquals(0, sink.aborts);
+        assertEquals(1, sink.closes);
+    }
+
+    @Test
+    void aCancelDuringTheFinalForceWinsAndNothingIsCommitted_F2() {
+        ChannelWriteSubscriber writer = writer(WriteOptions.defaults().withSync());
+        sink.onForce = () -> assertTrue(writer.result().cancel(true));
+        writer.onSubscribe(upstream);
+        executor.runAll();
+        writer.onNext(item(7));
+        writer.onComplete();
+        executor.runAll();
+        assertEquals(0, sink.commits, "a cancelled write never reaches its commit");
+        assertTrue(sink.aborts >= 1, "the sink is told to discard, whoever runs first");
+        assertEquals(1, sink.closes);
+        assertThrows(CancellationException.class, () -> writer.result().join());
+    }
+
+    @Test
     void cancellingBeforeOnSubscribeCancelsTheLateSubscription() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
         writer.result().cancel(true);

@@ -14,6 +14,10 @@ final class RecordingSink implements WriteSink {
     int opens;
     int closes;
     int forces;
+    int commits;
+    int aborts;
+    Runnable onCommit = () -> { };
+    Runnable onForce = () -> { };
     IOException failOnWrite;
     IOException failOnOpen;
 
@@ -49,6 +53,18 @@ final class RecordingSink implements WriteSink {
     @Override
     public void force() {
         forces++;
+        onForce.run();
+    }
+
+    @Override
+    public void commit() {
+        commits++;
+        onCommit.run();
+    }
+
+    @Override
+    public void abort() {
+        aborts++;
     }
 
     @Override
