@@ -120,7 +120,7 @@ public final class ByteChannels {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
         return Writes.start(publisher, new ChannelSink(channel), options,
-                executorFor(channel, null), channel.toString());
+                () -> executorFor(channel, null), channel.toString());
     }
 
     /**

@@ -108,7 +108,7 @@ public final class ByteStreams {
                                               WriteOptions options) {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(options, "options");
-        return Writes.start(publisher, new StreamSink(stream), options, IoExecutors.blocking(),
+        return Writes.start(publisher, new StreamSink(stream), options, IoExecutors::blocking,
                 stream.toString());
     }
 

@@ -36,7 +36,8 @@ import java.util.concurrent.Flow;
  *
  * <p><b>Backpressure:</b> reads read only what is requested; writes request from upstream with
  * their {@link io.sluice.demand.DemandStrategy} (adaptive by default) and hold at most the
- * strategy's window and {@link WriteOptions#maxQueuedBytes()} of data.
+ * strategy's window of items and, for items no larger than those already seen, at most
+ * {@link WriteOptions#maxQueuedBytes()} of data.
  *
  * <p><b>Resources:</b> every operation opens its own channel on the executor and closes it before
  * it completes, fails or is cancelled. Cancelling a returned stage ({@code toCompletableFuture()
@@ -142,7 +143,7 @@ public final class ReactiveFile {
         Objects.requireNonNull(options, "options");
         WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
                 : new FileSink(path, options.mode());
-        return Writes.start(publisher, sink, options, IoExecutors.files(), path.toString());
+        return Writes.start(publisher, sink, options, IoExecutors::files, path.toString());
     }
 
     /**

@@ -2,6 +2,11 @@ package io.sluice;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +31,47 @@ class IoExecutorsTest {
         CompletableFuture<String> name = new CompletableFuture<>();
         IoExecutors.blocking().execute(() -> name.complete(Thread.currentThread().getName()));
         assertTrue(name.get(10, TimeUnit.SECONDS).startsWith("sluice-blocking-"));
+    }
+
+    @Test
+    void theFilePoolIsBoundedBySluiceIoThreads() throws Exception {
+        assertEquals("max=3 threads=3", runChild("-D" + IoExecutors.FILE_THREADS_PROPERTY + "=3"),
+                "12 tasks at once on a pool of 3");
+        int cores = Runtime.getRuntime().availableProcessors();
+        int expected = Math.max(4, 2 * cores);
+        assertEquals("max=" + expected + " threads=" + expected, runChild(),
+                "the default is twice the processors, at least 4");
+    }
+
+    @Test
+    void aWriteOnAUserExecutorNeverTouchesTheSharedPool() throws Exception {
+        assertEquals("user-executor-ok", runChild("-D" + IoExecutors.FILE_THREADS_PROPERTY + "=many",
+                PoolSizeChild.class.getName(), "user-executor"),
+                "an invalid -Dsluice.io.threads matters only to writes that use the shared pool");
+    }
+
+    /** Runs {@link PoolSizeChild} in a fresh JVM (the shared pools are created once per JVM). */
+    private static String runChild(String... jvmArgsThenMain) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path")));
+        boolean mainGiven = false;
+        for (String arg : jvmArgsThenMain) {
+            mainGiven |= arg.equals(PoolSizeChild.class.getName());
+            command.add(arg);
+        }
+        if (!mainGiven) {
+            command.add(PoolSizeChild.class.getName());
+        }
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        child.getOutputStream().close();
+        String output;
+        try (var out = child.getInputStream()) {
+            output = new String(out.readAllBytes(), StandardCharsets.UTF_8).trim();
+        }
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not end");
+        assertEquals(0, child.exitValue(), output);
+        return output;
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
+import java.util.function.Supplier;
 
 /** Starts writes: builds the subscriber, subscribes it on the caller's thread, returns the stage. */
 public final class Writes {
@@ -16,13 +17,18 @@ public final class Writes {
     private Writes() {
     }
 
-    /** Subscribes a writer for {@code sink} to {@code upstream}; the subscribe runs on this thread. */
+    /**
+     * Subscribes a writer for {@code sink} to {@code upstream}; the subscribe runs on this thread.
+     *
+     * @param defaultExecutor asked only when the options name no executor, so a write on a user's
+     *     executor never creates (or fails on the configuration of) a shared pool
+     */
     public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
-                                              WriteOptions options, Executor defaultExecutor,
+                                              WriteOptions options, Supplier<Executor> defaultExecutor,
                                               String target) {
         Objects.requireNonNull(upstream, "publisher");
         Objects.requireNonNull(options, "options");
-        Executor executor = options.executor() != null ? options.executor() : defaultExecutor;
+        Executor executor = options.executor() != null ? options.executor() : defaultExecutor.get();
         ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, options, executor, target);
         try {
             upstream.subscribe(writer);
@@ -31,6 +37,12 @@ public final class Writes {
             writer.onError(t);
         }
         return writer.result();
+    }
+
+    /** As {@link #start(Publisher, WriteSink, WriteOptions, Supplier, String)}, with a default executor at hand. */
+    public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
+                                              WriteOptions options, Executor defaultExecutor, String target) {
+        return start(upstream, sink, options, () -> defaultExecutor, target);
     }
 
     /** A Flow publisher seen as a Reactive Streams one. */
