@@ -47,31 +47,35 @@ public class ChannelSink implements WriteSink {
 
     @Override
     public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
-        if (DirectStaging.worthStaging(items, offset, count)) {
+        if (StagingBuffers.worthStagingForChannel(items, offset, count)) {
             return writeStaged(items, offset, count);
         }
         return writeGathering(items, offset, count);
     }
 
-    /** Heap items: copied into a pooled direct buffer, one write per {@link DirectStaging#STAGING_BYTES}. */
+    /** Heap items: copied into a pooled direct buffer, one write per {@link StagingBuffers#STAGING_BYTES}. */
     private boolean writeStaged(ByteBuffer[] items, int offset, int count) throws IOException {
-        ByteBuffer staging = DirectStaging.take();
+        ByteBuffer staging = StagingBuffers.DIRECT.take();
         try {
             int next = offset;
             int end = offset + count;
             while (next < end) {
                 staging.clear();
-                next = DirectStaging.fill(staging, items, next, end);
+                next = StagingBuffers.fill(staging, items, next, end);
                 staging.flip();
                 while (staging.hasRemaining()) {
-                    if (channel.write(staging) == 0 && !awaitWritable()) {
+                    if (channel.write(staging) > 0) {
+                        if (readiness != null) {
+                            readiness.progressed();    // the next stall backs off from 1 µs again
+                        }
+                    } else if (!awaitWritable()) {
                         return false;
                     }
                 }
             }
             return true;
         } finally {
-            DirectStaging.give(staging);
+            StagingBuffers.DIRECT.give(staging);
         }
     }
 

@@ -5,42 +5,55 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small shared pool of direct staging buffers. Writing many heap buffers with one gathering
- * write makes the JDK take one temporary direct buffer per item from a per-thread cache it scans
- * linearly (quadratic in the batch) and copy each item; copying the items into one pooled direct
- * buffer instead costs the same single copy and one system call per {@link #STAGING_BYTES}.
+ * Two small shared pools of staging buffers, where a batch of small items is copied so that it
+ * costs one system call per {@link #STAGING_BYTES} instead of one per item.
+ * <ul>
+ *   <li>{@link #DIRECT}, for channels: writing many heap buffers with one gathering write makes the
+ *       JDK take one temporary direct buffer per item from a per-thread cache it scans linearly
+ *       (quadratic in the batch) and copy each item; copying the items into one pooled direct buffer
+ *       instead costs the same single copy.</li>
+ *   <li>{@link #HEAP}, for {@code OutputStream}s, which have no gathering write: one
+ *       {@code write(byte[])} per staged buffer instead of one per item.</li>
+ * </ul>
  *
- * <p>Direct memory held: at most {@link #POOL_LIMIT} idle buffers plus one per write in progress.
- * Any thread may take and give.
+ * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus one per write in
+ * progress. Any thread may take and give.
  */
-final class DirectStaging {
+final class StagingBuffers {
 
     static final int STAGING_BYTES = 256 * 1024;
     static final int POOL_LIMIT = 16;
 
-    private static final ConcurrentLinkedDeque<ByteBuffer> IDLE = new ConcurrentLinkedDeque<>();
-    private static final AtomicInteger IDLE_COUNT = new AtomicInteger();
+    /** Direct staging buffers, for channel writes of heap items. */
+    static final StagingBuffers DIRECT = new StagingBuffers(true);
+    /** Heap staging buffers (with an accessible array), for stream writes of small items. */
+    static final StagingBuffers HEAP = new StagingBuffers(false);
 
-    private DirectStaging() {
+    private final boolean direct;
+    private final ConcurrentLinkedDeque<ByteBuffer> idle = new ConcurrentLinkedDeque<>();   // any thread
+    private final AtomicInteger idleCount = new AtomicInteger();                             // any thread
+
+    private StagingBuffers(boolean direct) {
+        this.direct = direct;
     }
 
     /** A cleared staging buffer: pooled if one is idle, else new. */
-    static ByteBuffer take() {
-        ByteBuffer buffer = IDLE.pollFirst();
+    ByteBuffer take() {
+        ByteBuffer buffer = idle.pollFirst();
         if (buffer == null) {
-            return ByteBuffer.allocateDirect(STAGING_BYTES);
+            return direct ? ByteBuffer.allocateDirect(STAGING_BYTES) : ByteBuffer.allocate(STAGING_BYTES);
         }
-        IDLE_COUNT.decrementAndGet();
+        idleCount.decrementAndGet();
         buffer.clear();
         return buffer;
     }
 
     /** Returns a buffer taken with {@link #take()}; dropped (left to the GC) if the pool is full. */
-    static void give(ByteBuffer buffer) {
-        if (IDLE_COUNT.incrementAndGet() <= POOL_LIMIT) {
-            IDLE.offerFirst(buffer);
+    void give(ByteBuffer buffer) {
+        if (idleCount.incrementAndGet() <= POOL_LIMIT) {
+            idle.offerFirst(buffer);
         } else {
-            IDLE_COUNT.decrementAndGet();
+            idleCount.decrementAndGet();
         }
     }
 
@@ -67,8 +80,8 @@ final class DirectStaging {
         return next;
     }
 
-    /** Whether every item is a heap buffer with more than one item: staging pays off. */
-    static boolean worthStaging(ByteBuffer[] items, int offset, int count) {
+    /** For a channel: whether every item is a heap buffer with more than one item, so staging pays off. */
+    static boolean worthStagingForChannel(ByteBuffer[] items, int offset, int count) {
         if (count < 2) {
             return false;
         }

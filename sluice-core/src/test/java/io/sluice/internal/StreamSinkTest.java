@@ -1,0 +1,78 @@
+package io.sluice.internal;
+
+import io.sluice.testing.Bytes;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/** A stream has no gathering write: small items are staged, large heap items written as they are. */
+class StreamSinkTest {
+
+    /** Records the length of every {@code write} call. */
+    private static final class CountingStream extends ByteArrayOutputStream {
+        final List<Integer> writes = new ArrayList<>();
+
+        @Override
+        public synchronized void write(byte[] bytes, int offset, int length) {
+            writes.add(length);
+            super.write(bytes, offset, length);
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            writes.add(1);
+            super.write(b);
+        }
+    }
+
+    @Test
+    void smallItemsCostOneWritePerStagingBufferNotOnePerItem() throws Exception {
+        byte[] content = Bytes.random(600 * 1024, 1);
+        ByteBuffer[] items = new ByteBuffer[600];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = ByteBuffer.wrap(content, i * 1024, 1024).slice();
+        }
+        CountingStream stream = new CountingStream();
+        new StreamSink(stream).writeFully(items, 0, items.length);
+        assertEquals(List.of(256 * 1024, 256 * 1024, 88 * 1024), stream.writes);
+        assertArrayEquals(content, stream.toByteArray());
+        for (ByteBuffer item : items) {
+            assertFalse(item.hasRemaining(), "every item is consumed");
+        }
+    }
+
+    @Test
+    void aLargeHeapItemIsWrittenFromItsOwnArrayBetweenStagedOnes() throws Exception {
+        byte[] content = Bytes.random(2 * 1024 + 100 * 1024 + 3, 2);
+        ByteBuffer[] items = {
+            ByteBuffer.wrap(content, 0, 1024).slice(),
+            ByteBuffer.wrap(content, 1024, 1024).slice(),
+            ByteBuffer.wrap(content, 2048, 100 * 1024).slice(),
+            ByteBuffer.wrap(content, 2048 + 100 * 1024, 3).slice(),
+        };
+        CountingStream stream = new CountingStream();
+        new StreamSink(stream).writeFully(items, 0, items.length);
+        assertEquals(List.of(2048, 100 * 1024, 3), stream.writes, "staged, direct, staged");
+        assertArrayEquals(content, stream.toByteArray());
+    }
+
+    @Test
+    void aDirectItemLargerThanTheStagingBufferIsCopiedInPieces() throws Exception {
+        byte[] content = Bytes.random(StagingBuffers.STAGING_BYTES + 5000, 3);
+        ByteBuffer direct = ByteBuffer.allocateDirect(content.length).put(content).flip();
+        CountingStream stream = new CountingStream();
+        new StreamSink(stream).writeFully(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {7}), direct}, 0, 2);
+        assertEquals(List.of(StagingBuffers.STAGING_BYTES, 5001), stream.writes);
+        byte[] expected = new byte[content.length + 1];
+        expected[0] = 7;
+        System.arraycopy(content, 0, expected, 1, content.length);
+        assertArrayEquals(expected, stream.toByteArray());
+    }
+}
