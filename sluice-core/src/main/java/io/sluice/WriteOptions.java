@@ -18,7 +18,11 @@ import java.util.concurrent.Executor;
  * write gets its own demand controller from the strategy).
  *
  * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
- * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes whatever the item size.
+ * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes: demand is forwarded only
+ * while the bytes held plus the items outstanding, each as large as the largest item seen so far,
+ * fit under it. Items no larger than those before them therefore never exceed the cap; no writer can
+ * bound an item larger than any it has seen, so one such item may pass it once (at most
+ * {@code max(cap, largest item)} are held; see docs/ARCHITECTURE.md, W4).
  *
  * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
  * down, by the library; {@link #withSync()} forces data to the device before a write completes.
