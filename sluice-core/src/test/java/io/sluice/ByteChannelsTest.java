@@ -249,6 +249,55 @@ class ByteChannelsTest {
         pipe.source().close();
     }
 
+    @Test
+    void aNonBlockingPipeWithASilentPeerIsWaitedOnNotSpunOn() throws Exception {
+        Pipe pipe = Pipe.open();
+        pipe.source().configureBlocking(false);
+        pipe.sink().configureBlocking(false);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            long readerThread = reader.submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
+            CollectingSubscriber subscriber = CollectingSubscriber.all();
+            ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withExecutor(reader)).subscribe(subscriber);
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long cpuBefore = threads.getThreadCpuTime(readerThread);
+            Thread.sleep(500);                       // the peer says nothing for half a second
+            long cpuMillis = (threads.getThreadCpuTime(readerThread) - cpuBefore) / 1_000_000;
+            assertTrue(cpuMillis < 100, "the reader waited on a selector, it did not spin: " + cpuMillis + " ms CPU in 500 ms");
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            pipe.sink().close();
+            assertArrayEquals(new byte[] {1, 2, 3}, subscriber.await().bytes());
+        } finally {
+            reader.shutdownNow();
+        }
+    }
+
+    @Test
+    void aNonBlockingWriteToAPeerThatStopsReadingIsWaitedOnNotSpunOn() throws Exception {
+        Pipe pipe = Pipe.open();
+        pipe.sink().configureBlocking(false);
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            long writerThread = writer.submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
+            byte[] content = Bytes.random(4 * 1024 * 1024, 6);        // far more than the pipe holds
+            CompletableFuture<Long> stage = ByteChannels.write(pipe.sink(), TestPublishers.chunks(content, 1024),
+                    WriteOptions.defaults().withExecutor(writer)).toCompletableFuture();
+            Thread.sleep(200);                       // the pipe fills; nobody reads
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long cpuBefore = threads.getThreadCpuTime(writerThread);
+            Thread.sleep(500);
+            long cpuMillis = (threads.getThreadCpuTime(writerThread) - cpuBefore) / 1_000_000;
+            assertTrue(cpuMillis < 100, "the writer waited on a selector, it did not spin: " + cpuMillis + " ms CPU in 500 ms");
+            assertFalse(stage.isDone());
+            CollectingSubscriber drained = CollectingSubscriber.all();
+            ByteChannels.publisher(pipe.source()).subscribe(drained);
+            assertEquals(content.length, stage.get(30, TimeUnit.SECONDS));
+            assertArrayEquals(content, drained.await().bytes());
+        } finally {
+            writer.shutdownNow();
+        }
+    }
+
     static void awaitClosed(Channel channel) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (channel.isOpen() && System.nanoTime() < deadline) {

@@ -44,6 +44,17 @@ class ReactiveFileReadTest {
     }
 
     @Test
+    void theDefaultChunkIs64KiB() {
+        byte[] content = Bytes.random(3 * 64 * 1024 + 5, 9);
+        CollectingSubscriber subscriber = CollectingSubscriber.all();
+        ReactiveFile.of(Bytes.file(dir, "d", content)).read().subscribe(subscriber);
+        subscriber.await();
+        assertEquals(java.util.List.of(65536, 65536, 65536, 5),
+                subscriber.chunks.stream().map(ByteBuffer::remaining).collect(java.util.stream.Collectors.toList()));
+        assertArrayEquals(content, subscriber.bytes());
+    }
+
+    @Test
     void aFileOfExactlyNChunksYieldsNChunksThenCompletes() {
         byte[] content = Bytes.random(4 * 512, 2);
         Path file = Bytes.file(dir, "f", content);
