@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       in FIFO order; every operation yields after a bounded amount of work, so one long write
  *       cannot starve the others.</li>
  *   <li>{@link #blocking()}: {@code InputStream}/{@code OutputStream} and non-file channel work,
- *       which may block for as long as the peer wants. Daemon threads {@code sluice-blocking-N},
+ *       which may block for as long as the peer wants, and the end of a sync file write on the
+ *       file pool (its {@code fsync}, which a busy device can stretch to seconds). Daemon threads {@code sluice-blocking-N},
  *       at most {@code -Dsluice.blocking.threads} (default 64). Kept apart so a stalled stream
  *       never holds a file thread.</li>
  *   <li>{@link #newVirtualThreadExecutor()}: a virtual thread per task on JDK 21+.</li>

@@ -131,7 +131,9 @@ public final class ReactiveFile {
      * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
      *     is written from its position to its limit
      * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
-     *     listener of the write; without an executor it runs on {@link IoExecutors#files()}
+     *     listener of the write; without an executor it runs on {@link IoExecutors#files()}, and a
+     *     sync write's final force, commit and close on {@link IoExecutors#blocking()}, so a slow
+     *     {@code fsync} never holds a file-pool thread
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
      *     cancelling it cancels upstream and closes the file
@@ -143,7 +145,7 @@ public final class ReactiveFile {
         Objects.requireNonNull(options, "options");
         WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
                 : new FileSink(path, options.mode());
-        return Writes.start(publisher, sink, options, IoExecutors::files, path.toString());
+        return Writes.start(publisher, sink, options, IoExecutors::files, IoExecutors::blocking, path.toString());
     }
 
     /**

@@ -46,6 +46,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *       a drain-confined list, and only while the queue is empty, so items are written in the
  *       order they arrived. Only the drain's thread ever sees {@code requestingThread} equal to
  *       itself: every other thread reads null or another thread.</li>
+ *   <li>W9: the end of a write (the final force, the commit, the close) may run on a separate
+ *       {@code finisher} executor: a sync write on the small shared file pool then waits for its
+ *       {@code fsync} on the blocking pool, so a slow device cannot hold the file pool's threads
+ *       and starve every other file operation. The write is {@code terminated} before the
+ *       hand-off, so no later pass touches it; the finisher owns the sink and the stage from
+ *       then on (the hand-off through {@link Executor#execute} publishes the drain's state).</li>
  * </ul>
  */
 public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
@@ -61,6 +67,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final WriteListener listener;
     private final OperationFuture<Long> result = new OperationFuture<>();
     private final SerialDrain drain;
+    private final Executor finisher;                     // null: finish on the drain (W9)
     private final String target;
 
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
@@ -93,7 +100,17 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final State state = new State();
 
     public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, String target) {
+        this(sink, options, executor, null, target);
+    }
+
+    /**
+     * @param finisher where a sync write's final force, commit and close run (W9); {@code null}:
+     *     on the drain, like everything else
+     */
+    public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, Executor finisher,
+                                  String target) {
         this.sink = sink;
+        this.finisher = finisher;
         this.controller = options.demand().newController();
         this.maxQueuedBytes = options.maxQueuedBytes();
         this.sync = options.sync();
@@ -321,28 +338,42 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         return n;
     }
 
+    /** Everything was written: end the write here, or on the finisher for a sync write (W9). */
     private void complete() {
-        if (sync) {
-            try {
-                sink.force();
-            } catch (Throwable t) {
-                terminate(t);
-                return;
-            }
-        }
-        if (!result.enterCommit()) {              // F2: a cancel won before the point of no return
-            sink.abort();                         // its abort hook may not have run yet: discard, never commit
-            terminate(new CancellationException("write to " + target + " was cancelled"));
+        terminated = true;                        // no later pass touches this write (W9)
+        if (finisher == null || !sync) {
+            finish();
             return;
         }
-        terminated = true;
         try {
-            sink.commit();                        // success only: an atomic sink moves its file into place
-            sink.close();
+            finisher.execute(this::finish);
+        } catch (RejectedExecutionException e) {
+            finish();                             // the finisher is gone: end here rather than never
+        }
+    }
+
+    /** Forces (sync), claims the commit (F2), commits, closes, completes the stage: W6. */
+    private void finish() {
+        Throwable failed = null;
+        try {
+            if (sync) {
+                sink.force();
+            }
+            if (!result.enterCommit()) {          // F2: a cancel won before the point of no return
+                sink.abort();                     // its abort hook may not have run yet: discard, never commit
+                failed = new CancellationException("write to " + target + " was cancelled");
+            } else {
+                sink.commit();                    // success only: an atomic sink moves its file into place
+                sink.close();
+            }
         } catch (Throwable t) {
-            closeQuietly(t);
-            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "failed: " + t);
-            result.fail(t);
+            failed = t;
+        }
+        if (failed != null) {
+            closeQuietly(failed);
+            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
+                    failed instanceof CancellationException ? "cancelled" : "failed: " + failed);
+            result.fail(failed);
             return;
         }
         recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "completed");

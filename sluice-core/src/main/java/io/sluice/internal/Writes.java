@@ -26,10 +26,25 @@ public final class Writes {
     public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
                                               WriteOptions options, Supplier<Executor> defaultExecutor,
                                               String target) {
+        return start(upstream, sink, options, defaultExecutor, null, target);
+    }
+
+    /**
+     * As above; a sync write on the default executor ends (force, commit, close) on
+     * {@code defaultFinisher} (W9). A user's executor does all the work itself.
+     *
+     * @param defaultFinisher asked only for a sync write without a user executor; {@code null}:
+     *     the write ends where it ran
+     */
+    public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
+                                              WriteOptions options, Supplier<Executor> defaultExecutor,
+                                              Supplier<Executor> defaultFinisher, String target) {
         Objects.requireNonNull(upstream, "publisher");
         Objects.requireNonNull(options, "options");
-        Executor executor = options.executor() != null ? options.executor() : defaultExecutor.get();
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, options, executor, target);
+        boolean onDefault = options.executor() == null;
+        Executor executor = onDefault ? defaultExecutor.get() : options.executor();
+        Executor finisher = onDefault && options.sync() && defaultFinisher != null ? defaultFinisher.get() : null;
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, options, executor, finisher, target);
         try {
             upstream.subscribe(writer);
         } catch (Throwable t) {                  // §1.9 violated by upstream: fail the write

@@ -197,6 +197,60 @@ class ChannelWriteSubscriberTest {
     }
 
     @Test
+    void aSyncWriteEndsOnTheFinisherSoASlowForceNeverHoldsTheDrainsExecutor_W9() throws Exception {
+        ManualExecutor finisher = new ManualExecutor();
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(),
+                executor, finisher, "test");
+        writer.onSubscribe(upstream);
+        executor.runAll();
+        writer.onNext(item(7));
+        writer.onComplete();
+        executor.runAll();
+        assertEquals(1, sink.writeCalls);
+        assertEquals(0, sink.forces, "the force is not run on the drain's executor");
+        assertEquals(1, finisher.queued());
+        assertFalse(writer.result().isDone());
+        finisher.runAll();
+        assertEquals(1, sink.forces);
+        assertEquals(1, sink.commits);
+        assertEquals(1, sink.closes);
+        assertEquals(7L, writer.result().get());
+    }
+
+    @Test
+    void aWriteWithoutSyncEndsOnTheDrain_W9() throws Exception {
+        ManualExecutor finisher = new ManualExecutor();
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults(), executor, finisher, "test");
+        writer.onSubscribe(upstream);
+        executor.runAll();
+        writer.onNext(item(7));
+        writer.onComplete();
+        executor.runAll();
+        assertEquals(0, finisher.queued(), "nothing slow to move: no second hop");
+        assertEquals(7L, writer.result().get());
+        assertEquals(1, sink.closes);
+    }
+
+    @Test
+    void aCancelWhileTheFinisherWaitsDiscardsAndClosesOnce_W9() {
+        ManualExecutor finisher = new ManualExecutor();
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(),
+                executor, finisher, "test");
+        writer.onSubscribe(upstream);
+        executor.runAll();
+        writer.onNext(item(7));
+        writer.onComplete();
+        executor.runAll();
+        assertTrue(writer.result().cancel(true));
+        executor.runAll();                           // the abort's signal: the write is already ending
+        finisher.runAll();
+        assertEquals(0, sink.commits);
+        assertEquals(1, sink.closes);
+        assertFalse(upstream.cancelled, "a completed upstream is not cancelled");
+        assertThrows(CancellationException.class, () -> writer.result().join());
+    }
+
+    @Test
     void cancellingBeforeOnSubscribeCancelsTheLateSubscription() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
         writer.result().cancel(true);
