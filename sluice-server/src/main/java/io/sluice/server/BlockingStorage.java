@@ -23,7 +23,9 @@ import java.util.UUID;
  *
  * <p>Uploads go to a hidden temporary in the same directory and are renamed over the target with
  * {@code ATOMIC_MOVE} only when the whole body arrived, so a failed or cut upload leaves the old
- * content, and two concurrent uploads leave one complete body (the last rename wins).
+ * content, and two concurrent uploads leave one complete body (the last rename wins). The
+ * temporary is forced before the rename and the directory after it, as lane C's atomic writer
+ * does: every lane pays the same {@code fsync}s, so durability is not a difference between them.
  */
 final class BlockingStorage implements Storage {
 
@@ -92,9 +94,11 @@ final class BlockingStorage implements Storage {
                         out.write(buffer);
                     }
                 }
+                out.force(true);
             }
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             renamed = true;
+            forceDirectory(file.getParent());
             String hex = sha256.hex();
             events.stored(name, received, hex);
             Replies.stored(response, callback, name, received, hex);
@@ -118,6 +122,15 @@ final class BlockingStorage implements Storage {
             Replies.deleted(response, callback, file, Files.deleteIfExists(file));
         } catch (IOException | RuntimeException e) {
             callback.failed(e);
+        }
+    }
+
+    /** Makes the rename durable, as lane C's atomic writer does (and, like it, tolerates a refusal). */
+    private static void forceDirectory(Path directory) {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | UnsupportedOperationException refused) {
+            // the rename has happened; its durability then rests on the file system
         }
     }
 
