@@ -7,9 +7,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A lazy synthetic channel: {@link Pattern} bytes, {@code lengthBytes} of them
- * ({@code Long.MAX_VALUE}: never ends), generated as they are read, so a source of
- * {@code Long.MAX_VALUE} elements costs nothing until it is read. Reading after close fails, as a
+ * A lazy synthetic channel: {@link Pattern} bytes, {@code lengthBytes} of them, generated as they
+ * are read, so a source of up to {@code Long.MAX_VALUE} bytes costs nothing until it is read. Reading after close fails, as a
  * real channel does; closes are counted.
  */
 public final class PatternChannel implements ReadableByteChannel {
@@ -28,11 +27,10 @@ public final class PatternChannel implements ReadableByteChannel {
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
-        if (lengthBytes != Long.MAX_VALUE && position >= lengthBytes) {
+        if (position >= lengthBytes) {
             return -1;
         }
-        long left = lengthBytes == Long.MAX_VALUE ? Long.MAX_VALUE : lengthBytes - position;
-        int n = (int) Math.min(dst.remaining(), left);
+        int n = (int) Math.min(dst.remaining(), lengthBytes - position);
         for (int i = 0; i < n; i++) {
             dst.put(Pattern.at(position++));
         }
@@ -61,6 +59,6 @@ public final class PatternChannel implements ReadableByteChannel {
 
     @Override
     public String toString() {
-        return "PatternChannel[" + (lengthBytes == Long.MAX_VALUE ? "endless" : lengthBytes + " bytes") + "]";
+        return "PatternChannel[" + lengthBytes + " bytes]";
     }
 }
