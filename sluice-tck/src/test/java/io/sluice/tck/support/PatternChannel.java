@@ -3,18 +3,21 @@ package io.sluice.tck.support;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A lazy synthetic channel: {@link Pattern} bytes, {@code lengthBytes} of them, generated as they
- * are read, so a source of up to {@code Long.MAX_VALUE} bytes costs nothing until it is read. Reading after close fails, as a
- * real channel does; closes are counted.
+ * are read, so a source of up to {@code Long.MAX_VALUE} bytes costs nothing until it is read.
+ *
+ * <p>Closes like a socket or a pipe: it is an {@link AbstractInterruptibleChannel}, so
+ * {@link #close()} may be called from any thread and more than once (a reader may close it from a
+ * cancelling thread and again from its drain); only the first call has an effect. Reading after
+ * close fails, as on a real channel.
  */
-public final class PatternChannel implements ReadableByteChannel {
+public final class PatternChannel extends AbstractInterruptibleChannel implements ReadableByteChannel {
 
     private final long lengthBytes;
-    private final AtomicInteger closes = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
     private long position;                    // the reader's drain only
 
@@ -37,22 +40,13 @@ public final class PatternChannel implements ReadableByteChannel {
         return n;
     }
 
+    /** Called once, by the first {@link #close()}. */
     @Override
-    public boolean isOpen() {
-        return closes.get() == 0;
-    }
-
-    @Override
-    public void close() {
-        closes.incrementAndGet();
+    protected void implCloseChannel() {
         closed.countDown();
     }
 
-    public int closeCount() {
-        return closes.get();
-    }
-
-    /** Opens when the channel is first closed. */
+    /** Opens when the channel is closed. */
     public CountDownLatch closedLatch() {
         return closed;
     }
