@@ -4,6 +4,6 @@ package io.sluice.tck.read;
 public class ChannelReadTckTest extends ReadVerification {
 
     public ChannelReadTckTest() {
-        super(new ChannelReadFixture(false));
+        super(new ChannelReadFixture());
     }
 }

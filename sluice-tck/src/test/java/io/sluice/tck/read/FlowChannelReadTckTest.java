@@ -4,6 +4,6 @@ package io.sluice.tck.read;
 public class FlowChannelReadTckTest extends FlowReadVerification {
 
     public FlowChannelReadTckTest() {
-        super(new ChannelReadFixture(false));
+        super(new ChannelReadFixture());
     }
 }

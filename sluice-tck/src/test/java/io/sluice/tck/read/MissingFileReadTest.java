@@ -47,5 +47,6 @@ public class MissingFileReadTest {
                 + "serve must signal onError after onSubscribe, without waiting for a request");
         assertTrue(subscriber.error() instanceof NoSuchFileException, "expected NoSuchFileException, got "
                 + subscriber.error());
+        assertTrue(subscriber.violations().isEmpty(), subscriber.violations().toString());
     }
 }

@@ -4,7 +4,7 @@ import io.sluice.BytePublisher;
 
 /**
  * One kind of sluice read publisher, made to the TCK's order: {@code publisher(n)} emits exactly
- * {@code n} chunks then completes (an endless fixture never completes).
+ * {@code n} chunks then completes, for every {@code n} up to {@link #maxElements()}.
  */
 public interface ReadFixture extends AutoCloseable {
 
@@ -16,7 +16,10 @@ public interface ReadFixture extends AutoCloseable {
     /** A publisher that must signal {@code onSubscribe} then {@code onError}, with no request (§1.9, §1.4). */
     BytePublisher failedPublisher();
 
-    /** The TCK's {@code maxElementsFromPublisher()}: {@code Long.MAX_VALUE} for an endless source. */
+    /**
+     * The TCK's {@code maxElementsFromPublisher()}: never {@code Long.MAX_VALUE} (an endless source),
+     * which would make the TCK skip every test that needs {@code onComplete}.
+     */
     long maxElements();
 
     @Override

@@ -7,7 +7,7 @@ import io.sluice.tck.support.PatternInputStream;
 
 /**
  * {@link ByteStreams#publisher(java.util.concurrent.Callable, ReadOptions)} (cold) over a lazy
- * {@link PatternInputStream}: any element count up to {@code Long.MAX_VALUE - 1}.
+ * {@link PatternInputStream}: any element count up to {@link ChannelReadFixture#MAX_ELEMENTS}.
  */
 final class StreamReadFixture implements ReadFixture {
 
@@ -26,7 +26,7 @@ final class StreamReadFixture implements ReadFixture {
 
     @Override
     public long maxElements() {
-        return Long.MAX_VALUE - 1;
+        return ChannelReadFixture.MAX_ELEMENTS;
     }
 
     @Override

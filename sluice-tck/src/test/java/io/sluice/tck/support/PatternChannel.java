@@ -3,19 +3,21 @@ package io.sluice.tck.support;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A lazy synthetic channel: {@link Pattern} bytes, {@code lengthBytes} of them
- * ({@code Long.MAX_VALUE}: never ends), generated as they are read, so a source of
- * {@code Long.MAX_VALUE} elements costs nothing until it is read. Reading after close fails, as a
- * real channel does; closes are counted.
+ * A lazy synthetic channel: {@link Pattern} bytes, {@code lengthBytes} of them, generated as they
+ * are read, so a source of up to {@code Long.MAX_VALUE} bytes costs nothing until it is read.
+ *
+ * <p>Closes like a socket or a pipe: it is an {@link AbstractInterruptibleChannel}, so
+ * {@link #close()} may be called from any thread and more than once (a reader may close it from a
+ * cancelling thread and again from its drain); only the first call has an effect. Reading after
+ * close fails, as on a real channel.
  */
-public final class PatternChannel implements ReadableByteChannel {
+public final class PatternChannel extends AbstractInterruptibleChannel implements ReadableByteChannel {
 
     private final long lengthBytes;
-    private final AtomicInteger closes = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
     private long position;                    // the reader's drain only
 
@@ -28,39 +30,29 @@ public final class PatternChannel implements ReadableByteChannel {
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
-        if (lengthBytes != Long.MAX_VALUE && position >= lengthBytes) {
+        if (position >= lengthBytes) {
             return -1;
         }
-        long left = lengthBytes == Long.MAX_VALUE ? Long.MAX_VALUE : lengthBytes - position;
-        int n = (int) Math.min(dst.remaining(), left);
+        int n = (int) Math.min(dst.remaining(), lengthBytes - position);
         for (int i = 0; i < n; i++) {
             dst.put(Pattern.at(position++));
         }
         return n;
     }
 
+    /** Called once, by the first {@link #close()}. */
     @Override
-    public boolean isOpen() {
-        return closes.get() == 0;
-    }
-
-    @Override
-    public void close() {
-        closes.incrementAndGet();
+    protected void implCloseChannel() {
         closed.countDown();
     }
 
-    public int closeCount() {
-        return closes.get();
-    }
-
-    /** Opens when the channel is first closed. */
+    /** Opens when the channel is closed. */
     public CountDownLatch closedLatch() {
         return closed;
     }
 
     @Override
     public String toString() {
-        return "PatternChannel[" + (lengthBytes == Long.MAX_VALUE ? "endless" : lengthBytes + " bytes") + "]";
+        return "PatternChannel[" + lengthBytes + " bytes]";
     }
 }

@@ -31,11 +31,10 @@ public final class PatternInputStream extends InputStream {
         if (length == 0) {
             return 0;
         }
-        if (lengthBytes != Long.MAX_VALUE && position >= lengthBytes) {
+        if (position >= lengthBytes) {
             return -1;
         }
-        long left = lengthBytes == Long.MAX_VALUE ? Long.MAX_VALUE : lengthBytes - position;
-        int n = (int) Math.min(length, left);
+        int n = (int) Math.min(length, lengthBytes - position);
         for (int i = 0; i < n; i++) {
             bytes[offset + i] = Pattern.at(position++);
         }

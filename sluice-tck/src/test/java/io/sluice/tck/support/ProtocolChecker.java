@@ -149,6 +149,15 @@ public final class ProtocolChecker<T> implements Subscriber<T> {
         return received.get();
     }
 
+    /**
+     * The demand requested so far. {@link #request} counts before it passes the demand on, so
+     * once this is read as {@code r}, every request that takes the total past {@code r} reaches
+     * the publisher after the read.
+     */
+    public long requested() {
+        return requested.get();
+    }
+
     /** The terminal error, or null (none, or completed). */
     public Throwable error() {
         return error;

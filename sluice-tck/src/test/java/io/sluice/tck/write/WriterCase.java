@@ -5,13 +5,20 @@ import io.sluice.demand.DemandStrategy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /** One writer configuration under test: a target kind and a demand strategy. */
 public final class WriterCase {
 
     /** Where the writer writes. */
-    public enum Target { FILE, CHANNEL, STREAM }
+    public enum Target {
+        FILE,
+        /** A file written through a temporary file renamed over it ({@code WriteOptions.withAtomicReplace()}). */
+        ATOMIC_FILE,
+        CHANNEL,
+        STREAM
+    }
 
     private final Target target;
     private final String demandName;
@@ -23,10 +30,10 @@ public final class WriterCase {
         this.demand = demand;
     }
 
-    /** Every target under every built-in strategy: 3 x 4 cases. */
-    public static List<WriterCase> all() {
+    /** The file, channel and stream writers under every built-in strategy: 3 x 4 cases. */
+    public static List<WriterCase> everyStrategy() {
         List<WriterCase> cases = new ArrayList<>();
-        for (Target target : Target.values()) {
+        for (Target target : List.of(Target.FILE, Target.CHANNEL, Target.STREAM)) {
             cases.add(new WriterCase(target, "adaptive", Demand::adaptive));
             cases.add(new WriterCase(target, "fixed(16,4)", () -> Demand.fixed(16, 4)));
             cases.add(new WriterCase(target, "oneByOne", Demand::oneByOne));
@@ -35,9 +42,19 @@ public final class WriterCase {
         return cases;
     }
 
-    /** The factories' data: one row per case. */
+    /**
+     * The TCK's cases: {@link #everyStrategy()}, and the atomic-replace file writer under the
+     * default strategy (adaptive): it differs from the file writer in its sink, not in its demand.
+     */
+    public static List<WriterCase> tck() {
+        List<WriterCase> cases = everyStrategy();
+        cases.add(new WriterCase(Target.ATOMIC_FILE, "adaptive", Demand::adaptive));
+        return cases;
+    }
+
+    /** The race tests' data: one row per case of {@link #everyStrategy()}. */
     public static Object[][] rows() {
-        List<WriterCase> cases = all();
+        List<WriterCase> cases = everyStrategy();
         Object[][] rows = new Object[cases.size()][];
         for (int i = 0; i < rows.length; i++) {
             rows[i] = new Object[] {cases.get(i)};
@@ -55,6 +72,6 @@ public final class WriterCase {
 
     @Override
     public String toString() {
-        return target.name().toLowerCase(java.util.Locale.ROOT) + " writer, " + demandName;
+        return target.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " writer, " + demandName;
     }
 }

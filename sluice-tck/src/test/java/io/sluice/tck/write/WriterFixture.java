@@ -3,6 +3,7 @@ package io.sluice.tck.write;
 import io.sluice.IoExecutors;
 import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
+import io.sluice.internal.AtomicFileSink;
 import io.sluice.internal.ChannelSink;
 import io.sluice.internal.ChannelWriteSubscriber;
 import io.sluice.internal.FileSink;
@@ -26,14 +27,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Makes the writers one {@link WriterCase} tests, as the public entry points make them (same sink,
  * same default executor), and checks after every test that each one closed its target exactly
  * once (W6) once it ended, whether the test completed it or left it running (then it is cancelled
- * here, as a user cancels: through its stage).
+ * here, as a user cancels: through its stage). An atomic-replace writer must also leave nothing
+ * but its targets in the directory: its temporary file is renamed over the target or deleted (A3).
  */
 public final class WriterFixture implements AutoCloseable {
+
+    /** The only names a file writer's directory may hold once its writes ended. */
+    private static final Pattern TARGET_NAME = Pattern.compile("written-[0-9]+\\.bin");
 
     private final WriterCase writerCase;
     private final TempDir dir;
@@ -42,7 +50,16 @@ public final class WriterFixture implements AutoCloseable {
 
     public WriterFixture(WriterCase writerCase) {
         this.writerCase = writerCase;
-        this.dir = writerCase.target() == WriterCase.Target.FILE ? new TempDir("file-write") : null;
+        switch (writerCase.target()) {
+            case FILE:
+                this.dir = new TempDir("file-write");
+                break;
+            case ATOMIC_FILE:
+                this.dir = new TempDir("atomic-write");
+                break;
+            default:
+                this.dir = null;
+        }
     }
 
     public ChannelWriteSubscriber newWriter() {
@@ -52,6 +69,15 @@ public final class WriterFixture implements AutoCloseable {
             case FILE: {
                 Path file = dir.resolve("written-" + fileNumber.incrementAndGet() + ".bin");
                 writer = new ChannelWriteSubscriber(new FileSink(file, WriteMode.TRUNCATE), options,
+                        IoExecutors.files(), file.toString());
+                writers.add(new Tracked(writer, null, () -> 1, () -> sizeOf(file)));
+                break;
+            }
+            case ATOMIC_FILE: {
+                // as ReactiveFile.write builds it with withAtomicReplace() (which also turns sync on)
+                Path file = dir.resolve("written-" + fileNumber.incrementAndGet() + ".bin");
+                WriteOptions atomic = options.withAtomicReplace();
+                writer = new ChannelWriteSubscriber(new AtomicFileSink(file, atomic.mode()), atomic,
                         IoExecutors.files(), file.toString());
                 writers.add(new Tracked(writer, null, () -> 1, () -> sizeOf(file)));
                 break;
@@ -121,6 +147,37 @@ public final class WriterFixture implements AutoCloseable {
         }
         if (dir != null && OpenFiles.supported()) {
             awaitNoOpenFiles();
+        }
+        if (writerCase.target() == WriterCase.Target.ATOMIC_FILE) {
+            awaitNoTemporaryFiles();
+        }
+    }
+
+    /**
+     * A3: an atomic write's temporary file is renamed over its target or deleted, by the drain,
+     * possibly after the stage was cancelled: poll the directory, within the timeout. Any name
+     * but a target's counts, so the check does not depend on how the temporary files are named.
+     */
+    private void awaitNoTemporaryFiles() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Tck.TIMEOUT_MILLIS);
+        List<String> left = strayFiles();
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            left = strayFiles();
+        }
+        if (!left.isEmpty()) {
+            throw new AssertionError("A3: " + writerCase + " left temporary files behind in " + dir.root()
+                    + ": " + left);
+        }
+    }
+
+    private List<String> strayFiles() {
+        try (Stream<Path> entries = Files.list(dir.root())) {
+            return entries.map(entry -> entry.getFileName().toString())
+                    .filter(name -> !TARGET_NAME.matcher(name).matches())
+                    .collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir.root(), e);
         }
     }
 
