@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>R3: nothing is opened before the first {@code request(n)}; the open happens on the
  *       executor, and its failure arrives as {@code onError} (§1.4, §1.9).</li>
  *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next pass
- *       (scheduled at once, so an idle subscription closes promptly) and drops the subscriber
- *       (§3.13). A single-use source the read never opened (it ended before its first request)
+ *       (scheduled at once, so an idle subscription closes promptly); the subscriber is dropped by
+ *       {@code cancel} itself, so it is collectable as soon as {@code cancel} returns (§3.13). A single-use source the read never opened (it ended before its first request)
  *       is closed all the same: the library owns the user's channel or stream from the start.</li>
  *   <li>R5 (§1.7): after {@code onComplete} or {@code onError} nothing more is signalled, and the
  *       source is closed before the terminal signal.</li>
@@ -54,7 +54,7 @@ final class ReadSubscription implements Subscription {
     private volatile boolean cancelled;                       // any thread -> drain
     private volatile long invalidRequest;                     // any thread -> drain; 0: none
 
-    private Subscriber<? super ByteBuffer> downstream;        // drain-confined after start()
+    private volatile Subscriber<? super ByteBuffer> downstream;   // drain reads; cancel() and finish() clear it (§3.13)
     private ReadSource source;                                // drain-confined
     private volatile ReadSource abortable;                    // drain -> any thread: the open source, for cancel() (R9)
     private boolean done;                                     // drain-confined
@@ -105,6 +105,7 @@ final class ReadSubscription implements Subscription {
     @Override
     public void cancel() {
         cancelled = true;                                        // R4
+        downstream = null;               // §3.13, at once: a pass that reads null stops without a signal
         ReadSource open = abortable;     // read after the write above; open() writes, then reads `cancelled`
         if (open != null) {
             open.abort();                                        // R9
@@ -220,8 +221,13 @@ final class ReadSubscription implements Subscription {
     }
 
     private boolean emit(ByteBuffer chunk) {
+        Subscriber<? super ByteBuffer> subscriber = downstream;
+        if (subscriber == null) {           // cancelled meanwhile (§3.13 dropped it)
+            finish(null, false);
+            return false;
+        }
         try {
-            downstream.onNext(chunk);
+            subscriber.onNext(chunk);
             return true;
         } catch (Throwable t) {             // §2.13 violated by the subscriber: cancel, report here
             LOG.log(System.Logger.Level.WARNING, "§2.13: onNext threw; subscription cancelled", t);
