@@ -55,7 +55,7 @@ public final class WriterFixture implements AutoCloseable {
                 this.dir = new TempDir("file-write");
                 break;
             case ATOMIC_FILE:
-                this.dir = new TempDir("atomic-write");
+                this.dir = TempDir.inMemory("atomic-write");          // it forces: keep fsync off the disk
                 break;
             default:
                 this.dir = null;
