@@ -85,6 +85,9 @@ class CrashTest {
                     : ", kill after " + delayMillis + " ms") + ")";
 
             ChildRun child = runChild(target, next, stallAtChunk, delayMillis);
+            if (!child.killed()) {
+                assertTrue(child.reportedDone(), where + ": a child left alone must finish its write");
+            }
 
             String actual = Content.sha256(target);
             if (actual.equals(Content.sha256(version(next)))) {
