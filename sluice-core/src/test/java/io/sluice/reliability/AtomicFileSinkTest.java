@@ -9,17 +9,20 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The sink's own protocol, driven directly and deterministically: which call sequences commit
- * (A2) and which discard (A3), both with the explicit {@code commit()} hook and with the writer's
- * current force-then-close success path.
+ * The sink's own protocol, driven directly and deterministically: the temporary file's
+ * permissions (A1), which call sequences commit (A2) and which discard (A3), both with the
+ * explicit {@code commit()} hook the writer calls and with the force-then-close fallback.
  */
 class AtomicFileSinkTest {
 
@@ -49,6 +52,28 @@ class AtomicFileSinkTest {
         sink.force();
         sink.close();
         assertTarget(newContent);
+    }
+
+    @Test
+    void theTemporaryFileIsOwnerOnlyUntilTheCommit_A1() throws Exception {
+        assumeTrue(directory.getFileSystem().supportedFileAttributeViews().contains("posix"),
+                "owner-only permissions apply on POSIX file systems only");
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
+        AtomicFileSink sink = openAndWrite();
+
+        assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(sink.temporaryFile(), LinkOption.NOFOLLOW_LINKS)),
+                "A1: nobody but the owner may read the data before it is committed");
+        sink.force();
+        assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(sink.temporaryFile(), LinkOption.NOFOLLOW_LINKS)),
+                "still owner-only after force, until the commit gives it the target's permissions");
+        sink.commit();
+        sink.close();
+
+        assertTarget(newContent);
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(target)),
+                "A2: the committed file has the replaced file's permissions");
     }
 
     @Test

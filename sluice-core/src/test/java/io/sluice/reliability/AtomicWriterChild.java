@@ -3,6 +3,7 @@ package io.sluice.reliability;
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -12,8 +13,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process {@link CrashTest} kills: writes version {@code args[1]} of the content
- * ({@link CrashTest#version}) to {@code args[0]} in atomic-replace mode, printing {@code writing}
- * once the first chunk is out and {@code done} when the stage has completed.
+ * ({@link CrashTest#version}) to {@code args[0]} in atomic-replace mode. It prints {@code writing}
+ * once the first chunk is produced, {@code written N} whenever the writer reports that N bytes
+ * are in the (temporary) file, and {@code done} when the stage has completed.
+ *
+ * <p>With {@code args[2] = k >= 0} the upstream produces chunks {@code 0..k-1} (on its own thread)
+ * and then never another: the write stalls with exactly {@code k} chunks in the temporary file, so
+ * a kill after {@code written k*CHUNK_BYTES} lands mid-write by construction, not by luck.
+ * Otherwise the upstream emits synchronously, inside the writer's requests.
  */
 public final class AtomicWriterChild {
 
@@ -24,26 +31,47 @@ public final class AtomicWriterChild {
     private AtomicWriterChild() {
     }
 
+    static int chunks(int version) {
+        return (CrashTest.version(version).length + CHUNK_BYTES - 1) / CHUNK_BYTES;
+    }
+
     public static void main(String[] args) throws Exception {
         Path target = Paths.get(args[0]);
         int version = Integer.parseInt(args[1]);
+        int stallAtChunk = args.length > 2 ? Integer.parseInt(args[2]) : -1;
         byte[] content = CrashTest.version(version);
-        int chunks = (content.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
-        Flux<ByteBuffer> upstream = Flux.range(0, chunks)
+        Flux<ByteBuffer> upstream = Flux.range(0, chunks(version))
                 .map(index -> {
                     if (index == 0) {
-                        System.out.println("writing");
-                        System.out.flush();
+                        println("writing");
                     } else {
                         LockSupport.parkNanos(PAUSE_PER_CHUNK_NANOS);   // pacing, not synchronisation
+                    }
+                    while (index == stallAtChunk) {
+                        LockSupport.park();                             // never produces this chunk
                     }
                     int from = index * CHUNK_BYTES;
                     return ByteBuffer.wrap(content, from, Math.min(CHUNK_BYTES, content.length - from)).slice();
                 });
-        ReactiveFile.of(target).write(upstream, WriteOptions.defaults().withAtomicReplace())
-                .toCompletableFuture().get(60, TimeUnit.SECONDS);
-        System.out.println("done");
-        System.out.flush();
+        if (stallAtChunk >= 0) {
+            // produce on another thread: a synchronous upstream stalling inside the writer's
+            // request(n) would hold the drain, and the last written batch would go unreported
+            upstream = upstream.subscribeOn(Schedulers.single());
+        }
+        long[] reported = {0};
+        WriteOptions options = WriteOptions.defaults().withAtomicReplace().withListener(snapshot -> {
+            if (snapshot.writtenBytes() > reported[0]) {                // called serially, on the drain
+                reported[0] = snapshot.writtenBytes();
+                println("written " + snapshot.writtenBytes());
+            }
+        });
+        ReactiveFile.of(target).write(upstream, options).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        println("done");
         System.exit(0);
+    }
+
+    private static void println(String line) {
+        System.out.println(line);
+        System.out.flush();
     }
 }

@@ -104,11 +104,15 @@ class FilesystemFaultsTest {
             assertTrue(failure.getMessage().contains(target.toString()), failure.getMessage());
         }
         Path source = Files.write(directory.resolve("source"), new byte[10]);
-        assertInstanceOf(NoSuchFileException.class, Stages.failure(ReactiveFile.of(source).copyTo(target)));
+        Throwable copyFailure = Stages.failure(ReactiveFile.of(source).copyTo(target));
+        assertInstanceOf(NoSuchFileException.class, copyFailure);
+        assertTrue(copyFailure.getMessage().contains(target.toString()), copyFailure.getMessage());
 
         RecordingSubscriber reader = new RecordingSubscriber(1);
         ReactiveFile.of(target).read().subscribe(reader);
-        assertInstanceOf(NoSuchFileException.class, reader.awaitOneError());
+        Throwable readFailure = reader.awaitOneError();
+        assertInstanceOf(NoSuchFileException.class, readFailure);
+        assertTrue(readFailure.getMessage().contains(target.toString()), readFailure.getMessage());
         OpenFiles.awaitClosed(directory, baselineFds);
     }
 
@@ -120,13 +124,17 @@ class FilesystemFaultsTest {
                     options));
             assertInstanceOf(FileSystemException.class, failure, options.toString());
             assertTrue(failure.getMessage().contains(target.toString()), failure.getMessage());
+            assertTrue(failure.getMessage().contains("Is a directory"), failure.getMessage());
         }
         Path source = Files.write(directory.resolve("source"), new byte[10]);
-        assertInstanceOf(IOException.class, Stages.failure(ReactiveFile.of(source).copyTo(target)));
+        Throwable copyFailure = Stages.failure(ReactiveFile.of(source).copyTo(target));
+        assertInstanceOf(FileSystemException.class, copyFailure);
+        assertTrue(copyFailure.getMessage().contains(target.toString()), copyFailure.getMessage());
 
         RecordingSubscriber reader = new RecordingSubscriber(1);
         ReactiveFile.of(target).read().subscribe(reader);
         Throwable readFailure = reader.awaitOneError();
+        assertTrue(readFailure.getMessage().contains(target.toString()), readFailure.getMessage());
         assertTrue(readFailure.getMessage().contains("directory"), readFailure.getMessage());
         assertEquals(List.of(), Stages.temporaries(directory));
         OpenFiles.awaitClosed(directory, baselineFds);
@@ -204,7 +212,8 @@ class FilesystemFaultsTest {
 
         Throwable failure = Stages.failure(ReactiveFile.of(file).copyTo(directory.resolve(".").resolve("self")));
 
-        assertInstanceOf(IOException.class, failure);
+        assertInstanceOf(FileSystemException.class, failure);
+        assertTrue(failure.getMessage().contains("same file"), failure.getMessage());
         assertEquals(Content.sha256(content), Content.sha256(file), "copyTo(itself) truncated the source: data lost");
         OpenFiles.awaitClosed(directory, baselineFds);
     }

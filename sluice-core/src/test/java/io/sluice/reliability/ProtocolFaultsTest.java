@@ -30,6 +30,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,6 +45,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * file closed (the fault matrix in docs/RELIABILITY.md).
  */
 class ProtocolFaultsTest {
+
+    /** The System.Logger ReadSubscription logs to (its class name). */
+    private static final String READ_SUBSCRIPTION_LOGGER = "io.sluice.internal.ReadSubscription";
+    /** fixed(4, 1) holds at most 4 + 1 items: the window the flooding test checks against. */
+    private static final int WINDOW_ITEMS = 4 + 1;
+    private static final int FLOOD_ITEM_BYTES = 1024;
 
     @TempDir
     Path directory;
@@ -98,48 +106,55 @@ class ProtocolFaultsTest {
         assertSame(thrown, failure);
         AtomicReplaceTest.awaitEquals(1, cancels, "the throwing upstream is cancelled once");
         OpenFiles.awaitClosed(directory, baselineFds);
+        assertEquals(1, cancels.get(), "cancelled exactly once, also after the file was closed");
     }
 
     @Test
-    void aSubscriberThrowingFromOnNextIsTreatedAsCancelled_2_13() throws Exception {
+    void aSubscriberThrowingFromOnNextIsTreatedAsCancelledAndLogged_2_13() throws Exception {
         Path file = Files.write(directory.resolve("in"), Content.bytes(1, 1024 * 1024));
         AtomicInteger signalsAfterThrow = new AtomicInteger();
         AtomicBoolean thrown = new AtomicBoolean();
         CountDownLatch threw = new CountDownLatch(1);
-        ReactiveFile.of(file).read(ReadOptions.defaults().withChunkSize(8192)).subscribe(new Subscriber<>() {
-            @Override
-            public void onSubscribe(Subscription subscription) {
-                subscription.request(Long.MAX_VALUE);
-            }
-
-            @Override
-            public void onNext(ByteBuffer chunk) {
-                if (thrown.getAndSet(true)) {
-                    signalsAfterThrow.incrementAndGet();
-                    return;
+        IllegalStateException violation = new IllegalStateException("§2.13 violated on purpose");
+        try (LogCapture log = LogCapture.of(READ_SUBSCRIPTION_LOGGER)) {
+            ReactiveFile.of(file).read(ReadOptions.defaults().withChunkSize(8192)).subscribe(new Subscriber<>() {
+                @Override
+                public void onSubscribe(Subscription subscription) {
+                    subscription.request(Long.MAX_VALUE);
                 }
-                threw.countDown();
-                throw new IllegalStateException("§2.13 violated on purpose");
-            }
 
-            @Override
-            public void onError(Throwable error) {
-                signalsAfterThrow.incrementAndGet();
-            }
+                @Override
+                public void onNext(ByteBuffer chunk) {
+                    if (thrown.getAndSet(true)) {
+                        signalsAfterThrow.incrementAndGet();
+                        return;
+                    }
+                    threw.countDown();
+                    throw violation;
+                }
 
-            @Override
-            public void onComplete() {
-                signalsAfterThrow.incrementAndGet();
-            }
-        });
+                @Override
+                public void onError(Throwable error) {
+                    signalsAfterThrow.incrementAndGet();
+                }
 
-        assertTrue(threw.await(30, TimeUnit.SECONDS));
-        OpenFiles.awaitClosed(directory, baselineFds);      // the file is closed as on cancel
-        assertEquals(0, signalsAfterThrow.get(), "§2.13: the subscription is cancelled, nothing more is signalled");
+                @Override
+                public void onComplete() {
+                    signalsAfterThrow.incrementAndGet();
+                }
+            });
+
+            assertTrue(threw.await(30, TimeUnit.SECONDS));
+            OpenFiles.awaitClosed(directory, baselineFds);  // the file is closed as on cancel, after the log call
+            assertEquals(0, signalsAfterThrow.get(), "§2.13: the subscription is cancelled, nothing more is signalled");
+            assertEquals(1, log.count("§2.13: onNext threw; subscription cancelled"),
+                    "the subscriber's failure is logged once, naming §2.13: " + log.text());
+            assertEquals(1, log.count(violation.toString()), "with the subscriber's own exception: " + log.text());
+        }
     }
 
     @Test
-    void anUpstreamIgnoringDemandFailsTheWriteNaming_1_1() {
+    void anUpstreamIgnoringDemandFailsTheWriteNaming_1_1AndQueuesNothingBeyondTheWindow() throws Exception {
         AtomicInteger cancels = new AtomicInteger();
         AtomicInteger sent = new AtomicInteger();
         Publisher<ByteBuffer> flooding = subscriber -> subscriber.onSubscribe(new Subscription() {
@@ -149,7 +164,7 @@ class ProtocolFaultsTest {
             public void request(long n) {
                 for (int i = 0; i < 10_000 && !cancelled; i++) {   // §1.1 violated: ignores n
                     sent.incrementAndGet();
-                    subscriber.onNext(ByteBuffer.allocate(1024));
+                    subscriber.onNext(ByteBuffer.allocate(FLOOD_ITEM_BYTES));
                 }
             }
 
@@ -160,13 +175,24 @@ class ProtocolFaultsTest {
             }
         });
 
-        Throwable failure = Stages.failure(ReactiveFile.of(directory.resolve("out"))
+        Path out = directory.resolve("out");
+        Throwable failure = Stages.failure(ReactiveFile.of(out)
                 .write(flooding, WriteOptions.defaults().withDemand(Demand.fixed(4, 1))));
 
         assertInstanceOf(IllegalStateException.class, failure);
-        assertTrue(failure.getMessage().contains("§1.1"), failure.getMessage());
+        Matcher counts = Pattern.compile("§1\\.1: upstream sent item #(\\d+) but only (\\d+) were requested")
+                .matcher(failure.getMessage());
+        assertTrue(counts.find(), failure.getMessage());
+        long firstExcess = Long.parseLong(counts.group(1));
+        long requested = Long.parseLong(counts.group(2));
+        assertTrue(requested <= WINDOW_ITEMS, "W3: never more than the window requested: " + failure.getMessage());
+        assertEquals(requested + 1, firstExcess, "W5: the very first item beyond the request fails the write");
+        assertTrue(sent.get() > WINDOW_ITEMS, "the upstream really flooded: it sent " + sent.get() + " items");
+        assertTrue(Files.size(out) <= requested * FLOOD_ITEM_BYTES, "W5: of the " + sent.get()
+                + " items sent, none beyond the " + requested + " requested reached the file: " + Files.size(out) + " bytes");
         AtomicReplaceTest.awaitEquals(1, cancels, "the flooding upstream is cancelled once");
         OpenFiles.awaitClosed(directory, baselineFds);
+        assertEquals(1, cancels.get(), "cancelled exactly once, also after the file was closed");
     }
 
     @Test
@@ -246,7 +272,9 @@ class ProtocolFaultsTest {
                 .write(FilesystemFaultsTest.endless(cancels), WriteOptions.defaults().withDemand(throwing)), 10);
 
         assertSame(broken, failure);
+        AtomicReplaceTest.awaitEquals(1, cancels, "upstream is cancelled when the controller throws");
         OpenFiles.awaitClosed(directory, baselineFds);
+        assertEquals(1, cancels.get(), "cancelled exactly once, also after the file was closed");
     }
 
     /** Runs the first {@code accepted} tasks on a pool, then refuses every task, as a shut-down pool does. */

@@ -3,6 +3,7 @@ package io.sluice.reliability;
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
+import io.sluice.demand.Demand;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,14 +22,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Sizes where off-by-one and int-overflow bugs live: empty, one byte, chunk and copy-slice
- * boundaries +-1, and offsets beyond {@link Integer#MAX_VALUE} in sparse files (the holes read
- * as zeros; only the copy over 2 GiB writes real blocks, and deletes them at once). Content is checked by SHA-256 after write, read and copy.
+ * Sizes where off-by-one and int-overflow bugs live: empty, one byte, read-chunk, writer-staging
+ * and copy-slice boundaries +-1, and offsets beyond {@link Integer#MAX_VALUE} in sparse files (the
+ * holes read as zeros; only the copy over 2 GiB writes real blocks, and deletes them at once).
+ * Content is checked by SHA-256 after write, read and copy.
  */
 class SizesTest {
 
     private static final long GIB = 1024L * 1024 * 1024;
-    private static final int COPY_SLICE_BYTES = 8 * 1024 * 1024;
+    private static final int COPY_SLICE_BYTES = 8 * 1024 * 1024;           // FileCopy.SLICE_BYTES
+    /** The writer copies heap items into direct buffers of this size (DirectStaging.STAGING_BYTES, package-private). */
+    private static final int STAGING_BYTES = 256 * 1024;
 
     @TempDir
     Path directory;
@@ -47,6 +51,7 @@ class SizesTest {
                 sizes.addAll(List.of(multiple * chunk - 1, multiple * chunk, multiple * chunk + 1));
             }
         }
+        sizes.addAll(List.of(STAGING_BYTES - 1, STAGING_BYTES, STAGING_BYTES + 1));
         sizes.addAll(List.of(COPY_SLICE_BYTES - 1, COPY_SLICE_BYTES, COPY_SLICE_BYTES + 1));
         Random random = new Random(3);
         for (int size : sizes) {
@@ -57,6 +62,15 @@ class SizesTest {
                     Content.publisher(data, 1 + random.nextInt(3 * 4096), size)));
             assertEquals(size, count, "byte count of the write");
             assertEquals(expected, Content.sha256(written), "write of " + size);
+            // unbounded demand: the synchronous upstream delivers every item inside the first
+            // request, so the writer stages the whole content as one batch of heap items and the
+            // staging boundary sizes fill the last staging buffer exactly, short of it, or by one
+            Path oneBatch = directory.resolve("u" + size);
+            assertEquals(size, Stages.value(ReactiveFile.of(oneBatch).write(
+                    Content.publisher(data, 1 + random.nextInt(3 * 4096), size),
+                    WriteOptions.defaults().withDemand(Demand.unbounded()))), "byte count of the one-batch write");
+            assertEquals(expected, Content.sha256(oneBatch), "one-batch write of " + size);
+            Files.delete(oneBatch);
 
             for (int chunk : new int[] {4096, ReadOptions.DEFAULT_CHUNK_SIZE_BYTES}) {
                 assertReadsBack(written, chunk, expected, size);
