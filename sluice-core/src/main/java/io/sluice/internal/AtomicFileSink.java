@@ -40,11 +40,11 @@ import java.util.function.Supplier;
  *       commit) deletes the temporary file.</li>
  * </ul>
  *
- * <p><b>Writer contract.</b> {@link #commit()} is the success hook. Until the writer calls it, a
- * successful write is recognised as the writer's {@code force()} followed by {@code close()}
- * (the writer forces only on its success path, and atomic writes always run with sync), so
- * {@link #close()} after a successful {@link #force()} commits. After an explicit commit, close only
- * releases what is left.
+ * <p><b>Writer contract.</b> {@link #commit()} is the success hook; the writer calls it on its
+ * success path only, after claiming the stage's point of no return (F2), and calls
+ * {@link #abort()} before closing when a cancel won instead. As a fallback for callers that never
+ * call {@code commit()}, {@link #close()} right after a successful {@link #force()} commits (atomic
+ * writes always force). After an explicit commit, close only releases what is left.
  */
 public final class AtomicFileSink extends ChannelSink {
 
