@@ -3,6 +3,9 @@ package io.sluice;
 import io.sluice.testing.Bytes;
 import io.sluice.testing.OpenDescriptors;
 import org.junit.jupiter.api.Test;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -10,6 +13,9 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -29,6 +35,45 @@ class FileCopyTest {
 
     @TempDir
     Path dir;
+
+    /**
+     * {@code FileChannel.read} and {@code write} emit the JDK's {@code jdk.FileRead}/{@code jdk.FileWrite}
+     * flight-recorder events; {@code transferTo} moves the bytes inside the kernel and emits none.
+     * The read -> write pipeline is the control: it must show up, or the test could not tell.
+     */
+    @Test
+    void aFileToFileCopyIsZeroCopyNoByteIsReadIntoOrWrittenFromJava() throws Exception {
+        byte[] content = Bytes.random(8 * 1024 * 1024 + 3, 12);
+        Path source = Bytes.file(dir, "zero-copy-in", content);
+        Path copied = dir.resolve("zero-copy-out");
+        Path piped = dir.resolve("read-write-out");
+        List<RecordedEvent> events;
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.FileRead").withThreshold(Duration.ZERO);
+            recording.enable("jdk.FileWrite").withThreshold(Duration.ZERO);
+            recording.start();
+            assertEquals(content.length, ReactiveFile.of(source).copyTo(copied).toCompletableFuture().get(60, TimeUnit.SECONDS));
+            assertEquals(content.length, ReactiveFile.of(piped).write(ReactiveFile.of(source).read())
+                    .toCompletableFuture().get(60, TimeUnit.SECONDS));
+            recording.stop();
+            Path dump = dir.resolve("io.jfr");
+            recording.dump(dump);
+            events = RecordingFile.readAllEvents(dump);
+        }
+        assertEquals(List.of(), pathsOf(events, "jdk.FileWrite", copied), "copyTo wrote through Java buffers");
+        assertTrue(pathsOf(events, "jdk.FileWrite", piped).size() > 0, "the control's writes were not seen");
+        assertTrue(pathsOf(events, "jdk.FileRead", source).size() > 0, "the control's reads were not seen");
+        assertArrayEquals(content, Files.readAllBytes(copied));
+        assertArrayEquals(content, Files.readAllBytes(piped));
+    }
+
+    private static List<String> pathsOf(List<RecordedEvent> events, String type, Path file) {
+        return events.stream()
+                .filter(event -> event.getEventType().getName().equals(type))
+                .map(event -> event.getString("path"))
+                .filter(path -> path != null && path.equals(file.toString()))
+                .collect(Collectors.toList());
+    }
 
     @Test
     void copiesEveryByte() throws Exception {
