@@ -37,6 +37,15 @@ class ChannelWriteSubscriberTest {
         return ByteBuffer.allocate(size);
     }
 
+    /** Subscribes, delivers one 7-byte item and completes upstream, running the drain after each step. */
+    private void writeSevenBytesAndComplete(ChannelWriteSubscriber writer) {
+        writer.onSubscribe(upstream);
+        executor.runAll();
+        writer.onNext(item(7));
+        writer.onComplete();
+        executor.runAll();
+    }
+
     @Test
     void firstRequestIsIssuedFromTheDrainNotFromOnSubscribe_W1() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
@@ -170,11 +179,7 @@ class ChannelWriteSubscriberTest {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults().withSync());
         List<Boolean> cancelDuringCommit = new ArrayList<>();
         sink.onCommit = () -> cancelDuringCommit.add(writer.result().cancel(true));
-        writer.onSubscribe(upstream);
-        executor.runAll();
-        writer.onNext(item(7));
-        writer.onComplete();
-        executor.runAll();
+        writeSevenBytesAndComplete(writer);
         assertEquals(List.of(false), cancelDuringCommit, "past its point of no return a write cannot be cancelled");
         assertEquals(7L, writer.result().get(), "the stage says what happened to the target: committed");
         assertEquals(0, sink.aborts);
@@ -185,11 +190,7 @@ class ChannelWriteSubscriberTest {
     void aCancelDuringTheFinalForceWinsAndNothingIsCommitted_F2() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults().withSync());
         sink.onForce = () -> assertTrue(writer.result().cancel(true));
-        writer.onSubscribe(upstream);
-        executor.runAll();
-        writer.onNext(item(7));
-        writer.onComplete();
-        executor.runAll();
+        writeSevenBytesAndComplete(writer);
         assertEquals(0, sink.commits, "a cancelled write never reaches its commit");
         assertTrue(sink.aborts >= 1, "the sink is told to discard, whoever runs first");
         assertEquals(1, sink.closes);
@@ -201,11 +202,7 @@ class ChannelWriteSubscriberTest {
         ManualExecutor finisher = new ManualExecutor();
         ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(),
                 executor, finisher, "test");
-        writer.onSubscribe(upstream);
-        executor.runAll();
-        writer.onNext(item(7));
-        writer.onComplete();
-        executor.runAll();
+        writeSevenBytesAndComplete(writer);
         assertEquals(1, sink.writeCalls);
         assertEquals(0, sink.forces, "the force is not run on the drain's executor");
         assertEquals(1, finisher.queued());
@@ -221,11 +218,7 @@ class ChannelWriteSubscriberTest {
     void aWriteWithoutSyncEndsOnTheDrain_W9() throws Exception {
         ManualExecutor finisher = new ManualExecutor();
         ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults(), executor, finisher, "test");
-        writer.onSubscribe(upstream);
-        executor.runAll();
-        writer.onNext(item(7));
-        writer.onComplete();
-        executor.runAll();
+        writeSevenBytesAndComplete(writer);
         assertEquals(0, finisher.queued(), "nothing slow to move: no second hop");
         assertEquals(7L, writer.result().get());
         assertEquals(1, sink.closes);
@@ -236,11 +229,7 @@ class ChannelWriteSubscriberTest {
         ManualExecutor finisher = new ManualExecutor();
         ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(),
                 executor, finisher, "test");
-        writer.onSubscribe(upstream);
-        executor.runAll();
-        writer.onNext(item(7));
-        writer.onComplete();
-        executor.runAll();
+        writeSevenBytesAndComplete(writer);
         assertTrue(writer.result().cancel(true));
         executor.runAll();                           // the abort's signal: the write is already ending
         finisher.runAll();
