@@ -21,6 +21,21 @@ import java.util.concurrent.Flow;
  * Publishers and writers over any {@link ReadableByteChannel} / {@link WritableByteChannel}: pipes,
  * sockets, files, custom channels.
  *
+ * <p>Example: {@code SocketTransfers}
+ * (sluice-examples/src/main/java/io/sluice/examples/SocketTransfers.java), a file into a socket and
+ * a socket into any channel, tested with a slow peer on loopback and bounded memory:
+ * <pre>{@code
+ * public static CompletionStage<Long> sendFile(Path file, SocketChannel socket, WriteOptions options) {
+ *     return ByteChannels.write(socket, ReactiveFile.of(file).read(), options);
+ * }
+ * }</pre>
+ * <pre>{@code
+ * public static CompletionStage<Long> receiveToChannel(SocketChannel socket, WritableByteChannel target,
+ *                                                      WriteOptions options) {
+ *     return ByteChannels.write(target, ByteChannels.publisher(socket, ReadOptions.defaults()), options);
+ * }
+ * }</pre>
+ *
  * <p><b>Threading:</b> a {@link FileChannel} is served by {@link IoExecutors#files()}, any other
  * channel by {@link IoExecutors#blocking()} (a peer may stall it), unless the options name an
  * executor. A non-blocking selectable channel is waited on with a selector, never spun on; other

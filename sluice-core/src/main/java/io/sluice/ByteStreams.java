@@ -19,6 +19,19 @@ import java.util.concurrent.Flow;
 /**
  * Publishers and writers over {@link InputStream} / {@link OutputStream}, for legacy APIs.
  *
+ * <p>Example: {@code StreamPipes} (sluice-examples/src/main/java/io/sluice/examples/StreamPipes.java),
+ * which gzips and gunzips a file through {@code java.util.zip} streams:
+ * <pre>{@code
+ * public static CompletionStage<Long> inputStreamToFile(InputStream in, Path file) {
+ *     return ReactiveFile.of(file).write(ByteStreams.publisher(in, ReadOptions.defaults()));
+ * }
+ * }</pre>
+ * <pre>{@code
+ * public static CompletionStage<Long> fileToOutputStream(Path file, OutputStream out) {
+ *     return ByteStreams.write(out, ReactiveFile.of(file).read(), WriteOptions.defaults());
+ * }
+ * }</pre>
+ *
  * <p><b>Threading:</b> stream work runs on {@link IoExecutors#blocking()} (or the options'
  * executor), never on the file pool: a stalled stream must not hold a file thread.
  *

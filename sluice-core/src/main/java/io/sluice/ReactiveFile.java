@@ -30,6 +30,21 @@ import java.util.concurrent.Flow;
  * CompletionStage<Long> copied = file.copyTo(other);                 // zero-copy transferTo
  * }</pre>
  *
+ * <p>Example: {@code FileDigests} (sluice-examples/src/main/java/io/sluice/examples/FileDigests.java),
+ * the SHA-256 of a file of any size with Reactor, reading only as fast as the digest consumes:
+ * <pre>{@code
+ * public static Mono<byte[]> sha256WithReactor(Path file) {
+ *     return Flux.from(ReactiveFile.of(file).read())
+ *             .reduceWith(FileDigests::newSha256, FileDigests::update)
+ *             .map(MessageDigest::digest);
+ * }
+ * }</pre>
+ * More tested examples in the same directory, quoted by the README and docs/USING.md:
+ * {@code ReadmeTour} (read, write with sync, zero-copy copy, atomic replace, cancel),
+ * {@code PublisherToFile} (a Reactor {@code Flux} and a Mutiny {@code Multi} written to a file),
+ * {@code StreamPipes} (an {@code InputStream} into a file) and {@code SocketTransfers} (a file into
+ * a socket and back).
+ *
  * <p><b>Threading:</b> operations run on {@link IoExecutors#files()} unless the options name an
  * executor; the upstream publisher of a write is subscribed on the calling thread. Instances are
  * immutable and thread-safe.

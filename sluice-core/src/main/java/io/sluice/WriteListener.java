@@ -3,6 +3,20 @@ package io.sluice;
 /**
  * Receives a write's counters after each drain pass: the demand decision and what stood behind it.
  *
+ * <p>A summary of each write needs no listener: every write also commits one JDK Flight Recorder
+ * event when it ends (reads and a zero-copy {@code copyTo} emit none), {@code io.sluice.Write} (label "Reactive Write", category "sluice", "I/O"),
+ * with its duration and the fields {@code target} (the file's path, or the channel's or stream's
+ * {@code toString()}), {@code strategy}, {@code bytes}, {@code items}, {@code requestCalls},
+ * {@code peakQueuedBytes} and {@code outcome} ({@code completed}, {@code cancelled} or
+ * {@code failed: } and the exception). It is on in the JDK's default settings; record and read it
+ * with
+ * <pre>{@code
+ * java -XX:StartFlightRecording=filename=rec.jfr ...
+ * jfr print --events io.sluice.Write rec.jfr
+ * }</pre>
+ * or open the recording in JDK Mission Control (Event Browser, sluice / I/O / Reactive Write).
+ * docs/USING.md shows real output.
+ *
  * <p><b>Threading:</b> called on the write's drain, never concurrently for one write; a listener
  * shared by several writes is called from several threads. It must be fast and must not block.
  *

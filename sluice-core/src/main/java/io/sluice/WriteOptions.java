@@ -152,7 +152,9 @@ public final class WriteOptions {
     }
 
     /**
-     * A copy reporting each demand decision to {@code listener} (see {@link WriteListener}).
+     * A copy reporting each demand decision to {@code listener} (see {@link WriteListener}). A
+     * summary of every write, listener or not, goes to JDK Flight Recorder as the
+     * {@code io.sluice.Write} event (see {@link WriteListener} for its fields and how to see it).
      *
      * @param listener called with a {@link WriteSnapshot} after each drain pass of every write made
      *     with these options, on that write's drain; an exception from it fails the write

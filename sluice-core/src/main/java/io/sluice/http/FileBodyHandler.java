@@ -21,6 +21,17 @@ import java.util.concurrent.Flow;
  * {@code Flow.Publisher<ByteBuffer>} that {@link ReactiveFile#write(Flow.Publisher, WriteOptions)}
  * takes, translating the writer's demand in buffers into requests for one list at a time.
  *
+ * <p>Example: {@code HttpTransfers}
+ * (sluice-examples/src/main/java/io/sluice/examples/HttpTransfers.java), an upload from and a
+ * download to a file, tested against a Jetty 12 server on loopback with the bytes checked on both
+ * ends:
+ * <pre>{@code
+ * public static CompletableFuture<HttpResponse<Long>> download(HttpClient client, URI source, Path file) {
+ *     HttpRequest request = HttpRequest.newBuilder(source).GET().build();
+ *     return client.sendAsync(request, FileBodyHandler.to(file, WriteOptions.defaults()));
+ * }
+ * }</pre>
+ *
  * <p><b>Threading:</b> the client calls the handler and the body subscriber on its own threads; the
  * file is opened, written and closed on {@link io.sluice.IoExecutors#files()} (or the options'
  * executor). The handler is immutable and may be reused for many requests.

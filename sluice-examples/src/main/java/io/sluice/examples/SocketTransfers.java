@@ -7,6 +7,7 @@ import io.sluice.WriteOptions;
 
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 
@@ -14,7 +15,9 @@ import java.util.concurrent.CompletionStage;
  * Example 4: a file into a socket, and a socket into a file. A slow peer slows the producer
  * instead of filling the heap: the socket writer holds at most
  * {@link WriteOptions#maxQueuedBytes()} of unwritten data, and the file is read only as fast as
- * the socket takes it.
+ * the socket takes it. The other way round, a slow target holds the sending peer back through TCP:
+ * the socket is read only as fast as the target takes the bytes, so the sender can be ahead by at
+ * most the two socket buffers and the writer's byte cap.
  *
  * <p>Both directions close the socket when they end (after the last byte, on error or on cancel).
  *
@@ -48,6 +51,21 @@ public final class SocketTransfers {
      */
     public static CompletionStage<Long> receiveToFile(SocketChannel socket, Path file, WriteOptions options) {
         return ReactiveFile.of(file).write(ByteChannels.publisher(socket, ReadOptions.defaults()), options);
+    }
+
+    /**
+     * Saves everything {@code socket} receives until the peer shuts its output down into
+     * {@code target}, any writable channel (a file channel, a pipe, a throttling decorator), then
+     * closes both.
+     *
+     * @param socket a connected socket
+     * @param target the channel to write; the library closes it
+     * @param options demand and byte cap of the write
+     * @return completes with the number of bytes saved
+     */
+    public static CompletionStage<Long> receiveToChannel(SocketChannel socket, WritableByteChannel target,
+                                                         WriteOptions options) {
+        return ByteChannels.write(target, ByteChannels.publisher(socket, ReadOptions.defaults()), options);
     }
 
     /**

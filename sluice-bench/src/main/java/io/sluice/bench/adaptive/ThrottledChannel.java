@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.channels.spi.AbstractInterruptibleChannel;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -14,12 +15,23 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A sink whose speed follows a {@link RateSchedule}: each write takes the bytes (at most
  * {@link #MAX_BYTES_PER_WRITE} per call, a short write the caller loops on) and returns when the
- * schedule has carried them, parking the writing thread meanwhile (never spinning). The bytes are
- * discarded.
+ * schedule has carried them, parking the writing thread meanwhile (never spinning).
  *
- * <p><b>Threading:</b> one writer at a time (as {@link java.nio.channels.WritableByteChannel}
- * requires); {@link #close()} from any thread wakes a parked writer, which then throws
+ * <p>Two forms: {@linkplain #ThrottledChannel(RateSchedule, PacingClock) discarding} (the
+ * scenario benchmark's sink: only the pace matters) and a {@linkplain
+ * #ThrottledChannel(RateSchedule, PacingClock, WritableByteChannel) decorator} that forwards the
+ * bytes to a delegate, making any channel (a file, a socket) as slow as the schedule says. A call
+ * hands its bytes to the delegate first and then waits until the schedule has carried what the
+ * delegate took, so the delegate receives at most one call ({@link #MAX_BYTES_PER_WRITE}) ahead
+ * of the schedule; a slower delegate sets the pace itself (its time counts against the wait). A
+ * short write of the delegate is a short write of this channel, and only its bytes are paced.
+ *
+ * <p><b>Threading:</b> one writer at a time (as {@link WritableByteChannel} requires);
+ * {@link #close()} from any thread wakes a parked writer, which then throws
  * {@link java.nio.channels.AsynchronousCloseException}, so a cancelled write ends promptly.
+ *
+ * <p><b>Resources:</b> closing this channel closes the delegate (as closing a
+ * {@code FilterOutputStream} closes its stream), so whoever owns the throttled channel owns both.
  */
 public final class ThrottledChannel extends AbstractInterruptibleChannel implements GatheringByteChannel {
 
@@ -28,15 +40,27 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
 
     private final Pacer pacer;                               // writer thread only
     private final PacingClock clock;
+    private final WritableByteChannel delegate;              // null: the bytes are discarded
     private final AtomicLong writtenBytes = new AtomicLong(); // writer -> any thread
     private final AtomicLong writeCalls = new AtomicLong();   // writer -> any thread
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile Thread writer;                          // writer -> close()
 
-    /** A channel whose schedule starts now. */
+    /** A channel that discards the bytes, whose schedule starts now. */
     public ThrottledChannel(RateSchedule schedule, PacingClock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.pacer = new Pacer(Objects.requireNonNull(schedule, "schedule"), clock.nanoTime());
+        this.delegate = null;
+    }
+
+    /**
+     * A decorator forwarding the bytes to {@code delegate} at the pace of {@code schedule}, which
+     * starts now; the delegate is closed with this channel.
+     */
+    public ThrottledChannel(RateSchedule schedule, PacingClock clock, WritableByteChannel delegate) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.pacer = new Pacer(Objects.requireNonNull(schedule, "schedule"), clock.nanoTime());
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
     @Override
@@ -55,25 +79,19 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
-        long taken = 0;
-        for (int i = offset; i < offset + length && taken < MAX_BYTES_PER_WRITE; i++) {
-            ByteBuffer source = sources[i];
-            int n = (int) Math.min(source.remaining(), MAX_BYTES_PER_WRITE - taken);
-            source.position(source.position() + n);
-            taken += n;
-        }
         writeCalls.incrementAndGet();
-        if (taken == 0) {
-            return 0;
-        }
         long calledAt = clock.nanoTime();
-        long deadline = pacer.reserve(calledAt, taken);
+        long taken = 0;
         boolean completed = false;
         writer = Thread.currentThread();
         begin();
         try {
-            clock.sleepUntil(deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
-            pacer.woke(Math.max(deadline, calledAt), clock.nanoTime());
+            taken = take(sources, offset, length);
+            if (taken > 0) {
+                long deadline = pacer.reserve(calledAt, taken);
+                clock.sleepUntil(deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
+                pacer.woke(Math.max(deadline, calledAt), clock.nanoTime());
+            }
             completed = isOpen();
         } finally {
             writer = null;
@@ -81,6 +99,50 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         }
         writtenBytes.addAndGet(taken);
         return taken;
+    }
+
+    /**
+     * Takes at most {@link #MAX_BYTES_PER_WRITE} from {@code sources}: hands them to the delegate
+     * (or drops them) and advances each source by what was taken.
+     */
+    private long take(ByteBuffer[] sources, int offset, int length) throws IOException {
+        ByteBuffer[] slices = new ByteBuffer[length];
+        int sliceCount = 0;
+        long budget = MAX_BYTES_PER_WRITE;
+        for (int i = offset; i < offset + length && budget > 0; i++) {
+            ByteBuffer source = sources[i];
+            int n = (int) Math.min(source.remaining(), budget);
+            slices[sliceCount++] = source.slice(source.position(), n);
+            budget -= n;
+        }
+        long taken = forward(slices, sliceCount);
+        for (int i = 0; i < sliceCount; i++) {
+            ByteBuffer source = sources[offset + i];
+            source.position(source.position() + slices[i].position());
+        }
+        return taken;
+    }
+
+    private long forward(ByteBuffer[] slices, int sliceCount) throws IOException {
+        if (delegate == null) {
+            long dropped = 0;
+            for (int i = 0; i < sliceCount; i++) {
+                dropped += slices[i].remaining();
+                slices[i].position(slices[i].limit());
+            }
+            return dropped;
+        }
+        if (delegate instanceof GatheringByteChannel gathering) {
+            return gathering.write(slices, 0, sliceCount);
+        }
+        long forwarded = 0;
+        for (int i = 0; i < sliceCount; i++) {
+            forwarded += delegate.write(slices[i]);
+            if (slices[i].hasRemaining()) {
+                break;                            // a short write: the caller comes back for the rest
+            }
+        }
+        return forwarded;
     }
 
     /** Bytes whose writes have returned. */
@@ -99,16 +161,22 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
     }
 
     @Override
-    protected void implCloseChannel() {
+    protected void implCloseChannel() throws IOException {
         Thread parked = writer;
         if (parked != null) {
             LockSupport.unpark(parked);
         }
-        closed.countDown();
+        try {
+            if (delegate != null) {
+                delegate.close();                 // also fails a writer blocked in the delegate
+            }
+        } finally {
+            closed.countDown();
+        }
     }
 
     @Override
     public String toString() {
-        return "ThrottledChannel[" + pacer.schedule() + "]";
+        return "ThrottledChannel[" + pacer.schedule() + (delegate == null ? "" : " -> " + delegate) + "]";
     }
 }
