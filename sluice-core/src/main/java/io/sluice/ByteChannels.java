@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.internal.ChannelPublisher;
+import io.sluice.internal.Descriptions;
 import io.sluice.internal.ChannelReadSource;
 import io.sluice.internal.ChannelSink;
 import io.sluice.internal.Openers;
@@ -74,7 +75,7 @@ public final class ByteChannels {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new ChannelReadSource(channel, options.offset(), options.length(), cancelled),
-                channel, options.chunkSizeBytes(), executorFor(channel, options.executor()), channel.toString());
+                channel, options.chunkSizeBytes(), executorFor(channel, options.executor()), Descriptions.of(channel));
     }
 
     /**
@@ -109,7 +110,7 @@ public final class ByteChannels {
         return ChannelPublisher.cold(cancelled -> {
             ReadableByteChannel channel = Openers.open(opener, "channel");
             return new ChannelReadSource(channel, options.offset(), options.length(), cancelled);
-        }, options.chunkSizeBytes(), executor, opener.toString());
+        }, options.chunkSizeBytes(), executor, Descriptions.of(opener));
     }
 
     /**
@@ -135,7 +136,7 @@ public final class ByteChannels {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
         return Writes.start(publisher, new ChannelSink(channel), options,
-                () -> executorFor(channel, null), channel.toString());
+                () -> executorFor(channel, null), Descriptions.of(channel));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.internal.ChannelPublisher;
+import io.sluice.internal.Descriptions;
 import io.sluice.internal.Openers;
 import io.sluice.internal.StreamReadSource;
 import io.sluice.internal.StreamSink;
@@ -65,7 +66,7 @@ public final class ByteStreams {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new StreamReadSource(stream, options.offset(), options.length()),
-                stream, options.chunkSizeBytes(), executor(options.executor()), stream.toString());
+                stream, options.chunkSizeBytes(), executor(options.executor()), Descriptions.of(stream));
     }
 
     /**
@@ -98,7 +99,7 @@ public final class ByteStreams {
         return ChannelPublisher.cold(cancelled -> {
             InputStream stream = Openers.open(opener, "stream");
             return new StreamReadSource(stream, options.offset(), options.length());
-        }, options.chunkSizeBytes(), executor(options.executor()), opener.toString());
+        }, options.chunkSizeBytes(), executor(options.executor()), Descriptions.of(opener));
     }
 
     /**
@@ -122,7 +123,7 @@ public final class ByteStreams {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(options, "options");
         return Writes.start(publisher, new StreamSink(stream), options, IoExecutors::blocking,
-                stream.toString());
+                Descriptions.of(stream));
     }
 
     /**

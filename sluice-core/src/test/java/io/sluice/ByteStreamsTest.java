@@ -75,6 +75,27 @@ class ByteStreamsTest {
     }
 
     @Test
+    void neverCallsAStreamsToStringWhichMayBeItsContent() throws Exception {
+        byte[] content = Bytes.random(70_000, 8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream() {
+            @Override
+            public synchronized String toString() {
+                throw new AssertionError("toString() of a ByteArrayOutputStream is its content: never call it");
+            }
+        };
+        InputStream in = new ByteArrayInputStream(content) {
+            @Override
+            public String toString() {
+                throw new AssertionError("toString() called");
+            }
+        };
+        long written = ByteStreams.write(out, ByteStreams.publisher(in), WriteOptions.defaults())
+                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(content.length, written);
+        assertArrayEquals(content, out.toByteArray());
+    }
+
+    @Test
     void pipesAnInputStreamIntoAFile() throws Exception {
         byte[] content = Bytes.random(1_000_003, 1);
         Path target = dir.resolve("out");
