@@ -6,7 +6,7 @@ package io.sluice;
  * <p>A summary of each write needs no listener: every write also commits one JDK Flight Recorder
  * event when it ends (reads and a zero-copy {@code copyTo} emit none), {@code io.sluice.Write} (label "Reactive Write", category "sluice", "I/O"),
  * with its duration and the fields {@code target} (the file's path, or the channel's or stream's
- * {@code toString()}), {@code strategy}, {@code bytes}, {@code items}, {@code requestCalls},
+ * class name and identity hash, never its {@code toString()}), {@code strategy}, {@code bytes}, {@code items}, {@code requestCalls},
  * {@code peakQueuedBytes} and {@code outcome} ({@code completed}, {@code cancelled} or
  * {@code failed: } and the exception). It is on in the JDK's default settings; record and read it
  * with
