@@ -83,7 +83,7 @@ public final class ScenarioMain {
             all.addAll(rows);
             report.append(table(scenario, rows));
             for (Comparison row : rows) {
-                csv.append(String.join(",", scenario.name(), row.strategy().name(),
+                csv.append(String.join(",", scenario.name(), quoted(row.strategy().name()),
                         fmt(row.measured().mibPerSecond()), fmt(row.model().mibPerSecond()),
                         Long.toString(row.measured().peakQueuedBytes()), Long.toString(row.model().peakQueuedBytes()),
                         Long.toString(row.measured().peakOutstandingItems()), Long.toString(row.model().peakOutstandingItems()),
@@ -142,6 +142,11 @@ public final class ScenarioMain {
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }
+    }
+
+    /** A CSV field as RFC 4180 quotes it: strategy names such as {@code fixed(4,1)} hold commas. */
+    static String quoted(String field) {
+        return '"' + field.replace("\"", "\"\"") + '"';
     }
 
     private static String fmt(double value) {

@@ -43,8 +43,8 @@ final class SweepChart {
             g.drawString("Sweep of the adaptive constants (model, " + sweep.scored().size() + " settings x "
                     + sweep.scenarios().size() + " scenarios)", LEFT, 22);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-            g.drawString("blue: request calls <= 1/8 of oneByOne's in every scenario; grey: more; red: recommended; "
-                    + "orange: defaults at the time", LEFT, 38);
+            g.drawString("blue: request calls <= 1/8 of oneByOne's in every scenario; grey: more; red: shipped defaults; "
+                    + "orange: defaults before the sweep", LEFT, 38);
             int plotW = WIDTH - LEFT - RIGHT;
             int plotH = HEIGHT - TOP - BOTTOM;
             double xMax = Math.max(0.1, sweep.scored().stream().mapToDouble(sweep::meanPeakFraction).max().orElse(1));
@@ -77,7 +77,7 @@ final class SweepChart {
                 dot(g, s, sweep, xMax, plotW, plotH, fewCalls ? new Color(60, 110, 200, 140) : new Color(150, 150, 150, 90), 5);
             }
             for (SweepMain.Scored s : sweep.scored()) {
-                if (s.setting().equals(SweepMain.CURRENT)) {
+                if (s.setting().equals(SweepMain.PRE_SWEEP)) {
                     dot(g, s, sweep, xMax, plotW, plotH, new Color(240, 140, 0), 11);
                 }
                 if (s.setting().equals(recommended)) {
