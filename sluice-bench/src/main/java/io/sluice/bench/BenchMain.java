@@ -19,8 +19,9 @@ import java.util.Map;
  * The benchmark's command line.
  * <pre>
  * java -jar sluice-bench/target/sluice-bench.jar quick       # a few minutes: compact table with ratios
- * java -jar sluice-bench/target/sluice-bench.jar standard    # the table in docs/BENCHMARKS.md
- * java -jar sluice-bench/target/sluice-bench.jar full        # the paper's whole grid, 3 forks
+ * java -jar sluice-bench/target/sluice-bench.jar standard    # the grid without its >1 GiB cells, 2 forks
+ * java -jar sluice-bench/target/sluice-bench.jar full        # the paper's whole grid (docs/BENCHMARKS.md ran it
+ *                                                            #   with --forks 2 --warmup 1 --iterations 2 --min-sample-ms 300)
  * java -jar sluice-bench/target/sluice-bench.jar demand      # sluice's demand strategies compared
  * java -jar sluice-bench/target/sluice-bench.jar stress      # 1 GiB of 1 KiB buffers with -Xmx64m
  * java -jar sluice-bench/target/sluice-bench.jar report FILE # re-render tables and charts from samples
