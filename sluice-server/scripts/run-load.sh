@@ -22,6 +22,7 @@ SCENARIOS=${2:-A1,A2,B}
 LANES=${3:-A,B,C,C-unbounded}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 cd "$(dirname "$0")/../.."
+command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; } # A1 and A2's generator
 JAR=sluice-server/target/sluice-server.jar
 # (Re)build when the jar is missing or older than any main source or pom: a stale jar measures old code.
 if [ ! -f "$JAR" ] || [ -n "$(find sluice-core/src/main sluice-server/src/main pom.xml sluice-core/pom.xml \

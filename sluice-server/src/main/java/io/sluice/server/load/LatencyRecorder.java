@@ -54,6 +54,12 @@ final class LatencyRecorder {
         return total == 0 ? 0 : (double) timeouts() / total;
     }
 
+    /** The counts and percentiles as a row reports them. */
+    Traffic traffic() {
+        return new Traffic(ok(), bytes(), errors(), timeouts(), percentileMillis(50), percentileMillis(99),
+                percentileMillis(99.9));
+    }
+
     synchronized double percentileMillis(double percentile) {
         return histogram.getTotalCount() == 0 ? Double.NaN : histogram.getValueAtPercentile(percentile) / 1000.0;
     }

@@ -9,12 +9,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
  * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
- * [--run-seconds N] [--charts DIR]}.
+ * [--run-seconds N] [--charts DIR] [--closed-loop auto|wrk|java]}.
+ * {@code --closed-loop}: A1 and A2's generator, {@link WrkLoad wrk} (auto: when it is on the
+ * {@code PATH}) or the JDK {@code HttpClient}; B's open-model traffic is always the JDK's.
  * {@code --charts DIR} writes {@code server-a1.png}, {@code server-a2.png} and {@code server-b.png}
  * there after the run (see {@link LoadCharts}).
  * Prints a Markdown table, one PASS/FAIL line per gate and {@code N passed, N failed}; exits 1
@@ -37,6 +40,7 @@ public final class LoadMain {
         String serverCpu = null;
         long runSeconds = 0;
         Path charts = null;
+        String closedLoop = "auto";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--scale" -> scale = args[i + 1];
@@ -45,6 +49,7 @@ public final class LoadMain {
                 case "--server-cpu" -> serverCpu = args[i + 1];
                 case "--run-seconds" -> runSeconds = Long.parseLong(args[i + 1]);
                 case "--charts" -> charts = Path.of(args[i + 1]);
+                case "--closed-loop" -> closedLoop = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -52,7 +57,14 @@ public final class LoadMain {
         if (runSeconds > 0) {
             parsed = parsed.withRunTime(java.time.Duration.ofSeconds(runSeconds));
         }
-        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, charts,
+        Optional<WrkLoad> wrk = switch (closedLoop) {
+            case "auto" -> WrkLoad.find();
+            case "java" -> Optional.empty();
+            case "wrk" -> Optional.of(WrkLoad.find().orElseThrow(() -> new IllegalArgumentException(
+                    "--closed-loop wrk: no wrk on the PATH (Debian: apt-get install wrk)")));
+            default -> throw new IllegalArgumentException("--closed-loop must be auto, wrk or java, was " + closedLoop);
+        };
+        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, charts, wrk,
                 System.out);
         System.exit(failed == 0 ? 0 : 1);
     }
@@ -65,9 +77,18 @@ public final class LoadMain {
         return parsed;
     }
 
-    /** Runs and prints everything; returns the number of failed gates. */
+    /** Runs and prints everything, closed loops with wrk when it is on the PATH; returns the number of failed gates. */
     static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
                    Path chartDirectory, PrintStream out) throws Exception {
+        return run(scale, scenarioNames, requestedLanes, serverCpu, chartDirectory, WrkLoad.find(), out);
+    }
+
+    /**
+     * Runs and prints everything; A1 and A2 run on {@code wrk}, or on the JDK {@code HttpClient}
+     * when it is empty. Returns the number of failed gates.
+     */
+    static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
+                   Path chartDirectory, Optional<WrkLoad> wrk, PrintStream out) throws Exception {
         List<Lane> lanes = new ArrayList<>(requestedLanes);
         if (lanes.contains(Lane.B) && !IoExecutors.virtualThreadsAvailable()) {
             lanes.remove(Lane.B);
@@ -76,9 +97,11 @@ public final class LoadMain {
         Path work = Files.createTempDirectory("sluice-load-");
         List<Row> rows = new ArrayList<>();
         try {
-            Scenarios scenarios = new Scenarios(scale, work, serverCpu);
+            Scenarios scenarios = new Scenarios(scale, work, serverCpu, wrk);
             out.println("scale=" + scale.name() + " java=" + Runtime.version() + " cpus="
-                    + Runtime.getRuntime().availableProcessors() + " server-cpu=" + (serverCpu == null ? "any" : serverCpu));
+                    + Runtime.getRuntime().availableProcessors() + " server-cpu=" + (serverCpu == null ? "any" : serverCpu)
+                    + " closed-loop=" + wrk.map(WrkLoad::toString).orElse("JDK HttpClient (wrk not used)")
+                    + " open-model=JDK HttpClient");
             out.println(Row.header());
             for (String scenario : scenarioNames) {
                 switch (scenario.trim()) {

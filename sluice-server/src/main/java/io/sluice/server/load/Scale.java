@@ -11,6 +11,10 @@ import java.time.Duration;
  * @param a1Connections closed-loop connections for A1
  * @param a2Connections closed-loop connections for A2
  * @param runTime load time per lane and step
+ * @param warmUp load before each step's measured load, discarded: the server's JIT compiles on the
+ *               same single core that serves, and with a 1 s warm-up lanes B and C at 512
+ *               connections in A2 still compiled through the first 10 s of the measured load (p99
+ *               500 ms, against 115-170 ms once warm; docs/SERVER.md, "Warm-up")
  * @param slowReaders slow downloaders in B
  * @param slowWriters slow uploaders in B
  * @param slowUploadBytes size of each slow upload in B
@@ -21,19 +25,19 @@ import java.time.Duration;
  * @param serverHeap the server's -Xmx
  */
 record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Connections, Duration runTime,
-             int slowReaders, int slowWriters, int slowUploadBytes, long slowFileBytes, double fastGetsPerSecond,
+             Duration warmUp, int slowReaders, int slowWriters, int slowUploadBytes, long slowFileBytes, double fastGetsPerSecond,
              double putsPerSecond, Duration requestTimeout, String serverHeap) {
 
     static final Scale SMOKE = new Scale("smoke", 16, new int[] {16}, new int[] {64}, Duration.ofSeconds(4),
-            64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
+            Duration.ofSeconds(1), 64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
 
     static final Scale FULL = new Scale("full", 200, new int[] {64, 256, 1024}, new int[] {64, 128, 256, 512},
-            Duration.ofSeconds(20), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
+            Duration.ofSeconds(20), Duration.ofSeconds(10), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
 
     /** The same scale with another load time per lane and step (a reduced full run). */
     Scale withRunTime(Duration time) {
         return new Scale(name + "(" + time.toSeconds() + "s)", platformThreads, a1Connections, a2Connections, time,
-                slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
+                warmUp, slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
                 requestTimeout, serverHeap);
     }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,15 +26,20 @@ final class Scenarios {
     static final int PUT_BYTES = 1024 * 1024;
     static final long DELAY_MILLIS = 100;
     private static final double MIB = 1024.0 * 1024.0;
+    /** B's ramp gives up here: 256 slow readers' send queues filled in 3-6 s on this machine. */
+    private static final long RAMP_MAX_MILLIS = 20_000;
 
     private final Scale scale;
     private final Path workDirectory;
     private final String serverCpu;
+    /** A1 and A2's generator when present; otherwise the JDK {@code HttpClient} ({@link HttpLoad#closed}). */
+    private final Optional<WrkLoad> wrk;
 
-    Scenarios(Scale scale, Path workDirectory, String serverCpu) {
+    Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<WrkLoad> wrk) {
         this.scale = scale;
         this.workDirectory = workDirectory;
         this.serverCpu = serverCpu;
+        this.wrk = wrk;
     }
 
     /** A1: fast 16 KiB GETs, closed loop. */
@@ -56,22 +62,30 @@ final class Scenarios {
             Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
                     && response.body().length == SMALL_FILE_BYTES;
             HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
-            load.closed(() -> request, valid, connections, Duration.ofSeconds(1)); // warm-up, discarded
+            Duration warmUp = scale.warmUp(); // JIT and connections, discarded
+            if (wrk.isPresent()) {
+                wrk.get().closed(server.uri(target), connections, warmUp, scale.requestTimeout(), SMALL_FILE_BYTES);
+            } else {
+                load.closed(() -> request, valid, connections, warmUp);
+            }
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             int gcMark = server.gcLog().pauses();
             sampler.start();
             long start = System.nanoTime();
-            LatencyRecorder recorder = load.closed(() -> request, valid, connections, scale.runTime());
+            Traffic traffic = wrk.isPresent()
+                    ? wrk.get().closed(server.uri(target), connections, scale.runTime(), scale.requestTimeout(),
+                            SMALL_FILE_BYTES)
+                    : load.closed(() -> request, valid, connections, scale.runTime()).traffic();
             double seconds = (System.nanoTime() - start) / 1e9;
             sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark);
             double cpu = server.cpuSeconds() - cpuBefore;
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
-            String note = recorder.ok() == 0 && server.alive()
+            String note = traffic.ok() == 0 && server.alive()
                     ? "no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "";
-            return row(scenario, connections + " conn", lane, recorder, seconds, server, idleRss, cpu,
-                    cpu / gib(recorder.bytes()), sampler, heapAfterGc, null, note);
+            return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
+                    cpu / gib(traffic.bodyBytes()), sampler, heapAfterGc, null, note);
         }
     }
 
@@ -96,7 +110,7 @@ final class Scenarios {
             ServerProcess.LiveSet idleLiveSet = server.forcedGcLiveSet();
             HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
                     .timeout(scale.requestTimeout()).build();
-            load.closed(() -> warmUp, response -> true, 8, Duration.ofSeconds(1)); // JIT warm-up, discarded
+            load.closed(() -> warmUp, response -> true, 8, scale.warmUp()); // JIT warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             int gcMark = server.gcLog().pauses();
@@ -117,7 +131,9 @@ final class Scenarios {
                     slow.clientErrors.incrementAndGet();
                 }
             }
-            Thread.sleep(1_000); // ramp: let the slow clients take their connections (and lane A's threads)
+            // Let the slow clients take their connections (and lane A's threads) and the server fill their send queues.
+            SlowClientRamp.Outcome ramp = SlowClientRamp.await(new SendQueueProbe(server.port())::sendQueueBytes,
+                    RAMP_MAX_MILLIS);
             HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
                     .build();
             ExecutorService side = Executors.newSingleThreadExecutor();
@@ -148,15 +164,15 @@ final class Scenarios {
                     + slow.bytesWritten.get();
             String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
                     : server.alive() ? "" : "server died: " + server.lastError();
-            String note = (died.isEmpty() ? "" : died + "; ") + "slow uploads verified " + slow.uploadsVerified.get()
+            String note = (died.isEmpty() ? "" : died + "; ") + ramp.describe() + "; slow uploads verified " + slow.uploadsVerified.get()
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
             Drain drain = drain(server, slow, load, idleLiveSet);
             List<Row> rows = new ArrayList<>();
             double cpuPerGib = cpu / gib(movedBytes);
-            rows.add(row("B", "fast GET", lane, gets, seconds, server, idleRss, cpu, cpuPerGib, sampler, heapAfterGc,
+            rows.add(row("B", "fast GET", lane, gets.traffic(), seconds, server, idleRss, cpu, cpuPerGib, sampler, heapAfterGc,
                     drain, note));
-            rows.add(row("B", "1 MiB PUT", lane, putRecorder, seconds, server, idleRss, cpu, cpuPerGib, sampler,
+            rows.add(row("B", "1 MiB PUT", lane, putRecorder.traffic(), seconds, server, idleRss, cpu, cpuPerGib, sampler,
                     heapAfterGc, drain, died));
             return rows;
         }
@@ -211,14 +227,14 @@ final class Scenarios {
         return rss == null ? Double.NaN : mib(rss);
     }
 
-    private static Row row(String scenario, String step, Lane lane, LatencyRecorder recorder, double seconds,
+    private static Row row(String scenario, String step, Lane lane, Traffic traffic, double seconds,
                            ServerProcess server, double idleRss, double cpuSeconds, double cpuSecondsPerGib,
                            StepSampler sampler, double heapAfterGc, Drain drain, String note) {
         Map<String, Long> status = server.procStatus();
         double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), sampler.peakRssMiB());
-        return new Row(scenario, step, lane, recorder.ok() / seconds, recorder.bytes() / MIB / seconds,
-                recorder.percentileMillis(50), recorder.percentileMillis(99), recorder.percentileMillis(99.9),
-                recorder.timeouts(), recorder.errors(), idleRss, peakRss, sampler.peakHeapShare(), heapAfterGc,
+        return new Row(scenario, step, lane, traffic.ok() / seconds, traffic.bodyBytes() / MIB / seconds,
+                traffic.p50Millis(), traffic.p99Millis(), traffic.p999Millis(),
+                traffic.timeouts(), traffic.errors(), idleRss, peakRss, sampler.peakHeapShare(), heapAfterGc,
                 sampler.peakDirectMiB(), sampler.peakSendQueueMiB(),
                 sampler.lastThreads() > 0 ? sampler.lastThreads() : status.getOrDefault("Threads", 0L),
                 cpuSeconds, cpuSecondsPerGib, drain, note);

@@ -1,0 +1,90 @@
+package io.sluice.server.load;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.LongSupplier;
+
+/**
+ * Scenario B's ramp: after the slow clients connected, waits until the server has filled their
+ * kernel send queues, so that the measured load meets the slow clients' steady state and not the
+ * burst of their arrival.
+ *
+ * <p>Why it is needed: each slow reader asks for a 64 MiB file and reads 40 KiB/s, so the server
+ * writes until that socket's send buffer is full, and Linux autotunes a send buffer up to
+ * {@code tcp_wmem}'s maximum (4 MiB here). 256 readers arriving within a second make the server
+ * copy 0.8-1.2 GiB into kernel buffers on its one core. With a fixed 1 s ramp the open-model load
+ * started inside that copy: on lanes B and C the first 1.3-1.8 s of fast GETs queued behind it (up
+ * to 1.4 s each) and set a p99 of 0.6-3 s while the p50 stayed under 1.3 ms; with the queues filled
+ * first, p99 was 6-19 ms (docs/SERVER.md, "Scenario B's ramp").
+ *
+ * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
+ * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is
+ * larger) over the last {@link #WINDOW_MILLIS}. A server that dies during the ramp (C-unbounded)
+ * settles at once: its queue stops growing. Gives up at {@code maxMillis} and says so. Where the
+ * kernel tables cannot be read (not Linux) it waits {@code maxMillis}.
+ */
+final class SlowClientRamp {
+
+    static final long MIN_MILLIS = 1_000;
+    static final long WINDOW_MILLIS = 1_000;
+    static final long POLL_MILLIS = 250;
+    static final double SLACK_SHARE = 0.01;
+    static final long SLACK_BYTES = 1024 * 1024;
+
+    /**
+     * How the ramp ended.
+     *
+     * @param seconds how long it waited
+     * @param sendQueueBytes the summed send queue when it ended (-1 when not measurable)
+     * @param settled false when it gave up at the maximum or could not measure
+     */
+    record Outcome(double seconds, long sendQueueBytes, boolean settled) {
+
+        /** For the scenario's note: "ramp 3.2 s (send queues settled at 812 MiB)". */
+        String describe() {
+            if (sendQueueBytes < 0) {
+                return String.format("ramp %.1f s (send queues not measurable here)", seconds);
+            }
+            return String.format("ramp %.1f s (send queues %s at %.0f MiB)", seconds,
+                    settled ? "settled" : "still growing", sendQueueBytes / (1024.0 * 1024.0));
+        }
+    }
+
+    private SlowClientRamp() {
+    }
+
+    /**
+     * Polls {@code sendQueueBytes} (a {@link SendQueueProbe}; -1 when it cannot measure) until the
+     * send queues settle or {@code maxMillis} passed.
+     */
+    static Outcome await(LongSupplier sendQueueBytes, long maxMillis) throws InterruptedException {
+        long start = System.nanoTime();
+        if (sendQueueBytes.getAsLong() < 0) {
+            Thread.sleep(maxMillis);
+            return new Outcome(maxMillis / 1000.0, -1, false);
+        }
+        Deque<long[]> samples = new ArrayDeque<>(); // {millis since start, bytes}, oldest first
+        while (true) {
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            long bytes = sendQueueBytes.getAsLong();
+            samples.addLast(new long[] {millis, bytes});
+            while (samples.size() > 1 && millis - samples.peekFirst()[0] > WINDOW_MILLIS) {
+                samples.removeFirst();
+            }
+            long[] oldest = samples.peekFirst();
+            boolean windowCovered = millis - oldest[0] >= WINDOW_MILLIS - POLL_MILLIS;
+            if (millis >= MIN_MILLIS && windowCovered && settled(oldest[1], bytes)) {
+                return new Outcome(millis / 1000.0, bytes, true);
+            }
+            if (millis >= maxMillis) {
+                return new Outcome(millis / 1000.0, bytes, false);
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+
+    /** Whether a queue that went from {@code before} to {@code now} over the window has stopped growing. */
+    static boolean settled(long before, long now) {
+        return now - before <= Math.max(SLACK_BYTES, (long) (before * SLACK_SHARE));
+    }
+}
