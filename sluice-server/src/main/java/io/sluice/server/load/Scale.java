@@ -11,10 +11,8 @@ import java.time.Duration;
  * @param a1Connections closed-loop connections for A1
  * @param a2Connections closed-loop connections for A2
  * @param runTime load time per lane and step
- * @param warmUp load before each step's measured load, discarded: the server's JIT compiles on the
- *               same single core that serves, and with a 1 s warm-up lanes B and C at 512
- *               connections in A2 still compiled through the first 10 s of the measured load (p99
- *               500 ms, against 115-170 ms once warm; docs/SERVER.md, "Warm-up")
+ * @param warmUpMin a closed-loop step's least warm-up ({@link WarmUp}), and B's whole warm-up
+ * @param warmUpMax a closed-loop step's longest warm-up
  * @param slowReaders slow downloaders in B
  * @param slowWriters slow uploaders in B
  * @param slowUploadBytes size of each slow upload in B
@@ -25,19 +23,19 @@ import java.time.Duration;
  * @param serverHeap the server's -Xmx
  */
 record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Connections, Duration runTime,
-             Duration warmUp, int slowReaders, int slowWriters, int slowUploadBytes, long slowFileBytes, double fastGetsPerSecond,
+             Duration warmUpMin, Duration warmUpMax, int slowReaders, int slowWriters, int slowUploadBytes, long slowFileBytes, double fastGetsPerSecond,
              double putsPerSecond, Duration requestTimeout, String serverHeap) {
 
     static final Scale SMOKE = new Scale("smoke", 16, new int[] {16}, new int[] {64}, Duration.ofSeconds(4),
-            Duration.ofSeconds(1), 64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
+            Duration.ofSeconds(1), Duration.ofSeconds(1), 64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
 
     static final Scale FULL = new Scale("full", 200, new int[] {64, 256, 1024}, new int[] {64, 128, 256, 512},
-            Duration.ofSeconds(20), Duration.ofSeconds(10), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
+            Duration.ofSeconds(20), Duration.ofSeconds(15), Duration.ofSeconds(45), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
 
     /** The same scale with another load time per lane and step (a reduced full run). */
     Scale withRunTime(Duration time) {
         return new Scale(name + "(" + time.toSeconds() + "s)", platformThreads, a1Connections, a2Connections, time,
-                warmUp, slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
+                warmUpMin, warmUpMax, slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
                 requestTimeout, serverHeap);
     }
 

@@ -62,12 +62,10 @@ final class Scenarios {
             Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
                     && response.body().length == SMALL_FILE_BYTES;
             HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
-            Duration warmUp = scale.warmUp(); // JIT and connections, discarded
-            if (wrk.isPresent()) {
-                wrk.get().closed(server.uri(target), connections, warmUp, scale.requestTimeout(), SMALL_FILE_BYTES);
-            } else {
-                load.closed(() -> request, valid, connections, warmUp);
-            }
+            WarmUp.Outcome warmUp = WarmUp.run(length -> wrk.isPresent() // JIT and connections, discarded
+                    ? wrk.get().closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
+                    : load.closed(() -> request, valid, connections, length).traffic(),
+                    scale.warmUpMin(), scale.warmUpMax());
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             int gcMark = server.gcLog().pauses();
@@ -82,8 +80,8 @@ final class Scenarios {
             double heapAfterGc = heapAfterGcMiB(server, gcMark);
             double cpu = server.cpuSeconds() - cpuBefore;
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
-            String note = traffic.ok() == 0 && server.alive()
-                    ? "no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "";
+            String note = warmUp.describe() + (traffic.ok() == 0 && server.alive()
+                    ? "; no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "");
             return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
                     cpu / gib(traffic.bodyBytes()), sampler, heapAfterGc, null, note);
         }
@@ -110,7 +108,7 @@ final class Scenarios {
             ServerProcess.LiveSet idleLiveSet = server.forcedGcLiveSet();
             HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
                     .timeout(scale.requestTimeout()).build();
-            load.closed(() -> warmUp, response -> true, 8, scale.warmUp()); // JIT warm-up, discarded
+            load.closed(() -> warmUp, response -> true, 8, scale.warmUpMin()); // JIT warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             int gcMark = server.gcLog().pauses();

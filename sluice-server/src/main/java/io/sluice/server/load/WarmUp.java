@@ -1,0 +1,77 @@
+package io.sluice.server.load;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * A closed-loop step's warm-up: the step's own load in slices, discarded, until its throughput
+ * stops rising.
+ *
+ * <p>Why adaptive: the server's JIT compiles on the same single core that serves, and how long
+ * that takes depends on the lane and the load. {@code wrk -c64} on a fresh server, 10 s slices:
+ * lane B 11,432, 22,461, 24,193 req/s; lane C 7,719, 19,086, 23,666 req/s (lane C has more code on
+ * its path, Jetty's callbacks and the publisher). With a fixed 10 s warm-up lane C measured 0.79x
+ * lane B in A1; once both were warm, 0.98x. {@code wrk -c512} with {@code ?delay=100}: lane B
+ * 2,940, 4,052, 4,075 req/s. A fixed warm-up long enough for the slowest case would waste minutes
+ * on the others.
+ *
+ * <p>Steady: at least {@code min} has passed and the last slice's rate is no more than
+ * {@link #GROWTH} above the one before. Gives up at {@code max} and says so in the row's note.
+ */
+final class WarmUp {
+
+    /** A slice whose rate is within this share above the previous one's says the server is warm. */
+    static final double GROWTH = 0.05;
+    static final Duration SLICE = Duration.ofSeconds(5);
+
+    /** Runs the step's load for a slice and returns what it measured. */
+    interface Slice {
+        Traffic run(Duration length) throws Exception;
+    }
+
+    /**
+     * How the warm-up ended.
+     *
+     * @param seconds how long it ran
+     * @param lastRate the last slice's completed requests per second
+     * @param steady false when it stopped at the maximum while still rising (or the maximum allowed one slice only)
+     */
+    record Outcome(double seconds, double lastRate, boolean steady) {
+
+        /** For the row's note: "warm-up 25 s (steady at 23,666 req/s)". */
+        String describe() {
+            return String.format(Locale.ROOT, "warm-up %.0f s (%s at %,.0f req/s)", seconds, steady ? "steady" : "stopped", lastRate);
+        }
+    }
+
+    private WarmUp() {
+    }
+
+    /**
+     * Runs slices of at most {@link #SLICE} until steady (after {@code min}) or {@code max}. Rates
+     * and times count each slice as its nominal length (wrk runs exactly that long).
+     */
+    static Outcome run(Slice slice, Duration min, Duration max) throws Exception {
+        Duration length = SLICE.compareTo(max) < 0 ? SLICE : max;
+        double sliceSeconds = length.toMillis() / 1000.0;
+        double seconds = 0;
+        double previous = Double.NaN;
+        while (true) {
+            double rate = slice.run(length).ok() / sliceSeconds;
+            seconds += sliceSeconds;
+            boolean steady = !Double.isNaN(previous) && steady(previous, rate);
+            if (seconds >= min.toMillis() / 1000.0 && steady) {
+                return new Outcome(seconds, rate, true);
+            }
+            if (seconds >= max.toMillis() / 1000.0) {
+                return new Outcome(seconds, rate, false);
+            }
+            previous = rate;
+        }
+    }
+
+    /** Whether a slice at {@code current} req/s after one at {@code previous} says the rise has ended. */
+    static boolean steady(double previous, double current) {
+        return current <= previous * (1 + GROWTH);
+    }
+}
