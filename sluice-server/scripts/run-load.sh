@@ -2,7 +2,7 @@
 # The load harness (scenarios A1, A2, B) with the server pinned to CPU 0 and the load generator to
 # CPU 1, a fresh server JVM per lane and step. Usage, from the repository root:
 #   sluice-server/scripts/run-load.sh [smoke|full] [scenarios, default A1,A2,B] [lanes, default all] [--charts DIR]
-# RUN_SECONDS=8 shortens every step (a reduced full run); the default full run takes about 15 minutes.
+# RUN_SECONDS=8 shortens every step (a reduced full run); the default full run takes about 20 minutes.
 # --charts DIR (last) writes server-a1.png, server-a2.png and server-b.png into DIR, and
 # server-c-window.png too when WINDOW_CSV names scenario C's series CSV (or DIR/server-c-window.csv exists).
 # JAVA picks the JDK for both sides (default: JDK 25, so lane B runs). Output: a Markdown table,
