@@ -3,7 +3,9 @@ package io.sluice.server.load;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Bytes the kernel holds in the send queues of the server's sockets: the sum of {@code tx_queue}
@@ -33,9 +35,10 @@ final class SendQueueProbe {
     long sendQueueBytes() {
         long total = 0;
         boolean readAny = false;
+        Set<String> seen = new HashSet<>();
         for (Path table : TABLES) {
             try {
-                total += sumTxQueue(Files.readAllLines(table), port);
+                total += sumTxQueue(Files.readAllLines(table), port, seen);
                 readAny = true;
             } catch (IOException e) {
                 // tcp6 is absent when IPv6 is disabled: the other table still counts
@@ -49,6 +52,16 @@ final class SendQueueProbe {
      * lines (the header line is skipped because its address field has no port in hex).
      */
     static long sumTxQueue(List<String> lines, int localPort) {
+        return sumTxQueue(lines, localPort, new HashSet<>());
+    }
+
+    /**
+     * As {@link #sumTxQueue(List, int)}, counting each connection (local and remote address) once
+     * across calls that share {@code seen}. The kernel's tables are not a snapshot: read while
+     * thousands of sockets open and close (scenario B's lane A had 10,000 in CLOSE_WAIT), a socket
+     * can be listed twice, and one sample once summed 3 GiB where 1 GiB was possible.
+     */
+    static long sumTxQueue(List<String> lines, int localPort, Set<String> seen) {
         long total = 0;
         for (String line : lines) {
             String[] fields = line.trim().split("\\s+");
@@ -62,7 +75,7 @@ final class SendQueueProbe {
                 continue;
             }
             try {
-                if (Integer.parseInt(local.substring(colon + 1), 16) == localPort) {
+                if (Integer.parseInt(local.substring(colon + 1), 16) == localPort && seen.add(local + ' ' + fields[2])) {
                     total += Long.parseLong(fields[4].substring(0, queues), 16);
                 }
             } catch (NumberFormatException e) {

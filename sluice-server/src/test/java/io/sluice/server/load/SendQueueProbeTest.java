@@ -32,6 +32,14 @@ class SendQueueProbeTest {
     }
 
     @Test
+    void countsAConnectionListedTwiceOnce() {
+        // the kernel's table is not a snapshot: under churn a socket can appear twice
+        List<String> twice = new java.util.ArrayList<>(TCP);
+        twice.add(TCP.get(2)); // the socket with 0x10000 queued
+        assertEquals(0x10000 + 0x400, SendQueueProbe.sumTxQueue(twice, 8080));
+    }
+
+    @Test
     void countsNothingForAPortWithoutSockets() {
         assertEquals(0, SendQueueProbe.sumTxQueue(TCP, 9090));
     }
