@@ -23,20 +23,22 @@ import java.time.Duration;
  * @param serverHeap the server's -Xmx
  */
 record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Connections, Duration runTime,
-             Duration warmUpMin, Duration warmUpMax, int slowReaders, int slowWriters, int slowUploadBytes, long slowFileBytes, double fastGetsPerSecond,
-             double putsPerSecond, Duration requestTimeout, String serverHeap) {
+             Duration warmUpMin, Duration warmUpMax, int slowReaders, int slowWriters, int slowUploadBytes,
+             long slowFileBytes, double fastGetsPerSecond, double putsPerSecond, Duration requestTimeout, String serverHeap) {
 
     static final Scale SMOKE = new Scale("smoke", 16, new int[] {16}, new int[] {64}, Duration.ofSeconds(4),
-            Duration.ofSeconds(1), Duration.ofSeconds(1), 64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2, Duration.ofSeconds(2), "256m");
+            Duration.ofSeconds(1), Duration.ofSeconds(1), 64, 4, 64 * 1024, 32L * 1024 * 1024, 40, 2,
+            Duration.ofSeconds(2), "256m");
 
     static final Scale FULL = new Scale("full", 200, new int[] {64, 256, 1024}, new int[] {64, 128, 256, 512},
-            Duration.ofSeconds(20), Duration.ofSeconds(15), Duration.ofSeconds(45), 256, 64, 1024 * 1024, 64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
+            Duration.ofSeconds(20), Duration.ofSeconds(15), Duration.ofSeconds(45), 256, 64, 1024 * 1024,
+            64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
 
     /** The same scale with another load time per lane and step (a reduced full run). */
     Scale withRunTime(Duration time) {
         return new Scale(name + "(" + time.toSeconds() + "s)", platformThreads, a1Connections, a2Connections, time,
-                warmUpMin, warmUpMax, slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond, putsPerSecond,
-                requestTimeout, serverHeap);
+                warmUpMin, warmUpMax, slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond,
+                putsPerSecond, requestTimeout, serverHeap);
     }
 
     static Scale parse(String name) {

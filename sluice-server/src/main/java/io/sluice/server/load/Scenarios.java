@@ -62,19 +62,17 @@ final class Scenarios {
             Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
                     && response.body().length == SMALL_FILE_BYTES;
             HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
-            WarmUp.Outcome warmUp = WarmUp.run(length -> wrk.isPresent() // JIT and connections, discarded
+            WarmUp.Slice closedLoop = length -> wrk.isPresent()
                     ? wrk.get().closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
-                    : load.closed(() -> request, valid, connections, length).traffic(),
-                    scale.warmUpMin(), scale.warmUpMax());
+                    : load.closed(() -> request, valid, connections, length).traffic();
+            // JIT and connections, discarded
+            WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
             int gcMark = server.gcLog().pauses();
             sampler.start();
             long start = System.nanoTime();
-            Traffic traffic = wrk.isPresent()
-                    ? wrk.get().closed(server.uri(target), connections, scale.runTime(), scale.requestTimeout(),
-                            SMALL_FILE_BYTES)
-                    : load.closed(() -> request, valid, connections, scale.runTime()).traffic();
+            Traffic traffic = closedLoop.run(scale.runTime());
             double seconds = (System.nanoTime() - start) / 1e9;
             sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark);
@@ -162,7 +160,8 @@ final class Scenarios {
                     + slow.bytesWritten.get();
             String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
                     : server.alive() ? "" : "server died: " + server.lastError();
-            String note = (died.isEmpty() ? "" : died + "; ") + ramp.describe() + "; slow uploads verified " + slow.uploadsVerified.get()
+            String note = (died.isEmpty() ? "" : died + "; ") + ramp.describe()
+                    + "; slow uploads verified " + slow.uploadsVerified.get()
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
             Drain drain = drain(server, slow, load, idleLiveSet);

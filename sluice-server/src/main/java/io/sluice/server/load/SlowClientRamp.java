@@ -2,6 +2,7 @@ package io.sluice.server.load;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,7 +16,7 @@ import java.util.function.LongSupplier;
  * copy 0.8-1.2 GiB into kernel buffers on its one core. With a fixed 1 s ramp the open-model load
  * started inside that copy: on lanes B and C the first 1.3-1.8 s of fast GETs queued behind it (up
  * to 1.4 s each) and set a p99 of 0.6-3 s while the p50 stayed under 1.3 ms; with the queues filled
- * first, p99 was 6-19 ms (docs/SERVER.md, "Scenario B's ramp").
+ * first, p99 was 6-19 ms (docs/SERVER.md, "Generator, warm-up and B's ramp").
  *
  * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
  * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is
@@ -43,9 +44,9 @@ final class SlowClientRamp {
         /** For the scenario's note: "ramp 3.2 s (send queues settled at 812 MiB)". */
         String describe() {
             if (sendQueueBytes < 0) {
-                return String.format("ramp %.1f s (send queues not measurable here)", seconds);
+                return String.format(Locale.ROOT, "ramp %.1f s (send queues not measurable here)", seconds);
             }
-            return String.format("ramp %.1f s (send queues %s at %.0f MiB)", seconds,
+            return String.format(Locale.ROOT, "ramp %.1f s (send queues %s at %.0f MiB)", seconds,
                     settled ? "settled" : "still growing", sendQueueBytes / (1024.0 * 1024.0));
         }
     }

@@ -40,7 +40,8 @@ final class WarmUp {
 
         /** For the row's note: "warm-up 25 s (steady at 23,666 req/s)". */
         String describe() {
-            return String.format(Locale.ROOT, "warm-up %.0f s (%s at %,.0f req/s)", seconds, steady ? "steady" : "stopped", lastRate);
+            return String.format(Locale.ROOT, "warm-up %.0f s (%s at %,.0f req/s)", seconds,
+                    steady ? "steady" : "stopped", lastRate);
         }
     }
 
