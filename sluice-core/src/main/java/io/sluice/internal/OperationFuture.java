@@ -6,13 +6,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The stage an operation returns. The operation completes it through {@link #succeed} and
  * {@link #fail}; a completion from outside ({@code cancel}, {@code complete},
- * {@code completeExceptionally}, {@code orTimeout} ...) that wins the race aborts the operation, which
- * then cancels upstream and closes its channel on its drain.
+ * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) that wins the race
+ * aborts the operation first: the abort hook runs on the completing thread, and only when it has
+ * returned is the stage completed, so no dependent of the stage runs before the operation has been
+ * stopped (its channel closed), whatever thread completes it.
  *
  * <p>Invariants:
  * <ul>
  *   <li>F1: the stage completes exactly once (CompletableFuture's own guarantee); the abort hook
- *       runs at most once, and only when an outside completion won.</li>
+ *       runs at most once, only when an outside completion claimed the stage first, and it has
+ *       returned before the stage completes.</li>
  *   <li>F2: an operation may claim a point of no return ({@link #enterCommit()}, e.g. just before
  *       an atomic write renames its file over the target); from then on outside completions lose
  *       ({@code cancel} returns {@code false}) and the stage reports what the operation did. Either
@@ -50,12 +53,13 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
 
     @Override
     public boolean complete(T value) {
-        return settled.compareAndSet(false, true) && aborted(super.complete(value));
+        return abortFirst() && super.complete(value);
     }
 
     @Override
     public boolean completeExceptionally(Throwable ex) {
-        return settled.compareAndSet(false, true) && aborted(super.completeExceptionally(ex));
+        java.util.Objects.requireNonNull(ex, "ex");
+        return abortFirst() && super.completeExceptionally(ex);
     }
 
     /**
@@ -65,17 +69,25 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (!settled.compareAndSet(false, true)) {
+        if (!abortFirst()) {
             return isCancelled();
         }
-        return aborted(super.cancel(mayInterruptIfRunning)) || isCancelled();
+        return super.cancel(mayInterruptIfRunning) || isCancelled();
     }
 
-    private boolean aborted(boolean won) {
-        if (won) {
-            onAbort.run();
+    /**
+     * F1, F2: claims the stage for an outside completion and, if the claim won, stops the operation
+     * before the caller completes the stage. Returns whether the caller may complete it. When the
+     * operation has completed already (it calls {@link #succeed}/{@link #fail} without a commit
+     * claim), the hook still runs; stopping an operation that has ended is harmless, and the
+     * caller's completion then loses.
+     */
+    private boolean abortFirst() {
+        if (isDone() || !settled.compareAndSet(false, true)) {
+            return false;
         }
-        return won;
+        onAbort.run();
+        return true;
     }
 
     @Override

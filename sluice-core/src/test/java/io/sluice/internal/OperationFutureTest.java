@@ -1,0 +1,110 @@
+package io.sluice.internal;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** F1 and F2: an outside completion stops the operation before any dependent of the stage runs. */
+class OperationFutureTest {
+
+    /** The ways a user completes a stage from outside. */
+    enum OutsideCompletion {
+        CANCEL(future -> future.cancel(true)),
+        COMPLETE(future -> future.complete(42L)),
+        COMPLETE_EXCEPTIONALLY(future -> future.completeExceptionally(new IllegalStateException("user"))),
+        OR_TIMEOUT(future -> future.orTimeout(1, TimeUnit.MILLISECONDS)),
+        COMPLETE_ON_TIMEOUT(future -> future.completeOnTimeout(7L, 1, TimeUnit.MILLISECONDS));
+
+        final Consumer<OperationFuture<Long>> action;
+
+        OutsideCompletion(Consumer<OperationFuture<Long>> action) {
+            this.action = action;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(OutsideCompletion.class)
+    void abortHookHasReturnedBeforeAnyDependentRuns_F1(OutsideCompletion completion) throws Exception {
+        OperationFuture<Long> future = new OperationFuture<>();
+        AtomicBoolean hookReturned = new AtomicBoolean();
+        future.onAbort(() -> hookReturned.set(true));
+        AtomicBoolean seenByDependent = new AtomicBoolean();
+        CountDownLatch dependentRan = new CountDownLatch(1);
+        CompletableFuture<?> dependent = future.whenComplete((value, error) -> {
+            seenByDependent.set(hookReturned.get());
+            dependentRan.countDown();
+        });
+        completion.action.accept(future);
+        assertTrue(dependentRan.await(10, TimeUnit.SECONDS), "the dependent ran");
+        assertTrue(seenByDependent.get(), "the abort hook had returned when the dependent ran");
+        assertTrue(dependent.isDone());
+    }
+
+    @Test
+    void hookDoesNotRunWhenTheOperationCompletedFirst_F1() {
+        OperationFuture<Long> future = new OperationFuture<>();
+        AtomicInteger hookRuns = new AtomicInteger();
+        future.onAbort(hookRuns::incrementAndGet);
+        assertTrue(future.succeed(5L));
+        assertFalse(future.cancel(true));
+        assertFalse(future.complete(1L));
+        assertFalse(future.completeExceptionally(new RuntimeException()));
+        assertEquals(0, hookRuns.get());
+        assertEquals(5L, future.join());
+    }
+
+    @Test
+    void nullExceptionIsRefusedWithoutAbortingTheOperation() {
+        OperationFuture<Long> future = new OperationFuture<>();
+        AtomicInteger hookRuns = new AtomicInteger();
+        future.onAbort(hookRuns::incrementAndGet);
+        assertThrows(NullPointerException.class, () -> future.completeExceptionally(null));
+        assertEquals(0, hookRuns.get());
+        assertFalse(future.isDone());
+    }
+
+    @Test
+    void commitClaimAndOutsideCompletionNeverBothWin_F2() throws Exception {
+        for (int round = 0; round < 2_000; round++) {
+            OperationFuture<Long> future = new OperationFuture<>();
+            AtomicInteger hookRuns = new AtomicInteger();
+            future.onAbort(hookRuns::incrementAndGet);
+            CountDownLatch start = new CountDownLatch(1);
+            AtomicBoolean committed = new AtomicBoolean();
+            Thread operation = new Thread(() -> {
+                await(start);
+                if (future.enterCommit()) {
+                    committed.set(true);
+                    future.succeed(1L);
+                }
+            });
+            operation.start();
+            start.countDown();
+            boolean cancelled = future.cancel(true);
+            operation.join();
+            assertTrue(committed.get() != cancelled, "exactly one of commit and cancel wins");
+            assertEquals(cancelled ? 1 : 0, hookRuns.get(), "the hook runs iff the cancel won");
+            assertEquals(cancelled, future.isCancelled());
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
