@@ -37,4 +37,21 @@ public interface WriteListener {
      *     ({@link WriteSnapshot#lastRequest()} is 0 when the pass requested nothing)
      */
     void onPass(WriteSnapshot snapshot);
+
+    /**
+     * Called when an item larger than any before it arrived while {@code outstandingItems} more
+     * were requested: demand granted on the assumption of smaller items, which the writer cannot
+     * take back, so the write may hold up to {@code outstandingItems * (itemBytes -
+     * previousLargestBytes)} bytes beyond its byte cap until they are written (see
+     * {@link WriteOptions#maxQueuedBytes()}; {@link WriteOptions#withMaxItemBytes(long)} rules this
+     * out). Called on the write's drain, at its next pass; also recorded as the JDK Flight
+     * Recorder event {@code io.sluice.LargerItem}. Not called for the first item, nor for
+     * {@link io.sluice.demand.Demand#unbounded()}, which has no cap. The default does nothing.
+     *
+     * @param itemBytes the new item's size
+     * @param previousLargestBytes the largest item before it
+     * @param outstandingItems items requested and not yet received after this one
+     */
+    default void onLargerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {
+    }
 }

@@ -19,10 +19,21 @@ import java.util.concurrent.Executor;
  *
  * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
  * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes: demand is forwarded only
- * while the bytes held plus the items outstanding, each as large as the largest item seen so far,
- * fit under it. Items no larger than those before them therefore never exceed the cap; no writer can
- * bound an item larger than any it has seen, so one such item may pass it once (at most
- * {@code max(cap, largest item)} are held; see docs/ARCHITECTURE.md, W4).
+ * while the bytes held plus the items outstanding, each counted as large as the largest item seen
+ * so far, fit under it. A writer cannot take back demand, so what it holds depends on whether items
+ * grow. With cap {@code C}, the largest item of the write {@code M}, the first non-empty item
+ * {@code F} and the strategy's largest window {@code W} (items queued plus outstanding), a write
+ * holds at most
+ * <ul>
+ *   <li>{@code max(C, M)} bytes when no item is larger than every item before it (equal sizes,
+ *       shrinking sizes, any sizes after the largest came first);</li>
+ *   <li>{@code max(M, C + min(W, C / F) * (M - F))} bytes for any sequence of sizes: each item
+ *       larger than those before it can find up to {@code min(W, C / F)} items outstanding that were
+ *       requested for smaller ones ({@link WriteListener#onLargerItem} reports each such item);</li>
+ *   <li>{@code max(C, D)} bytes with {@link #withMaxItemBytes(long) withMaxItemBytes(D)}: demand
+ *       is then counted at {@code D} per item from the start, and a larger item fails the write.</li>
+ * </ul>
+ * {@link io.sluice.demand.Demand#unbounded()} is the one strategy the cap does not limit.
  *
  * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
  * down, by the library; {@link #withSync()} forces data to the device before a write completes.
@@ -36,21 +47,23 @@ public final class WriteOptions {
     public static final long DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024;
 
     private static final WriteOptions DEFAULTS = new WriteOptions(
-            WriteMode.TRUNCATE, Demand.adaptive(), DEFAULT_MAX_QUEUED_BYTES, false, null, null, false);
+            WriteMode.TRUNCATE, Demand.adaptive(), DEFAULT_MAX_QUEUED_BYTES, 0, false, null, null, false);
 
     private final WriteMode mode;
     private final DemandStrategy demand;
     private final long maxQueuedBytes;
+    private final long maxItemBytes;         // 0: not declared
     private final boolean sync;
     private final Executor executor;         // null: the library's default for the target
     private final WriteListener listener;    // null: none
     private final boolean atomicReplace;
 
-    private WriteOptions(WriteMode mode, DemandStrategy demand, long maxQueuedBytes, boolean sync,
-                         Executor executor, WriteListener listener, boolean atomicReplace) {
+    private WriteOptions(WriteMode mode, DemandStrategy demand, long maxQueuedBytes, long maxItemBytes,
+                         boolean sync, Executor executor, WriteListener listener, boolean atomicReplace) {
         this.mode = mode;
         this.demand = demand;
         this.maxQueuedBytes = maxQueuedBytes;
+        this.maxItemBytes = maxItemBytes;
         this.sync = sync;
         this.executor = executor;
         this.listener = listener;
@@ -95,7 +108,7 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code mode} is {@code null}
      */
     public WriteOptions withMode(WriteMode mode) {
-        return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, sync,
+        return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, maxItemBytes, sync,
                 executor, listener, atomicReplace);
     }
 
@@ -108,13 +121,14 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code demand} is {@code null}
      */
     public WriteOptions withDemand(DemandStrategy demand) {
-        return new WriteOptions(mode, Objects.requireNonNull(demand, "demand"), maxQueuedBytes, sync,
+        return new WriteOptions(mode, Objects.requireNonNull(demand, "demand"), maxQueuedBytes, maxItemBytes, sync,
                 executor, listener, atomicReplace);
     }
 
     /**
-     * A copy whose writer holds at most {@code bytes} of received, unwritten data (assuming items
-     * no larger than the largest seen so far; a single larger item is still accepted).
+     * A copy whose writer forwards demand only while the received, unwritten data plus the items
+     * outstanding, counted at the largest item size seen, fit in {@code bytes}; what that bounds for
+     * items that grow is in the class Javadoc.
      *
      * @param bytes the cap on received, unwritten bytes per write, at least 1; it limits the
      *     demand of every strategy except {@link Demand#unbounded()}
@@ -125,7 +139,36 @@ public final class WriteOptions {
         if (bytes <= 0) {
             throw new IllegalArgumentException("maxQueuedBytes must be positive, was " + bytes);
         }
-        return new WriteOptions(mode, demand, bytes, sync, executor, listener, atomicReplace);
+        return new WriteOptions(mode, demand, bytes, maxItemBytes, sync, executor, listener, atomicReplace);
+    }
+
+    /**
+     * A copy that declares the largest item the upstream will send, which makes the byte cap a hard
+     * bound: demand is counted at {@code bytes} per item from the first request on, so at most
+     * {@code max(maxQueuedBytes, bytes)} are held whatever the order of sizes. An item larger than
+     * {@code bytes} fails the write with an {@link IllegalArgumentException} naming both sizes (the
+     * upstream is cancelled, the target closed). The price: with items much smaller than
+     * {@code bytes}, fewer are requested at once ({@code maxQueuedBytes / bytes}).
+     *
+     * @param bytes the largest item the upstream sends, at least 1
+     * @return a copy with this declared largest item
+     * @throws IllegalArgumentException if {@code bytes} is 0 or negative
+     */
+    public WriteOptions withMaxItemBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("maxItemBytes must be positive, was " + bytes);
+        }
+        return new WriteOptions(mode, demand, maxQueuedBytes, bytes, sync, executor, listener, atomicReplace);
+    }
+
+    /**
+     * The largest item declared with {@link #withMaxItemBytes(long)}.
+     *
+     * @return that size in bytes, or 0 if none was declared (the writer then goes by the largest
+     *     item seen)
+     */
+    public long maxItemBytes() {
+        return maxItemBytes;
     }
 
     /**
@@ -135,7 +178,7 @@ public final class WriteOptions {
      * @return a copy with sync on
      */
     public WriteOptions withSync() {
-        return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener, atomicReplace);
+        return new WriteOptions(mode, demand, maxQueuedBytes, maxItemBytes, true, executor, listener, atomicReplace);
     }
 
     /**
@@ -147,7 +190,7 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code executor} is {@code null}
      */
     public WriteOptions withExecutor(Executor executor) {
-        return new WriteOptions(mode, demand, maxQueuedBytes, sync,
+        return new WriteOptions(mode, demand, maxQueuedBytes, maxItemBytes, sync,
                 Objects.requireNonNull(executor, "executor"), listener, atomicReplace);
     }
 
@@ -162,7 +205,7 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code listener} is {@code null}
      */
     public WriteOptions withListener(WriteListener listener) {
-        return new WriteOptions(mode, demand, maxQueuedBytes, sync, executor,
+        return new WriteOptions(mode, demand, maxQueuedBytes, maxItemBytes, sync, executor,
                 Objects.requireNonNull(listener, "listener"), atomicReplace);
     }
 
@@ -190,7 +233,7 @@ public final class WriteOptions {
      * @return a copy with atomic replace and sync on
      */
     public WriteOptions withAtomicReplace() {
-        return new WriteOptions(mode, demand, maxQueuedBytes, true, executor, listener, true);
+        return new WriteOptions(mode, demand, maxQueuedBytes, maxItemBytes, true, executor, listener, true);
     }
 
     /**
@@ -262,6 +305,6 @@ public final class WriteOptions {
     @Override
     public String toString() {
         return "WriteOptions[mode=" + mode + ", demand=" + demand + ", maxQueuedBytes="
-                + maxQueuedBytes + ", sync=" + sync + (atomicReplace ? ", atomicReplace" : "") + "]";
+                + maxQueuedBytes + (maxItemBytes > 0 ? ", maxItemBytes=" + maxItemBytes : "") + ", sync=" + sync + (atomicReplace ? ", atomicReplace" : "") + "]";
     }
 }

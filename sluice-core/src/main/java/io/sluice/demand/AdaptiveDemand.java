@@ -303,7 +303,7 @@ public final class AdaptiveDemand implements DemandStrategy {
 
         @Override
         public long windowItems() {
-            return amount + shift;
+            return amount > Long.MAX_VALUE - shift ? Long.MAX_VALUE : amount + shift;
         }
 
         @Override

@@ -41,7 +41,7 @@ final class FixedDemand implements DemandStrategy {
 
             @Override
             public long windowItems() {
-                return amount + shift;
+                return amount > Long.MAX_VALUE - shift ? Long.MAX_VALUE : amount + shift;
             }
 
             @Override

@@ -3,6 +3,16 @@ package io.sluice.internal;
 /**
  * W4, the writer's byte cap on demand, in one place: the writer uses it, and so does the
  * adaptive model in the bench module, so the model runs the real rule.
+ *
+ * <p>The bound it gives, for cap {@code C}, assumed item size {@code L} (the largest item seen, or
+ * the declared largest item if larger) and largest item of the write {@code M}: a request is made
+ * only while {@code Q + (O + n) * L <= C} (or {@code n = 1} when nothing is held), and until the
+ * next request at most those {@code O + n} items arrive, each at most {@code M}; so the held bytes
+ * never exceed {@code max(M, C + (O + n) * (M - L))}. Since {@code O + n <= min(W, C / L)} for a
+ * window {@code W} and {@code L} is at least the first non-empty item {@code F}, that is at most
+ * {@code max(M, C + min(W, C / F) * (M - F))} for any sequence of sizes, and {@code max(C, M)} when
+ * no item outgrows the assumed size ({@code WriteOptions} states it for users;
+ * {@code ByteCapBoundProperties} checks it).
  */
 public final class ByteCap {
 

@@ -3,15 +3,14 @@ package io.sluice.internal;
 import io.sluice.WriteListener;
 import io.sluice.WriteOptions;
 import io.sluice.WriteSnapshot;
+import io.sluice.demand.Demand;
 import io.sluice.demand.DemandController;
 import io.sluice.demand.DemandState;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -31,21 +30,23 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>W2: {@code onNext} never blocks and never does I/O: it enqueues and signals the drain.</li>
  *   <li>W3 (window): for a bounded controller, queued plus outstanding items only grow by a
  *       request, and the controller requests only while the result stays within its window.</li>
- *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) *
- *       largestItem <= maxQueuedBytes}, except one item when nothing is queued or outstanding; so
- *       queued bytes stay within {@code max(maxQueuedBytes, largest item)} while items are no
- *       larger than those seen before them. Before the first item, one item is requested.</li>
+ *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) * L <=
+ *       maxQueuedBytes}, where {@code L} is the larger of the largest item seen and the declared
+ *       {@link WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (before
+ *       the first item, one item is requested). Every strategy but {@code Demand.unbounded()} is
+ *       capped. {@link ByteCap} states the bound on held bytes this gives for any item sizes.</li>
  *   <li>W5 (§1.1): an item beyond the requested total fails the write naming §1.1; it is dropped,
  *       never queued.</li>
  *   <li>W6: the stage completes exactly once, after the sink is closed (and forced, with sync);
  *       every path closes the sink exactly once and cancels a live upstream.</li>
- *   <li>W7: one pass writes at most {@link #YIELD_AFTER_BYTES} before yielding the executor, so
+ *   <li>W7: one pass writes at most {@link #YIELD_AFTER_BYTES} and handles at most
+ *       {@link #YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
  *       concurrent writes share it fairly.</li>
- *   <li>W8: an item a synchronous upstream emits inside our own {@code request(n)} (so on the
- *       drain's thread, while the drain runs) skips the concurrent queue and the signal; it goes to
- *       a drain-confined list, and only while the queue is empty, so items are written in the
- *       order they arrived. Only the drain's thread ever sees {@code requestingThread} equal to
- *       itself: every other thread reads null or another thread.</li>
+ *   <li>W8: {@code onNext} publishes an item's bytes ({@code queuedBytes}) before its count
+ *       ({@code received}), and the drain reads the count before the bytes, so the drain never sees
+ *       an item neither outstanding nor queued. Every item goes through the queue, also one that a
+ *       synchronous upstream emits inside our own {@code request(n)}: the drain counts the
+ *       received items across the call and, if any arrived, asks the controller once more.</li>
  *   <li>W9: the end of a write (the final force, the commit, the close) may run on a separate
  *       {@code finisher} executor: a sync write on the small shared file pool then waits for its
  *       {@code fsync} on the blocking pool, so a slow device cannot hold the file pool's threads
@@ -59,10 +60,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     static final int MAX_BATCH_ITEMS = 1024;
     static final long MAX_BATCH_BYTES = 8L * 1024 * 1024;
     static final long YIELD_AFTER_BYTES = 16L * 1024 * 1024;
+    static final long YIELD_AFTER_ITEMS = 8L * MAX_BATCH_ITEMS;
 
     private final WriteSink sink;
     private final DemandController controller;
     private final long maxQueuedBytes;
+    private final long declaredItemBytes;                // 0: no declared largest item
+    private final boolean capped;                        // false only for Demand.unbounded()
     private final boolean sync;
     private final WriteListener listener;
     private final OperationFuture<Long> result = new OperationFuture<>();
@@ -71,14 +75,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final String target;
 
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
-    /**
-     * Items a synchronous upstream emitted inside our own {@code request} call, on the drain's
-     * thread: drain-confined, no atomics, no signal (W8). Every item in {@link #queue} arrived after
-     * every item here, so the drain takes these first.
-     */
-    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();      // drain-confined
-    /** The thread inside {@code upstream.request(n)} on the drain, else null (W8). */
-    private Thread requestingThread;                                                   // drain thread only
+    private final ConcurrentLinkedQueue<long[]> largerItems = new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
     private final AtomicLong queuedBytes = new AtomicLong();                                // onNext -> drain
     private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
     private volatile Subscription upstream;              // onSubscribe -> drain
@@ -93,7 +90,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private long writtenBytes;                           // drain-confined
     private long requestCalls;                           // drain-confined
     private long peakQueuedBytes;                        // drain-confined; as seen by the drain
-    private final WriteRecording recording;
+    private final WriteRecording recording;            // ended once, on the drain or the finisher
     private boolean opened;                              // drain-confined
     private boolean upstreamCancelled;                   // drain-confined
     private final ByteBuffer[] batch = new ByteBuffer[MAX_BATCH_ITEMS];   // drain-confined
@@ -113,6 +110,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         this.finisher = finisher;
         this.controller = options.demand().newController();
         this.maxQueuedBytes = options.maxQueuedBytes();
+        this.declaredItemBytes = options.maxItemBytes();
+        this.capped = options.demand() != Demand.unbounded();
         this.sync = options.sync();
         this.listener = options.listener();
         this.target = target;
@@ -121,10 +120,14 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (sink instanceof ChannelSink) {
             ((ChannelSink) sink).cancelledBy(() -> aborted || failure.get() != null);
         }
-        result.onAbort(() -> {
-            aborted = true;
-            sink.abort();
-            drain.signal();
+        result.onAbort(() -> {                    // on the completing thread, before the stage completes
+            aborted = true;                       // first: a pass that finds the sink closed knows why
+            try {
+                sink.abort();                     // the target is closed before any dependent runs
+            } catch (RuntimeException e) {
+                // a user's channel failed to close; the drain still closes it and ends the write
+            }
+            drain.signal();                       // the drain cancels upstream (W1) and ends the write
         });
     }
 
@@ -137,7 +140,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
     @Override
     public void onSubscribe(Subscription subscription) {
-        Objects.requireNonNull(subscription, "§2.13: subscription must not be null");
+        if (subscription == null) {
+            throw violated2_13("onSubscribe subscription");
+        }
         if (upstream != null) {
             subscription.cancel();                // §2.5: a second subscription is cancelled
             return;
@@ -148,37 +153,61 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
     @Override
     public void onNext(ByteBuffer item) {
-        Objects.requireNonNull(item, "§2.13: onNext item must not be null");
+        if (item == null) {
+            throw violated2_13("onNext item");
+        }
         if (terminated || failure.get() != null) {
             return;                               // §2.8: late items after cancel are dropped
         }
         long count = received + 1;
         if (count > requested) {                  // W5
-            failure.compareAndSet(null, new IllegalStateException("§1.1: upstream sent item #" + count
+            fail(new IllegalStateException("§1.1: upstream sent item #" + count
                     + " but only " + requested + " were requested; write to " + target + " aborted"));
-            drain.signal();
             return;
         }
         ByteBuffer own = item.duplicate();        // we read position..limit; the caller's buffer is untouched
         long size = own.remaining();
-        if (size > largestItemBytes) {
-            largestItemBytes = size;
-        }
-        received = count;                         // before offer: the drain never polls an uncounted item
-        queuedBytes.addAndGet(size);
-        if (requestingThread == Thread.currentThread() && queue.isEmpty()) {
-            emittedInRequest.add(own);            // W8: on the drain, inside request(n): it is running
+        if (declaredItemBytes > 0 && size > declaredItemBytes) {
+            fail(new IllegalArgumentException("item #" + count + " has " + size + " bytes, more than the "
+                    + declaredItemBytes + " declared by WriteOptions.withMaxItemBytes; write to " + target + " aborted"));
             return;
         }
+        long largest = largestItemBytes;
+        if (size > largest) {
+            largestItemBytes = size;
+            long outstanding = requested - count;
+            if (largest > 0 && outstanding > 0 && capped) {
+                largerItems.offer(new long[] {size, largest, outstanding});   // demand granted for smaller items
+            }
+        }
+        queuedBytes.addAndGet(size);              // W8: bytes before the count
+        received = count;                         // before offer: the drain never polls an uncounted item
         queue.offer(own);
         drain.signal();                           // W2
     }
 
     @Override
     public void onError(Throwable error) {
-        Objects.requireNonNull(error, "§2.13: onError throwable must not be null");
+        if (error == null) {
+            upstreamCompleted = true;             // the upstream meant to end: nothing to cancel
+            throw violated2_13("onError throwable");
+        }
         failure.compareAndSet(null, error);       // before the flag: a drain that sees it sees the error
         upstreamCompleted = true;                 // terminal: nothing to cancel
+        drain.signal();
+    }
+
+    /**
+     * §2.13: a null signal is answered with a {@link NullPointerException} to the caller, and the
+     * write fails with one too (its file closed, the subscription treated as cancelled).
+     */
+    private NullPointerException violated2_13(String what) {
+        fail(new NullPointerException("§2.13: " + what + " must not be null; write to " + target + " failed"));
+        return new NullPointerException("§2.13: " + what + " must not be null");
+    }
+
+    private void fail(Throwable error) {
+        failure.compareAndSet(null, error);
         drain.signal();
     }
 
@@ -215,12 +244,14 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
         }
         long bytesThisPass = 0;
+        long itemsThisPass = 0;
         for (;;) {
             int count = 0;
             long batchBytes = 0;
             peakQueuedBytes = Math.max(peakQueuedBytes, queuedBytes.get());
-            while (count < MAX_BATCH_ITEMS && batchBytes < MAX_BATCH_BYTES) {
-                ByteBuffer item = emittedInRequest.isEmpty() ? queue.poll() : emittedInRequest.poll();
+            long batchLimit = Math.min(MAX_BATCH_ITEMS, YIELD_AFTER_ITEMS - itemsThisPass);
+            while (count < batchLimit && batchBytes < MAX_BATCH_BYTES) {
+                ByteBuffer item = queue.poll();
                 if (item == null) {
                     break;
                 }
@@ -228,6 +259,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 batchBytes += item.remaining();
             }
             if (count > 0) {
+                if (stopRequested()) {            // an outside completion since the last check
+                    Arrays.fill(batch, 0, count, null);
+                    return false;
+                }
                 try {
                     boolean complete = sink.writeFully(batch, 0, count);
                     Arrays.fill(batch, 0, count, null);
@@ -237,12 +272,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     }
                 } catch (Throwable t) {
                     Arrays.fill(batch, 0, count, null);
-                    terminate(t);
+                    terminate(aborted ? cancellation() : t);   // an abort closes the sink under the write
                     return false;
                 }
                 written += count;
                 writtenBytes += batchBytes;
                 bytesThisPass += batchBytes;
+                itemsThisPass += count;
                 queuedBytes.addAndGet(-batchBytes);
             }
             if (stopRequested()) {
@@ -253,7 +289,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (stopRequested()) {                // the controller, request() or the listener threw
                 return false;
             }
-            if (emittedInRequest.isEmpty() && queue.isEmpty()) {
+            if (queue.isEmpty()) {
                 if (upstreamCompleted && failure.get() == null && received == written) {
                     complete();
                     return false;
@@ -261,7 +297,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 if (issued == 0) {
                     return false;                 // wait for the next signal
                 }
-            } else if (bytesThisPass >= YIELD_AFTER_BYTES) {
+            }
+            if (bytesThisPass >= YIELD_AFTER_BYTES || itemsThisPass >= YIELD_AFTER_ITEMS) {
                 return true;                      // W7
             }
         }
@@ -278,23 +315,28 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return true;
         }
         if (aborted) {
-            terminate(new CancellationException("write to " + target + " was cancelled"));
+            terminate(cancellation());
             return true;
         }
         return false;
     }
 
+    private CancellationException cancellation() {
+        return new CancellationException("write to " + target + " was cancelled");
+    }
+
     /**
      * Asks the controller and forwards its demand within the byte cap (W3, W4); returns the items
-     * requested. When a synchronous upstream emitted inside that {@code request(n)} (W8), the batch
-     * it delivered may have reached its eligible point before anything was written: the controller
-     * is asked once more at once ({@link io.sluice.demand.DemandController}: "after each batch of
-     * items received"), so it judges the queue as it stood then, not after the drain has written
-     * it. Once, not in a loop: the next question comes after the next write.
+     * requested. When items arrived during that {@code request(n)} (a synchronous upstream emits
+     * inside it, W8), the batch they form may have reached its eligible point before anything was
+     * written: the controller is asked once more at once ({@link io.sluice.demand.DemandController}:
+     * "after each batch of items received"), so it judges the queue as it stood then. Once, not in
+     * a loop: the next question comes after the next write.
      */
     private long issueDemand() {
+        long before = received;
         long issued = requestOnce();
-        if (issued > 0 && !emittedInRequest.isEmpty() && failure.get() == null && !aborted) {
+        if (issued > 0 && received != before && failure.get() == null && !aborted) {
             issued += requestOnce();
         }
         return issued;
@@ -313,7 +355,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                         "demand controller " + controller.describe() + " returned " + wanted));
                 return 0;
             }
-            n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
+            n = capped ? Math.min(wanted, state.requestLimit()) : wanted;
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             return 0;
@@ -327,13 +369,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         long total = requested + n;
         requested = total < 0 ? Long.MAX_VALUE : total;   // before request(n): a synchronous onNext checks it
         requestCalls++;
-        requestingThread = Thread.currentThread();
         try {
             upstream.request(n);                  // W1
         } catch (Throwable t) {
             failure.compareAndSet(null, t);       // a throwing request ends the write
-        } finally {
-            requestingThread = null;
         }
         return n;
     }
@@ -359,9 +398,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (sync) {
                 sink.force();
             }
-            if (!result.enterCommit()) {          // F2: a cancel won before the point of no return
-                sink.abort();                     // its abort hook may not have run yet: discard, never commit
-                failed = new CancellationException("write to " + target + " was cancelled");
+            if (!result.enterCommit()) {          // F2: an outside completion won; its hook aborted the sink
+                failed = cancellation();          // close() below without commit() discards, never commits
             } else {
                 sink.commit();                    // success only: an atomic sink moves its file into place
                 sink.close();
@@ -388,7 +426,6 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         closeQuietly(cause);
         queue.clear();
-        emittedInRequest.clear();
         queuedBytes.set(0);
         recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
                 cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
@@ -400,7 +437,6 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             cancelUpstream();                     // onSubscribe arrived after the write ended
         }
         queue.clear();
-        emittedInRequest.clear();
     }
 
     private void cancelUpstream() {
@@ -423,6 +459,16 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     }
 
     private void report(long issued) {
+        for (long[] larger; (larger = largerItems.poll()) != null; ) {
+            recording.largerItem(larger[0], larger[1], larger[2]);
+            if (listener != null) {
+                try {
+                    listener.onLargerItem(larger[0], larger[1], larger[2]);
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            }
+        }
         if (listener == null) {
             return;
         }
@@ -473,13 +519,19 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
         @Override
         public long requestLimit() {
-            return ByteCap.requestLimit(outstandingItems(), queuedItems(), queuedBytes.get(),
-                    largestItemBytes, maxQueuedBytes);                          // W4
+            long outstanding = outstandingItems();         // W8: the count before the bytes
+            long queuedItemCount = queuedItems();
+            return ByteCap.requestLimit(outstanding, queuedItemCount, queuedBytes.get(),
+                    assumedItemBytes(), maxQueuedBytes);                       // W4
         }
 
         @Override
         public long capItems() {
-            return ByteCap.capItems(largestItemBytes, maxQueuedBytes);
+            return ByteCap.capItems(assumedItemBytes(), maxQueuedBytes);
+        }
+
+        private long assumedItemBytes() {
+            return Math.max(largestItemBytes, declaredItemBytes);
         }
     }
 }

@@ -39,6 +39,28 @@ final class FlightRecorderWrite extends WriteRecording {
         String outcome;
     }
 
+    @Name("io.sluice.LargerItem")
+    @Label("Larger Write Item")
+    @Category({"sluice", "I/O"})
+    @Description("An item larger than any before it reached a writer while demand granted for smaller "
+            + "items was outstanding: the byte cap may be exceeded by up to (item - previous largest) "
+            + "bytes per outstanding item")
+    static final class LargerItemEvent extends Event {
+        @Label("Target")
+        String target;
+
+        @Label("Item Size")
+        @DataAmount
+        long itemBytes;
+
+        @Label("Previous Largest Item")
+        @DataAmount
+        long previousLargestBytes;
+
+        @Label("Outstanding Items")
+        long outstandingItems;
+    }
+
     private final WriteEvent event = new WriteEvent();
 
     private FlightRecorderWrite() {
@@ -62,6 +84,18 @@ final class FlightRecorderWrite extends WriteRecording {
             event.peakQueuedBytes = peakQueuedBytes;
             event.outcome = outcome;
             event.commit();
+        }
+    }
+
+    @Override
+    void largerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {
+        LargerItemEvent larger = new LargerItemEvent();
+        if (larger.shouldCommit()) {
+            larger.target = event.target;
+            larger.itemBytes = itemBytes;
+            larger.previousLargestBytes = previousLargestBytes;
+            larger.outstandingItems = outstandingItems;
+            larger.commit();
         }
     }
 }

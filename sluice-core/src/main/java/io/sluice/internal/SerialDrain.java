@@ -46,8 +46,9 @@ public final class SerialDrain {
      * @param executor where passes run
      * @param pass what a pass does
      * @param onFailure runs, as the drain (no pass can run concurrently), when the executor
-     *     refuses the task (a {@link RejectedExecutionException}) or a pass throws (that
-     *     throwable); it must bring the operation to a terminal state
+     *     refuses the task (a {@link RejectedExecutionException}, or anything else its
+     *     {@code execute} throws) or a pass throws (that throwable); it must bring the operation to
+     *     a terminal state
      * @param held whether the drain starts held: no pass runs before {@link #release()}
      */
     public SerialDrain(Executor executor, Pass pass,
@@ -72,10 +73,11 @@ public final class SerialDrain {
         }
     }
 
+    /** D1: called only by the thread holding the drain; a refusal keeps it held (D4). */
     private void submit() {
         try {
             executor.execute(task);
-        } catch (RejectedExecutionException e) {
+        } catch (Throwable e) {                  // a user's executor may throw anything, not only REE
             onFailure.accept(e);
         }
     }

@@ -18,6 +18,7 @@ final class RecordingSink implements WriteSink {
     int aborts;
     Runnable onCommit = () -> { };
     Runnable onForce = () -> { };
+    Runnable onWrite = () -> { };
     IOException failOnWrite;
     IOException failOnOpen;
 
@@ -32,6 +33,7 @@ final class RecordingSink implements WriteSink {
     @Override
     public boolean writeFully(ByteBuffer[] batch, int offset, int count) throws IOException {
         writeCalls++;
+        onWrite.run();
         if (failOnWrite != null) {
             throw failOnWrite;
         }
