@@ -8,7 +8,13 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** A file opened on the drain in the requested mode; forced (by {@link ChannelSink}) with {@code force(true)}. */
+/**
+ * A file opened on the drain in the requested mode; forced (by {@link ChannelSink}) with
+ * {@code force(true)}. An abort
+ * ({@link ChannelSink} K1-K3) closes the file before it returns, waiting at most for the open or
+ * the one system call in flight on it; an abort before the open means the file is never opened,
+ * created or truncated.
+ */
 public final class FileSink extends ChannelSink {
 
     private final Path path;
@@ -35,12 +41,7 @@ public final class FileSink extends ChannelSink {
 
     @Override
     public void open() throws IOException {
-        channel(FileChannel.open(path, openOptions(mode)));
-    }
-
-    @Override
-    public void abort() {
-        // a file write does not block indefinitely; the drain closes the channel after it
+        openChannel(() -> FileChannel.open(path, openOptions(mode)));
     }
 
     @Override
