@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -32,8 +33,9 @@ import java.util.function.Supplier;
  *       at that name is never opened or followed: another name is drawn) and, where the file system
  *       is POSIX, with owner-only permissions ({@code rw-------}).</li>
  *   <li>A2: the target changes only in {@link #commit()}: the temporary file is forced, closed, given
- *       the permissions of the file it replaces (for a new file: those a plain create gives),
- *       renamed over the target with
+ *       the permissions of the file it replaces (through a symbolic link: of the file the link
+ *       points to, while the link itself is what the rename replaces; for a new file or a dangling
+ *       link: those a plain create gives), renamed over the target with
  *       {@code ATOMIC_MOVE} ({@link WriteMode#CREATE_NEW}: hard-linked, which fails if the target
  *       appeared meanwhile), and the directory is forced.</li>
  *   <li>A3: every other way out ({@link #close()} without commit, {@link #abort()}, a failing
@@ -223,7 +225,8 @@ public final class AtomicFileSink extends ChannelSink {
 
     /**
      * Gives the temporary file, just before it becomes the target, the permissions the target
-     * would have had without atomic replace: those of the file it replaces, or for a new file those
+     * would have had without atomic replace: those of the file it replaces (a plain write through
+     * a symbolic link writes the file it points to, so that file's), or for a new file those
      * a plain create gets (0666 less the process's umask), so atomic and plain writes agree.
      */
     private void copyPermissionsOfReplacedFile() throws IOException {
@@ -234,15 +237,15 @@ public final class AtomicFileSink extends ChannelSink {
             Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
             return;
         }
-        Set<PosixFilePermission> old;
+        PosixFileAttributes replaced;
         try {
-            old = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException none) {
+            replaced = Files.readAttributes(target, PosixFileAttributes.class);   // through a link: its file's
+        } catch (NoSuchFileException none) {                                   // new, or a dangling link
             Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
             return;
         }
-        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-            Files.setPosixFilePermissions(temporary, old);
+        if (replaced.isRegularFile()) {
+            Files.setPosixFilePermissions(temporary, replaced.permissions());
         }
     }
 
