@@ -171,7 +171,7 @@ public final class AtomicFileSink extends ChannelSink {
         if (mode == WriteMode.CREATE_NEW) {
             deleteTemporary(null);                     // the target is in place; a left link is only litter
         }
-        forceDirectory(target.getParent());
+        Directories.force(target.getParent());
     }
 
     /** A3: without a preceding commit, discards; after one, releases what is left. Idempotent. */
@@ -246,16 +246,6 @@ public final class AtomicFileSink extends ChannelSink {
         }
         if (replaced.isRegularFile()) {
             Files.setPosixFilePermissions(temporary, replaced.permissions());
-        }
-    }
-
-    /** Makes the rename durable; file systems that cannot open or force a directory are tolerated. */
-    private static void forceDirectory(Path directory) {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException refused) {
-            // e.g. Windows cannot open a directory, some file systems reject fsync on one (EINVAL);
-            // the rename has happened, its durability then rests on the file system.
         }
     }
 

@@ -27,6 +27,8 @@ import java.util.concurrent.RejectedExecutionException;
  *       registered with the source channel (JDK 17: only with it), whose close waits for that
  *       system call to return; the target's close then waits for a fallback write in flight on
  *       it, and none starts after. The drain then fails on the closed channels and ends.</li>
+ *   <li>C4: with sync, the target is forced, then its directory, so that a copy that created the
+ *       file still has it after a crash.</li>
  * </ul>
  */
 public final class FileCopy {
@@ -93,6 +95,7 @@ public final class FileCopy {
             if (position >= size) {
                 if (sync) {
                     out.force(true);
+                    Directories.forceParentOf(target);   // C4
                 }
                 end(null);
                 return false;
