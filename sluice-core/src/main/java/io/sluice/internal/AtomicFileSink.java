@@ -152,11 +152,10 @@ public final class AtomicFileSink extends ChannelSink {
             throw new IOException("atomic write to " + target + " was abandoned before its commit");
         }
         try {
-            FileChannel channel = (FileChannel) channel();
             if (current == State.OPEN) {
-                channel.force(true);
+                ((FileChannel) channel()).force(true);
             }
-            channel.close();
+            closeChannel();
             copyPermissionsOfReplacedFile();
             if (mode == WriteMode.CREATE_NEW) {
                 Files.createLink(target, temporary);   // fails if the target appeared meanwhile

@@ -8,6 +8,7 @@ import java.nio.channels.InterruptibleChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -28,6 +29,8 @@ import java.util.function.BooleanSupplier;
  *       with a call in flight is not closed under it: at most that one call, begun before the
  *       abort, may still complete, and the drain closes the channel when it returns (so possibly
  *       after the stage's dependents ran).</li>
+ *   <li>K4: the channel is closed exactly once, by whichever of the drain's {@link #close()} and
+ *       an abort comes first; the other waits for that close to end, then does nothing.</li>
  * </ul>
  *
  * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of
@@ -48,6 +51,8 @@ public class ChannelSink implements WriteSink {
     private final AbortGate gate = new AbortGate();
     private volatile WritableByteChannel channel;   // constructor, or openChannel() on the drain under the gate -> drain, abort() (any thread)
     private final AtomicInteger writeCall = new AtomicInteger(IDLE);   // drain: IDLE <-> WRITING (K2); abort() from any thread: ABORTED
+    private final ReentrantLock closeLock = new ReentrantLock();   // held while closing the channel (K4)
+    private boolean channelClosed;                 // under closeLock: close() on the drain, abort() on any thread
     private Readiness readiness;                   // drain-confined
     private BooleanSupplier cancelled = () -> false;   // set by the writer before its first pass, read on the drain
 
@@ -213,10 +218,25 @@ public class ChannelSink implements WriteSink {
                 readiness.close();
             }
         } finally {
+            closeChannel();
+        }
+    }
+
+    /**
+     * K4: closes the channel unless it was closed already; a caller that comes second waits for
+     * the first close to end, as {@link java.nio.channels.Channel#close()} specifies.
+     */
+    protected final void closeChannel() throws IOException {
+        closeLock.lock();
+        try {
             WritableByteChannel current = channel;
-            if (current != null) {
-                current.close();
+            if (channelClosed || current == null) {
+                return;
             }
+            channelClosed = true;
+            current.close();
+        } finally {
+            closeLock.unlock();
         }
     }
 
@@ -232,10 +252,9 @@ public class ChannelSink implements WriteSink {
      */
     protected void abortUnderGate() {
         int call = writeCall.getAndSet(ABORTED);
-        WritableByteChannel current = channel;
-        if (current != null && (call != WRITING || current instanceof InterruptibleChannel)) {
+        if (call != WRITING || channel instanceof InterruptibleChannel) {
             try {
-                current.close();              // K3: a blocked JDK call ends (AsynchronousCloseException)
+                closeChannel();               // K3: a blocked JDK call ends (AsynchronousCloseException)
             } catch (IOException ignored) {
                 // the write is cancelled anyway; the drain's close() reports nothing further
             }
