@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -32,19 +33,22 @@ import java.util.function.Supplier;
  *       at that name is never opened or followed: another name is drawn) and, where the file system
  *       is POSIX, with owner-only permissions ({@code rw-------}).</li>
  *   <li>A2: the target changes only in {@link #commit()}: the temporary file is forced, closed, given
- *       the permissions of the file it replaces (for a new file: those a plain create gives),
- *       renamed over the target with
+ *       the permissions of the file it replaces (through a symbolic link: of the file the link
+ *       points to, while the link itself is what the rename replaces; for a new file or a dangling
+ *       link: those a plain create gives), renamed over the target with
  *       {@code ATOMIC_MOVE} ({@link WriteMode#CREATE_NEW}: hard-linked, which fails if the target
  *       appeared meanwhile), and the directory is forced.</li>
  *   <li>A3: every other way out ({@link #close()} without commit, {@link #abort()}, a failing
- *       commit) deletes the temporary file.</li>
+ *       commit) deletes the temporary file; {@code abort()} closes and deletes it before it
+ *       returns ({@link ChannelSink} K1-K3: an abort racing the open waits for it, an abort before
+ *       it means no temporary file is ever created). Either the commit or an abort wins, never
+ *       both: an abort after the commit began changes nothing.</li>
  * </ul>
  *
  * <p><b>Writer contract.</b> {@link #commit()} is the success hook; the writer calls it on its
- * success path only, after claiming the stage's point of no return (F2), and calls
- * {@link #abort()} before closing when a cancel won instead. As a fallback for callers that never
- * call {@code commit()}, {@link #close()} right after a successful {@link #force()} commits (atomic
- * writes always force). After an explicit commit, close only releases what is left.
+ * success path only, after claiming the stage's point of no return (F2). A {@link #close()}
+ * without a commit always discards, whatever came before it; after a commit, close only releases
+ * what is left.
  */
 public final class AtomicFileSink extends ChannelSink {
 
@@ -56,8 +60,8 @@ public final class AtomicFileSink extends ChannelSink {
     private final Path target;
     private final WriteMode mode;
     private final Supplier<String> names;
-    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);   // drain; abort from any thread
-    private Path temporary;                                                            // drain-confined
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);   // drain; abort() from any thread
+    private volatile Path temporary;    // open() on the drain, under the abort gate -> drain, abort() under the gate, tests
 
     /** A sink replacing {@code target} ({@link WriteMode#TRUNCATE}) or creating it ({@link WriteMode#CREATE_NEW}). */
     public AtomicFileSink(Path target, WriteMode mode) {
@@ -101,17 +105,20 @@ public final class AtomicFileSink extends ChannelSink {
                 : new FileAttribute<?>[0];
         Set<OpenOption> options = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
                 LinkOption.NOFOLLOW_LINKS);
+        openChannel(() -> createTemporary(directory, options, attributes));   // K1: never after an abort
+        state.compareAndSet(State.NEW, State.OPEN);
+    }
+
+    /** A1: the open step, under the abort gate. */
+    private FileChannel createTemporary(Path directory, Set<OpenOption> options, FileAttribute<?>[] attributes)
+            throws IOException {
         FileAlreadyExistsException collision = null;
         for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
             Path candidate = directory.resolve(names.get());
             try {
                 FileChannel channel = FileChannel.open(candidate, options, attributes);
                 temporary = candidate;
-                channel(channel);
-                if (!state.compareAndSet(State.NEW, State.OPEN)) {
-                    discard();                    // aborted while opening
-                }
-                return;
+                return channel;
             } catch (FileAlreadyExistsException e) {
                 collision = e;                    // A1: something is planted there; never open it
             }
@@ -124,7 +131,7 @@ public final class AtomicFileSink extends ChannelSink {
 
     @Override
     public void force() throws IOException {
-        ((FileChannel) channel()).force(true);
+        super.force();                            // a cancellation once aborted
         state.compareAndSet(State.OPEN, State.FORCED);
     }
 
@@ -145,11 +152,10 @@ public final class AtomicFileSink extends ChannelSink {
             throw new IOException("atomic write to " + target + " was abandoned before its commit");
         }
         try {
-            FileChannel channel = (FileChannel) channel();
             if (current == State.OPEN) {
-                channel.force(true);
+                ((FileChannel) channel()).force(true);
             }
-            channel.close();
+            closeChannel();
             copyPermissionsOfReplacedFile();
             if (mode == WriteMode.CREATE_NEW) {
                 Files.createLink(target, temporary);   // fails if the target appeared meanwhile
@@ -164,26 +170,27 @@ public final class AtomicFileSink extends ChannelSink {
         if (mode == WriteMode.CREATE_NEW) {
             deleteTemporary(null);                     // the target is in place; a left link is only litter
         }
-        forceDirectory(target.getParent());
+        Directories.force(target.getParent());
     }
 
+    /** A3: without a preceding commit, discards; after one, releases what is left. Idempotent. */
     @Override
     public void close() throws IOException {
-        State current = state.get();
-        if (current == State.FORCED) {
-            commit();                                  // the writer's success path (see the class doc)
-        } else if (current == State.COMMITTED) {
-            super.close();                             // idempotent: the channel is already closed
+        if (state.getAndUpdate(s -> s == State.COMMITTED ? s : State.DISCARDED) == State.COMMITTED) {
+            super.close();                             // the channel is already closed
         } else {
-            state.set(State.DISCARDED);                // A3
             discard();
         }
     }
 
-    /** A3: from any thread; the following close() deletes the temporary file instead of committing. */
+    /** A3, K1-K3: under the abort gate, once; closes and deletes the temporary unless the commit won. */
     @Override
-    public void abort() {
-        state.getAndUpdate(s -> s == State.COMMITTED ? s : State.DISCARDED);
+    protected void abortUnderGate() {
+        if (state.getAndUpdate(s -> s == State.COMMITTED ? s : State.DISCARDED) == State.COMMITTED) {
+            return;                                    // the commit won: the target is its business
+        }
+        super.abortUnderGate();                        // closes the channel: no write or force reaches it
+        deleteTemporary(null);
     }
 
     private void discard() throws IOException {
@@ -217,7 +224,8 @@ public final class AtomicFileSink extends ChannelSink {
 
     /**
      * Gives the temporary file, just before it becomes the target, the permissions the target
-     * would have had without atomic replace: those of the file it replaces, or for a new file those
+     * would have had without atomic replace: those of the file it replaces (a plain write through
+     * a symbolic link writes the file it points to, so that file's), or for a new file those
      * a plain create gets (0666 less the process's umask), so atomic and plain writes agree.
      */
     private void copyPermissionsOfReplacedFile() throws IOException {
@@ -228,25 +236,15 @@ public final class AtomicFileSink extends ChannelSink {
             Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
             return;
         }
-        Set<PosixFilePermission> old;
+        PosixFileAttributes replaced;
         try {
-            old = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException none) {
+            replaced = Files.readAttributes(target, PosixFileAttributes.class);   // through a link: its file's
+        } catch (NoSuchFileException none) {                                   // new, or a dangling link
             Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
             return;
         }
-        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-            Files.setPosixFilePermissions(temporary, old);
-        }
-    }
-
-    /** Makes the rename durable; file systems that cannot open or force a directory are tolerated. */
-    private static void forceDirectory(Path directory) {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException refused) {
-            // e.g. Windows cannot open a directory, some file systems reject fsync on one (EINVAL);
-            // the rename has happened, its durability then rests on the file system.
+        if (replaced.isRegularFile()) {
+            Files.setPosixFilePermissions(temporary, replaced.permissions());
         }
     }
 

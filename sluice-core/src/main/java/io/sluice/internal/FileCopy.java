@@ -11,11 +11,25 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * File to file with {@link FileChannel#transferTo} (zero-copy where the OS offers it), one slice
- * per drain pass so that a copy is cancellable between slices and shares the executor fairly.
+ * per drain pass so that a copy shares the executor fairly; a cancel does not wait for the slice
+ * to end (C3).
  *
- * <p>Invariants: C1, both files are opened on the drain and closed by it on every path before the
- * stage completes; C2, a copy completes with the number of bytes copied, the size of the source
- * when it was opened (a source that shrinks meanwhile is an error).
+ * <p>Invariants:
+ * <ul>
+ *   <li>C1: both files are opened on the drain and closed by it on every path before the stage
+ *       completes.</li>
+ *   <li>C2: a copy completes with the number of bytes copied, the size of the source when it was
+ *       opened (a source that shrinks meanwhile is an error).</li>
+ *   <li>C3: an outside completion's abort hook closes both files before it returns, so no byte
+ *       reaches the target afterwards. The drain opens them under an {@link AbortGate}: an abort
+ *       that comes first means the target is never opened (nor truncated); one that comes during
+ *       the open waits for it. The source is closed first: a {@code transferTo} in flight is
+ *       registered with the source channel (JDK 17: only with it), whose close waits for that
+ *       system call to return; the target's close then waits for a fallback write in flight on
+ *       it, and none starts after. The drain then fails on the closed channels and ends.</li>
+ *   <li>C4: with sync, the target is forced, then its directory, so that a copy that created the
+ *       file still has it after a crash.</li>
+ * </ul>
  */
 public final class FileCopy {
 
@@ -27,10 +41,10 @@ public final class FileCopy {
     private final boolean sync;
     private final OperationFuture<Long> result = new OperationFuture<>();
     private final SerialDrain drain;
-    private volatile boolean aborted;                  // any thread -> drain
+    private final AbortGate gate = new AbortGate();
 
-    private FileChannel in;                            // drain-confined
-    private FileChannel out;                           // drain-confined
+    private FileChannel in;                            // drain, set under the gate -> abort hook, under the gate
+    private FileChannel out;                           // drain, set under the gate -> abort hook, under the gate
     private long size;                                 // drain-confined
     private long position;                             // drain-confined
     private boolean done;                              // drain-confined
@@ -42,7 +56,7 @@ public final class FileCopy {
         this.sync = sync;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         result.onAbort(() -> {
-            aborted = true;
+            gate.abort(this::closeBoth);               // C3: closed before the stage completes
             drain.signal();
         });
     }
@@ -57,8 +71,8 @@ public final class FileCopy {
         if (done) {
             return false;
         }
-        if (aborted) {
-            end(new CancellationException("copy of " + source + " to " + target + " was cancelled"));
+        if (gate.aborted()) {
+            end(new CancellationException(this + " was cancelled"));
             return false;
         }
         try {
@@ -67,9 +81,8 @@ public final class FileCopy {
                     throw new java.nio.file.FileSystemException(source.toString(), target.toString(),
                             "source and target are the same file");
                 }
-                in = FileReadSource.openForRead(source);
+                gate.open(this::openBoth, this);       // C3: never after an abort
                 size = in.size();
-                out = FileChannel.open(target, FileSink.openOptions(mode));
             }
             if (position < size) {
                 long n = in.transferTo(position, Math.min(SLICE_BYTES, size - position), out);
@@ -82,6 +95,7 @@ public final class FileCopy {
             if (position >= size) {
                 if (sync) {
                     out.force(true);
+                    Directories.forceParentOf(target);   // C4
                 }
                 end(null);
                 return false;
@@ -90,6 +104,26 @@ public final class FileCopy {
         } catch (Throwable t) {
             end(t);
             return false;
+        }
+    }
+
+    /** The open step, under the gate; a source that fails to open leaves the target untouched. */
+    private Void openBoth() throws IOException {
+        in = FileReadSource.openForRead(source);
+        out = FileChannel.open(target, FileSink.openOptions(mode));
+        return null;
+    }
+
+    /** C3: the abort hook's close step, under the gate: the source first. */
+    private void closeBoth() {
+        for (FileChannel channel : new FileChannel[] {in, out}) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // the copy is cancelled; the drain's end() reports nothing further
+                }
+            }
         }
     }
 
@@ -115,6 +149,11 @@ public final class FileCopy {
         } else {
             result.fail(failure);
         }
+    }
+
+    @Override
+    public String toString() {
+        return "copy of " + source + " to " + target;
     }
 
     private void rejected(Throwable e) {

@@ -8,7 +8,13 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** A file opened on the drain in the requested mode; forced (by {@link ChannelSink}) with {@code force(true)}. */
+/**
+ * A file opened on the drain in the requested mode. Forcing it forces the file ({@code force(true)})
+ * and then its directory, so that a file the write created still exists after a crash. An abort
+ * ({@link ChannelSink} K1-K3) closes the file before it returns, waiting at most for the open or
+ * the one system call in flight on it; an abort before the open means the file is never opened,
+ * created or truncated.
+ */
 public final class FileSink extends ChannelSink {
 
     private final Path path;
@@ -35,12 +41,18 @@ public final class FileSink extends ChannelSink {
 
     @Override
     public void open() throws IOException {
-        channel(FileChannel.open(path, openOptions(mode)));
+        openChannel(() -> FileChannel.open(path, openOptions(mode)));
     }
 
+    /**
+     * Forces the file, then its directory: always, not only when this write created the file,
+     * because whether the open created it cannot be known race-free, and forcing a directory
+     * whose entries did not change costs little next to the file's own force.
+     */
     @Override
-    public void abort() {
-        // a file write does not block indefinitely; the drain closes the channel after it
+    public void force() throws IOException {
+        super.force();
+        Directories.forceParentOf(path);
     }
 
     @Override

@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Where a writer's bytes go. Drain-confined, except {@link #abort()}.
+ * Where a writer's bytes go. Drain-confined, except {@link #abort()}, which may run on another
+ * thread concurrently with any drain call.
  */
 public interface WriteSink {
 
@@ -31,12 +32,22 @@ public interface WriteSink {
     default void commit() throws IOException {
     }
 
-    /** Closes the target; idempotent. */
+    /** Closes the target; idempotent, also after {@link #abort()}. */
     void close() throws IOException;
 
     /**
-     * Called from any thread on cancellation: unblocks a write blocked in the target where the
-     * target allows (an interruptible channel is closed). The drain still runs {@link #close()}.
+     * Ends the write from outside: called from the thread that completes the stage from outside
+     * ({@code cancel}, {@code complete}, {@code orTimeout} ...), before the stage's dependents run;
+     * a second call does nothing. For a file sink, when it returns the channel is closed and no
+     * further byte of this write reaches the file: not a write, not a force, not an open
+     * ({@code TRUNCATE_EXISTING} or {@code CREATE}) that had not started. It may wait for an open
+     * or one system call already in flight on the channel (a {@code FileChannel}'s close waits
+     * for a {@code write}, {@code force} or {@code transferTo} in flight on it, so this can take
+     * as long as an {@code fsync}), never for the drain's work beyond that call. Afterwards the
+     * drain's {@link #writeFully} returns {@code false} or throws, {@link #force()} and
+     * {@link #commit()} throw or do nothing, and {@link #close()} only releases what is left.
+     * What holds for a sink over another channel is said by {@link ChannelSink}. The default
+     * does nothing.
      */
     default void abort() {
     }

@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The sink's own protocol, driven directly and deterministically: the temporary file's
  * permissions (A1), which call sequences commit (A2) and which discard (A3), both with the
- * explicit {@code commit()} hook the writer calls and with the force-then-close fallback.
+ * explicit {@code commit()} hook the writer calls; a close without it always discards.
  */
 class AtomicFileSinkTest {
 
@@ -47,11 +48,25 @@ class AtomicFileSinkTest {
     }
 
     @Test
-    void forceThenCloseIsTheWritersSuccessPathAndReplacesTheTarget_A2() throws Exception {
+    void forceThenCloseWithoutCommitDiscards_A3() throws Exception {
         AtomicFileSink sink = openAndWrite();
         sink.force();
+        sink.close();                                   // only commit() replaces the target
+        assertTarget(oldContent);
+        assertThrows(IOException.class, sink::commit, "a commit after the discarding close");
+        assertTarget(oldContent);
+    }
+
+    @Test
+    void abortClosesAndDeletesTheTemporaryBeforeItReturns_A3() throws Exception {
+        AtomicFileSink sink = openAndWrite();
+        sink.abort();
+        assertEquals(List.of(), Stages.temporaries(directory), "deleted by abort(), not by a later close()");
+        assertFalse(sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(newContent)}, 0, 1),
+                "a write after the abort is refused");
+        assertThrows(IOException.class, sink::force);
         sink.close();
-        assertTarget(newContent);
+        assertTarget(oldContent);
     }
 
     @Test
@@ -107,7 +122,7 @@ class AtomicFileSinkTest {
     void abortBeforeOpenLeavesNoTemporary_A3() throws Exception {
         AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
         sink.abort();
-        sink.open();
+        assertThrows(IOException.class, sink::open, "an aborted sink never creates its temporary");
         sink.close();
         assertTarget(oldContent);
     }

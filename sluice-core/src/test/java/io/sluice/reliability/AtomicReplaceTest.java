@@ -39,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Atomic replace (invariants A1-A3 of {@link AtomicFileSink}) on a real file system. */
 class AtomicReplaceTest {
@@ -210,6 +211,34 @@ class AtomicReplaceTest {
         assertFalse(Files.isSymbolicLink(link));
         assertEquals("new", Files.readString(link));
         assertEquals("precious", Files.readString(victim));
+    }
+
+    @Test
+    void aSymlinkAtTheTargetIsReplacedByAFileWithTheLinkTargetsPermissions_A2() throws Exception {
+        assumeTrue(directory.getFileSystem().supportedFileAttributeViews().contains("posix"),
+                "file permissions are POSIX permissions here");
+        Path victim = directory.resolve("victim");
+        Files.writeString(victim, "precious");
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-r-----"));
+        Path link = directory.resolve("link");
+        Files.createSymbolicLink(link, victim);
+        Path dangling = directory.resolve("dangling");
+        Files.createSymbolicLink(dangling, directory.resolve("absent"));
+        Path plain = directory.resolve("plain");
+        Stages.value(ReactiveFile.of(plain).write(Flux.just(ByteBuffer.wrap(new byte[] {1}))));
+
+        Stages.value(ReactiveFile.of(link).write(Flux.just(ByteBuffer.wrap(new byte[] {2})), ATOMIC));
+        Stages.value(ReactiveFile.of(dangling).write(Flux.just(ByteBuffer.wrap(new byte[] {3})), ATOMIC));
+
+        assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(link,
+                LinkOption.NOFOLLOW_LINKS)), "the file replacing a link has the permissions of the file it pointed to");
+        assertFalse(Files.isSymbolicLink(link), "the link itself is replaced, as a rename replaces it");
+        assertEquals("precious", Files.readString(victim));
+        assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(victim)));
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(dangling,
+                LinkOption.NOFOLLOW_LINKS), "a dangling link is replaced like a new file");
+        assertFalse(Files.exists(directory.resolve("absent"), LinkOption.NOFOLLOW_LINKS));
+        assertEquals(List.of(), Stages.temporaries(directory));
     }
 
     @Test
