@@ -36,8 +36,11 @@ import java.util.concurrent.Flow;
  * <p><b>Threading:</b> stream work runs on {@link IoExecutors#blocking()} (or the options'
  * executor), never on the file pool: a stalled stream must not hold a file thread.
  *
- * <p><b>Backpressure:</b> reads only against demand; writes within the strategy's window and
- * byte cap (one {@code write} call per item: streams cannot gather).
+ * <p><b>Backpressure:</b> reads only against demand, emitting what each read returned as soon as
+ * it is read (never an empty chunk, never more than the chunk size), so a peer waiting for an
+ * answer is not kept waiting for a full chunk. Writes within the strategy's window and byte cap.
+ * A stream cannot gather, so small items are batched: see
+ * {@link #write(OutputStream, Publisher, WriteOptions)} for the {@code write} calls made.
  *
  * <p><b>Resources:</b> the stream is closed when the operation ends, whichever way (an output
  * stream is flushed first).
@@ -57,8 +60,8 @@ public final class ByteStreams {
      *     it. A range's {@code offset} bytes are skipped first, from the stream's current position.
      * @param options chunk size, range and executor of the read; without an executor it runs on
      *     {@link IoExecutors#blocking()}
-     * @return a single-use publisher of the stream's bytes in chunks of
-     *     {@link ReadOptions#chunkSizeBytes()}
+     * @return a single-use publisher of the stream's bytes, each chunk what one read returned (at
+     *     most {@link ReadOptions#chunkSizeBytes()}), emitted as soon as it is read
      * @throws NullPointerException if {@code stream} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(InputStream stream, ReadOptions options) {
@@ -71,7 +74,7 @@ public final class ByteStreams {
 
     /**
      * {@link #publisher(InputStream, ReadOptions)} with the default options: the whole stream in
-     * 64 KiB chunks, on {@link IoExecutors#blocking()}.
+     * chunks of up to 64 KiB, on {@link IoExecutors#blocking()}.
      *
      * @param stream the stream to read, already open; the library closes it
      * @return a single-use publisher of the stream's bytes
@@ -90,7 +93,8 @@ public final class ByteStreams {
      *     result fails that subscriber
      * @param options chunk size, range and executor of each read; without an executor the opener
      *     and the reads run on {@link IoExecutors#blocking()}
-     * @return a cold publisher that may be subscribed any number of times
+     * @return a cold publisher that may be subscribed any number of times; each chunk is what one
+     *     read returned (at most {@link ReadOptions#chunkSizeBytes()}), emitted as soon as it is read
      * @throws NullPointerException if {@code opener} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(Callable<? extends InputStream> opener, ReadOptions options) {
