@@ -43,7 +43,13 @@ import java.util.concurrent.Flow;
  * {@link #write(OutputStream, Publisher, WriteOptions)} for the {@code write} calls made.
  *
  * <p><b>Resources:</b> the stream is closed when the operation ends, whichever way (an output
- * stream is flushed first).
+ * stream is flushed first, unless the write was cancelled). Cancelling a write, or completing its
+ * stage from outside, closes the output stream from the cancelling thread: a write blocked in a
+ * stream that closing unblocks (a socket's stream, a {@code PipedOutputStream}) fails at once and
+ * frees its thread, and no call into the stream starts afterwards. A stream whose {@code close()}
+ * waits for its own blocked write (a {@code BufferedOutputStream}) cannot be unblocked: the
+ * cancel still returns, after at most 100 ms, and the stream is closed on a helper thread once
+ * that write ends.
  *
  * <p><b>Errors:</b> as for {@link ReactiveFile}.
  */
@@ -118,7 +124,8 @@ public final class ByteStreams {
      *     {@link IoExecutors#blocking()}
      * @return a stage completing with the number of bytes written once the stream is closed, or
      *     failing with the upstream's or the stream's exception; cancelling it cancels upstream and
-     *     closes the stream
+     *     closes the stream, unblocking a write blocked in it where closing does (see the class
+     *     documentation)
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
      *     {@code null}
      */
