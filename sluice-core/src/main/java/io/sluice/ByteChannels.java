@@ -122,8 +122,10 @@ public final class ByteChannels {
      *
      * @param channel the channel to write to, already open, from its current position; the library
      *     closes it when the write ends, whichever way
-     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
-     *     is written from its position to its limit
+     * @param publisher the bytes to write, subscribed on the calling thread; each
+     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
+     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
+     *     reuse it before then, or the changed bytes may be written
      * @param options demand strategy, byte cap, executor and listener of the write ({@code mode} and
      *     {@code atomicReplace} do not apply to a channel); without an executor a
      *     {@link FileChannel} is written on {@link IoExecutors#files()}, any other channel on
@@ -149,7 +151,9 @@ public final class ByteChannels {
      *
      * @param channel the channel to write to, already open; the library closes it
      * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread
+     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
@@ -167,7 +171,9 @@ public final class ByteChannels {
      *
      * @param channel the channel to write to, already open; the library closes it
      * @param publisher the bytes to write, for example another channel's or a file's
-     *     {@code read()}
+     *     {@code read()}; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is

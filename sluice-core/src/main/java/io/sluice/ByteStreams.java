@@ -115,10 +115,20 @@ public final class ByteStreams {
     /**
      * Writes {@code publisher} to {@code stream}, then flushes and closes it.
      *
+     * <p>A stream cannot gather, so small buffers are batched. Of the buffers the writer takes from
+     * its queue at once, each of 64 KiB or more with an accessible array is written with one
+     * {@code write(byte[], int, int)} call from that array; the others are copied, in order, into a
+     * 256 KiB staging buffer, written with one {@code write} call when it is full, before such a
+     * large buffer and at the end of the batch. One call may so carry many small buffers, and a
+     * buffer may be split across two calls; the bytes reach the stream in order either way. No other
+     * write method of the stream is called.
+     *
      * @param stream the stream to write to, already open; the library flushes and closes it when
      *     the write ends, whichever way
-     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
-     *     is written from its position to its limit, one {@code write} call per buffer
+     * @param publisher the bytes to write, subscribed on the calling thread; each
+     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
+     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
+     *     reuse it before then, or the changed bytes may be written
      * @param options demand strategy, byte cap, executor and listener of the write ({@code mode} and
      *     {@code atomicReplace} do not apply to a stream); without an executor it runs on
      *     {@link IoExecutors#blocking()}
@@ -143,7 +153,9 @@ public final class ByteStreams {
      *
      * @param stream the stream to write to, already open; the library flushes and closes it
      * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread
+     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
@@ -161,7 +173,9 @@ public final class ByteStreams {
      * publisher.
      *
      * @param stream the stream to write to, already open; the library flushes and closes it
-     * @param publisher the bytes to write, for example a file's or another stream's publisher
+     * @param publisher the bytes to write, for example a file's or another stream's publisher; a
+     *     buffer passed to {@code onNext} belongs to the writer until the returned stage completes:
+     *     do not change or reuse it before then, or the changed bytes may be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
