@@ -64,6 +64,7 @@ class StreamWriteCancelTest {
             assertTrue(closed.get(), "the stream is closed by the time cancel() returns");
             assertThrows(IOException.class, () -> out.write(1), "the pipe is closed for writing");
             awaitNoThreadIn("pipedWrite");
+            awaitNoThreadNamed("sluice-stream-close");
         } finally {
             neverRead.close();                    // frees a writer the cancel left blocked (old code)
         }
@@ -143,6 +144,18 @@ class StreamWriteCancelTest {
         }
         assertTrue(closed.await(10, TimeUnit.SECONDS), "the stream is closed once its write has ended");
         awaitNoThreadIn("pipedWrite");
+        awaitNoThreadNamed("sluice-stream-close");
+    }
+
+    /** Waits until no live thread has this name (the close helper ends once its close returns); 10 s. */
+    private static void awaitNoThreadNamed(String name) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("a " + name + " thread is still alive");
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** Waits until no live thread is inside {@link BlockedIn}{@code .method}; fails after 10 s. */

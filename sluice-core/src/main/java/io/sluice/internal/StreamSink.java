@@ -52,7 +52,7 @@ public final class StreamSink implements WriteSink {
     private final OutputStream stream;
     private final AtomicInteger state = new AtomicInteger();              // drain sets/clears CALLING; any thread sets ABORTED (S1)
     private final AtomicBoolean closed = new AtomicBoolean();             // drain, aborting thread or closer: the stream is closed once (S4)
-    private final CountDownLatch abortSettled = new CountDownLatch(2);    // drain (call ended) and closer (close returned) -> aborting thread (S3)
+    private final CountDownLatch abortSettled = new CountDownLatch(2);    // drain (call ended), closer or aborting thread (close done) -> aborting thread (S3)
 
     public StreamSink(OutputStream stream) {
         this.stream = stream;
