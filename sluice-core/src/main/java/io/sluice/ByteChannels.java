@@ -43,7 +43,10 @@ import java.util.concurrent.Flow;
  * channels that return 0 are retried with a growing back-off.
  *
  * <p><b>Backpressure:</b> as for {@link ReactiveFile}: reads only against demand, writes within
- * the strategy's window and byte cap; gathering writes on a {@code GatheringByteChannel}.
+ * the strategy's window and byte cap; gathering writes on a {@code GatheringByteChannel}. A
+ * publisher emits what each read of the channel returned as soon as it is read, never an empty
+ * chunk and never more than the chunk size: a pipe or socket whose peer waits for an answer is not
+ * kept waiting for a full chunk.
  *
  * <p><b>Resources:</b> the library closes the channel when the operation ends, whichever way:
  * after the last byte, on error, and on cancellation (which also unblocks a write blocked in an
@@ -66,8 +69,8 @@ public final class ByteChannels {
      * @param options chunk size, range and executor of the read; without an executor a
      *     {@link FileChannel} is read on {@link IoExecutors#files()}, any other channel on
      *     {@link IoExecutors#blocking()}
-     * @return a single-use publisher of the channel's bytes in chunks of
-     *     {@link ReadOptions#chunkSizeBytes()}
+     * @return a single-use publisher of the channel's bytes, each chunk what one read returned (at
+     *     most {@link ReadOptions#chunkSizeBytes()}), emitted as soon as it is read
      * @throws NullPointerException if {@code channel} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(ReadableByteChannel channel, ReadOptions options) {
@@ -80,7 +83,7 @@ public final class ByteChannels {
 
     /**
      * {@link #publisher(ReadableByteChannel, ReadOptions)} with the default options: the whole
-     * channel in 64 KiB chunks, on the default executor for its kind.
+     * channel in chunks of up to 64 KiB, on the default executor for its kind.
      *
      * @param channel the channel to read, already open; the library closes it
      * @return a single-use publisher of the channel's bytes
@@ -100,7 +103,8 @@ public final class ByteChannels {
      *     result fails that subscriber
      * @param options chunk size, range and executor of each read; without an executor the
      *     opener and the reads run on {@link IoExecutors#blocking()}
-     * @return a cold publisher that may be subscribed any number of times
+     * @return a cold publisher that may be subscribed any number of times; each chunk is what one
+     *     read returned (at most {@link ReadOptions#chunkSizeBytes()}), emitted as soon as it is read
      * @throws NullPointerException if {@code opener} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(Callable<? extends ReadableByteChannel> opener, ReadOptions options) {
@@ -118,8 +122,10 @@ public final class ByteChannels {
      *
      * @param channel the channel to write to, already open, from its current position; the library
      *     closes it when the write ends, whichever way
-     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
-     *     is written from its position to its limit
+     * @param publisher the bytes to write, subscribed on the calling thread; each
+     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
+     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
+     *     reuse it before then, or the changed bytes may be written
      * @param options demand strategy, byte cap, executor and listener of the write ({@code mode} and
      *     {@code atomicReplace} do not apply to a channel); without an executor a
      *     {@link FileChannel} is written on {@link IoExecutors#files()}, any other channel on
@@ -145,7 +151,9 @@ public final class ByteChannels {
      *
      * @param channel the channel to write to, already open; the library closes it
      * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread
+     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
@@ -163,7 +171,9 @@ public final class ByteChannels {
      *
      * @param channel the channel to write to, already open; the library closes it
      * @param publisher the bytes to write, for example another channel's or a file's
-     *     {@code read()}
+     *     {@code read()}; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is

@@ -36,11 +36,20 @@ import java.util.concurrent.Flow;
  * <p><b>Threading:</b> stream work runs on {@link IoExecutors#blocking()} (or the options'
  * executor), never on the file pool: a stalled stream must not hold a file thread.
  *
- * <p><b>Backpressure:</b> reads only against demand; writes within the strategy's window and
- * byte cap (one {@code write} call per item: streams cannot gather).
+ * <p><b>Backpressure:</b> reads only against demand, emitting what each read returned as soon as
+ * it is read (never an empty chunk, never more than the chunk size), so a peer waiting for an
+ * answer is not kept waiting for a full chunk. Writes within the strategy's window and byte cap.
+ * A stream cannot gather, so small items are batched: see
+ * {@link #write(OutputStream, Publisher, WriteOptions)} for the {@code write} calls made.
  *
  * <p><b>Resources:</b> the stream is closed when the operation ends, whichever way (an output
- * stream is flushed first).
+ * stream is flushed first, unless the write was cancelled). Cancelling a write, or completing its
+ * stage from outside, closes the output stream from the cancelling thread: a write blocked in a
+ * stream that closing unblocks (a socket's stream, a {@code PipedOutputStream}) fails at once and
+ * frees its thread, and no call into the stream starts afterwards. A stream whose {@code close()}
+ * waits for its own blocked write (a {@code BufferedOutputStream}) cannot be unblocked: the
+ * cancel still returns, after at most 100 ms, and the stream is closed on a helper thread once
+ * that write ends.
  *
  * <p><b>Errors:</b> as for {@link ReactiveFile}.
  */
@@ -57,8 +66,8 @@ public final class ByteStreams {
      *     it. A range's {@code offset} bytes are skipped first, from the stream's current position.
      * @param options chunk size, range and executor of the read; without an executor it runs on
      *     {@link IoExecutors#blocking()}
-     * @return a single-use publisher of the stream's bytes in chunks of
-     *     {@link ReadOptions#chunkSizeBytes()}
+     * @return a single-use publisher of the stream's bytes, each chunk what one read returned (at
+     *     most {@link ReadOptions#chunkSizeBytes()}), emitted as soon as it is read
      * @throws NullPointerException if {@code stream} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(InputStream stream, ReadOptions options) {
@@ -71,7 +80,7 @@ public final class ByteStreams {
 
     /**
      * {@link #publisher(InputStream, ReadOptions)} with the default options: the whole stream in
-     * 64 KiB chunks, on {@link IoExecutors#blocking()}.
+     * chunks of up to 64 KiB, on {@link IoExecutors#blocking()}.
      *
      * @param stream the stream to read, already open; the library closes it
      * @return a single-use publisher of the stream's bytes
@@ -90,7 +99,8 @@ public final class ByteStreams {
      *     result fails that subscriber
      * @param options chunk size, range and executor of each read; without an executor the opener
      *     and the reads run on {@link IoExecutors#blocking()}
-     * @return a cold publisher that may be subscribed any number of times
+     * @return a cold publisher that may be subscribed any number of times; each chunk is what one
+     *     read returned (at most {@link ReadOptions#chunkSizeBytes()}), emitted as soon as it is read
      * @throws NullPointerException if {@code opener} or {@code options} is {@code null}
      */
     public static BytePublisher publisher(Callable<? extends InputStream> opener, ReadOptions options) {
@@ -105,16 +115,27 @@ public final class ByteStreams {
     /**
      * Writes {@code publisher} to {@code stream}, then flushes and closes it.
      *
+     * <p>A stream cannot gather, so small buffers are batched. Of the buffers the writer takes from
+     * its queue at once, each of 64 KiB or more with an accessible array is written with one
+     * {@code write(byte[], int, int)} call from that array; the others are copied, in order, into a
+     * 256 KiB staging buffer, written with one {@code write} call when it is full, before such a
+     * large buffer and at the end of the batch. One call may so carry many small buffers, and a
+     * buffer may be split across two calls; the bytes reach the stream in order either way. No other
+     * write method of the stream is called.
+     *
      * @param stream the stream to write to, already open; the library flushes and closes it when
      *     the write ends, whichever way
-     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
-     *     is written from its position to its limit, one {@code write} call per buffer
+     * @param publisher the bytes to write, subscribed on the calling thread; each
+     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
+     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
+     *     reuse it before then, or the changed bytes may be written
      * @param options demand strategy, byte cap, executor and listener of the write ({@code mode} and
      *     {@code atomicReplace} do not apply to a stream); without an executor it runs on
      *     {@link IoExecutors#blocking()}
      * @return a stage completing with the number of bytes written once the stream is closed, or
      *     failing with the upstream's or the stream's exception; cancelling it cancels upstream and
-     *     closes the stream
+     *     closes the stream, unblocking a write blocked in it where closing does (see the class
+     *     documentation)
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
      *     {@code null}
      */
@@ -132,7 +153,9 @@ public final class ByteStreams {
      *
      * @param stream the stream to write to, already open; the library flushes and closes it
      * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread
+     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
@@ -150,7 +173,9 @@ public final class ByteStreams {
      * publisher.
      *
      * @param stream the stream to write to, already open; the library flushes and closes it
-     * @param publisher the bytes to write, for example a file's or another stream's publisher
+     * @param publisher the bytes to write, for example a file's or another stream's publisher; a
+     *     buffer passed to {@code onNext} belongs to the writer until the returned stage completes:
+     *     do not change or reuse it before then, or the changed bytes may be written
      * @param options demand strategy, byte cap, executor and listener of the write
      * @return a stage completing with the number of bytes written, or failing with the first error
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is

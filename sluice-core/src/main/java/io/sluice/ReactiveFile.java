@@ -128,8 +128,10 @@ public final class ReactiveFile {
      * Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte
      * count. As {@link #write(Publisher, WriteOptions)} with {@link WriteOptions#defaults()}.
      *
-     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
-     *     is written from its position to its limit
+     * @param publisher the bytes to write, subscribed on the calling thread; each
+     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
+     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
+     *     reuse it before then, or the changed bytes may be written
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
      *     cancelling it cancels upstream and closes the file
@@ -143,8 +145,10 @@ public final class ReactiveFile {
      * Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count. The
      * file is opened on the executor when the write starts, not on the calling thread.
      *
-     * @param publisher the bytes to write, subscribed on the calling thread; each {@code ByteBuffer}
-     *     is written from its position to its limit
+     * @param publisher the bytes to write, subscribed on the calling thread; each
+     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
+     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
+     *     reuse it before then, or the changed bytes may be written
      * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
      *     listener of the write; without an executor it runs on {@link IoExecutors#files()}, and a
      *     sync write's final force, commit and close on {@link IoExecutors#blocking()}, so a slow
@@ -168,7 +172,9 @@ public final class ReactiveFile {
      * {@link #write(Flow.Publisher, WriteOptions)} with {@link WriteOptions#defaults()}.
      *
      * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread
+     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
      *     cancelling it cancels upstream and closes the file
@@ -183,7 +189,9 @@ public final class ReactiveFile {
      * {@link #write(Publisher, WriteOptions)}.
      *
      * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread
+     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
+     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
+     *     be written
      * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
      *     listener of the write
      * @return a stage completing with the number of bytes written once the file is closed (and
@@ -201,7 +209,9 @@ public final class ReactiveFile {
      * Writes one of this library's publishers (both kinds at once), creating or truncating the file;
      * this overload only resolves the ambiguity of a {@link BytePublisher}.
      *
-     * @param publisher the bytes to write, for example another file's {@link #read()}
+     * @param publisher the bytes to write, for example another file's {@link #read()}; a buffer
+     *     passed to {@code onNext} belongs to the writer until the returned stage completes: do not
+     *     change or reuse it before then, or the changed bytes may be written
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
      *     cancelling it cancels upstream and closes the file
@@ -215,7 +225,9 @@ public final class ReactiveFile {
      * Writes one of this library's publishers as {@code options} say; as
      * {@link #write(Publisher, WriteOptions)}.
      *
-     * @param publisher the bytes to write, for example another file's {@link #read()}
+     * @param publisher the bytes to write, for example another file's {@link #read()}; a buffer
+     *     passed to {@code onNext} belongs to the writer until the returned stage completes: do not
+     *     change or reuse it before then, or the changed bytes may be written
      * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
      *     listener of the write
      * @return a stage completing with the number of bytes written once the file is closed (and

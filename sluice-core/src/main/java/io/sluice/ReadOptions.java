@@ -13,7 +13,7 @@ import java.util.concurrent.Executor;
  *
  * <p><b>Threading:</b> immutable and thread-safe; one instance may serve any number of reads.
  *
- * <p><b>Backpressure:</b> each item a subscriber requests is one chunk of
+ * <p><b>Backpressure:</b> each item a subscriber requests is one chunk of at most
  * {@link #chunkSizeBytes()}, so a subscriber's demand times the chunk size bounds the bytes in
  * flight; a range bounds the total.
  *
@@ -67,10 +67,13 @@ public final class ReadOptions {
     }
 
     /**
-     * A copy emitting chunks of {@code bytes} (each full but the last).
+     * A copy emitting chunks of at most {@code bytes}. A file's chunks are full but the last; a
+     * channel's or stream's chunk holds what one read returned (never nothing), emitted as soon as
+     * it is read, so a peer waiting for an answer is not kept waiting for a full chunk.
      *
-     * @param bytes the size of each chunk in bytes, at least 1; each subscriber allocates one buffer
-     *     of this size per item
+     * @param bytes the largest chunk in bytes, at least 1; each subscriber reads into a buffer of
+     *     this size per item (a chunk of less than half of it is copied out into a buffer of its
+     *     own size)
      * @return a copy with this chunk size
      * @throws IllegalArgumentException if {@code bytes} is 0 or negative
      */
@@ -116,7 +119,8 @@ public final class ReadOptions {
     }
 
     /**
-     * The size of each emitted chunk, in bytes (the last may be shorter).
+     * The largest chunk emitted, in bytes: a file's chunks are this size but the last; a
+     * channel's or stream's are what each read returned, up to this size.
      *
      * @return the chunk size in bytes, at least 1
      */

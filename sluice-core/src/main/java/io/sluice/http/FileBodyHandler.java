@@ -37,7 +37,10 @@ import java.util.concurrent.Flow;
  * executor). The handler is immutable and may be reused for many requests.
  *
  * <p><b>Backpressure:</b> the client is asked for the next list only when the writer wants more
- * buffers and none are left, so memory stays within the writer's window plus one list.
+ * buffers and none are left, so memory stays within the writer's window plus one list. A buffer
+ * passed to {@code onNext} belongs to the writer until the body's stage completes: do not change
+ * or reuse it before then, or the changed bytes may be written. The JDK client does not: it no
+ * longer uses a list or buffer once it has passed it on.
  *
  * <p><b>Resources:</b> the file is closed when the body ends, fails, or the write fails; a failed
  * write cancels the response body, which lets the client close the connection.

@@ -10,7 +10,10 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Any readable channel, limited to a range (skipping {@code offset} bytes first). A non-blocking
- * selectable channel is waited on with a selector, never spun on. Drain-confined, except
+ * selectable channel is waited on with a selector, never spun on. Each read's bytes are emitted as
+ * they come ({@link ReadSource#fillsChunks()} is false), whatever the channel: a pipe or socket
+ * returns what its peer has sent, and a {@link FileChannel} (which may be a FIFO or a device)
+ * returns a full buffer anyway when it reads a regular file. Drain-confined, except
  * {@link #abort()}.
  */
 public final class ChannelReadSource implements ReadSource {

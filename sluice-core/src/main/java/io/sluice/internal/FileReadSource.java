@@ -13,7 +13,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
  * opened ({@code min(offset + length, size)}); a file that shrinks below it while being read is an
- * error ({@link EOFException}), never a silently short result.
+ * error ({@link EOFException}), never a silently short result. Chunks are filled: all full but the
+ * last.
  */
 public final class FileReadSource implements ReadSource {
 
@@ -79,6 +80,12 @@ public final class FileReadSource implements ReadSource {
         }
         position += n;
         return n;
+    }
+
+    /** A file's chunks are filled: a read returns short only at the end of the file. */
+    @Override
+    public boolean fillsChunks() {
+        return true;
     }
 
     @Override

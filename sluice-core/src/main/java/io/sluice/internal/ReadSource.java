@@ -34,6 +34,17 @@ public interface ReadSource extends Closeable {
      */
     int read(ByteBuffer dst) throws IOException;
 
+    /**
+     * Whether a chunk is read until full before it is emitted (R10 in {@link ReadSubscription}).
+     * A file's read returns short only at its end, so its chunks are filled: all full but the last.
+     * A pipe, socket or stream returns what its peer has sent so far, and a second read could wait
+     * for bytes the peer sends only after an answer: such a source (the default) has each read's
+     * bytes emitted at once.
+     */
+    default boolean fillsChunks() {
+        return false;
+    }
+
     /** Bytes left at most (the range still to read), or -1 when unknown (open-ended streams, sockets). */
     long remaining();
 

@@ -10,8 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One subscriber's read: opens the source on the first request, reads only against demand, fills
- * every chunk (all full but the last) and signals from its drain.
+ * One subscriber's read: opens the source on the first request, reads only against demand, emits
+ * each chunk as soon as its source has one (R10) and signals from its drain.
  *
  * <p>Invariants:
  * <ul>
@@ -36,6 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       from the cancelling thread, so a read blocked on a silent peer (a socket, a pipe) ends at
  *       once instead of holding its thread and descriptor; the exception that read then throws is
  *       not signalled, nor is any error after a cancel.</li>
+ *   <li>R10: a chunk is emitted as soon as its fill ends: for a source that
+ *       {@linkplain ReadSource#fillsChunks() fills chunks} (a file) when it is full or the source
+ *       ends, so all chunks are full but the last; for any other source (a pipe, socket, stream)
+ *       after each read that returned bytes, so a peer waiting for an answer is never kept waiting
+ *       for bytes that it has not sent. No chunk is empty, none is longer than the chunk size.</li>
  * </ul>
  */
 final class ReadSubscription implements Subscription {
@@ -47,7 +52,7 @@ final class ReadSubscription implements Subscription {
     private final ReadSource.Opener opener;
     private final ReadSource.Check check;                     // null: none
     private final Closeable unopened;                         // null: none; closed by finish() if never opened (R4)
-    private final int chunkSizeBytes;
+    private final ReadChunks chunks;                          // drain-confined
     private final SerialDrain drain;
 
     private final AtomicLong requested = new AtomicLong();   // any thread -> drain
@@ -71,7 +76,7 @@ final class ReadSubscription implements Subscription {
         this.opener = opener;
         this.check = check;
         this.unopened = unopened;
-        this.chunkSizeBytes = chunkSizeBytes;
+        this.chunks = new ReadChunks(chunkSizeBytes);
         this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
     }
 
@@ -152,9 +157,7 @@ final class ReadSubscription implements Subscription {
             ByteBuffer chunk;
             boolean ended;
             try {
-                long remaining = source.remaining();
-                int size = remaining < 0 ? chunkSizeBytes : (int) Math.min(chunkSizeBytes, remaining);
-                chunk = ByteBuffer.allocate(size);
+                chunk = chunks.forRead(source.remaining());
                 ended = fill(chunk);
             } catch (Throwable t) {
                 finish(t, !cancelled);                           // R9: an aborted read's exception is not signalled
@@ -164,8 +167,8 @@ final class ReadSubscription implements Subscription {
                 finish(null, false);
                 return false;
             }
-            chunk.flip();
-            if (chunk.hasRemaining()) {
+            chunk = chunks.toEmit(chunk);                        // null: nothing read (R10)
+            if (chunk != null) {
                 if (requested.get() != Long.MAX_VALUE) {
                     requested.decrementAndGet();                 // R2
                 }
@@ -207,14 +210,22 @@ final class ReadSubscription implements Subscription {
         }
     }
 
-    /** Reads until the chunk is full or the source ends; returns whether it ended. */
+    /**
+     * Reads into the chunk until it is full, the source ends, or (R10) a read of a source that does
+     * not fill chunks returned bytes; returns whether the source ended.
+     */
     private boolean fill(ByteBuffer chunk) throws java.io.IOException {
+        boolean fills = source.fillsChunks();
         while (chunk.hasRemaining()) {
             if (cancelled) {
                 return false;
             }
-            if (source.read(chunk) < 0) {
+            int n = source.read(chunk);
+            if (n < 0) {
                 return true;
+            }
+            if (n > 0 && !fills) {
+                return false;                                    // R10: emit what the peer sent
             }
         }
         return false;

@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). Drain-confined,
- * except {@link #abort()}.
+ * An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). Each read's bytes
+ * are emitted as they come ({@link ReadSource#fillsChunks()} is false): a stream returns what its
+ * peer has sent so far. Drain-confined, except {@link #abort()}.
  */
 public final class StreamReadSource implements ReadSource {
 

@@ -4,13 +4,17 @@ import io.sluice.testing.Bytes;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A stream has no gathering write: small items are staged, large heap items written as they are. */
 class StreamSinkTest {
@@ -74,5 +78,87 @@ class StreamSinkTest {
         expected[0] = 7;
         System.arraycopy(content, 0, expected, 1, content.length);
         assertArrayEquals(expected, stream.toByteArray());
+    }
+
+    /**
+     * abort() races a batch of writes to a stream that accepts writes even after close() (as a
+     * ByteArrayOutputStream does): once abort() has returned, no write call starts, and the batch
+     * reports that it stopped.
+     */
+    @Test
+    void noWriteCallStartsAfterAbortReturns() throws Exception {
+        AtomicInteger lateWrites = new AtomicInteger();
+        AtomicInteger stopped = new AtomicInteger();
+        int iterations = 300;
+        for (int i = 0; i < iterations; i++) {
+            boolean[] abortReturned = {false};
+            Object lock = new Object();
+            OutputStream stream = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] bytes, int offset, int length) {
+                    synchronized (lock) {
+                        if (abortReturned[0]) {
+                            lateWrites.incrementAndGet();
+                        }
+                    }
+                }
+            };
+            StreamSink sink = new StreamSink(stream);
+            ByteBuffer[] items = new ByteBuffer[16];
+            for (int j = 0; j < items.length; j++) {
+                items[j] = ByteBuffer.wrap(new byte[StreamSink.DIRECT_WRITE_BYTES]);   // one write call each
+            }
+            CyclicBarrier start = new CyclicBarrier(2);
+            Thread drain = new Thread(() -> {
+                try {
+                    start.await();
+                    if (!sink.writeFully(items, 0, items.length)) {
+                        stopped.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            drain.start();
+            start.await();
+            sink.abort();
+            synchronized (lock) {
+                abortReturned[0] = true;
+            }
+            drain.join();
+            sink.close();
+        }
+        assertEquals(0, lateWrites.get(), "write calls started after abort() returned");
+        assertTrue(stopped.get() > 0, "some batches were stopped by the abort");
+    }
+
+    @Test
+    void closeAfterAbortClosesOnceAndDoesNotFlush() throws Exception {
+        AtomicInteger flushes = new AtomicInteger();
+        AtomicInteger closes = new AtomicInteger();
+        OutputStream stream = new ByteArrayOutputStream() {
+            @Override
+            public void flush() {
+                flushes.incrementAndGet();
+            }
+
+            @Override
+            public void close() {
+                closes.incrementAndGet();
+            }
+        };
+        StreamSink sink = new StreamSink(stream);
+        sink.abort();
+        assertEquals(1, closes.get(), "abort() closes the stream itself");
+        sink.close();
+        sink.close();
+        assertEquals(1, closes.get(), "closed once");
+        assertEquals(0, flushes.get(), "a cancelled write is not flushed by the sink");
+        assertFalse(sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(new byte[1])}, 0, 1));
     }
 }
