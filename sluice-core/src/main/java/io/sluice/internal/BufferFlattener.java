@@ -33,7 +33,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
     private final AtomicInteger drainRequests = new AtomicInteger();          // any thread -> drain (missed count)
     private final AtomicBoolean subscribed = new AtomicBoolean();             // subscribe, once
 
-    private volatile Flow.Subscriber<? super ByteBuffer> downstream;          // subscribe sets once -> drain
+    private volatile Flow.Subscriber<? super ByteBuffer> downstream;          // subscribe sets -> drain; drain clears (§3.13)
     private volatile Flow.Subscription upstream;                              // onSubscribe sets once -> drain
     private volatile boolean listOutstanding;                                 // drain sets, onNext clears after adding
     private volatile boolean upstreamDone;                                    // onError/onComplete -> drain
@@ -141,6 +141,9 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
                 terminated = true;
                 target.onError(badRequest);                                   // §3.9
             }
+            if (terminated || cancelled) {
+                downstream = null;                                            // §3.13: drop the subscriber
+            }
             return;
         }
         if (terminated || target == null) {
@@ -166,6 +169,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
         }
         if (done) {
             terminated = true;
+            downstream = null;                                                // §3.13: drop the subscriber
             Throwable error = upstreamError;
             if (error != null) {
                 target.onError(error);
