@@ -28,21 +28,21 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, ByteBuffer>, Flow.Subscription {
 
-    private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>();  // upstream adds -> drain polls
-    private final AtomicLong requested = new AtomicLong();                    // downstream adds -> drain takes
-    private final AtomicInteger drainRequests = new AtomicInteger();          // any thread -> drain (missed count)
-    private final AtomicBoolean subscribed = new AtomicBoolean();             // subscribe, once
+    private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>(); // upstream -> drain
+    private final AtomicLong requested = new AtomicLong();                   // downstream -> drain
+    private final AtomicInteger drainRequests = new AtomicInteger();         // any thread -> drain
+    private final AtomicBoolean subscribed = new AtomicBoolean();            // subscribe, once
 
-    private volatile Flow.Subscriber<? super ByteBuffer> downstream;          // subscribe sets -> drain; drain clears (§3.13)
-    private volatile Flow.Subscription upstream;                              // onSubscribe sets once -> drain
-    private volatile boolean listOutstanding;                                 // drain sets, onNext clears after adding
-    private volatile boolean upstreamDone;                                    // onError/onComplete -> drain
-    private volatile Throwable upstreamError;                                 // onError, before upstreamDone -> drain
-    private volatile Throwable badRequest;                                    // request (§3.9) -> drain
-    private volatile boolean cancelled;                                       // cancel -> drain
+    private volatile Flow.Subscriber<? super ByteBuffer> downstream;         // subscribe -> drain, clears
+    private volatile Flow.Subscription upstream;                             // onSubscribe, once -> drain
+    private volatile boolean listOutstanding;                                // drain sets, onNext clears
+    private volatile boolean upstreamDone;                                   // onError/onComplete -> drain
+    private volatile Throwable upstreamError;                                // onError -> drain
+    private volatile Throwable badRequest;                                   // request (§3.9) -> drain
+    private volatile boolean cancelled;                                      // cancel -> drain
 
-    private boolean terminated;                                               // drain-confined
-    private boolean upstreamCancelled;                                        // drain-confined
+    private boolean terminated;                                              // drain-confined
+    private boolean upstreamCancelled;                                       // drain-confined
 
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
