@@ -23,9 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The flattener's invariants under real threads: the upstream's signals (on one thread, §1.3)
- * race the downstream's {@code request} calls (on another), which run the drain. Each test is
- * bounded in iterations and in time (about a second), and counts every violation it sees.
+ * The flattener's invariants when the upstream's signals (serial, §1.3) land while the
+ * downstream's {@code request} runs the drain: on real threads, bounded in iterations and in time
+ * (about a second), counting every violation seen; and, where the window is too narrow for real
+ * threads, with the drain held inside it.
  */
 class BufferFlattenerRaceTest {
 
