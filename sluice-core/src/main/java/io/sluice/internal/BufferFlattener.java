@@ -22,25 +22,27 @@ import java.util.concurrent.atomic.AtomicLong;
  *       is issued from the drain, which one thread at a time runs (§1.3, §2.7).</li>
  *   <li>F3: the downstream receives at most as many buffers as it requested (§1.1), and exactly one
  *       terminal signal, after the last buffer (§1.7).</li>
+ *   <li>F4: the drain reads {@code upstreamDone} and {@code listOutstanding} before it looks at the
+ *       queue ("done, then empty"), so a list arriving during a pass is never taken for absent.</li>
  * </ul>
  */
 public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, ByteBuffer>, Flow.Subscription {
 
-    private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>();  // upstream -> drain
-    private final AtomicLong requested = new AtomicLong();                    // downstream -> drain
-    private final AtomicInteger drainRequests = new AtomicInteger();
-    private final AtomicBoolean subscribed = new AtomicBoolean();
+    private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>(); // upstream -> drain
+    private final AtomicLong requested = new AtomicLong();                   // downstream -> drain
+    private final AtomicInteger drainRequests = new AtomicInteger();         // any thread -> drain
+    private final AtomicBoolean subscribed = new AtomicBoolean();            // subscribe, once
 
-    private volatile Flow.Subscriber<? super ByteBuffer> downstream;          // set once
-    private volatile Flow.Subscription upstream;                              // set once
-    private volatile boolean listOutstanding;                                 // drain sets, onNext clears
-    private volatile boolean upstreamDone;
-    private volatile Throwable upstreamError;
-    private volatile Throwable badRequest;                                    // §3.9
-    private volatile boolean cancelled;
+    private volatile Flow.Subscriber<? super ByteBuffer> downstream;         // subscribe -> drain, clears
+    private volatile Flow.Subscription upstream;                             // onSubscribe, once -> drain
+    private volatile boolean listOutstanding;                                // drain sets, onNext clears
+    private volatile boolean upstreamDone;                                   // onError/onComplete -> drain
+    private volatile Throwable upstreamError;                                // onError -> drain
+    private volatile Throwable badRequest;                                   // request (§3.9) -> drain
+    private volatile boolean cancelled;                                      // cancel -> drain
 
-    private boolean terminated;                                               // drain-confined
-    private boolean upstreamCancelled;                                        // drain-confined
+    private boolean terminated;                                              // drain-confined
+    private boolean upstreamCancelled;                                       // drain-confined
 
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
@@ -92,6 +94,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
 
     @Override
     public void onNext(List<ByteBuffer> list) {
+        Objects.requireNonNull(list, "§2.13: list must not be null");
         for (ByteBuffer buffer : list) {
             if (buffer.hasRemaining()) {
                 buffers.add(buffer);
@@ -138,6 +141,9 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
                 terminated = true;
                 target.onError(badRequest);                                   // §3.9
             }
+            if (terminated || cancelled) {
+                downstream = null;                                            // §3.13: drop the subscriber
+            }
             return;
         }
         if (terminated || target == null) {
@@ -151,17 +157,28 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
                 return;                                                       // the next pass cleans up
             }
         }
-        if (buffers.isEmpty() && upstreamDone) {
+        // F4, flags then queue: the upstream adds a list's buffers before it clears listOutstanding,
+        // and before onComplete/onError sets upstreamDone (its signals are serial, §1.3). So a flag
+        // read first and then an empty queue mean no buffer of that signal is still owed; in the
+        // other order, a last list landing between the two reads would be dropped (F3), or a
+        // second list requested while the first is queued (F1).
+        boolean done = upstreamDone;
+        boolean listAwaited = listOutstanding;
+        if (!buffers.isEmpty()) {
+            return;               // owed but not yet requested, or just added (its drain() runs a pass)
+        }
+        if (done) {
             terminated = true;
+            downstream = null;                                                // §3.13: drop the subscriber
             Throwable error = upstreamError;
             if (error != null) {
                 target.onError(error);
             } else {
-                target.onComplete();
+                target.onComplete();                                          // §1.7: after the last buffer
             }
             return;
         }
-        if (buffers.isEmpty() && requested.get() > 0 && source != null && !listOutstanding) {
+        if (!listAwaited && requested.get() > 0 && source != null) {
             listOutstanding = true;
             source.request(1);                                                // F1
         }

@@ -1,9 +1,9 @@
 package io.sluice.tck.race;
 
-import io.sluice.internal.ChannelWriteSubscriber;
 import io.sluice.tck.support.AsyncUpstream;
 import io.sluice.tck.support.CheckedSubscription;
 import io.sluice.tck.support.SynchronousUpstream;
+import io.sluice.tck.write.Write;
 import io.sluice.tck.write.WriterCase;
 import io.sluice.tck.write.WriterFixture;
 import org.reactivestreams.Publisher;
@@ -107,7 +107,7 @@ public class WriteRaceTest {
                           Publisher<ByteBuffer> upstream, Supplier<CheckedSubscription> subscription,
                           CountDownLatch upstreamEnded) throws Exception {
         String where = writerCase + ", round " + round + ": ";
-        ChannelWriteSubscriber writer = fixture.newWriter();
+        Write writer = fixture.newWriter();
         CompletableFuture<Long> stage = writer.result();
         boolean cancels = round % 4 != 0;
         int spins = ThreadLocalRandom.current().nextInt(20_000);
@@ -123,7 +123,7 @@ public class WriteRaceTest {
             return null;
         });
         go.countDown();
-        upstream.subscribe(writer);
+        upstream.subscribe(writer.subscriber());
         canceller.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
 
         long written;

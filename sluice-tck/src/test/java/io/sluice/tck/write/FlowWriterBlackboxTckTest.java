@@ -1,7 +1,6 @@
 package io.sluice.tck.write;
 
 import io.sluice.tck.support.Tck;
-import org.reactivestreams.FlowAdapters;
 import org.reactivestreams.tck.flow.FlowSubscriberBlackboxVerification;
 import org.testng.ITest;
 import org.testng.annotations.AfterClass;
@@ -15,9 +14,9 @@ import java.util.concurrent.Flow;
 
 /**
  * TCK blackbox subscriber rules (java.util.concurrent.Flow) for every {@link WriterCase#tck() case}
- * (every writer target under every demand strategy; the atomic file writer under the default
- * one): the writer itself behind {@code FlowAdapters.toFlowSubscriber}, as a Flow
- * upstream of a write sees it; no probe. It requests on its own (from its drain), so
+ * (every writer target under every demand strategy; the sync and atomic file writers under
+ * the default one): the subscriber an entry point's {@code Flow.Publisher} overload subscribes,
+ * exactly as a Flow upstream of a write gets it; no probe. It requests on its own (from its drain), so
  * {@code triggerRequest} is left as the TCK's no-op.
  */
 public class FlowWriterBlackboxTckTest extends FlowSubscriberBlackboxVerification<ByteBuffer> implements ITest {
@@ -39,7 +38,7 @@ public class FlowWriterBlackboxTckTest extends FlowSubscriberBlackboxVerificatio
 
     @Override
     public Flow.Subscriber<ByteBuffer> createFlowSubscriber() {
-        return FlowAdapters.toFlowSubscriber(fixture.newWriter());
+        return fixture.newFlowWriter().flowSubscriber();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.tck.write;
 
 import io.sluice.tck.support.Tck;
 import org.reactivestreams.FlowAdapters;
+import org.reactivestreams.Subscriber;
 import org.reactivestreams.tck.flow.FlowSubscriberWhiteboxVerification;
 import org.testng.ITest;
 import org.testng.annotations.AfterClass;
@@ -15,9 +16,10 @@ import java.util.concurrent.Flow;
 
 /**
  * TCK whitebox subscriber rules (java.util.concurrent.Flow) for every {@link WriterCase#tck() case}
- * (every writer target under every demand strategy; the atomic file writer under the default
- * one): the probed writer behind {@code FlowAdapters.toFlowSubscriber}, as a Flow
- * upstream of a write sees it.
+ * (every writer target under every demand strategy; the sync and atomic file writers under
+ * the default one), each started through its entry point's {@code Flow.Publisher} overload: the
+ * probe wraps the writer that overload subscribes (unwrapped from, and wrapped back into,
+ * {@code FlowAdapters}).
  */
 public class FlowWriterWhiteboxTckTest extends FlowSubscriberWhiteboxVerification<ByteBuffer> implements ITest {
 
@@ -38,7 +40,9 @@ public class FlowWriterWhiteboxTckTest extends FlowSubscriberWhiteboxVerificatio
 
     @Override
     protected Flow.Subscriber<ByteBuffer> createFlowSubscriber(WhiteboxSubscriberProbe<ByteBuffer> probe) {
-        return FlowAdapters.toFlowSubscriber(new ProbedWriter(fixture.newWriter(), probe, writerCase.toString()));
+        Write write = fixture.newFlowWriter();
+        Subscriber<ByteBuffer> writer = FlowAdapters.toSubscriber(write.flowSubscriber());
+        return FlowAdapters.toFlowSubscriber(new ProbedWriter(writer, write.result(), probe, writerCase.toString()));
     }
 
     @Override

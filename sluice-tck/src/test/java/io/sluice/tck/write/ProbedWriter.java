@@ -1,12 +1,12 @@
 package io.sluice.tck.write;
 
-import io.sluice.internal.ChannelWriteSubscriber;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import org.reactivestreams.tck.SubscriberWhiteboxVerification.SubscriberPuppet;
 import org.reactivestreams.tck.SubscriberWhiteboxVerification.WhiteboxSubscriberProbe;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -23,17 +23,24 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class ProbedWriter implements Subscriber<ByteBuffer> {
 
-    private final ChannelWriteSubscriber writer;
+    private final Subscriber<ByteBuffer> writer;
+    private final CompletableFuture<Long> result;
     private final WhiteboxSubscriberProbe<ByteBuffer> probe;
     private final AtomicBoolean registered = new AtomicBoolean();
     private final AtomicReference<Throwable> upstreamError = new AtomicReference<>();
     private final String description;
 
-    ProbedWriter(ChannelWriteSubscriber writer, WhiteboxSubscriberProbe<ByteBuffer> probe, String description) {
+    ProbedWriter(Write write, WhiteboxSubscriberProbe<ByteBuffer> probe, String description) {
+        this(write.subscriber(), write.result(), probe, description);
+    }
+
+    ProbedWriter(Subscriber<ByteBuffer> writer, CompletableFuture<Long> result,
+                 WhiteboxSubscriberProbe<ByteBuffer> probe, String description) {
         this.writer = writer;
+        this.result = result;
         this.probe = probe;
         this.description = description;
-        writer.result().whenComplete((bytes, failure) -> {
+        result.whenComplete((bytes, failure) -> {
             if (failure == null) {
                 probe.registerOnComplete();
             } else if (failure == upstreamError.get()) {
@@ -80,7 +87,7 @@ final class ProbedWriter implements Subscriber<ByteBuffer> {
 
         @Override
         public void signalCancel() {
-            writer.result().cancel(true);
+            result.cancel(true);
         }
     }
 }

@@ -14,8 +14,8 @@ import java.nio.ByteBuffer;
 
 /**
  * TCK blackbox subscriber rules (org.reactivestreams) for every {@link WriterCase#tck() case}
- * (every writer target under every demand strategy; the atomic file writer under the default
- * one): the writer itself, no probe. It requests on its own (from its drain), so
+ * (every writer target under every demand strategy; the sync and atomic file writers under
+ * the default one): the subscriber the entry point subscribes, no probe. It requests on its own (from its drain), so
  * {@code triggerRequest} is left as the TCK's no-op.
  */
 public class WriterBlackboxTckTest extends SubscriberBlackboxVerification<ByteBuffer> implements ITest {
@@ -37,7 +37,7 @@ public class WriterBlackboxTckTest extends SubscriberBlackboxVerification<ByteBu
 
     @Override
     public Subscriber<ByteBuffer> createSubscriber() {
-        return fixture.newWriter();
+        return fixture.newWriter().subscriber();
     }
 
     @Override

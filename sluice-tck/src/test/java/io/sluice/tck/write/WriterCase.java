@@ -14,6 +14,8 @@ public final class WriterCase {
     /** Where the writer writes. */
     public enum Target {
         FILE,
+        /** A file written {@code WriteOptions.withSync()}: forced, then closed, by the sync finisher. */
+        SYNC_FILE,
         /** A file written through a temporary file renamed over it ({@code WriteOptions.withAtomicReplace()}). */
         ATOMIC_FILE,
         CHANNEL,
@@ -43,11 +45,13 @@ public final class WriterCase {
     }
 
     /**
-     * The TCK's cases: {@link #everyStrategy()}, and the atomic-replace file writer under the
-     * default strategy (adaptive): it differs from the file writer in its sink, not in its demand.
+     * The TCK's cases: {@link #everyStrategy()}, and the sync and atomic-replace file writers under
+     * the default strategy (adaptive): they differ from the file writer in how the write ends
+     * (force on the sync finisher; force, rename and directory force), not in its demand.
      */
     public static List<WriterCase> tck() {
         List<WriterCase> cases = everyStrategy();
+        cases.add(new WriterCase(Target.SYNC_FILE, "adaptive", Demand::adaptive));
         cases.add(new WriterCase(Target.ATOMIC_FILE, "adaptive", Demand::adaptive));
         return cases;
     }

@@ -1,13 +1,9 @@
 package io.sluice.tck.write;
 
-import io.sluice.IoExecutors;
-import io.sluice.WriteMode;
+import io.sluice.ByteChannels;
+import io.sluice.ByteStreams;
+import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
-import io.sluice.internal.AtomicFileSink;
-import io.sluice.internal.ChannelSink;
-import io.sluice.internal.ChannelWriteSubscriber;
-import io.sluice.internal.FileSink;
-import io.sluice.internal.StreamSink;
 import io.sluice.tck.support.CountingChannel;
 import io.sluice.tck.support.CountingOutputStream;
 import io.sluice.tck.support.OpenFiles;
@@ -20,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +29,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Makes the writers one {@link WriterCase} tests, as the public entry points make them (same sink,
- * same default executor), and checks after every test that each one closed its target exactly
- * once (W6) once it ended, whether the test completed it or left it running (then it is cancelled
- * here, as a user cancels: through its stage). An atomic-replace writer must also leave nothing
+ * Makes the writers one {@link WriterCase} tests through the public entry points users call
+ * ({@code ReactiveFile.write}, {@code ByteChannels.write}, {@code ByteStreams.write}: so the sink,
+ * executor, sync finisher and atomic commit are theirs), and checks after every test that each
+ * one closed its target exactly once (W6) once it ended, whether the test completed it or left it
+ * running (then it is cancelled here, as a user cancels: through its stage). An atomic-replace writer must also leave nothing
  * but its targets in the directory: its temporary file is renamed over the target or deleted (A3).
  */
 public final class WriterFixture implements AutoCloseable {
@@ -54,62 +52,78 @@ public final class WriterFixture implements AutoCloseable {
             case FILE:
                 this.dir = new TempDir("file-write");
                 break;
+            case SYNC_FILE:
             case ATOMIC_FILE:
-                this.dir = TempDir.inMemory("atomic-write");          // it forces: keep fsync off the disk
+                this.dir = TempDir.inMemory("synced-write");          // it forces: keep fsync off the disk
                 break;
             default:
                 this.dir = null;
         }
     }
 
-    public ChannelWriteSubscriber newWriter() {
+    /**
+     * A new write through its public entry point ({@code ReactiveFile.write},
+     * {@code ByteChannels.write}, {@code ByteStreams.write}, Reactive Streams overload), its
+     * subscriber captured from the publisher passed in: the subscriber an upstream really gets.
+     */
+    public Write newWriter() {
+        return start(false);
+    }
+
+    /** As {@link #newWriter()}, through the entry point's {@code Flow.Publisher} overload. */
+    public Write newFlowWriter() {
+        return start(true);
+    }
+
+    private Write start(boolean flow) {
         WriteOptions options = WriteOptions.defaults().withDemand(writerCase.demand());
-        ChannelWriteSubscriber writer;
+        Capture capture = new Capture();
+        CompletionStage<Long> stage;
         switch (writerCase.target()) {
-            case FILE: {
-                Path file = dir.resolve("written-" + fileNumber.incrementAndGet() + ".bin");
-                writer = new ChannelWriteSubscriber(new FileSink(file, WriteMode.TRUNCATE), options,
-                        IoExecutors.files(), file.toString());
-                writers.add(new Tracked(writer, null, () -> 1, () -> sizeOf(file)));
-                break;
-            }
+            case FILE:
+            case SYNC_FILE:
             case ATOMIC_FILE: {
-                // as ReactiveFile.write builds it with withAtomicReplace() (which also turns sync on)
                 Path file = dir.resolve("written-" + fileNumber.incrementAndGet() + ".bin");
-                WriteOptions atomic = options.withAtomicReplace();
-                writer = new ChannelWriteSubscriber(new AtomicFileSink(file, atomic.mode()), atomic,
-                        IoExecutors.files(), file.toString());
-                writers.add(new Tracked(writer, null, () -> 1, () -> sizeOf(file)));
+                if (writerCase.target() == WriterCase.Target.SYNC_FILE) {
+                    options = options.withSync();
+                } else if (writerCase.target() == WriterCase.Target.ATOMIC_FILE) {
+                    options = options.withAtomicReplace();
+                }
+                ReactiveFile target = ReactiveFile.of(file);
+                stage = flow ? target.write(capture.flow(), options) : target.write(capture, options);
+                writers.add(new Tracked(capture.write(stage), null, () -> 1, () -> sizeOf(file)));
                 break;
             }
             case CHANNEL: {
                 CountingChannel channel = new CountingChannel();
-                writer = new ChannelWriteSubscriber(new ChannelSink(channel), options,
-                        IoExecutors.blocking(), "counting channel");
-                writers.add(new Tracked(writer, channel.closedLatch(), channel::closeCount, channel::bytes));
+                stage = flow ? ByteChannels.write(channel, capture.flow(), options)
+                        : ByteChannels.write(channel, capture, options);
+                writers.add(new Tracked(capture.write(stage), channel.closedLatch(), channel::closeCount,
+                        channel::bytes));
                 break;
             }
             case STREAM: {
                 CountingOutputStream stream = new CountingOutputStream();
-                writer = new ChannelWriteSubscriber(new StreamSink(stream), options,
-                        IoExecutors.blocking(), "counting stream");
-                writers.add(new Tracked(writer, stream.closedLatch(), stream::closeCount, stream::bytes));
+                stage = flow ? ByteStreams.write(stream, capture.flow(), options)
+                        : ByteStreams.write(stream, capture, options);
+                writers.add(new Tracked(capture.write(stage), stream.closedLatch(), stream::closeCount,
+                        stream::bytes));
                 break;
             }
             default:
                 throw new AssertionError(writerCase.target());
         }
-        return writer;
+        return writers.get(writers.size() - 1).write;
     }
 
-    /** The bytes that reached {@code writer}'s target so far. */
-    public long targetBytes(ChannelWriteSubscriber writer) {
+    /** The bytes that reached {@code write}'s target so far. */
+    public long targetBytes(Write write) {
         for (Tracked tracked : writers) {
-            if (tracked.writer == writer) {
+            if (tracked.write == write) {
                 return tracked.bytes.getAsLong();
             }
         }
-        throw new IllegalArgumentException("not a writer of this fixture, or already ended: " + writer);
+        throw new IllegalArgumentException("not a write of this fixture, or already ended: " + write);
     }
 
     private static long sizeOf(Path file) {
@@ -129,8 +143,8 @@ public final class WriterFixture implements AutoCloseable {
         List<Tracked> ended = new ArrayList<>(writers);
         writers.removeAll(ended);
         for (Tracked tracked : ended) {
-            if (!tracked.writer.result().isDone()) {
-                tracked.writer.result().cancel(true);
+            if (!tracked.write.result().isDone()) {
+                tracked.write.result().cancel(true);
             }
         }
         for (Tracked tracked : ended) {
@@ -202,13 +216,13 @@ public final class WriterFixture implements AutoCloseable {
     }
 
     private static final class Tracked {
-        final ChannelWriteSubscriber writer;
+        final Write write;
         final CountDownLatch closed;          // null: a file (checked through /proc)
         final IntSupplier closeCount;
         final LongSupplier bytes;
 
-        Tracked(ChannelWriteSubscriber writer, CountDownLatch closed, IntSupplier closeCount, LongSupplier bytes) {
-            this.writer = writer;
+        Tracked(Write write, CountDownLatch closed, IntSupplier closeCount, LongSupplier bytes) {
+            this.write = write;
             this.closed = closed;
             this.closeCount = closeCount;
             this.bytes = bytes;

@@ -14,7 +14,8 @@ import java.nio.ByteBuffer;
 
 /**
  * TCK whitebox subscriber rules (org.reactivestreams) for every {@link WriterCase#tck() case}: every
- * writer target under every demand strategy; the atomic file writer under the default one.
+ * writer target under every demand strategy; the sync and atomic file writers under the default
+ * one; each the subscriber its entry point subscribes, behind a {@link ProbedWriter}.
  */
 public class WriterWhiteboxTckTest extends SubscriberWhiteboxVerification<ByteBuffer> implements ITest {
 
