@@ -1,0 +1,128 @@
+package io.sluice.stress;
+
+import io.sluice.ByteChannels;
+import io.sluice.ReadOptions;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIIII_Result;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ReadableByteChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * The read subscription ({@code ByteChannels.publisher} over an endless in-memory channel, on a
+ * direct executor): {@code request(1)} (actor 1) races {@code cancel()} (actor 2). At most one
+ * {@code onNext} (R2, §1.1); no terminal signal, since a cancelled read signals nothing (R9,
+ * §3.5); the channel is closed exactly once, even if the read never opened it (R4), and never
+ * read after its close. An {@code onNext} already in flight when {@code cancel} returns is
+ * allowed (§3.12; R4 drops the subscriber at once, but a pass may have read it just before).
+ *
+ * <p>Result: {@code onNext, terminal signals, channel closes, reads after the close, onNext
+ * after cancel returned}.
+ */
+@JCStressTest
+@Outcome(id = "0, 0, 1, 0, 0", expect = ACCEPTABLE, desc = "cancelled first: nothing read or signalled; channel closed")
+@Outcome(id = "1, 0, 1, 0, 0", expect = ACCEPTABLE, desc = "the chunk came before cancel returned; channel closed")
+@Outcome(id = "1, 0, 1, 0, 1", expect = ACCEPTABLE_INTERESTING, desc = "the chunk was in flight when cancel returned (§3.12)")
+@Outcome(expect = FORBIDDEN, desc = "a second chunk, a terminal signal after cancel, a channel closed twice or never, or read after close")
+@State
+public class ReadCancelStress {
+
+    private final EndlessChannel channel = new EndlessChannel();
+    private final Recorder subscriber = new Recorder();
+
+    public ReadCancelStress() {
+        ByteChannels.publisher(channel, ReadOptions.defaults().withChunkSize(4).withExecutor(Runnable::run))
+                .subscribe(subscriber);
+    }
+
+    @Actor
+    public void request() {
+        subscriber.subscription.request(1);
+    }
+
+    @Actor
+    public void cancel() {
+        subscriber.subscription.cancel();
+        subscriber.cancelReturned = true;
+    }
+
+    @Arbiter
+    public void arbiter(IIIII_Result r) {
+        r.r1 = subscriber.items.get();
+        r.r2 = subscriber.terminals.get();
+        r.r3 = channel.closes.get();
+        r.r4 = channel.readsAfterClose.get();
+        r.r5 = subscriber.lateItems.get();
+    }
+
+    /** Always has bytes to give; counts closes and reads after a close. */
+    private static final class EndlessChannel implements ReadableByteChannel {
+        private final AtomicInteger closes = new AtomicInteger();           // the read's drain -> arbiter
+        private final AtomicInteger readsAfterClose = new AtomicInteger();  // the read's drain -> arbiter
+
+        @Override
+        public int read(ByteBuffer dst) throws ClosedChannelException {
+            if (closes.get() > 0) {
+                readsAfterClose.incrementAndGet();
+                throw new ClosedChannelException();
+            }
+            int n = dst.remaining();
+            dst.position(dst.limit());
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return closes.get() == 0;
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
+        }
+    }
+
+    /** Counts signals; marks an onNext that arrives after cancel() returned. */
+    private static final class Recorder implements Subscriber<ByteBuffer> {
+        private final AtomicInteger items = new AtomicInteger();       // the read's drain -> arbiter
+        private final AtomicInteger terminals = new AtomicInteger();   // the read's drain -> arbiter
+        private final AtomicInteger lateItems = new AtomicInteger();   // the read's drain -> arbiter
+        private Subscription subscription;                             // onSubscribe, in the state's constructor
+        volatile boolean cancelReturned;                               // actor 2 -> onNext
+
+        @Override
+        public void onSubscribe(Subscription s) {
+            subscription = s;
+        }
+
+        @Override
+        public void onNext(ByteBuffer item) {
+            if (cancelReturned) {
+                lateItems.incrementAndGet();
+            }
+            items.incrementAndGet();
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            terminals.incrementAndGet();
+        }
+
+        @Override
+        public void onComplete() {
+            terminals.incrementAndGet();
+        }
+    }
+}
