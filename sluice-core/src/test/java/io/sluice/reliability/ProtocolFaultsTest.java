@@ -251,14 +251,19 @@ class ProtocolFaultsTest {
     void aDemandControllerThatThrowsFailsTheWriteAndClosesTheFile() {
         IllegalStateException broken = new IllegalStateException("custom controller is broken");
         DemandStrategy throwing = () -> new DemandController() {
+            private int calls;
+
             @Override
             public long nextRequest(DemandState state) {
+                if (++calls == 3) {
+                    throw broken;                  // mid-write, with the file open
+                }
                 return 1;
             }
 
             @Override
             public long windowItems() {
-                throw broken;
+                throw broken;                      // the writer never needs it; a listener's snapshot would
             }
 
             @Override
