@@ -63,6 +63,7 @@ class WriterGuaranteesTest {
         executor.runAll();
         assertThrows(NullPointerException.class, () -> writer.onNext(null));
         executor.runAll();
+        assertTrue(writer.result().isDone(), "the write ended");
         CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(NullPointerException.class, failed.getCause());
         assertTrue(failed.getCause().getMessage().contains("§2.13"), failed.getCause().getMessage());
@@ -77,6 +78,7 @@ class WriterGuaranteesTest {
         executor.runAll();
         assertThrows(NullPointerException.class, () -> writer.onError(null));
         executor.runAll();
+        assertTrue(writer.result().isDone(), "the write ended");
         CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(NullPointerException.class, failed.getCause());
         assertEquals(1, sink.closes);
@@ -87,6 +89,7 @@ class WriterGuaranteesTest {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
         assertThrows(NullPointerException.class, () -> writer.onSubscribe(null));
         executor.runAll();
+        assertTrue(writer.result().isDone(), "the write ended");
         assertThrows(CompletionException.class, () -> writer.result().join());
     }
 
@@ -157,6 +160,7 @@ class WriterGuaranteesTest {
         writer.onNext(ByteBuffer.allocate(64 * 1024));
         writer.onNext(ByteBuffer.allocate(64 * 1024 + 1));
         executor.runAll();
+        assertTrue(writer.result().isDone(), "the write ended");
         CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(IllegalArgumentException.class, failed.getCause());
         assertTrue(failed.getCause().getMessage().contains("65537"), failed.getCause().getMessage());
@@ -203,6 +207,7 @@ class WriterGuaranteesTest {
             throw new IllegalStateException("pool is broken");
         }, "test");
         writer.onSubscribe(upstream);
+        assertTrue(writer.result().isDone(), "the write ended");
         CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(IllegalStateException.class, failed.getCause());
         assertEquals(1, calls.get());
