@@ -30,6 +30,11 @@ public final class Providers {
                 "sluice-unbounded", "loop", "loop-gather");
     }
 
+    /** The hard byte bound ({@code withMaxItemBytes}) against the default on the write cells. */
+    public static List<String> hardBound() {
+        return List.of("sluice", "sluice-max-item-1k", "sluice-max-item-64k", "loop-gather");
+    }
+
     /** The memory stress case's writers. */
     public static List<String> stress() {
         return List.of("sluice", "rio", "vertx", "spring", "loop", "loop-gather");
@@ -49,6 +54,10 @@ public final class Providers {
                 return writeOnly(name, WriteOptions.defaults().withDemand(Demand.oneByOne()));
             case "sluice-unbounded":
                 return writeOnly(name, WriteOptions.defaults().withDemand(Demand.unbounded()));
+            case "sluice-max-item-1k":            // the hard byte bound, declared at the chunks' true size
+                return writeOnly(name, WriteOptions.defaults().withMaxItemBytes(1024));
+            case "sluice-max-item-64k":           // the hard byte bound, declared 64x too large
+                return writeOnly(name, WriteOptions.defaults().withMaxItemBytes(64 * 1024));
             case "rio":
                 return new RioProvider();
             case "vertx":
@@ -71,7 +80,7 @@ public final class Providers {
                 return LoopProvider.virtual(LoopProvider.Kind.GATHER);
             default:
                 throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
-                        + comparison() + " and " + demandScenario());
+                        + comparison() + ", " + demandScenario() + " and " + hardBound());
         }
     }
 
