@@ -1,22 +1,24 @@
 package io.sluice.internal;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The stage an operation returns. The operation completes it through {@link #succeed} and
- * {@link #fail}; a completion from outside ({@code cancel}, {@code complete},
- * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) that wins the race
- * aborts the operation first: the abort hook runs on the completing thread, and only when it has
- * returned is the stage completed, so no dependent of the stage runs before the operation has been
- * stopped (its channel closed), whatever thread completes it.
+ * The stage an operation returns. Whoever claims it first completes it: the operation (through
+ * {@link #succeed}, {@link #fail} or {@link #enterCommit}) or a completion from outside
+ * ({@code cancel}, {@code complete}, {@code completeExceptionally}, {@code orTimeout},
+ * {@code completeOnTimeout}). An outside completion that wins aborts the operation first: the abort
+ * hook runs on the completing thread, and only when it has returned is the stage completed, so no
+ * dependent of the stage runs before the operation has been stopped (its channel closed), whatever
+ * thread completes it.
  *
  * <p>Invariants:
  * <ul>
- *   <li>F1: the stage completes exactly once (CompletableFuture's own guarantee); the abort hook
- *       runs at most once, only when an outside completion claimed the stage first, and it has
- *       returned before the stage completes.</li>
- *   <li>F2: an operation may claim a point of no return ({@link #enterCommit()}, e.g. just before
+ *   <li>F1: the stage is claimed exactly once ({@code claim}); the abort hook runs exactly when an
+ *       outside completion claimed it, at most once, and has returned before the stage completes.
+ *       After an outside claim the operation's own {@code succeed}/{@code fail} return
+ *       {@code false} and change nothing: the operation still closes what it holds.</li>
+ *   <li>F2: an operation may claim its point of no return ({@link #enterCommit()}, e.g. just before
  *       an atomic write renames its file over the target); from then on outside completions lose
  *       ({@code cancel} returns {@code false}) and the stage reports what the operation did. Either
  *       the claim or an outside completion wins, never both, so a cancelled stage never hides a
@@ -25,22 +27,32 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class OperationFuture<T> extends CompletableFuture<T> {
 
+    private static final int OPEN = 0;
+    private static final int BY_OPERATION = 1;
+    private static final int FROM_OUTSIDE = 2;
+
     private volatile Runnable onAbort = () -> { };   // set once, before the future escapes
-    private final AtomicBoolean settled = new AtomicBoolean();   // any thread: the commit claim or an outside completion won (F2)
+    private final AtomicInteger claim = new AtomicInteger(OPEN);   // any thread: who completes the stage (F1, F2)
 
     /** Sets what an outside completion triggers; call before returning the future to users. */
     public void onAbort(Runnable hook) {
         this.onAbort = hook;
     }
 
-    /** Completes normally, from the operation; returns whether this call completed it. */
+    /**
+     * Completes normally, from the operation; returns whether this call completed it ({@code false}
+     * once an outside completion has claimed the stage).
+     */
     public boolean succeed(T value) {
-        return super.complete(value);
+        return claimForOperation() && super.complete(value);
     }
 
-    /** Completes exceptionally, from the operation; returns whether this call completed it. */
+    /**
+     * Completes exceptionally, from the operation; returns whether this call completed it
+     * ({@code false} once an outside completion has claimed the stage).
+     */
     public boolean fail(Throwable cause) {
-        return super.completeExceptionally(cause);
+        return claimForOperation() && super.completeExceptionally(cause);
     }
 
     /**
@@ -48,7 +60,11 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
      * outside completion already won: the operation must then abort instead of committing.
      */
     public boolean enterCommit() {
-        return settled.compareAndSet(false, true);
+        return claimForOperation();
+    }
+
+    private boolean claimForOperation() {
+        return claim.compareAndSet(OPEN, BY_OPERATION) || claim.get() == BY_OPERATION;
     }
 
     @Override
@@ -77,13 +93,11 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
 
     /**
      * F1, F2: claims the stage for an outside completion and, if the claim won, stops the operation
-     * before the caller completes the stage. Returns whether the caller may complete it. When the
-     * operation has completed already (it calls {@link #succeed}/{@link #fail} without a commit
-     * claim), the hook still runs; stopping an operation that has ended is harmless, and the
-     * caller's completion then loses.
+     * before the caller completes the stage (which nobody else can complete now). Returns whether
+     * the caller may complete it.
      */
     private boolean abortFirst() {
-        if (isDone() || !settled.compareAndSet(false, true)) {
+        if (!claim.compareAndSet(OPEN, FROM_OUTSIDE)) {
             return false;
         }
         onAbort.run();

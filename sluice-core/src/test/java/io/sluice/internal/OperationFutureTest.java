@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,14 +41,13 @@ class OperationFutureTest {
         future.onAbort(() -> hookReturned.set(true));
         AtomicBoolean seenByDependent = new AtomicBoolean();
         CountDownLatch dependentRan = new CountDownLatch(1);
-        CompletableFuture<?> dependent = future.whenComplete((value, error) -> {
+        future.whenComplete((value, error) -> {
             seenByDependent.set(hookReturned.get());
             dependentRan.countDown();
         });
         completion.action.accept(future);
         assertTrue(dependentRan.await(10, TimeUnit.SECONDS), "the dependent ran");
         assertTrue(seenByDependent.get(), "the abort hook had returned when the dependent ran");
-        assertTrue(dependent.isDone());
     }
 
     @Test
@@ -63,6 +61,38 @@ class OperationFutureTest {
         assertFalse(future.completeExceptionally(new RuntimeException()));
         assertEquals(0, hookRuns.get());
         assertEquals(5L, future.join());
+    }
+
+    @Test
+    void afterAnOutsideClaimTheOperationsOwnCompletionChangesNothing_F1() {
+        OperationFuture<Long> future = new OperationFuture<>();
+        AtomicBoolean failedInsideHook = new AtomicBoolean();
+        future.onAbort(() -> failedInsideHook.set(future.fail(new IllegalStateException("operation"))));
+        assertTrue(future.cancel(true));
+        assertFalse(failedInsideHook.get(), "the operation's fail lost to the cancel that claimed first");
+        assertFalse(future.succeed(1L));
+        assertTrue(future.isCancelled());
+    }
+
+    @Test
+    void anOperationThatFailedFirstIsNotAborted_F1() throws Exception {
+        for (int round = 0; round < 2_000; round++) {
+            OperationFuture<Long> future = new OperationFuture<>();
+            AtomicInteger hookRuns = new AtomicInteger();
+            future.onAbort(hookRuns::incrementAndGet);
+            CountDownLatch start = new CountDownLatch(1);
+            AtomicBoolean failed = new AtomicBoolean();
+            Thread operation = new Thread(() -> {
+                await(start);
+                failed.set(future.fail(new IllegalStateException("operation")));
+            });
+            operation.start();
+            start.countDown();
+            boolean completed = future.complete(9L);
+            operation.join();
+            assertTrue(failed.get() != completed, "exactly one of fail and complete wins");
+            assertEquals(completed ? 1 : 0, hookRuns.get(), "the hook runs iff the outside completion won");
+        }
     }
 
     @Test
