@@ -49,8 +49,21 @@ import java.util.concurrent.Flow;
  * kept waiting for a full chunk.
  *
  * <p><b>Resources:</b> the library closes the channel when the operation ends, whichever way:
- * after the last byte, on error, and on cancellation (which also unblocks a write blocked in an
- * interruptible channel).
+ * after the last byte, on error, and on cancellation. Cancelling a read closes a socket, pipe or
+ * other interruptible channel (not a {@code FileChannel}) from the cancelling thread, so a read
+ * blocked on a silent peer ends.
+ *
+ * <p><b>Cancel:</b> completing a write's stage from outside ({@code cancel}, {@code complete},
+ * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) stops the write on
+ * the completing thread before the stage completes; no write call starts once {@code cancel} has
+ * returned. A channel that is an {@link java.nio.channels.InterruptibleChannel} (every JDK channel)
+ * is closed then, before any dependent of the stage runs: a write blocked in it ends, and the
+ * close waits for the one call in flight, so for a {@code FileChannel} no byte reaches the file
+ * after {@code cancel} returns and {@code cancel} can block for as long as a {@code force} in
+ * progress. A user's channel that is not interruptible is closed then too if no write call is in
+ * flight; if one is, it is not closed under that call: that one call may still complete, and the
+ * channel is closed when it returns, possibly after the stage's dependents ran. The upstream is
+ * cancelled afterwards, from the write's drain (§2.7).
  *
  * <p><b>Errors:</b> as for {@link ReactiveFile}.
  */
@@ -131,8 +144,8 @@ public final class ByteChannels {
      *     {@link FileChannel} is written on {@link IoExecutors#files()}, any other channel on
      *     {@link IoExecutors#blocking()}
      * @return a stage completing with the number of bytes written once the channel is closed, or
-     *     failing with the upstream's or the channel's exception; cancelling it cancels upstream and
-     *     closes the channel
+     *     failing with the upstream's or the channel's exception; cancelling it stops the write and
+     *     closes the channel as the class documentation says (Cancel)
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
      *     {@code null}
      */

@@ -43,13 +43,21 @@ import java.util.concurrent.Flow;
  * {@link #write(OutputStream, Publisher, WriteOptions)} for the {@code write} calls made.
  *
  * <p><b>Resources:</b> the stream is closed when the operation ends, whichever way (an output
- * stream is flushed first, unless the write was cancelled). Cancelling a write, or completing its
- * stage from outside, closes the output stream from the cancelling thread: a write blocked in a
- * stream that closing unblocks (a socket's stream, a {@code PipedOutputStream}) fails at once and
- * frees its thread, and no call into the stream starts afterwards. A stream whose {@code close()}
- * waits for its own blocked write (a {@code BufferedOutputStream}) cannot be unblocked: the
- * cancel still returns, after at most 100 ms, and the stream is closed on a helper thread once
- * that write ends.
+ * stream is flushed first, unless the write was cancelled).
+ *
+ * <p><b>Cancel:</b> completing a write's stage from outside ({@code cancel}, {@code complete},
+ * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) stops the write on
+ * the completing thread before the stage completes: no call into the stream ({@code write},
+ * {@code flush}) starts once {@code cancel} has returned. With no call in flight, the stream is
+ * closed on that thread (the library does not flush it; the stream's own {@code close()} may, and
+ * {@code cancel} waits for that close). With a call in flight, the stream is closed on a helper
+ * thread and {@code cancel} waits at most 100 ms for the call to end and the close to return:
+ * where closing unblocks a write (a socket's stream, a {@code PipedOutputStream}) the write fails
+ * at once and the stream is closed when {@code cancel} returns; where it cannot (a
+ * {@code BufferedOutputStream}, whose {@code close()} waits for its own blocked write; a
+ * {@code FileOutputStream} on a FIFO), {@code cancel} returns with that one call still blocked,
+ * its bytes may still reach the stream, and the stream is closed once it ends. Cancelling a read
+ * closes the input stream from the cancelling thread.
  *
  * <p><b>Errors:</b> as for {@link ReactiveFile}.
  */
@@ -133,9 +141,9 @@ public final class ByteStreams {
      *     {@code atomicReplace} do not apply to a stream); without an executor it runs on
      *     {@link IoExecutors#blocking()}
      * @return a stage completing with the number of bytes written once the stream is closed, or
-     *     failing with the upstream's or the stream's exception; cancelling it cancels upstream and
-     *     closes the stream, unblocking a write blocked in it where closing does (see the class
-     *     documentation)
+     *     failing with the upstream's or the stream's exception; cancelling it stops the write and
+     *     closes the stream, unblocking a write blocked in it where closing does (see Cancel in the
+     *     class documentation)
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
      *     {@code null}
      */

@@ -51,13 +51,24 @@ import java.util.concurrent.Flow;
  *
  * <p><b>Backpressure:</b> reads read only what is requested; writes request from upstream with
  * their {@link io.sluice.demand.DemandStrategy} (adaptive by default) and hold at most the
- * strategy's window of items and, for items no larger than those already seen, at most
- * {@link WriteOptions#maxQueuedBytes()} of data.
+ * strategy's window of items and the bytes {@link WriteOptions} states: {@code max(C, M)} for cap
+ * {@code C} and largest item {@code M} while no item is larger than every one before it, more for
+ * growing items, and a hard {@code max(C, D)} with {@link WriteOptions#withMaxItemBytes(long)}.
  *
  * <p><b>Resources:</b> every operation opens its own channel on the executor and closes it before
- * it completes, fails or is cancelled. Cancelling a returned stage ({@code toCompletableFuture()
- * .cancel(true)}, or completing it from outside, as {@code orTimeout} does) cancels upstream and
- * closes the channel.
+ * its stage completes, whichever way it ends.
+ *
+ * <p><b>Cancel:</b> completing a returned stage from outside ({@code cancel}, {@code complete},
+ * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) stops the operation
+ * on the completing thread before the stage completes: the file is closed (a copy closes both
+ * files at once, mid-slice) before any dependent of the stage runs, and no byte of the operation
+ * reaches the file once {@code cancel} has returned, not even an open that had not started (nothing
+ * is then created or truncated); an atomic write deletes its temporary file. The close waits for
+ * the one system call in flight on the file, so {@code cancel} can block for as long as an
+ * {@code fsync} in progress. The upstream is cancelled afterwards, from the write's drain (§2.7).
+ * A completion from outside loses ({@code cancel} returns {@code false}) once the operation has
+ * completed or a write has claimed its end (every byte written and, with sync, forced; an atomic
+ * write's rename).
  *
  * <p><b>Errors:</b> bad arguments throw at the call ({@link NullPointerException},
  * {@link IllegalArgumentException}); anything after that fails the stage, or reaches the
@@ -134,7 +145,7 @@ public final class ReactiveFile {
      *     reuse it before then, or the changed bytes may be written
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it cancels upstream and closes the file
+     *     cancelling it closes the file before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code publisher} is {@code null}
      */
     public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher) {
@@ -155,7 +166,7 @@ public final class ReactiveFile {
      *     {@code fsync} never holds a file-pool thread
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it cancels upstream and closes the file
+     *     cancelling it closes the file before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
      * @throws IllegalArgumentException if {@code options} combine
      *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
@@ -177,7 +188,7 @@ public final class ReactiveFile {
      *     be written
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it cancels upstream and closes the file
+     *     cancelling it closes the file before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code publisher} is {@code null}
      */
     public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher) {
@@ -196,7 +207,7 @@ public final class ReactiveFile {
      *     listener of the write
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it cancels upstream and closes the file
+     *     cancelling it closes the file before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
      * @throws IllegalArgumentException if {@code options} combine
      *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
@@ -214,7 +225,7 @@ public final class ReactiveFile {
      *     change or reuse it before then, or the changed bytes may be written
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it cancels upstream and closes the file
+     *     cancelling it closes the file before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code publisher} is {@code null}
      */
     public CompletionStage<Long> write(BytePublisher publisher) {
@@ -232,7 +243,7 @@ public final class ReactiveFile {
      *     listener of the write
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it cancels upstream and closes the file
+     *     cancelling it closes the file before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
      * @throws IllegalArgumentException if {@code options} combine
      *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
@@ -243,14 +254,15 @@ public final class ReactiveFile {
 
     /**
      * Copies this file to {@code target} (created or truncated) with {@code transferTo} in 8 MiB
-     * slices, cancellable between slices; completes with the byte count. As
+     * slices; completes with the byte count. As
      * {@link #copyTo(Path, WriteOptions)} with {@link WriteOptions#defaults()}.
      *
      * @param target the file to copy to; created, or truncated if it exists. If it is this file
      *     itself, the stage fails with a {@code FileSystemException} and nothing is truncated.
      * @return a stage completing with the number of bytes copied once both files are closed, or
      *     failing with the file system's exception ({@code NoSuchFileException} for a missing source
-     *     ...); cancelling it stops the copy at the next slice and closes both files
+     *     ...); cancelling it closes both files at once, mid-slice, before the stage completes (see
+     *     Cancel above)
      * @throws NullPointerException if {@code target} is {@code null}
      */
     public CompletionStage<Long> copyTo(Path target) {
@@ -272,8 +284,8 @@ public final class ReactiveFile {
      * @return a stage completing with the number of bytes copied once both files are closed (and
      *     the target forced, with sync), or failing with the file system's exception
      *     ({@code NoSuchFileException} for a missing source, {@code FileAlreadyExistsException} for
-     *     an existing target with {@link WriteMode#CREATE_NEW} ...); cancelling it stops the copy
-     *     and closes both files
+     *     an existing target with {@link WriteMode#CREATE_NEW} ...); cancelling it closes both
+     *     files at once, mid-slice, before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code target} or {@code options} is {@code null}
      * @throws IllegalArgumentException if {@code options} combine
      *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}

@@ -42,11 +42,13 @@ public interface WriteListener {
      * Called when an item larger than any before it arrived while {@code outstandingItems} more
      * were requested: demand granted on the assumption of smaller items, which the writer cannot
      * take back, so the write may hold up to {@code outstandingItems * (itemBytes -
-     * previousLargestBytes)} bytes beyond its byte cap until they are written (see
-     * {@link WriteOptions#maxQueuedBytes()}; {@link WriteOptions#withMaxItemBytes(long)} rules this
-     * out). Called on the write's drain, at its next pass; also recorded as the JDK Flight
-     * Recorder event {@code io.sluice.LargerItem}. Not called for the first item, nor for
-     * {@link io.sluice.demand.Demand#unbounded()}, which has no cap. The default does nothing.
+     * previousLargestBytes)} bytes beyond its byte cap until they are written (the bound for a
+     * whole write is in the {@link WriteOptions} class documentation). With
+     * {@link WriteOptions#withMaxItemBytes(long)} it is still called, but demand was counted at
+     * the declared size, so the cap holds. Called on the write's drain, at its next pass; also
+     * recorded as the JDK Flight Recorder event {@code io.sluice.LargerItem}. Not called for the
+     * first non-empty item, nor for {@link io.sluice.demand.Demand#unbounded()}, which has no cap.
+     * The default does nothing.
      *
      * @param itemBytes the new item's size
      * @param previousLargestBytes the largest item before it

@@ -29,7 +29,8 @@ import java.util.concurrent.Executor;
  *       shrinking sizes, any sizes after the largest came first);</li>
  *   <li>{@code max(M, C + min(W, C / F) * (M - F))} bytes for any sequence of sizes: each item
  *       larger than those before it can find up to {@code min(W, C / F)} items outstanding that were
- *       requested for smaller ones ({@link WriteListener#onLargerItem} reports each such item);</li>
+ *       requested for smaller ones ({@link WriteListener#onLargerItem} and the JDK Flight Recorder
+ *       event {@code io.sluice.LargerItem} report each such item);</li>
  *   <li>{@code max(C, D)} bytes with {@link #withMaxItemBytes(long) withMaxItemBytes(D)}: demand
  *       is then counted at {@code D} per item from the start, and a larger item fails the write.</li>
  * </ul>
@@ -173,7 +174,9 @@ public final class WriteOptions {
 
     /**
      * A copy that forces data and metadata to the device before the stage completes
-     * ({@code FileChannel.force(true)} for a file write or copy; an output stream is flushed).
+     * ({@code FileChannel.force(true)}; for a {@link ReactiveFile} write or copy, then the file's
+     * directory too, so that a file it created still exists after a crash; an output stream is
+     * flushed).
      *
      * @return a copy with sync on
      */

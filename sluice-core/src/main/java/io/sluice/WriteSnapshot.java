@@ -7,8 +7,9 @@ package io.sluice;
  *
  * <p><b>Backpressure:</b> shows the demand decisions: a request is made only while
  * {@code queuedItems() + outstandingItems()} stays within {@code windowItems}, and
- * {@code queuedBytes} stays within the write's {@link WriteOptions#maxQueuedBytes()} (while items
- * are no larger than the largest seen).
+ * {@code queuedBytes} within the byte bound {@link WriteOptions} states (the cap
+ * {@link WriteOptions#maxQueuedBytes()}, or the largest item if larger, while no item is larger
+ * than every one before it).
  *
  * <p><b>Resources:</b> holds none: counters only, no buffers.
  *

@@ -12,6 +12,8 @@
  * <h2>Backpressure</h2>
  * Reads read one chunk per item requested. Writes request with a
  * {@link io.sluice.demand.DemandStrategy} (adaptive by default) and hold at most its window in
- * items and {@link io.sluice.WriteOptions#maxQueuedBytes()} in bytes.
+ * items and, in bytes, the bound {@link io.sluice.WriteOptions} states: the byte cap, or the
+ * largest item if larger, while no item is larger than every one before it; more for growing
+ * items; a hard bound with {@link io.sluice.WriteOptions#withMaxItemBytes(long)}.
  */
 package io.sluice;

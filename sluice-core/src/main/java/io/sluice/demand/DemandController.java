@@ -11,9 +11,10 @@ package io.sluice.demand;
  * must never stall a write: when nothing is queued and nothing is outstanding it returns at
  * least 1.
  *
- * <p><b>Backpressure:</b> the writer forwards the returned demand clamped by its byte cap (for a
- * bounded {@link #windowItems() window}), so a controller decides the pace but cannot make the
- * writer hold more than the cap.
+ * <p><b>Backpressure:</b> the writer forwards the returned demand clamped by its byte cap
+ * ({@link DemandState#requestLimit()}) for every strategy but {@link Demand#unbounded()}, so a
+ * controller decides the pace but cannot make the writer hold more than the byte bound
+ * {@link io.sluice.WriteOptions} states.
  *
  * <p><b>Resources:</b> one controller per write, dropped when the write ends; it must not hold
  * buffers or channels.
@@ -34,8 +35,9 @@ public interface DemandController {
     /**
      * The most items (queued plus outstanding) this controller currently lets the writer hold.
      *
-     * @return the current window in items; {@code Long.MAX_VALUE} when unbounded, in which case
-     *     the writer forwards {@link #nextRequest} unclamped by its byte cap
+     * @return the current window in items; {@code Long.MAX_VALUE} when unbounded. Reported in
+     *     {@link io.sluice.WriteSnapshot#windowItems()}; the writer's byte cap applies whatever it
+     *     returns (only {@link Demand#unbounded()} is not capped)
      */
     long windowItems();
 

@@ -54,24 +54,27 @@ public interface DemandState {
     long largestItemBytes();
 
     /**
-     * The most items the writer forwards now without its queued bytes going over the byte cap
-     * (assuming items no larger than the largest seen); at least 1 when nothing is queued or
-     * outstanding, so a write can always make progress.
+     * The most items the writer forwards now so that its queued bytes plus its outstanding items,
+     * each counted at the assumed item size (the largest item seen, or the largest declared with
+     * {@link io.sluice.WriteOptions#withMaxItemBytes(long)} if that is larger), fit under the byte
+     * cap; at least 1 when nothing is queued or outstanding, so a write can always make progress.
+     * Items larger than the assumed size can make the write hold more: the bound is in
+     * {@link io.sluice.WriteOptions}.
      *
      * @return the largest request the writer forwards now, in items: the room left under the byte
-     *     cap, counting each outstanding item at the largest size seen; 1 before the first item
-     *     arrives if nothing is outstanding, and 0 when there is no room
+     *     cap at the assumed item size; 1 before the first item arrives if nothing is outstanding
+     *     and no largest item is declared, and 0 when there is no room
      */
     long requestLimit();
 
     /**
      * The most items the byte cap lets this write hold at once (queued plus outstanding), at the
-     * largest item size seen. A controller that asks for a larger window than this is clamped by
+     * assumed item size (see {@link #requestLimit()}). A controller that asks for a larger window than this is clamped by
      * {@link #requestLimit()} anyway; the adaptive strategy uses it so that its window never grows
      * past what the writer can really hold.
      *
      * @return the cap in items, at least 1; {@code Long.MAX_VALUE} before the first item arrives
-     *     (and in this default, for states that know no cap)
+     *     when no largest item is declared (and in this default, for states that know no cap)
      */
     default long capItems() {
         return Long.MAX_VALUE;

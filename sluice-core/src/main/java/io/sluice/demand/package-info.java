@@ -10,8 +10,9 @@
  *
  * <h2>Backpressure</h2>
  * The writer forwards what a controller asks for to {@code Subscription.request}, clamped by its
- * byte cap ({@link io.sluice.demand.DemandState#requestLimit()}), except for a controller whose
- * window is unbounded. Every bounded strategy here keeps queued plus outstanding items within its
- * window.
+ * byte cap ({@link io.sluice.demand.DemandState#requestLimit()}), for every strategy except
+ * {@link io.sluice.demand.Demand#unbounded()}. Every bounded strategy here keeps queued plus
+ * outstanding items within its window; the bytes a write may hold are stated in
+ * {@link io.sluice.WriteOptions}.
  */
 package io.sluice.demand;
