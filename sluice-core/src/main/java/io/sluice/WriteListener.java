@@ -43,9 +43,9 @@ public interface WriteListener {
      * were requested: demand granted on the assumption of smaller items, which the writer cannot
      * take back, so the write may hold up to {@code outstandingItems * (itemBytes -
      * previousLargestBytes)} bytes beyond its byte cap until they are written (the bound for a
-     * whole write is in the {@link WriteOptions} class documentation). With
-     * {@link WriteOptions#withMaxItemBytes(long)} it is still called, but demand was counted at
-     * the declared size, so the cap holds. Called on the write's drain, at its next pass; also
+     * whole write is in the {@link WriteOptions} class documentation). Never called with
+     * {@link WriteOptions#withMaxItemBytes(long)}, where demand is counted at the declared size
+     * from the start and a larger item fails the write. Called on the write's drain, at its next pass; also
      * recorded as the JDK Flight Recorder event {@code io.sluice.LargerItem}. Not called for the
      * first non-empty item, nor for {@link io.sluice.demand.Demand#unbounded()}, which has no cap.
      * The default does nothing.

@@ -147,6 +147,60 @@ class StreamWriteCancelTest {
         awaitNoThreadNamed("sluice-stream-close");
     }
 
+    /**
+     * With no write in flight, a {@link BufferedOutputStream}'s own close() flushes what it holds,
+     * which blocks on a stalled pipe just as a write does: cancel() still returns (S3).
+     */
+    @Test
+    void cancelReturnsWhenAnIdleStreamsCloseBlocksFlushingItsBuffer() throws Exception {
+        PipedInputStream neverRead = new PipedInputStream(PIPE_BYTES);
+        CountDownLatch closed = new CountDownLatch(1);
+        PipedOutputStream pipe = new PipedOutputStream(neverRead) {
+            @Override
+            public void close() throws IOException {
+                super.close();
+                closed.countDown();
+            }
+        };
+        OutputStream out = new BufferedOutputStream(pipe, 8192);
+        CountDownLatch buffered = new CountDownLatch(1);
+        int itemBytes = 2 * PIPE_BYTES;                       // more than the pipe takes: the flush blocks
+        org.reactivestreams.Publisher<java.nio.ByteBuffer> twoThenSilence = subscriber ->
+                subscriber.onSubscribe(new org.reactivestreams.Subscription() {
+                    private int sent;
+
+                    @Override
+                    public void request(long n) {
+                        for (long i = 0; i < n && sent < 2; i++, sent++) {
+                            subscriber.onNext(java.nio.ByteBuffer.allocate(itemBytes));
+                        }
+                    }
+
+                    @Override
+                    public void cancel() {
+                    }
+                });
+        CompletableFuture<Long> stage = ByteStreams.write(out, twoThenSilence, WriteOptions.defaults()
+                .withListener(snapshot -> {
+                    if (snapshot.writtenBytes() == 2L * itemBytes) {
+                        buffered.countDown();
+                    }
+                })).toCompletableFuture();
+        try {
+            assertTrue(buffered.await(10, TimeUnit.SECONDS), "both items went into the stream's buffer");
+            AtomicReference<Boolean> cancelled = new AtomicReference<>();
+            Thread canceller = new Thread(() -> cancelled.set(stage.cancel(true)), "test-canceller");
+            canceller.start();
+            canceller.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(canceller.isAlive(), "cancel() returns although the stream's close blocks");
+            assertEquals(Boolean.TRUE, cancelled.get());
+        } finally {
+            neverRead.close();                                // the close's flush fails, the close proceeds
+        }
+        assertTrue(closed.await(10, TimeUnit.SECONDS), "the stream is closed once its flush has ended");
+        awaitNoThreadNamed("sluice-stream-close");
+    }
+
     /** Waits until no live thread has this name (the close helper ends once its close returns); 10 s. */
     private static void awaitNoThreadNamed(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -32,13 +32,15 @@ import java.util.concurrent.atomic.AtomicReference;
  *       request, and the controller requests only while the result stays within its window.</li>
  *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) * L <=
  *       maxQueuedBytes}, where {@code L} is the larger of the largest item seen and the declared
- *       {@link WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (before
- *       the first item, one item is requested). Every strategy but {@code Demand.unbounded()} is
- *       capped. {@link ByteCap} states the bound on held bytes this gives for any item sizes.</li>
+ *       {@link WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
+ *       before the first item one item is requested, unless a declared size lets more in). Every
+ *       strategy but {@code Demand.unbounded()} is capped. {@link ByteCap} states the bound on held bytes this gives for any item sizes.</li>
  *   <li>W5 (§1.1): an item beyond the requested total fails the write naming §1.1; it is dropped,
  *       never queued.</li>
- *   <li>W6: the stage completes exactly once, after the sink is closed (and forced, with sync);
- *       every path closes the sink exactly once and cancels a live upstream.</li>
+ *   <li>W6: the stage completes exactly once; every path closes the sink exactly once and cancels a
+ *       live upstream. The writer's own completion comes after the sink is closed (and forced, with
+ *       sync); an outside completion comes after {@link WriteSink#abort()} returned, which closes
+ *       every sink but a user's non-interruptible channel with a write in flight.</li>
  *   <li>W7: one pass writes at most {@link #YIELD_AFTER_BYTES} and handles at most
  *       {@link #YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
  *       concurrent writes share it fairly.</li>
@@ -176,7 +178,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (size > largest) {
             largestItemBytes = size;
             long outstanding = requested - count;
-            if (largest > 0 && outstanding > 0 && capped) {
+            if (largest > 0 && outstanding > 0 && capped && size > declaredItemBytes) {
                 largerItems.offer(new long[] {size, largest, outstanding});   // demand granted for smaller items
             }
         }
@@ -421,15 +423,18 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     /** W6: stop, cancel a live upstream, close the sink, fail (or keep cancelled) the stage. */
     private void terminate(Throwable cause) {
         terminated = true;
-        if (!upstreamCompleted && upstream != null) {
-            cancelUpstream();
+        try {
+            if (!upstreamCompleted && upstream != null) {
+                cancelUpstream();
+            }
+            closeQuietly(cause);
+            queue.clear();
+            queuedBytes.set(0);
+            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
+                    cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
+        } finally {
+            result.fail(cause);                   // even if the steps above failed: the stage always ends
         }
-        closeQuietly(cause);
-        queue.clear();
-        queuedBytes.set(0);
-        recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
-                cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
-        result.fail(cause);
     }
 
     private void cancelLateUpstream() {

@@ -1,13 +1,17 @@
 package io.sluice.internal;
 
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The stage an operation returns. Whoever claims it first completes it: the operation (through
  * {@link #succeed}, {@link #fail} or {@link #enterCommit}) or a completion from outside
- * ({@code cancel}, {@code complete}, {@code completeExceptionally}, {@code orTimeout},
- * {@code completeOnTimeout}). An outside completion that wins aborts the operation first: the abort
+ * ({@code cancel}, {@code complete}, {@code completeExceptionally}, {@code completeAsync},
+ * {@code orTimeout}, {@code completeOnTimeout}; {@code obtrudeValue}/{@code obtrudeException} abort
+ * the operation too, then force their result as {@code CompletableFuture} does). An outside completion that wins aborts the operation first: the abort
  * hook runs on the completing thread, and only when it has returned is the stage completed, so no
  * dependent of the stage runs before the operation has been stopped (its channel closed), whatever
  * thread completes it.
@@ -74,7 +78,7 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
 
     @Override
     public boolean completeExceptionally(Throwable ex) {
-        java.util.Objects.requireNonNull(ex, "ex");
+        Objects.requireNonNull(ex, "ex");
         return abortFirst() && super.completeExceptionally(ex);
     }
 
@@ -102,6 +106,44 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
         }
         onAbort.run();
         return true;
+    }
+
+    /** Completes through {@link #complete}/{@link #completeExceptionally}, so the operation is aborted first. */
+    @Override
+    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier, Executor executor) {
+        Objects.requireNonNull(supplier, "supplier");
+        Objects.requireNonNull(executor, "executor");
+        executor.execute(() -> {
+            T value;
+            try {
+                value = supplier.get();
+            } catch (Throwable t) {
+                completeExceptionally(t);
+                return;
+            }
+            complete(value);
+        });
+        return this;
+    }
+
+    @Override
+    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier) {
+        return completeAsync(supplier, defaultExecutor());
+    }
+
+    /** Aborts the operation (if it has not completed) before forcing the value. */
+    @Override
+    public void obtrudeValue(T value) {
+        abortFirst();
+        super.obtrudeValue(value);
+    }
+
+    /** Aborts the operation (if it has not completed) before forcing the exception. */
+    @Override
+    public void obtrudeException(Throwable ex) {
+        Objects.requireNonNull(ex, "ex");
+        abortFirst();
+        super.obtrudeException(ex);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.internal;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -20,6 +21,9 @@ import java.util.function.Consumer;
  *       no other thread can start a pass meanwhile and other tasks on the executor get a turn.</li>
  *   <li>D4: a pass that throws (a bug) leaves the drain held and hands the error to the failure
  *       callback, which ends the operation: nothing runs twice, nothing hangs silently.</li>
+ *   <li>D5: a yield never nests: when the executor runs the resubmitted task inline (a direct
+ *       executor), that call only notes it and returns, and the loop already on the stack runs
+ *       the next pass; so the stack stays flat however many times a long operation yields.</li>
  * </ul>
  */
 public final class SerialDrain {
@@ -37,6 +41,7 @@ public final class SerialDrain {
     }
 
     private final AtomicInteger pending;          // any thread
+    private final AtomicReference<Yield> yielding = new AtomicReference<>();  // the resubmission in progress (D5)
     private final Executor executor;
     private final Pass pass;
     private final Consumer<Throwable> onFailure;
@@ -83,6 +88,11 @@ public final class SerialDrain {
     }
 
     private void drainLoop() {
+        Yield inProgress = yielding.get();
+        if (inProgress != null && inProgress.thread == Thread.currentThread()) {
+            inProgress.ranInline = true;   // D5: the executor ran our resubmission inline; the caller loops
+            return;
+        }
         int missed = pending.get();
         for (;;) {
             boolean yielded;
@@ -95,7 +105,10 @@ public final class SerialDrain {
                 return;
             }
             if (yielded) {          // D3: yield while still holding the drain
-                submit();
+                if (resubmitRanInline()) {
+                    missed = pending.get();
+                    continue;       // D5: run the next pass here rather than one frame deeper
+                }
                 return;
             }
             missed = pending.addAndGet(-missed);
@@ -103,5 +116,24 @@ public final class SerialDrain {
                 return;
             }
         }
+    }
+
+    /**
+     * D3, D5: resubmits the drain; returns whether the executor ran it inline, in which case the
+     * caller runs the next pass itself. Otherwise the task belongs to the executor from here on,
+     * and this thread touches nothing but its own mark in {@code yielding}.
+     */
+    private boolean resubmitRanInline() {
+        Yield mark = new Yield();
+        yielding.set(mark);
+        submit();
+        yielding.compareAndSet(mark, null);   // a task queued to run on this thread later must run
+        return mark.ranInline;
+    }
+
+    /** One resubmission: the thread making it, and whether its task ran inline on that thread. */
+    private static final class Yield {
+        final Thread thread = Thread.currentThread();   // the yielding thread
+        boolean ranInline;                              // written and read by that thread only
     }
 }

@@ -20,13 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>S1: once {@code abort()} has returned, no call into the stream ({@code write},
  *       {@code flush}) starts through this sink: each starts only by moving {@link #state} from
  *       IDLE to CALLING, which fails once {@code abort()} has set ABORTED.</li>
- *   <li>S2: with no call in flight, {@code abort()} closes the stream on its own thread. The sink
- *       does not flush it; the stream's own {@code close()} may flush what the stream buffered
- *       itself (a {@code BufferedOutputStream} does).</li>
- *   <li>S3: with a call in flight (perhaps blocked in the stream), {@code abort()} closes the
- *       stream on a new daemon thread {@code sluice-stream-close}, because a stream's
- *       {@code close()} may wait for a lock the blocked call holds, and waits at most
- *       {@link #ABORT_WAIT_MILLIS} ms for the call to end and the close to return. Where closing
+ *   <li>S2: the sink never flushes an aborted stream; the stream's own {@code close()} may flush
+ *       what the stream buffered itself (a {@code BufferedOutputStream} does), so a close can block
+ *       like a write.</li>
+ *   <li>S3: {@code abort()} closes the stream on a new daemon thread {@code sluice-stream-close},
+ *       because a stream's {@code close()} may block (S2) or wait for a lock a blocked call holds,
+ *       and waits at most {@link #ABORT_WAIT_MILLIS} ms for a call in flight to end and the close
+ *       to return. With no call in flight and a close that does not block, the stream is closed
+ *       when {@code abort()} returns. Where closing
  *       unblocks a write (a socket's stream, a {@code PipedOutputStream}), the write fails at once,
  *       the stream is closed when {@code abort()} returns, and no further byte reaches it. Where
  *       it cannot (a {@code BufferedOutputStream}, whose {@code close()} flushes under the lock its
@@ -164,7 +165,7 @@ public final class StreamSink implements WriteSink {
 
     /**
      * Stops the write: no call into the stream starts once this returns (S1), and the stream is
-     * closed, which unblocks a call in flight where the stream allows it (S2, S3). Idempotent.
+     * closed, which unblocks a call in flight where the stream allows it (S3). Idempotent.
      */
     @Override
     public void abort() {
@@ -173,8 +174,7 @@ public final class StreamSink implements WriteSink {
             return;
         }
         if ((before & CALLING) == 0) {
-            closeQuietly();                      // S2: no call holds the stream
-            return;
+            abortSettled.countDown();            // no call in flight: only the close is awaited
         }
         try {
             Thread closer = new Thread(() -> {

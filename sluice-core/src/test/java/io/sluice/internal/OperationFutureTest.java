@@ -24,7 +24,10 @@ class OperationFutureTest {
         COMPLETE(future -> future.complete(42L)),
         COMPLETE_EXCEPTIONALLY(future -> future.completeExceptionally(new IllegalStateException("user"))),
         OR_TIMEOUT(future -> future.orTimeout(1, TimeUnit.MILLISECONDS)),
-        COMPLETE_ON_TIMEOUT(future -> future.completeOnTimeout(7L, 1, TimeUnit.MILLISECONDS));
+        COMPLETE_ON_TIMEOUT(future -> future.completeOnTimeout(7L, 1, TimeUnit.MILLISECONDS)),
+        COMPLETE_ASYNC(future -> future.completeAsync(() -> 3L)),
+        OBTRUDE_VALUE(future -> future.obtrudeValue(4L)),
+        OBTRUDE_EXCEPTION(future -> future.obtrudeException(new IllegalStateException("obtruded")));
 
         final Consumer<OperationFuture<Long>> action;
 

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -135,6 +136,24 @@ class WriterGuaranteesTest {
         } finally {
             single.shutdownNow();
         }
+    }
+
+    @Test
+    void manyYieldsOnADirectExecutorKeepTheStackFlat_W7() throws Exception {
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread smallStack = new Thread(null, () -> {
+            RecordingSink counting = new RecordingSink();
+            counting.recordContent = false;
+            ChannelWriteSubscriber writer = new ChannelWriteSubscriber(counting, WriteOptions.defaults(),
+                    Runnable::run, "test");
+            ByteBuffer one = ByteBuffer.allocate(1);
+            writer.onSubscribe(new SyncUpstream(writer, 8_000_000, i -> one.duplicate()));
+            outcome.set(writer.result().isDone() ? writer.result().handle((n, e) -> e == null ? n : e).join()
+                    : "not done; sink closes: " + counting.closes);
+        }, "small-stack", 128 * 1024);
+        smallStack.start();
+        smallStack.join(TimeUnit.SECONDS.toMillis(50));
+        assertEquals(8_000_000L, outcome.get(), "~1,000 yields on a 128 KiB stack");
     }
 
     @Test

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and the drain's passes interleaved at random. Content and order are exact, and the write ends
  * exactly once.
  */
-class ByteCapBoundProperties {
+class ByteCapBoundPropertiesTest {
 
     @Provide
     Arbitrary<List<Integer>> sizes() {
