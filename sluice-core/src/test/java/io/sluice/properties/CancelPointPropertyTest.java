@@ -5,6 +5,7 @@ import io.sluice.WriteOptions;
 import io.sluice.testing.TestPublishers;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -205,6 +206,62 @@ class CancelPointPropertyTest {
             // write did not complete on its own
             assertTrue(agrees, "the stage's outcome disagrees with the outside call: " + outcome
                     + ", cancel(true) or complete(0L) returned " + outsideWon.get() + " at " + point);
+        }
+    }
+
+    /**
+     * The smallest case of the property's outcome check, deterministic: on a direct executor the
+     * abort that {@code complete(0L)} triggers runs the drain on the completing thread, and the
+     * drain must not complete the stage first with its own {@code CancellationException}.
+     */
+    @Example
+    void completeFromOutsideGivesThatValueAndReturnsTrue() throws Exception {
+        try (WriteTarget target = WriteTarget.create(WriteTarget.Kind.FILE, 0)) {
+            CompletableFuture<Long> stage = ReactiveFile.of(target.path)
+                    .write(silentUpstream(), WriteOptions.defaults().withExecutor(Runnable::run)).toCompletableFuture();
+
+            boolean completed = stage.complete(0L);
+
+            assertEquals("true, completed with 0", completed + ", " + describe(stage));
+        }
+    }
+
+    /** As above for {@code completeExceptionally}, which {@code orTimeout} calls with a {@code TimeoutException}. */
+    @Example
+    void completeExceptionallyFromOutsideGivesThatExceptionAndReturnsTrue() throws Exception {
+        try (WriteTarget target = WriteTarget.create(WriteTarget.Kind.FILE, 0)) {
+            CompletableFuture<Long> stage = ReactiveFile.of(target.path)
+                    .write(silentUpstream(), WriteOptions.defaults().withExecutor(Runnable::run)).toCompletableFuture();
+
+            boolean completed = stage.completeExceptionally(new TimeoutException("from outside"));
+
+            assertEquals("true, failed with java.util.concurrent.TimeoutException: from outside",
+                    completed + ", " + describe(stage));
+        }
+    }
+
+    /** An upstream that subscribes and then never emits, completes or fails. */
+    private static org.reactivestreams.Publisher<ByteBuffer> silentUpstream() {
+        return subscriber -> subscriber.onSubscribe(new org.reactivestreams.Subscription() {
+            @Override
+            public void request(long n) {
+            }
+
+            @Override
+            public void cancel() {
+            }
+        });
+    }
+
+    private static String describe(CompletableFuture<Long> stage) throws InterruptedException {
+        try {
+            return "completed with " + stage.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return "failed with " + e.getCause();
+        } catch (CancellationException e) {
+            return "failed with " + e;
+        } catch (TimeoutException e) {
+            throw new AssertionError("the stage never completed", e);
         }
     }
 
