@@ -12,7 +12,7 @@ package io.sluice.internal;
  * window {@code W} and {@code L} is at least the first non-empty item {@code F}, that is at most
  * {@code max(M, C + min(W, C / F) * (M - F))} for any sequence of sizes, and {@code max(C, M)} when
  * no item outgrows the assumed size ({@code WriteOptions} states it for users;
- * {@code ByteCapBoundProperties} checks it).
+ * {@code ByteCapBoundPropertiesTest} checks it).
  */
 public final class ByteCap {
 
