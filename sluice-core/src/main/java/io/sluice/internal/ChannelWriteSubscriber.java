@@ -10,6 +10,7 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -46,9 +47,13 @@ import java.util.concurrent.atomic.AtomicReference;
  *       concurrent writes share it fairly.</li>
  *   <li>W8: {@code onNext} publishes an item's bytes ({@code queuedBytes}) before its count
  *       ({@code received}), and the drain reads the count before the bytes, so the drain never sees
- *       an item neither outstanding nor queued. Every item goes through the queue, also one that a
- *       synchronous upstream emits inside our own {@code request(n)}: the drain counts the
- *       received items across the call and, if any arrived, asks the controller once more.</li>
+ *       an item neither outstanding nor queued. An item a synchronous upstream emits inside our own
+ *       {@code request(n)} (so on the drain's thread, while the drain runs) skips the concurrent
+ *       queue and the signal: it goes to a drain-confined deque, and only while the queue is
+ *       empty, so items are written in the order they arrived. {@code requestingThread} is
+ *       volatile and only ever holds null or the drain's current thread, so it equals the caller's
+ *       thread exactly when the caller is the drain inside {@code request(n)}. If items arrived
+ *       during that call, the controller is asked once more.</li>
  *   <li>W9: the end of a write (the final force, the commit, the close) may run on a separate
  *       {@code finisher} executor: a sync write on the small shared file pool then waits for its
  *       {@code fsync} on the blocking pool, so a slow device cannot hold the file pool's threads
@@ -77,6 +82,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final String target;
 
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
+    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain-confined (W8)
+    private volatile Thread requestingThread;            // drain -> onNext: the drain's thread while inside request(n), else null (W8)
     private final ConcurrentLinkedQueue<long[]> largerItems = new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
     private final AtomicLong queuedBytes = new AtomicLong();                                // onNext -> drain
     private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
@@ -184,6 +191,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         queuedBytes.addAndGet(size);              // W8: bytes before the count
         received = count;                         // before offer: the drain never polls an uncounted item
+        if (requestingThread == Thread.currentThread() && queue.isEmpty()) {
+            emittedInRequest.add(own);            // W8: we are the drain, inside its request(n)
+            return;
+        }
         queue.offer(own);
         drain.signal();                           // W2
     }
@@ -253,7 +264,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             peakQueuedBytes = Math.max(peakQueuedBytes, queuedBytes.get());
             long batchLimit = Math.min(MAX_BATCH_ITEMS, YIELD_AFTER_ITEMS - itemsThisPass);
             while (count < batchLimit && batchBytes < MAX_BATCH_BYTES) {
-                ByteBuffer item = queue.poll();
+                ByteBuffer item = emittedInRequest.isEmpty() ? queue.poll() : emittedInRequest.poll();
                 if (item == null) {
                     break;
                 }
@@ -291,7 +302,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (stopRequested()) {                // the controller, request() or the listener threw
                 return false;
             }
-            if (queue.isEmpty()) {
+            if (emittedInRequest.isEmpty() && queue.isEmpty()) {
                 if (upstreamCompleted && failure.get() == null && received == written) {
                     complete();
                     return false;
@@ -371,10 +382,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         long total = requested + n;
         requested = total < 0 ? Long.MAX_VALUE : total;   // before request(n): a synchronous onNext checks it
         requestCalls++;
+        requestingThread = Thread.currentThread();
         try {
             upstream.request(n);                  // W1
         } catch (Throwable t) {
             failure.compareAndSet(null, t);       // a throwing request ends the write
+        } finally {
+            requestingThread = null;
         }
         return n;
     }
@@ -429,6 +443,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             closeQuietly(cause);
             queue.clear();
+            emittedInRequest.clear();
             queuedBytes.set(0);
             recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
                     cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
@@ -442,6 +457,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             cancelUpstream();                     // onSubscribe arrived after the write ended
         }
         queue.clear();
+        emittedInRequest.clear();
     }
 
     private void cancelUpstream() {
