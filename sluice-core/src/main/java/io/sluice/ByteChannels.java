@@ -54,7 +54,8 @@ import java.util.concurrent.Flow;
  * blocked on a silent peer ends.
  *
  * <p><b>Cancel:</b> completing a write's stage from outside ({@code cancel}, {@code complete},
- * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) stops the write on
+ * {@code completeExceptionally}, {@code completeAsync}, {@code orTimeout},
+ * {@code completeOnTimeout}) stops the write on
  * the completing thread before the stage completes; no write call starts once {@code cancel} has
  * returned. A channel that is an {@link java.nio.channels.InterruptibleChannel} (every JDK channel)
  * is closed then, before any dependent of the stage runs: a write blocked in it ends, and the

@@ -46,16 +46,17 @@ import java.util.concurrent.Flow;
  * stream is flushed first, unless the write was cancelled).
  *
  * <p><b>Cancel:</b> completing a write's stage from outside ({@code cancel}, {@code complete},
- * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) stops the write on
- * the completing thread before the stage completes: no call into the stream ({@code write},
- * {@code flush}) starts once {@code cancel} has returned. With no call in flight, the stream is
- * closed on that thread (the library does not flush it; the stream's own {@code close()} may, and
- * {@code cancel} waits for that close). With a call in flight, the stream is closed on a helper
- * thread and {@code cancel} waits at most 100 ms for the call to end and the close to return:
+ * {@code completeExceptionally}, {@code completeAsync}, {@code orTimeout},
+ * {@code completeOnTimeout}) stops the write on the completing thread before the stage completes:
+ * no call into the stream ({@code write}, {@code flush}) starts once {@code cancel} has returned.
+ * The stream is closed on a helper thread (the library does not flush it; the stream's own
+ * {@code close()} may) and {@code cancel} waits at most 100 ms for a call in flight to end and the
+ * close to return:
  * where closing unblocks a write (a socket's stream, a {@code PipedOutputStream}) the write fails
  * at once and the stream is closed when {@code cancel} returns; where it cannot (a
  * {@code BufferedOutputStream}, whose {@code close()} waits for its own blocked write; a
- * {@code FileOutputStream} on a FIFO), {@code cancel} returns with that one call still blocked,
+ * {@code FileOutputStream} on a FIFO), or whose {@code close()} flushes into a stalled peer,
+ * {@code cancel} returns with that one call still blocked,
  * its bytes may still reach the stream, and the stream is closed once it ends. Cancelling a read
  * closes the input stream from the cancelling thread.
  *

@@ -59,7 +59,8 @@ import java.util.concurrent.Flow;
  * its stage completes, whichever way it ends.
  *
  * <p><b>Cancel:</b> completing a returned stage from outside ({@code cancel}, {@code complete},
- * {@code completeExceptionally}, {@code orTimeout}, {@code completeOnTimeout}) stops the operation
+ * {@code completeExceptionally}, {@code completeAsync}, {@code orTimeout},
+ * {@code completeOnTimeout}) stops the operation
  * on the completing thread before the stage completes: the file is closed (a copy closes both
  * files at once, mid-slice) before any dependent of the stage runs, and no byte of the operation
  * reaches the file once {@code cancel} has returned, not even an open that had not started (nothing

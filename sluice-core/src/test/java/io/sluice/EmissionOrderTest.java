@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * W8: every item goes through one queue, whether emitted inside our own request(n) (on the drain)
- * or from another thread; a publisher that mixes both at random must still be written in the order
- * it emitted.
+ * W8: items emitted inside our own request(n) take a drain-local path, items emitted from other
+ * threads the concurrent queue; a publisher that mixes both at random must still be written in
+ * the order it emitted.
  */
 class EmissionOrderTest {
 
