@@ -40,10 +40,10 @@ class PromptReadTest {
         try (Pipe.SinkChannel sink = pipe.sink()) {
             byte[] ten = Bytes.random(10, 1);
             sink.write(ByteBuffer.wrap(ten));
-            Latched subscriber = new Latched();
+            CollectingSubscriber subscriber = new CollectingSubscriber(0);
             ByteChannels.publisher(pipe.source()).subscribe(subscriber);
             subscriber.subscription.request(1);
-            assertTrue(subscriber.first.await(10, TimeUnit.SECONDS),
+            assertTrue(subscriber.firstChunk.await(10, TimeUnit.SECONDS),
                     "a 10-byte chunk must not wait for 64 KiB that the pipe does not hold");
             assertEquals(1, subscriber.chunks.size());
             assertArrayEquals(ten, subscriber.bytes());
@@ -81,11 +81,11 @@ class PromptReadTest {
                 return -1;
             }
         };
-        Latched subscriber = new Latched();
+        CollectingSubscriber subscriber = new CollectingSubscriber(0);
         ByteStreams.publisher(stream).subscribe(subscriber);
         subscriber.subscription.request(5);
         try {
-            assertTrue(subscriber.first.await(10, TimeUnit.SECONDS), "the three bytes read must be emitted");
+            assertTrue(subscriber.firstChunk.await(10, TimeUnit.SECONDS), "the three bytes read must be emitted");
             assertArrayEquals("abc".getBytes(StandardCharsets.US_ASCII), subscriber.bytes());
         } finally {
             release.countDown();
@@ -167,40 +167,6 @@ class PromptReadTest {
     }
 
     /** Collects chunks, requesting by hand; {@link #first} opens at the first chunk. */
-    private static final class Latched implements Subscriber<ByteBuffer> {
-        final CountDownLatch first = new CountDownLatch(1);
-        final CountDownLatch terminated = new CountDownLatch(1);
-        final java.util.List<ByteBuffer> chunks = new java.util.concurrent.CopyOnWriteArrayList<>();
-        volatile Subscription subscription;     // onSubscribe -> test thread
-        volatile Throwable error;               // onError -> test thread
-
-        @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
-        }
-
-        @Override
-        public void onNext(ByteBuffer chunk) {
-            chunks.add(chunk);
-            first.countDown();
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            error = t;
-            terminated.countDown();
-        }
-
-        @Override
-        public void onComplete() {
-            terminated.countDown();
-        }
-
-        byte[] bytes() {
-            return Bytes.concat(chunks);
-        }
-    }
-
     /** Answers every whole "ping i" line with "pong i", requesting one chunk at a time. */
     private static final class Answering implements Subscriber<ByteBuffer> {
         private final SocketChannel channel;

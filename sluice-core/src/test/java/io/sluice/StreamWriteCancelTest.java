@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,31 +36,17 @@ class StreamWriteCancelTest {
     @Test
     void cancelClosesAPipedStreamWhoseReaderNeverReadsAndFreesTheWritingThread() throws Exception {
         PipedInputStream neverRead = new PipedInputStream(PIPE_BYTES);
-        CountDownLatch writing = new CountDownLatch(1);
-        AtomicBoolean closed = new AtomicBoolean();
-        PipedOutputStream out = new PipedOutputStream(neverRead) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                writing.countDown();
-                BlockedIn.pipedWrite(() -> super.write(b, off, len));
-            }
-
-            @Override
-            public void close() throws IOException {
-                closed.set(true);
-                super.close();
-            }
-        };
+        WatchedPipe out = new WatchedPipe(neverRead);
         try {
             CompletableFuture<Long> stage = ByteStreams.write(out,
                     TestPublishers.chunks(new byte[8 * 1024 * 1024], 64 * 1024), WriteOptions.defaults())
                     .toCompletableFuture();
-            assertTrue(writing.await(10, TimeUnit.SECONDS), "the write starts");
+            assertTrue(out.writing.await(10, TimeUnit.SECONDS), "the write starts");
             // The pipe holds 1 KiB and nobody reads: the write blocks (if it has not yet, the
             // outcome below is the same).
             assertTrue(stage.cancel(true));
             assertTrue(stage.isCancelled());
-            assertTrue(closed.get(), "the stream is closed by the time cancel() returns");
+            assertEquals(0, out.closed.getCount(), "the stream is closed by the time cancel() returns");
             assertThrows(IOException.class, () -> out.write(1), "the pipe is closed for writing");
             awaitNoThreadIn("pipedWrite");
             awaitNoThreadNamed("sluice-stream-close");
@@ -111,27 +96,13 @@ class StreamWriteCancelTest {
     @Test
     void cancelReturnsWhenTheStreamsCloseWaitsForTheBlockedWrite() throws Exception {
         PipedInputStream neverRead = new PipedInputStream(PIPE_BYTES);
-        CountDownLatch writing = new CountDownLatch(1);
-        CountDownLatch closed = new CountDownLatch(1);
-        PipedOutputStream pipe = new PipedOutputStream(neverRead) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                writing.countDown();
-                BlockedIn.pipedWrite(() -> super.write(b, off, len));
-            }
-
-            @Override
-            public void close() throws IOException {
-                super.close();
-                closed.countDown();
-            }
-        };
+        WatchedPipe pipe = new WatchedPipe(neverRead);
         OutputStream out = new BufferedOutputStream(pipe, 8192);
         CompletableFuture<Long> stage = ByteStreams.write(out,
                 TestPublishers.chunks(new byte[1024 * 1024], 64 * 1024), WriteOptions.defaults())
                 .toCompletableFuture();
         try {
-            assertTrue(writing.await(10, TimeUnit.SECONDS), "the write starts");
+            assertTrue(pipe.writing.await(10, TimeUnit.SECONDS), "the write starts");
             AtomicReference<Boolean> cancelled = new AtomicReference<>();
             Thread canceller = new Thread(() -> cancelled.set(stage.cancel(true)), "test-canceller");
             canceller.start();
@@ -142,7 +113,7 @@ class StreamWriteCancelTest {
         } finally {
             neverRead.close();                    // the reader goes away: the write fails, the close proceeds
         }
-        assertTrue(closed.await(10, TimeUnit.SECONDS), "the stream is closed once its write has ended");
+        assertTrue(pipe.closed.await(10, TimeUnit.SECONDS), "the stream is closed once its write has ended");
         awaitNoThreadIn("pipedWrite");
         awaitNoThreadNamed("sluice-stream-close");
     }
@@ -154,14 +125,7 @@ class StreamWriteCancelTest {
     @Test
     void cancelReturnsWhenAnIdleStreamsCloseBlocksFlushingItsBuffer() throws Exception {
         PipedInputStream neverRead = new PipedInputStream(PIPE_BYTES);
-        CountDownLatch closed = new CountDownLatch(1);
-        PipedOutputStream pipe = new PipedOutputStream(neverRead) {
-            @Override
-            public void close() throws IOException {
-                super.close();
-                closed.countDown();
-            }
-        };
+        WatchedPipe pipe = new WatchedPipe(neverRead);
         OutputStream out = new BufferedOutputStream(pipe, 8192);
         CountDownLatch buffered = new CountDownLatch(1);
         int itemBytes = 2 * PIPE_BYTES;                       // more than the pipe takes: the flush blocks
@@ -197,7 +161,7 @@ class StreamWriteCancelTest {
         } finally {
             neverRead.close();                                // the close's flush fails, the close proceeds
         }
-        assertTrue(closed.await(10, TimeUnit.SECONDS), "the stream is closed once its flush has ended");
+        assertTrue(pipe.closed.await(10, TimeUnit.SECONDS), "the stream is closed once its flush has ended");
         awaitNoThreadNamed("sluice-stream-close");
     }
 
@@ -235,6 +199,28 @@ class StreamWriteCancelTest {
 
     private interface IoCall {
         void run() throws IOException;
+    }
+
+    /** A pipe that says when a write began (it runs inside {@link BlockedIn#pipedWrite}) and when it was closed. */
+    private static final class WatchedPipe extends PipedOutputStream {
+        final CountDownLatch writing = new CountDownLatch(1);
+        final CountDownLatch closed = new CountDownLatch(1);
+
+        WatchedPipe(PipedInputStream reader) throws IOException {
+            super(reader);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            writing.countDown();
+            BlockedIn.pipedWrite(() -> super.write(b, off, len));
+        }
+
+        @Override
+        public void close() throws IOException {
+            super.close();
+            closed.countDown();
+        }
     }
 
     /** Named frames, so a test can see whether a thread is still inside a stream's write. */

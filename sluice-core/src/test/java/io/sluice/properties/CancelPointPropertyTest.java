@@ -11,7 +11,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.BeforeContainer;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -33,7 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A write completed from outside at any point (after k items, before the upstream's
@@ -55,10 +53,6 @@ class CancelPointPropertyTest {
         AFTER_K_ITEMS, BEFORE_ON_SUBSCRIBE, INSIDE_REQUEST, FROM_A_DEPENDENT, OR_TIMEOUT_1_MS, COMPLETE_0
     }
 
-    @BeforeContainer
-    static void linuxOnly() {
-        assumeTrue(Fds.supported(), Fds.NEEDS_LINUX);
-    }
 
     @Provide
     Arbitrary<List<Integer>> sizes() {

@@ -10,7 +10,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -36,7 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The read path end to end through {@code ReactiveFile.read(ReadOptions)}: for file sizes around
@@ -84,10 +82,6 @@ class ReadChunkPropertyTest {
         }
     }
 
-    @BeforeContainer
-    static void linuxOnly() {
-        assumeTrue(Fds.supported(), Fds.NEEDS_LINUX);
-    }
 
     @Provide
     Arbitrary<Case> cases() {

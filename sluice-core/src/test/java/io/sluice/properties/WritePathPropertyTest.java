@@ -6,7 +6,6 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 
 import java.nio.ByteBuffer;
@@ -22,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The write path end to end, through the public entry points: for any sequence of item sizes
@@ -33,10 +31,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class WritePathPropertyTest {
 
-    @BeforeContainer
-    static void linuxOnly() {
-        assumeTrue(Fds.supported(), Fds.NEEDS_LINUX);
-    }
 
     @Provide
     Arbitrary<List<Integer>> sizes() {

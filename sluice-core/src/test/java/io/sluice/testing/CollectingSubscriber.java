@@ -16,6 +16,7 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
     public final List<String> threads = new CopyOnWriteArrayList<>();
     public final CountDownLatch terminated = new CountDownLatch(1);
     public final CountDownLatch subscribed = new CountDownLatch(1);
+    public final CountDownLatch firstChunk = new CountDownLatch(1);
     public volatile Subscription subscription;
     public volatile Throwable error;
     public volatile boolean completed;
@@ -43,6 +44,7 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
     public void onNext(ByteBuffer chunk) {
         threads.add(Thread.currentThread().getName());
         chunks.add(chunk);
+        firstChunk.countDown();
     }
 
     @Override
