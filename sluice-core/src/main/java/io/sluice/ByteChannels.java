@@ -92,7 +92,7 @@ public final class ByteChannels {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new ChannelReadSource(channel, options.offset(), options.length(), cancelled),
-                channel, options.chunkSizeBytes(), executorFor(channel, options.executor()), Descriptions.of(channel));
+                channel, options.chunkSupply(), executorFor(channel, options.executor()), Descriptions.of(channel));
     }
 
     /**
@@ -128,7 +128,7 @@ public final class ByteChannels {
         return ChannelPublisher.cold(cancelled -> {
             ReadableByteChannel channel = Openers.open(opener, "channel");
             return new ChannelReadSource(channel, options.offset(), options.length(), cancelled);
-        }, options.chunkSizeBytes(), executor, Descriptions.of(opener));
+        }, options.chunkSupply(), executor, Descriptions.of(opener));
     }
 
     /**

@@ -84,7 +84,7 @@ public final class ByteStreams {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new StreamReadSource(stream, options.offset(), options.length()),
-                stream, options.chunkSizeBytes(), executor(options.executor()), Descriptions.of(stream));
+                stream, options.chunkSupply(), executor(options.executor()), Descriptions.of(stream));
     }
 
     /**
@@ -118,7 +118,7 @@ public final class ByteStreams {
         return ChannelPublisher.cold(cancelled -> {
             InputStream stream = Openers.open(opener, "stream");
             return new StreamReadSource(stream, options.offset(), options.length());
-        }, options.chunkSizeBytes(), executor(options.executor()), Descriptions.of(opener));
+        }, options.chunkSupply(), executor(options.executor()), Descriptions.of(opener));
     }
 
     /**

@@ -132,7 +132,7 @@ public final class ReactiveFile {
         long offset = options.offset();
         long length = options.length();
         return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
-                () -> FileReadSource.check(path), options.chunkSizeBytes(), executor(options.executor()),
+                () -> FileReadSource.check(path), options.chunkSupply(), executor(options.executor()),
                 path.toString());
     }
 
@@ -295,8 +295,10 @@ public final class ReactiveFile {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         if (options.atomicReplace()) {
-            ReadOptions reading = options.executor() != null
-                    ? ReadOptions.defaults().withExecutor(options.executor()) : ReadOptions.defaults();
+            ReadOptions reading = ReadOptions.defaults().withLentChunks();   // the writer gives each back
+            if (options.executor() != null) {
+                reading = reading.withExecutor(options.executor());
+            }
             return of(target).write(read(reading), options);
         }
         return new FileCopy(path, target, options.mode(), options.sync(), executor(options.executor()))

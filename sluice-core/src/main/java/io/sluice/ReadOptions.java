@@ -1,11 +1,13 @@
 package io.sluice;
 
+import io.sluice.internal.ChunkSupply;
+
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
- * How a publisher reads: chunk size, byte range and executor. Immutable; the {@code with...}
- * methods return modified copies.
+ * How a publisher reads: chunk size, byte range, executor, and whether its chunks are owned or
+ * lent. Immutable; the {@code with...} methods return modified copies.
  *
  * <pre>{@code
  * ReadOptions.range(offset, length).withChunkSize(16 * 1024)
@@ -17,7 +19,10 @@ import java.util.concurrent.Executor;
  * {@link #chunkSizeBytes()}, so a subscriber's demand times the chunk size bounds the bytes in
  * flight; a range bounds the total.
  *
- * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
+ * <p><b>Chunks:</b> by default each chunk is a new heap buffer the subscriber owns and may keep.
+ * With {@link #withLentChunks()} each chunk is a direct buffer lent from a {@link ChunkPool} and
+ * read into without a copy; the subscriber gives it back ({@link ChunkPool#giveBack}), so a read
+ * allocates nothing per chunk. An executor set with {@link #withExecutor} is used, never shut
  * down, by the library.
  *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
@@ -29,18 +34,23 @@ public final class ReadOptions {
     public static final int DEFAULT_CHUNK_SIZE_BYTES = 64 * 1024;
 
     private static final ReadOptions DEFAULTS =
-            new ReadOptions(DEFAULT_CHUNK_SIZE_BYTES, 0, Long.MAX_VALUE, null);
+            new ReadOptions(DEFAULT_CHUNK_SIZE_BYTES, 0, Long.MAX_VALUE, null, false, null);
 
     private final int chunkSizeBytes;
     private final long offset;
     private final long length;               // Long.MAX_VALUE: to the end
     private final Executor executor;         // null: the library's default for the source
+    private final boolean lent;              // chunks lent from a pool, not owned
+    private final ChunkPool pool;            // null: the shared pool for the chunk size (when lent)
 
-    private ReadOptions(int chunkSizeBytes, long offset, long length, Executor executor) {
+    private ReadOptions(int chunkSizeBytes, long offset, long length, Executor executor,
+                        boolean lent, ChunkPool pool) {
         this.chunkSizeBytes = chunkSizeBytes;
         this.offset = offset;
         this.length = length;
         this.executor = executor;
+        this.lent = lent;
+        this.pool = pool;
     }
 
     /**
@@ -75,13 +85,51 @@ public final class ReadOptions {
      *     this size per item (a chunk of less than half of it is copied out into a buffer of its
      *     own size)
      * @return a copy with this chunk size
-     * @throws IllegalArgumentException if {@code bytes} is 0 or negative
+     * @throws IllegalArgumentException if {@code bytes} is 0 or negative, or larger than the chunks
+     *     of a pool set with {@link #withLentChunks(ChunkPool)}
      */
     public ReadOptions withChunkSize(int bytes) {
         if (bytes <= 0) {
             throw new IllegalArgumentException("chunkSize must be positive, was " + bytes);
         }
-        return new ReadOptions(bytes, offset, length, executor);
+        if (pool != null && bytes > pool.chunkSizeBytes()) {
+            throw new IllegalArgumentException("chunkSize " + bytes + " is larger than the chunks of "
+                    + pool + "; use a pool of larger chunks");
+        }
+        return new ReadOptions(bytes, offset, length, executor, lent, pool);
+    }
+
+    /**
+     * A copy whose chunks are lent from {@link ChunkPool#shared(int)} for the chunk size: direct
+     * buffers, read into without a copy, which the subscriber gives back with
+     * {@link ChunkPool#giveBack} once done with each (sluice's writers do so themselves). A chunk
+     * never given back is garbage like any buffer; see {@link ChunkPool} for the rule.
+     *
+     * @return a copy with lent chunks from the shared pool
+     */
+    public ReadOptions withLentChunks() {
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, true, null);
+    }
+
+    /**
+     * A copy whose chunks are lent from {@code pool}, with the pool's chunk size.
+     *
+     * @param pool the pool to borrow from
+     * @return a copy with lent chunks of {@code pool.chunkSizeBytes()}
+     * @throws NullPointerException if {@code pool} is {@code null}
+     */
+    public ReadOptions withLentChunks(ChunkPool pool) {
+        Objects.requireNonNull(pool, "pool");
+        return new ReadOptions(pool.chunkSizeBytes(), offset, length, executor, true, pool);
+    }
+
+    /**
+     * A copy whose chunks are new heap buffers the subscriber owns (the default).
+     *
+     * @return a copy with owned chunks
+     */
+    public ReadOptions withOwnedChunks() {
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, false, null);
     }
 
     /**
@@ -102,7 +150,7 @@ public final class ReadOptions {
         if (length < 0) {
             throw new IllegalArgumentException("length must not be negative, was " + length);
         }
-        return new ReadOptions(chunkSizeBytes, offset, length, executor);
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, lent, pool);
     }
 
     /**
@@ -115,7 +163,7 @@ public final class ReadOptions {
      */
     public ReadOptions withExecutor(Executor executor) {
         return new ReadOptions(chunkSizeBytes, offset, length,
-                Objects.requireNonNull(executor, "executor"));
+                Objects.requireNonNull(executor, "executor"), lent, pool);
     }
 
     /**
@@ -157,9 +205,36 @@ public final class ReadOptions {
         return executor;
     }
 
+    /**
+     * Whether chunks are lent ({@link #withLentChunks()}) rather than owned.
+     *
+     * @return true for lent chunks
+     */
+    public boolean lentChunks() {
+        return lent;
+    }
+
+    /**
+     * The pool lent chunks come from.
+     *
+     * @return the pool set with {@link #withLentChunks(ChunkPool)}, the shared pool for the chunk
+     *     size with {@link #withLentChunks()}, or {@code null} for owned chunks
+     */
+    public ChunkPool chunkPool() {
+        if (!lent) {
+            return null;
+        }
+        return pool != null ? pool : ChunkPool.shared(chunkSizeBytes);
+    }
+
+    ChunkSupply chunkSupply() {
+        return lent ? ChunkSupply.lent(chunkPool().arena(), chunkSizeBytes) : ChunkSupply.owned(chunkSizeBytes);
+    }
+
     @Override
     public String toString() {
         return "ReadOptions[chunkSize=" + chunkSizeBytes + ", offset=" + offset
-                + ", length=" + (length == Long.MAX_VALUE ? "all" : Long.toString(length)) + "]";
+                + ", length=" + (length == Long.MAX_VALUE ? "all" : Long.toString(length))
+                + (lent ? ", lent from " + chunkPool() : "") + "]";
     }
 }

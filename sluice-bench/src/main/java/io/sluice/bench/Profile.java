@@ -28,6 +28,10 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
 
     private static final String DEMAND = "WRITE:1K:100,WRITE:1M:1,WRITE:1M:10,WRITE:10M:1,WRITE:100M:1";
 
+    /** The read path's cells (1 MiB to 100 MiB at 1, 10, 100; 100 MiB x 100 would move 10 GiB) and copies. */
+    private static final String READ = "READ:1M:1,READ:1M:10,READ:1M:100,READ:10M:1,READ:10M:10,READ:10M:100,"
+            + "READ:100M:1,READ:100M:10,COPY:1M:10,COPY:10M:1,COPY:100M:1";
+
     private static final String SMOKE = "WRITE:16K:2,READ:16K:2,COPY:16K:2,WRITE_SYNC:16K:1";
 
     private static String grid(String op) {
@@ -50,11 +54,13 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
                 return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 3, 300);
             case "full":
                 return new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5, 1000);
+            case "read":
+                return new Profile(name, Cell.parseAll(READ), Providers.readChoices(), 1, 2, 5, 300);
             case "demand":
                 return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 2, 4, 500);
             default:
                 throw new IllegalArgumentException("unknown profile '" + name
-                        + "'; known: smoke, quick, standard, full, demand");
+                        + "'; known: smoke, quick, standard, full, read, demand");
         }
     }
 

@@ -45,8 +45,17 @@ public final class Targets {
                 case READ:
                     checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), 3, false));
                     checks.add(new Check(cell, "sluice / loop (8 KiB) speed", report.speedRatio(cell, "sluice", "loop"), 0.8, false));
+                    checks.add(new Check(cell, "sluice-lent / loop (8 KiB) speed",
+                            report.speedRatio(cell, "sluice-lent", "loop"), 1, false));
+                    checks.add(new Check(cell, "sluice-lent / loop-direct-64k speed",
+                            report.speedRatio(cell, "sluice-lent", "loop-direct-64k"), 0.85, false));
+                    checks.add(new Check(cell, "sluice-lent heap MiB per GiB", allocated(report, cell, "sluice-lent"), 16, true));
                     break;
                 case COPY:
+                    checks.add(new Check(cell, "sluice-lent (write(read)) / copyTo",
+                            report.speedRatio(cell, "sluice-lent", "sluice"), 0.7, false));
+                    checks.add(new Check(cell, "sluice-lent (write(read)) / loop",
+                            report.speedRatio(cell, "sluice-lent", "loop"), 1, false));
                     checks.add(new Check(cell, "sluice / loop speed", report.speedRatio(cell, "sluice", "loop"), 1, false));
                     checks.add(new Check(cell, "sluice / files-copy speed",
                             report.speedRatio(cell, "sluice", "files-copy"), 1, false));
@@ -57,6 +66,11 @@ public final class Targets {
             }
         }
         return checks;
+    }
+
+    private static double allocated(Report report, Cell cell, String provider) {
+        Optional<Row> row = report.row(cell, provider);
+        return row.isPresent() && row.get().ok() ? row.get().allocatedMiBPerGiB() : Double.NaN;
     }
 
     private static double cpuRatio(Report report, Cell cell, String a, String b) {

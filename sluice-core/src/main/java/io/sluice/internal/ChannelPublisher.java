@@ -18,17 +18,17 @@ public final class ChannelPublisher implements BytePublisher {
 
     private final ReadSource.Opener opener;
     private final ReadSource.Check check;           // null: none
-    private final int chunkSizeBytes;
+    private final ChunkSupply supply;
     private final Executor executor;
     private final String description;
     private final Closeable singleUseResource;      // null: multi-subscriber (cold) source
     private final AtomicBoolean subscribedOnce;     // null: multi-subscriber (cold) source
 
-    private ChannelPublisher(ReadSource.Opener opener, ReadSource.Check check, int chunkSizeBytes,
+    private ChannelPublisher(ReadSource.Opener opener, ReadSource.Check check, ChunkSupply supply,
                              Executor executor, String description, Closeable singleUseResource) {
         this.opener = opener;
         this.check = check;
-        this.chunkSizeBytes = chunkSizeBytes;
+        this.supply = supply;
         this.executor = executor;
         this.description = description;
         this.singleUseResource = singleUseResource;
@@ -36,9 +36,9 @@ public final class ChannelPublisher implements BytePublisher {
     }
 
     /** A publisher whose every subscriber opens the source anew. */
-    public static ChannelPublisher cold(ReadSource.Opener opener, int chunkSizeBytes,
+    public static ChannelPublisher cold(ReadSource.Opener opener, ChunkSupply supply,
                                         Executor executor, String description) {
-        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description, null);
+        return new ChannelPublisher(opener, null, supply, executor, description, null);
     }
 
     /**
@@ -47,8 +47,8 @@ public final class ChannelPublisher implements BytePublisher {
      * {@code onError} with no demand needed (§1.4, §1.9).
      */
     public static ChannelPublisher cold(ReadSource.Opener opener, ReadSource.Check check,
-                                        int chunkSizeBytes, Executor executor, String description) {
-        return new ChannelPublisher(opener, Objects.requireNonNull(check, "check"), chunkSizeBytes,
+                                        ChunkSupply supply, Executor executor, String description) {
+        return new ChannelPublisher(opener, Objects.requireNonNull(check, "check"), supply,
                 executor, description, null);
     }
 
@@ -61,9 +61,9 @@ public final class ChannelPublisher implements BytePublisher {
      * @param opener wraps {@code resource} in a source, at the first request
      * @param resource the user's channel or stream, which the library now owns
      */
-    public static ChannelPublisher singleUse(ReadSource.Opener opener, Closeable resource, int chunkSizeBytes,
+    public static ChannelPublisher singleUse(ReadSource.Opener opener, Closeable resource, ChunkSupply supply,
                                              Executor executor, String description) {
-        return new ChannelPublisher(opener, null, chunkSizeBytes, executor, description,
+        return new ChannelPublisher(opener, null, supply, executor, description,
                 Objects.requireNonNull(resource, "resource"));
     }
 
@@ -83,11 +83,11 @@ public final class ChannelPublisher implements BytePublisher {
                 throw new IllegalStateException("§1.11: " + description + " was already read");
             };
         }
-        new ReadSubscription(subscriber, source, precondition, owned, chunkSizeBytes, executor).start();
+        new ReadSubscription(subscriber, source, precondition, owned, supply, executor).start();
     }
 
     @Override
     public String toString() {
-        return "ChannelPublisher[" + description + ", chunk=" + chunkSizeBytes + "]";
+        return "ChannelPublisher[" + description + ", " + supply + "]";
     }
 }

@@ -60,6 +60,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *       and starve every other file operation. The write is {@code terminated} before the
  *       hand-off, so no later pass touches it; the finisher owns the sink and the stage from
  *       then on (the hand-off through {@link Executor#execute} publishes the drain's state).</li>
+ *   <li>W10: a chunk lent by a {@code ChunkPool} ({@link Loans}) is written from as it is, not from a
+ *       duplicate, and given back as soon as the sink is done with it: after the gathering write
+ *       that took it returned (written, stopped or failed), or when the write ends without writing
+ *       it (queued at a cancel or failure, refused by W5, late after the end). The sink is done
+ *       when its call returns: every sink reads a buffer only inside its own call.</li>
  * </ul>
  */
 public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
@@ -94,6 +99,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private volatile long received;                      // onNext only (§1.3 serial) -> drain
     private volatile long largestItemBytes;              // onNext only -> drain
     private volatile boolean terminated;                 // drain -> onNext (drop late items)
+    private volatile boolean lentSeen;                   // onNext -> drain: a lent chunk was queued (W10)
 
     private long written;                                // drain-confined
     private long writtenBytes;                           // drain-confined
@@ -166,17 +172,24 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             throw violated2_13("onNext item");
         }
         if (terminated || failure.get() != null) {
+            Loans.giveBack(item);                 // W10, if lent
             return;                               // §2.8: late items after cancel are dropped
         }
         long count = received + 1;
         if (count > requested) {                  // W5
+            Loans.giveBack(item);                 // W10, if lent
             fail(new IllegalStateException("§1.1: upstream sent item #" + count
                     + " but only " + requested + " were requested; write to " + target + " aborted"));
             return;
         }
-        ByteBuffer own = item.duplicate();        // we read position..limit; the caller's buffer is untouched
+        boolean lent = Loans.isLent(item);
+        if (lent) {
+            lentSeen = true;                      // W10: before the offer, so the drain that polls it gives it back
+        }
+        ByteBuffer own = lent ? item : item.duplicate();   // we read position..limit; an owned buffer is untouched
         long size = own.remaining();
         if (declaredItemBytes > 0 && size > declaredItemBytes) {
+            Loans.giveBack(own);                  // W10, if lent
             fail(new IllegalArgumentException("item #" + count + " has " + size + " bytes, more than the "
                     + declaredItemBytes + " declared by WriteOptions.withMaxItemBytes; write to " + target + " aborted"));
             return;
@@ -273,18 +286,18 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             if (count > 0) {
                 if (stopRequested()) {            // an outside completion since the last check
-                    Arrays.fill(batch, 0, count, null);
+                    releaseBatch(count);
                     return false;
                 }
                 try {
                     boolean complete = sink.writeFully(batch, 0, count);
-                    Arrays.fill(batch, 0, count, null);
+                    releaseBatch(count);
                     if (!complete) {
                         stopRequested();
                         return false;
                     }
                 } catch (Throwable t) {
-                    Arrays.fill(batch, 0, count, null);
+                    releaseBatch(count);
                     terminate(aborted ? cancellation() : t);   // an abort closes the sink under the write
                     return false;
                 }
@@ -442,8 +455,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 cancelUpstream();
             }
             closeQuietly(cause);
-            queue.clear();
-            emittedInRequest.clear();
+            dropQueued();
             queuedBytes.set(0);
             recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
                     cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
@@ -455,6 +467,26 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private void cancelLateUpstream() {
         if (!upstreamCancelled && !upstreamCompleted && upstream != null) {
             cancelUpstream();                     // onSubscribe arrived after the write ended
+        }
+        dropQueued();
+    }
+
+    /** Drops the batch's references once the sink is done with them, giving back lent chunks (W10). */
+    private void releaseBatch(int count) {
+        if (lentSeen) {
+            for (int i = 0; i < count; i++) {
+                Loans.giveBack(batch[i]);
+            }
+        }
+        Arrays.fill(batch, 0, count, null);
+    }
+
+    /** Drops the items a write that ended will not write, giving back lent chunks (W10). */
+    private void dropQueued() {
+        if (lentSeen) {
+            for (ByteBuffer item; (item = emittedInRequest.poll()) != null || (item = queue.poll()) != null; ) {
+                Loans.giveBack(item);
+            }
         }
         queue.clear();
         emittedInRequest.clear();

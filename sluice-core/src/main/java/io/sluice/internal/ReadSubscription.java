@@ -41,6 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       ends, so all chunks are full but the last; for any other source (a pipe, socket, stream)
  *       after each read that returned bytes, so a peer waiting for an answer is never kept waiting
  *       for bytes that it has not sent. No chunk is empty, none is longer than the chunk size.</li>
+ *   <li>R11: a chunk is the subscriber's from {@code onNext} on (lent chunks: until given back);
+ *       one that a failed, cancelled or empty read leaves unsent returns to its
+ *       {@link ReadBuffers} at once, so a lent chunk is never lost to a read that ends.</li>
  * </ul>
  */
 final class ReadSubscription implements Subscription {
@@ -52,7 +55,7 @@ final class ReadSubscription implements Subscription {
     private final ReadSource.Opener opener;
     private final ReadSource.Check check;                     // null: none
     private final Closeable unopened;                         // null: none; closed by finish() if never opened (R4)
-    private final ReadChunks chunks;                          // drain-confined
+    private final ReadBuffers chunks;                         // drain-confined
     private final SerialDrain drain;
 
     private final AtomicLong requested = new AtomicLong();   // any thread -> drain
@@ -71,12 +74,12 @@ final class ReadSubscription implements Subscription {
      *     creates (nothing exists to close before the open)
      */
     ReadSubscription(Subscriber<? super ByteBuffer> downstream, ReadSource.Opener opener,
-                     ReadSource.Check check, Closeable unopened, int chunkSizeBytes, Executor executor) {
+                     ReadSource.Check check, Closeable unopened, ChunkSupply supply, Executor executor) {
         this.downstream = downstream;
         this.opener = opener;
         this.check = check;
         this.unopened = unopened;
-        this.chunks = new ReadChunks(chunkSizeBytes);
+        this.chunks = supply.newBuffers();
         this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
     }
 
@@ -154,16 +157,20 @@ final class ReadSubscription implements Subscription {
             if (cancelled || invalidRequest != 0) {
                 return true;                 // handled at the top of the next pass
             }
-            ByteBuffer chunk;
+            ByteBuffer chunk = null;
             boolean ended;
             try {
                 chunk = chunks.forRead(source.remaining());
                 ended = fill(chunk);
             } catch (Throwable t) {
+                if (chunk != null) {
+                    chunks.unused(chunk);                        // R11
+                }
                 finish(t, !cancelled);                           // R9: an aborted read's exception is not signalled
                 return false;
             }
             if (cancelled) {
+                chunks.unused(chunk);                            // R11
                 finish(null, false);
                 return false;
             }
@@ -234,6 +241,7 @@ final class ReadSubscription implements Subscription {
     private boolean emit(ByteBuffer chunk) {
         Subscriber<? super ByteBuffer> subscriber = downstream;
         if (subscriber == null) {           // cancelled meanwhile (§3.13 dropped it)
+            chunks.unused(chunk);                                // R11
             finish(null, false);
             return false;
         }

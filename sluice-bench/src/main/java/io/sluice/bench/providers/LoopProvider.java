@@ -30,6 +30,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code loop-gather}: write = the same fresh chunks, up to 1,024 per gathering write;</li>
  *   <li>{@code loop-fresh-64k}: read = a fresh 64 KiB heap buffer per read, the cost of handing
  *       out chunks the reader owns (sluice's default read chunk), without any library around it;</li>
+ *   <li>{@code loop-fresh-direct-64k}: read = a fresh 64 KiB direct buffer per read, what owned
+ *       direct chunks would cost;</li>
+ *   <li>{@code loop-direct-64k}: read = one 64 KiB direct buffer reused (no copy through the JDK's
+ *       temporary buffer: the fastest plain read); copy = the same buffer read then written;</li>
  *   <li>{@code files-copy}: copy = {@link Files#copy(Path, Path, java.nio.file.CopyOption...)}.</li>
  * </ul>
  */
@@ -37,7 +41,8 @@ public final class LoopProvider implements Provider {
 
     /** The loops' flavours. */
     public enum Kind {
-        LOOP("loop"), GATHER("loop-gather"), FRESH_64K("loop-fresh-64k"), FILES_COPY("files-copy");
+        LOOP("loop"), GATHER("loop-gather"), FRESH_64K("loop-fresh-64k"),
+        FRESH_DIRECT_64K("loop-fresh-direct-64k"), DIRECT_64K("loop-direct-64k"), FILES_COPY("files-copy");
 
         private final String label;
 
@@ -88,7 +93,10 @@ public final class LoopProvider implements Provider {
             case GATHER:
                 return op == Op.WRITE || op == Op.WRITE_SYNC;
             case FRESH_64K:
+            case FRESH_DIRECT_64K:
                 return op == Op.READ;
+            case DIRECT_64K:
+                return op == Op.READ || op == Op.COPY;
             case FILES_COPY:
                 return op == Op.COPY;
             default:
@@ -147,19 +155,30 @@ public final class LoopProvider implements Provider {
     public CompletableFuture<?> read(Path source, long sizeBytes) {
         return CompletableFuture.supplyAsync(() -> {
             ReadCheck check = new ReadCheck(sizeBytes);
-            boolean fresh = kind == Kind.FRESH_64K;
-            ByteBuffer buffer = ByteBuffer.allocate(fresh ? FRESH_READ_BUFFER_BYTES : READ_BUFFER_BYTES);
+            ByteBuffer buffer = newReadBuffer();
             try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
                 while (channel.read(buffer) >= 0) {
                     buffer.flip();
                     check.accept(buffer);
-                    buffer = fresh ? ByteBuffer.allocate(FRESH_READ_BUFFER_BYTES) : buffer.clear();
+                    buffer = kind == Kind.FRESH_64K || kind == Kind.FRESH_DIRECT_64K ? newReadBuffer() : buffer.clear();
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             return check.finish();
         }, threads);
+    }
+
+    private ByteBuffer newReadBuffer() {
+        switch (kind) {
+            case FRESH_64K:
+                return ByteBuffer.allocate(FRESH_READ_BUFFER_BYTES);
+            case FRESH_DIRECT_64K:
+            case DIRECT_64K:
+                return ByteBuffer.allocateDirect(FRESH_READ_BUFFER_BYTES);
+            default:
+                return ByteBuffer.allocate(READ_BUFFER_BYTES);
+        }
     }
 
     @Override
@@ -170,15 +189,14 @@ public final class LoopProvider implements Provider {
                     Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
                     return Files.size(target);
                 }
-                return copyLoop(source, target);
+                return copyLoop(source, target, newReadBuffer());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }, threads);
     }
 
-    private static long copyLoop(Path source, Path target) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    private static long copyLoop(Path source, Path target, ByteBuffer buffer) throws IOException {
         long copied = 0;
         try (FileChannel from = FileChannel.open(source, StandardOpenOption.READ);
              FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE,

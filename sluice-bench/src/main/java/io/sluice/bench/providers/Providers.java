@@ -1,6 +1,7 @@
 package io.sluice.bench.providers;
 
 import io.sluice.IoExecutors;
+import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.bench.Provider;
 import io.sluice.demand.Demand;
@@ -16,8 +17,8 @@ public final class Providers {
 
     /** The comparison's providers: sluice, the peers, the baselines (virtual-thread ones on JDK 21+). */
     public static List<String> comparison() {
-        List<String> names = new ArrayList<>(List.of("sluice", "sluice-rw", "rio", "vertx", "vertx-pipe",
-                "spring", "loop", "loop-gather", "loop-fresh-64k", "files-copy"));
+        List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
+                "vertx-pipe", "spring", "loop", "loop-gather", "loop-direct-64k", "loop-fresh-64k", "files-copy"));
         if (IoExecutors.virtualThreadsAvailable()) {
             names.addAll(List.of("vt-loop", "vt-loop-gather"));
         }
@@ -35,6 +36,12 @@ public final class Providers {
         return List.of("sluice", "sluice-max-item-1k", "sluice-max-item-64k", "loop-gather");
     }
 
+    /** The read path's choices: lent against owned chunks of several sizes, against the plain loops. */
+    public static List<String> readChoices() {
+        return List.of("sluice", "sluice-lent", "sluice-owned-16k", "sluice-owned-32k", "sluice-owned-128k",
+                "loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k");
+    }
+
     /** The memory stress case's writers. */
     public static List<String> stress() {
         return List.of("sluice", "rio", "vertx", "spring", "loop", "loop-gather");
@@ -46,6 +53,15 @@ public final class Providers {
                 return SluiceProvider.defaults();
             case "sluice-rw":
                 return new SluiceProvider(name, WriteOptions.defaults(), SluiceProvider.CopyMode.READ_WRITE, false);
+            case "sluice-lent":                   // reads and write(read()) copies with lent chunks
+                return new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks(),
+                        SluiceProvider.CopyMode.READ_WRITE, true);
+            case "sluice-owned-16k":
+                return readOnly(name, 16 * 1024);
+            case "sluice-owned-32k":
+                return readOnly(name, 32 * 1024);
+            case "sluice-owned-128k":
+                return readOnly(name, 128 * 1024);
             case "sluice-fixed-16-4":
                 return writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
             case "sluice-fixed-1024-256":
@@ -72,6 +88,10 @@ public final class Providers {
                 return LoopProvider.platform(LoopProvider.Kind.GATHER);
             case "loop-fresh-64k":
                 return LoopProvider.platform(LoopProvider.Kind.FRESH_64K);
+            case "loop-fresh-direct-64k":
+                return LoopProvider.platform(LoopProvider.Kind.FRESH_DIRECT_64K);
+            case "loop-direct-64k":
+                return LoopProvider.platform(LoopProvider.Kind.DIRECT_64K);
             case "files-copy":
                 return LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
             case "vt-loop":
@@ -80,8 +100,13 @@ public final class Providers {
                 return LoopProvider.virtual(LoopProvider.Kind.GATHER);
             default:
                 throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
-                        + comparison() + ", " + demandScenario() + " and " + hardBound());
+                        + comparison() + ", " + demandScenario() + ", " + readChoices() + " and " + hardBound());
         }
+    }
+
+    private static Provider readOnly(String name, int chunkBytes) {
+        return new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withChunkSize(chunkBytes),
+                SluiceProvider.CopyMode.READ_ONLY, true);
     }
 
     private static Provider writeOnly(String name, WriteOptions options) {

@@ -1,6 +1,8 @@
 package io.sluice.bench.providers;
 
+import io.sluice.ChunkPool;
 import io.sluice.ReactiveFile;
+import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.bench.ChunkPublisher;
 import io.sluice.bench.DiscardingSubscriber;
@@ -15,7 +17,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * sluice as its README shows it: {@code ReactiveFile.of(path).write(publisher)}, {@code read()},
- * {@code copyTo(target)}; or, for the demand scenario, with other {@link WriteOptions}.
+ * {@code copyTo(target)}; or, for the demand scenario, with other {@link WriteOptions}; or with other
+ * {@link ReadOptions} (lent chunks, given back by the read's check or by the copy's writer; owned
+ * chunks of other sizes).
  */
 public final class SluiceProvider implements Provider {
 
@@ -23,20 +27,28 @@ public final class SluiceProvider implements Provider {
     public enum CopyMode {
         /** {@code copyTo}: {@code transferTo} slices, what a sluice user would call. */
         COPY_TO,
-        /** {@code write(read())}: the generic reactive pipeline through the heap. */
+        /** {@code write(read())}: the generic reactive pipeline, with the provider's read options. */
         READ_WRITE,
         /** No copy row (write-only scenario providers). */
-        NONE
+        NONE,
+        /** Neither copy nor write rows: a read-only variant. */
+        READ_ONLY
     }
 
     private final String name;
     private final WriteOptions options;
+    private final ReadOptions reading;
     private final CopyMode copyMode;
     private final boolean reads;
 
     public SluiceProvider(String name, WriteOptions options, CopyMode copyMode, boolean reads) {
+        this(name, options, ReadOptions.defaults(), copyMode, reads);
+    }
+
+    public SluiceProvider(String name, WriteOptions options, ReadOptions reading, CopyMode copyMode, boolean reads) {
         this.name = name;
         this.options = options;
+        this.reading = reading;
         this.copyMode = copyMode;
         this.reads = reads;
     }
@@ -55,13 +67,13 @@ public final class SluiceProvider implements Provider {
     public boolean supports(Op op) {
         switch (op) {
             case WRITE:
-                return copyMode != CopyMode.READ_WRITE;
+                return copyMode != CopyMode.READ_WRITE && copyMode != CopyMode.READ_ONLY;
             case WRITE_SYNC:
                 return copyMode == CopyMode.COPY_TO;
             case READ:
                 return reads;
             case COPY:
-                return copyMode != CopyMode.NONE;
+                return copyMode != CopyMode.NONE && copyMode != CopyMode.READ_ONLY;
             default:
                 return false;
         }
@@ -77,8 +89,13 @@ public final class SluiceProvider implements Provider {
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
         ReadCheck check = new ReadCheck(sizeBytes);
-        DiscardingSubscriber<ByteBuffer> sink = new DiscardingSubscriber<>(check::accept);
-        ReactiveFile.of(source).read().subscribe((Subscriber<ByteBuffer>) sink);
+        DiscardingSubscriber<ByteBuffer> sink = reading.lentChunks()
+                ? new DiscardingSubscriber<>(chunk -> {
+                    check.accept(chunk);
+                    ChunkPool.giveBack(chunk);
+                })
+                : new DiscardingSubscriber<>(check::accept);
+        ReactiveFile.of(source).read(reading).subscribe((Subscriber<ByteBuffer>) sink);
         return sink.done().thenApply(ignored -> check.finish());
     }
 
@@ -87,6 +104,6 @@ public final class SluiceProvider implements Provider {
         if (copyMode == CopyMode.COPY_TO) {
             return ReactiveFile.of(source).copyTo(target, options).toCompletableFuture();
         }
-        return ReactiveFile.of(target).write(ReactiveFile.of(source).read(), options).toCompletableFuture();
+        return ReactiveFile.of(target).write(ReactiveFile.of(source).read(reading), options).toCompletableFuture();
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.tck.read;
 
 import io.sluice.BytePublisher;
+import io.sluice.ChunkPool;
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.tck.support.Pattern;
@@ -16,7 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * {@link ReactiveFile#read(ReadOptions)} over real temp files of {@code n * CHUNK_BYTES} bytes
  * ({@code n = 0} included). Ranged: the same bytes sit between a 5-byte prefix and a 7-byte
- * suffix, and the read names exactly that range.
+ * suffix, and the read names exactly that range. Lent: the whole file in chunks lent from a small
+ * pool of its own, which the TCK's subscribers never give back (so the pool's heap fallback and
+ * the collector's return of dropped chunks are exercised as well).
  *
  * <p>Up to {@link #MAX_ELEMENTS} elements: {@code Integer.MAX_VALUE} chunks (16 GiB) are made as a
  * sparse file in no time, so §3.17's "pending demand above {@code Long.MAX_VALUE}" test runs on
@@ -30,12 +33,18 @@ final class FileReadFixture implements ReadFixture {
     private static final long LARGEST_WRITTEN_FILE = 1024 * 1024;   // larger ones are sparse
 
     private final boolean ranged;
+    private final ChunkPool pool;                 // null: owned chunks
     private final TempDir dir;
     private final Map<Long, Path> files = new ConcurrentHashMap<>();
 
     FileReadFixture(boolean ranged) {
+        this(ranged, false);
+    }
+
+    FileReadFixture(boolean ranged, boolean lent) {
         this.ranged = ranged;
-        this.dir = new TempDir(ranged ? "ranged-read" : "file-read");
+        this.pool = lent ? ChunkPool.create(CHUNK_BYTES, 16) : null;
+        this.dir = new TempDir(ranged ? "ranged-read" : lent ? "lent-read" : "file-read");
     }
 
     @Override
@@ -44,7 +53,8 @@ final class FileReadFixture implements ReadFixture {
         ReadOptions options = ranged
                 ? ReadOptions.range(PREFIX_BYTES, elements * CHUNK_BYTES)
                 : ReadOptions.defaults();
-        return ReactiveFile.of(file).read(options.withChunkSize(CHUNK_BYTES));
+        options = pool != null ? options.withLentChunks(pool) : options.withChunkSize(CHUNK_BYTES);
+        return ReactiveFile.of(file).read(options);
     }
 
     @Override
@@ -85,6 +95,6 @@ final class FileReadFixture implements ReadFixture {
 
     @Override
     public String toString() {
-        return ranged ? "ranged file read" : "file read";
+        return ranged ? "ranged file read" : pool != null ? "lent file read" : "file read";
     }
 }

@@ -9,20 +9,17 @@ import java.nio.ByteBuffer;
  * not pin a whole chunk's array downstream (where a writer's byte cap counts only its bytes), and
  * the read buffer is kept for the next read. Drain-confined.
  */
-final class ReadChunks {
+final class OwnedChunks implements ReadBuffers {
 
     private final int chunkSizeBytes;
     private ByteBuffer spare;                 // drain-confined; null: none. A read buffer whose bytes were copied out
 
-    ReadChunks(int chunkSizeBytes) {
+    OwnedChunks(int chunkSizeBytes) {
         this.chunkSizeBytes = chunkSizeBytes;
     }
 
-    /**
-     * A buffer to read the next chunk into: the chunk size, or {@code remaining} bytes if that is
-     * known (not negative) and smaller.
-     */
-    ByteBuffer forRead(long remaining) {
+    @Override
+    public ByteBuffer forRead(long remaining) {
         int size = remaining < 0 ? chunkSizeBytes : (int) Math.min(chunkSizeBytes, remaining);
         ByteBuffer buffer = spare;
         if (buffer != null && buffer.capacity() >= size) {
@@ -33,11 +30,8 @@ final class ReadChunks {
         return ByteBuffer.allocate(size);
     }
 
-    /**
-     * The chunk to emit from a buffer {@link #forRead} gave and a read filled, ready to read from;
-     * {@code null} if nothing was read (no empty chunk is ever emitted).
-     */
-    ByteBuffer toEmit(ByteBuffer read) {
+    @Override
+    public ByteBuffer toEmit(ByteBuffer read) {
         read.flip();
         int n = read.remaining();
         if (n > read.capacity() / 2) {
@@ -45,5 +39,10 @@ final class ReadChunks {
         }
         spare = read;
         return n == 0 ? null : ByteBuffer.allocate(n).put(read).flip();
+    }
+
+    @Override
+    public void unused(ByteBuffer read) {
+        spare = read;
     }
 }

@@ -1,0 +1,160 @@
+package io.sluice;
+
+import io.sluice.internal.ChunkArena;
+import io.sluice.internal.Loans;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Direct buffers that reads lend out and consumers give back, so that a read allocates nothing per
+ * chunk in steady state. A read with {@link ReadOptions#withLentChunks()} emits lent chunks;
+ * the rule for whoever receives one:
+ *
+ * <blockquote><b>A lent chunk is yours until you give it back with {@link #giveBack}; after that,
+ * do not touch it. One you never give back is simply garbage.</b></blockquote>
+ *
+ * <pre>{@code
+ * Flux.from(ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks()))
+ *     .doOnNext(chunk -> { digest.update(chunk); ChunkPool.giveBack(chunk); })
+ * }</pre>
+ *
+ * <p>sluice's own consumers give back every lent chunk once they are done with it: the writers of
+ * {@link ReactiveFile}, {@link ByteChannels} and {@link ByteStreams} after the chunk's bytes are
+ * written (or the write ended without them). A chunk has one holder at a time: to hand it to two
+ * consumers (a broadcast), copy it for the second.
+ *
+ * <p><b>Safety:</b> every loan is a new buffer object, and the pool knows which objects are out.
+ * A chunk's memory is lent again only after that very object was given back, or after the garbage
+ * collector found it (and every view sliced from it) unreachable: content a holder can still reach
+ * is never overwritten by another read. Giving back a buffer the pool did not lend, or one already
+ * given back, throws. A view derived from a chunk ({@code slice()}, {@code duplicate()}) is not
+ * the chunk: give back the chunk itself.
+ *
+ * <p><b>Bound:</b> a pool holds at most {@link #maxChunks()} direct buffers of
+ * {@link #chunkSizeBytes()}, allocated as reads need them and kept for reuse. When all are out
+ * (consumers hold them, or dropped them and the collector has not found them yet), a read is lent a
+ * heap chunk instead, which is ordinary garbage afterwards ({@link #overflowed()} counts them):
+ * direct memory stays within the bound whatever consumers do.
+ *
+ * <p><b>Threading:</b> thread-safe; chunks may be given back from any thread, in any order,
+ * during or after the read that lent them.
+ */
+public final class ChunkPool {
+
+    private static final ConcurrentHashMap<Integer, ChunkPool> SHARED = new ConcurrentHashMap<>();
+    private static final long SHARED_MAX_BYTES =
+            Math.max(4L << 20, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
+
+    private final ChunkArena arena;
+
+    private ChunkPool(int chunkSizeBytes, int maxChunks) {
+        this.arena = new ChunkArena(chunkSizeBytes, maxChunks);
+    }
+
+    /**
+     * A new pool of its own.
+     *
+     * @param chunkSizeBytes the size of each buffer, at least 1; reads from this pool emit chunks
+     *     of at most this size
+     * @param maxChunks the most direct buffers the pool holds at once, at least 1
+     * @return an empty pool; buffers are allocated as reads need them
+     * @throws IllegalArgumentException if either argument is below 1
+     */
+    public static ChunkPool create(int chunkSizeBytes, int maxChunks) {
+        if (chunkSizeBytes <= 0) {
+            throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
+        }
+        if (maxChunks <= 0) {
+            throw new IllegalArgumentException("maxChunks must be positive, was " + maxChunks);
+        }
+        return new ChunkPool(chunkSizeBytes, maxChunks);
+    }
+
+    /**
+     * The JVM's shared pool for chunks of {@code chunkSizeBytes}, used by
+     * {@link ReadOptions#withLentChunks()}: at most 1/16 of the maximum heap in direct memory,
+     * between 4 MiB and 64 MiB (and at least 4 chunks).
+     *
+     * @param chunkSizeBytes the chunk size, at least 1
+     * @return the same pool for the same size, every time
+     * @throws IllegalArgumentException if {@code chunkSizeBytes} is below 1
+     */
+    public static ChunkPool shared(int chunkSizeBytes) {
+        if (chunkSizeBytes <= 0) {
+            throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
+        }
+        return SHARED.computeIfAbsent(chunkSizeBytes, size ->
+                new ChunkPool(size, (int) Math.max(4, Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size))));
+    }
+
+    /**
+     * Gives a lent chunk back to the pool that lent it.
+     *
+     * @param chunk a chunk emitted by a read with lent chunks, as it was emitted (its position and
+     *     limit may have moved)
+     * @throws NullPointerException if {@code chunk} is {@code null}
+     * @throws IllegalArgumentException if {@code chunk} is not out on loan: it was given back
+     *     already, no pool lent it, or it is a view derived from a lent chunk
+     */
+    public static void giveBack(ByteBuffer chunk) {
+        Objects.requireNonNull(chunk, "chunk");
+        if (!Loans.giveBack(chunk)) {
+            throw new IllegalArgumentException("not a lent chunk: " + chunk
+                    + " was given back already, was never lent by a ChunkPool, or is a view of a lent chunk");
+        }
+    }
+
+    /**
+     * Whether {@code chunk} is out on loan now: a consumer that may receive lent and owned chunks
+     * alike gives back those for which this is true.
+     *
+     * @param chunk any buffer
+     * @return true if a pool lent this very object and it has not been given back
+     * @throws NullPointerException if {@code chunk} is {@code null}
+     */
+    public static boolean isLent(ByteBuffer chunk) {
+        return Loans.isLent(Objects.requireNonNull(chunk, "chunk"));
+    }
+
+    /** @return the size of each buffer in bytes */
+    public int chunkSizeBytes() {
+        return arena.chunkSizeBytes();
+    }
+
+    /** @return the most direct buffers this pool holds at once */
+    public int maxChunks() {
+        return arena.maxChunks();
+    }
+
+    /** @return direct buffers alive now, idle in the pool or out on loan; at most {@link #maxChunks()} */
+    public int allocatedChunks() {
+        return arena.allocated();
+    }
+
+    /** @return direct buffers idle in the pool now */
+    public int idleChunks() {
+        return arena.idle();
+    }
+
+    /** @return chunks lent since the pool was created, heap ones included */
+    public long lentChunks() {
+        return arena.lent();
+    }
+
+    /** @return heap chunks lent because every direct buffer was out: a sign the pool is too small */
+    public long overflowed() {
+        return arena.overflowed();
+    }
+
+    ChunkArena arena() {
+        return arena;
+    }
+
+    @Override
+    public String toString() {
+        return "ChunkPool[chunk=" + chunkSizeBytes() + ", max=" + maxChunks()
+                + ", allocated=" + allocatedChunks() + ", idle=" + idleChunks() + "]";
+    }
+}
