@@ -70,7 +70,7 @@ public final class BenchMain {
     }
 
     static String usage() {
-        return "usage: java -jar sluice-bench.jar quick|standard|full|demand|smoke|stress|report FILE [options]\n"
+        return "usage: java -jar sluice-bench.jar quick|standard|full|read|demand|smoke|stress|report FILE [options]\n"
                 + "  --cells WRITE:1M:10,READ:10M:1,...  --providers " + String.join(",", Providers.comparison()) + "\n"
                 + "  --forks N --warmup N --iterations N --min-sample-ms N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
                 + " --charts DIR --size 1G --timeout S";
