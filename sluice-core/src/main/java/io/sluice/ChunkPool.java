@@ -44,6 +44,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ChunkPool {
 
     private static final ConcurrentHashMap<Integer, ChunkPool> SHARED = new ConcurrentHashMap<>();
+    private static final int SHARED_SMALLEST_BYTES = 64 * 1024;
     private static final long SHARED_MAX_BYTES =
             Math.max(4L << 20, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
 
@@ -73,9 +74,8 @@ public final class ChunkPool {
     }
 
     /**
-     * The JVM's shared pool for chunks of {@code chunkSizeBytes}, used by
-     * {@link ReadOptions#withLentChunks()}: at most 1/16 of the maximum heap in direct memory,
-     * between 4 MiB and 64 MiB (and at least 4 chunks).
+     * The JVM's shared pool of buffers of exactly {@code chunkSizeBytes}: at most 1/16 of the
+     * maximum heap in direct memory, between 4 MiB and 64 MiB (and at least one buffer).
      *
      * @param chunkSizeBytes the chunk size, at least 1
      * @return the same pool for the same size, every time
@@ -86,7 +86,25 @@ public final class ChunkPool {
             throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
         }
         return SHARED.computeIfAbsent(chunkSizeBytes, size ->
-                new ChunkPool(size, (int) Math.max(4, Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size))));
+                new ChunkPool(size, (int) Math.max(1, Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size))));
+    }
+
+    /**
+     * The shared pool that {@link ReadOptions#withLentChunks()} lends chunks of
+     * {@code chunkSizeBytes} from: the one of 64 KiB buffers for chunks up to 64 KiB, else the one of
+     * the next power of two, so that any number of chunk sizes share a few pools.
+     *
+     * @param chunkSizeBytes the chunk size of a read, at least 1
+     * @return {@code shared(max(64 KiB, chunkSizeBytes rounded up to a power of two)))}
+     * @throws IllegalArgumentException if {@code chunkSizeBytes} is below 1
+     */
+    public static ChunkPool sharedFor(int chunkSizeBytes) {
+        if (chunkSizeBytes <= 0) {
+            throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
+        }
+        int rounded = chunkSizeBytes <= SHARED_SMALLEST_BYTES ? SHARED_SMALLEST_BYTES
+                : chunkSizeBytes > (1 << 30) ? Integer.MAX_VALUE - 8 : Integer.highestOneBit(chunkSizeBytes - 1) << 1;
+        return shared(rounded);
     }
 
     /**

@@ -100,7 +100,8 @@ public final class ReadOptions {
     }
 
     /**
-     * A copy whose chunks are lent from {@link ChunkPool#shared(int)} for the chunk size: direct
+     * A copy whose chunks are lent from the {@linkplain ChunkPool#sharedFor(int) shared pool} for the
+     * chunk size: direct
      * buffers, read into without a copy, which the subscriber gives back with
      * {@link ChunkPool#giveBack} once done with each (sluice's writers do so themselves). A chunk
      * never given back is garbage like any buffer; see {@link ChunkPool} for the rule.
@@ -224,7 +225,7 @@ public final class ReadOptions {
         if (!lent) {
             return null;
         }
-        return pool != null ? pool : ChunkPool.shared(chunkSizeBytes);
+        return pool != null ? pool : ChunkPool.sharedFor(chunkSizeBytes);
     }
 
     ChunkSupply chunkSupply() {

@@ -88,7 +88,9 @@ class LentReadTest {
         assertTrue(larger.getMessage().contains("1025"), larger.getMessage());
         assertEquals(512, lent.withChunkSize(512).chunkSizeBytes());
         assertNull(lent.withOwnedChunks().chunkPool());
-        assertSame(ChunkPool.shared(4096), ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkPool());
+        assertSame(ChunkPool.shared(64 * 1024), ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkPool());
+        assertSame(ChunkPool.shared(256 * 1024), ReadOptions.defaults().withChunkSize(200_000).withLentChunks().chunkPool());
+        assertEquals(4096, ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkSizeBytes());
         assertThrows(NullPointerException.class, () -> ReadOptions.defaults().withLentChunks(null));
         assertThrows(IllegalArgumentException.class, () -> ChunkPool.create(0, 1));
         assertThrows(IllegalArgumentException.class, () -> ChunkPool.create(1, 0));
