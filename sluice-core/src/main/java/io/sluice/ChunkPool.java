@@ -32,14 +32,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * given back, throws. A view derived from a chunk ({@code slice()}, {@code duplicate()}) is not
  * the chunk: give back the chunk itself.
  *
- * <p><b>Bound:</b> a pool holds at most {@link #maxChunks()} direct buffers of
- * {@link #chunkSizeBytes()}, allocated as reads need them and kept for reuse. When all are out
- * (consumers hold them, or dropped them and the collector has not found them yet), a read is lent a
- * heap chunk instead, which is ordinary garbage afterwards ({@link #overflowed()} counts them):
- * direct memory stays within the bound whatever consumers do.
- *
  * <p><b>Threading:</b> thread-safe; chunks may be given back from any thread, in any order,
  * during or after the read that lent them.
+ *
+ * <p><b>Backpressure:</b> a read borrows one chunk per item requested, never ahead of demand, so
+ * the chunks out on a read are at most the items its subscriber requested and has not given back.
+ *
+ * <p><b>Resources:</b> a pool holds at most {@link #maxChunks()} direct buffers of
+ * {@link #chunkSizeBytes()}, allocated as reads need them and kept for reuse until the pool itself
+ * is unreachable. When all are out (consumers hold them, or dropped them and the collector has not
+ * found them yet), a read is lent a heap chunk instead, which is ordinary garbage afterwards
+ * ({@link #overflowed()} counts them): direct memory stays within the bound whatever consumers do.
+ *
+ * <p><b>Errors:</b> {@link #giveBack} throws {@link IllegalArgumentException} for a buffer that is
+ * not out on loan; the factories validate their arguments and name the bad one.
  */
 public final class ChunkPool {
 

@@ -13,15 +13,15 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Invariants:
  * <ul>
- *   <li>A1: memory is lent only from an idle slot or a new one; a slot becomes idle only when its
+ *   <li>P1: memory is lent only from an idle slot or a new one; a slot becomes idle only when its
  *       chunk is given back ({@link Loans} finds that exact view) or when the collector finds
  *       its memory unreachable (no view of it is left anywhere). So no lent chunk, and no view a
  *       holder derived from it, is ever overwritten by another loan.</li>
- *   <li>A2: {@code allocated <= maxChunks}: slots whose memory is alive, idle or lent. When all
+ *   <li>P2: {@code allocated <= maxChunks}: slots whose memory is alive, idle or lent. When all
  *       are lent, a read gets a heap chunk instead (counted in {@link #overflowed()}), which is
  *       ordinary garbage once given back or dropped: direct memory stays within the bound,
  *       whatever consumers do.</li>
- *   <li>A3: a slot's memory is held strongly only while idle ({@link Slot#idle}); while lent, only
+ *   <li>P3: a slot's memory is held strongly only while idle ({@link Slot#idle}); while lent, only
  *       the views out there hold it, so a chunk never given back is collected like any buffer,
  *       and its slot is counted free when {@link #collected} reports it.</li>
  * </ul>
@@ -33,7 +33,7 @@ public final class ChunkArena {
 
     /** A slot of memory: weakly its buffer, strongly too while it is idle. */
     static final class Slot extends WeakReference<ByteBuffer> {
-        ByteBuffer idle;                            // guarded by the arena; null while lent (A3)
+        ByteBuffer idle;                            // guarded by the arena; null while lent (P3)
 
         Slot(ByteBuffer memory, ReferenceQueue<ByteBuffer> queue) {
             super(memory, queue);
@@ -44,7 +44,7 @@ public final class ChunkArena {
     private final int maxChunks;
     private final ReferenceQueue<ByteBuffer> collected = new ReferenceQueue<>();
     private final ArrayDeque<Slot> idle = new ArrayDeque<>();   // guarded by this; last in, first out
-    private int allocated;                                       // guarded by this (A2)
+    private int allocated;                                       // guarded by this (P2)
     private final LongAdder lentCount = new LongAdder();
     private final LongAdder overflowCount = new LongAdder();
 
@@ -63,7 +63,7 @@ public final class ChunkArena {
 
     /**
      * Lends a chunk with position 0 and limit {@code bytes}: a direct buffer of the arena's memory,
-     * or a heap buffer if every slot is lent (A2).
+     * or a heap buffer if every slot is lent (P2).
      */
     public ByteBuffer lend(int bytes) {
         Slot slot;
@@ -122,7 +122,7 @@ public final class ChunkArena {
         }
     }
 
-    /** Frees the count of slots whose memory the collector found unreachable (A3). */
+    /** Frees the count of slots whose memory the collector found unreachable (P3). */
     private void countCollected() {
         while (collected.poll() != null) {
             allocated--;
@@ -145,7 +145,7 @@ public final class ChunkArena {
         return lentCount.sum();
     }
 
-    /** Heap chunks lent because every slot was out (A2). */
+    /** Heap chunks lent because every slot was out (P2). */
     public long overflowed() {
         return overflowCount.sum();
     }
