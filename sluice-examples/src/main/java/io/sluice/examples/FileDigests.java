@@ -2,7 +2,9 @@ package io.sluice.examples;
 
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Single;
+import io.sluice.ChunkPool;
 import io.sluice.ReactiveFile;
+import io.sluice.ReadOptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -15,6 +17,7 @@ import java.util.HexFormat;
 /**
  * Example 1: the SHA-256 of a file of any size, with Reactor and with RxJava 3. Memory stays at a
  * few 64 KiB chunks whatever the file size: the file is read only as fast as the digest consumes it.
+ * {@link #sha256WithLentChunks} reads into lent chunks instead, so it allocates nothing per chunk.
  *
  * <p>Run: {@code java io.sluice.examples.FileDigests <file>}.
  */
@@ -48,6 +51,49 @@ public final class FileDigests {
                 .map(MessageDigest::digest);
     }
 
+    /**
+     * The file's SHA-256, read into chunks lent from {@code pool}: one direct buffer serves the
+     * whole file, since each chunk goes back before the next is read. Cold: each subscription reads
+     * the file again, into its own digest.
+     *
+     * @param file the file to hash
+     * @param pool the pool to borrow chunks from ({@link ChunkPool#sharedFor} for the shared one)
+     * @return a {@code Mono} of the 32-byte digest
+     */
+    public static Mono<byte[]> sha256WithLentChunks(Path file, ChunkPool pool) {
+        return Mono.defer(() -> {
+            MessageDigest digest = newSha256();
+            return digestLentChunks(file, pool, digest).then(Mono.fromCallable(digest::digest));
+        });
+    }
+
+    /**
+     * Feeds each chunk of {@code file}, lent from {@code pool}, to {@code digest}, and gives it back
+     * as soon as the digest has it, even if the digest throws. Downstream sees each chunk's size,
+     * never the chunk, so no operator can touch it after it went back. A cancel ({@code take},
+     * {@code dispose}, a timeout) leaves no chunk out: {@code map} passes every chunk it receives to
+     * {@link #updateAndGiveBack}, and the read gives back one it read but did not emit.
+     *
+     * @param file the file to hash
+     * @param pool the pool to borrow chunks from
+     * @param digest the digest to update
+     * @return a {@code Flux} of the size of each chunk digested
+     */
+    public static Flux<Integer> digestLentChunks(Path file, ChunkPool pool, MessageDigest digest) {
+        return Flux.from(ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)))
+                .map(chunk -> updateAndGiveBack(digest, chunk));
+    }
+
+    private static int updateAndGiveBack(MessageDigest digest, ByteBuffer chunk) {
+        try {
+            int bytes = chunk.remaining();
+            digest.update(chunk);
+            return bytes;
+        } finally {
+            ChunkPool.giveBack(chunk);          // the chunk is the pool's again: not touched below
+        }
+    }
+
     private static MessageDigest update(MessageDigest digest, ByteBuffer chunk) {
         digest.update(chunk);
         return digest;
@@ -62,7 +108,7 @@ public final class FileDigests {
     }
 
     /**
-     * Prints the file's SHA-256 twice, computed with each library.
+     * Prints the file's SHA-256 three times: with Reactor, with RxJava, and with lent chunks.
      *
      * @param args the file's path
      */
@@ -75,5 +121,7 @@ public final class FileDigests {
         HexFormat hex = HexFormat.of();
         System.out.println("reactor " + hex.formatHex(sha256WithReactor(file).block()));
         System.out.println("rxjava  " + hex.formatHex(sha256WithRxJava(file).blockingGet()));
+        ChunkPool shared = ChunkPool.sharedFor(ReadOptions.DEFAULT_CHUNK_SIZE_BYTES);
+        System.out.println("lent    " + hex.formatHex(sha256WithLentChunks(file, shared).block()));
     }
 }

@@ -1,6 +1,5 @@
 package io.sluice.examples;
 
-
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
 import io.sluice.http.FileBodyHandler;
@@ -22,7 +21,11 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  *   <li>Upload: a file's read publisher is a {@code Flow.Publisher<ByteBuffer>}, so
  *       {@link HttpRequest.BodyPublishers#fromPublisher(java.util.concurrent.Flow.Publisher, long)}
- *       takes it as it is; the content length is the file's size.</li>
+ *       takes it as it is; the content length is the file's size. The chunks are owned (the
+ *       default read), not lent: the client queues each buffer in {@code onNext}, asks for the
+ *       next one before it has written it, and never says when it is done with one, so no point
+ *       exists at which a lent chunk could go back ({@code HttpClientHoldsBodyBuffersTest} shows
+ *       the client asking for more while it holds an unwritten buffer).</li>
  *   <li>Download: {@link FileBodyHandler} writes the response body through sluice's file writer,
  *       with its bounded demand.</li>
  * </ul>
@@ -50,6 +53,7 @@ public final class HttpTransfers {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
+        // owned chunks: the client keeps each buffer queued after onNext, and never says when it wrote it
         HttpRequest request = HttpRequest.newBuilder(target)
                 .PUT(HttpRequest.BodyPublishers.fromPublisher(ReactiveFile.of(file).read(), length))
                 .build();

@@ -3,7 +3,8 @@
  * one call, and is tested against the real library in {@code mvn verify}.
  *
  * <ul>
- *   <li>{@link io.sluice.examples.FileDigests}: SHA-256 of a file with Reactor and with RxJava 3;</li>
+ *   <li>{@link io.sluice.examples.FileDigests}: SHA-256 of a file with Reactor and with RxJava 3,
+ *       and with lent chunks that go back to their pool;</li>
  *   <li>{@link io.sluice.examples.PublisherToFile}: a Reactor {@code Flux} and a Mutiny
  *       {@code Multi} written to a file;</li>
  *   <li>{@link io.sluice.examples.HttpTransfers} with {@link io.sluice.http.FileBodyHandler}:
