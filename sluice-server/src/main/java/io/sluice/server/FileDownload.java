@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import io.sluice.ByteChannels;
+import io.sluice.ChunkPool;
 import io.sluice.ReadOptions;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -31,6 +32,12 @@ import java.util.concurrent.RejectedExecutionException;
  * the two cannot make the length disagree with the body (a separate {@code Files.size} before the
  * open could). It also costs one {@code open} and one {@code fstat} instead of several
  * {@code stat} calls by name.
+ *
+ * <p><b>Lent chunks.</b> The file is read into direct buffers lent from the server's
+ * {@link ChunkPool} ({@link FileServer#downloadChunks()}), without a copy, and
+ * {@link ResponseBodySubscriber} gives each back once Jetty has written it: in steady state a
+ * download allocates no chunk memory (only each loan's small view object), and the socket write
+ * needs no copy into a temporary direct buffer either.
  */
 final class FileDownload implements Runnable {
 
@@ -40,15 +47,17 @@ final class FileDownload implements Runnable {
     private final Path file;
     private final boolean bounded;
     private final Executor files;
+    private final ChunkPool chunks;
 
     private FileDownload(Request request, Response response, Callback callback, Path file, boolean bounded,
-                         Executor files) {
+                         Executor files, ChunkPool chunks) {
         this.request = request;
         this.response = response;
         this.callback = callback;
         this.file = file;
         this.bounded = bounded;
         this.files = files;
+        this.chunks = chunks;
     }
 
     /**
@@ -56,9 +65,9 @@ final class FileDownload implements Runnable {
      * task fails the response (Jetty answers 500 while nothing is committed).
      */
     static void start(Request request, Response response, Callback callback, Path file, boolean bounded,
-                      Executor files) {
+                      Executor files, ChunkPool chunks) {
         try {
-            files.execute(new FileDownload(request, response, callback, file, bounded, files));
+            files.execute(new FileDownload(request, response, callback, file, bounded, files, chunks));
         } catch (RejectedExecutionException e) {
             callback.failed(e);
         }
@@ -91,10 +100,11 @@ final class FileDownload implements Runnable {
             callback.failed(e);                      // headers may be set: let Jetty reset and answer 500
             return;
         }
-        // Chunks no larger than the range: a 16 KiB file is one 16 KiB buffer, not a 64 KiB one.
-        int chunkBytes = (int) Math.max(1, Math.min(ReadOptions.DEFAULT_CHUNK_SIZE_BYTES, range.length()));
+        // Chunks no larger than the range: a 16 KiB file is one 16 KiB chunk (of a pooled 64 KiB buffer).
+        int chunkBytes = (int) Math.max(1, Math.min(chunks.chunkSizeBytes(), range.length()));
         FirstPassHere executor = new FirstPassHere(files);
-        ReadOptions options = ReadOptions.range(0, range.length()).withChunkSize(chunkBytes).withExecutor(executor);
+        ReadOptions options = ReadOptions.range(0, range.length())
+                .withLentChunks(chunks).withChunkSize(chunkBytes).withExecutor(executor);
         try {
             ByteChannels.publisher(channel, options) // from here on the publisher owns and closes the channel
                     .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)

@@ -1,6 +1,8 @@
 package io.sluice.server;
 
+import io.sluice.ChunkPool;
 import io.sluice.IoExecutors;
+import io.sluice.ReadOptions;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -28,17 +30,29 @@ public final class FileServer implements AutoCloseable {
     static final int ACCEPT_QUEUE_SIZE = 2048;
     /** Lane B's bound on concurrent virtual threads (Jetty's default is 200). */
     static final int MAX_VIRTUAL_THREADS = 100_000;
+    /** The size of each download buffer: lane C's largest read chunk. */
+    static final int DOWNLOAD_CHUNK_BYTES = ReadOptions.DEFAULT_CHUNK_SIZE_BYTES;
 
     private final ServerConfig config;
     private final Server server;
     private final ServerConnector connector;
     private final Storage storage;
+    /**
+     * Lanes C and C-unbounded read downloads into chunks lent from here, and give each back once
+     * Jetty has written it. The server's own pool rather than the JVM's shared one
+     * ({@code ChunkPool.sharedFor}): its bound is the server's configuration
+     * ({@link ServerConfig#downloadChunks()}) instead of a fraction of the heap, no other reader in
+     * the JVM draws on it or shows in its counts, and tests can see every chunk come back.
+     */
+    private final ChunkPool downloadChunks;
 
-    private FileServer(ServerConfig config, Server server, ServerConnector connector, Storage storage) {
+    private FileServer(ServerConfig config, Server server, ServerConnector connector, Storage storage,
+                       ChunkPool downloadChunks) {
         this.config = config;
         this.server = server;
         this.connector = connector;
         this.storage = storage;
+        this.downloadChunks = downloadChunks;
     }
 
     /**
@@ -65,11 +79,13 @@ public final class FileServer implements AutoCloseable {
         connector.setPort(config.port());
         connector.setAcceptQueueSize(ACCEPT_QUEUE_SIZE);
         server.addConnector(connector);
+        ChunkPool downloadChunks = ChunkPool.create(DOWNLOAD_CHUNK_BYTES, config.downloadChunks()); // empty until read
         Storage storage = config.lane().blocking()
                 ? new BlockingStorage(config.maxUploadBytes(), config.events())
-                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files);
+                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files,
+                        downloadChunks);
         server.setHandler(new FileHandler(config.lane(), directory, storage));
-        FileServer fileServer = new FileServer(config, server, connector, storage);
+        FileServer fileServer = new FileServer(config, server, connector, storage, downloadChunks);
         try {
             server.start();
         } catch (Exception e) {
@@ -123,6 +139,11 @@ public final class FileServer implements AutoCloseable {
 
     public ServerConfig config() {
         return config;
+    }
+
+    /** The pool lanes C and C-unbounded lend download chunks from (unused by lanes A and B). */
+    ChunkPool downloadChunks() {
+        return downloadChunks;
     }
 
     /** Blocks until the server stops. */

@@ -55,11 +55,13 @@ public final class Main {
             String value = args[++i];
             switch (flag) {
                 case "--lane" -> config = new ServerConfig(Lane.parse(value), config.host(), config.port(),
-                        config.directory(), config.maxUploadBytes(), config.platformThreads(), config.events());
+                        config.directory(), config.maxUploadBytes(), config.platformThreads(), config.events(),
+                        config.downloadChunks());
                 case "--port" -> config = config.withPort(Integer.parseInt(value));
                 case "--host" -> config = config.withHost(value);
                 case "--dir" -> config = new ServerConfig(config.lane(), config.host(), config.port(), Path.of(value),
-                        config.maxUploadBytes(), config.platformThreads(), config.events());
+                        config.maxUploadBytes(), config.platformThreads(), config.events(),
+                        config.downloadChunks());
                 case "--max-upload-bytes" -> config = config.withMaxUploadBytes(Long.parseLong(value));
                 case "--threads" -> config = config.withPlatformThreads(Integer.parseInt(value));
                 default -> throw new IllegalArgumentException("unknown flag " + flag + " (try --help)");

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.ChunkPool;
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
 import io.sluice.demand.Demand;
@@ -36,6 +37,8 @@ final class ReactiveStorage implements Storage {
     private final UploadEvents events;
     /** Every filesystem call of a download (open, size, read, close) runs here, never on Jetty's threads. */
     private final Executor files;
+    /** Downloads read into chunks lent from here ({@link FileServer#downloadChunks()}). */
+    private final ChunkPool downloadChunks;
     /**
      * Uploads are written (and forced, and renamed) here, apart from downloads: a write or an
      * {@code fsync} that a busy device holds for a long time must not hold the threads that serve
@@ -50,9 +53,11 @@ final class ReactiveStorage implements Storage {
         return thread;
     });
 
-    ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events, Executor files) {
+    ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events, Executor files,
+                    ChunkPool downloadChunks) {
         this.bounded = bounded;
         this.files = files;
+        this.downloadChunks = downloadChunks;
         this.maxUploadBytes = maxUploadBytes;
         this.events = events;
     }
@@ -60,7 +65,8 @@ final class ReactiveStorage implements Storage {
     @Override
     public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
         // Runs on a Jetty thread or the timer: only hands the open, size and read to the file executor.
-        after(delayMillis, callback, () -> FileDownload.start(request, response, callback, file, bounded, files));
+        after(delayMillis, callback, () -> FileDownload.start(request, response, callback, file, bounded, files,
+                downloadChunks));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.ChunkPool;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
@@ -22,6 +23,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * in memory until the socket takes it, as the WebSocket server in our reference texts did before
  * it bounded its window. {@link #QUEUED_BYTES} counts queued bytes of all responses.
  *
+ * <p><b>Lent chunks.</b> Every buffer received is a chunk lent from a {@link ChunkPool}
+ * ({@link FileDownload}); each is given back exactly once, when nothing will read it again:
+ * <ul>
+ *   <li>a chunk handed to Jetty, when Jetty has completed its write: in {@link #onSuccess()} after
+ *       the write succeeded, in {@link #onCompleteFailure} after it failed;</li>
+ *   <li>a queued chunk the failed response will never write, in {@link #onCompleteFailure};</li>
+ *   <li>a chunk that arrives after the response failed, at once in {@link #onNext}.</li>
+ * </ul>
+ * The rule relied on is Jetty's: a buffer passed to {@code Content.Sink.write(last, buffer,
+ * callback)} is the sink's until that callback completes, successfully or not, and only then may
+ * it be recycled (Jetty's own {@code ContentSinkSubscriber} releases each chunk in its write
+ * callback's {@code succeeded} and {@code failed}). This class is that callback, and
+ * {@code IteratingCallback} turns its completions into {@code onSuccess} (once per write that
+ * succeeded) and {@code onCompleteFailure} (only once no write is pending: after an {@code abort}
+ * it waits for the pending write's callback), both serialised with {@link #process}. Its
+ * {@code onFailure}, which may run while a write is still pending, gives nothing back.
+ *
  * <p>Jetty's own {@code Content.Sink.asSubscriber} is not used: it completes its callback only
  * after a chunk flagged last was written, which a publisher of plain {@code ByteBuffer}s never
  * sends, so the response never completes and a kept-alive connection hangs.
@@ -41,6 +59,7 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
     private volatile Throwable upstreamFailure;   // publisher -> process()
     private volatile boolean failed;              // set once when the response failed
     private boolean lastWritten;                  // process()-confined
+    private ByteBuffer writing;                   // serialised with process(): the lent chunk Jetty is writing
 
     private ResponseBodySubscriber(Response response, Callback callback, boolean bounded) {
         this.response = response;
@@ -65,10 +84,17 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
     @Override
     public void onNext(ByteBuffer buffer) {
         if (failed) {
-            return; // the client is gone and cancel was sent; items may still arrive (§2.8)
+            ChunkPool.giveBack(buffer); // the client is gone and cancel was sent; items may still arrive (§2.8)
+            return;
         }
         QUEUED_BYTES.addAndGet(buffer.remaining());
         queue.add(buffer);
+        if (failed) {
+            // onCompleteFailure may have drained the queue between the check above and the add:
+            // set before its drain, the flag is seen here whenever that drain could miss the buffer.
+            dropQueued();
+            return;
+        }
         iterate();
     }
 
@@ -92,6 +118,7 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
             if (bounded) {
                 upstream.request(1); // one in the socket, at most one waiting
             }
+            writing = next;          // Jetty's until this write's callback completes
             response.write(false, next, this);
             return Action.SCHEDULED;
         }
@@ -110,21 +137,43 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
         return Action.IDLE;
     }
 
+    /** A write succeeded: Jetty is done with its chunk. */
+    @Override
+    protected void onSuccess() {
+        giveBackWritten();
+    }
+
     @Override
     protected void onCompleteSuccess() {
         callback.succeeded();
     }
 
+    /** Runs once no write is pending: the one that failed (if any) is done with its chunk. */
     @Override
     protected void onCompleteFailure(Throwable cause) {
         failed = true;
+        giveBackWritten();
         Flow.Subscription subscription = upstream;
         if (subscription != null) {
             subscription.cancel();
         }
+        dropQueued();
+        callback.failed(cause);
+    }
+
+    private void giveBackWritten() {
+        ByteBuffer written = writing;
+        if (written != null) {
+            writing = null;
+            ChunkPool.giveBack(written);
+        }
+    }
+
+    /** Gives back the chunks that will never be written; may run on two threads at once (each polls its own). */
+    private void dropQueued() {
         for (ByteBuffer dropped = queue.poll(); dropped != null; dropped = queue.poll()) {
             QUEUED_BYTES.addAndGet(-dropped.remaining());
+            ChunkPool.giveBack(dropped);
         }
-        callback.failed(cause);
     }
 }

@@ -13,14 +13,23 @@ import java.util.Objects;
  * @param maxUploadBytes uploads beyond this many bytes are refused with 413
  * @param platformThreads the size of lane A's pool (200 in the scenarios)
  * @param events observer of upload outcomes (tests wait on it instead of sleeping)
+ * @param downloadChunks the most 64 KiB direct buffers lanes C and C-unbounded lend their
+ *     downloads at once (the server's {@link io.sluice.ChunkPool}); past that, reads get heap chunks
  */
 public record ServerConfig(Lane lane, String host, int port, Path directory, long maxUploadBytes,
-                           int platformThreads, UploadEvents events) {
+                           int platformThreads, UploadEvents events, int downloadChunks) {
 
     /** Default upload limit: 1 GiB. */
     public static final long DEFAULT_MAX_UPLOAD_BYTES = 1024L * 1024 * 1024;
     /** Lane A's pool size in the scenarios. */
     public static final int DEFAULT_PLATFORM_THREADS = 200;
+    /**
+     * Download buffers: 1,024 x 64 KiB, at most 64 MiB of direct memory. Lane C holds two per
+     * download in flight, so this serves about 500 downloads at once from the pool (scenario B's
+     * 256 slow readers need 512), and stays below the JVM's default direct-memory limit (the heap's
+     * maximum) for a heap of 256 MiB, the harness's smallest.
+     */
+    public static final int DEFAULT_DOWNLOAD_CHUNKS = 1024;
 
     public ServerConfig {
         Objects.requireNonNull(lane, "lane");
@@ -36,31 +45,41 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
         if (platformThreads < 4) {
             throw new IllegalArgumentException("platformThreads must be at least 4, was " + platformThreads);
         }
+        if (downloadChunks < 1) {
+            throw new IllegalArgumentException("downloadChunks must be at least 1, was " + downloadChunks);
+        }
     }
 
-    /** Loopback, a free port, 1 GiB uploads, 200 platform threads, no observer. */
+    /** Loopback, a free port, 1 GiB uploads, 200 platform threads, no observer, 1,024 download buffers. */
     public static ServerConfig loopback(Lane lane, Path directory) {
         return new ServerConfig(lane, "127.0.0.1", 0, directory, DEFAULT_MAX_UPLOAD_BYTES,
-                DEFAULT_PLATFORM_THREADS, UploadEvents.NONE);
+                DEFAULT_PLATFORM_THREADS, UploadEvents.NONE, DEFAULT_DOWNLOAD_CHUNKS);
     }
 
     public ServerConfig withMaxUploadBytes(long bytes) {
-        return new ServerConfig(lane, host, port, directory, bytes, platformThreads, events);
+        return new ServerConfig(lane, host, port, directory, bytes, platformThreads, events, downloadChunks);
     }
 
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(lane, host, newPort, directory, maxUploadBytes, platformThreads, events);
+        return new ServerConfig(lane, host, newPort, directory, maxUploadBytes, platformThreads, events,
+                downloadChunks);
     }
 
     public ServerConfig withHost(String newHost) {
-        return new ServerConfig(lane, newHost, port, directory, maxUploadBytes, platformThreads, events);
+        return new ServerConfig(lane, newHost, port, directory, maxUploadBytes, platformThreads, events,
+                downloadChunks);
     }
 
     public ServerConfig withPlatformThreads(int threads) {
-        return new ServerConfig(lane, host, port, directory, maxUploadBytes, threads, events);
+        return new ServerConfig(lane, host, port, directory, maxUploadBytes, threads, events, downloadChunks);
+    }
+
+    public ServerConfig withDownloadChunks(int chunks) {
+        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, events, chunks);
     }
 
     public ServerConfig withEvents(UploadEvents newEvents) {
-        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, newEvents);
+        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, newEvents,
+                downloadChunks);
     }
 }

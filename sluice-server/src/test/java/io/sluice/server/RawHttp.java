@@ -37,6 +37,17 @@ final class RawHttp implements AutoCloseable {
     private final InputStream in;
 
     RawHttp(int port) throws IOException {
+        this(port, 0);
+    }
+
+    /**
+     * As above with a fixed receive buffer (0: the kernel's default, autotuned), so a client that
+     * reads slowly or stops reading holds the server back after a few MiB, not tens.
+     */
+    RawHttp(int port, int receiveBufferBytes) throws IOException {
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes); // before connect: it sets the window offered
+        }
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setSoTimeout(20_000);
         out = socket.getOutputStream();
@@ -101,7 +112,13 @@ final class RawHttp implements AutoCloseable {
         return new Answer(status, head, body.toByteArray());
     }
 
-    private String readHead() throws IOException {
+    /** The response body's bytes as they arrive, after {@link #readHead}. */
+    InputStream input() {
+        return in;
+    }
+
+    /** Reads the status line and headers, up to and including the empty line. */
+    String readHead() throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int matched = 0;
         byte[] end = {'\r', '\n', '\r', '\n'};
