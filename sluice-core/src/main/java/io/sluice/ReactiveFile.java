@@ -78,6 +78,9 @@ import java.util.concurrent.Flow;
  */
 public final class ReactiveFile {
 
+    /** The chunk size of a copy through user space (an atomic copy): a quarter of the writer's cap. */
+    private static final int COPY_CHUNK_BYTES = 256 * 1024;
+
     private final Path path;
 
     private ReactiveFile(Path path) {
@@ -295,7 +298,8 @@ public final class ReactiveFile {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         if (options.atomicReplace()) {
-            ReadOptions reading = ReadOptions.defaults().withLentChunks();   // the writer gives each back
+            // lent chunks, which the writer gives back; large ones, since no subscriber holds them
+            ReadOptions reading = ReadOptions.defaults().withChunkSize(COPY_CHUNK_BYTES).withLentChunks();
             if (options.executor() != null) {
                 reading = reading.withExecutor(options.executor());
             }

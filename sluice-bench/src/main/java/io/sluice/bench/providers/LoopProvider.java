@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       out chunks the reader owns (sluice's default read chunk), without any library around it;</li>
  *   <li>{@code loop-fresh-direct-64k}: read = a fresh 64 KiB direct buffer per read, what owned
  *       direct chunks would cost;</li>
- *   <li>{@code loop-direct-64k}: read = one 64 KiB direct buffer reused (no copy through the JDK's
- *       temporary buffer: the fastest plain read); copy = the same buffer read then written;</li>
+ *   <li>{@code loop-direct-64k}, {@code loop-direct-256k}: read = one 64 KiB (256 KiB) direct
+ *       buffer reused (no copy through the JDK's temporary buffer: the fastest plain read); copy =
+ *       the same buffer read then written;</li>
  *   <li>{@code files-copy}: copy = {@link Files#copy(Path, Path, java.nio.file.CopyOption...)}.</li>
  * </ul>
  */
@@ -42,7 +43,8 @@ public final class LoopProvider implements Provider {
     /** The loops' flavours. */
     public enum Kind {
         LOOP("loop"), GATHER("loop-gather"), FRESH_64K("loop-fresh-64k"),
-        FRESH_DIRECT_64K("loop-fresh-direct-64k"), DIRECT_64K("loop-direct-64k"), FILES_COPY("files-copy");
+        FRESH_DIRECT_64K("loop-fresh-direct-64k"), DIRECT_64K("loop-direct-64k"), DIRECT_256K("loop-direct-256k"),
+        FILES_COPY("files-copy");
 
         private final String label;
 
@@ -96,6 +98,7 @@ public final class LoopProvider implements Provider {
             case FRESH_DIRECT_64K:
                 return op == Op.READ;
             case DIRECT_64K:
+            case DIRECT_256K:
                 return op == Op.READ || op == Op.COPY;
             case FILES_COPY:
                 return op == Op.COPY;
@@ -176,6 +179,8 @@ public final class LoopProvider implements Provider {
             case FRESH_DIRECT_64K:
             case DIRECT_64K:
                 return ByteBuffer.allocateDirect(FRESH_READ_BUFFER_BYTES);
+            case DIRECT_256K:
+                return ByteBuffer.allocateDirect(4 * FRESH_READ_BUFFER_BYTES);
             default:
                 return ByteBuffer.allocate(READ_BUFFER_BYTES);
         }

@@ -42,6 +42,12 @@ public final class Providers {
                 "loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k");
     }
 
+    /** Chunk sizes of the read: owned and lent chunks of 64, 128 and 256 KiB against the plain loops. */
+    public static List<String> readChunkSizes() {
+        return List.of("sluice-owned-64k", "sluice-owned-128k", "sluice-owned-256k", "sluice-lent-64k",
+                "sluice-lent-128k", "sluice-lent-256k", "loop", "loop-direct-64k", "loop-direct-256k");
+    }
+
     /** The memory stress case's writers. */
     public static List<String> stress() {
         return List.of("sluice", "rio", "vertx", "spring", "loop", "loop-gather");
@@ -60,8 +66,18 @@ public final class Providers {
                 return readOnly(name, 16 * 1024);
             case "sluice-owned-32k":
                 return readOnly(name, 32 * 1024);
+            case "sluice-owned-64k":
+                return readOnly(name, 64 * 1024);
             case "sluice-owned-128k":
                 return readOnly(name, 128 * 1024);
+            case "sluice-owned-256k":
+                return readOnly(name, 256 * 1024);
+            case "sluice-lent-64k":
+                return lentReads(name, 64 * 1024);
+            case "sluice-lent-128k":
+                return lentReads(name, 128 * 1024);
+            case "sluice-lent-256k":
+                return lentReads(name, 256 * 1024);
             case "sluice-fixed-16-4":
                 return writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
             case "sluice-fixed-1024-256":
@@ -92,6 +108,8 @@ public final class Providers {
                 return LoopProvider.platform(LoopProvider.Kind.FRESH_DIRECT_64K);
             case "loop-direct-64k":
                 return LoopProvider.platform(LoopProvider.Kind.DIRECT_64K);
+            case "loop-direct-256k":
+                return LoopProvider.platform(LoopProvider.Kind.DIRECT_256K);
             case "files-copy":
                 return LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
             case "vt-loop":
@@ -100,13 +118,19 @@ public final class Providers {
                 return LoopProvider.virtual(LoopProvider.Kind.GATHER);
             default:
                 throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
-                        + comparison() + ", " + demandScenario() + ", " + readChoices() + " and " + hardBound());
+                        + comparison() + ", " + demandScenario() + ", " + readChoices() + ", " + readChunkSizes()
+                        + " and " + hardBound());
         }
     }
 
     private static Provider readOnly(String name, int chunkBytes) {
         return new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withChunkSize(chunkBytes),
                 SluiceProvider.CopyMode.READ_ONLY, true);
+    }
+
+    private static Provider lentReads(String name, int chunkBytes) {
+        return new SluiceProvider(name, WriteOptions.defaults(),
+                ReadOptions.defaults().withChunkSize(chunkBytes).withLentChunks(), SluiceProvider.CopyMode.READ_WRITE, true);
     }
 
     private static Provider writeOnly(String name, WriteOptions options) {
