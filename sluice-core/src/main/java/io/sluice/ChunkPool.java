@@ -142,32 +142,56 @@ public final class ChunkPool {
         return Loans.isLent(Objects.requireNonNull(chunk, "chunk"));
     }
 
-    /** @return the size of each buffer in bytes */
+    /**
+     * The size of each buffer.
+     *
+     * @return the size of each buffer in bytes
+     */
     public int chunkSizeBytes() {
         return arena.chunkSizeBytes();
     }
 
-    /** @return the most direct buffers this pool holds at once */
+    /**
+     * The pool's bound.
+     *
+     * @return the most direct buffers this pool holds at once
+     */
     public int maxChunks() {
         return arena.maxChunks();
     }
 
-    /** @return direct buffers alive now, idle in the pool or out on loan; at most {@link #maxChunks()} */
+    /**
+     * The direct buffers alive now.
+     *
+     * @return direct buffers alive now, idle in the pool or out on loan; at most {@link #maxChunks()}
+     */
     public int allocatedChunks() {
         return arena.allocated();
     }
 
-    /** @return direct buffers idle in the pool now */
+    /**
+     * The direct buffers ready to lend.
+     *
+     * @return direct buffers idle in the pool now
+     */
     public int idleChunks() {
         return arena.idle();
     }
 
-    /** @return chunks lent since the pool was created, heap ones included */
+    /**
+     * A count of loans.
+     *
+     * @return chunks lent since the pool was created, heap ones included
+     */
     public long lentChunks() {
         return arena.lent();
     }
 
-    /** @return heap chunks lent because every direct buffer was out: a sign the pool is too small */
+    /**
+     * A count of loans past the bound.
+     *
+     * @return heap chunks lent because every direct buffer was out: a sign the pool is too small
+     */
     public long overflowed() {
         return arena.overflowed();
     }
