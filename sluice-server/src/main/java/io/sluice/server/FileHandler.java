@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * GET    /files/{name}            200 or 206 (Range), 404, 416
  * PUT    /files/{name}[?delay=ms] 201 {"name":..,"bytes":..,"sha256":..}, 400, 413
  * DELETE /files/{name}            204, 404
- * GET    /metrics                 heap, threads and queued bytes as key=value lines
+ * GET    /metrics                 heap, heap allocated so far, threads and queued bytes as key=value lines
  * </pre>
  */
 final class FileHandler extends Handler.Abstract {
@@ -93,8 +93,10 @@ final class FileHandler extends Handler.Abstract {
         long direct = ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
                 .filter(pool -> pool.getName().equals("direct"))
                 .mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed).sum();
+        long allocated = AllocatedHeap.totalBytes();
         return "heapUsedBytes=" + heap.getUsed()
                 + "\nheapMaxBytes=" + heap.getMax()
+                + (allocated >= 0 ? "\nheapAllocatedBytes=" + allocated : "")
                 + "\ndirectBytes=" + direct
                 + "\nliveThreads=" + ManagementFactory.getThreadMXBean().getThreadCount()
                 + "\npeakThreads=" + ManagementFactory.getThreadMXBean().getPeakThreadCount()

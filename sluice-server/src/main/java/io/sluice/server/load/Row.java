@@ -27,19 +27,23 @@ import java.util.Locale;
  * @param threads the server's threads at the end of the load
  * @param cpuSeconds server CPU seconds spent during the load
  * @param cpuSecondsPerGiB server CPU seconds per GiB of body bytes the whole step moved (both directions)
+ * @param heapAllocatedMiBPerGiB MiB of heap the server allocated during the load per GiB of body bytes
+ *                               the whole step moved (the same bytes as {@code cpuSecondsPerGiB}), NaN
+ *                               if not measured
  * @param drain scenario B's drain phase, or null
  * @param note anything else (died of OOM, uploads verified)
  */
 record Row(String scenario, String step, Lane lane, double requestsPerSecond, double mibPerSecond, double p50Millis,
            double p99Millis, double p999Millis, long timeouts, long errors, double idleRssMiB, double peakRssMiB,
            double heapPeakShare, double heapAfterGcMiB, double directPeakMiB, double sendQueuePeakMiB, long threads,
-           double cpuSeconds, double cpuSecondsPerGiB, Drain drain, String note) {
+           double cpuSeconds, double cpuSecondsPerGiB, double heapAllocatedMiBPerGiB, Drain drain,
+           String note) {
 
     static String header() {
         return "| scenario | step | lane | req/s | MiB/s | p50 ms | p99 ms | p99.9 ms | timeouts | errors "
                 + "| idle RSS MiB | peak RSS MiB | peak heap % | heap after GC MiB | peak direct MiB "
-                + "| peak send-queue MiB | threads | CPU s | CPU s/GiB | note |\n"
-                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+                + "| peak send-queue MiB | threads | CPU s | CPU s/GiB | heap alloc MiB/GiB | note |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
     }
 
     String markdown() {
@@ -48,7 +52,8 @@ record Row(String scenario, String step, Lane lane, double requestsPerSecond, do
                 + number(p999Millis, 1) + " | " + timeouts + " | " + errors + " | " + number(idleRssMiB, 0) + " | "
                 + number(peakRssMiB, 0) + " | " + number(heapPeakShare * 100, 0) + " | " + number(heapAfterGcMiB, 0)
                 + " | " + number(directPeakMiB, 1) + " | " + number(sendQueuePeakMiB, 1) + " | " + threads + " | "
-                + number(cpuSeconds, 1) + " | " + number(cpuSecondsPerGiB, 1) + " | " + note + " |";
+                + number(cpuSeconds, 1) + " | " + number(cpuSecondsPerGiB, 1) + " | "
+                + number(heapAllocatedMiBPerGiB, 0) + " | " + note + " |";
     }
 
     /** A figure with {@code decimals} places, or n/a when it was not measured (NaN). */

@@ -69,6 +69,7 @@ final class Scenarios {
             WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
+            long allocatedBefore = server.heapAllocatedBytes();
             int gcMark = server.gcLog().pauses();
             sampler.start();
             long start = System.nanoTime();
@@ -77,11 +78,13 @@ final class Scenarios {
             sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark);
             double cpu = server.cpuSeconds() - cpuBefore;
+            double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(),
+                    traffic.bodyBytes());
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
             String note = warmUp.describe() + (traffic.ok() == 0 && server.alive()
                     ? "; no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "");
             return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
-                    cpu / gib(traffic.bodyBytes()), sampler, heapAfterGc, null, note);
+                    cpu / gib(traffic.bodyBytes()), allocatedPerGib, sampler, heapAfterGc, null, note);
         }
     }
 
@@ -109,6 +112,7 @@ final class Scenarios {
             load.closed(() -> warmUp, response -> true, 8, scale.warmUpMin()); // JIT warm-up, discarded
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
             double cpuBefore = server.cpuSeconds();
+            long allocatedBefore = server.heapAllocatedBytes();
             int gcMark = server.gcLog().pauses();
             sampler.start();
             // A server that dies while they connect (C-unbounded runs out of memory) refuses the
@@ -156,6 +160,7 @@ final class Scenarios {
             sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log
             double cpu = server.cpuSeconds() - cpuBefore;
+            long allocatedAfter = server.heapAllocatedBytes();
             long movedBytes = gets.bytes() + putRecorder.ok() * (long) PUT_BYTES + slow.bytesRead.get()
                     + slow.bytesWritten.get();
             String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
@@ -167,10 +172,11 @@ final class Scenarios {
             Drain drain = drain(server, slow, load, idleLiveSet);
             List<Row> rows = new ArrayList<>();
             double cpuPerGib = cpu / gib(movedBytes);
-            rows.add(row("B", "fast GET", lane, gets.traffic(), seconds, server, idleRss, cpu, cpuPerGib, sampler, heapAfterGc,
-                    drain, note));
-            rows.add(row("B", "1 MiB PUT", lane, putRecorder.traffic(), seconds, server, idleRss, cpu, cpuPerGib, sampler,
-                    heapAfterGc, drain, died));
+            double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, allocatedAfter, movedBytes);
+            rows.add(row("B", "fast GET", lane, gets.traffic(), seconds, server, idleRss, cpu, cpuPerGib,
+                    allocatedPerGib, sampler, heapAfterGc, drain, note));
+            rows.add(row("B", "1 MiB PUT", lane, putRecorder.traffic(), seconds, server, idleRss, cpu, cpuPerGib,
+                    allocatedPerGib, sampler, heapAfterGc, drain, died));
             return rows;
         }
     }
@@ -226,7 +232,8 @@ final class Scenarios {
 
     private static Row row(String scenario, String step, Lane lane, Traffic traffic, double seconds,
                            ServerProcess server, double idleRss, double cpuSeconds, double cpuSecondsPerGib,
-                           StepSampler sampler, double heapAfterGc, Drain drain, String note) {
+                           double heapAllocatedMiBPerGib, StepSampler sampler, double heapAfterGc, Drain drain,
+                           String note) {
         Map<String, Long> status = server.procStatus();
         double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), sampler.peakRssMiB());
         return new Row(scenario, step, lane, traffic.ok() / seconds, traffic.bodyBytes() / MIB / seconds,
@@ -234,11 +241,25 @@ final class Scenarios {
                 traffic.timeouts(), traffic.errors(), idleRss, peakRss, sampler.peakHeapShare(), heapAfterGc,
                 sampler.peakDirectMiB(), sampler.peakSendQueueMiB(),
                 sampler.lastThreads() > 0 ? sampler.lastThreads() : status.getOrDefault("Threads", 0L),
-                cpuSeconds, cpuSecondsPerGib, drain, note);
+                cpuSeconds, cpuSecondsPerGib, heapAllocatedMiBPerGib, drain, note);
     }
 
     static double gib(long bytes) {
         return bytes / (MIB * 1024);
+    }
+
+    /**
+     * MiB of heap the server allocated per GiB of body bytes moved, from its allocation counter
+     * ({@link ServerProcess#heapAllocatedBytes()}) read before and after the measured window. NaN
+     * when a reading is missing (-1), or when the counter fell: on JDK 17 it sums the live threads
+     * only, and a thread that ended in the window takes its share away. Infinite (shown n/a) when
+     * nothing moved.
+     */
+    static double heapAllocatedMiBPerGiB(long allocatedBefore, long allocatedAfter, long movedBytes) {
+        if (allocatedBefore < 0 || allocatedAfter < allocatedBefore) {
+            return Double.NaN;
+        }
+        return mib(allocatedAfter - allocatedBefore) / gib(movedBytes);
     }
 
     private Path freshDirectory(String scenario, Lane lane) throws IOException {

@@ -212,7 +212,7 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** The server's own view: heap, direct memory, threads, queued bytes; empty if unreachable. */
+    /** The server's own view: heap, heap allocated, direct memory, threads, queued bytes; empty if unreachable. */
     Map<String, Long> metrics() {
         Map<String, Long> values = new TreeMap<>();
         try {
@@ -230,6 +230,14 @@ final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return values;
+    }
+
+    /**
+     * The heap the server has allocated so far ({@code heapAllocatedBytes} of {@code /metrics}),
+     * -1 when {@code /metrics} did not answer or its JVM does not measure allocation.
+     */
+    long heapAllocatedBytes() {
+        return metrics().getOrDefault("heapAllocatedBytes", -1L);
     }
 
     @Override
