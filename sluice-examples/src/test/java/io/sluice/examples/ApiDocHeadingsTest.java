@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The API documentation promise (issue 7): every public type of the exported packages has the
+ * The API documentation promise: every public type of the exported packages has the
  * four headings Threading, Backpressure, Resources and Errors in its class Javadoc. Reads
  * sluice-core's sources (Maven runs tests in the module directory).
  */

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * docs/USING.md describes the Flight Recorder event a write emits (issue 6): its name, label,
+ * docs/USING.md describes the Flight Recorder event a write emits: its name, label,
  * category and the table of fields must be what a real recording of a real write contains.
  */
 class FlightRecorderDocTest {

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The core Javadoc points at these examples (issue 7) by path, since Javadoc cannot link across
+ * The core Javadoc points at these examples by path, since Javadoc cannot link across
  * modules. Every path it names must exist, and every {@code <pre>{@code ...}</pre>} snippet that
  * follows a path must be that example's code, line for line (indentation aside), so the quoted code
  * is compiled and tested here. Reads sluice-core's sources (Maven runs tests in the module directory).

@@ -42,9 +42,8 @@ final class ReactiveStorage implements Storage {
     /**
      * Uploads are written (and forced, and renamed) here, apart from downloads: a write or an
      * {@code fsync} that a busy device holds for a long time must not hold the threads that serve
-     * downloads, as lane B's thread per request never shares them either. In scenario B, in the
-     * runs before its ramp was fixed, this cut lane C's PUT p99 from 2.2 s to 0.75 s (docs/SERVER.md). 16 daemon threads, idle ones end
-     * after 60 s.
+     * downloads, as lane B's thread per request never shares them either. 16 daemon threads, idle
+     * ones end after 60 s.
      */
     private final ThreadPoolExecutor uploads = uploadPool();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {

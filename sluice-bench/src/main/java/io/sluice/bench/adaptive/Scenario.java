@@ -69,7 +69,7 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
                 ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
     }
 
-    /** The scenarios of issue 6: four set-ups × 1 KiB and 64 KiB items. */
+    /** The demand scenarios: four set-ups × 1 KiB and 64 KiB items. */
     public static List<Scenario> all(double durationScale) {
         return List.of(
                 variableSink(64 * 1024, durationScale), variableSink(1024, durationScale),

@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The scenario benchmark of issue 6: every strategy of {@link StrategyCase#all()} on every
+ * The demand-strategy scenario benchmark: every strategy of {@link StrategyCase#all()} on every
  * scenario of {@link Scenario#all}, measured for real and predicted by the model
  * ({@link DemandSimulation}, costs fitted by {@link Calibration}); prints Markdown tables (also
  * written to {@code <results>/scenarios.md}, with a CSV beside it), the issue's targets met or

@@ -20,7 +20,7 @@ import java.util.concurrent.ForkJoinPool;
  * setting of {@code withAmount(16, min, max)}, {@code withShift(min, min, max)},
  * {@code withFactors(growth, shrink)} and {@code withMinBatchBytes(bytes)}, simulates every
  * scenario and scores it. Ranking: first the settings whose {@code request} calls are at most 1/8
- * of {@code oneByOne}'s in every scenario (issue 6's target), then the highest worst-case
+ * of {@code oneByOne}'s in every scenario (the adaptive target), then the highest worst-case
  * throughput relative to the best setting of each scenario (to 1%), then the lowest mean peak
  * queued bytes (to 1% of the cap), then closeness to the paper's constants, then fewest calls.
  * <em>Feasible</em> adds: that worst case is at least 95%. The recommendation is the best-ranked

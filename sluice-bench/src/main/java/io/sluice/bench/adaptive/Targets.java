@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Checks issue 6's targets against measured runs and states each as met or missed, with the figure. */
+/** Checks the adaptive strategy's targets against measured runs and states each as met or missed, with the figure. */
 final class Targets {
 
     private Targets() {

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 6's response target, on the model with the real controller: after each fast → slow
+ * The adaptive response target, on the model with the real controller: after each fast → slow
  * switch of the sink the window shrinks within one refill cycle; after slow → fast it grows back.
  *
  * <p>Run with explicit constants, so that the test does not change meaning when the defaults do:
