@@ -28,10 +28,6 @@ public final class ChunkSupply {
         return new ChunkSupply(chunkSizeBytes, arena);
     }
 
-    public int chunkSizeBytes() {
-        return chunkSizeBytes;
-    }
-
     ReadBuffers newBuffers() {
         return arena == null ? new OwnedChunks(chunkSizeBytes) : new LentChunks(arena, chunkSizeBytes);
     }
