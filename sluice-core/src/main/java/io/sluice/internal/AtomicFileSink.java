@@ -61,7 +61,7 @@ public final class AtomicFileSink extends ChannelSink {
     private final WriteMode mode;
     private final Supplier<String> names;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);   // drain; abort() from any thread
-    private volatile Path temporary;    // open() on the drain, under the abort gate -> drain, abort() under the gate, tests
+    private volatile Path temporary;    // openTarget() on the drain, under the abort gate -> drain, abort() under the gate, tests
 
     /** A sink replacing {@code target} ({@link WriteMode#TRUNCATE}) or creating it ({@link WriteMode#CREATE_NEW}). */
     public AtomicFileSink(Path target, WriteMode mode) {
@@ -85,7 +85,7 @@ public final class AtomicFileSink extends ChannelSink {
     }
 
     @Override
-    public void open() throws IOException {
+    protected void openTarget() throws IOException {
         Path directory = target.getParent();
         if (directory == null) {
             throw new FileSystemException(target.toString(), null, "has no parent directory to write into");

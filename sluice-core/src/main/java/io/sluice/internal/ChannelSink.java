@@ -9,7 +9,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 
 /**
  * Any writable channel: gathering writes where the channel is a {@link GatheringByteChannel}; a
@@ -54,24 +53,19 @@ public class ChannelSink implements WriteSink {
     private final ReentrantLock closeLock = new ReentrantLock();   // held while closing the channel (K4)
     private boolean channelClosed;                 // under closeLock: close() on the drain, abort() on any thread
     private Readiness readiness;                   // drain-confined
-    private BooleanSupplier cancelled = () -> false;   // set by the writer before its first pass, read on the drain
+    private Stop stop = Stop.NEVER;                // drain-confined: set by open(Stop)
 
     /** A sink over an already open channel. */
     public ChannelSink(WritableByteChannel channel) {
         this.channel = channel;
     }
 
-    /** For subclasses that open their channel in {@link #open()}, through {@link #openChannel}. */
+    /** For subclasses that open their channel in {@link #openTarget()}, through {@link #openChannel}. */
     protected ChannelSink() {
     }
 
-    /** Where the writer's cancellation flag can be read while waiting for readiness. */
-    public void cancelledBy(BooleanSupplier cancelled) {
-        this.cancelled = cancelled;
-    }
-
     /**
-     * Opens the channel, from a subclass's {@link #open()} on the drain: {@code opener} runs under
+     * Opens the channel, from a subclass's {@link #openTarget()} on the drain: {@code opener} runs under
      * the abort gate (K1), so it never runs after an abort, and an abort waits for it and then
      * closes the channel it returned.
      *
@@ -90,7 +84,13 @@ public class ChannelSink implements WriteSink {
     }
 
     @Override
-    public void open() throws IOException {
+    public final void open(Stop stop) throws IOException {
+        this.stop = stop;
+        openTarget();
+    }
+
+    /** Opens the target, for subclasses that open their own channel (through {@link #openChannel}). */
+    protected void openTarget() throws IOException {
     }
 
     @Override
@@ -143,7 +143,7 @@ public class ChannelSink implements WriteSink {
 
     private boolean awaitWritable() throws IOException {
         if (readiness == null) {
-            readiness = new Readiness(channel, SelectionKey.OP_WRITE, () -> gate.aborted() || cancelled.getAsBoolean());
+            readiness = new Readiness(channel, SelectionKey.OP_WRITE, () -> gate.aborted() || stop.requested());
         }
         return readiness.await();
     }

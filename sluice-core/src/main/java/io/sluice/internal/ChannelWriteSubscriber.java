@@ -3,9 +3,7 @@ package io.sluice.internal;
 import io.sluice.WriteListener;
 import io.sluice.WriteOptions;
 import io.sluice.WriteSnapshot;
-import io.sluice.demand.Demand;
-import io.sluice.demand.DemandController;
-import io.sluice.demand.DemandState;
+import io.sluice.demand.WriteLedger;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
@@ -16,7 +14,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -35,15 +32,16 @@ import java.util.concurrent.atomic.AtomicReference;
  *       maxQueuedBytes}, where {@code L} is the larger of the largest item seen and the declared
  *       {@link WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
  *       before the first item one item is requested, unless a declared size lets more in). Every
- *       strategy but {@code Demand.unbounded()} is capped. {@link ByteCap} states the bound on held bytes this gives for any item sizes.</li>
+ *       strategy but {@code Demand.unbounded()} is capped. {@link WriteLedger} keeps the counts and
+ *       applies this rule and states the bound on held bytes it gives for any item sizes.</li>
  *   <li>W5 (§1.1): an item beyond the requested total fails the write naming §1.1; it is dropped,
  *       never queued.</li>
  *   <li>W6: the stage completes exactly once; every path closes the sink exactly once and cancels a
  *       live upstream. The writer's own completion comes after the sink is closed (and forced, with
  *       sync); an outside completion comes after {@link WriteSink#abort()} returned, which closes
  *       every sink but a user's non-interruptible channel with a write in flight.</li>
- *   <li>W7: one pass writes at most {@link #YIELD_AFTER_BYTES} and handles at most
- *       {@link #YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
+ *   <li>W7: one pass writes at most {@link WriteLedger#YIELD_AFTER_BYTES} and handles at most
+ *       {@link WriteLedger#YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
  *       concurrent writes share it fairly.</li>
  *   <li>W8: {@code onNext} publishes an item's bytes ({@code queuedBytes}) before its count
  *       ({@code received}), and the drain reads the count before the bytes, so the drain never sees
@@ -69,16 +67,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
-    static final int MAX_BATCH_ITEMS = 1024;
-    static final long MAX_BATCH_BYTES = 8L * 1024 * 1024;
-    static final long YIELD_AFTER_BYTES = 16L * 1024 * 1024;
-    static final long YIELD_AFTER_ITEMS = 8L * MAX_BATCH_ITEMS;
-
     private final WriteSink sink;
-    private final DemandController controller;
-    private final long maxQueuedBytes;
-    private final long declaredItemBytes;                // 0: no declared largest item
-    private final boolean capped;                        // false only for Demand.unbounded()
+    private final WriteLedger ledger;                    // counts and demand rules: onNext side serial (§1.3), the rest drain
     private final boolean sync;
     private final WriteListener listener;
     private final OperationFuture<Long> result = new OperationFuture<>();
@@ -90,26 +80,18 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain-confined (W8)
     private volatile Thread requestingThread;            // drain -> onNext: the drain's thread while inside request(n), else null (W8)
     private final ConcurrentLinkedQueue<long[]> largerItems = new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
-    private final AtomicLong queuedBytes = new AtomicLong();                                // onNext -> drain
     private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
     private volatile Subscription upstream;              // onSubscribe -> drain
     private volatile boolean upstreamCompleted;          // onComplete -> drain
     private volatile boolean aborted;                    // stage completed from outside -> drain
-    private volatile long requested;                     // drain -> onNext (written before request(n))
-    private volatile long received;                      // onNext only (§1.3 serial) -> drain
-    private volatile long largestItemBytes;              // onNext only -> drain
     private volatile boolean terminated;                 // drain -> onNext (drop late items)
     private volatile boolean lentSeen;                   // onNext -> drain: a lent chunk was queued (W10)
 
-    private long written;                                // drain-confined
-    private long writtenBytes;                           // drain-confined
-    private long requestCalls;                           // drain-confined
     private long peakQueuedBytes;                        // drain-confined; as seen by the drain
     private final WriteRecording recording;            // ended once, on the drain or the finisher
     private boolean opened;                              // drain-confined
     private boolean upstreamCancelled;                   // drain-confined
-    private final ByteBuffer[] batch = new ByteBuffer[MAX_BATCH_ITEMS];   // drain-confined
-    private final State state = new State();
+    private final ByteBuffer[] batch = new ByteBuffer[WriteLedger.MAX_BATCH_ITEMS];   // drain-confined
 
     public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, String target) {
         this(sink, options, executor, null, target);
@@ -123,18 +105,12 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                                   String target) {
         this.sink = sink;
         this.finisher = finisher;
-        this.controller = options.demand().newController();
-        this.maxQueuedBytes = options.maxQueuedBytes();
-        this.declaredItemBytes = options.maxItemBytes();
-        this.capped = options.demand() != Demand.unbounded();
+        this.ledger = new WriteLedger(options.demand(), options.maxQueuedBytes(), options.maxItemBytes());
         this.sync = options.sync();
         this.listener = options.listener();
         this.target = target;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         this.recording = WriteRecording.start(target, options.demand().toString());
-        if (sink instanceof ChannelSink) {
-            ((ChannelSink) sink).cancelledBy(() -> aborted || failure.get() != null);
-        }
         result.onAbort(() -> {                    // on the completing thread, before the stage completes
             aborted = true;                       // first: a pass that finds the sink closed knows why
             try {
@@ -175,11 +151,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             Loans.giveBack(item);                 // W10, if lent
             return;                               // §2.8: late items after cancel are dropped
         }
-        long count = received + 1;
-        if (count > requested) {                  // W5
+        if (!ledger.mayReceive()) {               // W5
             Loans.giveBack(item);                 // W10, if lent
-            fail(new IllegalStateException("§1.1: upstream sent item #" + count
-                    + " but only " + requested + " were requested; write to " + target + " aborted"));
+            fail(new IllegalStateException("§1.1: upstream sent item #" + (ledger.receivedItems() + 1)
+                    + " but only " + ledger.requestedItems() + " were requested; write to " + target + " aborted"));
             return;
         }
         boolean lent = Loans.isLent(item);
@@ -188,22 +163,18 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         ByteBuffer own = lent ? item : item.duplicate();   // we read position..limit; an owned buffer is untouched
         long size = own.remaining();
-        if (declaredItemBytes > 0 && size > declaredItemBytes) {
+        if (ledger.exceedsDeclared(size)) {
             Loans.giveBack(own);                  // W10, if lent
-            fail(new IllegalArgumentException("item #" + count + " has " + size + " bytes, more than the "
-                    + declaredItemBytes + " declared by WriteOptions.withMaxItemBytes; write to " + target + " aborted"));
+            fail(new IllegalArgumentException("item #" + (ledger.receivedItems() + 1) + " has " + size
+                    + " bytes, more than the " + ledger.declaredItemBytes()
+                    + " declared by WriteOptions.withMaxItemBytes; write to " + target + " aborted"));
             return;
         }
-        long largest = largestItemBytes;
-        if (size > largest) {
-            largestItemBytes = size;
-            long outstanding = requested - count;
-            if (largest > 0 && outstanding > 0 && capped && size > declaredItemBytes) {
-                largerItems.offer(new long[] {size, largest, outstanding});   // demand granted for smaller items
-            }
+        long largest = ledger.largestItemBytes();
+        long grantedForSmaller = ledger.receive(size);   // W8: bytes before the count, both before the offer
+        if (grantedForSmaller > 0) {
+            largerItems.offer(new long[] {size, largest, grantedForSmaller});
         }
-        queuedBytes.addAndGet(size);              // W8: bytes before the count
-        received = count;                         // before offer: the drain never polls an uncounted item
         if (requestingThread == Thread.currentThread() && queue.isEmpty()) {
             emittedInRequest.add(own);            // W8: we are the drain, inside its request(n)
             return;
@@ -258,7 +229,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         if (!opened) {
             try {
-                sink.open();
+                sink.open(() -> aborted || failure.get() != null);
                 opened = true;
             } catch (Throwable t) {
                 terminate(t);
@@ -274,9 +245,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         for (;;) {
             int count = 0;
             long batchBytes = 0;
-            peakQueuedBytes = Math.max(peakQueuedBytes, queuedBytes.get());
-            long batchLimit = Math.min(MAX_BATCH_ITEMS, YIELD_AFTER_ITEMS - itemsThisPass);
-            while (count < batchLimit && batchBytes < MAX_BATCH_BYTES) {
+            peakQueuedBytes = Math.max(peakQueuedBytes, ledger.queuedBytes());
+            int batchLimit = WriteLedger.batchItems(itemsThisPass);
+            while (count < batchLimit && batchBytes < WriteLedger.MAX_BATCH_BYTES) {
                 ByteBuffer item = emittedInRequest.isEmpty() ? queue.poll() : emittedInRequest.poll();
                 if (item == null) {
                     break;
@@ -301,11 +272,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     terminate(aborted ? cancellation() : t);   // an abort closes the sink under the write
                     return false;
                 }
-                written += count;
-                writtenBytes += batchBytes;
+                ledger.written(count, batchBytes);
                 bytesThisPass += batchBytes;
                 itemsThisPass += count;
-                queuedBytes.addAndGet(-batchBytes);
             }
             if (stopRequested()) {
                 return false;
@@ -316,7 +285,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 return false;
             }
             if (emittedInRequest.isEmpty() && queue.isEmpty()) {
-                if (upstreamCompleted && failure.get() == null && received == written) {
+                if (upstreamCompleted && failure.get() == null && ledger.queuedItems() == 0) {
                     complete();
                     return false;
                 }
@@ -324,7 +293,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;                 // wait for the next signal
                 }
             }
-            if (bytesThisPass >= YIELD_AFTER_BYTES || itemsThisPass >= YIELD_AFTER_ITEMS) {
+            if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
                 return true;                      // W7
             }
         }
@@ -360,9 +329,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
      * a loop: the next question comes after the next write.
      */
     private long issueDemand() {
-        long before = received;
+        long before = ledger.receivedItems();
         long issued = requestOnce();
-        if (issued > 0 && received != before && failure.get() == null && !aborted) {
+        if (issued > 0 && ledger.receivedItems() != before && failure.get() == null && !aborted) {
             issued += requestOnce();
         }
         return issued;
@@ -372,29 +341,17 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (upstreamCompleted) {
             return 0;
         }
-        long wanted;
         long n;
-        try {                                     // a custom controller may throw from any of these
-            wanted = controller.nextRequest(state);
-            if (wanted < 0) {
-                failure.compareAndSet(null, new IllegalStateException(
-                        "demand controller " + controller.describe() + " returned " + wanted));
-                return 0;
-            }
-            n = capped ? Math.min(wanted, state.requestLimit()) : wanted;
+        try {
+            n = ledger.nextRequest();             // W3, W4, never stall; a custom controller may throw
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             return 0;
         }
-        if (n == 0 && state.outstandingItems() == 0 && state.queuedItems() == 0) {
-            n = 1;                                // never stall, whatever a custom controller says
-        }
         if (n == 0) {
             return 0;
         }
-        long total = requested + n;
-        requested = total < 0 ? Long.MAX_VALUE : total;   // before request(n): a synchronous onNext checks it
-        requestCalls++;
+        ledger.requested(n);                      // before request(n): a synchronous onNext checks it
         requestingThread = Thread.currentThread();
         try {
             upstream.request(n);                  // W1
@@ -438,13 +395,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         if (failed != null) {
             closeQuietly(failed);
-            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
+            recording.end(ledger.writtenBytes(), ledger.writtenItems(), ledger.requestCalls(), peakQueuedBytes,
                     failed instanceof CancellationException ? "cancelled" : "failed: " + failed);
             result.fail(failed);
             return;
         }
-        recording.end(writtenBytes, written, requestCalls, peakQueuedBytes, "completed");
-        result.succeed(writtenBytes);
+        recording.end(ledger.writtenBytes(), ledger.writtenItems(), ledger.requestCalls(), peakQueuedBytes, "completed");
+        result.succeed(ledger.writtenBytes());
     }
 
     /** W6: stop, cancel a live upstream, close the sink, fail (or keep cancelled) the stage. */
@@ -456,8 +413,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             closeQuietly(cause);
             dropQueued();
-            queuedBytes.set(0);
-            recording.end(writtenBytes, written, requestCalls, peakQueuedBytes,
+            ledger.dropQueued();
+            recording.end(ledger.writtenBytes(), ledger.writtenItems(), ledger.requestCalls(), peakQueuedBytes,
                     cause instanceof CancellationException ? "cancelled" : "failed: " + cause);
         } finally {
             result.fail(cause);                   // even if the steps above failed: the stage always ends
@@ -526,8 +483,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return;
         }
         try {
-            listener.onPass(new WriteSnapshot(requested, received, written, queuedBytes.get(),
-                    writtenBytes, issued, requestCalls, controller.windowItems(), controller.describe()));
+            listener.onPass(new WriteSnapshot(ledger.requestedItems(), ledger.receivedItems(), ledger.writtenItems(),
+                    ledger.queuedBytes(), ledger.writtenBytes(), issued, ledger.requestCalls(),
+                    ledger.controller().windowItems(), ledger.controller().describe()));
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
         }
@@ -540,51 +498,6 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 : e);
         if (!terminated) {
             terminate(failure.get());             // runs as the drain (SerialDrain D1, D4)
-        }
-    }
-
-    /** The controller's view of this write; read on the drain only. */
-    private final class State implements DemandState {
-        @Override
-        public long requestedItems() {
-            return requested;
-        }
-
-        @Override
-        public long receivedItems() {
-            return received;
-        }
-
-        @Override
-        public long writtenItems() {
-            return written;
-        }
-
-        @Override
-        public long queuedBytes() {
-            return queuedBytes.get();
-        }
-
-        @Override
-        public long largestItemBytes() {
-            return largestItemBytes;
-        }
-
-        @Override
-        public long requestLimit() {
-            long outstanding = outstandingItems();         // W8: the count before the bytes
-            long queuedItemCount = queuedItems();
-            return ByteCap.requestLimit(outstanding, queuedItemCount, queuedBytes.get(),
-                    assumedItemBytes(), maxQueuedBytes);                       // W4
-        }
-
-        @Override
-        public long capItems() {
-            return ByteCap.capItems(assumedItemBytes(), maxQueuedBytes);
-        }
-
-        private long assumedItemBytes() {
-            return Math.max(largestItemBytes, declaredItemBytes);
         }
     }
 }

@@ -40,7 +40,7 @@ public final class FileSink extends ChannelSink {
     }
 
     @Override
-    public void open() throws IOException {
+    protected void openTarget() throws IOException {
         openChannel(() -> FileChannel.open(path, openOptions(mode)));
     }
 

@@ -60,7 +60,7 @@ public final class StreamSink implements WriteSink {
     }
 
     @Override
-    public void open() {
+    public void open(Stop stop) {
     }
 
     @Override

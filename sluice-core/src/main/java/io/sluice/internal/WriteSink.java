@@ -9,8 +9,13 @@ import java.nio.ByteBuffer;
  */
 public interface WriteSink {
 
-    /** Opens the target; called on the drain before the first request. */
-    void open() throws IOException;
+    /**
+     * Opens the target; called on the drain before the first request.
+     *
+     * @param stop this write's cancellation, for a sink that waits inside {@link #writeFully}
+     *     (for a non-blocking channel's readiness) to check while it waits
+     */
+    void open(Stop stop) throws IOException;
 
     /**
      * Writes all remaining bytes of {@code items[offset .. offset + count)} (gathering where the
@@ -50,5 +55,16 @@ public interface WriteSink {
      * does nothing.
      */
     default void abort() {
+    }
+
+    /** Whether a write was told to stop (cancelled from outside, or failed); any thread may ask. */
+    @FunctionalInterface
+    interface Stop {
+
+        /** Never stops: for a sink used outside a writer. */
+        Stop NEVER = () -> false;
+
+        /** Whether the write has been told to stop. */
+        boolean requested();
     }
 }

@@ -23,7 +23,7 @@ final class RecordingSink implements WriteSink {
     IOException failOnOpen;
 
     @Override
-    public void open() throws IOException {
+    public void open(Stop stop) throws IOException {
         opens++;
         if (failOnOpen != null) {
             throw failOnOpen;

@@ -1,6 +1,7 @@
 package io.sluice.reliability;
 
 import io.sluice.WriteMode;
+import io.sluice.internal.WriteSink;
 import io.sluice.internal.AtomicFileSink;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,7 +123,7 @@ class AtomicFileSinkTest {
     void abortBeforeOpenLeavesNoTemporary_A3() throws Exception {
         AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
         sink.abort();
-        assertThrows(IOException.class, sink::open, "an aborted sink never creates its temporary");
+        assertThrows(IOException.class, () -> sink.open(WriteSink.Stop.NEVER), "an aborted sink never creates its temporary");
         sink.close();
         assertTarget(oldContent);
     }
@@ -142,7 +143,7 @@ class AtomicFileSinkTest {
 
     private AtomicFileSink openAndWrite() throws IOException {
         AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
-        sink.open();
+        sink.open(WriteSink.Stop.NEVER);
         assertTrue(sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(newContent, 0, 3000),
             ByteBuffer.wrap(newContent, 3000, 4000)}, 0, 2));
         assertEquals(Content.sha256(oldContent), Content.sha256(target), "nothing is visible before the commit");

@@ -59,7 +59,7 @@ class FileSinkAbortTest {
         repeat(run -> {
             Files.deleteIfExists(target);
             FileSink sink = new FileSink(target, WriteMode.TRUNCATE);
-            sink.open();
+            sink.open(WriteSink.Stop.NEVER);
             CountDownLatch wrote = new CountDownLatch(1 + random.nextInt(3));
             Future<String> writer = threads.submit(() -> writeUntilStopped(sink, wrote));
             assertTrue(wrote.await(30, TimeUnit.SECONDS), "the writer never wrote");
@@ -86,7 +86,7 @@ class FileSinkAbortTest {
             for (Path path : List.of(target, absent)) {
                 FileSink sink = new FileSink(path, mode);
                 sink.abort();
-                assertThrows(IOException.class, sink::open, mode + " " + path);
+                assertThrows(IOException.class, () -> sink.open(WriteSink.Stop.NEVER), mode + " " + path);
                 sink.close();
             }
         }
@@ -127,7 +127,7 @@ class FileSinkAbortTest {
         int[] stopped = new int[1];
         repeat(run -> {
             AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
-            sink.open();
+            sink.open(WriteSink.Stop.NEVER);
             CountDownLatch wrote = new CountDownLatch(1 + random.nextInt(3));
             Future<String> writer = threads.submit(() -> writeUntilStopped(sink, wrote));
             assertTrue(wrote.await(30, TimeUnit.SECONDS), "the writer never wrote");
@@ -193,7 +193,7 @@ class FileSinkAbortTest {
         Future<Boolean> opener = threads.submit(() -> {
             start.await();
             try {
-                sink.open();
+                sink.open(WriteSink.Stop.NEVER);
             } catch (IOException refused) {
                 return false;                              // the abort came first
             }

@@ -46,7 +46,7 @@ class SyncWriteTest {
         List<String> calls = new CopyOnWriteArrayList<>();
         WriteSink sink = new WriteSink() {
             @Override
-            public void open() {
+            public void open(Stop stop) {
                 calls.add("open");
             }
 
@@ -157,7 +157,7 @@ class SyncWriteTest {
         }
 
         @Override
-        public void open() {
+        public void open(Stop stop) {
             calls.add("open");
         }
 
