@@ -1,8 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.demand.DemandController;
-import io.sluice.demand.DemandState;
-import io.sluice.internal.ByteCap;
+import io.sluice.demand.WriteLedger;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,12 +12,14 @@ import java.util.SplittableRandom;
  * The model: a deterministic, seeded discrete-event simulation of producer → writer queue →
  * sink under a real {@link DemandController}, on a simulated clock.
  *
- * <p>It mirrors the writer ({@code ChannelWriteSubscriber}) step by step: a receipt enqueues and
- * signals the drain; a pass starts after a dispatch delay (or at once when signals arrived during
- * the previous pass), takes up to 1024 items / 8 MiB, writes them in calls of at most
+ * <p>Its writer keeps a {@link WriteLedger}, the class sluice's writer keeps, so every decision
+ * (what to request, the byte cap, never stall, the batch and pass limits) is the real one; the
+ * model adds only the writer's sequence of steps and their time: a receipt enqueues and signals
+ * the drain; a pass starts after a dispatch delay (or at once when signals arrived during the
+ * previous pass), takes a batch within the ledger's limits, writes it in calls of at most
  * {@link ThrottledChannel#MAX_BYTES_PER_WRITE} paced by the sink's {@link Pacer}, then asks the
- * controller and forwards its demand clamped by the byte cap (W3, W4, never-stall rule), reports,
- * and loops; it yields after 16 MiB (W7). The producer mirrors {@link ScheduledPublisher}: with
+ * ledger for demand (once more when items arrived inside the request), reports, and loops until
+ * the ledger says the pass yields. The producer mirrors {@link ScheduledPublisher}: with
  * demand it paces items with its own {@link Pacer}; without, it parks, and a request wakes it
  * after a wake delay ({@link ScheduledPublisher.Emission#ASYNC}), or it emits inside the request
  * on the drain ({@link ScheduledPublisher.Emission#SYNC}). Delays are exponential with the means
@@ -29,10 +30,6 @@ import java.util.SplittableRandom;
  * park overshoot are outside it (see docs/ADAPTIVE.md for how close it gets).
  */
 public final class DemandSimulation {
-
-    static final int MAX_BATCH_ITEMS = 1024;              // ChannelWriteSubscriber.MAX_BATCH_ITEMS
-    static final long MAX_BATCH_BYTES = 8L * 1024 * 1024;  // ChannelWriteSubscriber.MAX_BATCH_BYTES
-    static final long YIELD_AFTER_BYTES = 16L * 1024 * 1024;
 
     private enum Kind { PRODUCER_NEXT, EMIT, PASS_START, CALL_DONE }
 
@@ -64,14 +61,9 @@ public final class DemandSimulation {
     private boolean producerIdle = true;          // had no demand since its last item
     private long emittedBytes;
 
-    // writer (the fields of ChannelWriteSubscriber)
-    private long requested;
-    private long received;
-    private long written;
-    private long queuedBytes;
+    // writer
+    private final WriteLedger ledger;             // the writer's own counts and rules
     private long queuedInList;                    // items in the writer's queue, not yet taken by a pass
-    private long largestItemBytes;
-    private long requestCalls;
     private DrainStatus drain = DrainStatus.IDLE;
     private boolean signalledDuringPass;
     private boolean opened;
@@ -79,7 +71,7 @@ public final class DemandSimulation {
     private long batchUnwrittenBytes;
     private long batchBytes;
     private long bytesThisPass;
-    private final State state = new State();
+    private long itemsThisPass;
 
     // sink
     private final Pacer sinkPacer;
@@ -100,7 +92,8 @@ public final class DemandSimulation {
         this.strategy = strategy;
         this.costs = costs;
         this.random = new SplittableRandom(seed);
-        this.controller = strategy.strategy().newController();
+        this.ledger = new WriteLedger(strategy.strategy(), scenario.maxQueuedBytes(), 0);
+        this.controller = ledger.controller();
         this.itemBytes = scenario.itemBytes();
         this.syncProducer = scenario.emission() == ScheduledPublisher.Emission.SYNC;
         this.sinkPacer = new Pacer(scenario.sink(), 0);
@@ -108,7 +101,7 @@ public final class DemandSimulation {
 
     /** Simulates {@code scenario} under {@code strategy} for the scenario's duration. */
     public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
-        return run(scenario, strategy, costs, seed, MAX_BATCH_BYTES);
+        return run(scenario, strategy, costs, seed, WriteLedger.MAX_BATCH_BYTES);
     }
 
     /**
@@ -138,7 +131,7 @@ public final class DemandSimulation {
             }
         }
         return new RunResult(scenario.name(), strategy.name(), end, sinkBytes, peakQueuedBytes,
-                peakOutstandingItems, requestCalls, series);
+                peakOutstandingItems, ledger.requestCalls(), series);
     }
 
     // ---- producer ----
@@ -191,11 +184,12 @@ public final class DemandSimulation {
         if (producerDemand != Long.MAX_VALUE) {
             producerDemand--;
         }
+        if (!ledger.mayReceive()) {
+            throw new AssertionError("the producer emitted beyond demand");
+        }
         emittedBytes += itemBytes;
-        received++;
+        ledger.receive(itemBytes);
         queuedInList++;
-        queuedBytes += itemBytes;
-        largestItemBytes = itemBytes;
         long held = emittedBytes - sinkBytes;
         peakQueuedBytes = Math.max(peakQueuedBytes, held);
         intervalQueuedBytes = Math.max(intervalQueuedBytes, held);
@@ -213,6 +207,7 @@ public final class DemandSimulation {
         drain = DrainStatus.RUNNING;
         signalledDuringPass = false;
         bytesThisPass = 0;
+        itemsThisPass = 0;
         if (!opened) {
             opened = true;
             now = issueDemand(now).nanos;
@@ -223,7 +218,8 @@ public final class DemandSimulation {
     private void takeBatch(long now) {
         long count = 0;
         long bytes = 0;
-        while (count < MAX_BATCH_ITEMS && bytes < maxBatchBytes && count < queuedInList) {
+        long batchLimit = WriteLedger.batchItems(itemsThisPass);
+        while (count < batchLimit && bytes < maxBatchBytes && count < queuedInList) {
             count++;
             bytes += itemBytes;
         }
@@ -251,9 +247,9 @@ public final class DemandSimulation {
             startCall(now);
             return;
         }
-        written += batchItems;
-        queuedBytes -= batchBytes;
+        ledger.written(batchItems, batchBytes);
         bytesThisPass += batchBytes;
+        itemsThisPass += batchItems;
         afterWrite(now);
     }
 
@@ -261,12 +257,11 @@ public final class DemandSimulation {
         Issued issued = issueDemand(now);
         now = issued.nanos;
         report(now);
-        if (queuedInList == 0) {
-            if (issued.items == 0) {
-                endPass(now);
-                return;
-            }
-        } else if (bytesThisPass >= YIELD_AFTER_BYTES) {
+        if (queuedInList == 0 && issued.items == 0) {
+            endPass(now);
+            return;
+        }
+        if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
             drain = DrainStatus.SCHEDULED;                                    // W7: yield
             schedule(now + delay(costs.dispatchNanos()), Kind.PASS_START);
             return;
@@ -286,10 +281,7 @@ public final class DemandSimulation {
     private record Issued(long items, long nanos, boolean emittedInRequest) {
     }
 
-    /**
-     * ChannelWriteSubscriber.issueDemand: ask, clamp (W3, W4), never stall, request; after items
-     * emitted inside the request, ask once more before writing them.
-     */
+    /** Asks the ledger and requests; after items emitted inside the request, asks once more before writing them. */
     private Issued issueDemand(long now) {
         Issued first = requestOnce(now);
         if (first.items == 0 || !first.emittedInRequest) {
@@ -300,20 +292,11 @@ public final class DemandSimulation {
     }
 
     private Issued requestOnce(long now) {
-        long wanted = controller.nextRequest(state);
-        if (wanted < 0) {
-            throw new IllegalStateException("controller " + controller.describe() + " returned " + wanted);
-        }
-        long n = controller.windowItems() == Long.MAX_VALUE ? wanted : Math.min(wanted, state.requestLimit());
-        if (n == 0 && state.outstandingItems() == 0 && state.queuedItems() == 0) {
-            n = 1;
-        }
+        long n = ledger.nextRequest();
         if (n == 0) {
             return new Issued(0, now, false);
         }
-        long total = requested + n;
-        requested = total < 0 ? Long.MAX_VALUE : total;
-        requestCalls++;
+        ledger.requested(n);
         request(n, now);
         boolean emitted = false;
         if (syncProducer) {
@@ -328,11 +311,11 @@ public final class DemandSimulation {
     }
 
     private void report(long now) {
-        peakOutstandingItems = Math.max(peakOutstandingItems, state.outstandingItems());
+        peakOutstandingItems = Math.max(peakOutstandingItems, ledger.outstandingItems());
         if (now - lastSampleNanos >= ScenarioRunner.SAMPLE_NANOS) {
             lastSampleNanos = now;
-            series.add(new RunResult.Sample(now, Math.max(intervalQueuedBytes, queuedBytes),
-                    controller.windowItems(), state.outstandingItems(), sinkBytes));
+            series.add(new RunResult.Sample(now, Math.max(intervalQueuedBytes, ledger.queuedBytes()),
+                    controller.windowItems(), ledger.outstandingItems(), sinkBytes));
             intervalQueuedBytes = 0;
         }
     }
@@ -348,44 +331,5 @@ public final class DemandSimulation {
             return 0;
         }
         return Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
-    }
-
-    /** The writer's state as the controller sees it (ChannelWriteSubscriber.State). */
-    private final class State implements DemandState {
-        @Override
-        public long requestedItems() {
-            return requested;
-        }
-
-        @Override
-        public long receivedItems() {
-            return received;
-        }
-
-        @Override
-        public long writtenItems() {
-            return written;
-        }
-
-        @Override
-        public long queuedBytes() {
-            return queuedBytes;
-        }
-
-        @Override
-        public long largestItemBytes() {
-            return largestItemBytes;
-        }
-
-        @Override
-        public long requestLimit() {
-            return ByteCap.requestLimit(outstandingItems(), queuedItems(), queuedBytes, largestItemBytes,
-                    scenario.maxQueuedBytes());                                 // the writer's own W4 rule
-        }
-
-        @Override
-        public long capItems() {
-            return ByteCap.capItems(largestItemBytes, scenario.maxQueuedBytes());
-        }
     }
 }

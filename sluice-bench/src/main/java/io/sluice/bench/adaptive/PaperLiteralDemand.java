@@ -14,8 +14,9 @@ import io.sluice.demand.DemandStrategy;
  * <p>Each cycle requests {@code amount} but receives only {@code amount - shift} before the next
  * request, so outstanding demand grows by {@code shift} per cycle, and the point where it
  * requests depends on receipts only, never on writes: a slow channel does not slow the producer.
- * {@link DemandController#windowItems()} is {@code Long.MAX_VALUE} so that the writer forwards
- * every request unclamped by its byte cap and the drift shows.
+ * {@link DemandController#windowItems()} is {@code Long.MAX_VALUE}; the writer's byte cap still
+ * clamps what it forwards (it clamps every strategy but {@code Demand.unbounded()}), so the drift
+ * shows as outstanding demand that climbs to the cap and stays there.
  *
  * <p>The paper does not say whether the request at an eligible point uses the amount before or
  * after that point's adaptation. Requesting the old amount and then doubling it deadlocks: the

@@ -41,11 +41,11 @@ class DemandSimulationTest {
     }
 
     @Test
-    void theByteCapBoundsEveryStrategyButUnboundedAndTheLiteralRule() {
+    void theByteCapBoundsEveryStrategyButUnbounded() {
         Scenario scenario = Scenario.variableSink(64 * 1024, 0.5);
         for (StrategyCase strategy : StrategyCase.all()) {
             RunResult run = DemandSimulation.run(scenario, strategy, ModelCosts.buildMachine(), 1);
-            boolean bounded = !strategy.name().equals("unbounded") && !strategy.name().equals("paper-literal");
+            boolean bounded = !strategy.name().equals("unbounded");     // as in the writer: the literal rule is capped too
             assertEquals(bounded, run.peakQueuedBytes() <= scenario.maxQueuedBytes(),
                     strategy.name() + " peak " + run.peakQueuedBytes());
         }
