@@ -19,7 +19,7 @@ import java.util.concurrent.Executor;
  * {@link #chunkSizeBytes()}, so a subscriber's demand times the chunk size bounds the bytes in
  * flight; a range bounds the total.
  *
- * <p><b>Resources:</b> holds none itself. By default each chunk is a new heap buffer the subscriber owns and may keep.
+ * <p><b>Resources:</b> by default each chunk is a new heap buffer the subscriber owns and may keep.
  * With {@link #withLentChunks()} each chunk is a direct buffer lent from a {@link ChunkPool} and
  * read into without a copy; the subscriber gives it back ({@link ChunkPool#giveBack}), so a read
  * allocates nothing per chunk. An executor set with {@link #withExecutor} is used, never shut

@@ -5,8 +5,6 @@ package io.sluice;
  *
  * <p><b>Threading:</b> constants; safe to share.
  *
- * <p><b>Backpressure:</b> not affected by the mode.
- *
  * <p><b>Resources:</b> the file is opened on the write's executor when the write starts and closed
  * when it ends, whichever way.
  *

@@ -36,7 +36,7 @@ import java.util.concurrent.Executor;
  * </ul>
  * {@link io.sluice.demand.Demand#unbounded()} is the one strategy the cap does not limit.
  *
- * <p><b>Resources:</b> holds none. An executor set with {@link #withExecutor} is used, never shut
+ * <p><b>Resources:</b> an executor set with {@link #withExecutor} is used, never shut
  * down, by the library; {@link #withSync()} forces data to the device before a write completes.
  *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or

@@ -11,9 +11,7 @@ package io.sluice;
  * {@link WriteOptions#maxQueuedBytes()}, or the largest item if larger, while no item is larger
  * than every one before it).
  *
- * <p><b>Resources:</b> holds none: counters only, no buffers.
- *
- * <p><b>Errors:</b> none; a snapshot is a plain value.
+ * <p><b>Errors:</b> its constructor and methods do not throw.
  *
  * @param requestedItems items requested from upstream so far
  * @param receivedItems items received so far

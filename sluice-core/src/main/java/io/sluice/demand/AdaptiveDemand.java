@@ -29,8 +29,6 @@ package io.sluice.demand;
  * stay within the current {@code amount + shift}, so it never holds more than
  * {@code maxAmount + maxShift}; the write's byte cap applies on top.
  *
- * <p><b>Resources:</b> holds none.
- *
  * <p><b>Errors:</b> the {@code with...} methods throw {@link IllegalArgumentException} naming the
  * inconsistent value and the bound it breaks.
  */

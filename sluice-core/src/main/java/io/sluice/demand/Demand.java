@@ -19,8 +19,6 @@ package io.sluice.demand;
  * <p><b>Backpressure:</b> every strategy but {@link #unbounded()} bounds the items a write holds
  * (queued plus outstanding) by its window; the write's byte cap applies on top.
  *
- * <p><b>Resources:</b> strategies hold none.
- *
  * <p><b>Errors:</b> {@link #fixed(long, long)} throws {@link IllegalArgumentException} for
  * inconsistent parameters, naming them.
  */

@@ -10,8 +10,6 @@ package io.sluice.demand;
  * <p><b>Backpressure:</b> {@link #requestLimit()} is the byte cap expressed in items: what the
  * writer will forward at most, whatever the controller asks.
  *
- * <p><b>Resources:</b> a view of the write's counters; holds nothing of its own.
- *
  * <p><b>Errors:</b> the methods do not throw.
  */
 public interface DemandState {
