@@ -1,11 +1,11 @@
 package io.sluice;
 
-import io.sluice.internal.ChannelPublisher;
+import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.Descriptions;
 import io.sluice.internal.Openers;
-import io.sluice.internal.StreamReadSource;
-import io.sluice.internal.StreamSink;
-import io.sluice.internal.Writes;
+import io.sluice.internal.read.StreamReadSource;
+import io.sluice.internal.write.StreamSink;
+import io.sluice.internal.write.Writes;
 import org.reactivestreams.Publisher;
 
 import java.io.InputStream;

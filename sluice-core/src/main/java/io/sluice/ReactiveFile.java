@@ -1,13 +1,13 @@
 package io.sluice;
 
-import io.sluice.internal.AtomicFileSink;
-import io.sluice.internal.AtomicTemporaries;
-import io.sluice.internal.ChannelPublisher;
-import io.sluice.internal.FileCopy;
-import io.sluice.internal.FileReadSource;
-import io.sluice.internal.FileSink;
-import io.sluice.internal.WriteSink;
-import io.sluice.internal.Writes;
+import io.sluice.internal.write.AtomicFileSink;
+import io.sluice.internal.write.AtomicTemporaries;
+import io.sluice.internal.read.ChannelPublisher;
+import io.sluice.internal.write.FileCopy;
+import io.sluice.internal.read.FileReadSource;
+import io.sluice.internal.write.FileSink;
+import io.sluice.internal.write.WriteSink;
+import io.sluice.internal.write.Writes;
 import org.reactivestreams.Publisher;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.sluice;
 
-import io.sluice.internal.ChunkSupply;
+import io.sluice.internal.read.ChunkSupply;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;

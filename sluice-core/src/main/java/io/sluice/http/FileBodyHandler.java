@@ -2,7 +2,7 @@ package io.sluice.http;
 
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
-import io.sluice.internal.BufferFlattener;
+import io.sluice.internal.write.BufferFlattener;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;

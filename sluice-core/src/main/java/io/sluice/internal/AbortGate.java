@@ -13,11 +13,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Invariant G1: once {@link #abort} has returned, no open step runs, now or later.
  */
-final class AbortGate {
+public final class AbortGate {
 
     /** An open step: opens files and stores their channels where the close step finds them. */
     @FunctionalInterface
-    interface OpenStep<T> {
+    public interface OpenStep<T> {
         T open() throws IOException;
     }
 
@@ -32,7 +32,7 @@ final class AbortGate {
      * @throws IOException the step's, or one with a {@link CancellationException} cause when the
      *     abort came first
      */
-    <T> T open(OpenStep<T> step, Object what) throws IOException {
+    public <T> T open(OpenStep<T> step, Object what) throws IOException {
         lock.lock();
         try {
             if (aborted) {
@@ -48,7 +48,7 @@ final class AbortGate {
      * From any thread: marks the operation aborted and runs {@code closeStep}, waiting for an open
      * step in flight first; returns {@code false} (and runs nothing) if it was aborted already.
      */
-    boolean abort(Runnable closeStep) {
+    public boolean abort(Runnable closeStep) {
         lock.lock();
         try {
             if (aborted) {
@@ -63,12 +63,12 @@ final class AbortGate {
     }
 
     /** Whether {@link #abort} has been called; once true, stays true. */
-    boolean aborted() {
+    public boolean aborted() {
         return aborted;
     }
 
     /** The exception of a drain step refused because the operation was aborted. */
-    static IOException cancelled(Object what) {
+    public static IOException cancelled(Object what) {
         String message = what + " was cancelled";
         IOException refused = new IOException(message);
         refused.initCause(new CancellationException(message));

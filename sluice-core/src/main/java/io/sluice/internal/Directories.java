@@ -9,13 +9,13 @@ import java.nio.file.StandardOpenOption;
  * Forces a directory, so that a file created in it or renamed into it survives a crash: forcing
  * the file makes its data and inode durable, not its directory entry (fsync(2), "Notes").
  */
-final class Directories {
+public final class Directories {
 
     private Directories() {
     }
 
     /** Forces the directory {@code file} lies in (after making the path absolute); see {@link #force}. */
-    static void forceParentOf(Path file) {
+    public static void forceParentOf(Path file) {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             force(parent);
@@ -27,7 +27,7 @@ final class Directories {
      * directory are tolerated: the file's own force has happened, its entry's durability then
      * rests on the file system.
      */
-    static void force(Path directory) {
+    public static void force(Path directory) {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
             channel.force(true);
         } catch (IOException | UnsupportedOperationException refused) {

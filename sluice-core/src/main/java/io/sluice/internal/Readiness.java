@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
  * first wait; any other channel backs off with growing sleeps (1 µs up to 10 ms). Waits wake every
  * 100 ms to notice cancellation. Drain-confined.
  */
-final class Readiness implements AutoCloseable {
+public final class Readiness implements AutoCloseable {
 
     private static final long MAX_BACKOFF_NANOS = 10_000_000L;
 
@@ -23,14 +23,14 @@ final class Readiness implements AutoCloseable {
     private Selector selector;              // drain-confined; opened lazily
     private long backoffNanos = 1_000;     // drain-confined
 
-    Readiness(Channel channel, int interest, BooleanSupplier cancelled) {
+    public Readiness(Channel channel, int interest, BooleanSupplier cancelled) {
         this.channel = channel;
         this.interest = interest;
         this.cancelled = cancelled;
     }
 
     /** Waits for readiness; returns false if the operation was cancelled meanwhile. */
-    boolean await() throws IOException {
+    public boolean await() throws IOException {
         if (cancelled.getAsBoolean()) {
             return false;
         }
@@ -50,7 +50,7 @@ final class Readiness implements AutoCloseable {
     }
 
     /** Resets the back-off after progress. */
-    void progressed() {
+    public void progressed() {
         backoffNanos = 1_000;
     }
 

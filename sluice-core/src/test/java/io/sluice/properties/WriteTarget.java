@@ -5,7 +5,7 @@ import io.sluice.ByteStreams;
 import io.sluice.ReactiveFile;
 import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
-import io.sluice.internal.AtomicTemporaries;
+import io.sluice.internal.write.AtomicTemporaries;
 import org.reactivestreams.Publisher;
 
 import java.io.ByteArrayOutputStream;

@@ -1,8 +1,8 @@
 package io.sluice.reliability;
 
 import io.sluice.WriteMode;
-import io.sluice.internal.WriteSink;
-import io.sluice.internal.AtomicFileSink;
+import io.sluice.internal.write.WriteSink;
+import io.sluice.internal.write.AtomicFileSink;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,9 +1,9 @@
 package io.sluice.reliability;
 
 import io.sluice.WriteMode;
-import io.sluice.internal.AtomicFileSink;
-import io.sluice.internal.FileSink;
-import io.sluice.internal.WriteSink;
+import io.sluice.internal.write.AtomicFileSink;
+import io.sluice.internal.write.FileSink;
+import io.sluice.internal.write.WriteSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

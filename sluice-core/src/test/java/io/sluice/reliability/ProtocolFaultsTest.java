@@ -47,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProtocolFaultsTest {
 
     /** The System.Logger ReadSubscription logs to (its class name). */
-    private static final String READ_SUBSCRIPTION_LOGGER = "io.sluice.internal.ReadSubscription";
+    private static final String READ_SUBSCRIPTION_LOGGER = "io.sluice.internal.read.ReadSubscription";
     /** fixed(4, 1) holds at most 4 + 1 items: the window the flooding test checks against. */
     private static final int WINDOW_ITEMS = 4 + 1;
     private static final int FLOOD_ITEM_BYTES = 1024;

@@ -1,6 +1,6 @@
 package io.sluice.reliability;
 
-import io.sluice.internal.AtomicTemporaries;
+import io.sluice.internal.write.AtomicTemporaries;
 
 import java.io.IOException;
 import java.nio.file.Files;

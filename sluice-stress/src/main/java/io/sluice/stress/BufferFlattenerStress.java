@@ -1,6 +1,6 @@
 package io.sluice.stress;
 
-import io.sluice.internal.BufferFlattener;
+import io.sluice.internal.write.BufferFlattener;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;

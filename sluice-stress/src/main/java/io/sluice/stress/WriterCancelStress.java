@@ -1,8 +1,8 @@
 package io.sluice.stress;
 
 import io.sluice.WriteOptions;
-import io.sluice.internal.ChannelSink;
-import io.sluice.internal.ChannelWriteSubscriber;
+import io.sluice.internal.write.ChannelSink;
+import io.sluice.internal.write.ChannelWriteSubscriber;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;

@@ -1,6 +1,6 @@
 package io.sluice.tck.flatten;
 
-import io.sluice.internal.BufferFlattener;
+import io.sluice.internal.write.BufferFlattener;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,0 +1,107 @@
+package io.sluice.internal.read;
+
+import io.sluice.internal.Readiness;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Any readable channel, limited to a range (skipping {@code offset} bytes first). A non-blocking
+ * selectable channel is waited on with a selector, never spun on. Each read's bytes are emitted as
+ * they come ({@link ReadSource#fillsChunks()} is false), whatever the channel: a pipe or socket
+ * returns what its peer has sent, and a {@link FileChannel} (which may be a FIFO or a device)
+ * returns a full buffer anyway when it reads a regular file. Drain-confined, except
+ * {@link #abort()}.
+ */
+public final class ChannelReadSource implements ReadSource {
+
+    private final ReadableByteChannel channel;
+    private final Readiness readiness;
+    private long toSkip;
+    private long left;
+
+    public ChannelReadSource(ReadableByteChannel channel, long offset, long length, BooleanSupplier cancelled) {
+        this.channel = channel;
+        this.readiness = new Readiness(channel, SelectionKey.OP_READ, cancelled);
+        this.toSkip = offset;
+        this.left = length;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        while (toSkip > 0) {
+            ByteBuffer skip = ByteBuffer.allocate((int) Math.min(toSkip, 8 * 1024));
+            int n = readSome(skip);
+            if (n < 0) {
+                toSkip = 0;
+                left = 0;
+                return -1;
+            }
+            toSkip -= n;
+        }
+        if (left <= 0) {
+            return -1;
+        }
+        if (dst.remaining() > left) {
+            dst.limit(dst.position() + (int) left);
+        }
+        int n = readSome(dst);
+        if (n > 0 && left != Long.MAX_VALUE) {
+            left -= n;
+        }
+        return n;
+    }
+
+    private int readSome(ByteBuffer dst) throws IOException {
+        for (;;) {
+            int n = channel.read(dst);
+            if (n != 0 || !dst.hasRemaining()) {
+                if (n > 0) {
+                    readiness.progressed();    // the next stall backs off from 1 µs again
+                }
+                return n;
+            }
+            if (!readiness.await()) {          // cancelled while waiting
+                return -1;
+            }
+        }
+    }
+
+    @Override
+    public long remaining() {
+        // An upper bound when a range length was given (the source may end sooner, which read()
+        // reports with -1): it sizes the last chunk to the range and ends the read without one more
+        // read just to see the end. Unknown (-1) for an open-ended range.
+        return left == Long.MAX_VALUE ? -1 : left;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            readiness.close();
+        } finally {
+            channel.close();
+        }
+    }
+
+    /**
+     * Closes a socket, pipe or other interruptible channel from the cancelling thread: a read
+     * blocked on a silent peer ends at once with {@code AsynchronousCloseException}, which the
+     * drain, seeing the cancel, does not signal (§1.8). A {@link FileChannel} is left to the
+     * drain: its reads never wait on a peer, and closing it would wait for the read in flight.
+     */
+    @Override
+    public void abort() {
+        if (channel instanceof AbstractInterruptibleChannel && !(channel instanceof FileChannel)) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // cancelled anyway; the drain's close() finds the channel closed
+            }
+        }
+    }
+}

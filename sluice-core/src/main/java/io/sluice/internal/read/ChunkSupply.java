@@ -1,0 +1,41 @@
+package io.sluice.internal.read;
+
+import io.sluice.internal.ChunkArena;
+
+/**
+ * Where a read publisher's chunks come from: fresh buffers each subscriber owns, or chunks lent from
+ * an arena. Immutable; one per publisher, making one {@link ReadBuffers} per subscription.
+ */
+public final class ChunkSupply {
+
+    private final int chunkSizeBytes;
+    private final ChunkArena arena;                 // null: owned chunks
+
+    private ChunkSupply(int chunkSizeBytes, ChunkArena arena) {
+        this.chunkSizeBytes = chunkSizeBytes;
+        this.arena = arena;
+    }
+
+    /** Fresh heap chunks of at most {@code chunkSizeBytes}, the subscriber's to keep. */
+    public static ChunkSupply owned(int chunkSizeBytes) {
+        return new ChunkSupply(chunkSizeBytes, null);
+    }
+
+    /** Chunks of at most {@code chunkSizeBytes} lent from {@code arena}. */
+    public static ChunkSupply lent(ChunkArena arena, int chunkSizeBytes) {
+        if (chunkSizeBytes > arena.chunkSizeBytes()) {
+            throw new IllegalArgumentException("chunk size " + chunkSizeBytes
+                    + " is larger than the pool's chunks of " + arena.chunkSizeBytes() + " bytes");
+        }
+        return new ChunkSupply(chunkSizeBytes, arena);
+    }
+
+    ReadBuffers newBuffers() {
+        return arena == null ? new OwnedChunks(chunkSizeBytes) : new LentChunks(arena, chunkSizeBytes);
+    }
+
+    @Override
+    public String toString() {
+        return (arena == null ? "owned" : "lent") + " chunks of " + chunkSizeBytes + " bytes";
+    }
+}

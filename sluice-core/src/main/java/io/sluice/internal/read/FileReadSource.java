@@ -1,0 +1,100 @@
+package io.sluice.internal.read;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * A byte range of a file, read with positional reads. The range's end is fixed when the file is
+ * opened ({@code min(offset + length, size)}); a file that shrinks below it while being read is an
+ * error ({@link EOFException}), never a silently short result. Chunks are filled: all full but the
+ * last.
+ */
+public final class FileReadSource implements ReadSource {
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long end;
+    private long position;
+
+    private FileReadSource(Path path, FileChannel channel, long offset, long end) {
+        this.path = path;
+        this.channel = channel;
+        this.position = offset;
+        this.end = end;
+    }
+
+    /** Opens a file for reading; a directory is refused with an {@link IOException} naming it. */
+    public static FileChannel openForRead(Path path) throws IOException {
+        if (Files.isDirectory(path)) {
+            throw new IOException(path + ": is a directory, not a regular file");
+        }
+        return FileChannel.open(path, StandardOpenOption.READ);
+    }
+
+    /**
+     * The {@link ReadSource.Check} for a file read: it exists, is not a directory and may be read
+     * (stat and access check only; nothing is opened). Throws the original
+     * {@code NoSuchFileException} / {@code AccessDeniedException}.
+     */
+    public static void check(Path path) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        if (attributes.isDirectory()) {
+            throw new IOException(path + ": is a directory, not a regular file");
+        }
+        path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
+    }
+
+    public static ReadSource open(Path path, long offset, long length) throws IOException {
+        FileChannel channel = openForRead(path);
+        try {
+            long size = channel.size();
+            long start = Math.min(offset, size);
+            long end = length > size - start ? size : start + length;
+            return new FileReadSource(path, channel, start, end);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        long left = end - position;
+        if (left <= 0) {
+            return -1;
+        }
+        if (dst.remaining() > left) {
+            dst.limit(dst.position() + (int) left);
+        }
+        int n = channel.read(dst, position);
+        if (n < 0) {
+            throw new EOFException(path + ": file shrank while being read: end of file at byte "
+                    + position + ", expected " + end + " bytes");
+        }
+        position += n;
+        return n;
+    }
+
+    /** A file's chunks are filled: a read returns short only at the end of the file. */
+    @Override
+    public boolean fillsChunks() {
+        return true;
+    }
+
+    @Override
+    public long remaining() {
+        return end - position;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,300 @@
+package io.sluice.internal.read;
+
+import io.sluice.internal.SerialDrain;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+import java.io.Closeable;
+import java.nio.ByteBuffer;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One subscriber's read: opens the source on the first request, reads only against demand, emits
+ * each chunk as soon as its source has one (R10) and signals from its drain.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>R1 (§1.3): no signal before {@code onSubscribe} returns: the drain is held until then.</li>
+ *   <li>R2 (§1.1): {@code onNext} is sent only while {@code requested > 0}; one read per chunk
+ *       requested, never read-ahead.</li>
+ *   <li>R3: nothing is opened before the first {@code request(n)}; the open happens on the
+ *       executor, and its failure arrives as {@code onError} (§1.4, §1.9).</li>
+ *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next pass
+ *       (scheduled at once, so an idle subscription closes promptly); the subscriber is dropped by
+ *       {@code cancel} itself, so it is collectable as soon as {@code cancel} returns (§3.13). A single-use source the read never opened (it ended before its first request)
+ *       is closed all the same: the library owns the user's channel or stream from the start.</li>
+ *   <li>R5 (§1.7): after {@code onComplete} or {@code onError} nothing more is signalled, and the
+ *       source is closed before the terminal signal.</li>
+ *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
+ *       {@link IllegalArgumentException}.</li>
+ *   <li>R7 (§3.17): demand adds up to {@code Long.MAX_VALUE}, which then means unbounded.</li>
+ *   <li>R8 (§1.4, §1.9): a source's {@link ReadSource.Check} (if any) runs on the first pass,
+ *       scheduled right after {@code onSubscribe} returns; if it fails, {@code onError} follows
+ *       with no request needed, and nothing was opened.</li>
+ *   <li>R9 (§3.5, §1.8): {@code cancel} also calls the open source's {@link ReadSource#abort()}
+ *       from the cancelling thread, so a read blocked on a silent peer (a socket, a pipe) ends at
+ *       once instead of holding its thread and descriptor; the exception that read then throws is
+ *       not signalled, nor is any error after a cancel.</li>
+ *   <li>R10: a chunk is emitted as soon as its fill ends: for a source that
+ *       {@linkplain ReadSource#fillsChunks() fills chunks} (a file) when it is full or the source
+ *       ends, so all chunks are full but the last; for any other source (a pipe, socket, stream)
+ *       after each read that returned bytes, so a peer waiting for an answer is never kept waiting
+ *       for bytes that it has not sent. No chunk is empty, none is longer than the chunk size.</li>
+ *   <li>R11: a chunk is the subscriber's from {@code onNext} on (lent chunks: until given back);
+ *       one that a failed, cancelled or empty read leaves unsent returns to its
+ *       {@link ReadBuffers} at once, so a lent chunk is never lost to a read that ends.</li>
+ * </ul>
+ */
+final class ReadSubscription implements Subscription {
+
+    private static final long YIELD_AFTER_BYTES = 1024 * 1024;
+    private static final int YIELD_AFTER_CHUNKS = 64;
+    private static final System.Logger LOG = System.getLogger(ReadSubscription.class.getName());
+
+    private final ReadSource.Opener opener;
+    private final ReadSource.Check check;                     // null: none
+    private final Closeable unopened;                         // null: none; closed by finish() if never opened (R4)
+    private final ReadBuffers chunks;                         // drain-confined
+    private final SerialDrain drain;
+
+    private final AtomicLong requested = new AtomicLong();   // any thread -> drain
+    private volatile boolean cancelled;                       // any thread -> drain
+    private volatile long invalidRequest;                     // any thread -> drain; 0: none
+
+    private volatile Subscriber<? super ByteBuffer> downstream;   // drain reads; cancel() and finish() clear it (§3.13)
+    private ReadSource source;                                // drain-confined
+    private volatile ReadSource abortable;                    // drain -> any thread: the open source, for cancel() (R9)
+    private boolean done;                                     // drain-confined
+    private boolean checked;                                  // drain-confined
+
+    /**
+     * @param unopened the user's channel or stream behind a single-use source, which the opener
+     *     wraps; closed if the read ends before opening it. {@code null} for sources the opener
+     *     creates (nothing exists to close before the open)
+     */
+    ReadSubscription(Subscriber<? super ByteBuffer> downstream, ReadSource.Opener opener,
+                     ReadSource.Check check, Closeable unopened, ChunkSupply supply, Executor executor) {
+        this.downstream = downstream;
+        this.opener = opener;
+        this.check = check;
+        this.unopened = unopened;
+        this.chunks = supply.newBuffers();
+        this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
+    }
+
+    /** Sends {@code onSubscribe} on the caller's thread, then lets the drain run (R1). */
+    void start() {
+        try {
+            downstream.onSubscribe(this);
+        } catch (Throwable t) {             // §2.13 violated by the subscriber: treat as cancelled
+            cancelled = true;
+            LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
+        }
+        if (check != null) {
+            drain.signal();                 // R8: the check's pass runs without waiting for demand
+        }
+        drain.release();
+    }
+
+    @Override
+    public void request(long n) {
+        if (n <= 0) {
+            invalidRequest = n == 0 ? Long.MIN_VALUE : n;        // R6; MIN_VALUE stands for 0
+        } else {
+            requested.getAndUpdate(current -> {                  // R7
+                long sum = current + n;
+                return sum < 0 ? Long.MAX_VALUE : sum;
+            });
+        }
+        drain.signal();
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;                                        // R4
+        downstream = null;               // §3.13, at once: a pass that reads null stops without a signal
+        ReadSource open = abortable;     // read after the write above; open() writes, then reads `cancelled`
+        if (open != null) {
+            open.abort();                                        // R9
+        }
+        drain.signal();
+    }
+
+    private boolean cancelledFlag() {
+        return cancelled;
+    }
+
+    private boolean pass() {
+        if (done) {
+            return false;
+        }
+        if (cancelled) {
+            finish(null, false);
+            return false;
+        }
+        if (!checked) {
+            checked = true;
+            if (check != null && !passesCheck()) {
+                return false;
+            }
+        }
+        long invalid = invalidRequest;
+        if (invalid != 0) {
+            finish(new IllegalArgumentException("§3.9: request(n) must be positive, was "
+                    + (invalid == Long.MIN_VALUE ? 0 : invalid)), true);
+            return false;
+        }
+        if (requested.get() == 0) {
+            return false;
+        }
+        if (source == null && !open()) {
+            return false;
+        }
+        long bytesThisPass = 0;
+        int chunksThisPass = 0;
+        while (requested.get() > 0) {
+            if (cancelled || invalidRequest != 0) {
+                return true;                 // handled at the top of the next pass
+            }
+            ByteBuffer chunk = null;
+            boolean ended;
+            try {
+                chunk = chunks.forRead(source.remaining());
+                ended = fill(chunk);
+            } catch (Throwable t) {
+                if (chunk != null) {
+                    chunks.unused(chunk);                        // R11
+                }
+                finish(t, !cancelled);                           // R9: an aborted read's exception is not signalled
+                return false;
+            }
+            if (cancelled) {
+                chunks.unused(chunk);                            // R11
+                finish(null, false);
+                return false;
+            }
+            chunk = chunks.toEmit(chunk);                        // null: nothing read (R10)
+            if (chunk != null) {
+                if (requested.get() != Long.MAX_VALUE) {
+                    requested.decrementAndGet();                 // R2
+                }
+                if (!emit(chunk)) {
+                    return false;
+                }
+                bytesThisPass += chunk.remaining();
+                chunksThisPass++;
+            }
+            if (ended || source.remaining() == 0) {
+                finish(null, true);
+                return false;
+            }
+            if (bytesThisPass >= YIELD_AFTER_BYTES || chunksThisPass >= YIELD_AFTER_CHUNKS) {
+                return true;                                     // fairness: let others run
+            }
+        }
+        return false;
+    }
+
+    private boolean passesCheck() {
+        try {
+            check.check();
+            return true;
+        } catch (Throwable t) {
+            finish(t, true);                                     // R8
+            return false;
+        }
+    }
+
+    private boolean open() {
+        try {
+            source = opener.open(this::cancelledFlag);
+            abortable = source;          // R9: published before the read loop next reads `cancelled`
+            return true;
+        } catch (Throwable t) {
+            finish(t, !cancelled);                               // R3
+            return false;
+        }
+    }
+
+    /**
+     * Reads into the chunk until it is full, the source ends, or (R10) a read of a source that does
+     * not fill chunks returned bytes; returns whether the source ended.
+     */
+    private boolean fill(ByteBuffer chunk) throws java.io.IOException {
+        boolean fills = source.fillsChunks();
+        while (chunk.hasRemaining()) {
+            if (cancelled) {
+                return false;
+            }
+            int n = source.read(chunk);
+            if (n < 0) {
+                return true;
+            }
+            if (n > 0 && !fills) {
+                return false;                                    // R10: emit what the peer sent
+            }
+        }
+        return false;
+    }
+
+    private boolean emit(ByteBuffer chunk) {
+        Subscriber<? super ByteBuffer> subscriber = downstream;
+        if (subscriber == null) {           // cancelled meanwhile (§3.13 dropped it)
+            chunks.unused(chunk);                                // R11
+            finish(null, false);
+            return false;
+        }
+        try {
+            subscriber.onNext(chunk);
+            return true;
+        } catch (Throwable t) {             // §2.13 violated by the subscriber: cancel, report here
+            LOG.log(System.Logger.Level.WARNING, "§2.13: onNext threw; subscription cancelled", t);
+            finish(null, false);
+            return false;
+        }
+    }
+
+    /**
+     * Ends the subscription (R5): closes the source, then signals {@code onComplete} (error null)
+     * or {@code onError}, unless {@code signal} is false (cancelled).
+     */
+    private void finish(Throwable error, boolean signal) {
+        done = true;
+        Subscriber<? super ByteBuffer> subscriber = downstream;
+        downstream = null;                                       // §3.13
+        Closeable owned = source != null ? source : unopened;   // R4: a never-opened user source too
+        if (owned != null) {
+            try {
+                owned.close();
+            } catch (Throwable closeError) {
+                if (error != null) {
+                    error.addSuppressed(closeError);
+                } else if (signal) {
+                    error = closeError;
+                }
+            }
+        }
+        if (!signal || subscriber == null) {
+            return;
+        }
+        try {
+            if (error == null) {
+                subscriber.onComplete();
+            } else {
+                subscriber.onError(error);
+            }
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, "§2.13: terminal signal threw", t);
+        }
+    }
+
+    private void rejected(Throwable e) {
+        if (!done) {
+            finish(e instanceof RejectedExecutionException
+                    ? new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e)
+                    : e, !cancelled);
+        }
+    }
+}

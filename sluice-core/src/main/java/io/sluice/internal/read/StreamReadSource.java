@@ -1,0 +1,111 @@
+package io.sluice.internal.read;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). Each read's bytes
+ * are emitted as they come ({@link ReadSource#fillsChunks()} is false): a stream returns what its
+ * peer has sent so far. Drain-confined, except {@link #abort()}.
+ */
+public final class StreamReadSource implements ReadSource {
+
+    private final InputStream stream;
+    private final AtomicBoolean closed = new AtomicBoolean();   // drain or cancelling thread: close the stream once
+    private long toSkip;
+    private long left;
+
+    public StreamReadSource(InputStream stream, long offset, long length) {
+        this.stream = stream;
+        this.toSkip = offset;
+        this.left = length;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (toSkip > 0 && !skipLeadingBytes()) {
+            return -1;
+        }
+        if (left <= 0) {
+            return -1;
+        }
+        int want = (int) Math.min(dst.remaining(), left);
+        int n;
+        if (dst.hasArray()) {
+            n = stream.read(dst.array(), dst.arrayOffset() + dst.position(), want);
+            if (n > 0) {
+                dst.position(dst.position() + n);
+            }
+        } else {
+            byte[] bytes = new byte[want];
+            n = stream.read(bytes, 0, want);
+            if (n > 0) {
+                dst.put(bytes, 0, n);
+            }
+        }
+        if (n > 0 && left != Long.MAX_VALUE) {
+            left -= n;
+        }
+        return n == 0 ? readOneByte(dst) : n;
+    }
+
+    /** Reads and drops {@code toSkip} bytes; false if the stream ends first. */
+    private boolean skipLeadingBytes() throws IOException {
+        byte[] scratch = new byte[(int) Math.min(toSkip, 8 * 1024)];
+        while (toSkip > 0) {
+            int n = stream.read(scratch, 0, (int) Math.min(toSkip, scratch.length));
+            if (n < 0) {
+                toSkip = 0;
+                left = 0;
+                return false;
+            }
+            toSkip -= n;
+        }
+        return true;
+    }
+
+    /** A stream may return 0 for a non-empty request; block for one byte instead of spinning. */
+    private int readOneByte(ByteBuffer dst) throws IOException {
+        int b = stream.read();
+        if (b < 0) {
+            return -1;
+        }
+        dst.put((byte) b);
+        if (left != Long.MAX_VALUE) {
+            left--;
+        }
+        return 1;
+    }
+
+    @Override
+    public long remaining() {
+        // An upper bound when a range length was given (the source may end sooner, which read()
+        // reports with -1): it sizes the last chunk to the range and ends the read without one more
+        // read just to see the end. Unknown (-1) for an open-ended range.
+        return left == Long.MAX_VALUE ? -1 : left;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed.compareAndSet(false, true)) {
+            stream.close();
+        }
+    }
+
+    /**
+     * Closes the stream from the cancelling thread, the one way {@code java.io} offers to end a
+     * read blocked on a silent peer (a socket's or a process's stream then throws); the drain,
+     * seeing the cancel, does not signal that exception (§1.8). The stream is closed once, by
+     * whichever of this and the drain's {@link #close()} comes first.
+     */
+    @Override
+    public void abort() {
+        try {
+            close();
+        } catch (IOException ignored) {
+            // cancelled anyway
+        }
+    }
+}

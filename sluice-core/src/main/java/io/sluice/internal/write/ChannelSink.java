@@ -1,0 +1,265 @@
+package io.sluice.internal.write;
+
+import io.sluice.internal.AbortGate;
+import io.sluice.internal.Readiness;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.InterruptibleChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Any writable channel: gathering writes where the channel is a {@link GatheringByteChannel}; a
+ * non-blocking selectable channel is waited on with {@link Readiness}, never spun on.
+ *
+ * <p>Abort ({@link WriteSink#abort()}), from any thread, against the drain's open and writes:
+ * <ul>
+ *   <li>K1: an abort and a subclass's {@link #openChannel open} are ordered by an
+ *       {@link AbortGate}: an abort that comes first means no file is ever opened (not even
+ *       truncated); an abort that comes during the open waits for it and closes what it opened.</li>
+ *   <li>K2: the drain claims every {@code write} call ({@code IDLE -> WRITING}) and gives it back
+ *       after it returns ({@code WRITING -> IDLE}); an abort sets {@code ABORTED}, so no write call
+ *       begins once {@code abort()} has returned, and a call in flight then ends the write.</li>
+ *   <li>K3: an abort closes the channel before it returns if the channel is an
+ *       {@link InterruptibleChannel} (every JDK channel: closing one under a blocked call is part
+ *       of its contract) or if no write call is in flight. A user's own non-interruptible channel
+ *       with a call in flight is not closed under it: at most that one call, begun before the
+ *       abort, may still complete, and the drain closes the channel when it returns (so possibly
+ *       after the stage's dependents ran).</li>
+ *   <li>K4: the channel is closed exactly once, by whichever of the drain's {@link #close()} and
+ *       an abort comes first; the other waits for that close to end, then does nothing.</li>
+ * </ul>
+ *
+ * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of
+ * {@link WriteSink#abort()}: its close signals the threads inside a system call on it, waits for
+ * them to return, and no call starts after it (JDK {@code FileChannelImpl.implCloseChannel},
+ * {@code NativeThreadSet.signalAndWait}). A {@code write} on a regular file and an {@code fsync}
+ * are not cut short by that signal, so an abort, and with it {@code cancel()}, can block for as
+ * long as a {@code force} in flight: the price of the channel being closed before any dependent
+ * of the stage runs. Nothing is lost by waiting: the bytes a force makes durable were written
+ * before the abort.
+ */
+public class ChannelSink implements WriteSink {
+
+    private static final int IDLE = 0;
+    private static final int WRITING = 1;
+    private static final int ABORTED = 2;
+
+    private final AbortGate gate = new AbortGate();
+    private volatile WritableByteChannel channel;   // constructor, or openChannel() on the drain under the gate -> drain, abort() (any thread)
+    private final AtomicInteger writeCall = new AtomicInteger(IDLE);   // drain: IDLE <-> WRITING (K2); abort() from any thread: ABORTED
+    private final ReentrantLock closeLock = new ReentrantLock();   // held while closing the channel (K4)
+    private boolean channelClosed;                 // under closeLock: close() on the drain, abort() on any thread
+    private Readiness readiness;                   // drain-confined
+    private Stop stop = Stop.NEVER;                // drain-confined: set by open(Stop)
+
+    /** A sink over an already open channel. */
+    public ChannelSink(WritableByteChannel channel) {
+        this.channel = channel;
+    }
+
+    /** For subclasses that open their channel in {@link #openTarget()}, through {@link #openChannel}. */
+    protected ChannelSink() {
+    }
+
+    /**
+     * Opens the channel, from a subclass's {@link #openTarget()} on the drain: {@code opener} runs under
+     * the abort gate (K1), so it never runs after an abort, and an abort waits for it and then
+     * closes the channel it returned.
+     *
+     * @throws IOException the opener's, or a cancellation when the sink was aborted first
+     */
+    protected final <C extends WritableByteChannel> C openChannel(AbortGate.OpenStep<C> opener) throws IOException {
+        return gate.open(() -> {
+            C opened = opener.open();
+            channel = opened;
+            return opened;
+        }, "write to " + this);
+    }
+
+    protected final WritableByteChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public final void open(Stop stop) throws IOException {
+        this.stop = stop;
+        openTarget();
+    }
+
+    /** Opens the target, for subclasses that open their own channel (through {@link #openChannel}). */
+    protected void openTarget() throws IOException {
+    }
+
+    @Override
+    public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
+        if (StagingBuffers.worthStagingForChannel(items, offset, count)) {
+            return writeStaged(items, offset, count);
+        }
+        return writeGathering(items, offset, count);
+    }
+
+    /** Heap items: copied into a pooled direct buffer, one write per {@link StagingBuffers#STAGING_BYTES}. */
+    private boolean writeStaged(ByteBuffer[] items, int offset, int count) throws IOException {
+        ByteBuffer staging = StagingBuffers.DIRECT.take();
+        WritableByteChannel channel = this.channel;
+        try {
+            int next = offset;
+            int end = offset + count;
+            while (next < end) {
+                staging.clear();
+                next = StagingBuffers.fill(staging, items, next, end);
+                staging.flip();
+                while (staging.hasRemaining()) {
+                    if (!claimWriteCall()) {
+                        return false;                  // K2: aborted
+                    }
+                    int n;
+                    boolean released;
+                    try {
+                        n = channel.write(staging);
+                    } finally {
+                        released = releaseWriteCall();
+                    }
+                    if (!released) {
+                        return false;                  // K2: aborted during the call
+                    }
+                    if (n > 0) {
+                        if (readiness != null) {
+                            readiness.progressed();    // the next stall backs off from 1 µs again
+                        }
+                    } else if (!awaitWritable()) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } finally {
+            StagingBuffers.DIRECT.give(staging);
+        }
+    }
+
+    private boolean awaitWritable() throws IOException {
+        if (readiness == null) {
+            readiness = new Readiness(channel, SelectionKey.OP_WRITE, () -> gate.aborted() || stop.requested());
+        }
+        return readiness.await();
+    }
+
+    /** K2: claims the next write call on the drain; false once aborted. */
+    private boolean claimWriteCall() {
+        return writeCall.compareAndSet(IDLE, WRITING);
+    }
+
+    /** K2: gives the call back; false if an abort came while it ran. */
+    private boolean releaseWriteCall() {
+        return writeCall.compareAndSet(WRITING, IDLE);
+    }
+
+    private boolean writeGathering(ByteBuffer[] items, int offset, int count) throws IOException {
+        WritableByteChannel channel = this.channel;
+        int first = offset;
+        int end = offset + count;
+        while (first < end) {
+            if (!claimWriteCall()) {
+                return false;                          // K2: aborted
+            }
+            long n;
+            boolean released;
+            try {
+                if (channel instanceof GatheringByteChannel) {
+                    n = ((GatheringByteChannel) channel).write(items, first, end - first);
+                } else {
+                    n = channel.write(items[first]);
+                }
+            } finally {
+                released = releaseWriteCall();
+            }
+            if (!released) {
+                return false;                          // K2: aborted during the call
+            }
+            while (first < end && !items[first].hasRemaining()) {
+                first++;
+            }
+            if (n == 0 && first < end) {
+                if (!awaitWritable()) {
+                    return false;
+                }
+            } else if (readiness != null) {
+                readiness.progressed();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Forces a {@link FileChannel} (data and metadata); other channels have nothing to force.
+     *
+     * @throws IOException a cancellation once aborted, or the channel's
+     */
+    @Override
+    public void force() throws IOException {
+        if (gate.aborted()) {
+            throw AbortGate.cancelled("write to " + this);
+        }
+        WritableByteChannel current = channel;
+        if (current instanceof FileChannel) {
+            ((FileChannel) current).force(true);
+        }
+    }
+
+    /** Closes the channel (idempotent, as {@link java.nio.channels.Channel#close()} is). */
+    @Override
+    public void close() throws IOException {
+        try {
+            if (readiness != null) {
+                readiness.close();
+            }
+        } finally {
+            closeChannel();
+        }
+    }
+
+    /**
+     * K4: closes the channel unless it was closed already; a caller that comes second waits for
+     * the first close to end, as {@link java.nio.channels.Channel#close()} specifies.
+     */
+    protected final void closeChannel() throws IOException {
+        closeLock.lock();
+        try {
+            WritableByteChannel current = channel;
+            if (channelClosed || current == null) {
+                return;
+            }
+            channelClosed = true;
+            current.close();
+        } finally {
+            closeLock.unlock();
+        }
+    }
+
+    /** K1-K3; a second call does nothing. */
+    @Override
+    public final void abort() {
+        gate.abort(this::abortUnderGate);
+    }
+
+    /**
+     * Runs once, under the abort gate (no open step runs meanwhile): ends write calls (K2) and
+     * closes the channel where K3 allows. A subclass that overrides it calls it.
+     */
+    protected void abortUnderGate() {
+        int call = writeCall.getAndSet(ABORTED);
+        if (call != WRITING || channel instanceof InterruptibleChannel) {
+            try {
+                closeChannel();               // K3: a blocked JDK call ends (AsynchronousCloseException)
+            } catch (IOException ignored) {
+                // the write is cancelled anyway; the drain's close() reports nothing further
+            }
+        }
+    }
+}

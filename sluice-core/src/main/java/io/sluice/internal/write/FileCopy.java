@@ -1,0 +1,172 @@
+package io.sluice.internal.write;
+
+import io.sluice.internal.AbortGate;
+import io.sluice.internal.Directories;
+import io.sluice.internal.OperationFuture;
+import io.sluice.internal.SerialDrain;
+import io.sluice.internal.read.FileReadSource;
+import io.sluice.WriteMode;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * File to file with {@link FileChannel#transferTo} (zero-copy where the OS offers it), one slice
+ * per drain pass so that a copy shares the executor fairly; a cancel does not wait for the slice
+ * to end (C3).
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>C1: both files are opened on the drain and closed by it on every path before the stage
+ *       completes.</li>
+ *   <li>C2: a copy completes with the number of bytes copied, the size of the source when it was
+ *       opened (a source that shrinks meanwhile is an error).</li>
+ *   <li>C3: an outside completion's abort hook closes both files before it returns, so no byte
+ *       reaches the target afterwards. The drain opens them under an {@link AbortGate}: an abort
+ *       that comes first means the target is never opened (nor truncated); one that comes during
+ *       the open waits for it. The source is closed first: a {@code transferTo} in flight is
+ *       registered with the source channel (JDK 17: only with it), whose close waits for that
+ *       system call to return; the target's close then waits for a fallback write in flight on
+ *       it, and none starts after. The drain then fails on the closed channels and ends.</li>
+ *   <li>C4: with sync, the target is forced, then its directory, so that a copy that created the
+ *       file still has it after a crash.</li>
+ * </ul>
+ */
+public final class FileCopy {
+
+    static final long SLICE_BYTES = 8L * 1024 * 1024;
+
+    private final Path source;
+    private final Path target;
+    private final WriteMode mode;
+    private final boolean sync;
+    private final OperationFuture<Long> result = new OperationFuture<>();
+    private final SerialDrain drain;
+    private final AbortGate gate = new AbortGate();
+
+    private FileChannel in;                            // drain, set under the gate -> abort hook, under the gate
+    private FileChannel out;                           // drain, set under the gate -> abort hook, under the gate
+    private long size;                                 // drain-confined
+    private long position;                             // drain-confined
+    private boolean done;                              // drain-confined
+
+    public FileCopy(Path source, Path target, WriteMode mode, boolean sync, Executor executor) {
+        this.source = source;
+        this.target = target;
+        this.mode = mode;
+        this.sync = sync;
+        this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
+        result.onAbort(() -> {
+            gate.abort(this::closeBoth);               // C3: closed before the stage completes
+            drain.signal();
+        });
+    }
+
+    /** Starts the copy; returns its stage. */
+    public OperationFuture<Long> start() {
+        drain.signal();
+        return result;
+    }
+
+    private boolean pass() {
+        if (done) {
+            return false;
+        }
+        if (gate.aborted()) {
+            end(new CancellationException(this + " was cancelled"));
+            return false;
+        }
+        try {
+            if (in == null) {
+                if (java.nio.file.Files.exists(target) && java.nio.file.Files.isSameFile(source, target)) {
+                    throw new java.nio.file.FileSystemException(source.toString(), target.toString(),
+                            "source and target are the same file");
+                }
+                gate.open(this::openBoth, this);       // C3: never after an abort
+                size = in.size();
+            }
+            if (position < size) {
+                long n = in.transferTo(position, Math.min(SLICE_BYTES, size - position), out);
+                if (n == 0 && in.size() <= position) {
+                    throw new java.io.EOFException(source + ": file shrank while being copied: end at byte "
+                            + position + ", expected " + size + " bytes");
+                }
+                position += n;
+            }
+            if (position >= size) {
+                if (sync) {
+                    out.force(true);
+                    Directories.forceParentOf(target);   // C4
+                }
+                end(null);
+                return false;
+            }
+            return true;                                          // next slice, after others had a turn
+        } catch (Throwable t) {
+            end(t);
+            return false;
+        }
+    }
+
+    /** The open step, under the gate; a source that fails to open leaves the target untouched. */
+    private Void openBoth() throws IOException {
+        in = FileReadSource.openForRead(source);
+        out = FileChannel.open(target, FileSink.openOptions(mode));
+        return null;
+    }
+
+    /** C3: the abort hook's close step, under the gate: the source first. */
+    private void closeBoth() {
+        for (FileChannel channel : new FileChannel[] {in, out}) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // the copy is cancelled; the drain's end() reports nothing further
+                }
+            }
+        }
+    }
+
+    private void end(Throwable error) {
+        done = true;
+        Throwable failure = error;
+        for (FileChannel channel : new FileChannel[] {in, out}) {
+            if (channel == null) {
+                continue;
+            }
+            try {
+                channel.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure == null) {
+            result.succeed(position);
+        } else {
+            result.fail(failure);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "copy of " + source + " to " + target;
+    }
+
+    private void rejected(Throwable e) {
+        if (!done) {
+            end(e instanceof RejectedExecutionException
+                    ? new RejectedExecutionException("executor rejected the copy of " + source + ": "
+                            + e.getMessage(), e)
+                    : e);
+        }
+    }
+}
