@@ -94,6 +94,27 @@ public final class WriteLedger implements DemandState {
     }
 
     /**
+     * Why the next item, of {@code bytes}, must be refused: it is beyond the requested total (§1.1),
+     * or larger than the declared largest item.
+     *
+     * @param what the operation, for the message ("write to /tmp/a")
+     * @return an {@link IllegalStateException} naming §1.1, an {@link IllegalArgumentException}
+     *     naming the declared size, or null when the item may be received
+     */
+    public RuntimeException refusal(long bytes, String what) {
+        long count = received + 1;
+        if (!mayReceive()) {
+            return new IllegalStateException("§1.1: upstream sent item #" + count + " but only " + requested
+                    + " were requested; " + what + " aborted");
+        }
+        if (exceedsDeclared(bytes)) {
+            return new IllegalArgumentException("item #" + count + " has " + bytes + " bytes, more than the "
+                    + declaredItemBytes + " declared by WriteOptions.withMaxItemBytes; " + what + " aborted");
+        }
+        return null;
+    }
+
+    /**
      * Counts an item the writer has accepted: its bytes first, then its count.
      *
      * @param bytes the item's size

@@ -1,0 +1,117 @@
+package io.sluice.internal.write;
+
+import io.sluice.demand.WriteLedger;
+import io.sluice.internal.Loans;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The items a write has received and not yet written, in arrival order (W8): those {@code onNext}
+ * sends from its own thread go through a concurrent queue and signal the drain; those a
+ * synchronous upstream emits inside the drain's own {@code request(n)} skip both, into a
+ * drain-confined deque, taken first, and only while the queue is empty, so order is kept.
+ * {@code requestingThread} only ever holds null or the drain's current thread, so it equals the
+ * caller's thread exactly when the caller is the drain inside {@code request(n)}.
+ */
+final class WriteQueue {
+
+    private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
+    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain only
+    private volatile Thread requestingThread;        // written by the drain around request(n), read by onNext
+    private volatile boolean lentSeen;               // onNext -> drain: a lent chunk was queued (W10)
+    private final ByteBuffer[] batch = new ByteBuffer[WriteLedger.MAX_BATCH_ITEMS];   // drain only
+    private int batchCount;                          // drain only
+    private long batchBytes;                         // drain only
+
+    /**
+     * From {@code onNext}, after the item was counted.
+     *
+     * @return whether the drain must be signalled: false for an item emitted inside its own request
+     */
+    boolean offer(ByteBuffer item, boolean lent) {
+        if (lent) {
+            lentSeen = true;                         // before the offer: the drain that polls it gives it back
+        }
+        if (requestingThread == Thread.currentThread() && queue.isEmpty()) {
+            emittedInRequest.add(item);
+            return false;
+        }
+        queue.offer(item);
+        return true;
+    }
+
+    /** From the drain, just before its {@code request(n)}. */
+    void enterRequest() {
+        requestingThread = Thread.currentThread();
+    }
+
+    /** From the drain, once its {@code request(n)} returned or threw. */
+    void leaveRequest() {
+        requestingThread = null;
+    }
+
+    /**
+     * From the drain: takes the next batch for one gathering write, within the ledger's limits
+     * after {@code itemsThisPass} items in this pass.
+     *
+     * @return the batch's item count, 0 when nothing is queued
+     */
+    int takeBatch(long itemsThisPass) {
+        int limit = WriteLedger.batchItems(itemsThisPass);
+        batchCount = 0;
+        batchBytes = 0;
+        while (batchCount < limit && batchBytes < WriteLedger.MAX_BATCH_BYTES) {
+            ByteBuffer item = poll();
+            if (item == null) {
+                break;
+            }
+            batch[batchCount++] = item;
+            batchBytes += item.remaining();
+        }
+        return batchCount;
+    }
+
+    /** From the drain: the batch taken last, in {@code [0, count)}. */
+    ByteBuffer[] batch() {
+        return batch;
+    }
+
+    /** From the drain: the bytes of the batch taken last. */
+    long batchBytes() {
+        return batchBytes;
+    }
+
+    private ByteBuffer poll() {
+        return emittedInRequest.isEmpty() ? queue.poll() : emittedInRequest.poll();
+    }
+
+    /** From the drain. */
+    boolean isEmpty() {
+        return emittedInRequest.isEmpty() && queue.isEmpty();
+    }
+
+    /** From the drain, once the sink is done with the batch: drops its references, giving back lent chunks (W10). */
+    void releaseBatch() {
+        if (lentSeen) {
+            for (int i = 0; i < batchCount; i++) {
+                Loans.giveBack(batch[i]);
+            }
+        }
+        Arrays.fill(batch, 0, batchCount, null);
+        batchCount = 0;
+    }
+
+    /** From the drain, once the write ended: drops what it will never write, giving back lent chunks (W10). */
+    void dropAll() {
+        if (lentSeen) {
+            for (ByteBuffer item; (item = poll()) != null; ) {
+                Loans.giveBack(item);
+            }
+        }
+        queue.clear();
+        emittedInRequest.clear();
+    }
+}
