@@ -1,22 +1,30 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
-import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Scenarios A1 and A2: req/s (left) and p99 (right) per lane against the connection steps, with an
- * optional horizontal plateau line in the req/s panel (A2: lane A's threads / 0.1 s).
+ * Scenarios A1 and A2: req/s (top panel, titled) and p99 (bottom panel) per lane against the
+ * connection steps, lines with a dot per step, with an optional dashed plateau line in the req/s
+ * panel (A2: lane A's threads / 0.1 s). The panels are stacked so that the title fits.
  */
 final class ConnectionsChart {
 
     static final int WIDTH = 960;
-    static final int HEIGHT = 420;
+    static final int HEIGHT = 640;
 
     private ConnectionsChart() {
     }
@@ -26,38 +34,44 @@ final class ConnectionsChart {
         List<Row> mine = rows.stream().filter(row -> row.scenario().equals(scenario)).toList();
         List<String> steps = mine.stream().map(Row::step).distinct().toList();
         List<Lane> lanes = mine.stream().map(Row::lane).distinct().sorted().toList();
-        ChartCanvas canvas = new ChartCanvas(WIDTH, HEIGHT, title);
-        double maxRate = Math.max(mine.stream().mapToDouble(Row::requestsPerSecond).max().orElse(1),
-                plateau.orElse(0) * 1.1);
-        double maxP99 = mine.stream().mapToDouble(Row::p99Millis).filter(value -> !Double.isNaN(value)).max()
-                .orElse(1);
-        double[] xs = new double[steps.size()];
-        Arrays.setAll(xs, i -> i);
-        ChartPanel rate = new ChartPanel(canvas, 0, 36, WIDTH / 2, HEIGHT - 36, -0.5, steps.size() - 0.5, maxRate,
-                "requests per second");
-        ChartPanel p99 = new ChartPanel(canvas, WIDTH / 2, 36, WIDTH / 2, HEIGHT - 36, -0.5, steps.size() - 0.5,
-                maxP99, "p99 latency, ms");
+        CategoryChart rate = panel(title, "requests per second");
+        CategoryChart p99 = panel("p99 latency per lane", "p99 latency, ms");
         for (Lane lane : lanes) {
-            Color colour = ChartCanvas.SERIES_COLOURS[lane.ordinal() % ChartCanvas.SERIES_COLOURS.length];
-            rate.line(xs, values(mine, steps, lane, Row::requestsPerSecond), colour, "lane " + lane.flag());
-            p99.line(xs, values(mine, steps, lane, Row::p99Millis), colour, "lane " + lane.flag());
+            line(rate, mine, steps, lane, Row::requestsPerSecond);
+            line(p99, mine, steps, lane, Row::p99Millis);
         }
         if (plateau.isPresent()) {
-            rate.reference(plateau.getAsDouble(), ChartCanvas.INK, plateauLabel);
+            CategorySeries reference = rate.addSeries(plateauLabel, steps,
+                    Collections.nCopies(steps.size(), plateau.getAsDouble()));
+            reference.setMarker(SeriesMarkers.NONE).setLineColor(ChartFiles.INK).setLineStyle(SeriesLines.DASH_DASH);
         }
-        rate.categories(steps, "connections");
-        p99.categories(steps, "connections");
-        canvas.save(file);
+        for (CategoryChart panel : List.of(rate, p99)) {
+            if (panel.getSeriesMap().values().stream().allMatch(series -> series.getYMax() < 0)) {
+                panel.getStyler().setYAxisMax(1.0); // nothing measured: still an axis
+            }
+        }
+        ChartFiles.png(List.of(rate, p99), 2, 1, file);
     }
 
-    private static double[] values(List<Row> rows, List<String> steps, Lane lane,
-                                   java.util.function.ToDoubleFunction<Row> value) {
-        double[] values = new double[steps.size()];
-        for (int i = 0; i < steps.size(); i++) {
-            String step = steps.get(i);
-            values[i] = rows.stream().filter(row -> row.lane() == lane && row.step().equals(step))
-                    .mapToDouble(value).findFirst().orElse(Double.NaN);
+    private static CategoryChart panel(String title, String yLabel) {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT / 2).title(title)
+                .xAxisTitle("connections").yAxisTitle(yLabel).build();
+        chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line)
+                .setOverlapped(true).setYAxisMin(0.0).setYAxisDecimalPattern("#,##0.##")
+                .setLegendPosition(Styler.LegendPosition.OutsideE);
+        ChartFiles.style(chart.getStyler(), true);
+        return chart;
+    }
+
+    /** Lane {@code lane}'s value at each step, no point where it has none (or it is NaN). */
+    private static void line(CategoryChart chart, List<Row> rows, List<String> steps, Lane lane,
+                             ToDoubleFunction<Row> value) {
+        List<Double> values = new ArrayList<>();
+        for (String step : steps) {
+            values.add(rows.stream().filter(row -> row.lane() == lane && row.step().equals(step))
+                    .mapToDouble(value).filter(v -> !Double.isNaN(v)).boxed().findFirst().orElse(null));
         }
-        return values;
+        chart.addSeries("lane " + lane.flag(), steps, values).setMarker(SeriesMarkers.CIRCLE)
+                .setMarkerColor(ChartFiles.colour(lane.ordinal())).setLineColor(ChartFiles.colour(lane.ordinal()));
     }
 }

@@ -1,5 +1,11 @@
 package io.sluice.server.load;
 
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +15,7 @@ import java.util.List;
 
 /**
  * Scenario C's demand window over time, from the series CSV the demand scenario writes (header
- * exactly {@value #HEADER}, one row per sample): three stacked panels sharing the time axis, the
+ * exactly {@value #HEADER}, one row per sample): three stacked panels (XChart) on one time span, the
  * sink rate as a step line, the writer's window in items, and the queued MiB, for one strategy
  * ({@code adaptive} unless a third argument names another).
  * <pre>java -cp sluice-server.jar io.sluice.server.load.WindowChart series.csv out.png [strategy]</pre>
@@ -128,36 +134,34 @@ public final class WindowChart {
                     + all.stream().map(Sample::strategy).distinct().toList() + ")");
         }
         double[] seconds = samples.stream().mapToDouble(sample -> sample.millis() / 1000).toArray();
-        double[] sink = samples.stream().mapToDouble(Sample::sinkMiBPerSecond).toArray();
-        double[] window = samples.stream().mapToDouble(Sample::windowItems).toArray();
-        double[] queued = samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes())).toArray();
         double start = Math.floor(seconds[0]);
-        double[] tick = ChartPanel.roundSpan(Math.max(seconds[seconds.length - 1] - start, 1), 10);
-        double end = start + tick[1];
-        int ticks = (int) Math.round(tick[1] / tick[0]);
-        ChartCanvas canvas = new ChartCanvas(WIDTH, HEIGHT, "Scenario C: demand window of '" + strategy
-                + "' against a sink that switches rate");
-        int panelHeight = (HEIGHT - 36) / 3;
-        ChartPanel rate = new ChartPanel(canvas, 0, 36, WIDTH, panelHeight, start, end, max(sink), "sink MiB/s");
-        rate.steps(seconds, sink, ChartCanvas.INK, "");
-        rate.numericX(ticks, "");
-        ChartPanel items = new ChartPanel(canvas, 0, 36 + panelHeight, WIDTH, panelHeight, start, end, max(window),
-                "window, items");
-        items.series(seconds, window, ChartCanvas.SERIES_COLOURS[1], "");
-        items.numericX(ticks, "");
-        ChartPanel bytes = new ChartPanel(canvas, 0, 36 + 2 * panelHeight, WIDTH, panelHeight, start, end, max(queued),
-                "queued MiB");
-        bytes.series(seconds, queued, ChartCanvas.SERIES_COLOURS[2], "");
-        bytes.numericX(ticks, "time, s");
-        canvas.save(png);
+        XYChart rate = panel("Scenario C: demand window of '" + strategy + "' against a sink that switches rate",
+                "sink MiB/s", "", start);
+        series(rate, seconds, samples.stream().mapToDouble(Sample::sinkMiBPerSecond).toArray(), ChartFiles.INK)
+                .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
+        XYChart items = panel("", "window, items", "", start);
+        series(items, seconds, samples.stream().mapToDouble(Sample::windowItems).toArray(), ChartFiles.colour(1));
+        XYChart bytes = panel("", "queued MiB", "time, s", start);
+        series(bytes, seconds, samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes()))
+                .toArray(), ChartFiles.colour(2));
+        ChartFiles.png(List.of(rate, items, bytes), 3, 1, png);
         return samples.size();
     }
 
-    private static double max(double[] values) {
-        double max = 0;
-        for (double value : values) {
-            max = Math.max(max, value);
-        }
-        return max * 1.1;
+    /** One of the three stacked panels: the top one titled, the bottom one with the time axis title. */
+    private static XYChart panel(String title, String yLabel, String xLabel, double start) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT / 3).title(title).xAxisTitle(xLabel)
+                .yAxisTitle(yLabel).build();
+        chart.getStyler().setXAxisMin(start).setYAxisMin(0.0).setYAxisDecimalPattern("#,##0.##")
+                .setXAxisTitleVisible(!xLabel.isEmpty())
+                .setLegendVisible(false);
+        ChartFiles.style(chart.getStyler(), !title.isEmpty());
+        return chart;
+    }
+
+    private static XYSeries series(XYChart chart, double[] xs, double[] ys, Color colour) {
+        XYSeries series = chart.addSeries(chart.getYAxisTitle(), xs, ys);
+        series.setMarker(SeriesMarkers.NONE).setLineColor(colour);
+        return series;
     }
 }

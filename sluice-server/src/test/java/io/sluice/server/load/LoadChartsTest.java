@@ -48,6 +48,12 @@ class LoadChartsTest {
         assertSize(files.get(0), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
         assertSize(files.get(1), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
         assertSize(files.get(2), SlowClientsChart.WIDTH, SlowClientsChart.HEIGHT);
+        for (Path file : files) {
+            BufferedImage image = ImageIO.read(file.toFile());
+            assertTrue(pixels(image, 0xD62728) > 50, file + ": lane A's series in lane A's colour");
+            assertTrue(pixels(image, 0x2CA02C) > 50, file + ": lane C's series in lane C's colour");
+        }
+        assertTrue(pixels(ImageIO.read(files.get(2).toFile()), 0x7F7F7F) > 50, "the died lane still has its RSS bar");
         assertTrue(printed.toString(StandardCharsets.UTF_8).contains("server-b.png"));
     }
 
@@ -58,6 +64,27 @@ class LoadChartsTest {
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(List.of(directory.resolve("server-a1.png")), files);
         assertSize(files.get(0), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
+    }
+
+    @Test
+    void drawsPanelsWithNothingMeasuredInThem() throws Exception {
+        List<Row> rows = List.of(RowFixtures.closedLoop("A1", 16, Lane.C, 10000, Double.NaN),
+                RowFixtures.fastGet(Lane.C, Double.NaN, Double.NaN, Double.NaN, null, "server died: OutOfMemoryError"));
+        List<Path> files = LoadCharts.write(Scale.SMOKE, rows, directory,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertSize(files.get(0), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
+        assertSize(files.get(1), SlowClientsChart.WIDTH, SlowClientsChart.HEIGHT);
+    }
+
+    /** How many pixels have exactly this RGB colour. */
+    static int pixels(BufferedImage image, int rgb) {
+        int count = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                count += (image.getRGB(x, y) & 0xffffff) == rgb ? 1 : 0;
+            }
+        }
+        return count;
     }
 
     static void assertSize(Path png, int width, int height) throws Exception {

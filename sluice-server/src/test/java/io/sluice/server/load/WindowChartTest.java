@@ -3,6 +3,8 @@ package io.sluice.server.load;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +35,9 @@ class WindowChartTest {
 
         assertEquals(81, drawn, "only the adaptive rows");
         LoadChartsTest.assertSize(png, WindowChart.WIDTH, WindowChart.HEIGHT);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertTrue(LoadChartsTest.pixels(image, 0x1F77B4) > 100, "the window line");
+        assertTrue(LoadChartsTest.pixels(image, 0x2CA02C) > 100, "the queued line");
     }
 
     @Test
