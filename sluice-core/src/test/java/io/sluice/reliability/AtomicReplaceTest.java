@@ -7,6 +7,7 @@ import io.sluice.WriteOptions;
 import io.sluice.internal.AtomicFileSink;
 import io.sluice.internal.AtomicTemporaries;
 import io.sluice.internal.Writes;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,9 +2,9 @@ package io.sluice.tck.http;
 
 import io.sluice.WriteOptions;
 import io.sluice.http.FileBodyHandler;
-import io.sluice.tck.support.OpenFiles;
 import io.sluice.tck.support.Tck;
 import io.sluice.tck.support.TempDir;
+import io.sluice.testkit.OpenFiles;
 import org.reactivestreams.tck.SubscriberWhiteboxVerification.WhiteboxSubscriberProbe;
 
 import java.net.http.HttpClient;
@@ -54,7 +54,7 @@ final class FileBodies {
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Tck.TIMEOUT_MILLIS);
-        List<Path> open = OpenFiles.under(dir.root());
+        List<String> open = OpenFiles.under(dir.root());
         while (!open.isEmpty() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             open = OpenFiles.under(dir.root());
