@@ -3,6 +3,9 @@ package io.sluice.bench.adaptive;
 import io.sluice.demand.DemandController;
 import io.sluice.demand.DemandState;
 import io.sluice.internal.ByteCap;
+import io.sluice.testkit.Pacer;
+import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
 
 import java.util.ArrayList;
 import java.util.List;
