@@ -7,19 +7,18 @@ import io.sluice.tck.support.TempDir;
 import io.sluice.testkit.OpenFiles;
 import org.reactivestreams.tck.SubscriberWhiteboxVerification.WhiteboxSubscriberProbe;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+
+import static io.sluice.testkit.ResponseInfos.ok;
 
 /**
  * The body subscribers both TCK flavours test: {@code FileBodyHandler.to(file, defaults)} applied
@@ -68,22 +67,4 @@ final class FileBodies {
         dir.close();
     }
 
-    private static HttpResponse.ResponseInfo ok() {
-        return new HttpResponse.ResponseInfo() {
-            @Override
-            public int statusCode() {
-                return 200;
-            }
-
-            @Override
-            public HttpHeaders headers() {
-                return HttpHeaders.of(Map.of(), (name, value) -> true);
-            }
-
-            @Override
-            public HttpClient.Version version() {
-                return HttpClient.Version.HTTP_1_1;
-            }
-        };
-    }
 }
