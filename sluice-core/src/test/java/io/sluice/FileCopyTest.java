@@ -1,7 +1,7 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
-import io.sluice.testing.OpenDescriptors;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -124,7 +124,7 @@ class FileCopyTest {
                     .copyTo(dir.resolve("out"), WriteOptions.defaults().withExecutor(counting)).toCompletableFuture();
             stage[0] = copy;
             assertThrows(CancellationException.class, copy::join);
-            OpenDescriptors.awaitNoneUnder(dir);
+            OpenFiles.awaitNoneUnder(dir);
             assertTrue(Files.size(dir.resolve("out")) < 64L * 1024 * 1024, "the copy stopped early");
         } finally {
             single.shutdownNow();

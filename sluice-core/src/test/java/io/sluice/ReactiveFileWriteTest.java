@@ -3,8 +3,8 @@ package io.sluice;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
 import io.sluice.testing.Bytes;
-import io.sluice.testing.OpenDescriptors;
 import io.sluice.testing.TestPublishers;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -125,7 +125,7 @@ class ReactiveFileWriteTest {
         Throwable failure = failureOf(ReactiveFile.of(dir.resolve("out"))
                 .write(TestPublishers.failingAt(Bytes.random(100_000, 4), 1024, 50, error)));
         assertSame(error, failure);
-        OpenDescriptors.awaitNoneUnder(dir);
+        OpenFiles.awaitNoneUnder(dir);
     }
 
     @Test
@@ -145,7 +145,7 @@ class ReactiveFileWriteTest {
         assertTrue(upstream.firstRequest.await(10, TimeUnit.SECONDS));
         assertTrue(stage.cancel(true));
         assertTrue(upstream.cancelled.await(10, TimeUnit.SECONDS));
-        OpenDescriptors.awaitNoneUnder(dir);
+        OpenFiles.awaitNoneUnder(dir);
         assertThrows(CancellationException.class, stage::join);
     }
 
@@ -155,7 +155,7 @@ class ReactiveFileWriteTest {
         CompletableFuture<Long> stage = ReactiveFile.of(dir.resolve("out")).write(upstream)
                 .toCompletableFuture().orTimeout(50, TimeUnit.MILLISECONDS);
         assertTrue(upstream.cancelled.await(10, TimeUnit.SECONDS));
-        OpenDescriptors.awaitNoneUnder(dir);
+        OpenFiles.awaitNoneUnder(dir);
         assertInstanceOf(java.util.concurrent.TimeoutException.class,
                 assertThrows(CompletionException.class, stage::join).getCause());
     }

@@ -1,7 +1,7 @@
 package io.sluice;
 
-import io.sluice.testing.OpenDescriptors;
 import io.sluice.testing.TestPublishers;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedOutputStream;
@@ -57,7 +57,7 @@ class StreamWriteCancelTest {
 
     @Test
     void cancelClosesASocketStreamBlockedOnASilentPeerAndReleasesItsDescriptor() throws Exception {
-        long baseline = OpenDescriptors.count();
+        long baseline = OpenFiles.count();
         try (ServerSocket server = new ServerSocket()) {
             server.setReceiveBufferSize(32 * 1024);
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -85,7 +85,7 @@ class StreamWriteCancelTest {
                 client.close();                   // frees a writer the cancel left blocked (old code)
             }
         }
-        OpenDescriptors.awaitAtMost(baseline);
+        OpenFiles.awaitAtMost(baseline);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice.properties;
 
 import io.sluice.ReactiveFile;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Publisher;
@@ -48,11 +49,11 @@ class LargeWriteTest {
         try {
             CompletableFuture<Long> stage = ReactiveFile.of(target).write(slices).toCompletableFuture();
             AtomicReference<List<String>> openInDependent = new AtomicReference<>();
-            CompletableFuture<?> dependent = stage.whenComplete((count, error) -> openInDependent.set(Fds.inside(directory)));
+            CompletableFuture<?> dependent = stage.whenComplete((count, error) -> openInDependent.set(OpenFiles.inside(directory)));
 
             assertEquals(TOTAL, stage.get(120, TimeUnit.SECONDS));
             dependent.get(10, TimeUnit.SECONDS);
-            if (Fds.supported()) {
+            if (OpenFiles.supported()) {
                 assertEquals(List.of(), openInDependent.get(), "open when a dependent of the completed stage ran");
             }
             assertEquals(TOTAL, Files.size(target));

@@ -2,6 +2,7 @@ package io.sluice.properties;
 
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
+import io.sluice.testkit.OpenFiles;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -202,9 +203,9 @@ class ReadChunkPropertyTest {
 
     private static void awaitClosed(Path directory, boolean quiet) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(quiet ? 0 : 10);
-        while (!Fds.inside(directory).isEmpty()) {
+        while (!OpenFiles.inside(directory).isEmpty()) {
             if (System.nanoTime() >= deadline) {
-                fail("open after the cancel" + (quiet ? " and the executor's end" : "") + ": " + Fds.inside(directory));
+                fail("open after the cancel" + (quiet ? " and the executor's end" : "") + ": " + OpenFiles.inside(directory));
             }
             Thread.sleep(5);
         }
@@ -295,7 +296,7 @@ class ReadChunkPropertyTest {
 
         @Override
         public void onComplete() {
-            openAtComplete = Fds.inside(directory);
+            openAtComplete = OpenFiles.inside(directory);
             completions++;
             terminated.countDown();
             settled.countDown();

@@ -6,6 +6,7 @@ import io.sluice.ReactiveFile;
 import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
 import io.sluice.internal.write.AtomicTemporaries;
+import io.sluice.testkit.OpenFiles;
 import org.reactivestreams.Publisher;
 
 import java.io.ByteArrayOutputStream;
@@ -129,7 +130,7 @@ final class WriteTarget implements AutoCloseable {
      * to the library if it is still open. Empty when everything is closed.
      */
     List<String> openNow() {
-        List<String> open = new ArrayList<>(Fds.inside(directory));
+        List<String> open = new ArrayList<>(OpenFiles.inside(directory));
         if (channel != null && channel.isOpen()) {
             open.add("the FileChannel given to ByteChannels.write");
         }

@@ -7,6 +7,7 @@ import io.sluice.WriteOptions;
 import io.sluice.internal.write.AtomicFileSink;
 import io.sluice.internal.write.AtomicTemporaries;
 import io.sluice.internal.write.Writes;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

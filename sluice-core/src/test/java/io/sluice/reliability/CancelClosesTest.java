@@ -2,6 +2,7 @@ package io.sluice.reliability;
 
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Flux;

@@ -4,6 +4,7 @@ import io.sluice.WriteMode;
 import io.sluice.internal.write.AtomicFileSink;
 import io.sluice.internal.write.FileSink;
 import io.sluice.internal.write.WriteSink;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -7,6 +7,7 @@ import io.sluice.demand.Demand;
 import io.sluice.demand.DemandController;
 import io.sluice.demand.DemandState;
 import io.sluice.demand.DemandStrategy;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package io.sluice.reliability;
 
 import io.sluice.IoExecutors;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,7 @@
 package io.sluice.reliability;
 
 import io.sluice.internal.write.AtomicTemporaries;
+import io.sluice.testkit.OpenFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +17,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -138,27 +138,8 @@ class LaneCDownloadTest {
                 assertEquals(416, get(server, "/files/data.bin", "Range: bytes=400000-\r\n").status());
                 assertEquals(404, get(server, "/files/missing.bin", "").status());
             }
-            assertEquals(List.of(), openDescriptorsInto(directory));
+            assertEquals(List.of(), OpenFiles.under(directory));
         }
-    }
-
-    private static List<String> openDescriptorsInto(Path directory) throws IOException {
-        Path fds = Path.of("/proc/self/fd");
-        List<String> open = new ArrayList<>();
-        String prefix = directory.toRealPath().toString();
-        try (Stream<Path> entries = Files.list(fds)) {
-            for (Path fd : (Iterable<Path>) entries::iterator) {
-                try {
-                    String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith(prefix)) {
-                        open.add(fd.getFileName() + " -> " + target);
-                    }
-                } catch (IOException gone) {
-                    // closed between the listing and the read: not open
-                }
-            }
-        }
-        return open;
     }
 
     private static RawHttp.Answer get(FileServer server, String target, String headers) {

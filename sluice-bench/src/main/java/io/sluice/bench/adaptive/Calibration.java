@@ -1,6 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.demand.Demand;
+import io.sluice.testkit.ScheduledPublisher;
 
 import java.util.Locale;
 

@@ -2,6 +2,9 @@ package io.sluice.bench.adaptive;
 
 import io.sluice.demand.DemandController;
 import io.sluice.demand.WriteLedger;
+import io.sluice.testkit.Pacer;
+import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,9 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.Schedule;
+import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +16,7 @@ import java.util.Objects;
  *
  * <p>Immutable and shareable.
  */
-public final class RateSchedule {
+public final class RateSchedule implements Schedule {
 
     /** One piece: {@code bytesPerSecond} (0: stalled; infinite: unlimited) for {@code nanos}. */
     public record Segment(long nanos, double bytesPerSecond) {
@@ -114,6 +118,7 @@ public final class RateSchedule {
      * When a transfer of {@code bytes} that starts at {@code startNanos} (since the origin) ends,
      * following the rate through its changes and stalls.
      */
+    @Override
     public long finishNanos(long startNanos, long bytes) {
         if (startNanos < 0) {
             throw new IllegalArgumentException("startNanos must not be negative, was " + startNanos);

@@ -2,6 +2,7 @@ package io.sluice.bench.adaptive;
 
 import io.sluice.WriteListener;
 import io.sluice.WriteSnapshot;
+import io.sluice.testkit.ScheduledPublisher;
 
 import java.util.ArrayList;
 import java.util.List;

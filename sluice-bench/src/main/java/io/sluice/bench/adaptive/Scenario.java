@@ -1,6 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.WriteOptions;
+import io.sluice.testkit.ScheduledPublisher;
 
 import java.util.List;
 import java.util.Objects;

@@ -2,6 +2,9 @@ package io.sluice.bench.adaptive;
 
 import io.sluice.ByteChannels;
 import io.sluice.WriteOptions;
+import io.sluice.testkit.PacingClock;
+import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.demand.Demand;
+import io.sluice.testkit.ScheduledPublisher;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

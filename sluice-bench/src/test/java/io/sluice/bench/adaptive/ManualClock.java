@@ -1,5 +1,7 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.PacingClock;
+
 import java.util.function.BooleanSupplier;
 
 /** A clock whose sleeps advance it at once: pacing is checked without waiting. */

@@ -1,5 +1,8 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.PacingClock;
+import io.sluice.testkit.ScheduledPublisher;
+
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;

@@ -1,5 +1,9 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.Pacer;
+import io.sluice.testkit.PacingClock;
+import io.sluice.testkit.ThrottledChannel;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

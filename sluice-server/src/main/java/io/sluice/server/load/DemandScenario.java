@@ -7,6 +7,9 @@ import io.sluice.WriteOptions;
 import io.sluice.WriteSnapshot;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
+import io.sluice.testkit.PacingClock;
+import io.sluice.testkit.Schedule;
+import io.sluice.testkit.ScheduledPublisher;
 import org.reactivestreams.Publisher;
 
 import java.io.PrintStream;
@@ -29,13 +32,16 @@ import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
 /**
- * Scenario C, in process: {@code uploads} concurrent writes into one {@link ThrottledSink}
+ * Scenario C, in process: {@code uploads} concurrent writes into one {@link AlternatingSink}
  * alternating 200 and 20 MiB/s, once per demand strategy, in two cases.
  *
  * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
  * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
  * {@code --chunk-kib} KiB (default 8: Jetty 12's default input buffer, so the chunks its request
- * bodies deliver), through a {@link PacedPublisher}. The default rate is chosen so that the sink is
+ * bodies deliver), through a {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap
+ * chunks (as the server's {@code RequestBodyPublisher} copies each Jetty chunk), up to
+ * {@link #CLIENT_BURST_BYTES} sent ahead while the writer asks for nothing, and one timer thread for
+ * all uploads. The default rate is chosen so that the sink is
  * the bottleneck only half the time: 8 x 24 = 192 MiB/s is below the fast sink (200 MiB/s) and far
  * above the slow one (20 MiB/s). A demand strategy can only show that it adapts when the channel
  * alternately keeps up and lags; with producers faster than the sink in both phases (the unpaced
@@ -194,7 +200,7 @@ public final class DemandScenario {
         DemandScale scale = settings.scale();
         List<String> csv = new ArrayList<>();
         csv.add(WindowTrace.CSV_HEADER);
-        byte[] pattern = new byte[Math.max(settings.chunkBytes(), UNPACED_CHUNK_BYTES)];
+        byte[] pattern = new byte[UNPACED_CHUNK_BYTES];
         new Random(7).nextBytes(pattern);
         out.printf(Locale.ROOT, "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;"
                         + " java=%s%n", scale.name(), scale.uploads(), scale.bytesEach() / (1024 * 1024), FAST_SINK_MIB,
@@ -215,8 +221,9 @@ public final class DemandScenario {
                             + " (%.0f MiB/s together); ideal aggregate %.1f MiB/s%n", settings.producerMibPerSecond(),
                     settings.chunkBytes() / 1024, settings.producerMibPerSecond() * scale.uploads(),
                     settings.idealPacedMibPerSecond());
-            paced = runCase("", scale, csv, out, bytes -> new PacedPublisher(bytes,
-                    settings.chunkBytes(), settings.producerMibPerSecond() * MIB, CLIENT_BURST_BYTES, timer, pattern));
+            Schedule client = Schedule.constant(settings.producerMibPerSecond() * MIB);
+            paced = runCase("", scale, csv, out, bytes -> ScheduledPublisher.timed(bytes, settings.chunkBytes(),
+                    client, CLIENT_BURST_BYTES, timer, PacingClock.system()));
         } finally {
             timer.shutdownNow();
         }
@@ -308,7 +315,7 @@ public final class DemandScenario {
     private static Result runOne(String name, DemandStrategy strategy, DemandScale scale,
                                  LongFunction<Publisher<ByteBuffer>> producers, List<String> csv, String prefix)
             throws Exception {
-        ThrottledSink sink = new ThrottledSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
+        AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
         QueueTotals totals = new QueueTotals(scale.uploads());
         WindowTrace trace = new WindowTrace(prefix + name, sink);
         List<CompletableFuture<Long>> writes = new ArrayList<>();

@@ -36,7 +36,7 @@ final class WindowTrace {
     }
 
     private final String strategy;
-    private final ThrottledSink sink;
+    private final AlternatingSink sink;
     private final List<String> rows = new ArrayList<>();
     private final Map<Long, long[]> windowByPeriod = new TreeMap<>(); // period -> {last, min}
     /** Nanoseconds spent at each window value: index 0 in fast periods, 1 in slow ones. */
@@ -49,7 +49,7 @@ final class WindowTrace {
     private long smallest = Long.MAX_VALUE;
     private long largest = Long.MIN_VALUE;
 
-    WindowTrace(String strategy, ThrottledSink sink) {
+    WindowTrace(String strategy, AlternatingSink sink) {
         this.strategy = strategy;
         this.sink = sink;
     }

@@ -2,24 +2,23 @@ package io.sluice.tck.http;
 
 import io.sluice.WriteOptions;
 import io.sluice.http.FileBodyHandler;
-import io.sluice.tck.support.OpenFiles;
 import io.sluice.tck.support.Tck;
 import io.sluice.tck.support.TempDir;
+import io.sluice.testkit.OpenFiles;
 import org.reactivestreams.tck.SubscriberWhiteboxVerification.WhiteboxSubscriberProbe;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+
+import static io.sluice.testkit.ResponseInfos.ok;
 
 /**
  * The body subscribers both TCK flavours test: {@code FileBodyHandler.to(file, defaults)} applied
@@ -54,7 +53,7 @@ final class FileBodies {
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Tck.TIMEOUT_MILLIS);
-        List<Path> open = OpenFiles.under(dir.root());
+        List<String> open = OpenFiles.under(dir.root());
         while (!open.isEmpty() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             open = OpenFiles.under(dir.root());
@@ -68,22 +67,4 @@ final class FileBodies {
         dir.close();
     }
 
-    private static HttpResponse.ResponseInfo ok() {
-        return new HttpResponse.ResponseInfo() {
-            @Override
-            public int statusCode() {
-                return 200;
-            }
-
-            @Override
-            public HttpHeaders headers() {
-                return HttpHeaders.of(Map.of(), (name, value) -> true);
-            }
-
-            @Override
-            public HttpClient.Version version() {
-                return HttpClient.Version.HTTP_1_1;
-            }
-        };
-    }
 }

@@ -6,9 +6,9 @@ import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
 import io.sluice.tck.support.CountingChannel;
 import io.sluice.tck.support.CountingOutputStream;
-import io.sluice.tck.support.OpenFiles;
 import io.sluice.tck.support.Tck;
 import io.sluice.tck.support.TempDir;
+import io.sluice.testkit.OpenFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -198,7 +198,7 @@ public final class WriterFixture implements AutoCloseable {
     /** FileSink has no close hook to wait on: poll the process's open files, within the timeout. */
     private void awaitNoOpenFiles() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Tck.TIMEOUT_MILLIS);
-        List<Path> open = OpenFiles.under(dir.root());
+        List<String> open = OpenFiles.under(dir.root());
         while (!open.isEmpty() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             open = OpenFiles.under(dir.root());

@@ -1,4 +1,4 @@
-package io.sluice.bench.adaptive;
+package io.sluice.testkit;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;

@@ -1,4 +1,4 @@
-package io.sluice.reliability;
+package io.sluice.testkit;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -16,16 +16,16 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Where mounting is refused the test is skipped with the reason, except under {@code CI=true},
  * where a skip would hide a missing check and the test fails instead.
  */
-final class Tmpfs implements AutoCloseable {
+public final class Tmpfs implements AutoCloseable {
 
-    private final Path mountPoint;
+    private final Path mountPoint;                  // immutable: any thread
 
     private Tmpfs(Path mountPoint) {
         this.mountPoint = mountPoint;
     }
 
     /** Mounts a tmpfs of {@code size} (e.g. {@code "256k"}) at the existing empty directory. */
-    static Tmpfs mount(Path mountPoint, String size) {
+    public static Tmpfs mount(Path mountPoint, String size) {
         String failure = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0777",
                 "tmpfs", mountPoint.toString()));
         if (failure != null) {
@@ -38,12 +38,13 @@ final class Tmpfs implements AutoCloseable {
         return new Tmpfs(mountPoint);
     }
 
-    Path path() {
+    /** The mount point. */
+    public Path path() {
         return mountPoint;
     }
 
     /** Remounts read-only: every later write fails with EROFS, whatever the permission bits. */
-    void remountReadOnly() {
+    public void remountReadOnly() {
         String failure = run(List.of("mount", "-o", "remount,ro", mountPoint.toString()));
         if (failure != null) {
             fail("cannot remount " + mountPoint + " read-only: " + failure);

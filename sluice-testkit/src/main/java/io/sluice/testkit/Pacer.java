@@ -1,7 +1,7 @@
-package io.sluice.bench.adaptive;
+package io.sluice.testkit;
 
 /**
- * Turns a {@link RateSchedule} into deadlines for one end (a channel or a producer): each
+ * Turns a {@link Schedule} into deadlines for one end (a channel or a producer): each
  * {@link #reserve} of {@code bytes} starts when the previous transfer ended, or now if the end
  * has been idle since, and ends when the schedule has carried the bytes.
  *
@@ -16,12 +16,18 @@ public final class Pacer {
     /** The most lateness paid back at once. */
     public static final long MAX_CREDIT_NANOS = 50_000_000;
 
-    private final RateSchedule schedule;
-    private final long originNanos;
-    private long busyUntilNanos;                  // since origin; the previous transfer's end
-    private long creditNanos;                     // lateness of the last sleep, not yet paid back
+    private final Schedule schedule;              // immutable: any thread
+    private final long originNanos;               // immutable: any thread
+    private long busyUntilNanos;                  // the end's thread: since origin, the previous transfer's end
+    private long creditNanos;                     // the end's thread: lateness of the last sleep, not yet paid back
 
-    public Pacer(RateSchedule schedule, long originNanos) {
+    /**
+     * A pacer whose schedule starts at {@code originNanos}.
+     *
+     * @param schedule the rate
+     * @param originNanos the clock time at which the schedule's time 0 lies
+     */
+    public Pacer(Schedule schedule, long originNanos) {
         this.schedule = schedule;
         this.originNanos = originNanos;
     }
@@ -59,11 +65,13 @@ public final class Pacer {
         creditNanos = Math.min(MAX_CREDIT_NANOS, Math.max(0, wokeNanos - dueNanos));
     }
 
+    /** The clock time at which the schedule's time 0 lies. */
     public long originNanos() {
         return originNanos;
     }
 
-    public RateSchedule schedule() {
+    /** The schedule this pacer follows. */
+    public Schedule schedule() {
         return schedule;
     }
 }

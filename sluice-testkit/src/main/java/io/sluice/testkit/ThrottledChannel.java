@@ -1,4 +1,4 @@
-package io.sluice.bench.adaptive;
+package io.sluice.testkit;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,20 +13,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A sink whose speed follows a {@link RateSchedule}: each write takes the bytes (at most
- * {@link #MAX_BYTES_PER_WRITE} per call, a short write the caller loops on) and returns when the
- * schedule has carried them, parking the writing thread meanwhile (never spinning).
+ * A sink whose speed follows a {@link Schedule}: each write takes the bytes (at most
+ * {@link #MAX_BYTES_PER_WRITE} per call, or the {@link ThrottledSink}'s limit; a short write the
+ * caller loops on) and returns when the schedule has carried them, parking the writing thread
+ * meanwhile (never spinning).
  *
- * <p>Two forms: {@linkplain #ThrottledChannel(RateSchedule, PacingClock) discarding} (the
- * scenario benchmark's sink: only the pace matters) and a {@linkplain
- * #ThrottledChannel(RateSchedule, PacingClock, WritableByteChannel) decorator} that forwards the
+ * <p>Three forms: {@linkplain #ThrottledChannel(Schedule, PacingClock) discarding} (the
+ * scenario benchmark's sink: only the pace matters), one of many discarding channels on a shared
+ * budget ({@link ThrottledSink#channel()}: concurrent writers into one disk), and a {@linkplain
+ * #ThrottledChannel(Schedule, PacingClock, WritableByteChannel) decorator} that forwards the
  * bytes to a delegate, making any channel (a file, a socket) as slow as the schedule says. A call
  * hands its bytes to the delegate first and then waits until the schedule has carried what the
  * delegate took, so the delegate receives at most one call ({@link #MAX_BYTES_PER_WRITE}) ahead
  * of the schedule; a slower delegate sets the pace itself (its time counts against the wait). A
  * short write of the delegate is a short write of this channel, and only its bytes are paced.
  *
- * <p><b>Threading:</b> one writer at a time (as {@link WritableByteChannel} requires);
+ * <p><b>Threading:</b> one writer at a time per channel (as {@link WritableByteChannel} requires);
  * {@link #close()} from any thread wakes a parked writer, which then throws
  * {@link java.nio.channels.AsynchronousCloseException}, so a cancelled write ends promptly.
  *
@@ -35,32 +37,43 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ThrottledChannel extends AbstractInterruptibleChannel implements GatheringByteChannel {
 
-    /** The most one call takes; a write of more returns short. */
+    /** The most one call takes, unless a {@link ThrottledSink} says otherwise; a write of more returns short. */
     public static final int MAX_BYTES_PER_WRITE = 128 * 1024;
 
-    private final Pacer pacer;                               // writer thread only
-    private final PacingClock clock;
-    private final WritableByteChannel delegate;              // null: the bytes are discarded
+    private final ThrottledSink sink;                        // immutable: its budget is shared, locked
+    private final PacingClock clock;                         // immutable: any thread
+    private final WritableByteChannel delegate;              // writer thread; close(): null discards
     private final AtomicLong writtenBytes = new AtomicLong(); // writer -> any thread
     private final AtomicLong writeCalls = new AtomicLong();   // writer -> any thread
-    private final CountDownLatch closed = new CountDownLatch(1);
+    private final CountDownLatch closed = new CountDownLatch(1); // close() -> any thread
     private volatile Thread writer;                          // writer -> close()
 
-    /** A channel that discards the bytes, whose schedule starts now. */
-    public ThrottledChannel(RateSchedule schedule, PacingClock clock) {
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.pacer = new Pacer(Objects.requireNonNull(schedule, "schedule"), clock.nanoTime());
-        this.delegate = null;
+    /**
+     * A channel that discards the bytes, on a budget of its own whose schedule starts now.
+     *
+     * @param schedule the channel's rate
+     * @param clock the time the writer waits in
+     */
+    public ThrottledChannel(Schedule schedule, PacingClock clock) {
+        this(new ThrottledSink(schedule, clock, MAX_BYTES_PER_WRITE), null);
     }
 
     /**
      * A decorator forwarding the bytes to {@code delegate} at the pace of {@code schedule}, which
      * starts now; the delegate is closed with this channel.
+     *
+     * @param schedule the channel's rate
+     * @param clock the time the writer waits in
+     * @param delegate where the bytes go
      */
-    public ThrottledChannel(RateSchedule schedule, PacingClock clock, WritableByteChannel delegate) {
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.pacer = new Pacer(Objects.requireNonNull(schedule, "schedule"), clock.nanoTime());
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+    public ThrottledChannel(Schedule schedule, PacingClock clock, WritableByteChannel delegate) {
+        this(new ThrottledSink(schedule, clock, MAX_BYTES_PER_WRITE), Objects.requireNonNull(delegate, "delegate"));
+    }
+
+    ThrottledChannel(ThrottledSink sink, WritableByteChannel delegate) {
+        this.sink = sink;
+        this.clock = sink.clock();
+        this.delegate = delegate;
     }
 
     @Override
@@ -88,9 +101,9 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         try {
             taken = take(sources, offset, length);
             if (taken > 0) {
-                long deadline = pacer.reserve(calledAt, taken);
+                long deadline = sink.reserve(calledAt, taken);
                 clock.sleepUntil(deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
-                pacer.woke(Math.max(deadline, calledAt), clock.nanoTime());
+                sink.woke(Math.max(deadline, calledAt), clock.nanoTime());
             }
             completed = isOpen();
         } finally {
@@ -102,13 +115,13 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
     }
 
     /**
-     * Takes at most {@link #MAX_BYTES_PER_WRITE} from {@code sources}: hands them to the delegate
+     * Takes at most the sink's {@link ThrottledSink#maxBytesPerWrite()} from {@code sources}: hands them to the delegate
      * (or drops them) and advances each source by what was taken.
      */
     private long take(ByteBuffer[] sources, int offset, int length) throws IOException {
         ByteBuffer[] slices = new ByteBuffer[length];
         int sliceCount = 0;
-        long budget = MAX_BYTES_PER_WRITE;
+        long budget = sink.maxBytesPerWrite();
         for (int i = offset; i < offset + length && budget > 0; i++) {
             ByteBuffer source = sources[i];
             int n = (int) Math.min(source.remaining(), budget);
@@ -155,7 +168,14 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         return writeCalls.get();
     }
 
-    /** Waits until the channel is closed; returns false on timeout. */
+    /**
+     * Waits until the channel is closed.
+     *
+     * @param timeout how long to wait
+     * @param unit the unit of {@code timeout}
+     * @return false on timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
     public boolean awaitClosed(long timeout, TimeUnit unit) throws InterruptedException {
         return closed.await(timeout, unit);
     }
@@ -177,6 +197,6 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
 
     @Override
     public String toString() {
-        return "ThrottledChannel[" + pacer.schedule() + (delegate == null ? "" : " -> " + delegate) + "]";
+        return "ThrottledChannel[" + sink.schedule() + (delegate == null ? "" : " -> " + delegate) + "]";
     }
 }

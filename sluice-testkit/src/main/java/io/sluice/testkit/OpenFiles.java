@@ -1,0 +1,197 @@
+package io.sluice.testkit;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * This JVM's open file descriptors, read from {@code /proc/self/fd} (Linux). Where there is no
+ * {@code /proc}, {@link #supported()} is false and callers skip their check: the listing methods
+ * fail there, except {@link #inside}, which sees nothing. A channel is often closed on an operation's drain, just after its stage completes,
+ * so the {@code await} methods poll until {@link #DEADLINE} instead of sampling once.
+ *
+ * <p>Loading the class makes the JDK open its process-wide descriptors (see {@link #warmUp()}),
+ * so that a baseline taken afterwards does not count them as a test's.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class OpenFiles {
+
+    /** How long the {@code await} methods wait before they fail. */
+    public static final Duration DEADLINE = Duration.ofSeconds(10);
+    private static final Path FDS = Paths.get("/proc/self/fd");
+
+    static {
+        warmUp();
+    }
+
+    private OpenFiles() {
+    }
+
+    /**
+     * Makes the JDK open its process-wide descriptors: the first FileChannel loads the file
+     * dispatcher, which keeps a socket for asynchronous close, and SecureRandom keeps its entropy
+     * devices open.
+     */
+    private static void warmUp() {
+        try {
+            Path file = Files.createTempFile("sluice-fd-warm-up", ".tmp");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.write(ByteBuffer.allocate(1));
+                channel.force(true);
+            } finally {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        new SecureRandom().nextBytes(new byte[16]);
+    }
+
+    /** Whether {@code /proc/self/fd} can be listed. */
+    public static boolean supported() {
+        return Files.isDirectory(FDS);
+    }
+
+    /** How many descriptors are open now. */
+    public static int count() {
+        return targets().size();
+    }
+
+    /** What each open descriptor points at; descriptors closed while listing are left out. */
+    public static List<String> targets() {
+        List<String> result = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(FDS)) {
+            for (Path fd : (Iterable<Path>) entries::iterator) {
+                try {
+                    result.add(Files.readSymbolicLink(fd).toString());
+                } catch (IOException | UnsupportedOperationException closedMeanwhile) {
+                    // the descriptor was closed while we listed: it is not open
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot list " + FDS, e);
+        }
+        return result;
+    }
+
+    /**
+     * What was opened since {@code before} (a multiset difference), leaving out what the JVM opens
+     * lazily for itself: class files in jars and the runtime image, this listing.
+     */
+    public static List<String> openedSince(List<String> before) {
+        List<String> now = targets();
+        for (String old : before) {
+            now.remove(old);
+        }
+        now.removeIf(target -> target.endsWith(".jar") || target.endsWith("/lib/modules")
+                || target.startsWith("/proc/"));
+        return now;
+    }
+
+    /** Descriptors pointing at {@code directory} or anything beneath it (by path components). */
+    public static List<String> under(Path directory) {
+        return open(directory, true);
+    }
+
+    /**
+     * Descriptors pointing at files beneath {@code directory}, the directory itself left out: a sync
+     * write forces a new file's directory, and that force, which cannot be interrupted, may still
+     * hold it open just after a cancel. Where {@linkplain #supported() unsupported}, empty: checks
+     * of content and outcome still run there, only their "closed" part cannot fail.
+     */
+    public static List<String> inside(Path directory) {
+        return supported() ? open(directory, false) : List.of();
+    }
+
+    /** How many descriptors point at {@code directory} or beneath it. */
+    public static long countUnder(Path directory) {
+        return under(directory).size();
+    }
+
+    private static List<String> open(Path directory, boolean withDirectory) {
+        List<Path> roots = new ArrayList<>();
+        roots.add(directory.toAbsolutePath().normalize());
+        try {
+            roots.add(directory.toRealPath());      // /proc shows resolved links (/tmp -> /private/tmp)
+        } catch (IOException gone) {
+            // deleted already: the absolute path is all there is to match
+        }
+        List<String> result = new ArrayList<>();
+        for (String target : targets()) {
+            Path path = Paths.get(target);
+            for (Path root : roots) {
+                if (path.startsWith(root) && (withDirectory || !path.equals(root))) {
+                    result.add(target);
+                    break;
+                }
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Waits until no descriptor points into {@code directory} and nothing is open that was not open
+     * in {@code baseline} (see {@link #openedSince}); fails naming what is still open at the deadline.
+     */
+    public static void awaitClosed(Path directory, List<String> baseline) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        for (;;) {
+            List<String> inside = under(directory);
+            List<String> opened = openedSince(baseline);
+            if (inside.isEmpty() && opened.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("descriptors still open after " + DEADLINE + ": into " + directory + ": "
+                        + inside + "; opened since the baseline: " + opened);
+            }
+            pause();
+        }
+    }
+
+    /** Waits until no descriptor points into {@code directory}; fails naming them at the deadline. */
+    public static void awaitNoneUnder(Path directory) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        List<String> open;
+        while (!(open = under(directory)).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("descriptors still open after " + DEADLINE + " into " + directory + ": "
+                        + open);
+            }
+            pause();
+        }
+    }
+
+    /** Waits until at most {@code baseline} descriptors are open; fails with the count at the deadline. */
+    public static void awaitAtMost(long baseline) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        int now;
+        while ((now = count()) > baseline) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("open file descriptors: " + now + ", expected at most " + baseline
+                        + ": " + targets());
+            }
+            pause();
+        }
+    }
+
+    /** Sleeps one polling interval (10 ms); an interrupt fails the caller's check. */
+    public static void pause() {
+        try {
+            Thread.sleep(10);               // polling with a deadline: the close runs on another thread
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}

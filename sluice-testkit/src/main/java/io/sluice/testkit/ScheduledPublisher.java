@@ -1,0 +1,346 @@
+package io.sluice.testkit;
+
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A producer of fresh heap buffers of {@code itemBytes} (the last one shorter if
+ * {@code totalBytes} is not a multiple) at the pace of a {@link Schedule} (which starts at the
+ * first request), honouring demand strictly: never more {@code onNext} than requested (§1.1),
+ * nothing produced ahead of demand, and time without demand not made up, except for a burst
+ * allowance: what a client on a network link has sent ahead into the receive buffer while nobody
+ * read, there at once when demand returns (the subscription starts with it full).
+ *
+ * <p><b>Threading:</b> {@link Emission#ASYNC} emits from its own daemon thread per subscriber
+ * (which also calls {@code onSubscribe}), parking while there is no demand or while the schedule
+ * says wait; {@link Emission#SYNC} emits inside {@code request}, on the requesting thread, pacing
+ * there (a blocking source), with re-entrant requests only adding demand (§3.3);
+ * {@link Emission#TIMER} emits from a caller's single-threaded scheduler, which any number of
+ * publishers may share, no sooner than {@link #TIMER_TICK_NANOS} after its previous run (at most
+ * 1,000 wake-ups per second per stream), and calls {@code onSubscribe} on the subscribing thread.
+ * The pacing state of a subscription is confined to its emitter; {@code request} and
+ * {@code cancel} may come from any thread and touch only the atomics.
+ *
+ * <p><b>Errors:</b> {@code request(n <= 0)} ends the stream with {@code onError} naming §3.9;
+ * demand saturates at {@code Long.MAX_VALUE} (§3.17).
+ */
+public final class ScheduledPublisher implements Publisher<ByteBuffer> {
+
+    /** Where items are emitted from. */
+    public enum Emission {
+        /** A daemon thread per subscriber. */
+        ASYNC,
+        /** The thread that calls {@code request}. */
+        SYNC,
+        /** A scheduler given to {@link #timed}. */
+        TIMER
+    }
+
+    /** Told after each {@code onNext} how many bytes have been emitted so far; must be fast. */
+    @FunctionalInterface
+    public interface EmissionProbe {
+        /**
+         * Called on the emitter after each item.
+         *
+         * @param totalBytes bytes emitted so far
+         */
+        void emitted(long totalBytes);
+    }
+
+    /** {@link Emission#TIMER}: the shortest time between two runs of one subscription's emitter. */
+    public static final long TIMER_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+
+    private final int itemBytes;                                     // immutable: any thread
+    private final long totalBytes;                                   // immutable: any thread
+    private final Schedule schedule;                                 // immutable: any thread
+    private final long burstNanos;                                   // immutable: any thread
+    private final Emission emission;                                 // immutable: any thread
+    private final ScheduledExecutorService timer;                    // immutable; TIMER only
+    private final PacingClock clock;                                 // immutable: any thread
+    private final EmissionProbe probe;                               // immutable: called by the emitter
+    private final List<Thread> threads = new CopyOnWriteArrayList<>(); // subscribe -> awaitThreads
+
+    /**
+     * A producer without burst allowance, emitting from a thread of its own ({@code ASYNC}) or
+     * inside {@code request} ({@code SYNC}).
+     *
+     * @param itemBytes bytes per item, positive
+     * @param maxItems items before {@code onComplete}; {@code Long.MAX_VALUE}: endless
+     * @param schedule the producer's rate
+     * @param emission {@link Emission#ASYNC} or {@link Emission#SYNC}
+     * @param clock the time the emitter waits in
+     * @param probe called after every item, or {@code null}
+     */
+    public ScheduledPublisher(int itemBytes, long maxItems, Schedule schedule, Emission emission,
+                              PacingClock clock, EmissionProbe probe) {
+        this(itemBytes, totalBytes(itemBytes, maxItems), schedule, 0, emission, null, clock, probe);
+        if (emission == Emission.TIMER) {
+            throw new IllegalArgumentException("Emission.TIMER needs a scheduler: use ScheduledPublisher.timed");
+        }
+    }
+
+    private ScheduledPublisher(int itemBytes, long totalBytes, Schedule schedule, long burstBytes, Emission emission,
+                               ScheduledExecutorService timer, PacingClock clock, EmissionProbe probe) {
+        if (itemBytes <= 0) {
+            throw new IllegalArgumentException("itemBytes must be positive, was " + itemBytes);
+        }
+        if (totalBytes < 0 || burstBytes < 0) {
+            throw new IllegalArgumentException("totalBytes and burstBytes must not be negative, were " + totalBytes
+                    + " and " + burstBytes);
+        }
+        this.itemBytes = itemBytes;
+        this.totalBytes = totalBytes;
+        this.schedule = Objects.requireNonNull(schedule, "schedule");
+        this.burstNanos = burstBytes == 0 ? 0 : schedule.finishNanos(0, burstBytes);
+        this.emission = Objects.requireNonNull(emission, "emission");
+        this.timer = timer;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.probe = probe;
+    }
+
+    /**
+     * An upload body as a client on a finite link sends it: {@code totalBytes} in items of at most
+     * {@code itemBytes}, at the pace of {@code schedule}, with {@code burstBytes} sent ahead while
+     * not being read (a receive buffer, full at the start), emitted by {@code timer}
+     * ({@link Emission#TIMER}).
+     *
+     * @param totalBytes bytes the body holds
+     * @param itemBytes the largest item, positive
+     * @param schedule the client's rate
+     * @param burstBytes what the client may have sent ahead while not being read; counted in the
+     *     schedule's time from its origin, so exact for a constant rate
+     * @param timer a single-threaded scheduler that makes every signal after {@code onSubscribe};
+     *     it belongs to the caller, and once it rejects a task the streams it served stop
+     * @param clock the time the schedule is read in
+     * @return the publisher
+     */
+    public static ScheduledPublisher timed(long totalBytes, int itemBytes, Schedule schedule, long burstBytes,
+                                           ScheduledExecutorService timer, PacingClock clock) {
+        return new ScheduledPublisher(itemBytes, totalBytes, schedule, burstBytes, Emission.TIMER,
+                Objects.requireNonNull(timer, "timer"), clock, null);
+    }
+
+    private static long totalBytes(int itemBytes, long maxItems) {
+        if (maxItems < 0) {
+            throw new IllegalArgumentException("maxItems must not be negative, was " + maxItems);
+        }
+        return maxItems > Long.MAX_VALUE / Math.max(1, itemBytes) ? Long.MAX_VALUE : maxItems * itemBytes;
+    }
+
+    @Override
+    public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+        Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
+        ItemSubscription subscription = new ItemSubscription(subscriber);
+        if (emission != Emission.ASYNC) {
+            subscriber.onSubscribe(subscription);
+            return;
+        }
+        Thread thread = new Thread(subscription::runAsync, "scheduled-producer-" + THREAD_IDS.incrementAndGet());
+        thread.setDaemon(true);
+        subscription.thread = thread;
+        threads.add(thread);
+        thread.start();
+    }
+
+    /**
+     * Waits for the emitting threads started so far ({@link Emission#ASYNC}) to end.
+     *
+     * @param timeout how long to wait for all of them
+     * @return false if one is still alive
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitThreads(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread thread : threads) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                thread.join(Math.max(1, left / 1_000_000));
+            }
+            if (thread.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return itemBytes + " B items at " + schedule + " (" + emission + ")";
+    }
+
+    private final class ItemSubscription implements Subscription {
+        private final Subscriber<? super ByteBuffer> subscriber;     // immutable
+        private final AtomicLong demand = new AtomicLong();          // any thread -> emitter
+        private final AtomicInteger emitting = new AtomicInteger();   // SYNC: one emitter at a time
+        private final AtomicBoolean runPending = new AtomicBoolean(); // TIMER: any thread <-> timer
+        private volatile boolean cancelled;                          // any thread -> emitter
+        private volatile IllegalArgumentException badRequest;         // request -> emitter
+        private volatile Thread thread;                              // ASYNC only: subscribe -> any thread
+        private Pacer pacer;                                         // emitter only
+        private long emittedBytes;                                   // emitter only
+        private long emittedItems;                                   // emitter only
+        private long dueNanos;                                       // emitter only: the booked item's time
+        private boolean booked;                                      // emitter only: an item is booked
+        private boolean done;                                        // emitter only
+        private boolean idle = true;                                 // emitter only: had no demand
+        private long lastRunNanos = Long.MIN_VALUE;                  // TIMER emitter only
+
+        ItemSubscription(Subscriber<? super ByteBuffer> subscriber) {
+            this.subscriber = subscriber;
+        }
+
+        @Override
+        public void request(long n) {
+            if (n <= 0) {
+                badRequest = new IllegalArgumentException("§3.9: request must be positive, was " + n);
+            } else {
+                demand.getAndAccumulate(n, (current, add) -> {
+                    long sum = current + add;
+                    return sum < 0 ? Long.MAX_VALUE : sum;                // §3.17: saturate
+                });
+            }
+            switch (emission) {
+                case ASYNC -> LockSupport.unpark(thread);
+                case TIMER -> scheduleRun(0);
+                case SYNC -> {
+                    if (emitting.getAndIncrement() == 0) {
+                        int missed = 1;
+                        do {
+                            emitAvailable();
+                            missed = emitting.addAndGet(-missed);
+                        } while (missed != 0);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;                                             // §3.5, §3.7: idempotent
+            if (thread != null) {
+                LockSupport.unpark(thread);
+            }
+        }
+
+        void runAsync() {
+            subscriber.onSubscribe(this);
+            while (!done && !cancelled) {
+                if (badRequest == null && demand.get() == 0 && emittedBytes < totalBytes) {
+                    LockSupport.park(this);
+                    continue;
+                }
+                emitAvailable();
+            }
+        }
+
+        /** TIMER: has the emitter run after {@code delayNanos}, unless a run is due already. */
+        private void scheduleRun(long delayNanos) {
+            if (!runPending.compareAndSet(false, true)) {
+                return;                                                   // a run is due; it sees the new demand
+            }
+            try {
+                timer.schedule(this::runOnTimer, delayNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                runPending.set(false);
+                cancelled = true;                                         // the run is over; nobody is listening
+            }
+        }
+
+        /** TIMER: the emitter, on the timer only. */
+        private void runOnTimer() {
+            runPending.set(false);                                        // before reading demand: a later request reschedules
+            long now = clock.nanoTime();
+            if (lastRunNanos != Long.MIN_VALUE && now - lastRunNanos < TIMER_TICK_NANOS) {
+                scheduleRun(TIMER_TICK_NANOS - (now - lastRunNanos));
+                return;
+            }
+            lastRunNanos = now;
+            emitAvailable();
+        }
+
+        /** Emits while there is demand; the emitter only. */
+        private void emitAvailable() {
+            if (pacer == null) {
+                pacer = new Pacer(schedule, clock.nanoTime() - burstNanos); // starts with the burst sent ahead
+            }
+            while (!done && !cancelled) {
+                IllegalArgumentException error = badRequest;
+                if (error != null) {
+                    done = true;
+                    cancelled = true;
+                    subscriber.onError(error);
+                    return;
+                }
+                if (emittedBytes == totalBytes) {
+                    done = true;
+                    subscriber.onComplete();
+                    return;
+                }
+                long current = demand.get();
+                if (current == 0) {
+                    idle = true;                                          // waits until the next request
+                    return;
+                }
+                int size = (int) Math.min(itemBytes, totalBytes - emittedBytes);
+                if (!booked) {
+                    if (idle) {
+                        pacer.resume(clock.nanoTime() - burstNanos);      // the idle spell earns the burst at most
+                        idle = false;
+                    }
+                    dueNanos = pacer.reserveContinuing(size);             // busy since: its own work is not idleness
+                    booked = true;
+                }
+                if (!awaitDue()) {
+                    return;
+                }
+                booked = false;
+                if (current != Long.MAX_VALUE) {
+                    demand.decrementAndGet();
+                }
+                emittedBytes += size;
+                emittedItems++;
+                ByteBuffer item = ByteBuffer.allocate(size);              // fresh: the subscriber owns it
+                if (size >= Long.BYTES) {
+                    item.putLong(0, emittedItems);                        // a sequence number, for debugging
+                }
+                subscriber.onNext(item);
+                if (probe != null) {
+                    probe.emitted(emittedBytes);
+                }
+            }
+        }
+
+        /**
+         * Waits for the booked item's time: sleeps (ASYNC, SYNC) or, if it lies ahead, has the timer
+         * come back then (TIMER). Returns whether to emit it now.
+         */
+        private boolean awaitDue() {
+            if (emission == Emission.TIMER) {
+                long left = dueNanos - clock.nanoTime();
+                if (left > 0) {
+                    scheduleRun(Math.max(TIMER_TICK_NANOS, left));
+                    return false;
+                }
+                return !cancelled;
+            }
+            clock.sleepUntil(dueNanos, () -> cancelled);
+            return !cancelled;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.testkit;
+
+import java.util.Objects;
+
+/**
+ * One storage budget that any number of {@link ThrottledChannel}s draw on, as concurrent writers
+ * compete for one disk: each write books its bytes after the bytes booked before it (by any
+ * channel), at the pace of a {@link Schedule} that starts when the sink is made, and time nobody
+ * writes in is lost, as an idle disk's is. Only the lateness of a writer's wake-up (park
+ * latency) is paid back, so that a loaded machine does not make the sink slower than its schedule
+ * (see {@link Pacer}).
+ *
+ * <p><b>Threading:</b> channels from {@link #channel()} may be written from any number of threads
+ * at once; the pacer is guarded by this object's monitor, everything else is immutable.
+ */
+public final class ThrottledSink {
+
+    private final Pacer pacer;                   // guarded by this
+    private final PacingClock clock;             // immutable: any thread
+    private final int maxBytesPerWrite;          // immutable: any thread
+
+    /**
+     * A sink whose schedule starts now.
+     *
+     * @param schedule the sink's rate
+     * @param clock the time the writers wait in
+     * @param maxBytesPerWrite the most one write call takes (a write of more returns short)
+     */
+    public ThrottledSink(Schedule schedule, PacingClock clock, int maxBytesPerWrite) {
+        if (maxBytesPerWrite <= 0) {
+            throw new IllegalArgumentException("maxBytesPerWrite must be positive, was " + maxBytesPerWrite);
+        }
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.pacer = new Pacer(Objects.requireNonNull(schedule, "schedule"), clock.nanoTime());
+        this.maxBytesPerWrite = maxBytesPerWrite;
+    }
+
+    /** A new channel that discards its bytes at this sink's pace, on this sink's budget. */
+    public ThrottledChannel channel() {
+        return new ThrottledChannel(this, null);
+    }
+
+    /** The clock time at which the schedule started. */
+    public long originNanos() {
+        return pacer.originNanos();
+    }
+
+    /** The sink's schedule. */
+    public Schedule schedule() {
+        return pacer.schedule();
+    }
+
+    /** The most one write call takes. */
+    public int maxBytesPerWrite() {
+        return maxBytesPerWrite;
+    }
+
+    PacingClock clock() {
+        return clock;
+    }
+
+    /** Books {@code bytes} asked for at {@code nowNanos}; returns when they are carried. */
+    synchronized long reserve(long nowNanos, long bytes) {
+        return pacer.reserve(nowNanos, bytes);
+    }
+
+    /** Reports how late a writer's sleep ended (see {@link Pacer#woke}). */
+    synchronized void woke(long dueNanos, long wokeNanos) {
+        pacer.woke(dueNanos, wokeNanos);
+    }
+
+    @Override
+    public String toString() {
+        return "ThrottledSink[" + pacer.schedule() + "]";
+    }
+}

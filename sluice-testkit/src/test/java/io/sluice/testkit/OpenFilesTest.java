@@ -1,0 +1,40 @@
+package io.sluice.testkit;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class OpenFilesTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void seesAFileWhileItIsOpenAndNotAfter() throws Exception {
+        Assumptions.assumeTrue(OpenFiles.supported(), "no /proc/self/fd");
+        Path file = Files.createFile(directory.resolve("a.bin"));
+        Path sibling = Files.createDirectory(directory.resolveSibling(directory.getFileName() + "-sibling"));
+        List<String> baseline = OpenFiles.targets();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
+             FileChannel other = FileChannel.open(Files.createFile(sibling.resolve("b.bin")), StandardOpenOption.WRITE)) {
+            assertEquals(List.of(file.toRealPath().toString()), OpenFiles.under(directory),
+                    "the file under the directory, not the one in its sibling whose name it prefixes");
+            assertEquals(1, OpenFiles.countUnder(directory));
+            assertEquals(OpenFiles.under(directory), OpenFiles.inside(directory));
+            assertEquals(2, OpenFiles.openedSince(baseline).size());
+        } finally {
+            Files.walk(sibling).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        OpenFiles.awaitNoneUnder(directory);
+        OpenFiles.awaitClosed(directory, baseline);
+        assertEquals(List.of(), OpenFiles.under(directory));
+    }
+}
