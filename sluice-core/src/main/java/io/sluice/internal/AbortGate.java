@@ -22,7 +22,7 @@ public final class AbortGate {
     }
 
     private final ReentrantLock lock = new ReentrantLock();   // held by one open step or one abort
-    private volatile boolean aborted;                          // set once, by abort() under the lock -> drain, open()
+    private volatile boolean aborted;                          // abort() under the lock, once -> open() under it, aborted() (drain)
 
     /**
      * Runs {@code step} on the drain unless the operation was aborted (G1); an abort meanwhile

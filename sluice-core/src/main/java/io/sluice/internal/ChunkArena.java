@@ -42,11 +42,11 @@ public final class ChunkArena {
 
     private final int chunkSizeBytes;
     private final int maxChunks;
-    private final ReferenceQueue<ByteBuffer> collected = new ReferenceQueue<>();
+    private final ReferenceQueue<ByteBuffer> collected = new ReferenceQueue<>();   // the collector enqueues; polled under this (P3)
     private final ArrayDeque<Slot> idle = new ArrayDeque<>();   // guarded by this; last in, first out
     private int allocated;                                       // guarded by this (P2)
-    private final LongAdder lentCount = new LongAdder();
-    private final LongAdder overflowCount = new LongAdder();
+    private final LongAdder lentCount = new LongAdder();        // any thread
+    private final LongAdder overflowCount = new LongAdder();    // any thread
 
     public ChunkArena(int chunkSizeBytes, int maxChunks) {
         this.chunkSizeBytes = chunkSizeBytes;

@@ -19,16 +19,16 @@ import java.nio.ByteBuffer;
 public final class Loans {
 
     private static final Object LOCK = new Object();
-    private static final ReferenceQueue<ByteBuffer> COLLECTED = new ReferenceQueue<>();
+    private static final ReferenceQueue<ByteBuffer> COLLECTED = new ReferenceQueue<>();   // the collector enqueues; polled under LOCK
 
     private static Loan[] table = new Loan[256];   // guarded by LOCK; chains by identity hash
     private static int size;                        // guarded by LOCK; entries, collected ones included
-    private static volatile int out;                // entries, for a lock-free "none out" answer
+    private static volatile int out;                // size, written under LOCK -> any thread, lock-free
 
     /** One chunk on loan: weakly held, with the arena and slot its memory returns to. */
     static final class Loan extends WeakReference<ByteBuffer> {
         final int hash;                             // identity hash of the chunk
-        final ChunkArena arena;
+        final ChunkArena arena;                     // takes the chunk back
         final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound
         Loan next;                                  // guarded by LOCK
 

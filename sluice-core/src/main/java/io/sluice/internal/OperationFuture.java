@@ -35,7 +35,7 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
     private static final int BY_OPERATION = 1;
     private static final int FROM_OUTSIDE = 2;
 
-    private volatile Runnable onAbort = () -> { };   // set once, before the future escapes
+    private volatile Runnable onAbort = () -> { };   // creating thread, before the future escapes -> outside completer
     private final AtomicInteger claim = new AtomicInteger(OPEN);   // any thread: who completes the stage (F1, F2)
 
     /** Sets what an outside completion triggers; call before returning the future to users. */

@@ -19,7 +19,7 @@ public final class Readiness implements AutoCloseable {
 
     private final Channel channel;
     private final int interest;
-    private final BooleanSupplier cancelled;
+    private final BooleanSupplier cancelled;       // asked by the drain, in await()
     private Selector selector;              // drain-confined; opened lazily
     private long backoffNanos = 1_000;     // drain-confined
 

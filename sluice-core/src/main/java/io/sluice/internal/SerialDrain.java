@@ -40,14 +40,17 @@ public final class SerialDrain {
         boolean run();
     }
 
-    private final AtomicInteger pending;          // any thread
-    private final AtomicReference<Yield> yielding = new AtomicReference<>();  // the resubmission in progress (D5)
+    private final AtomicInteger pending;          // any thread: signals not yet served, plus the hold (D1)
+    private final AtomicReference<Yield> yielding = new AtomicReference<>();  // yielding drain thread sets, clears -> thread starting the task (D5)
     private final Executor executor;
     private final Pass pass;
     private final Consumer<Throwable> onFailure;
     private final Runnable task = this::drainLoop;
 
     /**
+     * Creates a drain: its first pass follows the first {@link #signal()}, and not before
+     * {@link #release()} if it starts held.
+     *
      * @param executor where passes run
      * @param pass what a pass does
      * @param onFailure runs, as the drain (no pass can run concurrently), when the executor
@@ -134,6 +137,6 @@ public final class SerialDrain {
     /** One resubmission: the thread making it, and whether its task ran inline on that thread. */
     private static final class Yield {
         final Thread thread = Thread.currentThread();   // the yielding thread
-        boolean ranInline;                              // written and read by that thread only
+        boolean ranInline;                              // the yielding thread only: set by the task it ran inline
     }
 }

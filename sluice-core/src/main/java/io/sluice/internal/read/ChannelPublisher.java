@@ -10,19 +10,19 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A cold publisher of byte chunks: each subscriber gets its own {@link ReadSubscription}, which
- * opens its own source on the first request. Built once per user call; subscribe may be called
+ * A publisher of byte chunks: each subscriber gets its own {@link ReadSubscription}, which opens
+ * its own source on the first request. Built once per user call; {@code subscribe} may be called
  * from any thread.
  */
 public final class ChannelPublisher implements BytePublisher {
 
-    private final ReadSource.Opener opener;
-    private final ReadSource.Check check;           // null: none
+    private final ReadSource.Opener opener;         // called by each read's drain
+    private final ReadSource.Check check;           // called by each read's drain; null: none
     private final ChunkSupply supply;
     private final Executor executor;
     private final String description;
-    private final Closeable singleUseResource;      // null: multi-subscriber (cold) source
-    private final AtomicBoolean subscribedOnce;     // null: multi-subscriber (cold) source
+    private final Closeable singleUseResource;      // handed to the first read, which closes it (R4); null: cold source
+    private final AtomicBoolean subscribedOnce;     // any subscribing thread; null: cold source
 
     private ChannelPublisher(ReadSource.Opener opener, ReadSource.Check check, ChunkSupply supply,
                              Executor executor, String description, Closeable singleUseResource) {
@@ -42,9 +42,8 @@ public final class ChannelPublisher implements BytePublisher {
     }
 
     /**
-     * A publisher whose every subscriber opens the source anew, and first runs {@code check} right
-     * after {@code onSubscribe} (on the executor, before any request): a failed check arrives as
-     * {@code onError} with no demand needed (§1.4, §1.9).
+     * A publisher whose every subscriber opens the source anew, after its read has run
+     * {@code check} without waiting for a request (R8 in {@link ReadSubscription}).
      */
     public static ChannelPublisher cold(ReadSource.Opener opener, ReadSource.Check check,
                                         ChunkSupply supply, Executor executor, String description) {
@@ -53,10 +52,10 @@ public final class ChannelPublisher implements BytePublisher {
     }
 
     /**
-     * A publisher over a source that can be read once (a channel or stream the user opened):
-     * a second subscriber gets {@code onSubscribe} then {@code onError} at once, without having
-     * to request first (§1.9, §1.11). The first subscriber's read closes {@code resource} however
-     * it ends, even before its first request (R4).
+     * A publisher over a source that can be read once (a channel or stream the user opened): a
+     * second subscriber's read fails its check, so it gets {@code onError} without having to
+     * request (§1.11; R8 in {@link ReadSubscription}). The first subscriber's read closes
+     * {@code resource} however it ends, even before its first request (R4).
      *
      * @param opener wraps {@code resource} in a source, at the first request
      * @param resource the user's channel or stream, which the library now owns

@@ -11,18 +11,17 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Any readable channel, limited to a range (skipping {@code offset} bytes first). A non-blocking
- * selectable channel is waited on with a selector, never spun on. Each read's bytes are emitted as
- * they come ({@link ReadSource#fillsChunks()} is false), whatever the channel: a pipe or socket
- * returns what its peer has sent, and a {@link FileChannel} (which may be a FIFO or a device)
- * returns a full buffer anyway when it reads a regular file. Drain-confined, except
+ * selectable channel is waited on with a selector, never spun on. Does not fill chunks
+ * ({@link ReadSource#fillsChunks()}), whatever the channel: a {@link FileChannel} may be a FIFO or
+ * a device, and returns a full buffer anyway when it reads a regular file. Drain-confined, except
  * {@link #abort()}.
  */
 public final class ChannelReadSource implements ReadSource {
 
-    private final ReadableByteChannel channel;
-    private final Readiness readiness;
-    private long toSkip;
-    private long left;
+    private final ReadableByteChannel channel;      // read and closed by the drain; abort() closes it too
+    private final Readiness readiness;              // used by the drain only
+    private long toSkip;                            // drain-confined: bytes still to skip
+    private long left;                              // drain-confined: bytes left; MAX_VALUE: open-ended
 
     public ChannelReadSource(ReadableByteChannel channel, long offset, long length, BooleanSupplier cancelled) {
         this.channel = channel;
@@ -73,9 +72,6 @@ public final class ChannelReadSource implements ReadSource {
 
     @Override
     public long remaining() {
-        // An upper bound when a range length was given (the source may end sooner, which read()
-        // reports with -1): it sizes the last chunk to the range and ends the read without one more
-        // read just to see the end. Unknown (-1) for an open-ended range.
         return left == Long.MAX_VALUE ? -1 : left;
     }
 
@@ -90,9 +86,9 @@ public final class ChannelReadSource implements ReadSource {
 
     /**
      * Closes a socket, pipe or other interruptible channel from the cancelling thread: a read
-     * blocked on a silent peer ends at once with {@code AsynchronousCloseException}, which the
-     * drain, seeing the cancel, does not signal (§1.8). A {@link FileChannel} is left to the
-     * drain: its reads never wait on a peer, and closing it would wait for the read in flight.
+     * blocked on a silent peer ends at once with {@code AsynchronousCloseException} (R9). A
+     * {@link FileChannel} is left to the drain: its reads never wait on a peer, and closing it
+     * would wait for the read in flight.
      */
     @Override
     public void abort() {

@@ -4,7 +4,8 @@ import io.sluice.internal.ChunkArena;
 
 /**
  * Where a read publisher's chunks come from: fresh buffers each subscriber owns, or chunks lent from
- * an arena. Immutable; one per publisher, making one {@link ReadBuffers} per subscription.
+ * an arena. Immutable: one per publisher, shared by its subscribing threads, each of which makes
+ * its read's {@link ReadBuffers}.
  */
 public final class ChunkSupply {
 

@@ -13,15 +13,16 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
  * opened ({@code min(offset + length, size)}); a file that shrinks below it while being read is an
- * error ({@link EOFException}), never a silently short result. Chunks are filled: all full but the
- * last.
+ * error ({@link EOFException}), never a silently short result. Fills chunks
+ * ({@link #fillsChunks()}); keeps the default {@link #abort()}, so a cancel leaves the close to
+ * the drain. Drain-confined.
  */
 public final class FileReadSource implements ReadSource {
 
     private final Path path;
-    private final FileChannel channel;
+    private final FileChannel channel;              // used by the drain only
     private final long end;
-    private long position;
+    private long position;                          // drain-confined: next byte to read
 
     private FileReadSource(Path path, FileChannel channel, long offset, long end) {
         this.path = path;
@@ -82,7 +83,7 @@ public final class FileReadSource implements ReadSource {
         return n;
     }
 
-    /** A file's chunks are filled: a read returns short only at the end of the file. */
+    /** True: a positional read of a file returns short only at its end. */
     @Override
     public boolean fillsChunks() {
         return true;

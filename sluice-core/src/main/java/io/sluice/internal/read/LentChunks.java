@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Chunks lent from a {@link ChunkArena}: read into in place (a direct buffer takes a positional
- * read with no copy) and emitted as they are, however few bytes a read returned; the subscriber
- * gives each one back. A buffer that is not emitted goes back at once. Drain-confined.
+ * read with no copy) and emitted as they are, however few bytes a read returned; one not emitted
+ * goes back at once (R11 in {@link ReadSubscription}). No mutable state; called by the drain.
  */
 final class LentChunks implements ReadBuffers {
 

@@ -3,16 +3,16 @@ package io.sluice.internal.read;
 import java.nio.ByteBuffer;
 
 /**
- * The buffers one read subscription reads into and emits. Each emitted chunk is a fresh buffer the
- * subscriber may keep. A read that filled less than half of its buffer (a pipe, socket or stream
- * emits what one read returned) is copied out into a buffer of its own size, so a small chunk does
- * not pin a whole chunk's array downstream (where a writer's byte cap counts only its bytes), and
- * the read buffer is kept for the next read. Drain-confined.
+ * Heap chunks the subscriber keeps: each emitted chunk is a buffer this class never touches again.
+ * A read that filled at most half of its buffer (a pipe, socket or stream emits what one read
+ * returned) is copied out into a buffer of its own size, so a small chunk does not pin a whole
+ * chunk's array downstream (where a writer's byte cap counts only its bytes), and the read buffer
+ * is kept for the next read. Drain-confined.
  */
 final class OwnedChunks implements ReadBuffers {
 
     private final int chunkSizeBytes;
-    private ByteBuffer spare;                 // drain-confined; null: none. A read buffer whose bytes were copied out
+    private ByteBuffer spare;                 // drain-confined: a read buffer not emitted, for the next read; null: none
 
     OwnedChunks(int chunkSizeBytes) {
         this.chunkSizeBytes = chunkSizeBytes;

@@ -2,7 +2,7 @@ package io.sluice.internal.read;
 
 import java.nio.ByteBuffer;
 
-/** The buffers one read subscription reads into and emits. Drain-confined. */
+/** The buffers one read reads into and emits. Called by the read's drain only. */
 interface ReadBuffers {
 
     /**

@@ -4,23 +4,25 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-/** Where a read publisher's bytes come from. Drain-confined: one thread at a time. */
+/** Where a read's bytes come from. Called by the read's drain only, except {@link #abort()}. */
 public interface ReadSource extends Closeable {
 
-    /** Opens a source; called on the drain at the first request. */
+    /** Opens a source; called on the drain at the first request (R3 in {@link ReadSubscription}). */
     @FunctionalInterface
     interface Opener {
         /**
-         * @param cancelled tells a source that waits for readiness that the read was cancelled
+         * Opens the source of one read.
+         *
+         * @param cancelled tells a source that waits for readiness that the read was cancelled; the
+         *     drain asks it
          */
         ReadSource open(java.util.function.BooleanSupplier cancelled) throws IOException;
     }
 
     /**
-     * A cheap precondition (no resource held) checked on the executor right after
-     * {@code onSubscribe}, before any request: a publisher that cannot serve (a missing file, a
-     * single-use source already taken) says so with {@code onError} at once, as §1.9 and §1.4
-     * ask, instead of waiting for demand that a subscriber may never send.
+     * A cheap precondition (no resource held), run by the drain before any request (R8 in
+     * {@link ReadSubscription}): a publisher that cannot serve (a missing file, a single-use source
+     * already taken) says so at once instead of waiting for demand a subscriber may never send.
      */
     @FunctionalInterface
     interface Check {
@@ -35,17 +37,20 @@ public interface ReadSource extends Closeable {
     int read(ByteBuffer dst) throws IOException;
 
     /**
-     * Whether a chunk is read until full before it is emitted (R10 in {@link ReadSubscription}).
-     * A file's read returns short only at its end, so its chunks are filled: all full but the last.
-     * A pipe, socket or stream returns what its peer has sent so far, and a second read could wait
-     * for bytes the peer sends only after an answer: such a source (the default) has each read's
-     * bytes emitted at once.
+     * Whether a chunk is read until full before it is emitted (R10 in {@link ReadSubscription}):
+     * true only for a source whose read returns short at its end alone (a file), so that no read
+     * waits for bytes a peer sends only after an answer. The default, {@code false}, has each
+     * read's bytes emitted at once.
      */
     default boolean fillsChunks() {
         return false;
     }
 
-    /** Bytes left at most (the range still to read), or -1 when unknown (open-ended streams, sockets). */
+    /**
+     * Bytes left at most (the range still to read), or -1 when unknown (an open-ended range). The
+     * source may end sooner, which {@link #read} reports with -1; the bound sizes the last chunk to
+     * the range and ends the read without one more read just to see the end.
+     */
     long remaining();
 
     /** Closes the source; idempotent. */
@@ -53,10 +58,11 @@ public interface ReadSource extends Closeable {
     void close() throws IOException;
 
     /**
-     * Called from any thread when the read is cancelled: unblocks a {@link #read} that waits on a
-     * stalled peer, where the source allows it (R9). The drain still runs {@link #close()}
-     * afterwards. Must return promptly (§3.5). The default does nothing: a source whose reads
-     * never wait on a peer (a file) is closed by the drain's next pass.
+     * Called by {@code cancel()}, from any thread, even while the drain is in {@link #read} or
+     * {@link #close()}: unblocks a read that waits on a stalled peer, where the source allows it
+     * (R9 in {@link ReadSubscription}). The drain still runs {@link #close()} afterwards. Must
+     * return promptly (§3.5). The default does nothing: a source whose reads never wait on a peer
+     * (a file) is closed by the drain's next pass.
      */
     default void abort() {
     }

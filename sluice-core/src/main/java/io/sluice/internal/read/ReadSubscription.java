@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       executor, and its failure arrives as {@code onError} (§1.4, §1.9).</li>
  *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next pass
  *       (scheduled at once, so an idle subscription closes promptly); the subscriber is dropped by
- *       {@code cancel} itself, so it is collectable as soon as {@code cancel} returns (§3.13). A single-use source the read never opened (it ended before its first request)
- *       is closed all the same: the library owns the user's channel or stream from the start.</li>
+ *       {@code cancel} itself, so it is collectable as soon as {@code cancel} returns (§3.13). A
+ *       single-use source the read never opened (it ended before its first request) is closed all
+ *       the same: the library owns the user's channel or stream from the start.</li>
  *   <li>R5 (§1.7): after {@code onComplete} or {@code onError} nothing more is signalled, and the
  *       source is closed before the terminal signal.</li>
  *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
@@ -53,23 +54,25 @@ final class ReadSubscription implements Subscription {
     private static final int YIELD_AFTER_CHUNKS = 64;
     private static final System.Logger LOG = System.getLogger(ReadSubscription.class.getName());
 
-    private final ReadSource.Opener opener;
-    private final ReadSource.Check check;                     // null: none
-    private final Closeable unopened;                         // null: none; closed by finish() if never opened (R4)
-    private final ReadBuffers chunks;                         // drain-confined
+    private final ReadSource.Opener opener;                   // called by the drain (R3)
+    private final ReadSource.Check check;                     // called by the drain (R8); null: none
+    private final Closeable unopened;                         // closed by the drain if never opened (R4); null: none
+    private final ReadBuffers chunks;                         // used by the drain only
     private final SerialDrain drain;
 
-    private final AtomicLong requested = new AtomicLong();   // any thread -> drain
+    private final AtomicLong requested = new AtomicLong();   // any thread adds (R7) -> drain, which takes (R2)
     private volatile boolean cancelled;                       // any thread -> drain
-    private volatile long invalidRequest;                     // any thread -> drain; 0: none
+    private volatile long invalidRequest;                     // any thread -> drain (R6); 0: none
 
-    private volatile Subscriber<? super ByteBuffer> downstream;   // drain reads; cancel() and finish() clear it (§3.13)
+    private volatile Subscriber<? super ByteBuffer> downstream;   // cancel() and drain clear (§3.13) -> start(), drain
     private ReadSource source;                                // drain-confined
-    private volatile ReadSource abortable;                    // drain -> any thread: the open source, for cancel() (R9)
+    private volatile ReadSource abortable;                    // drain -> cancel(): the open source (R9)
     private boolean done;                                     // drain-confined
     private boolean checked;                                  // drain-confined
 
     /**
+     * Creates the read on the subscribing thread, its drain held until {@link #start()}.
+     *
      * @param unopened the user's channel or stream behind a single-use source, which the opener
      *     wraps; closed if the read ends before opening it. {@code null} for sources the opener
      *     creates (nothing exists to close before the open)
@@ -84,7 +87,7 @@ final class ReadSubscription implements Subscription {
         this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
     }
 
-    /** Sends {@code onSubscribe} on the caller's thread, then lets the drain run (R1). */
+    /** Sends {@code onSubscribe} on the subscribing thread, then lets the drain run (R1). */
     void start() {
         try {
             downstream.onSubscribe(this);

@@ -6,16 +6,15 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). Each read's bytes
- * are emitted as they come ({@link ReadSource#fillsChunks()} is false): a stream returns what its
- * peer has sent so far. Drain-confined, except {@link #abort()}.
+ * An {@link InputStream}, limited to a range (skipping {@code offset} bytes first). Does not fill
+ * chunks ({@link ReadSource#fillsChunks()}). Drain-confined, except {@link #abort()}.
  */
 public final class StreamReadSource implements ReadSource {
 
-    private final InputStream stream;
-    private final AtomicBoolean closed = new AtomicBoolean();   // drain or cancelling thread: close the stream once
-    private long toSkip;
-    private long left;
+    private final InputStream stream;                          // read by the drain; closed once, by close() or abort()
+    private final AtomicBoolean closed = new AtomicBoolean();   // any thread: close() (drain) and abort() race to close once
+    private long toSkip;                                        // drain-confined: bytes still to skip
+    private long left;                                          // drain-confined: bytes left; MAX_VALUE: open-ended
 
     public StreamReadSource(InputStream stream, long offset, long length) {
         this.stream = stream;
@@ -81,9 +80,6 @@ public final class StreamReadSource implements ReadSource {
 
     @Override
     public long remaining() {
-        // An upper bound when a range length was given (the source may end sooner, which read()
-        // reports with -1): it sizes the last chunk to the range and ends the read without one more
-        // read just to see the end. Unknown (-1) for an open-ended range.
         return left == Long.MAX_VALUE ? -1 : left;
     }
 
@@ -96,9 +92,8 @@ public final class StreamReadSource implements ReadSource {
 
     /**
      * Closes the stream from the cancelling thread, the one way {@code java.io} offers to end a
-     * read blocked on a silent peer (a socket's or a process's stream then throws); the drain,
-     * seeing the cancel, does not signal that exception (§1.8). The stream is closed once, by
-     * whichever of this and the drain's {@link #close()} comes first.
+     * read blocked on a silent peer (a socket's or a process's stream then throws: R9). The stream
+     * is closed once, by whichever of this and the drain's {@link #close()} comes first.
      */
     @Override
     public void abort() {
