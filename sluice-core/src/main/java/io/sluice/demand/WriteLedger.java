@@ -71,24 +71,41 @@ public final class WriteLedger implements DemandState {
         this.capped = demand != Demand.unbounded();
     }
 
-    /** The write's controller, for its window and description. */
+    /**
+     * The write's controller, for its window and description.
+     *
+     * @return the controller this ledger created from the strategy
+     */
     public DemandController controller() {
         return controller;
     }
 
-    /** The largest item the upstream promised, or 0 when none was declared. */
+    /**
+     * The largest item the upstream promised.
+     *
+     * @return its size in bytes, or 0 when none was declared
+     */
     public long declaredItemBytes() {
         return declaredItemBytes;
     }
 
     // ---- receiving side: one thread at a time (§1.3) ----
 
-    /** §1.1: whether one more item is within the total requested so far. */
+    /**
+     * §1.1: whether one more item is within the total requested so far.
+     *
+     * @return true while fewer items were received than requested
+     */
     public boolean mayReceive() {
         return received < requested;
     }
 
-    /** Whether an item of {@code bytes} breaks the declared largest item size. */
+    /**
+     * Whether an item breaks the declared largest item size.
+     *
+     * @param bytes the item's size
+     * @return true when a size was declared and {@code bytes} is larger
+     */
     public boolean exceedsDeclared(long bytes) {
         return declaredItemBytes > 0 && bytes > declaredItemBytes;
     }
@@ -97,6 +114,7 @@ public final class WriteLedger implements DemandState {
      * Why the next item, of {@code bytes}, must be refused: it is beyond the requested total (§1.1),
      * or larger than the declared largest item.
      *
+     * @param bytes the item's size
      * @param what the operation, for the message ("write to /tmp/a")
      * @return an {@link IllegalStateException} naming §1.1, an {@link IllegalArgumentException}
      *     naming the declared size, or null when the item may be received
@@ -160,14 +178,23 @@ public final class WriteLedger implements DemandState {
         return n;
     }
 
-    /** Records a request of {@code n} items, before it is made: the total saturates at {@code Long.MAX_VALUE}. */
+    /**
+     * Records a request before it is made: the total saturates at {@code Long.MAX_VALUE}.
+     *
+     * @param n the items about to be requested
+     */
     public void requested(long n) {
         long total = requested + n;
         requested = total < 0 ? Long.MAX_VALUE : total;
         requestCalls++;
     }
 
-    /** Records that {@code items} queued items of {@code bytes} in all were written. */
+    /**
+     * Records a completed gathering write.
+     *
+     * @param items the queued items it wrote
+     * @param bytes their size in all
+     */
     public void written(long items, long bytes) {
         written += items;
         writtenBytes += bytes;
@@ -179,12 +206,23 @@ public final class WriteLedger implements DemandState {
         queuedBytes = 0;
     }
 
-    /** The most items the next batch may take after {@code itemsThisPass} in this pass. */
+    /**
+     * The most items the next batch may take.
+     *
+     * @param itemsThisPass the items the current pass has handled so far
+     * @return at most {@link #MAX_BATCH_ITEMS}, and no more than the pass has left before it yields
+     */
     public static int batchItems(long itemsThisPass) {
         return (int) Math.max(0, Math.min(MAX_BATCH_ITEMS, YIELD_AFTER_ITEMS - itemsThisPass));
     }
 
-    /** Whether a pass that has handled this much yields its thread now. */
+    /**
+     * Whether a pass that has handled this much yields its thread now.
+     *
+     * @param bytesThisPass the bytes it wrote
+     * @param itemsThisPass the items it handled, empty ones too
+     * @return true once either limit is reached
+     */
     public static boolean passDone(long bytesThisPass, long itemsThisPass) {
         return bytesThisPass >= YIELD_AFTER_BYTES || itemsThisPass >= YIELD_AFTER_ITEMS;
     }
@@ -206,12 +244,20 @@ public final class WriteLedger implements DemandState {
         return written;
     }
 
-    /** Bytes written so far. */
+    /**
+     * Bytes written so far.
+     *
+     * @return the total size of the items written
+     */
     public long writtenBytes() {
         return writtenBytes;
     }
 
-    /** {@code request(n)} calls so far. */
+    /**
+     * Requests made so far.
+     *
+     * @return the number of {@code request(n)} calls recorded
+     */
     public long requestCalls() {
         return requestCalls;
     }

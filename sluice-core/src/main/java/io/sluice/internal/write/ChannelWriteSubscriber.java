@@ -28,7 +28,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final WriteReports reports;                  // listener and JFR: onNext notes, the drain reports
     private final OperationFuture<Long> result = new OperationFuture<>();
     private final SerialDrain drain;
-    private final WriteEnd end;                          // drain only, then the finisher (W9)
+    private final WriteEnd end;                          // drain-confined, then the finisher's (W9)
     private final String target;
 
     private final WriteQueue queue = new WriteQueue();   // onNext -> drain (W8)
@@ -36,7 +36,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final Upstream upstream = new Upstream();    // attached by onSubscribe, called from the drain (W1)
     private volatile boolean aborted;                    // any thread -> drain: the stage was completed from outside
     private volatile boolean terminated;                 // drain -> onNext: late items are dropped
-    private boolean opened;                              // drain only
+    private boolean opened;                              // drain-confined
 
     public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, String target) {
         this(sink, options, executor, null, target);

@@ -10,7 +10,7 @@ final class Upstream {
 
     private volatile Subscription subscription;    // onSubscribe -> drain
     private volatile boolean completed;            // onComplete, onError -> drain: nothing left to cancel
-    private boolean cancelled;                     // drain only
+    private boolean cancelled;                     // drain-confined
 
     /** From {@code onSubscribe}: false, with {@code offered} cancelled, when one is attached already (§2.5). */
     boolean attach(Subscription offered) {

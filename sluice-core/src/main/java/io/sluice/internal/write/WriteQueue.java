@@ -19,12 +19,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class WriteQueue {
 
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
-    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain only
+    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain-confined
     private volatile Thread requestingThread;        // written by the drain around request(n), read by onNext
     private volatile boolean lentSeen;               // onNext -> drain: a lent chunk was queued (W10)
-    private final ByteBuffer[] batch = new ByteBuffer[WriteLedger.MAX_BATCH_ITEMS];   // drain only
-    private int batchCount;                          // drain only
-    private long batchBytes;                         // drain only
+    private final ByteBuffer[] batch = new ByteBuffer[WriteLedger.MAX_BATCH_ITEMS];   // drain-confined
+    private int batchCount;                          // drain-confined
+    private long batchBytes;                         // drain-confined
 
     /**
      * From {@code onNext}, after the item was counted.

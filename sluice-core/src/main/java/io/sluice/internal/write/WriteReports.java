@@ -19,7 +19,7 @@ final class WriteReports {
     private final WriteListener listener;              // null: none
     private final WriteRecording recording;            // ended once, on the drain or the finisher
     private final ConcurrentLinkedQueue<long[]> largerItems = new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
-    private long peakQueuedBytes;                      // drain, then the finisher after the hand-off (W9)
+    private long peakQueuedBytes;                      // drain-confined (the finisher takes the drain's role: W9)
 
     WriteReports(WriteLedger ledger, WriteListener listener, String target, String strategy) {
         this.ledger = ledger;

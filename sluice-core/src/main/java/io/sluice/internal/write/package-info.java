@@ -13,10 +13,9 @@
  * previous one. The exceptions are an outside completion of the stage ({@code cancel},
  * {@code complete}, timeouts: any thread), which sets a flag and calls
  * {@link io.sluice.internal.write.WriteSink#abort()}, and a sync write's end, which may move to a
- * finisher thread (W9). Field comments use these words: "drain only" (touched by passes, and by
- * the finisher after the hand-off), "onNext -&gt; drain" (written by the receiving side, read by
- * the drain: volatile, atomic or a concurrent queue), "drain -&gt; onNext", "any thread -&gt;
- * drain" (first writer wins), and final fields need none.
+ * finisher thread (W9), which takes the drain's role with them. Field comments name these roles
+ * as {@code io.sluice.internal}'s package-info defines them ({@code // drain-confined},
+ * {@code // onNext -> drain}, ...), the receiving side by its method.
  *
  * <h2>The writer's invariants</h2>
  * {@link io.sluice.internal.write.ChannelWriteSubscriber} keeps these; tests and the enforcing
