@@ -19,7 +19,7 @@ import java.util.Locale;
  *       best of three fixed strategies is a maximum over more samples than adaptive's, so noise
  *       favours it. At smoke scale these two gates catch a stall or a halving, not a 10% regression:
  *       the full run is the measurement;</li>
- *   <li>adaptive's queued bytes (sum of streams) <= 32 MiB at both scales: a bound, not a speed;</li>
+ *   <li>adaptive's queued bytes (sum of streams): at most 32 MiB at both scales, a bound, not a speed;</li>
  *   <li>window: full, it shrinks after every fast-to-slow switch; smoke, its mean over fast-period
  *       time exceeds its mean over slow-period time (the direction of adaptation, over about 2.4 s
  *       of each), and the per-switch count is printed as a NOTE. Per switch is not robust enough
