@@ -60,7 +60,8 @@ class AdaptiveWindowTest {
         assertEquals(content.length, written);
         // Every batch arrives inside request(n), before anything is written: at each eligible point
         // the queue holds the batch, so rule (5) applies; the 256 KiB minimum batch (256 items) is
-        // the floor it stays at. Before the fix it grew to the cap (1,024 items).
+        // the floor it stays at. A drain that wrote everything it held before asking the controller
+        // would see an empty queue at every eligible point and grow the window to the cap (1,024 items).
         assertEquals(257, lastWindow.get(), "the window after the write: floor 256 + shift 1");
         assertTrue(largestWindow.get() <= 257, "the window grew to " + largestWindow.get()
                 + " although the upstream always outpaced the channel");

@@ -207,7 +207,7 @@ public final class BenchMain {
                 "MiB", names, List.of("peak heap MiB"), values, false).writePng(chartsDir.resolve("memory-stress.png"));
     }
 
-    /** The machine, as docs/BENCHMARKS.md reports it. */
+    /** The machine, in the form of "How it was run" in docs/results/2026-11-23-grid/README.md. */
     static String machine(Path dir, String java, List<String> jvmArgs) throws IOException {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

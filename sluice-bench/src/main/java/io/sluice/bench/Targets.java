@@ -7,8 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The issue's speed targets, checked against a report: each line says the cell, the target, the
- * measured ratio and whether it was met. Measured here, never asserted in tests.
+ * The benchmark's targets, checked against a report: each line says the cell, the target, the
+ * measured ratio and whether it was met. They compare sluice's speed and CPU with Rio (the paper's
+ * library) and with the plain-JDK code that does the same work (the loops, {@code Files.copy}), and
+ * bound the heap that lent reads allocate: what the library gains or costs over code a caller could
+ * write by hand. Measured here, never asserted in tests; docs/BENCHMARKS.md, "Targets: met and
+ * missed", reads the results.
  */
 public final class Targets {
 

@@ -21,7 +21,7 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
 
     /** Default upload limit: 1 GiB. */
     public static final long DEFAULT_MAX_UPLOAD_BYTES = 1024L * 1024 * 1024;
-    /** Lane A's pool size in the scenarios. */
+    /** Lane A's pool size, Jetty's own default; at ?delay=100 it caps lane A at 2,000 req/s (A2's control). */
     public static final int DEFAULT_PLATFORM_THREADS = 200;
     /**
      * Download buffers: 1,024 x 64 KiB, at most 64 MiB of direct memory. Lane C holds two per

@@ -15,8 +15,8 @@ import java.util.Map;
  * The demand-strategy scenario benchmark: every strategy of {@link StrategyCase#all()} on every
  * scenario of {@link Scenario#all}, measured for real and predicted by the model
  * ({@link DemandSimulation}, costs fitted by {@link Calibration}); prints Markdown tables (also
- * written to {@code <results>/scenarios.md}, with a CSV beside it), the issue's targets met or
- * missed, and draws the variable-sink time series.
+ * written to {@code <results>/scenarios.md}, with a CSV beside it), the adaptive strategy's targets
+ * met or missed ({@link Targets}), and draws the variable-sink time series.
  *
  * <pre>
  * mvn -q -B -pl sluice-bench -am package -DskipTests

@@ -6,7 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Checks the adaptive strategy's targets against measured runs and states each as met or missed, with the figure. */
+/**
+ * Checks the adaptive strategy's targets against measured runs and states each as met or missed,
+ * with the figure: at least 95% of {@code unbounded}'s throughput; peak queued bytes within the
+ * scenario's cap; at most 1/8 of {@code oneByOne}'s request calls; faster than {@code oneByOne}
+ * where the producer is the slower end. Together they ask adaptive demand to keep a bound on memory
+ * and on signalling without giving up throughput. Also prints how the window responds to each
+ * switch of a variable sink. docs/ADAPTIVE.md, §7, reads the results.
+ */
 final class Targets {
 
     private Targets() {

@@ -71,7 +71,8 @@ public final class VertxProvider implements Provider {
             ReactiveReadStream<Buffer> stream = ReactiveReadStream.readStream();
             // pipe() before subscribe: subscribing first, then pipeTo, loses the chunks a publisher
             // emits synchronously inside request (the bridge drops them while it has no handler)
-            // and the write never completes. See docs/BENCHMARKS.md, "Vert.x bridge".
+            // and the write never completes. See docs/results/2026-11-23-grid/README.md,
+            // "Findings about the peers".
             Pipe<Buffer> pipe = stream.pipe();
             new ChunkPublisher<>(chunks, VertxProvider::wrap).subscribe(stream);
             if (!sync) {

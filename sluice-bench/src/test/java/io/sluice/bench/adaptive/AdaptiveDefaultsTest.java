@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The adaptive defaults must satisfy AdaptiveDemand's own checks: before the fix, the defaults
- * (amount in [3, 1024], shift in [1, 3]) broke "maxShift < minAmount", so {@code Demand.adaptive()}
- * threw from AdaptiveDemand's static initialiser and, through it, {@code WriteOptions.defaults()}:
- * every write failed with ExceptionInInitializerError.
+ * The adaptive defaults must satisfy AdaptiveDemand's own checks, such as "maxShift < minAmount":
+ * defaults that break one make {@code Demand.adaptive()} throw from AdaptiveDemand's static
+ * initialiser and, through it, {@code WriteOptions.defaults()}, so every write would fail with
+ * ExceptionInInitializerError.
  */
 class AdaptiveDefaultsTest {
 

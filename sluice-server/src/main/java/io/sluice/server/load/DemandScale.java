@@ -3,8 +3,8 @@ package io.sluice.server.load;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How big a scenario C run is: {@link #FULL} is the issue's (8 uploads of 256 MiB, 2 s periods),
- * {@link #SMOKE} the CI one (8 of 32 MiB, 0.5 s periods: about 2.5 s per strategy and case, with
+ * How big a scenario C run is: {@link #FULL} is the measured run, the one the full gates' absolute
+ * figures are set for (8 uploads of 256 MiB, 2 s periods), {@link #SMOKE} the CI one (8 of 32 MiB, 0.5 s periods: about 2.5 s per strategy and case, with
  * two fast-to-slow switches for the paced producers).
  *
  * @param name smoke or full

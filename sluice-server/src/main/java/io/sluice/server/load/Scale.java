@@ -3,8 +3,8 @@ package io.sluice.server.load;
 import java.time.Duration;
 
 /**
- * How big a run is. {@link #FULL} is the issue's scenarios; {@link #SMOKE} shrinks counts and
- * times (and lane A's pool, so its plateau is reachable on a 2-core machine) for CI.
+ * How big a run is. {@link #FULL} is the measured run, the one the full gates' absolute figures are
+ * set for; {@link #SMOKE} shrinks counts and times (and lane A's pool, so its plateau is reachable on a 2-core machine) for CI.
  *
  * @param name smoke or full
  * @param platformThreads lane A's pool

@@ -12,11 +12,12 @@ import java.util.function.LongSupplier;
  *
  * <p>Why it is needed: each slow reader asks for a 64 MiB file and reads 40 KiB/s, so the server
  * writes until that socket's send buffer is full, and Linux autotunes a send buffer up to
- * {@code tcp_wmem}'s maximum (4 MiB here). 256 readers arriving within a second make the server
- * copy 0.8-1.2 GiB into kernel buffers on its one core. With a fixed 1 s ramp the open-model load
- * started inside that copy: on lanes B and C the first 1.3-1.8 s of fast GETs queued behind it (up
- * to 1.4 s each) and set a p99 of 0.6-3 s while the p50 stayed under 1.3 ms; with the queues filled
- * first, p99 was 6-19 ms (docs/SERVER.md, "Generator, warm-up and B's ramp").
+ * {@code tcp_wmem}'s maximum (4 MiB by default). 256 readers arriving within a second make the
+ * server copy up to 1 GiB into kernel buffers on its one core, and every fast GET and PUT started
+ * meanwhile waits behind that copy: a load started after a fixed delay would measure the arrival
+ * (a p99 of seconds), not the steady state among slow clients that scenario B is about. The
+ * figures, with a fixed ramp and with this one, are in docs/results/2026-11-23-server/README.md,
+ * "Generator, warm-up and B's ramp".
  *
  * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
  * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is

@@ -8,12 +8,11 @@ import java.util.Locale;
  * stops rising.
  *
  * <p>Why adaptive: the server's JIT compiles on the same single core that serves, and how long
- * that takes depends on the lane and the load. {@code wrk -c64} on a fresh server, 10 s slices:
- * lane B 11,432, 22,461, 24,193 req/s; lane C 7,719, 19,086, 23,666 req/s (lane C has more code on
- * its path, Jetty's callbacks and the publisher). With a fixed 10 s warm-up lane C measured 0.79x
- * lane B in A1; once both were warm, 0.98x. {@code wrk -c512} with {@code ?delay=100}: lane B
- * 2,940, 4,052, 4,075 req/s. A fixed warm-up long enough for the slowest case would waste minutes
- * on the others.
+ * that takes depends on the lane and the load. Lane C has more code on its path (Jetty's callbacks
+ * and the publisher) and reaches its steady rate later than lane B, so a step measured too early
+ * compares how far each lane's compilation got, not the lanes. A fixed warm-up long enough for the
+ * slowest case would waste minutes on the others. The slice-by-slice figures are in
+ * docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp".
  *
  * <p>Steady: at least {@code min} has passed and the last slice's rate is no more than
  * {@link #GROWTH} above the one before. Gives up at {@code max} and says so in the row's note.

@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
  * Closed-loop traffic from {@code wrk} (Debian's package; one thread, on the load generator's CPU,
  * which the child process inherits from the harness's {@code taskset}).
  *
- * <p>Why not the JDK {@code HttpClient} here: at 512 connections in A2 it used all of its core
- * (CPU 1 at 100% while the server's core idled at 30%) and completed 3,100-4,700 req/s with a p99
- * of 233-436 ms, so the step measured the generator. wrk in C does the same closed loop on a
- * fraction of a core. The issue asks for wrk in closed-loop runs; the Java generator remains for
- * the open-model traffic of scenario B and as the fallback where wrk is not installed.
+ * <p>Why not the JDK {@code HttpClient} here: at A2's 512 connections it needs the whole of the
+ * generator's core while the server's core is far from busy, so the step would measure the
+ * generator; wrk, in C, runs the same closed loop on a fraction of a core. The figures are in
+ * docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp". The Java generator
+ * remains for the open-model traffic of scenario B and as the fallback where wrk is not installed.
  *
  * <p>What wrk counts: latency from a request's send to its response's end on its connection, the
  * same as {@link HttpLoad#closed}. A request wrk times out ({@code --timeout}) is counted as a
