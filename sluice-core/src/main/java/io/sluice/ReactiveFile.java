@@ -1,12 +1,6 @@
 package io.sluice;
 
-import io.sluice.internal.write.AtomicFileSink;
 import io.sluice.internal.write.AtomicTemporaries;
-import io.sluice.internal.read.ChannelPublisher;
-import io.sluice.internal.write.FileCopy;
-import io.sluice.internal.read.FileReadSource;
-import io.sluice.internal.write.FileSink;
-import io.sluice.internal.write.WriteSink;
 import io.sluice.internal.write.Writes;
 import org.reactivestreams.Publisher;
 
@@ -16,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 
 /**
@@ -39,11 +32,8 @@ import java.util.concurrent.Flow;
  *             .map(MessageDigest::digest);
  * }
  * }</pre>
- * More tested examples in the same directory, quoted by the README and docs/USING.md:
- * {@code ReadmeTour} (read, write with sync, zero-copy copy, atomic replace, cancel),
- * {@code PublisherToFile} (a Reactor {@code Flux} and a Mutiny {@code Multi} written to a file),
- * {@code StreamPipes} (an {@code InputStream} into a file) and {@code SocketTransfers} (a file into
- * a socket and back).
+ * The same directory holds more tested examples, quoted by the README and docs/USING.md; its
+ * {@code package-info} lists those for each library and JDK API.
  *
  * <p><b>Threading:</b> operations run on {@link IoExecutors#files()} unless the options name an
  * executor; the upstream publisher of a write is subscribed on the calling thread. Instances are
@@ -51,25 +41,25 @@ import java.util.concurrent.Flow;
  *
  * <p><b>Backpressure:</b> reads read only what is requested; writes request from upstream with
  * their {@link io.sluice.demand.DemandStrategy} (adaptive by default) and hold at most the
- * strategy's window of items and the bytes {@link WriteOptions} states: {@code max(C, M)} for cap
- * {@code C} and largest item {@code M} while no item is larger than every one before it, more for
- * growing items, and a hard {@code max(C, D)} with {@link WriteOptions#withMaxItemBytes(long)}.
+ * strategy's window of items and the bytes {@link WriteOptions} states.
  *
  * <p><b>Resources:</b> every operation opens its own channel on the executor and closes it before
- * its stage completes, whichever way it ends.
+ * its stage completes, whichever way it ends. A write takes each {@code ByteBuffer} from its
+ * position to its limit, and a buffer passed to its {@code onNext} belongs to the writer until the
+ * write's stage completes: do not change or reuse it before then, or the changed bytes may be
+ * written.
  *
  * <p><b>Cancel:</b> completing a returned stage from outside ({@code cancel}, {@code complete},
  * {@code completeExceptionally}, {@code completeAsync}, {@code orTimeout},
- * {@code completeOnTimeout}) stops the operation
- * on the completing thread before the stage completes: the file is closed (a copy closes both
- * files at once, mid-slice) before any dependent of the stage runs, and no byte of the operation
- * reaches the file once {@code cancel} has returned, not even an open that had not started (nothing
- * is then created or truncated); an atomic write deletes its temporary file. The close waits for
- * the one system call in flight on the file, so {@code cancel} can block for as long as an
- * {@code fsync} in progress. The upstream is cancelled afterwards, from the write's drain (§2.7).
- * A completion from outside loses ({@code cancel} returns {@code false}) once the operation has
- * completed or a write has claimed its end (every byte written and, with sync, forced; an atomic
- * write's rename).
+ * {@code completeOnTimeout}) stops the operation on the completing thread before the stage
+ * completes: the file is closed (a copy closes both files at once, mid-slice) before any dependent
+ * of the stage runs, and no byte of the operation reaches the file once {@code cancel} has
+ * returned, not even an open that had not started (nothing is then created or truncated); an atomic
+ * write deletes its temporary file. The close waits for the one system call in flight on the file,
+ * so {@code cancel} can block for as long as an {@code fsync} in progress. The upstream is
+ * cancelled afterwards, from the write's drain (§2.7). A completion from outside loses
+ * ({@code cancel} returns {@code false}) once the operation has completed or a write has claimed
+ * its end (every byte written and, with sync, forced; an atomic write's rename).
  *
  * <p><b>Errors:</b> bad arguments throw at the call ({@link NullPointerException},
  * {@link IllegalArgumentException}); anything after that fails the stage, or reaches the
@@ -77,9 +67,6 @@ import java.util.concurrent.Flow;
  * {@code AccessDeniedException}, an {@code IOException} for a full disk ...).
  */
 public final class ReactiveFile {
-
-    /** The chunk size of a copy through user space (an atomic copy): a quarter of the writer's cap. */
-    private static final int COPY_CHUNK_BYTES = 256 * 1024;
 
     private final Path path;
 
@@ -123,33 +110,22 @@ public final class ReactiveFile {
      * subscriber opens it: bytes appended later are not read, and a range starting at or beyond
      * the end yields no chunks.
      *
-     * @param options chunk size, range and executor of the read; without an executor it runs on
-     *     {@link IoExecutors#files()}
+     * @param options chunk size, range and executor of the read
      * @return a cold publisher of the file's bytes; a missing, unreadable file or a directory
      *     reaches each subscriber as {@code onError} ({@code NoSuchFileException},
      *     {@code AccessDeniedException}, {@code IOException})
      * @throws NullPointerException if {@code options} is {@code null}
      */
     public BytePublisher read(ReadOptions options) {
-        Objects.requireNonNull(options, "options");
-        long offset = options.offset();
-        long length = options.length();
-        return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
-                () -> FileReadSource.check(path), options.chunkSupply(), executor(options.executor()),
-                path.toString());
+        return FileOperations.read(path, Objects.requireNonNull(options, "options"));
     }
 
     /**
      * Writes {@code publisher}'s bytes, creating or truncating the file; completes with the byte
      * count. As {@link #write(Publisher, WriteOptions)} with {@link WriteOptions#defaults()}.
      *
-     * @param publisher the bytes to write, subscribed on the calling thread; each
-     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
-     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
-     *     reuse it before then, or the changed bytes may be written
-     * @return a stage completing with the number of bytes written once the file is closed (and
-     *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it closes the file before the stage completes (see Cancel above)
+     * @param publisher the bytes to write (its buffers: see Resources above)
+     * @return the stage {@link #write(Publisher, WriteOptions)} returns
      * @throws NullPointerException if {@code publisher} is {@code null}
      */
     public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher) {
@@ -157,17 +133,12 @@ public final class ReactiveFile {
     }
 
     /**
-     * Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count. The
-     * file is opened on the executor when the write starts, not on the calling thread.
+     * Writes {@code publisher}'s bytes as {@code options} say; completes with the byte count.
      *
-     * @param publisher the bytes to write, subscribed on the calling thread; each
-     *     {@code ByteBuffer} is written from its position to its limit; a buffer passed to
-     *     {@code onNext} belongs to the writer until the returned stage completes: do not change or
-     *     reuse it before then, or the changed bytes may be written
+     * @param publisher the bytes to write (its buffers: see Resources above)
      * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
-     *     listener of the write; without an executor it runs on {@link IoExecutors#files()}, and a
-     *     sync write's final force, commit and close on {@link IoExecutors#blocking()}, so a slow
-     *     {@code fsync} never holds a file-pool thread
+     *     listener of the write; without an executor, a sync write's final force, commit and close
+     *     run on {@link IoExecutors#blocking()}, so a slow {@code fsync} never holds a file-pool thread
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
      *     cancelling it closes the file before the stage completes (see Cancel above)
@@ -176,23 +147,16 @@ public final class ReactiveFile {
      *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
      */
     public CompletionStage<Long> write(Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
-        Objects.requireNonNull(options, "options");
-        WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
-                : new FileSink(path, options.mode());
-        return Writes.start(publisher, sink, options, IoExecutors::files, IoExecutors::blocking, path.toString());
+        return FileOperations.write(path, publisher, Objects.requireNonNull(options, "options"));
     }
 
     /**
      * Writes a {@link Flow.Publisher}'s bytes, creating or truncating the file; as
      * {@link #write(Flow.Publisher, WriteOptions)} with {@link WriteOptions#defaults()}.
      *
-     * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
-     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
-     *     be written
-     * @return a stage completing with the number of bytes written once the file is closed (and
-     *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it closes the file before the stage completes (see Cancel above)
+     * @param publisher the bytes to write, adapted with {@code FlowAdapters} (its buffers: see
+     *     Resources above)
+     * @return the stage {@link #write(Publisher, WriteOptions)} returns
      * @throws NullPointerException if {@code publisher} is {@code null}
      */
     public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher) {
@@ -203,18 +167,12 @@ public final class ReactiveFile {
      * Writes a {@link Flow.Publisher}'s bytes as {@code options} say; as
      * {@link #write(Publisher, WriteOptions)}.
      *
-     * @param publisher the bytes to write, adapted with {@code FlowAdapters} and subscribed on the
-     *     calling thread; a buffer passed to {@code onNext} belongs to the writer until the
-     *     returned stage completes: do not change or reuse it before then, or the changed bytes may
-     *     be written
-     * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
-     *     listener of the write
-     * @return a stage completing with the number of bytes written once the file is closed (and
-     *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it closes the file before the stage completes (see Cancel above)
+     * @param publisher the bytes to write, adapted with {@code FlowAdapters} (its buffers: see
+     *     Resources above)
+     * @param options the write's options, as {@link #write(Publisher, WriteOptions)} takes them
+     * @return the stage {@link #write(Publisher, WriteOptions)} returns
      * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
-     * @throws IllegalArgumentException if {@code options} combine
-     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
+     * @throws IllegalArgumentException as {@link #write(Publisher, WriteOptions)} throws it
      */
     public CompletionStage<Long> write(Flow.Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         return write(Writes.fromFlow(publisher), options);
@@ -224,12 +182,8 @@ public final class ReactiveFile {
      * Writes one of this library's publishers (both kinds at once), creating or truncating the file;
      * this overload only resolves the ambiguity of a {@link BytePublisher}.
      *
-     * @param publisher the bytes to write, for example another file's {@link #read()}; a buffer
-     *     passed to {@code onNext} belongs to the writer until the returned stage completes: do not
-     *     change or reuse it before then, or the changed bytes may be written
-     * @return a stage completing with the number of bytes written once the file is closed (and
-     *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it closes the file before the stage completes (see Cancel above)
+     * @param publisher the bytes to write, for example another file's {@link #read()}
+     * @return the stage {@link #write(Publisher, WriteOptions)} returns
      * @throws NullPointerException if {@code publisher} is {@code null}
      */
     public CompletionStage<Long> write(BytePublisher publisher) {
@@ -240,33 +194,22 @@ public final class ReactiveFile {
      * Writes one of this library's publishers as {@code options} say; as
      * {@link #write(Publisher, WriteOptions)}.
      *
-     * @param publisher the bytes to write, for example another file's {@link #read()}; a buffer
-     *     passed to {@code onNext} belongs to the writer until the returned stage completes: do not
-     *     change or reuse it before then, or the changed bytes may be written
-     * @param options open mode, demand strategy, byte cap, sync, atomic replace, executor and
-     *     listener of the write
-     * @return a stage completing with the number of bytes written once the file is closed (and
-     *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it closes the file before the stage completes (see Cancel above)
+     * @param publisher the bytes to write, for example another file's {@link #read()}
+     * @param options the write's options, as {@link #write(Publisher, WriteOptions)} takes them
+     * @return the stage {@link #write(Publisher, WriteOptions)} returns
      * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
-     * @throws IllegalArgumentException if {@code options} combine
-     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
+     * @throws IllegalArgumentException as {@link #write(Publisher, WriteOptions)} throws it
      */
     public CompletionStage<Long> write(BytePublisher publisher, WriteOptions options) {
         return write((Publisher<ByteBuffer>) publisher, options);
     }
 
     /**
-     * Copies this file to {@code target} (created or truncated) with {@code transferTo} in 8 MiB
-     * slices; completes with the byte count. As
+     * Copies this file to {@code target}, created or truncated; completes with the byte count. As
      * {@link #copyTo(Path, WriteOptions)} with {@link WriteOptions#defaults()}.
      *
-     * @param target the file to copy to; created, or truncated if it exists. If it is this file
-     *     itself, the stage fails with a {@code FileSystemException} and nothing is truncated.
-     * @return a stage completing with the number of bytes copied once both files are closed, or
-     *     failing with the file system's exception ({@code NoSuchFileException} for a missing source
-     *     ...); cancelling it closes both files at once, mid-slice, before the stage completes (see
-     *     Cancel above)
+     * @param target the file to copy to; created, or truncated if it exists
+     * @return the stage {@link #copyTo(Path, WriteOptions)} returns
      * @throws NullPointerException if {@code target} is {@code null}
      */
     public CompletionStage<Long> copyTo(Path target) {
@@ -274,39 +217,28 @@ public final class ReactiveFile {
     }
 
     /**
-     * Copies this file to {@code target} opened in {@code options.mode()}, forced with
-     * {@code options.sync()}, on {@code options.executor()}. Demand options do not apply: no data
-     * passes through the heap. With {@link WriteOptions#withAtomicReplace()} the copy is a
-     * {@link #read()} of this file written atomically to {@code target} (through the heap, with the
-     * options' demand), so that the target is replaced whole or not at all.
+     * Copies this file to {@code target} with {@code transferTo} in 8 MiB slices, opened in
+     * {@code options.mode()}, forced with {@code options.sync()}, on {@code options.executor()}.
+     * Demand options do not apply: no data passes through the heap. With
+     * {@link WriteOptions#withAtomicReplace()} the copy is a {@link #read()} of this file written
+     * atomically to {@code target} (through the heap, with the options' demand), so that the target
+     * is replaced whole or not at all.
      *
      * @param target the file to copy to, opened in {@code options.mode()}; if it is this file
      *     itself (and the copy is not atomic), the stage fails with a {@code FileSystemException}
      *     and nothing is truncated
-     * @param options open mode, sync, atomic replace and executor of the copy; without an executor
-     *     it runs on {@link IoExecutors#files()}
+     * @param options open mode, sync, atomic replace and executor of the copy
      * @return a stage completing with the number of bytes copied once both files are closed (and
      *     the target forced, with sync), or failing with the file system's exception
      *     ({@code NoSuchFileException} for a missing source, {@code FileAlreadyExistsException} for
      *     an existing target with {@link WriteMode#CREATE_NEW} ...); cancelling it closes both
-     *     files at once, mid-slice, before the stage completes (see Cancel above)
+     *     files before the stage completes (see Cancel above)
      * @throws NullPointerException if {@code target} or {@code options} is {@code null}
-     * @throws IllegalArgumentException if {@code options} combine
-     *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
+     * @throws IllegalArgumentException as {@link #write(Publisher, WriteOptions)} throws it
      */
     public CompletionStage<Long> copyTo(Path target, WriteOptions options) {
         Objects.requireNonNull(target, "target");
-        Objects.requireNonNull(options, "options");
-        if (options.atomicReplace()) {
-            // lent chunks, which the writer gives back; large ones, since no subscriber holds them
-            ReadOptions reading = ReadOptions.defaults().withChunkSize(COPY_CHUNK_BYTES).withLentChunks();
-            if (options.executor() != null) {
-                reading = reading.withExecutor(options.executor());
-            }
-            return of(target).write(read(reading), options);
-        }
-        return new FileCopy(path, target, options.mode(), options.sync(), executor(options.executor()))
-                .start();
+        return FileOperations.copy(path, target, Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -342,15 +274,10 @@ public final class ReactiveFile {
      * @return how many files were deleted
      * @throws NullPointerException if {@code directory} or {@code minimumAge} is {@code null}
      * @throws IllegalArgumentException if {@code minimumAge} is negative
-     * @throws IOException if the directory cannot be listed or a file cannot be deleted; files
-     *     that could be deleted are deleted first, and further failures are attached as suppressed
+     * @throws IOException as {@link #removeStaleTemporaries(Path)} throws it
      */
     public static int removeStaleTemporaries(Path directory, Duration minimumAge) throws IOException {
         return AtomicTemporaries.removeStale(directory, minimumAge);
-    }
-
-    private static Executor executor(Executor chosen) {
-        return chosen != null ? chosen : IoExecutors.files();
     }
 
     @Override

@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
- * How a writer writes: open mode, demand strategy, byte cap, durability, executor, listener.
- * Immutable; the {@code with...} methods return modified copies.
+ * How a writer writes: open mode, demand strategy, byte cap, durability, executor, listener; the
+ * {@code with...} methods return modified copies.
  *
  * <pre>{@code
  * WriteOptions.append().withDemand(Demand.fixed(16, 4)).withSync()
@@ -18,26 +18,20 @@ import java.util.concurrent.Executor;
  * write gets its own demand controller from the strategy).
  *
  * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
- * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes: demand is forwarded only
- * while the bytes held plus the items outstanding, each counted as large as the largest item seen
- * so far, fit under it. A writer cannot take back demand, so what it holds depends on whether items
- * grow. With cap {@code C}, the largest item of the write {@code M}, the first non-empty item
- * {@code F} and the strategy's largest window {@code W} (items queued plus outstanding), a write
- * holds at most
+ * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes by the rule
+ * {@link io.sluice.demand.WriteLedger} states, with its bound: {@code max(C, M)} for cap {@code C}
+ * and the write's largest item {@code M} while no item outgrows those before it. Demand cannot be
+ * taken back, so over a whole write, with the first non-empty item {@code F} and the strategy's
+ * largest window {@code W} (items queued plus outstanding), a write holds at most
  * <ul>
- *   <li>{@code max(C, M)} bytes when no item is larger than every item before it (equal sizes,
- *       shrinking sizes, any sizes after the largest came first);</li>
  *   <li>{@code max(M, C + min(W, C / F) * (M - F))} bytes for any sequence of sizes: each item
- *       larger than those before it can find up to {@code min(W, C / F)} items outstanding that were
- *       requested for smaller ones ({@link WriteListener#onLargerItem} and the JDK Flight Recorder
- *       event {@code io.sluice.LargerItem} report each such item);</li>
- *   <li>{@code max(C, D)} bytes with {@link #withMaxItemBytes(long) withMaxItemBytes(D)}: demand
- *       is then counted at {@code D} per item from the start, and a larger item fails the write.</li>
+ *       larger than those before it can find up to {@code min(W, C / F)} items outstanding that
+ *       were requested for smaller ones ({@link WriteListener#onLargerItem} reports each);</li>
+ *   <li>{@code max(C, D)} bytes with {@link #withMaxItemBytes(long) withMaxItemBytes(D)}.</li>
  * </ul>
  * {@link io.sluice.demand.Demand#unbounded()} is the one strategy the cap does not limit.
  *
- * <p><b>Resources:</b> an executor set with {@link #withExecutor} is used, never shut
- * down, by the library; {@link #withSync()} forces data to the device before a write completes.
+ * <p><b>Resources:</b> an executor set with {@link #withExecutor} is used, never shut down, by the library.
  *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or
  * {@link IllegalArgumentException} naming it.
@@ -72,11 +66,10 @@ public final class WriteOptions {
     }
 
     /**
-     * Create or truncate, adaptive demand, 1 MiB byte cap, no force, the default executor.
+     * The shared defaults: {@link WriteMode#TRUNCATE}, {@link Demand#adaptive()}, a
+     * {@value #DEFAULT_MAX_QUEUED_BYTES} bytes cap; no sync, atomic replace, executor or listener.
      *
-     * @return the shared default options: {@link WriteMode#TRUNCATE}, {@link Demand#adaptive()},
-     *     {@value #DEFAULT_MAX_QUEUED_BYTES} bytes cap, no sync, no atomic replace, no executor, no
-     *     listener
+     * @return the default options
      */
     public static WriteOptions defaults() {
         return DEFAULTS;
@@ -116,8 +109,7 @@ public final class WriteOptions {
     /**
      * A copy using {@code demand} (see {@link Demand}).
      *
-     * @param demand decides how many items each write requests from upstream and when; each write
-     *     gets its own controller from it
+     * @param demand decides how many items each write requests from upstream and when
      * @return a copy with this demand strategy
      * @throws NullPointerException if {@code demand} is {@code null}
      */
@@ -127,12 +119,9 @@ public final class WriteOptions {
     }
 
     /**
-     * A copy whose writer forwards demand only while the received, unwritten data plus the items
-     * outstanding, counted at the largest item size seen, fit in {@code bytes}; what that bounds for
-     * items that grow is in the class Javadoc.
+     * A copy with byte cap {@code bytes}; the bytes a write then holds are in the class Javadoc.
      *
-     * @param bytes the cap on received, unwritten bytes per write, at least 1; it limits the
-     *     demand of every strategy except {@link Demand#unbounded()}
+     * @param bytes the cap on received, unwritten bytes per write, at least 1
      * @return a copy with this byte cap
      * @throws IllegalArgumentException if {@code bytes} is 0 or negative
      */
@@ -144,12 +133,11 @@ public final class WriteOptions {
     }
 
     /**
-     * A copy that declares the largest item the upstream will send, which makes the byte cap a hard
-     * bound: demand is counted at {@code bytes} per item from the first request on, so at most
-     * {@code max(maxQueuedBytes, bytes)} are held whatever the order of sizes. An item larger than
-     * {@code bytes} fails the write with an {@link IllegalArgumentException} naming both sizes (the
-     * upstream is cancelled, the target closed). The price: with items much smaller than
-     * {@code bytes}, fewer are requested at once ({@code maxQueuedBytes / bytes}).
+     * A copy that declares the largest item the upstream will send, making the byte cap the hard
+     * bound the class Javadoc states: demand is counted at {@code bytes} per item from the first
+     * request on. A larger item fails the write with an {@link IllegalArgumentException} naming
+     * both sizes. The price: with items much smaller than {@code bytes}, fewer are requested at
+     * once ({@code maxQueuedBytes / bytes}).
      *
      * @param bytes the largest item the upstream sends, at least 1
      * @return a copy with this declared largest item
@@ -174,9 +162,8 @@ public final class WriteOptions {
 
     /**
      * A copy that forces data and metadata to the device before the stage completes
-     * ({@code FileChannel.force(true)}; for a {@link ReactiveFile} write or copy, then the file's
-     * directory too, so that a file it created still exists after a crash; an output stream is
-     * flushed).
+     * ({@code FileChannel.force(true)}, then for a {@link ReactiveFile} write or copy the file's
+     * directory, so that a file it created still exists after a crash; an output stream is flushed).
      *
      * @return a copy with sync on
      */
@@ -187,8 +174,8 @@ public final class WriteOptions {
     /**
      * A copy running its writes on {@code executor} instead of the library's default.
      *
-     * @param executor runs each write's opening, writing and closing; the library never shuts it
-     *     down. A rejected task fails the write with a {@code RejectedExecutionException}.
+     * @param executor runs each write's opening, writing and closing; a rejected task fails the
+     *     write with a {@code RejectedExecutionException}
      * @return a copy with this executor
      * @throws NullPointerException if {@code executor} is {@code null}
      */
@@ -198,9 +185,8 @@ public final class WriteOptions {
     }
 
     /**
-     * A copy reporting each demand decision to {@code listener} (see {@link WriteListener}). A
-     * summary of every write, listener or not, goes to JDK Flight Recorder as the
-     * {@code io.sluice.Write} event (see {@link WriteListener} for its fields and how to see it).
+     * A copy reporting each demand decision to {@code listener} (see {@link WriteListener}, which
+     * also names the JDK Flight Recorder events every write records, listener or not).
      *
      * @param listener called with a {@link WriteSnapshot} after each drain pass of every write made
      *     with these options, on that write's drain; an exception from it fails the write
@@ -214,24 +200,22 @@ public final class WriteOptions {
 
     /**
      * A copy whose file writes never leave the target half-written: the bytes go to a temporary
-     * file in the target's directory (unpredictable name {@code .sluice-<32 hex>.tmp}, owner-only
-     * permissions, never following a link planted at that name), which is forced and then renamed
-     * over the target atomically, and the directory is forced, before the stage completes. On
-     * failure or cancellation the temporary file is deleted and the target keeps its old content; a
-     * process killed mid-write leaves the old content and, at worst, a temporary file that
-     * {@link ReactiveFile#removeStaleTemporaries(java.nio.file.Path)} removes. The rename is the
-     * write's point of no return: once it has begun, cancelling the stage returns {@code false}
-     * and the stage reports the rename's outcome, so a cancelled stage always means an untouched
-     * target.
+     * file in the target's directory (an unpredictable name, never following a link planted at
+     * it), which is forced and renamed over the target atomically, and the directory is forced,
+     * before the stage completes. On failure or cancellation the temporary file is deleted and the
+     * target keeps its old content; a process killed mid-write leaves the old content and, at
+     * worst, a temporary file that {@link ReactiveFile#removeStaleTemporaries(java.nio.file.Path)}
+     * removes. The rename is the point of no return (see {@link ReactiveFile}'s Cancel): once it
+     * has begun the stage reports its outcome, so a cancelled stage means an untouched target.
      *
-     * <p>Applies to {@link ReactiveFile#write} and {@link ReactiveFile#copyTo} (which then copies
-     * through the heap), with {@link WriteMode#TRUNCATE} (replace) or {@link WriteMode#CREATE_NEW}
-     * (create, failing if the target appeared meanwhile); {@link WriteMode#APPEND} is refused with
+     * <p>Applies to {@link ReactiveFile#write} and {@link ReactiveFile#copyTo} with
+     * {@link WriteMode#TRUNCATE} (replace) or {@link WriteMode#CREATE_NEW} (create, failing if the
+     * target appeared meanwhile); {@link WriteMode#APPEND} is refused with an
      * {@link IllegalArgumentException} when the write starts. Implies {@link #withSync()}. A
      * replaced file's POSIX permissions are kept; a new file gets those a plain create gives (0666
-     * less the umask); the temporary file is owner-only until its rename. A symbolic link
-     * at the target is replaced by the file, not followed. Channel and stream writes have no path
-     * and ignore this option.
+     * less the umask); the temporary file is owner-only until its rename. A symbolic link at the
+     * target is replaced by the file, not followed. Channel and stream writes have no path and
+     * ignore this option.
      *
      * @return a copy with atomic replace and sync on
      */
@@ -288,9 +272,8 @@ public final class WriteOptions {
     /**
      * The executor set with {@link #withExecutor}.
      *
-     * @return that executor, or {@code null} if the target's default applies
-     *     ({@link IoExecutors#files()} for files and file channels, {@link IoExecutors#blocking()}
-     *     otherwise)
+     * @return that executor, or {@code null} if the target's default applies (each entry point
+     *     names its own)
      */
     public Executor executor() {
         return executor;
@@ -307,7 +290,8 @@ public final class WriteOptions {
 
     @Override
     public String toString() {
-        return "WriteOptions[mode=" + mode + ", demand=" + demand + ", maxQueuedBytes="
-                + maxQueuedBytes + (maxItemBytes > 0 ? ", maxItemBytes=" + maxItemBytes : "") + ", sync=" + sync + (atomicReplace ? ", atomicReplace" : "") + "]";
+        return "WriteOptions[mode=" + mode + ", demand=" + demand + ", maxQueuedBytes=" + maxQueuedBytes
+                + (maxItemBytes > 0 ? ", maxItemBytes=" + maxItemBytes : "") + ", sync=" + sync
+                + (atomicReplace ? ", atomicReplace" : "") + "]";
     }
 }

@@ -12,8 +12,6 @@
  * <h2>Backpressure</h2>
  * Reads read one chunk per item requested. Writes request with a
  * {@link io.sluice.demand.DemandStrategy} (adaptive by default) and hold at most its window in
- * items and, in bytes, the bound {@link io.sluice.WriteOptions} states: the byte cap, or the
- * largest item if larger, while no item is larger than every one before it; more for growing
- * items; a hard bound with {@link io.sluice.WriteOptions#withMaxItemBytes(long)}.
+ * items and, in bytes, the bound {@link io.sluice.WriteOptions} states.
  */
 package io.sluice;

@@ -240,7 +240,7 @@ public final class AdaptiveDemand implements DemandStrategy {
 
     @Override
     public DemandController newController() {
-        return new Controller();
+        return new AdaptiveController(this);
     }
 
     @Override
@@ -248,69 +248,5 @@ public final class AdaptiveDemand implements DemandStrategy {
         return "adaptive(amount " + initialAmount + " in [" + minAmount + ", " + maxAmount
                 + "], shift " + initialShift + " in [" + minShift + ", " + maxShift
                 + "], x" + growthFactor + " /" + shrinkFactor + ", minBatch " + minBatchBytes + " B)";
-    }
-
-    /** Per-write state; drain-confined (see {@link DemandController}). */
-    private final class Controller implements DemandController {
-        private long amount = initialAmount;
-        private long shift = initialShift;
-        /** The requested total at whose eligible point we last adapted; -1 before the first. */
-        private long adaptedAtRequested = -1;
-
-        @Override
-        public long nextRequest(DemandState state) {
-            long requested = state.requestedItems();
-            if (requested == 0) {
-                return amount;
-            }
-            long outstanding = state.outstandingItems();
-            long queued = state.queuedItems();
-            if (adaptedAtRequested != requested && outstanding <= shift) {
-                adapt(queued, state.largestItemBytes(), state.capItems());   // once per batch, at its eligible point
-                adaptedAtRequested = requested;
-            }
-            if (adaptedAtRequested == requested && queued + outstanding <= shift) {
-                return amount;                                // refill: the window bound holds
-            }
-            return 0;
-        }
-
-        private void adapt(long queued, long largestItemBytes, long capItems) {
-            if (largestItemBytes == 0) {
-                return;                                       // no item has arrived yet: no evidence either way
-            }
-            if (queued < shift) {                             // (2): the channel is faster
-                // (3), never past what the byte cap lets the writer hold: while the cap binds, the
-                // drain writes everything it holds before it asks again, so the queue is empty at the
-                // eligible point however slow the channel is; growing there would only make the
-                // reported window a fiction the cap clamps away.
-                long capCeiling = capItems == Long.MAX_VALUE ? maxAmount : Math.max(minAmount, capItems - shift);
-                long grown = Math.min(saturatingMultiply(amount, growthFactor), Math.min(maxAmount, capCeiling));
-                amount = Math.max(amount, grown);                                          // (3)
-                shift = Math.min(shift + 1, maxShift);                                     // (4)
-            } else if (queued > shift) {                      // (5): the channel is slower
-                long floor = minAmount;
-                if (minBatchBytes > 0 && largestItemBytes > 0) {
-                    long itemsForMinBatch = (minBatchBytes + largestItemBytes - 1) / largestItemBytes;
-                    floor = Math.max(minAmount, Math.min(itemsForMinBatch, maxAmount));
-                }
-                amount = Math.max(amount / shrinkFactor, floor);                           // (6)
-                shift = Math.max(shift - 1, minShift);                                     // (7)
-            }
-        }
-
-        @Override
-        public long windowItems() {
-            return amount > Long.MAX_VALUE - shift ? Long.MAX_VALUE : amount + shift;
-        }
-
-        @Override
-        public String describe() {
-            return "adaptive amount=" + amount + " shift=" + shift;
-        }
-    }
-
-    private static long saturatingMultiply(long value, int factor) {
-        return value > Long.MAX_VALUE / factor ? Long.MAX_VALUE : value * factor;
     }
 }

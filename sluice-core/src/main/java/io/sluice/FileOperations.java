@@ -1,0 +1,66 @@
+package io.sluice;
+
+import io.sluice.internal.read.ChannelPublisher;
+import io.sluice.internal.read.FileReadSource;
+import io.sluice.internal.write.AtomicFileSink;
+import io.sluice.internal.write.FileCopy;
+import io.sluice.internal.write.FileSink;
+import io.sluice.internal.write.WriteSink;
+import io.sluice.internal.write.Writes;
+import org.reactivestreams.Publisher;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * The plumbing behind {@link ReactiveFile}: which internal publisher, sink or copy each operation
+ * builds from its options. {@link ReactiveFile} states the contract and checks its arguments; the
+ * operations here assume them checked and run on any thread (they only build and start).
+ */
+final class FileOperations {
+
+    /** The chunk size of a copy through user space (an atomic copy): a quarter of the writer's cap. */
+    private static final int COPY_CHUNK_BYTES = 256 * 1024;
+
+    private FileOperations() {
+    }
+
+    /** A cold publisher of {@code path}'s bytes in the options' range and chunks. */
+    static BytePublisher read(Path path, ReadOptions options) {
+        long offset = options.offset();
+        long length = options.length();
+        return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
+                () -> FileReadSource.check(path), options.chunkSupply(), executor(options.executor()),
+                path.toString());
+    }
+
+    /** Starts writing {@code publisher} to {@code path}, through a temporary file with atomic replace. */
+    static CompletionStage<Long> write(Path path, Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
+        WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
+                : new FileSink(path, options.mode());
+        return Writes.start(publisher, sink, options, IoExecutors::files, IoExecutors::blocking, path.toString());
+    }
+
+    /**
+     * Starts copying {@code source} to {@code target}: with {@code transferTo}, or with atomic
+     * replace as a read of {@code source} written atomically, through the heap.
+     */
+    static CompletionStage<Long> copy(Path source, Path target, WriteOptions options) {
+        if (options.atomicReplace()) {
+            // lent chunks, which the writer gives back; large ones, since no subscriber holds them
+            ReadOptions reading = ReadOptions.defaults().withChunkSize(COPY_CHUNK_BYTES).withLentChunks();
+            if (options.executor() != null) {
+                reading = reading.withExecutor(options.executor());
+            }
+            return write(target, read(source, reading), options);
+        }
+        return new FileCopy(source, target, options.mode(), options.sync(), executor(options.executor()))
+                .start();
+    }
+
+    private static Executor executor(Executor chosen) {
+        return chosen != null ? chosen : IoExecutors.files();
+    }
+}
