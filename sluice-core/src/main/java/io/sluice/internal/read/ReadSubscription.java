@@ -21,11 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       requested, never read-ahead.</li>
  *   <li>R3: nothing is opened before the first {@code request(n)}; the open happens on the
  *       executor, and its failure arrives as {@code onError} (§1.4, §1.9).</li>
- *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next pass
- *       (scheduled at once, so an idle subscription closes promptly); the subscriber is dropped by
- *       {@code cancel} itself, so it is collectable as soon as {@code cancel} returns (§3.13). A
- *       single-use source the read never opened (it ended before its first request) is closed all
- *       the same: the library owns the user's channel or stream from the start.</li>
+ *   <li>R4 (§3.5, §3.7): {@code cancel} is idempotent; the drain closes the source on its next
+ *       pass, scheduled at once; {@code cancel} itself drops the subscriber (§3.13). A single-use
+ *       source never opened is closed too: the library owns the user's channel or stream.</li>
  *   <li>R5 (§1.7): after {@code onComplete} or {@code onError} nothing more is signalled, and the
  *       source is closed before the terminal signal.</li>
  *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
@@ -36,8 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       with no request needed, and nothing was opened.</li>
  *   <li>R9 (§3.5, §1.8): {@code cancel} also calls the open source's {@link ReadSource#abort()}
  *       from the cancelling thread, so a read blocked on a silent peer (a socket, a pipe) ends at
- *       once instead of holding its thread and descriptor; the exception that read then throws is
- *       not signalled, nor is any error after a cancel.</li>
+ *       once; no error is signalled after a cancel, that read's included.</li>
  *   <li>R10: a chunk is emitted as soon as its fill ends: for a source that
  *       {@linkplain ReadSource#fillsChunks() fills chunks} (a file) when it is full or the source
  *       ends, so all chunks are full but the last; for any other source (a pipe, socket, stream)
