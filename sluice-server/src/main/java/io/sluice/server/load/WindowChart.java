@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import io.sluice.testkit.Png;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -144,7 +145,7 @@ public final class WindowChart {
         XYChart bytes = panel("", "queued MiB", "time, s", start);
         series(bytes, seconds, samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes()))
                 .toArray(), ChartFiles.colour(2));
-        ChartFiles.png(List.of(rate, items, bytes), 3, 1, png);
+        Png.write(List.of(rate, items, bytes), 3, 1, png);
         return samples.size();
     }
 
