@@ -7,13 +7,9 @@ import java.util.Locale;
  * A closed-loop step's warm-up: the step's own load in slices, discarded, until its throughput
  * stops rising.
  *
- * <p>Why adaptive: the server's JIT compiles on the same single core that serves, and how long
- * that takes depends on the lane and the load. {@code wrk -c64} on a fresh server, 10 s slices:
- * lane B 11,432, 22,461, 24,193 req/s; lane C 7,719, 19,086, 23,666 req/s (lane C has more code on
- * its path, Jetty's callbacks and the publisher). With a fixed 10 s warm-up lane C measured 0.79x
- * lane B in A1; once both were warm, 0.98x. {@code wrk -c512} with {@code ?delay=100}: lane B
- * 2,940, 4,052, 4,075 req/s. A fixed warm-up long enough for the slowest case would waste minutes
- * on the others.
+ * <p>Why adaptive: the server's JIT compiles on the same core that serves, for a time that depends
+ * on the lane and the load; a fixed warm-up long enough for the slowest case would waste minutes on
+ * the others and leave lane C (more code on its path) colder than lane B.
  *
  * <p>Steady: at least {@code min} has passed and the last slice's rate is no more than
  * {@link #GROWTH} above the one before. Gives up at {@code max} and says so in the row's note.
