@@ -88,8 +88,7 @@ public final class DemandScenario {
 
         /** The best aggregate any strategy can reach with paced producers, over whole period pairs. */
         double idealPacedMibPerSecond() {
-            double producers = scale.uploads() * producerMibPerSecond;
-            return (Math.min(producers, FAST_SINK_MIB) + Math.min(producers, SLOW_SINK_MIB)) / 2;
+            return idealPacedMibPerSecond(2 * scale.periodNanos() / 1e9);
         }
 
         /**
