@@ -36,32 +36,20 @@ public final class DemandRun {
     /** How long a cancelled run's channels may take to close. */
     public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
 
-    /** Told each writer pass of one stream, on that write's drain; must be fast. */
+    /**
+     * Told each writer pass of one stream, on that write's drain; must be fast. The numbers are a
+     * {@code WriteSnapshot}'s: bytes received and not yet written, the demand window
+     * ({@code Long.MAX_VALUE}: unbounded), items requested and not yet received, bytes written and
+     * {@code Subscription.request} calls so far.
+     */
     @FunctionalInterface
     public interface PassListener {
-        /**
-         * One pass of the writer.
-         *
-         * @param queuedBytes bytes received and not yet written
-         * @param windowItems the demand window ({@code Long.MAX_VALUE}: unbounded)
-         * @param outstandingItems items requested and not yet received
-         * @param writtenBytes bytes written so far
-         * @param requestCalls calls to {@code Subscription.request} so far
-         */
         void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes, long requestCalls);
     }
 
-    /** Starts one write of {@code body} into {@code channel} that tells every pass to {@code listener}. */
+    /** Starts one write of {@code body} into {@code channel} that tells every pass to the listener. */
     @FunctionalInterface
     public interface Write {
-        /**
-         * Starts the write.
-         *
-         * @param channel where the bytes go
-         * @param body what to write
-         * @param listener to be told every pass
-         * @return the bytes written, when the write ends
-         */
         CompletionStage<Long> start(WritableByteChannel channel, Publisher<ByteBuffer> body, PassListener listener);
     }
 
