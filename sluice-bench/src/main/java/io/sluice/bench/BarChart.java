@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Png;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -74,7 +75,7 @@ public final class BarChart {
 
     /** Writes the chart as a PNG, creating the directory if needed. */
     public void writePng(Path file) throws IOException {
-        ChartFiles.png(chart, file);
+        Png.write(List.of(chart), 1, 1, file);
     }
 
     /** The chart's width in pixels. */

@@ -137,10 +137,6 @@ public final class FileServer implements AutoCloseable {
         return URI.create("http://" + config.host() + ":" + port());
     }
 
-    public ServerConfig config() {
-        return config;
-    }
-
     /** The pool lanes C and C-unbounded lend download chunks from (unused by lanes A and B). */
     ChunkPool downloadChunks() {
         return downloadChunks;

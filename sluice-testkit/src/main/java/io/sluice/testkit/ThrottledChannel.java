@@ -44,7 +44,6 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
     private final PacingClock clock;                         // immutable: any thread
     private final WritableByteChannel delegate;              // writer thread; close(): null discards
     private final AtomicLong writtenBytes = new AtomicLong(); // writer -> any thread
-    private final AtomicLong writeCalls = new AtomicLong();   // writer -> any thread
     private final CountDownLatch closed = new CountDownLatch(1); // close() -> any thread
     private volatile Thread writer;                          // writer -> close()
 
@@ -92,7 +91,6 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
-        writeCalls.incrementAndGet();
         long calledAt = clock.nanoTime();
         long taken = 0;
         boolean completed = false;
@@ -161,11 +159,6 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
     /** Bytes whose writes have returned. */
     public long writtenBytes() {
         return writtenBytes.get();
-    }
-
-    /** Calls to {@code write} so far. */
-    public long writeCalls() {
-        return writeCalls.get();
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.sluice.bench.adaptive;
 
-import io.sluice.bench.ChartFiles;
+import io.sluice.testkit.Png;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -40,7 +40,7 @@ public final class ChartWriter {
         for (int i = 0; i < runs.size(); i++) {
             panels.add(panel(i == 0 ? title : "", scenario, runs.get(i)));
         }
-        ChartFiles.png(panels, panels.size(), 1, file);
+        Png.write(panels, panels.size(), 1, file);
     }
 
     private static XYChart panel(String title, Scenario scenario, RunResult run) {

@@ -101,19 +101,6 @@ public final class RateSchedule implements Schedule {
         return segments.get(indexAt(nanos)).bytesPerSecond();
     }
 
-    /** The mean rate over {@code [0, nanos)}, in bytes per second (infinite if any piece is). */
-    public double meanBytesPerSecond(long nanos) {
-        double bytes = 0;
-        long t = 0;
-        while (t < nanos) {
-            int i = indexAt(t);
-            long end = Math.min(nanos, t - Math.floorMod(t, cycleNanos) + segmentEnds[i]);
-            bytes += segments.get(i).bytesPerSecond() * (end - t) / NANOS_PER_SECOND;
-            t = end;
-        }
-        return bytes * NANOS_PER_SECOND / nanos;
-    }
-
     /**
      * When a transfer of {@code bytes} that starts at {@code startNanos} (since the origin) ends,
      * following the rate through its changes and stalls.

@@ -1,7 +1,6 @@
 package io.sluice.bench.adaptive;
 
-import io.sluice.WriteListener;
-import io.sluice.WriteSnapshot;
+import io.sluice.testkit.DemandRun;
 import io.sluice.testkit.ScheduledPublisher;
 
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import java.util.function.LongSupplier;
  * <p><b>Threading:</b> {@link #onPass} runs on the write's drain, {@link #emitted} on the
  * producer's thread; the results are read after the write has ended.
  */
-final class RunRecorder implements WriteListener, ScheduledPublisher.EmissionProbe {
+final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.EmissionProbe {
 
     private final long originNanos;
     private final long sampleNanos;
@@ -44,15 +43,15 @@ final class RunRecorder implements WriteListener, ScheduledPublisher.EmissionPro
     }
 
     @Override
-    public synchronized void onPass(WriteSnapshot snapshot) {
-        peakOutstandingItems = Math.max(peakOutstandingItems, snapshot.outstandingItems());
-        requestCalls = snapshot.requestCalls();
+    public synchronized void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes,
+                                    long requestCalls) {
+        peakOutstandingItems = Math.max(peakOutstandingItems, outstandingItems);
+        this.requestCalls = requestCalls;
         long now = System.nanoTime() - originNanos;
         if (now - lastSampleNanos >= sampleNanos) {
             lastSampleNanos = now;
-            long queued = Math.max(intervalQueuedBytes.getAndSet(0), snapshot.queuedBytes());
-            series.add(new RunResult.Sample(now, queued, snapshot.windowItems(),
-                    snapshot.outstandingItems(), snapshot.writtenBytes()));
+            long queued = Math.max(intervalQueuedBytes.getAndSet(0), queuedBytes);
+            series.add(new RunResult.Sample(now, queued, windowItems, outstandingItems, writtenBytes));
         }
     }
 

@@ -84,12 +84,12 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
         return new Scenario(name, producer, sink, itemBytes, nanos, emission, maxQueuedBytes);
     }
 
-    /** A copy whose producer emits from {@code emission}. */
     /** The same set-up with another byte cap; the name says which. */
     public Scenario withMaxQueuedBytes(long bytes) {
         return new Scenario(name + "-cap-" + (bytes / 1024) + "k", producer, sink, itemBytes, durationNanos, emission, bytes);
     }
 
+    /** A copy whose producer emits from {@code emission}. */
     public Scenario withEmission(ScheduledPublisher.Emission emission) {
         return new Scenario(name, producer, sink, itemBytes, durationNanos, emission, maxQueuedBytes);
     }

@@ -1,6 +1,6 @@
 package io.sluice.bench.adaptive;
 
-import io.sluice.bench.ChartFiles;
+import io.sluice.testkit.Png;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -53,7 +53,7 @@ final class SweepChart {
         XYSeries target = chart.addSeries("95% of the best", new double[] {0, xMax}, new double[] {0.95, 0.95});
         target.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line).setMarker(SeriesMarkers.NONE)
                 .setLineColor(new Color(200, 60, 60)).setLineStyle(SeriesLines.DASH_DASH);
-        ChartFiles.png(chart, file);
+        Png.write(List.of(chart), 1, 1, file);
     }
 
     /** A scatter series of the settings that {@code which} accepts (none: no series). */

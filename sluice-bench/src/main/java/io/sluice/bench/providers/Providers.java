@@ -54,73 +54,46 @@ public final class Providers {
     }
 
     public static Provider create(String name) {
-        switch (name) {
-            case "sluice":
-                return SluiceProvider.defaults();
-            case "sluice-rw":
-                return new SluiceProvider(name, WriteOptions.defaults(), SluiceProvider.CopyMode.READ_WRITE, false);
-            case "sluice-lent":                   // reads and write(read()) copies with lent chunks
-                return new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks(),
-                        SluiceProvider.CopyMode.READ_WRITE, true);
-            case "sluice-owned-16k":
-                return readOnly(name, 16 * 1024);
-            case "sluice-owned-32k":
-                return readOnly(name, 32 * 1024);
-            case "sluice-owned-64k":
-                return readOnly(name, 64 * 1024);
-            case "sluice-owned-128k":
-                return readOnly(name, 128 * 1024);
-            case "sluice-owned-256k":
-                return readOnly(name, 256 * 1024);
-            case "sluice-lent-64k":
-                return lentReads(name, 64 * 1024);
-            case "sluice-lent-128k":
-                return lentReads(name, 128 * 1024);
-            case "sluice-lent-256k":
-                return lentReads(name, 256 * 1024);
-            case "sluice-fixed-16-4":
-                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
-            case "sluice-fixed-1024-256":
-                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(1024, 256)));
-            case "sluice-one-by-one":
-                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.oneByOne()));
-            case "sluice-unbounded":
-                return writeOnly(name, WriteOptions.defaults().withDemand(Demand.unbounded()));
-            case "sluice-max-item-1k":            // the hard byte bound, declared at the chunks' true size
-                return writeOnly(name, WriteOptions.defaults().withMaxItemBytes(1024));
-            case "sluice-max-item-64k":           // the hard byte bound, declared 64x too large
-                return writeOnly(name, WriteOptions.defaults().withMaxItemBytes(64 * 1024));
-            case "rio":
-                return new RioProvider();
-            case "vertx":
-                return VertxProvider.bridge();
-            case "vertx-pipe":
-                return VertxProvider.nativePipe();
-            case "spring":
-                return new SpringProvider();
-            case "loop":
-                return LoopProvider.platform(LoopProvider.Kind.LOOP);
-            case "loop-gather":
-                return LoopProvider.platform(LoopProvider.Kind.GATHER);
-            case "loop-fresh-64k":
-                return LoopProvider.platform(LoopProvider.Kind.FRESH_64K);
-            case "loop-fresh-direct-64k":
-                return LoopProvider.platform(LoopProvider.Kind.FRESH_DIRECT_64K);
-            case "loop-direct-64k":
-                return LoopProvider.platform(LoopProvider.Kind.DIRECT_64K);
-            case "loop-direct-256k":
-                return LoopProvider.platform(LoopProvider.Kind.DIRECT_256K);
-            case "files-copy":
-                return LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
-            case "vt-loop":
-                return LoopProvider.virtual(LoopProvider.Kind.LOOP);
-            case "vt-loop-gather":
-                return LoopProvider.virtual(LoopProvider.Kind.GATHER);
-            default:
-                throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
-                        + comparison() + ", " + demandScenario() + ", " + readChoices() + ", " + readChunkSizes()
-                        + " and " + hardBound());
-        }
+        return switch (name) {
+            case "sluice" -> SluiceProvider.defaults();
+            case "sluice-rw" -> new SluiceProvider(name, WriteOptions.defaults(), SluiceProvider.CopyMode.READ_WRITE,
+                    false);
+            case "sluice-lent" ->                  // reads and write(read()) copies with lent chunks
+                    new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks(),
+                            SluiceProvider.CopyMode.READ_WRITE, true);
+            case "sluice-owned-16k", "sluice-owned-32k", "sluice-owned-64k", "sluice-owned-128k",
+                    "sluice-owned-256k" -> readOnly(name, kib(name));
+            case "sluice-lent-64k", "sluice-lent-128k", "sluice-lent-256k" -> lentReads(name, kib(name));
+            case "sluice-fixed-16-4" -> writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
+            case "sluice-fixed-1024-256" ->
+                    writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(1024, 256)));
+            case "sluice-one-by-one" -> writeOnly(name, WriteOptions.defaults().withDemand(Demand.oneByOne()));
+            case "sluice-unbounded" -> writeOnly(name, WriteOptions.defaults().withDemand(Demand.unbounded()));
+            // the hard byte bound, declared at the chunks' true size, and 64x too large
+            case "sluice-max-item-1k" -> writeOnly(name, WriteOptions.defaults().withMaxItemBytes(1024));
+            case "sluice-max-item-64k" -> writeOnly(name, WriteOptions.defaults().withMaxItemBytes(64 * 1024));
+            case "rio" -> new RioProvider();
+            case "vertx" -> VertxProvider.bridge();
+            case "vertx-pipe" -> VertxProvider.nativePipe();
+            case "spring" -> new SpringProvider();
+            case "loop" -> LoopProvider.platform(LoopProvider.Kind.LOOP);
+            case "loop-gather" -> LoopProvider.platform(LoopProvider.Kind.GATHER);
+            case "loop-fresh-64k" -> LoopProvider.platform(LoopProvider.Kind.FRESH_64K);
+            case "loop-fresh-direct-64k" -> LoopProvider.platform(LoopProvider.Kind.FRESH_DIRECT_64K);
+            case "loop-direct-64k" -> LoopProvider.platform(LoopProvider.Kind.DIRECT_64K);
+            case "loop-direct-256k" -> LoopProvider.platform(LoopProvider.Kind.DIRECT_256K);
+            case "files-copy" -> LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
+            case "vt-loop" -> LoopProvider.virtual(LoopProvider.Kind.LOOP);
+            case "vt-loop-gather" -> LoopProvider.virtual(LoopProvider.Kind.GATHER);
+            default -> throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
+                    + comparison() + ", " + demandScenario() + ", " + readChoices() + ", " + readChunkSizes()
+                    + " and " + hardBound());
+        };
+    }
+
+    /** The chunk size a name such as {@code sluice-owned-128k} ends with, in bytes. */
+    private static int kib(String name) {
+        return Integer.parseInt(name.substring(name.lastIndexOf('-') + 1, name.length() - 1)) * 1024;
     }
 
     private static Provider readOnly(String name, int chunkBytes) {

@@ -43,12 +43,6 @@ class RateScheduleTest {
     }
 
     @Test
-    void meanRateAveragesThePieces() {
-        RateSchedule schedule = RateSchedule.stepsMiBps(200, 20, 2000);
-        assertEquals(110 * RateSchedule.MIB, schedule.meanBytesPerSecond(4_000 * MS), 1);
-    }
-
-    @Test
     void rejectsAScheduleStalledForever() {
         assertThrows(IllegalArgumentException.class,
                 () -> RateSchedule.cycle("stalled", List.of(new RateSchedule.Segment(MS, 0))));

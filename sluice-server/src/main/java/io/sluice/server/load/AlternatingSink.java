@@ -2,9 +2,8 @@ package io.sluice.server.load;
 
 import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.Schedule;
+import io.sluice.testkit.ThrottledChannel;
 import io.sluice.testkit.ThrottledSink;
-
-import java.nio.channels.WritableByteChannel;
 
 /**
  * Scenario C's storage: one {@link ThrottledSink} whose rate alternates between
@@ -69,7 +68,7 @@ final class AlternatingSink {
     }
 
     /** A new channel on this sink's budget; its {@code write} blocks for the bytes' share of time. */
-    WritableByteChannel channel() {
+    ThrottledChannel channel() {
         return sink.channel();
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.Png;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
@@ -50,7 +51,7 @@ final class ConnectionsChart {
                 panel.getStyler().setYAxisMax(1.0); // nothing measured: still an axis
             }
         }
-        ChartFiles.png(List.of(rate, p99), 2, 1, file);
+        Png.write(List.of(rate, p99), 2, 1, file);
     }
 
     private static CategoryChart panel(String title, String yLabel) {

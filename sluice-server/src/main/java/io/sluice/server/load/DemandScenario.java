@@ -4,12 +4,13 @@ import io.sluice.ByteChannels;
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
-import io.sluice.WriteSnapshot;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
+import io.sluice.testkit.DemandRun;
 import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.Schedule;
 import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
 import org.reactivestreams.Publisher;
 
 import java.io.PrintStream;
@@ -23,8 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +32,8 @@ import java.util.stream.Collectors;
 
 /**
  * Scenario C, in process: {@code uploads} concurrent writes into one {@link AlternatingSink}
- * alternating 200 and 20 MiB/s, once per demand strategy, in two cases.
+ * alternating 200 and 20 MiB/s, once per demand strategy, in two cases; each run is a
+ * {@link DemandRun}.
  *
  * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
  * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
@@ -53,7 +53,7 @@ import java.util.stream.Collectors;
  *
  * <p>Every strategy keeps the writer's default 1 MiB byte bound except all-at-once, whose point is
  * to have none. Measured: aggregate MiB/s, the peak of the bytes queued in all writers together,
- * and stream 0's {@link WriteSnapshot#windowItems()} over time: its largest and smallest value, and
+ * and stream 0's demand window over time: its largest and smallest value, and
  * whether it shrank after each fast-to-slow switch (its value at the end of a fast period against
  * its minimum in the following slow period). {@code --series FILE} writes stream 0's window,
  * queued bytes and the sink's rate over time as CSV ({@link WindowTrace#CSV_HEADER}); rows of the
@@ -88,8 +88,7 @@ public final class DemandScenario {
 
         /** The best aggregate any strategy can reach with paced producers, over whole period pairs. */
         double idealPacedMibPerSecond() {
-            double producers = scale.uploads() * producerMibPerSecond;
-            return (Math.min(producers, FAST_SINK_MIB) + Math.min(producers, SLOW_SINK_MIB)) / 2;
+            return idealPacedMibPerSecond(2 * scale.periodNanos() / 1e9);
         }
 
         /**
@@ -314,45 +313,25 @@ public final class DemandScenario {
 
     private static Result runOne(String name, DemandStrategy strategy, DemandScale scale,
                                  LongFunction<Publisher<ByteBuffer>> producers, List<String> csv, String prefix)
-            throws Exception {
+            throws InterruptedException {
         AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
-        QueueTotals totals = new QueueTotals(scale.uploads());
         WindowTrace trace = new WindowTrace(prefix + name, sink);
-        List<CompletableFuture<Long>> writes = new ArrayList<>();
-        long start = System.nanoTime();
+        WriteOptions defaults = WriteOptions.defaults().withDemand(strategy);
+        WriteOptions options = strategy == Demand.unbounded()
+                ? defaults.withMaxQueuedBytes(Long.MAX_VALUE / 2)            // all-at-once: no byte bound either
+                : defaults;
+        List<ThrottledChannel> channels = new ArrayList<>();
         for (int i = 0; i < scale.uploads(); i++) {
-            int index = i;
-            WriteOptions options = WriteOptions.defaults().withDemand(strategy);
-            if (strategy == Demand.unbounded()) {
-                options = options.withMaxQueuedBytes(Long.MAX_VALUE / 2);   // all-at-once: no byte bound either
-            }
-            options = options.withListener((WriteSnapshot snapshot) -> {
-                totals.report(index, snapshot.queuedBytes());
-                if (index == 0) {
-                    trace.record(snapshot);                                  // stream 0's drain only
-                }
-            });
-            writes.add(ByteChannels.write(sink.channel(), producers.apply(scale.bytesEach()), options)
-                    .toCompletableFuture());
+            channels.add(sink.channel());
         }
-        long bytes = 0;
-        boolean outOfMemory = false;
-        for (CompletableFuture<Long> write : writes) {
-            try {
-                bytes += write.get(10, TimeUnit.MINUTES);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof OutOfMemoryError)) {
-                    throw e;
-                }
-                outOfMemory = true;
-            }
-        }
-        if (outOfMemory) {
-            writes.forEach(write -> write.cancel(true));
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        DemandRun.Result run = DemandRun.run(prefix + name, channels, stream -> producers.apply(scale.bytesEach()),
+                (channel, body, listener) -> ByteChannels.write(channel, body,
+                        options.withListener(s -> listener.onPass(s.queuedBytes(), s.windowItems(),
+                                s.outstandingItems(), s.writtenBytes(), s.requestCalls()))),
+                trace, 0);
         csv.addAll(trace.csvRows());
-        return new Result(name, bytes / MIB / seconds, seconds, totals.peakBytes(), trace.switches(),
-                trace.smallestWindow(), trace.largestWindow(), trace.windowTime(), outOfMemory);
+        double seconds = run.elapsedNanos() / 1e9;
+        return new Result(name, run.mibPerSecond(), seconds, run.peakQueuedBytes(), trace.switches(),
+                trace.smallestWindow(), trace.largestWindow(), trace.windowTime(), run.outOfMemory());
     }
 }

@@ -45,15 +45,6 @@ final class LatencyRecorder {
         return bytes.get();
     }
 
-    long total() {
-        return ok() + errors() + timeouts();
-    }
-
-    double timeoutShare() {
-        long total = total();
-        return total == 0 ? 0 : (double) timeouts() / total;
-    }
-
     /** The counts and percentiles as a row reports them. */
     Traffic traffic() {
         return new Traffic(ok(), bytes(), errors(), timeouts(), percentileMillis(50), percentileMillis(99),

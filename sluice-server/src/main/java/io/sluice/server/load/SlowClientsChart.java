@@ -1,6 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.Png;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
@@ -44,7 +45,7 @@ final class SlowClientsChart {
             idle.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
             idle.setMarker(SeriesMarkers.DIAMOND).setMarkerColor(Color.BLACK);
         }
-        ChartFiles.png(List.of(p99, rss, queue), 3, 1, file);
+        Png.write(List.of(p99, rss, queue), 3, 1, file);
     }
 
     /** One bar series per lane (its value at its own category only), overlapped: one coloured bar per lane. */

@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import io.sluice.testkit.Png;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -12,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Scenario C's demand window over time, from the series CSV the demand scenario writes (header
@@ -25,6 +28,9 @@ public final class WindowChart {
     static final String HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
     static final int WIDTH = 960;
     static final int HEIGHT = 720;
+    /** A row: the strategy, quoted as RFC 4180 says when it holds a comma, then four numbers. */
+    private static final Pattern ROW =
+            Pattern.compile("(\"(?:[^\"]|\"\")*\"|[^\",]*),([^,]*),([^,]*),([^,]*),([^,]*)");
 
     /** One sample line of the CSV. */
     record Sample(String strategy, double millis, double sinkMiBPerSecond, double windowItems, double queuedBytes) {
@@ -84,46 +90,19 @@ public final class WindowChart {
     }
 
     /**
-     * The five fields of a row: the strategy, quoted as RFC 4180 says when it holds a comma (such as
-     * {@code "fixed(16,4)"}, with {@code ""} for a quote), then four numbers; null if malformed.
+     * The five fields of a row: the strategy (such as {@code "fixed(16,4)"} unquoted, {@code ""}
+     * read as a quote), then the four numbers as text; null if malformed.
      */
     static String[] fields(String line) {
-        String strategy;
-        String rest;
-        if (line.startsWith("\"")) {
-            StringBuilder name = new StringBuilder();
-            int at = 1;
-            for (;;) {
-                int quote = line.indexOf('"', at);
-                if (quote < 0) {
-                    return null;
-                }
-                name.append(line, at, quote);
-                if (quote + 1 < line.length() && line.charAt(quote + 1) == '"') {
-                    name.append('"');
-                    at = quote + 2;
-                    continue;
-                }
-                if (quote + 1 >= line.length() || line.charAt(quote + 1) != ',') {
-                    return null;
-                }
-                strategy = name.toString();
-                rest = line.substring(quote + 2);
-                break;
-            }
-        } else {
-            int comma = line.indexOf(',');
-            if (comma < 0) {
-                return null;
-            }
-            strategy = line.substring(0, comma);
-            rest = line.substring(comma + 1);
-        }
-        String[] numbers = rest.split(",", -1);
-        if (numbers.length != 4) {
+        Matcher row = ROW.matcher(line);
+        if (!row.matches()) {
             return null;
         }
-        return new String[] {strategy, numbers[0], numbers[1], numbers[2], numbers[3]};
+        String strategy = row.group(1);
+        if (strategy.startsWith("\"")) {
+            strategy = strategy.substring(1, strategy.length() - 1).replace("\"\"", "\"");
+        }
+        return new String[] {strategy, row.group(2), row.group(3), row.group(4), row.group(5)};
     }
 
     /** Draws the samples of {@code strategy}; returns how many there were. */
@@ -144,7 +123,7 @@ public final class WindowChart {
         XYChart bytes = panel("", "queued MiB", "time, s", start);
         series(bytes, seconds, samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes()))
                 .toArray(), ChartFiles.colour(2));
-        ChartFiles.png(List.of(rate, items, bytes), 3, 1, png);
+        Png.write(List.of(rate, items, bytes), 3, 1, png);
         return samples.size();
     }
 

@@ -1,6 +1,6 @@
 package io.sluice.server.load;
 
-import io.sluice.WriteSnapshot;
+import io.sluice.testkit.DemandRun;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +17,12 @@ import java.util.TreeMap;
  * for every snapshot whose window differs from the last kept row's (changes are few: a handful per
  * switch), so the series is at most one row per 10 ms plus one per window change.
  *
- * <p><b>Threading:</b> {@link #record} is called from stream 0's {@code WriteListener}, which the
+ * <p><b>Threading:</b> {@link #onPass} is called from stream 0's {@code WriteListener}, which the
  * writer calls serially on its drain, so every field is confined to that write's drain passes. The
  * other methods are called after the write's stage has completed, which happens after its last
  * pass.
  */
-final class WindowTrace {
+final class WindowTrace implements DemandRun.PassListener {
 
     static final long ROW_INTERVAL_NANOS = 10_000_000;
     static final String CSV_HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
@@ -54,9 +54,9 @@ final class WindowTrace {
         this.sink = sink;
     }
 
-    void record(WriteSnapshot snapshot) {
+    @Override
+    public void onPass(long queuedBytes, long window, long outstandingItems, long writtenBytes, long requestCalls) {
         long now = System.nanoTime();
-        long window = snapshot.windowItems();
         if (lastNanos != Long.MIN_VALUE) {
             nanosByWindow.computeIfAbsent(lastWindow, w -> new long[2])[lastFast ? 0 : 1] += now - lastNanos;
         }
@@ -71,7 +71,7 @@ final class WindowTrace {
             lastRowNanos = now;
             lastRowWindow = window;
             rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", csvField(strategy),
-                    (now - sink.startNanos()) / 1e6, sink.rateAt(now) / MIB, window, snapshot.queuedBytes()));
+                    (now - sink.startNanos()) / 1e6, sink.rateAt(now) / MIB, window, queuedBytes));
         }
     }
 

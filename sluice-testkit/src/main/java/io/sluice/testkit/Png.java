@@ -1,4 +1,4 @@
-package io.sluice.bench;
+package io.sluice.testkit;
 
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -10,28 +10,30 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Writes XChart charts as PNG files, headless: {@code java.awt.headless} is set to true unless the
- * launcher chose otherwise, so the charts render without a display.
+ * Writes the bench's and the server harness's XChart charts as PNG files, headless:
+ * {@code java.awt.headless} is set to true unless the launcher chose otherwise.
  */
-public final class ChartFiles {
+public final class Png {
 
     static {
         System.setProperty("java.awt.headless", System.getProperty("java.awt.headless", "true"));
     }
 
-    private ChartFiles() {
-    }
-
-    /** Writes {@code chart} to {@code file}, creating the directory if needed. */
-    public static void png(Chart<?, ?> chart, Path file) throws IOException {
-        png(List.of(chart), 1, 1, file);
+    private Png() {
     }
 
     /**
      * Writes {@code charts}, all of one size, as a grid of {@code rows} by {@code cols} in one PNG
-     * ({@code rows} times their height high, {@code cols} times their width wide).
+     * ({@code rows} times their height high, {@code cols} times their width wide), creating the
+     * directory if needed.
+     *
+     * @param charts the charts, row by row
+     * @param rows the grid's rows
+     * @param cols the grid's columns
+     * @param file the PNG to write
+     * @throws IOException if it cannot be written
      */
-    public static void png(List<? extends Chart<?, ?>> charts, int rows, int cols, Path file) throws IOException {
+    public static void write(List<? extends Chart<?, ?>> charts, int rows, int cols, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

@@ -1,0 +1,147 @@
+package io.sluice.testkit;
+
+import org.reactivestreams.Publisher;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntFunction;
+
+/**
+ * The demand scenarios' one run: {@code streams} publishers, each written by the caller's
+ * {@link Write} (sluice's writer: this module does not depend on it) into a {@link ThrottledChannel},
+ * every writer pass reported. Either every body is endless and the writes are cancelled after a
+ * duration (the bench's scenarios), or every body is finite and the run waits for all of them (the
+ * server's scenario C). Measured: the elapsed time, the bytes the channels took, the peak of the
+ * bytes queued in all writers together, and whether a write ran out of memory; stream 0's passes go
+ * to the caller's {@link PassListener}.
+ *
+ * <p><b>Threading:</b> {@link #run} blocks its caller; the listeners run on the writers' drains.
+ * The queued-bytes total is summed over the latest report of every stream, so it may mix instants
+ * by a drain pass; the peak is the largest such sum.
+ */
+public final class DemandRun {
+
+    /** How long a finite run may take. */
+    public static final long TIMEOUT_MINUTES = 10;
+    /** How long a cancelled run's channels may take to close. */
+    public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
+
+    /**
+     * Told each writer pass of one stream, on that write's drain; must be fast. The numbers are a
+     * {@code WriteSnapshot}'s: bytes received and not yet written, the demand window
+     * ({@code Long.MAX_VALUE}: unbounded), items requested and not yet received, bytes written and
+     * {@code Subscription.request} calls so far.
+     */
+    @FunctionalInterface
+    public interface PassListener {
+        void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes, long requestCalls);
+    }
+
+    /** Starts one write of {@code body} into {@code channel} that tells every pass to the listener. */
+    @FunctionalInterface
+    public interface Write {
+        CompletionStage<Long> start(WritableByteChannel channel, Publisher<ByteBuffer> body, PassListener listener);
+    }
+
+    /**
+     * What a run came to.
+     *
+     * @param elapsedNanos from the first write's start to the last one's end (or the cancel)
+     * @param writtenBytes bytes the channels took
+     * @param peakQueuedBytes the most bytes queued in all writers together
+     * @param outOfMemory whether a finite write failed with {@link OutOfMemoryError} (the others are
+     *     then cancelled)
+     */
+    public record Result(long elapsedNanos, long writtenBytes, long peakQueuedBytes, boolean outOfMemory) {
+
+        /** Throughput in MiB/s. */
+        public double mibPerSecond() {
+            return writtenBytes / (1024.0 * 1024.0) / (elapsedNanos / 1e9);
+        }
+    }
+
+    private DemandRun() {
+    }
+
+    /**
+     * Runs the writes.
+     *
+     * @param name what failure messages call the run
+     * @param channels stream {@code i}'s channel
+     * @param bodies stream {@code i}'s body
+     * @param write sluice's write, with the strategy under test
+     * @param stream0 told stream 0's passes
+     * @param durationNanos positive: the bodies are endless and the writes are cancelled then, and
+     *     the run fails unless every channel closes within {@link #SHUTDOWN_TIMEOUT}; 0: the bodies
+     *     are finite and the run waits for every write
+     * @return what the run came to
+     * @throws InterruptedException if interrupted while waiting
+     * @throws IllegalStateException if a write fails (a finite one may run out of memory), an endless
+     *     one completes, or a cancelled channel does not close
+     */
+    public static Result run(String name, List<ThrottledChannel> channels, IntFunction<Publisher<ByteBuffer>> bodies,
+                             Write write, PassListener stream0, long durationNanos) throws InterruptedException {
+        AtomicLongArray queued = new AtomicLongArray(channels.size());   // drains -> drains
+        AtomicLong peak = new AtomicLong();                               // drains -> caller, after the run
+        List<CompletableFuture<Long>> writes = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < channels.size(); i++) {
+            int stream = i;
+            writes.add(write.start(channels.get(i), bodies.apply(i), (q, window, outstanding, written, calls) -> {
+                queued.set(stream, q);
+                long total = 0;
+                for (int k = 0; k < queued.length(); k++) {
+                    total += queued.get(k);
+                }
+                peak.accumulateAndGet(total, Math::max);
+                if (stream == 0) {
+                    stream0.onPass(q, window, outstanding, written, calls);
+                }
+            }).toCompletableFuture());
+        }
+        boolean outOfMemory = false;
+        long deadline = durationNanos > 0 ? start + durationNanos : start + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
+        for (CompletableFuture<Long> future : writes) {
+            try {
+                Long bytes = future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (durationNanos > 0) {
+                    throw new IllegalStateException(name + ": the endless write completed with " + bytes + " bytes");
+                }
+            } catch (TimeoutException e) {
+                if (durationNanos == 0) {
+                    throw new IllegalStateException(name + ": a write did not end within "
+                            + TIMEOUT_MINUTES + " minutes", e);
+                }
+            } catch (ExecutionException e) {
+                if (durationNanos > 0 || !(e.getCause() instanceof OutOfMemoryError)) {
+                    throw new IllegalStateException(name + " failed: " + e.getCause(), e.getCause());
+                }
+                outOfMemory = true;
+            }
+        }
+        if (durationNanos > 0 || outOfMemory) {
+            writes.forEach(future -> future.cancel(true));
+        }
+        long elapsed = System.nanoTime() - start;
+        long written = channels.stream().mapToLong(ThrottledChannel::writtenBytes).sum();
+        if (durationNanos > 0) {
+            for (ThrottledChannel channel : channels) {
+                if (!channel.awaitClosed(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException(name + ": the cancelled write did not close " + channel
+                            + " within " + SHUTDOWN_TIMEOUT);
+                }
+            }
+        }
+        return new Result(elapsed, written, peak.get(), outOfMemory);
+    }
+}
