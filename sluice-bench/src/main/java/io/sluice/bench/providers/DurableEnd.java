@@ -1,0 +1,54 @@
+package io.sluice.bench.providers;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The end of every durable ({@code WRITE_SYNC}) write the benchmark times, so that every provider
+ * gives the guarantee sluice's {@code WriteOptions.withSync()} gives: the file's data and metadata
+ * forced ({@code force(true)}), then its directory, so that a file the write created still exists
+ * after a crash (fsync(2), "Notes"). Blocking: callers run it on their own I/O threads.
+ */
+final class DurableEnd {
+
+    /** What every durable row guarantees when its write completes; see {@link Providers#durableGuarantee}. */
+    static final String GUARANTEE = "file data and metadata forced (force(true)), then its directory";
+
+    private DurableEnd() {
+    }
+
+    /** Forces {@code channel}'s file with its metadata, then the directory {@code file} lies in. */
+    static void force(FileChannel channel, Path file) throws IOException {
+        channel.force(true);
+        forceDirectoryOf(file);
+    }
+
+    /**
+     * Forces a file that its writer has already closed, through a channel opened here, then its
+     * directory. On Linux fsync acts on the file, not on the descriptor it is called through, so
+     * this covers every write made through the writer's own descriptor.
+     */
+    static void forceClosed(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            force(channel, file);
+        }
+    }
+
+    /**
+     * Forces the directory {@code file} lies in. A file system that cannot open or force a
+     * directory (Windows; EINVAL on some) leaves the entry's durability to itself, as sluice does.
+     */
+    static void forceDirectoryOf(Path file) {
+        Path directory = file.toAbsolutePath().getParent();
+        if (directory == null) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | UnsupportedOperationException refused) {
+            // the file's own force has happened; see the method's Javadoc
+        }
+    }
+}
