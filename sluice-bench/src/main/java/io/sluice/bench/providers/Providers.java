@@ -15,13 +15,37 @@ public final class Providers {
     private Providers() {
     }
 
-    /** The comparison's providers: sluice, the peers, the baselines (virtual-thread ones on JDK 21+). */
+    /**
+     * The peers read (and copy) at sluice's 64 KiB read chunk instead of their 8 KiB defaults: in
+     * {@link #comparison()} and {@link #readChoices()}, not in {@link #quick()}.
+     */
+    private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
+            "spring-64k");
+
+    /**
+     * The comparison's providers: sluice, the peers with their defaults and with 64 KiB reads, the
+     * baselines (virtual-thread ones on JDK 21+).
+     */
     public static List<String> comparison() {
         List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
-                "vertx-pipe", "spring", "loop", "loop-gather", "loop-direct-64k", "loop-fresh-64k", "files-copy"));
+                "vertx-pipe", "spring"));
+        names.addAll(LARGE_READ_PEERS);
+        names.addAll(List.of("loop", "loop-gather", "loop-staged-256k", "loop-direct-64k", "loop-fresh-64k",
+                "files-copy"));
         if (IoExecutors.virtualThreadsAvailable()) {
-            names.addAll(List.of("vt-loop", "vt-loop-gather"));
+            names.addAll(List.of("vt-loop", "vt-loop-gather", "vt-loop-staged-256k"));
         }
+        return names;
+    }
+
+    /**
+     * {@link #comparison()} without the peers' 64 KiB rows and {@code vt-loop-staged-256k}, to keep
+     * the quick profile short; every baseline that can be a cell's fastest stays.
+     */
+    public static List<String> quick() {
+        List<String> names = new ArrayList<>(comparison());
+        names.removeAll(LARGE_READ_PEERS);
+        names.remove("vt-loop-staged-256k");
         return names;
     }
 
@@ -38,8 +62,11 @@ public final class Providers {
 
     /** The read path's choices: lent against owned chunks of several sizes, against the plain loops. */
     public static List<String> readChoices() {
-        return List.of("sluice", "sluice-lent", "sluice-owned-16k", "sluice-owned-32k", "sluice-owned-128k",
-                "loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k");
+        List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-owned-16k", "sluice-owned-32k",
+                "sluice-owned-128k"));
+        names.addAll(LARGE_READ_PEERS);
+        names.addAll(List.of("loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k"));
+        return names;
     }
 
     /** Chunk sizes of the read: owned and lent chunks of 64, 128 and 256 KiB against the plain loops. */
@@ -72,19 +99,25 @@ public final class Providers {
             // the hard byte bound, declared at the chunks' true size, and 64x too large
             case "sluice-max-item-1k" -> writeOnly(name, WriteOptions.defaults().withMaxItemBytes(1024));
             case "sluice-max-item-64k" -> writeOnly(name, WriteOptions.defaults().withMaxItemBytes(64 * 1024));
-            case "rio" -> new RioProvider();
+            case "rio" -> RioProvider.defaults();
+            case "rio-64k" -> RioProvider.largeReads();
             case "vertx" -> VertxProvider.bridge();
             case "vertx-pipe" -> VertxProvider.nativePipe();
-            case "spring" -> new SpringProvider();
+            case "vertx-64k" -> VertxProvider.bridgeLargeReads();
+            case "vertx-pipe-64k" -> VertxProvider.nativePipeLargeReads();
+            case "spring" -> SpringProvider.defaults();
+            case "spring-64k" -> SpringProvider.largeReads();
             case "loop" -> LoopProvider.platform(LoopProvider.Kind.LOOP);
             case "loop-gather" -> LoopProvider.platform(LoopProvider.Kind.GATHER);
             case "loop-fresh-64k" -> LoopProvider.platform(LoopProvider.Kind.FRESH_64K);
             case "loop-fresh-direct-64k" -> LoopProvider.platform(LoopProvider.Kind.FRESH_DIRECT_64K);
             case "loop-direct-64k" -> LoopProvider.platform(LoopProvider.Kind.DIRECT_64K);
             case "loop-direct-256k" -> LoopProvider.platform(LoopProvider.Kind.DIRECT_256K);
+            case "loop-staged-256k" -> LoopProvider.platform(LoopProvider.Kind.STAGED_256K);
             case "files-copy" -> LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
             case "vt-loop" -> LoopProvider.virtual(LoopProvider.Kind.LOOP);
             case "vt-loop-gather" -> LoopProvider.virtual(LoopProvider.Kind.GATHER);
+            case "vt-loop-staged-256k" -> LoopProvider.virtual(LoopProvider.Kind.STAGED_256K);
             default -> throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
                     + comparison() + ", " + demandScenario() + ", " + readChoices() + ", " + readChunkSizes()
                     + " and " + hardBound());
@@ -108,6 +141,25 @@ public final class Providers {
 
     private static Provider writeOnly(String name, WriteOptions options) {
         return new SluiceProvider(name, options, SluiceProvider.CopyMode.NONE, false);
+    }
+
+    /**
+     * What a durable ({@code WRITE_SYNC}) write of provider {@code name} guarantees when it
+     * completes, for the report to print beside that row. Every provider with a durable row gives
+     * the same guarantee (the file's data and metadata forced, then its directory); the text says
+     * how where the library's API does not offer it. Goes by the name alone: creates no provider.
+     */
+    public static String durableGuarantee(String name) {
+        if (name.startsWith("rio") || name.startsWith("spring")) {
+            return "no durable row: the library offers no force";
+        }
+        if (name.startsWith("vertx")) {
+            return VertxProvider.DURABLE_GUARANTEE;
+        }
+        if (name.startsWith("sluice")) {
+            return DurableEnd.GUARANTEE + " (WriteOptions.withSync())";
+        }
+        return DurableEnd.GUARANTEE;
     }
 
     /** Whether {@code name} is a plain-JDK baseline. */

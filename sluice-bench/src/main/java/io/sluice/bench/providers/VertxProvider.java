@@ -18,15 +18,31 @@ import io.vertx.ext.reactivestreams.ReactiveWriteStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
 
 /**
- * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per JVM with default options. Writes take a
+ * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options. Writes take a
  * Reactive Streams publisher through the {@code vertx-reactive-streams} bridge
  * ({@link ReactiveReadStream} piped to the file); reads use the file's own handler with its
- * default 8 KiB read size. Copy is either the bridge both ways ({@code vertx}) or the native
- * {@code AsyncFile.pipeTo} ({@code vertx-pipe}).
+ * default 8 KiB read size ({@code vertx}) or with sluice's 64 KiB ({@code vertx-64k}, which reads
+ * and copies only). Copy is either the bridge both ways ({@code vertx}, {@code vertx-64k}) or the
+ * native {@code AsyncFile.pipeTo} ({@code vertx-pipe}, {@code vertx-pipe-64k}).
+ *
+ * <p>A durable write cannot be asked of Vert.x with the guarantee the other rows give:
+ * {@code AsyncFile.flush()} is {@code force(false)} (data only), the file's channel is not exposed,
+ * and {@code OpenOptions.setSync} makes every write synchronous instead of forcing once at the end.
+ * So the durable write closes the file (which waits for its outstanding writes), then forces it
+ * through a {@code FileChannel} opened on a Vert.x worker thread ({@link DurableEnd#forceClosed}):
+ * what a Vert.x user who needs {@code force(true)} writes.
  */
 public final class VertxProvider implements Provider {
+
+    /** How {@code vertx-64k} and {@code vertx-pipe-64k} read: sluice's default read chunk. */
+    static final int LARGE_READ_BUFFER_BYTES = 64 * 1024;
+    /** What a durable write guarantees and how; see {@link Providers#durableGuarantee}. */
+    static final String DURABLE_GUARANTEE = DurableEnd.GUARANTEE + "; Vert.x's flush() is force(false) and its"
+            + " channel is hidden, so after close() the file is forced through a FileChannel reopened on a worker"
+            + " thread (fsync acts on the file on Linux)";
 
     private static final OpenOptions WRITE = new OpenOptions().setRead(false).setWrite(true)
             .setCreate(true).setTruncateExisting(true);
@@ -35,29 +51,44 @@ public final class VertxProvider implements Provider {
 
     private final Vertx vertx = Vertx.vertx();
     private final boolean nativePipe;
+    private final int readBufferBytes;  // 0: Vert.x's default (AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE)
 
-    private VertxProvider(boolean nativePipe) {
+    private VertxProvider(boolean nativePipe, int readBufferBytes) {
         this.nativePipe = nativePipe;
+        this.readBufferBytes = readBufferBytes;
     }
 
     /** Writes through the bridge, reads natively, copies through the bridge. */
     public static VertxProvider bridge() {
-        return new VertxProvider(false);
+        return new VertxProvider(false, 0);
     }
 
     /** Copies with {@code AsyncFile.pipeTo} only. */
     public static VertxProvider nativePipe() {
-        return new VertxProvider(true);
+        return new VertxProvider(true, 0);
+    }
+
+    /** Reads natively and copies through the bridge, reading 64 KiB at a time. */
+    public static VertxProvider bridgeLargeReads() {
+        return new VertxProvider(false, LARGE_READ_BUFFER_BYTES);
+    }
+
+    /** Copies with {@code AsyncFile.pipeTo} only, reading 64 KiB at a time. */
+    public static VertxProvider nativePipeLargeReads() {
+        return new VertxProvider(true, LARGE_READ_BUFFER_BYTES);
     }
 
     @Override
     public String name() {
-        return nativePipe ? "vertx-pipe" : "vertx";
+        return (nativePipe ? "vertx-pipe" : "vertx") + (readBufferBytes > 0 ? "-" + readBufferBytes / 1024 + "k" : "");
     }
 
     @Override
     public boolean supports(Op op) {
-        return nativePipe ? op == Op.COPY : true;
+        if (nativePipe) {
+            return op == Op.COPY;
+        }
+        return readBufferBytes == 0 || op == Op.READ || op == Op.COPY;
     }
 
     /** Zero-copy: the Netty buffer wraps the chunk's array. */
@@ -79,16 +110,30 @@ public final class VertxProvider implements Provider {
                 return pipe.to(file);
             }
             return pipe.endOnComplete(false).to(file)
-                    .compose(ignored -> file.flush())
-                    .compose(ignored -> file.close());
+                    .compose(ignored -> file.close())
+                    .compose(ignored -> vertx.<Void>executeBlocking(() -> {
+                        DurableEnd.forceClosed(target);
+                        return null;
+                    }, false));
         });
         return written.toCompletionStage().toCompletableFuture();
     }
 
+    /** Opens {@code source} for reading with this provider's read size. */
+    private Future<AsyncFile> openForReading(Path source) {
+        return vertx.fileSystem().open(source.toString(), READ).map(file ->
+                readBufferBytes > 0 ? file.setReadBufferSize(readBufferBytes) : file);
+    }
+
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
+        return read(source, sizeBytes, length -> { });
+    }
+
+    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
+    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
-        Future<Long> read = vertx.fileSystem().open(source.toString(), READ).compose(file -> {
+        Future<Long> read = openForReading(source).compose(file -> {
             Promise<Long> done = Promise.promise();
             file.exceptionHandler(error -> file.close().onComplete(ignored -> done.tryFail(error)));
             file.endHandler(ignored -> file.close().onComplete(closed -> {
@@ -100,6 +145,7 @@ public final class VertxProvider implements Provider {
             }));
             file.handler(buffer -> {
                 int length = buffer.length();
+                chunkLengths.accept(length);
                 if (length > 0) {
                     check.accept(length, buffer.getByte(0), buffer.getByte(length - 1));
                 }
@@ -111,7 +157,7 @@ public final class VertxProvider implements Provider {
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        Future<Void> copied = vertx.fileSystem().open(source.toString(), READ).compose(from ->
+        Future<Void> copied = openForReading(source).compose(from ->
                 vertx.fileSystem().open(target.toString(), WRITE).compose(to -> {
                     Future<Void> piped;
                     if (nativePipe) {

@@ -1,0 +1,120 @@
+package io.sluice.bench.providers;
+
+import io.sluice.bench.Op;
+import io.sluice.bench.Payload;
+import io.sluice.bench.Provider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The plain-JDK loops added as the best baselines: what they write, read and copy is exactly the payload. */
+class LoopProviderTest {
+
+    private static final long KIB = 1024;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void stagedLoopWritesExactlyThePayloadAroundEveryBufferBoundary() throws Exception {
+        try (Provider loop = Providers.create("loop-staged-256k")) {
+            // one chunk, one chunk short of a full buffer, exactly full, one over, several buffers
+            for (long size : List.of(KIB, 255 * KIB, 256 * KIB, 257 * KIB, 3 * 1024 * KIB + 5 * KIB)) {
+                for (boolean sync : List.of(false, true)) {
+                    Path target = dir.resolve("staged-" + size + "-" + sync);
+                    Object written = loop.write(target, Payload.chunks(size), sync).get(30, TimeUnit.SECONDS);
+                    assertEquals(size, written);
+                    assertNull(Payload.verify(target, size), "size " + size + ", sync " + sync);
+                }
+            }
+        }
+    }
+
+    @Test
+    void concurrentStagedWritesNeverShareABuffer() throws Exception {
+        long size = 1024 * KIB + 3 * KIB;
+        try (Provider loop = Providers.create("loop-staged-256k")) {
+            for (int round = 0; round < 3; round++) {   // later rounds take the buffers the first gave back
+                List<CompletableFuture<?>> writes = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    writes.add(loop.write(dir.resolve(round + "-" + i), Payload.chunks(size), false));
+                }
+                CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                for (int i = 0; i < 8; i++) {
+                    assertNull(Payload.verify(dir.resolve(round + "-" + i), size), "round " + round + ", write " + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void stagedLoopStagesInTheBufferSizeSluicesChannelWriterUses() throws Exception {
+        Class<?> staging = Class.forName("io.sluice.internal.write.StagingBuffers");
+        Field bytes = staging.getDeclaredField("STAGING_BYTES");
+        bytes.setAccessible(true);
+        assertEquals(bytes.getInt(null), LoopProvider.STAGING_BYTES,
+                "loop-staged-256k claims sluice's staging size; rename it if core's changes");
+    }
+
+    @Test
+    void stagedLoopIsAWriteOnlyBaseline() {
+        try (Provider loop = Providers.create("loop-staged-256k")) {
+            assertTrue(loop.baseline());
+            assertTrue(loop.supports(Op.WRITE));
+            assertTrue(loop.supports(Op.WRITE_SYNC));
+            assertFalse(loop.supports(Op.READ));
+            assertFalse(loop.supports(Op.COPY));
+        }
+    }
+
+    @Test
+    void reusedDirectBufferLoopsReadAndCopyExactlyThePayload() throws Exception {
+        long size = 1024 * KIB + 7 * KIB;
+        Path source = dir.resolve("source");
+        Payload.createFile(source, size);
+        for (String name : List.of("loop-direct-64k", "loop-direct-256k")) {
+            try (Provider loop = Providers.create(name)) {
+                for (int round = 0; round < 3; round++) {   // later rounds read into given-back buffers
+                    List<CompletableFuture<?>> reads = new ArrayList<>();
+                    for (int i = 0; i < 6; i++) {
+                        reads.add(loop.read(source, size));
+                    }
+                    for (CompletableFuture<?> read : reads) {
+                        assertEquals(size, read.get(30, TimeUnit.SECONDS), name);
+                    }
+                    List<CompletableFuture<?>> copies = new ArrayList<>();
+                    for (int i = 0; i < 4; i++) {
+                        copies.add(loop.copy(source, dir.resolve(name + "-copy-" + i)));
+                    }
+                    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+                    for (int i = 0; i < 4; i++) {
+                        assertNull(Payload.verify(dir.resolve(name + "-copy-" + i), size), name);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyWritingLoopStillWritesExactlyThePayloadWhenDurable() throws Exception {
+        long size = 300 * KIB;
+        for (String name : List.of("loop", "loop-gather", "loop-staged-256k")) {
+            try (Provider loop = Providers.create(name)) {
+                Path target = dir.resolve(name);
+                loop.start(Op.WRITE_SYNC, null, target, size).get(30, TimeUnit.SECONDS);
+                assertNull(Payload.verify(target, size), name);
+            }
+        }
+    }
+}

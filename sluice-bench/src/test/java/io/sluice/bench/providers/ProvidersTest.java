@@ -1,0 +1,84 @@
+package io.sluice.bench.providers;
+
+import io.sluice.bench.Op;
+import io.sluice.bench.Provider;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The provider lists, the baseline marks the report goes by, and the durable row's guarantee per provider. */
+class ProvidersTest {
+
+    private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
+            "spring-64k");
+
+    private static Set<String> everyListedName() {
+        Set<String> names = new LinkedHashSet<>(Providers.comparison());
+        names.addAll(Providers.demandScenario());
+        names.addAll(Providers.hardBound());
+        names.addAll(Providers.readChoices());
+        names.addAll(Providers.readChunkSizes());
+        names.addAll(Providers.stress());
+        return names;
+    }
+
+    @Test
+    void everyListedProviderHasItsNameAndTheBaselineMarkTheReportUses() {
+        for (String name : everyListedName()) {
+            try (Provider provider = Providers.create(name)) {
+                assertEquals(name, provider.name());
+                assertEquals(Providers.isBaseline(name), provider.baseline(), name);
+            }
+        }
+        assertTrue(Providers.isBaseline("loop-staged-256k"));
+        assertTrue(Providers.isBaseline("vt-loop-staged-256k"));
+        assertTrue(Providers.isBaseline("loop-direct-64k"));
+        for (String peer : LARGE_READ_PEERS) {
+            assertFalse(Providers.isBaseline(peer), peer);
+        }
+    }
+
+    @Test
+    void theLargeReadPeersJoinTheLongProfilesAndTheBestWriteLoopJoinsEveryOne() {
+        assertTrue(Providers.comparison().containsAll(LARGE_READ_PEERS));
+        assertTrue(Providers.readChoices().containsAll(LARGE_READ_PEERS));
+        List<String> quick = Providers.quick();
+        for (String peer : LARGE_READ_PEERS) {
+            assertFalse(quick.contains(peer), peer);
+        }
+        List<String> expectedQuick = new ArrayList<>(Providers.comparison());
+        expectedQuick.removeAll(LARGE_READ_PEERS);
+        expectedQuick.remove("vt-loop-staged-256k");
+        assertEquals(expectedQuick, quick, "quick is the comparison without the 64 KiB peer rows");
+        for (List<String> list : List.of(Providers.comparison(), quick)) {
+            assertTrue(list.containsAll(List.of("loop-staged-256k", "loop-gather", "loop-direct-64k", "loop",
+                    "loop-fresh-64k", "rio", "vertx", "vertx-pipe", "spring")));
+        }
+    }
+
+    @Test
+    void everyDurableRowGivesTheSameGuaranteeAndSaysHow() {
+        int durable = 0;
+        for (String name : everyListedName()) {
+            String guarantee = Providers.durableGuarantee(name);
+            try (Provider provider = Providers.create(name)) {
+                if (provider.supports(Op.WRITE_SYNC)) {
+                    durable++;
+                    assertTrue(guarantee.startsWith(DurableEnd.GUARANTEE), name + ": " + guarantee);
+                } else if (name.startsWith("rio") || name.startsWith("spring")) {
+                    assertTrue(guarantee.startsWith("no durable row"), name + ": " + guarantee);
+                }
+            }
+        }
+        assertTrue(durable >= 4, "sluice, vertx, loop, loop-gather, loop-staged-256k have durable rows");
+        assertTrue(Providers.durableGuarantee("vertx").contains("force(false)"),
+                "the Vert.x row says how its API differs");
+    }
+}
