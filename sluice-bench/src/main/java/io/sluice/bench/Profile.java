@@ -49,7 +49,7 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             case "smoke":
                 return new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1, 0);
             case "quick":
-                return new Profile(name, Cell.parseAll(QUICK), Providers.comparison(), 1, 2, 4, 250);
+                return new Profile(name, Cell.parseAll(QUICK), Providers.quick(), 1, 2, 4, 250);
             case "standard":
                 return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 3, 300);
             case "full":
