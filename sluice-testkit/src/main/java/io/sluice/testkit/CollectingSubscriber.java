@@ -8,15 +8,16 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Collects the chunks of a byte publisher, with the thread that delivered each, and its terminal
  * signal; requests {@code initialRequest} on subscribe (0: the test requests through
- * {@link #subscription} by hand).
+ * {@link #subscription} by hand), or one chunk at a time ({@link #oneAtATime()}).
  *
  * <p><b>Threading:</b> the signals come from the publisher's threads, one at a time (§1.3); the
- * test thread reads the fields at any time, and {@link #awaitChunks} waits on this object's
- * monitor, which {@link #onNext} notifies.
+ * test thread reads the fields at any time, and {@link #awaitChunks} and {@link #awaitBytes} wait
+ * on this object's monitor, which {@link #onNext} notifies.
  */
 public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
 
@@ -35,6 +36,8 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
     /** Whether onComplete came: written by onComplete, read by the test. */
     public volatile boolean completed;
     private final long initialRequest;                     // immutable: any thread
+    private final boolean oneAtATime;                      // immutable: any thread
+    private volatile long receivedBytes;                   // written by onNext, read by the waiting test
 
     /**
      * A subscriber that requests {@code initialRequest} on subscribe.
@@ -42,7 +45,12 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
      * @param initialRequest the first request, or 0 for none
      */
     public CollectingSubscriber(long initialRequest) {
+        this(initialRequest, false);
+    }
+
+    private CollectingSubscriber(long initialRequest, boolean oneAtATime) {
         this.initialRequest = initialRequest;
+        this.oneAtATime = oneAtATime;
     }
 
     /**
@@ -52,6 +60,15 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
      */
     public static CollectingSubscriber all() {
         return new CollectingSubscriber(Long.MAX_VALUE);
+    }
+
+    /**
+     * A subscriber that requests one chunk on subscribe and one more after each chunk.
+     *
+     * @return the subscriber
+     */
+    public static CollectingSubscriber oneAtATime() {
+        return new CollectingSubscriber(1, true);
     }
 
     @Override
@@ -68,7 +85,11 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
         threads.add(Thread.currentThread().getName());
         chunks.add(chunk);
         synchronized (this) {
+            receivedBytes += chunk.remaining();
             notifyAll();
+        }
+        if (oneAtATime) {
+            subscription.request(1);
         }
     }
 
@@ -93,9 +114,37 @@ public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
      * @return true once they have arrived, false when the time ran out first
      * @throws InterruptedException when the waiting thread is interrupted
      */
-    public synchronized boolean awaitChunks(int count, long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        while (chunks.size() < count) {
+    public boolean awaitChunks(int count, long timeout, TimeUnit unit) throws InterruptedException {
+        return awaitUntil(() -> chunks.size() >= count, unit.toNanos(timeout));
+    }
+
+    /**
+     * Waits until {@code total} bytes have arrived, counted as each chunk's remaining bytes on
+     * arrival.
+     *
+     * @param total the bytes to wait for
+     * @param timeout the longest wait
+     * @param unit the unit of {@code timeout}
+     * @return true once they have arrived, false when the time ran out first
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitBytes(long total, long timeout, TimeUnit unit) throws InterruptedException {
+        return awaitUntil(() -> receivedBytes >= total, unit.toNanos(timeout));
+    }
+
+    /**
+     * The bytes received so far.
+     *
+     * @return the sum of the chunks' remaining bytes on arrival
+     */
+    public long receivedBytes() {
+        return receivedBytes;
+    }
+
+    private synchronized boolean awaitUntil(BooleanSupplier condition, long timeoutNanos)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!condition.getAsBoolean()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
