@@ -4,10 +4,10 @@ import io.sluice.ByteChannels;
 import io.sluice.ByteStreams;
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
-import io.sluice.tck.support.CountingChannel;
 import io.sluice.tck.support.CountingOutputStream;
 import io.sluice.tck.support.Tck;
 import io.sluice.tck.support.TempDir;
+import io.sluice.testkit.CountingChannel;
 import io.sluice.testkit.OpenFiles;
 
 import java.io.IOException;
