@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Old against new jar, same machine, alternating runs: per cell, sluice's throughput new/old
 (ratio of medians, 95% bootstrap interval over samples) and the same for a baseline as a
-noise check. Usage: compare.py OLD_CSV... -- NEW_CSV..."""
+noise check, for each of sluice, sluice-lent, loop-gather and loop that the samples hold (the
+2026-11-25-structure run calls this script too). Usage: compare.py OLD_CSV... -- NEW_CSV..."""
 import csv, random, statistics, sys
 
 def load(paths):
@@ -34,8 +35,10 @@ def verdict(lo, hi):
 args = sys.argv[1:]
 split = args.index('--')
 old_rows, new_rows = load(args[:split]), load(args[split + 1:])
-for provider in ("sluice", "loop-gather", "loop"):
+for provider in ("sluice", "sluice-lent", "loop-gather", "loop"):
     old, new = speeds(old_rows, provider), speeds(new_rows, provider)
+    if not old and not new:
+        continue
     print(f"\n{provider}: new / old throughput, median of samples (95% bootstrap interval)")
     print("| cell | old GB/s | new GB/s | new/old | 95% interval | verdict | samples old/new |")
     print("|---|---:|---:|---:|---|---|---|")

@@ -1,19 +1,17 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
+import io.sluice.testkit.CollectingSubscriber;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.Pipe;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -34,7 +32,8 @@ class PromptChunksPropertyTest {
             @ForAll boolean oneRequestAtATime,
             @ForAll boolean asStream) throws Exception {
         Pipe pipe = Pipe.open();
-        Recording subscriber = new Recording(chunkSize, oneRequestAtATime);
+        CollectingSubscriber subscriber = oneRequestAtATime
+                ? CollectingSubscriber.oneAtATime() : CollectingSubscriber.all();
         ReadOptions options = ReadOptions.defaults().withChunkSize(chunkSize);
         BytePublisher publisher = asStream
                 ? ByteStreams.publisher(Channels.newInputStream(pipe.source()), options)
@@ -49,77 +48,17 @@ class PromptChunksPropertyTest {
                     sink.write(buffer);
                 }
                 written.write(piece);
-                assertTrue(subscriber.awaitReceived(written.size()), "write " + i + " of " + piece.length
-                        + " bytes not delivered; received " + subscriber.received + " of " + written.size());
+                assertTrue(subscriber.awaitBytes(written.size(), 10, TimeUnit.SECONDS), "write " + i + " of "
+                        + piece.length + " bytes not delivered; received " + subscriber.receivedBytes() + " of "
+                        + written.size());
             }
         }
         assertTrue(subscriber.terminated.await(10, TimeUnit.SECONDS), "no terminal signal");
         assertNull(subscriber.error);
-        assertNull(subscriber.violation, subscriber.violation);
-        assertArrayEquals(written.toByteArray(), subscriber.bytes.toByteArray());
-    }
-
-    /** Records bytes and checks each chunk's size as it arrives. */
-    private static final class Recording implements Subscriber<ByteBuffer> {
-        private final int chunkSize;
-        private final boolean oneAtATime;
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();   // onNext; read after terminated
-        final CountDownLatch terminated = new CountDownLatch(1);
-        private Subscription subscription;     // onSubscribe, then onNext (serial, §1.3)
-        volatile long received;                // onNext (under this) -> writer thread
-        volatile String violation;             // onNext -> test thread
-        volatile Throwable error;              // onError -> test thread
-
-        Recording(int chunkSize, boolean oneAtATime) {
-            this.chunkSize = chunkSize;
-            this.oneAtATime = oneAtATime;
-        }
-
-        @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
-            s.request(oneAtATime ? 1 : Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(ByteBuffer chunk) {
+        for (ByteBuffer chunk : subscriber.chunks) {
             int n = chunk.remaining();
-            if (n == 0 || n > chunkSize) {
-                violation = "a chunk of " + n + " bytes with chunk size " + chunkSize;
-            }
-            byte[] copy = new byte[n];
-            chunk.get(copy);
-            bytes.write(copy, 0, n);
-            synchronized (this) {
-                received += n;
-                notifyAll();
-            }
-            if (oneAtATime) {
-                subscription.request(1);
-            }
+            assertTrue(n > 0 && n <= chunkSize, "a chunk of " + n + " bytes with chunk size " + chunkSize);
         }
-
-        synchronized boolean awaitReceived(long total) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (received < total) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(this, left);
-            }
-            return true;
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            error = t;
-            terminated.countDown();
-        }
-
-        @Override
-        public void onComplete() {
-            terminated.countDown();
-        }
+        assertArrayEquals(written.toByteArray(), subscriber.bytes());
     }
 }

@@ -1,7 +1,7 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
-import io.sluice.testing.CollectingSubscriber;
+import io.sluice.testkit.CollectingSubscriber;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -43,7 +43,7 @@ class PromptReadTest {
             CollectingSubscriber subscriber = new CollectingSubscriber(0);
             ByteChannels.publisher(pipe.source()).subscribe(subscriber);
             subscriber.subscription.request(1);
-            assertTrue(subscriber.firstChunk.await(10, TimeUnit.SECONDS),
+            assertTrue(subscriber.awaitChunks(1, 10, TimeUnit.SECONDS),
                     "a 10-byte chunk must not wait for 64 KiB that the pipe does not hold");
             assertEquals(1, subscriber.chunks.size());
             assertArrayEquals(ten, subscriber.bytes());
@@ -85,7 +85,7 @@ class PromptReadTest {
         ByteStreams.publisher(stream).subscribe(subscriber);
         subscriber.subscription.request(5);
         try {
-            assertTrue(subscriber.firstChunk.await(10, TimeUnit.SECONDS), "the three bytes read must be emitted");
+            assertTrue(subscriber.awaitChunks(1, 10, TimeUnit.SECONDS), "the three bytes read must be emitted");
             assertArrayEquals("abc".getBytes(StandardCharsets.US_ASCII), subscriber.bytes());
         } finally {
             release.countDown();

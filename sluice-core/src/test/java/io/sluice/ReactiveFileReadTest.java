@@ -1,7 +1,7 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
-import io.sluice.testing.CollectingSubscriber;
+import io.sluice.testkit.CollectingSubscriber;
 import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

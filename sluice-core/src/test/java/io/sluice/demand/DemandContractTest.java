@@ -34,11 +34,11 @@ class DemandContractTest {
         for (long seed = 0; seed < 50; seed++) {
             SplittableRandom random = new SplittableRandom(seed);
             DemandController controller = strategy.newController();
-            FakeState state = new FakeState();
+            ScriptedLedger state = new ScriptedLedger(controller);
             long maxWindow = 0;
             for (int step = 0; step < 2_000; step++) {
                 long before = state.queuedItems() + state.outstandingItems();
-                long n = state.ask(controller);
+                long n = state.ask();
                 if (n < 0) {
                     fail(name + " seed " + seed + ": negative request " + n);
                 }

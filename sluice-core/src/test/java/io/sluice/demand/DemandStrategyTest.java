@@ -17,27 +17,27 @@ class DemandStrategyTest {
         // "if the amount is 100 and the shift value is 2, then the greed will request the next
         // 100 items when it received the notification about the 98th processed item"
         DemandController controller = Demand.fixed(100, 2).newController();
-        FakeState state = new FakeState();
-        assertEquals(100, state.ask(controller));
+        ScriptedLedger state = new ScriptedLedger(controller);
+        assertEquals(100, state.ask());
         for (int item = 1; item <= 97; item++) {
             state.receive(1);
             state.write(1);
-            assertEquals(0, state.ask(controller), "no request at item " + item);
+            assertEquals(0, state.ask(), "no request at item " + item);
         }
         state.receive(1);
         state.write(1);
-        assertEquals(100, state.ask(controller), "the next 100 at the 98th item");
+        assertEquals(100, state.ask(), "the next 100 at the 98th item");
     }
 
     @Test
     void fixedDoesNotDriftOverManyCycles() {
         DemandController controller = Demand.fixed(100, 2).newController();
-        FakeState state = new FakeState();
-        state.ask(controller);
+        ScriptedLedger state = new ScriptedLedger(controller);
+        state.ask();
         for (int i = 0; i < 100_000; i++) {
             state.receive(1);
             state.write(1);
-            state.ask(controller);
+            state.ask();
             long outstanding = state.outstandingItems();
             assertTrue(outstanding <= 102, "outstanding " + outstanding + " after item " + i);
         }
@@ -46,14 +46,14 @@ class DemandStrategyTest {
     @Test
     void fixedWaitsForWrittenItemsWhenTheChannelLags() {
         DemandController controller = Demand.fixed(100, 2).newController();
-        FakeState state = new FakeState();
-        state.ask(controller);
+        ScriptedLedger state = new ScriptedLedger(controller);
+        state.ask();
         state.receive(100);                        // all arrived, none written: the channel lags
-        assertEquals(0, state.ask(controller));
+        assertEquals(0, state.ask());
         state.write(97);                           // 3 still queued > shift
-        assertEquals(0, state.ask(controller));
+        assertEquals(0, state.ask());
         state.write(1);                            // 2 queued = shift
-        assertEquals(100, state.ask(controller));
+        assertEquals(100, state.ask());
         assertTrue(state.queuedItems() + state.outstandingItems() <= 102);
     }
 
@@ -62,16 +62,16 @@ class DemandStrategyTest {
         // rules (2)-(4): queue < shift at the eligible point doubles amount, shift + 1
         DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
                 .newController();
-        FakeState state = new FakeState();
-        assertEquals(100, state.ask(controller));
+        ScriptedLedger state = new ScriptedLedger(controller);
+        assertEquals(100, state.ask());
         for (int item = 1; item <= 97; item++) {
             state.receive(1);
             state.write(1);
-            assertEquals(0, state.ask(controller));
+            assertEquals(0, state.ask());
         }
         state.receive(1);
         state.write(1);
-        assertEquals(200, state.ask(controller), "grown amount requested at the 98th item");
+        assertEquals(200, state.ask(), "grown amount requested at the 98th item");
         assertEquals("adaptive amount=200 shift=3", controller.describe());
         assertEquals(203, controller.windowItems());
     }
@@ -81,25 +81,25 @@ class DemandStrategyTest {
         // rules (5)-(7): queue > shift halves amount (not below 3) and shift - 1 (not below 1)
         DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
                 .withMinBatchBytes(0).newController();
-        FakeState state = new FakeState();
-        state.ask(controller);
+        ScriptedLedger state = new ScriptedLedger(controller);
+        state.ask();
         state.receive(98);                         // eligible point, nothing written: queue 98 > 2
-        assertEquals(0, state.ask(controller), "the refill waits for room");
+        assertEquals(0, state.ask(), "the refill waits for room");
         assertEquals("adaptive amount=50 shift=1", controller.describe());
         state.receive(2);
         state.write(99);                           // held = 1 <= shift
-        assertEquals(50, state.ask(controller));
+        assertEquals(50, state.ask());
     }
 
     @Test
     void adaptiveKeepsItsParametersWhenBalanced() {
         DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
                 .newController();
-        FakeState state = new FakeState();
-        state.ask(controller);
+        ScriptedLedger state = new ScriptedLedger(controller);
+        state.ask();
         state.receive(98);
         state.write(96);                           // queue 2 = shift
-        assertEquals(0, state.ask(controller));
+        assertEquals(0, state.ask());
         assertEquals("adaptive amount=100 shift=2", controller.describe());
     }
 
@@ -108,24 +108,23 @@ class DemandStrategyTest {
         AdaptiveDemand strategy = PAPER.withShift(1, 1, 2).withAmount(16, 3, 64)
                 .withMinBatchBytes(8 * 1024);
         DemandController growing = strategy.newController();
-        FakeState fast = new FakeState();
-        fast.ask(growing);
+        ScriptedLedger fast = new ScriptedLedger(growing);
+        fast.ask();
         for (int i = 0; i < 10_000; i++) {
             fast.receive(fast.outstandingItems());
             fast.write(fast.queuedItems());
-            fast.ask(growing);
+            fast.ask();
         }
         assertEquals("adaptive amount=64 shift=2", growing.describe());
 
         DemandController shrinking = strategy.newController();
-        FakeState slow = new FakeState();
-        slow.largestItemBytes = 1024;              // floor: 8 KiB / 1 KiB = 8 items
-        slow.ask(shrinking);
+        ScriptedLedger slow = new ScriptedLedger(shrinking);   // 1 KiB items: a floor of 8 items
+        slow.ask();
         for (int cycle = 0; cycle < 20; cycle++) {
             slow.receive(slow.outstandingItems());  // everything arrives before anything is written
-            slow.ask(shrinking);
+            slow.ask();
             slow.write(slow.queuedItems());
-            slow.ask(shrinking);
+            slow.ask();
         }
         assertEquals("adaptive amount=8 shift=1", shrinking.describe());
     }
@@ -135,27 +134,23 @@ class DemandStrategyTest {
         // 64 KiB items under the default 1 MiB cap: the writer can hold 16. A channel that empties
         // the queue before every eligible point must not grow the window past that.
         DemandController controller = Demand.adaptive().newController();
-        FakeState state = new FakeState();
-        state.largestItemBytes = 64 * 1024;
-        state.capItems = 16;
-        state.ask(controller);
+        ScriptedLedger state = new ScriptedLedger(controller, 64 * 1024, 16);
+        state.ask();
         for (int cycle = 0; cycle < 50; cycle++) {
             state.receive(state.outstandingItems());
             state.write(state.queuedItems());      // the whole queue in one gathering write
-            state.ask(controller);
+            state.ask();
         }
         assertEquals("adaptive amount=16 shift=1", controller.describe());
         assertEquals(17, controller.windowItems());
 
         DemandController roomy = Demand.adaptive().newController();
-        FakeState wide = new FakeState();
-        wide.largestItemBytes = 1024;
-        wide.capItems = 1024;                      // 1 KiB items: the cap admits 1,024
-        wide.ask(roomy);
+        ScriptedLedger wide = new ScriptedLedger(roomy, 1024, 1024);   // 1 KiB items: the cap admits 1,024
+        wide.ask();
         for (int cycle = 0; cycle < 50; cycle++) {
             wide.receive(wide.outstandingItems());
             wide.write(wide.queuedItems());
-            wide.ask(roomy);
+            wide.ask();
         }
         assertEquals("adaptive amount=1023 shift=1", roomy.describe(), "grows up to the cap, less the shift");
     }
@@ -176,22 +171,22 @@ class DemandStrategyTest {
     @Test
     void oneByOneRequestsOneAfterEachWrite() {
         DemandController controller = Demand.oneByOne().newController();
-        FakeState state = new FakeState();
-        assertEquals(1, state.ask(controller));
+        ScriptedLedger state = new ScriptedLedger(controller);
+        assertEquals(1, state.ask());
         state.receive(1);
-        assertEquals(0, state.ask(controller), "not before the item is written");
+        assertEquals(0, state.ask(), "not before the item is written");
         state.write(1);
-        assertEquals(1, state.ask(controller));
+        assertEquals(1, state.ask());
         assertEquals(1, controller.windowItems());
     }
 
     @Test
     void unboundedRequestsEverythingOnce() {
         DemandController controller = Demand.unbounded().newController();
-        FakeState state = new FakeState();
-        assertEquals(Long.MAX_VALUE, state.ask(controller));
+        ScriptedLedger state = new ScriptedLedger(controller);
+        assertEquals(Long.MAX_VALUE, state.ask());
         state.receive(1_000_000);
-        assertEquals(0, state.ask(controller));
+        assertEquals(0, state.ask());
         assertEquals(Long.MAX_VALUE, controller.windowItems());
     }
 

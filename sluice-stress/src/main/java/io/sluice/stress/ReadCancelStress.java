@@ -2,6 +2,7 @@ package io.sluice.stress;
 
 import io.sluice.ByteChannels;
 import io.sluice.ReadOptions;
+import io.sluice.testkit.CountingChannel;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -12,8 +13,6 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -39,7 +38,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class ReadCancelStress {
 
-    private final EndlessChannel channel = new EndlessChannel();
+    private final CountingChannel channel = new CountingChannel();   // reads never end; counts closes
     private final Recorder subscriber = new Recorder();
 
     public ReadCancelStress() {
@@ -62,36 +61,9 @@ public class ReadCancelStress {
     public void arbiter(IIIII_Result r) {
         r.r1 = subscriber.items.get();
         r.r2 = subscriber.terminals.get();
-        r.r3 = channel.closes.get();
-        r.r4 = channel.readsAfterClose.get();
+        r.r3 = channel.closeCount();
+        r.r4 = channel.usesAfterClose();
         r.r5 = subscriber.lateItems.get();
-    }
-
-    /** Always has bytes to give; counts closes and reads after a close. */
-    private static final class EndlessChannel implements ReadableByteChannel {
-        private final AtomicInteger closes = new AtomicInteger();           // the read's drain -> arbiter
-        private final AtomicInteger readsAfterClose = new AtomicInteger();  // the read's drain -> arbiter
-
-        @Override
-        public int read(ByteBuffer dst) throws ClosedChannelException {
-            if (closes.get() > 0) {
-                readsAfterClose.incrementAndGet();
-                throw new ClosedChannelException();
-            }
-            int n = dst.remaining();
-            dst.position(dst.limit());
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return closes.get() == 0;
-        }
-
-        @Override
-        public void close() {
-            closes.incrementAndGet();
-        }
     }
 
     /** Counts signals; marks an onNext that arrives after cancel() returned. */

@@ -16,7 +16,7 @@ class DemandDriftTest {
     @Test
     void literalRuleOutstandingDemandGrowsByShiftEveryCycle() {
         // amount and shift held constant (min = max) so the drift is the trigger's alone
-        ScriptedWrite write = new ScriptedWrite(new PaperLiteralDemand(100, 100, 100, 2, 2, 2).newController());
+        ScriptedWrite write = new ScriptedWrite(new PaperLiteralDemand(100, 100, 100, 2, 2, 2));
         assertEquals(100, write.ask());
         List<Long> outstandingAfterRefill = new ArrayList<>();
         for (int i = 0; i < 98 * 50; i++) {
@@ -34,7 +34,7 @@ class DemandDriftTest {
 
     @Test
     void literalRuleWithThePapersConstantsOutrunsAnyWindow() {
-        ScriptedWrite write = new ScriptedWrite(new PaperLiteralDemand().newController());
+        ScriptedWrite write = new ScriptedWrite(new PaperLiteralDemand());
         write.ask();
         long peak = 0;
         for (int i = 0; i < 100_000; i++) {
@@ -52,7 +52,7 @@ class DemandDriftTest {
     void oursHoldsAtMostItsWindowWhateverTheChannelDoes() {
         for (DemandStrategy strategy : List.of(Demand.adaptive(), Demand.fixed(100, 2), Demand.oneByOne(),
                 Demand.adaptive().withShift(2, 1, 3).withFactors(4, 4).withMinBatchBytes(0))) {
-            ScriptedWrite write = new ScriptedWrite(strategy.newController());
+            ScriptedWrite write = new ScriptedWrite(strategy);
             write.ask();
             long largestWindow = write.controller().windowItems();
             long refills = 0;
@@ -84,7 +84,7 @@ class DemandDriftTest {
 
     @Test
     void fixedOutstandingStaysConstantWhereTheLiteralRuleDrifts() {
-        ScriptedWrite write = new ScriptedWrite(Demand.fixed(100, 2).newController());
+        ScriptedWrite write = new ScriptedWrite(Demand.fixed(100, 2));
         write.ask();
         for (int i = 0; i < 98 * 50; i++) {
             write.receive();

@@ -1,94 +1,66 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.demand.DemandController;
-import io.sluice.demand.DemandState;
+import io.sluice.demand.DemandStrategy;
+import io.sluice.demand.WriteLedger;
 
 /**
- * Drives a controller by hand, item by item: the test decides when an item arrives and when one
- * is written, and forwards whatever the controller asks for (no byte cap), so the controller's own
- * rule is what the assertions see.
+ * Drives a controller by hand, item by item, on the writer's own {@link WriteLedger}: the test
+ * decides when an item arrives and when one is written, and forwards whatever the controller asks
+ * for (no byte cap, no never-stall rule), so the controller's own rule is what the assertions see.
  */
-final class ScriptedWrite implements DemandState {
+final class ScriptedWrite {
 
-    private final DemandController controller;
-    private long requested;
-    private long received;
-    private long written;
-    private long requestCalls;
+    /** The size of every item. */
+    private static final long ITEM_BYTES = 1024;
 
-    ScriptedWrite(DemandController controller) {
-        this.controller = controller;
+    private final WriteLedger ledger;
+
+    ScriptedWrite(DemandStrategy strategy) {
+        this.ledger = new WriteLedger(strategy, Long.MAX_VALUE, ITEM_BYTES);
     }
 
     /** Asks the controller and forwards its answer; returns it. */
     long ask() {
-        long n = controller.nextRequest(this);
+        long n = controller().nextRequest(ledger);
         if (n < 0) {
-            throw new AssertionError("negative request " + n + " from " + controller.describe());
+            throw new AssertionError("negative request " + n + " from " + controller().describe());
         }
         if (n > 0) {
-            long total = requested + n;
-            requested = total < 0 ? Long.MAX_VALUE : total;
-            requestCalls++;
+            ledger.requested(n);
         }
         return n;
     }
 
     /** One item arrives (it must have been requested). */
     void receive() {
-        if (received == requested) {
-            throw new AssertionError("§1.1: nothing outstanding to receive; " + controller.describe());
+        if (!ledger.mayReceive()) {
+            throw new AssertionError("§1.1: nothing outstanding to receive; " + controller().describe());
         }
-        received++;
+        ledger.receive(ITEM_BYTES);
     }
 
     /** One queued item is written. */
     void writeOne() {
-        if (written == received) {
+        if (ledger.queuedItems() == 0) {
             throw new AssertionError("nothing queued to write");
         }
-        written++;
+        ledger.written(1, ITEM_BYTES);
     }
 
     long held() {
-        return queuedItems() + outstandingItems();
+        return ledger.queuedItems() + ledger.outstandingItems();
     }
 
-    long requestCalls() {
-        return requestCalls;
+    long outstandingItems() {
+        return ledger.outstandingItems();
+    }
+
+    long queuedItems() {
+        return ledger.queuedItems();
     }
 
     DemandController controller() {
-        return controller;
-    }
-
-    @Override
-    public long requestedItems() {
-        return requested;
-    }
-
-    @Override
-    public long receivedItems() {
-        return received;
-    }
-
-    @Override
-    public long writtenItems() {
-        return written;
-    }
-
-    @Override
-    public long queuedBytes() {
-        return queuedItems() * 1024;
-    }
-
-    @Override
-    public long largestItemBytes() {
-        return received == 0 ? 0 : 1024;
-    }
-
-    @Override
-    public long requestLimit() {
-        return Long.MAX_VALUE;
+        return ledger.controller();
     }
 }

@@ -4,14 +4,15 @@ import io.sluice.ByteChannels;
 import io.sluice.ByteStreams;
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
-import io.sluice.tck.support.CountingChannel;
-import io.sluice.tck.support.CountingOutputStream;
 import io.sluice.tck.support.Tck;
 import io.sluice.tck.support.TempDir;
+import io.sluice.testkit.CountingChannel;
 import io.sluice.testkit.OpenFiles;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,11 +104,12 @@ public final class WriterFixture implements AutoCloseable {
                 break;
             }
             case STREAM: {
-                CountingOutputStream stream = new CountingOutputStream();
+                CountingChannel channel = new CountingChannel();     // the stream's close() closes it
+                OutputStream stream = Channels.newOutputStream(channel);
                 stage = flow ? ByteStreams.write(stream, capture.flow(), options)
                         : ByteStreams.write(stream, capture, options);
-                writers.add(new Tracked(capture.write(stage), stream.closedLatch(), stream::closeCount,
-                        stream::bytes));
+                writers.add(new Tracked(capture.write(stage), channel.closedLatch(), channel::closeCount,
+                        channel::bytes));
                 break;
             }
             default:

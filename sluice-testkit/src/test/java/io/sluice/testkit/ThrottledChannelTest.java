@@ -1,8 +1,4 @@
-package io.sluice.bench.adaptive;
-
-import io.sluice.testkit.Pacer;
-import io.sluice.testkit.PacingClock;
-import io.sluice.testkit.ThrottledChannel;
+package io.sluice.testkit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ThrottledChannelTest {
 
-    private static final double ONE_MIB_PER_SECOND = RateSchedule.MIB;
+    private static final double ONE_MIB_PER_SECOND = 1024.0 * 1024.0;
 
     @TempDir
     Path dir;
@@ -41,7 +37,7 @@ class ThrottledChannelTest {
     @Test
     void writesTakeAsLongAsTheScheduleSays() throws Exception {
         ManualClock clock = new ManualClock();
-        ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(1), clock);
+        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(1), clock);
         ByteBuffer[] items = {ByteBuffer.allocate(512 * 1024), ByteBuffer.allocate(512 * 1024)};
         long total = 0;
         while (items[1].hasRemaining()) {
@@ -57,7 +53,7 @@ class ThrottledChannelTest {
     @Test
     void idleTimeEarnsNoCredit() throws Exception {
         ManualClock clock = new ManualClock();
-        ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(1), clock);
+        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(1), clock);
         channel.write(ByteBuffer.allocate(1024));
         clock.advance(5_000_000_000L);                              // idle for 5 s
         long before = clock.sleptNanos();
@@ -67,7 +63,7 @@ class ThrottledChannelTest {
 
     @Test
     void oversleepIsPaidBack() {
-        Pacer pacer = new Pacer(RateSchedule.constantMiBps(1), 0);
+        Pacer pacer = new Pacer(mibPerSecond(1), 0);
         long first = pacer.reserve(0, 1024 * 1024);                   // ends at 1 s
         pacer.woke(first, first + 3_000_000);                        // woke 3 ms late
         long second = pacer.reserve(first + 3_000_000, 1024 * 1024);
@@ -77,7 +73,7 @@ class ThrottledChannelTest {
     @Test
     void closeWakesAParkedWriter() throws Exception {
         CountDownLatch parked = new CountDownLatch(1);
-        ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(0.001),  // ~1000 s per MiB
+        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(0.001),  // ~1000 s per MiB
                 signallingClock(parked));
         FutureTask<Long> write = new FutureTask<>(() -> channel.write(new ByteBuffer[] {ByteBuffer.allocate(4096)}));
         Thread writer = new Thread(write, "throttled-writer");
@@ -97,7 +93,7 @@ class ThrottledChannelTest {
     void aDecoratorForwardsEveryByteInOrderNeverMoreThanOneCallAheadOfTheSchedule() throws Exception {
         ManualClock clock = new ManualClock();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(1), clock,
+        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(1), clock,
                 Channels.newChannel(received));
         byte[] payload = randomBytes(1024 * 1024 + 17);
         ByteBuffer[] items = {ByteBuffer.wrap(payload, 0, 300_000),
@@ -141,7 +137,7 @@ class ThrottledChannelTest {
                 target.close();
             }
         };
-        ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(1), clock, takesAtMost1000);
+        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(1), clock, takesAtMost1000);
         byte[] payload = randomBytes(4096);
         ByteBuffer first = ByteBuffer.wrap(payload, 0, 2048);
         ByteBuffer second = ByteBuffer.wrap(payload, 2048, 2048);
@@ -164,7 +160,7 @@ class ThrottledChannelTest {
         byte[] payload = randomBytes(768 * 1024);
         double bytesPerSecond = 4 * ONE_MIB_PER_SECOND;
         long started = System.nanoTime();
-        try (ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(4), PacingClock.system(),
+        try (ThrottledChannel channel = new ThrottledChannel(mibPerSecond(4), PacingClock.system(),
                 FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE))) {
             ByteBuffer source = ByteBuffer.wrap(payload);
             while (source.hasRemaining()) {
@@ -185,7 +181,7 @@ class ThrottledChannelTest {
         CountDownLatch parked = new CountDownLatch(1);
         FileChannel delegate = FileChannel.open(dir.resolve("closed.bin"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
-        ThrottledChannel channel = new ThrottledChannel(RateSchedule.constantMiBps(0.001),   // ~1000 s per MiB
+        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(0.001),   // ~1000 s per MiB
                 signallingClock(parked), delegate);
         FutureTask<Long> write = new FutureTask<>(() -> channel.write(new ByteBuffer[] {ByteBuffer.allocate(4096)}));
         Thread writer = new Thread(write, "throttled-writer");
@@ -200,6 +196,10 @@ class ThrottledChannelTest {
         assertFalse(delegate.isOpen(), "closing the decorator closes its delegate");
         writer.join(10_000);
         assertFalse(writer.isAlive());
+    }
+
+    private static Schedule mibPerSecond(double mib) {
+        return Schedule.constant(mib * ONE_MIB_PER_SECOND);
     }
 
     /** The real clock, counting {@code parked} down when a writer starts to wait. */

@@ -1,6 +1,4 @@
-package io.sluice.bench.adaptive;
-
-import io.sluice.testkit.PacingClock;
+package io.sluice.testkit;
 
 import java.util.function.BooleanSupplier;
 
