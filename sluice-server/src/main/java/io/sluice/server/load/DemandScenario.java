@@ -200,11 +200,7 @@ public final class DemandScenario {
                     + " every other column is over all rounds");
         }
 
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "paced-clients");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("paced-clients"));
         List<Result> paced;
         try {
             out.printf(Locale.ROOT, "%nPaced producers (gated): each upload sends %.0f MiB/s in %d KiB chunks"

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 
 /**
@@ -146,6 +147,15 @@ public final class LoadMain {
         rows.add(row);
         out.println(row.markdown());
         out.flush();
+    }
+
+    /** Daemon threads named {@code name}: the harness's timers and clients never keep the JVM alive. */
+    static ThreadFactory daemon(String name) {
+        return task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private static void deleteTree(Path root) throws java.io.IOException {
