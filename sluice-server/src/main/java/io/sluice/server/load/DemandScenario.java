@@ -36,16 +36,13 @@ import java.util.stream.Collectors;
  *
  * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
  * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
- * {@code --chunk-kib} KiB (default 8: Jetty 12's default input buffer, so the chunks its request
- * bodies deliver), through a {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap
- * chunks (as the server's {@code RequestBodyPublisher} copies each Jetty chunk), up to
- * {@link #CLIENT_BURST_BYTES} sent ahead while the writer asks for nothing, and one timer thread for
- * all uploads. The default rate is chosen so that the sink is
- * the bottleneck only half the time: 8 x 24 = 192 MiB/s is below the fast sink (200 MiB/s) and far
- * above the slow one (20 MiB/s). A demand strategy can only show that it adapts when the channel
- * alternately keeps up and lags; with producers faster than the sink in both phases (the unpaced
- * case below) the right window is the smallest one all the time. The best any strategy can do is
- * {@code (min(8r, 200) + min(8r, 20)) / 2} = 106 MiB/s, which the table prints as "ideal".
+ * {@code --chunk-kib} KiB (default 8: what Jetty 12's default input buffer delivers), through a
+ * {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap chunks (as the server's
+ * {@code RequestBodyPublisher} copies each Jetty chunk), up to {@link #CLIENT_BURST_BYTES} sent
+ * ahead while the writer asks for nothing, one timer thread for all uploads. At the default rate
+ * the sink is the bottleneck only half the time (8 x 24 = 192 MiB/s, between the slow and the fast
+ * sink): a strategy can only show that it adapts when the channel alternately keeps up and lags.
+ * The best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
  *
  * <p><b>Unpaced producers (reported).</b> Each stream reads a file ({@code ReactiveFile.read()},
  * 64 KiB chunks) as fast as the page cache gives it, so the sink is the bottleneck in both phases.
