@@ -21,11 +21,9 @@ public final class FileServer implements AutoCloseable {
     /** Lane C's pool: a few threads are enough when nothing blocks. */
     static final int NON_BLOCKING_THREADS = 16;
     /**
-     * The listen backlog of every lane. Jetty's default (0) leaves it to the JDK, which asks for
-     * 50: when 1,024 clients connect at once the kernel drops SYNs past 50 queued connections
-     * (TcpExtListenOverflows) and those clients retry after 1 s and 3 s, which showed up as p99s
-     * of seconds in A1 at 1,024 connections on every lane. The kernel caps it at
-     * {@code net.core.somaxconn} (4096 here).
+     * The listen backlog of every lane. The JDK's 50 (Jetty's default leaves it to the JDK) makes
+     * the kernel drop SYNs when 1,024 clients connect at once, and they retry after 1 s and 3 s.
+     * The kernel caps it at {@code net.core.somaxconn}.
      */
     static final int ACCEPT_QUEUE_SIZE = 2048;
     /** Lane B's bound on concurrent virtual threads (Jetty's default is 200). */
@@ -108,23 +106,15 @@ public final class FileServer implements AutoCloseable {
     }
 
     private static ThreadPool threadPool(ServerConfig config) {
-        switch (config.lane()) {
-            case A: {
-                QueuedThreadPool pool = new QueuedThreadPool(config.platformThreads(), 8);
-                pool.setName("lane-a");
-                return pool;
-            }
-            case B: {
-                VirtualThreadPool pool = new VirtualThreadPool(MAX_VIRTUAL_THREADS);
-                pool.setName("lane-b");
-                return pool;
-            }
-            default: {
-                QueuedThreadPool pool = new QueuedThreadPool(NON_BLOCKING_THREADS, 4);
-                pool.setName("lane-c");
-                return pool;
-            }
+        if (config.lane() == Lane.B) {
+            VirtualThreadPool pool = new VirtualThreadPool(MAX_VIRTUAL_THREADS);
+            pool.setName("lane-b");
+            return pool;
         }
+        QueuedThreadPool pool = config.lane() == Lane.A ? new QueuedThreadPool(config.platformThreads(), 8)
+                : new QueuedThreadPool(NON_BLOCKING_THREADS, 4);
+        pool.setName(config.lane() == Lane.A ? "lane-a" : "lane-c");
+        return pool;
     }
 
     /** The port actually bound (useful with port 0). */

@@ -1,6 +1,8 @@
 package io.sluice.server;
 
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * {@code java -jar sluice-server.jar [--lane A|B|C|C-unbounded] [--port 8080] [--host 127.0.0.1]
@@ -42,31 +44,24 @@ public final class Main {
     }
 
     static ServerConfig parse(String[] args) {
-        ServerConfig config = ServerConfig.loopback(Lane.C, Path.of("data")).withPort(8080);
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
+        Map<String, String> flags = new HashMap<>(Map.of("--lane", "C", "--host", "127.0.0.1", "--port", "8080",
+                "--dir", "data", "--max-upload-bytes", Long.toString(ServerConfig.DEFAULT_MAX_UPLOAD_BYTES),
+                "--threads", Integer.toString(ServerConfig.DEFAULT_PLATFORM_THREADS)));
+        for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--help") || args[i].equals("-h")) {
                 throw new IllegalArgumentException("usage: --lane A|B|C|C-unbounded --port 8080 --host 127.0.0.1"
                         + " --dir ./data --max-upload-bytes N --threads 200");
             }
             if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("flag " + flag + " needs a value");
+                throw new IllegalArgumentException("flag " + args[i] + " needs a value");
             }
-            String value = args[++i];
-            switch (flag) {
-                case "--lane" -> config = new ServerConfig(Lane.parse(value), config.host(), config.port(),
-                        config.directory(), config.maxUploadBytes(), config.platformThreads(), config.events(),
-                        config.downloadChunks());
-                case "--port" -> config = config.withPort(Integer.parseInt(value));
-                case "--host" -> config = config.withHost(value);
-                case "--dir" -> config = new ServerConfig(config.lane(), config.host(), config.port(), Path.of(value),
-                        config.maxUploadBytes(), config.platformThreads(), config.events(),
-                        config.downloadChunks());
-                case "--max-upload-bytes" -> config = config.withMaxUploadBytes(Long.parseLong(value));
-                case "--threads" -> config = config.withPlatformThreads(Integer.parseInt(value));
-                default -> throw new IllegalArgumentException("unknown flag " + flag + " (try --help)");
+            if (flags.put(args[i], args[i + 1]) == null) {
+                throw new IllegalArgumentException("unknown flag " + args[i] + " (try --help)");
             }
         }
-        return config;
+        return new ServerConfig(Lane.parse(flags.get("--lane")), flags.get("--host"),
+                Integer.parseInt(flags.get("--port")), Path.of(flags.get("--dir")),
+                Long.parseLong(flags.get("--max-upload-bytes")), Integer.parseInt(flags.get("--threads")),
+                UploadEvents.NONE, ServerConfig.DEFAULT_DOWNLOAD_CHUNKS);
     }
 }

@@ -60,22 +60,8 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
         return new ServerConfig(lane, host, port, directory, bytes, platformThreads, events, downloadChunks);
     }
 
-    public ServerConfig withPort(int newPort) {
-        return new ServerConfig(lane, host, newPort, directory, maxUploadBytes, platformThreads, events,
-                downloadChunks);
-    }
-
-    public ServerConfig withHost(String newHost) {
-        return new ServerConfig(lane, newHost, port, directory, maxUploadBytes, platformThreads, events,
-                downloadChunks);
-    }
-
     public ServerConfig withPlatformThreads(int threads) {
         return new ServerConfig(lane, host, port, directory, maxUploadBytes, threads, events, downloadChunks);
-    }
-
-    public ServerConfig withDownloadChunks(int chunks) {
-        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, events, chunks);
     }
 
     public ServerConfig withEvents(UploadEvents newEvents) {

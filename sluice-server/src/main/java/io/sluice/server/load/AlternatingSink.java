@@ -1,7 +1,6 @@
 package io.sluice.server.load;
 
 import io.sluice.testkit.PacingClock;
-import io.sluice.testkit.Schedule;
 import io.sluice.testkit.ThrottledChannel;
 import io.sluice.testkit.ThrottledSink;
 
@@ -28,19 +27,9 @@ final class AlternatingSink {
         this.slowBytesPerSecond = slowBytesPerSecond;
         this.fastBytesPerSecond = fastBytesPerSecond;
         this.periodNanos = periodNanos;
-        Schedule schedule = new Schedule() {
-            /** The rate at the transfer's start carries all of it (a write is short against a period). */
-            @Override
-            public long finishNanos(long startNanos, long bytes) {
-                return startNanos + (long) (bytes / rateAtOffset(startNanos) * 1e9);
-            }
-
-            @Override
-            public String toString() {
-                return fastBytesPerSecond + " <-> " + slowBytesPerSecond + " B/s every " + periodNanos + " ns";
-            }
-        };
-        this.sink = new ThrottledSink(schedule, PacingClock.system(), MAX_WRITE_BYTES);
+        // The rate at a transfer's start carries all of it (a write is short against a period).
+        this.sink = new ThrottledSink((start, bytes) -> start + (long) (bytes / rateAtOffset(start) * 1e9),
+                PacingClock.system(), MAX_WRITE_BYTES);
     }
 
     /** The {@link System#nanoTime()} at which the first (fast) period began. */

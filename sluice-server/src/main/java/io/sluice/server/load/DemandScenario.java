@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,16 +36,13 @@ import java.util.stream.Collectors;
  *
  * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
  * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
- * {@code --chunk-kib} KiB (default 8: Jetty 12's default input buffer, so the chunks its request
- * bodies deliver), through a {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap
- * chunks (as the server's {@code RequestBodyPublisher} copies each Jetty chunk), up to
- * {@link #CLIENT_BURST_BYTES} sent ahead while the writer asks for nothing, and one timer thread for
- * all uploads. The default rate is chosen so that the sink is
- * the bottleneck only half the time: 8 x 24 = 192 MiB/s is below the fast sink (200 MiB/s) and far
- * above the slow one (20 MiB/s). A demand strategy can only show that it adapts when the channel
- * alternately keeps up and lags; with producers faster than the sink in both phases (the unpaced
- * case below) the right window is the smallest one all the time. The best any strategy can do is
- * {@code (min(8r, 200) + min(8r, 20)) / 2} = 106 MiB/s, which the table prints as "ideal".
+ * {@code --chunk-kib} KiB (default 8: what Jetty 12's default input buffer delivers), through a
+ * {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap chunks (as the server's
+ * {@code RequestBodyPublisher} copies each Jetty chunk), up to {@link #CLIENT_BURST_BYTES} sent
+ * ahead while the writer asks for nothing, one timer thread for all uploads. At the default rate
+ * the sink is the bottleneck only half the time (8 x 24 = 192 MiB/s, between the slow and the fast
+ * sink): a strategy can only show that it adapts when the channel alternately keeps up and lags.
+ * The best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
  *
  * <p><b>Unpaced producers (reported).</b> Each stream reads a file ({@code ReactiveFile.read()},
  * 64 KiB chunks) as fast as the page cache gives it, so the sink is the bottleneck in both phases.
@@ -86,14 +82,10 @@ public final class DemandScenario {
      */
     record Settings(DemandScale scale, double producerMibPerSecond, int chunkBytes, Path series) {
 
-        /** The best aggregate any strategy can reach with paced producers, over whole period pairs. */
-        double idealPacedMibPerSecond() {
-            return idealPacedMibPerSecond(2 * scale.periodNanos() / 1e9);
-        }
-
         /**
          * The best aggregate the producers and the sink together allow over the first {@code seconds}
-         * of a run (a run that ends inside a fast period has a higher mean than whole period pairs).
+         * of a run (a run that ends inside a fast period has a higher mean than whole period pairs;
+         * over one pair it is the best any strategy can reach).
          */
         double idealPacedMibPerSecond(double seconds) {
             double producers = scale.uploads() * producerMibPerSecond;
@@ -170,24 +162,20 @@ public final class DemandScenario {
         double rate = DEFAULT_PRODUCER_MIB_PER_SECOND;
         int chunk = DEFAULT_CHUNK_BYTES;
         for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "smoke", "full" -> scale = DemandScale.parse(args[i]);
-                case "--series" -> series = Path.of(value(args, ++i, "--series"));
-                case "--rate-mib" -> rate = Double.parseDouble(value(args, ++i, "--rate-mib"));
-                case "--chunk-kib" -> chunk = Integer.parseInt(value(args, ++i, "--chunk-kib")) * 1024;
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            String arg = args[i];
+            if (arg.startsWith("--") && ++i >= args.length) {
+                throw new IllegalArgumentException(arg + " needs a value");
+            }
+            switch (arg) {
+                case "smoke", "full" -> scale = DemandScale.parse(arg);
+                case "--series" -> series = Path.of(args[i]);
+                case "--rate-mib" -> rate = Double.parseDouble(args[i]);
+                case "--chunk-kib" -> chunk = Integer.parseInt(args[i]) * 1024;
+                default -> throw new IllegalArgumentException("unknown argument " + arg
                         + "; usage: DemandScenario [smoke|full] [--series FILE] [--rate-mib R] [--chunk-kib K]");
             }
         }
-        int failed = run(new Settings(scale, rate, chunk, series), System.out);
-        System.exit(failed == 0 ? 0 : 1);
-    }
-
-    private static String value(String[] args, int index, String option) {
-        if (index >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[index];
+        System.exit(run(new Settings(scale, rate, chunk, series), System.out) == 0 ? 0 : 1);
     }
 
     /**
@@ -209,17 +197,13 @@ public final class DemandScenario {
                     + " every other column is over all rounds");
         }
 
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "paced-clients");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("paced-clients"));
         List<Result> paced;
         try {
             out.printf(Locale.ROOT, "%nPaced producers (gated): each upload sends %.0f MiB/s in %d KiB chunks"
                             + " (%.0f MiB/s together); ideal aggregate %.1f MiB/s%n", settings.producerMibPerSecond(),
                     settings.chunkBytes() / 1024, settings.producerMibPerSecond() * scale.uploads(),
-                    settings.idealPacedMibPerSecond());
+                    settings.idealPacedMibPerSecond(2 * scale.periodNanos() / 1e9));
             Schedule client = Schedule.constant(settings.producerMibPerSecond() * MIB);
             paced = runCase("", scale, csv, out, bytes -> ScheduledPublisher.timed(bytes, settings.chunkBytes(),
                     client, CLIENT_BURST_BYTES, timer, PacingClock.system()));
@@ -250,14 +234,11 @@ public final class DemandScenario {
         return new DemandGates(settings, out).check(paced, unpaced);
     }
 
-    private static Map<String, DemandStrategy> strategies() {
-        Map<String, DemandStrategy> strategies = new LinkedHashMap<>();
-        strategies.put("adaptive", Demand.adaptive());
-        strategies.put("fixed(4,1)", Demand.fixed(4, 1));
-        strategies.put("fixed(16,4)", Demand.fixed(16, 4));
-        strategies.put("fixed(64,16)", Demand.fixed(64, 16));
-        strategies.put("all-at-once", Demand.unbounded());
-        return strategies;
+    /** In the order they run and print: adaptive first, the control (all-at-once) last, as the gates expect. */
+    private static List<Map.Entry<String, DemandStrategy>> strategies() {
+        return List.of(Map.entry("adaptive", Demand.adaptive()), Map.entry("fixed(4,1)", Demand.fixed(4, 1)),
+                Map.entry("fixed(16,4)", Demand.fixed(16, 4)), Map.entry("fixed(64,16)", Demand.fixed(64, 16)),
+                Map.entry("all-at-once", Demand.unbounded()));
     }
 
     private static List<Result> runCase(String prefix, DemandScale scale, List<String> csv, PrintStream out,
@@ -270,22 +251,17 @@ public final class DemandScenario {
         // strategy does not pay for class loading and JIT compilation the others are spared.
         DemandScale warmUp = new DemandScale("warm-up", scale.uploads(), scale.bytesEach() / 16,
                 scale.periodNanos(), 1);
-        for (Map.Entry<String, DemandStrategy> entry : strategies().entrySet()) {
+        for (Map.Entry<String, DemandStrategy> entry : strategies()) {
             runOne(entry.getKey(), entry.getValue(), warmUp, producers, new ArrayList<>(), prefix);
         }
         List<Result> results = new ArrayList<>();
         for (int round = 1; round <= scale.rounds(); round++) {
-            int index = 0;
-            for (Map.Entry<String, DemandStrategy> entry : strategies().entrySet()) {
+            for (int index = 0; index < strategies().size(); index++) {
+                Map.Entry<String, DemandStrategy> entry = strategies().get(index);
                 // The series holds the last round only, so that its times run from one sink start.
                 Result result = runOne(entry.getKey(), entry.getValue(), scale, producers,
                         round == scale.rounds() ? csv : new ArrayList<>(), prefix);
-                if (round == 1) {
-                    results.add(result);
-                } else {
-                    results.set(index, results.get(index).combine(result));
-                }
-                index++;
+                results.add(index, round == 1 ? result : results.remove(index).combine(result));
             }
         }
         for (Result result : results) {
@@ -293,7 +269,8 @@ public final class DemandScenario {
                     result.strategy(),
                     result.outOfMemory() ? "OutOfMemoryError"
                             : String.format(Locale.ROOT, "%.1f", result.mibPerSecond()),
-                    result.seconds(), result.peakQueuedBytes() / MIB, windowRange(result),
+                    result.seconds(), result.peakQueuedBytes() / MIB,
+                    items(result.smallestWindow()) + ".." + items(result.largestWindow()),
                     result.largestWindow() == Long.MAX_VALUE ? "unbounded" : String.format(Locale.ROOT,
                             "%.0f / %.0f", result.meanFastWindow(), result.meanSlowWindow()), result.shrunk(),
                     result.switches().size(),
@@ -301,10 +278,6 @@ public final class DemandScenario {
                             .collect(Collectors.joining(", ")));
         }
         return results;
-    }
-
-    private static String windowRange(Result result) {
-        return items(result.smallestWindow()) + ".." + items(result.largestWindow());
     }
 
     private static String items(long window) {
@@ -316,10 +289,9 @@ public final class DemandScenario {
             throws InterruptedException {
         AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
         WindowTrace trace = new WindowTrace(prefix + name, sink);
-        WriteOptions defaults = WriteOptions.defaults().withDemand(strategy);
-        WriteOptions options = strategy == Demand.unbounded()
-                ? defaults.withMaxQueuedBytes(Long.MAX_VALUE / 2)            // all-at-once: no byte bound either
-                : defaults;
+        WriteOptions options = strategy == Demand.unbounded()   // all-at-once: no byte bound either
+                ? WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(Long.MAX_VALUE / 2)
+                : WriteOptions.defaults().withDemand(strategy);
         List<ThrottledChannel> channels = new ArrayList<>();
         for (int i = 0; i < scale.uploads(); i++) {
             channels.add(sink.channel());
@@ -330,8 +302,7 @@ public final class DemandScenario {
                                 s.outstandingItems(), s.writtenBytes(), s.requestCalls()))),
                 trace, 0);
         csv.addAll(trace.csvRows());
-        double seconds = run.elapsedNanos() / 1e9;
-        return new Result(name, run.mibPerSecond(), seconds, run.peakQueuedBytes(), trace.switches(),
+        return new Result(name, run.mibPerSecond(), run.elapsedNanos() / 1e9, run.peakQueuedBytes(), trace.switches(),
                 trace.smallestWindow(), trace.largestWindow(), trace.windowTime(), run.outOfMemory());
     }
 }

@@ -23,9 +23,8 @@ record Drain(double rssAtLoadEndMiB, double rssMaxOverDrainMiB, double rssAfterD
     }
 
     String markdown(Row row) {
-        return "| " + row.lane().flag() + " | " + Row.number(row.idleRssMiB(), 0) + " | "
-                + Row.number(row.peakRssMiB(), 0) + " | " + Row.number(rssAtLoadEndMiB, 0) + " | "
-                + Row.number(rssMaxOverDrainMiB, 0) + " | " + Row.number(rssAfterDrainMiB, 0) + " | "
-                + Row.number(liveSetIdleMiB, 0) + " | " + Row.number(liveSetAfterDrainMiB, 0) + " | " + note + " |";
+        return Row.cells(row.lane().flag(), Row.number(row.idleRssMiB(), 0), Row.number(row.peakRssMiB(), 0),
+                Row.number(rssAtLoadEndMiB, 0), Row.number(rssMaxOverDrainMiB, 0), Row.number(rssAfterDrainMiB, 0),
+                Row.number(liveSetIdleMiB, 0), Row.number(liveSetAfterDrainMiB, 0), note);
     }
 }

@@ -33,10 +33,6 @@ final class Gates {
         return scale.name().startsWith("smoke");
     }
 
-    int passed() {
-        return passed;
-    }
-
     int failed() {
         return failed;
     }
@@ -65,7 +61,7 @@ final class Gates {
                 && row.lane() == lane).findFirst();
     }
 
-    private List<String> steps(String scenario) {
+    private List<String> steps(String scenario) { // in the order they ran
         return rows.stream().filter(row -> row.scenario().equals(scenario)).map(Row::step).distinct().toList();
     }
 

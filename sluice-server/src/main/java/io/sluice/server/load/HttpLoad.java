@@ -21,11 +21,7 @@ import java.util.function.Supplier;
  */
 final class HttpLoad implements AutoCloseable {
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(2, task -> {
-        Thread thread = new Thread(task, "load-http");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService executor = Executors.newFixedThreadPool(2, LoadMain.daemon("load-http"));
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).executor(executor).build();
 

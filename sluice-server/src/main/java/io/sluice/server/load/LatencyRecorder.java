@@ -29,29 +29,13 @@ final class LatencyRecorder {
         timeouts.incrementAndGet();
     }
 
-    long ok() {
-        return ok.get();
-    }
-
-    long errors() {
-        return errors.get();
-    }
-
-    long timeouts() {
-        return timeouts.get();
-    }
-
-    long bytes() {
-        return bytes.get();
-    }
-
     /** The counts and percentiles as a row reports them. */
     Traffic traffic() {
-        return new Traffic(ok(), bytes(), errors(), timeouts(), percentileMillis(50), percentileMillis(99),
-                percentileMillis(99.9));
+        return new Traffic(ok.get(), bytes.get(), errors.get(), timeouts.get(), percentileMillis(50),
+                percentileMillis(99), percentileMillis(99.9));
     }
 
-    synchronized double percentileMillis(double percentile) {
+    private synchronized double percentileMillis(double percentile) {
         return histogram.getTotalCount() == 0 ? Double.NaN : histogram.getValueAtPercentile(percentile) / 1000.0;
     }
 }

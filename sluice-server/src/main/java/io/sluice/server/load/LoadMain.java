@@ -6,10 +6,14 @@ import io.sluice.server.Lane;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 
 /**
@@ -34,29 +38,21 @@ public final class LoadMain {
      * @param args flags as in the class comment
      */
     public static void main(String[] args) throws Exception {
-        String scale = "smoke";
-        String scenarios = "A1,A2,B";
-        String lanes = "A,B,C,C-unbounded";
-        String serverCpu = null;
-        long runSeconds = 0;
-        Path charts = null;
-        String closedLoop = "auto";
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--scale" -> scale = args[i + 1];
-                case "--scenarios" -> scenarios = args[i + 1];
-                case "--lanes" -> lanes = args[i + 1];
-                case "--server-cpu" -> serverCpu = args[i + 1];
-                case "--run-seconds" -> runSeconds = Long.parseLong(args[i + 1]);
-                case "--charts" -> charts = Path.of(args[i + 1]);
-                case "--closed-loop" -> closedLoop = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown flag " + args[i]);
+        Map<String, String> flags = new HashMap<>(Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
+                "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
+                "--closed-loop", "auto"));
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length || flags.put(args[i], args[i + 1]) == null) {
+                throw new IllegalArgumentException((i + 1 >= args.length ? "no value for flag " : "unknown flag ")
+                        + args[i]);
             }
         }
-        Scale parsed = Scale.parse(scale);
+        Scale scale = Scale.parse(flags.get("--scale"));
+        long runSeconds = Long.parseLong(flags.get("--run-seconds"));
         if (runSeconds > 0) {
-            parsed = parsed.withRunTime(java.time.Duration.ofSeconds(runSeconds));
+            scale = scale.withRunTime(Duration.ofSeconds(runSeconds));
         }
+        String closedLoop = flags.get("--closed-loop");
         Optional<WrkLoad> wrk = switch (closedLoop) {
             case "auto" -> WrkLoad.find();
             case "java" -> Optional.empty();
@@ -64,23 +60,12 @@ public final class LoadMain {
                     "--closed-loop wrk: no wrk on the PATH (Debian: apt-get install wrk)")));
             default -> throw new IllegalArgumentException("--closed-loop must be auto, wrk or java, was " + closedLoop);
         };
-        int failed = run(parsed, List.of(scenarios.split(",")), parseLanes(lanes), serverCpu, charts, wrk,
-                System.out);
+        String serverCpu = flags.get("--server-cpu");
+        String charts = flags.get("--charts");
+        int failed = run(scale, List.of(flags.get("--scenarios").split(",")),
+                Stream.of(flags.get("--lanes").split(",")).map(Lane::parse).toList(),
+                serverCpu.isEmpty() ? null : serverCpu, charts.isEmpty() ? null : Path.of(charts), wrk, System.out);
         System.exit(failed == 0 ? 0 : 1);
-    }
-
-    static List<Lane> parseLanes(String lanes) {
-        List<Lane> parsed = new ArrayList<>();
-        for (String flag : lanes.split(",")) {
-            parsed.add(Lane.parse(flag));
-        }
-        return parsed;
-    }
-
-    /** Runs and prints everything, closed loops with wrk when it is on the PATH; returns the number of failed gates. */
-    static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
-                   Path chartDirectory, PrintStream out) throws Exception {
-        return run(scale, scenarioNames, requestedLanes, serverCpu, chartDirectory, WrkLoad.find(), out);
     }
 
     /**
@@ -105,17 +90,14 @@ public final class LoadMain {
             out.println(Row.header());
             for (String scenario : scenarioNames) {
                 switch (scenario.trim()) {
-                    case "A1" -> {
-                        for (int connections : scale.a1Connections()) {
-                            for (Lane lane : without(lanes, Lane.C_UNBOUNDED)) {
-                                print(out, rows, scenarios.a1(lane, connections));
-                            }
-                        }
-                    }
-                    case "A2" -> {
-                        for (int connections : scale.a2Connections()) {
-                            for (Lane lane : without(lanes, Lane.C_UNBOUNDED)) {
-                                print(out, rows, scenarios.a2(lane, connections));
+                    case "A1", "A2" -> {
+                        boolean a1 = scenario.trim().equals("A1");
+                        for (int connections : a1 ? scale.a1Connections() : scale.a2Connections()) {
+                            for (Lane lane : lanes) {
+                                if (lane != Lane.C_UNBOUNDED) { // C-unbounded is a control in B only
+                                    print(out, rows, a1 ? scenarios.a1(lane, connections)
+                                            : scenarios.a2(lane, connections));
+                                }
                             }
                         }
                     }
@@ -161,14 +143,19 @@ public final class LoadMain {
         out.println();
     }
 
-    private static List<Lane> without(List<Lane> lanes, Lane excluded) {
-        return lanes.stream().filter(lane -> lane != excluded).toList();
-    }
-
     private static void print(PrintStream out, List<Row> rows, Row row) {
         rows.add(row);
         out.println(row.markdown());
         out.flush();
+    }
+
+    /** Daemon threads named {@code name}: the harness's timers and clients never keep the JVM alive. */
+    static ThreadFactory daemon(String name) {
+        return task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private static void deleteTree(Path root) throws java.io.IOException {

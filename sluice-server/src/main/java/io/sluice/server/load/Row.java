@@ -3,6 +3,8 @@ package io.sluice.server.load;
 import io.sluice.server.Lane;
 
 import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One measured line of a table: a scenario step on one lane.
@@ -47,13 +49,16 @@ record Row(String scenario, String step, Lane lane, double requestsPerSecond, do
     }
 
     String markdown() {
-        return "| " + scenario + " | " + step + " | " + lane.flag() + " | " + number(requestsPerSecond, 0) + " | "
-                + number(mibPerSecond, 1) + " | " + number(p50Millis, 1) + " | " + number(p99Millis, 1) + " | "
-                + number(p999Millis, 1) + " | " + timeouts + " | " + errors + " | " + number(idleRssMiB, 0) + " | "
-                + number(peakRssMiB, 0) + " | " + number(heapPeakShare * 100, 0) + " | " + number(heapAfterGcMiB, 0)
-                + " | " + number(directPeakMiB, 1) + " | " + number(sendQueuePeakMiB, 1) + " | " + threads + " | "
-                + number(cpuSeconds, 1) + " | " + number(cpuSecondsPerGiB, 1) + " | "
-                + number(heapAllocatedMiBPerGiB, 0) + " | " + note + " |";
+        return cells(scenario, step, lane.flag(), number(requestsPerSecond, 0), number(mibPerSecond, 1),
+                number(p50Millis, 1), number(p99Millis, 1), number(p999Millis, 1), timeouts, errors,
+                number(idleRssMiB, 0), number(peakRssMiB, 0), number(heapPeakShare * 100, 0),
+                number(heapAfterGcMiB, 0), number(directPeakMiB, 1), number(sendQueuePeakMiB, 1), threads,
+                number(cpuSeconds, 1), number(cpuSecondsPerGiB, 1), number(heapAllocatedMiBPerGiB, 0), note);
+    }
+
+    /** One Markdown table line: {@code | a | b | ... |}. */
+    static String cells(Object... cells) {
+        return Stream.of(cells).map(String::valueOf).collect(Collectors.joining(" | ", "| ", " |"));
     }
 
     /** A figure with {@code decimals} places, or n/a when it was not measured (NaN). */

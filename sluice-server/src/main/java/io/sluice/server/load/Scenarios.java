@@ -8,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +54,7 @@ final class Scenarios {
     private Row closedLoop(String scenario, Lane lane, int connections, String target) throws Exception {
         Path directory = freshDirectory(scenario, lane);
         writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
-        try (ServerProcess server = ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(),
-                serverCpu);
+        try (ServerProcess server = start(lane, directory);
              HttpLoad load = new HttpLoad();
              StepSampler sampler = new StepSampler(server)) {
             Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
@@ -99,8 +97,7 @@ final class Scenarios {
         byte[] putBody = new byte[PUT_BYTES];
         new Random(3).nextBytes(putBody);
         String putSha = SlowClients.sha256(putBody);
-        try (ServerProcess server = ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(),
-                serverCpu);
+        try (ServerProcess server = start(lane, directory);
              HttpLoad load = new HttpLoad();
              SlowClients slow = new SlowClients();
              StepSampler sampler = new StepSampler(server)) {
@@ -155,13 +152,14 @@ final class Scenarios {
             } finally {
                 side.shutdown();
             }
-            LatencyRecorder putRecorder = puts.get();
+            Traffic putTraffic = puts.get().traffic();
+            Traffic getTraffic = gets.traffic();
             double seconds = (System.nanoTime() - start) / 1e9;
             sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log
             double cpu = server.cpuSeconds() - cpuBefore;
             long allocatedAfter = server.heapAllocatedBytes();
-            long movedBytes = gets.bytes() + putRecorder.ok() * (long) PUT_BYTES + slow.bytesRead.get()
+            long movedBytes = getTraffic.bodyBytes() + putTraffic.ok() * PUT_BYTES + slow.bytesRead.get()
                     + slow.bytesWritten.get();
             String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
                     : server.alive() ? "" : "server died: " + server.lastError();
@@ -170,15 +168,17 @@ final class Scenarios {
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
             Drain drain = drain(server, slow, load, idleLiveSet);
-            List<Row> rows = new ArrayList<>();
             double cpuPerGib = cpu / gib(movedBytes);
             double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, allocatedAfter, movedBytes);
-            rows.add(row("B", "fast GET", lane, gets.traffic(), seconds, server, idleRss, cpu, cpuPerGib,
-                    allocatedPerGib, sampler, heapAfterGc, drain, note));
-            rows.add(row("B", "1 MiB PUT", lane, putRecorder.traffic(), seconds, server, idleRss, cpu, cpuPerGib,
+            return List.of(row("B", "fast GET", lane, getTraffic, seconds, server, idleRss, cpu, cpuPerGib,
+                    allocatedPerGib, sampler, heapAfterGc, drain, note),
+                    row("B", "1 MiB PUT", lane, putTraffic, seconds, server, idleRss, cpu, cpuPerGib,
                     allocatedPerGib, sampler, heapAfterGc, drain, died));
-            return rows;
         }
+    }
+
+    private ServerProcess start(Lane lane, Path directory) throws IOException {
+        return ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(), serverCpu);
     }
 
     /**

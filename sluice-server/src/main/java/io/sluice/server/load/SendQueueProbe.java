@@ -49,17 +49,10 @@ final class SendQueueProbe {
 
     /**
      * Sums {@code tx_queue} of the non-listening sockets bound to {@code localPort} in one table's
-     * lines (the header line is skipped because its address field has no port in hex).
-     */
-    static long sumTxQueue(List<String> lines, int localPort) {
-        return sumTxQueue(lines, localPort, new HashSet<>());
-    }
-
-    /**
-     * As {@link #sumTxQueue(List, int)}, counting each connection (local and remote address) once
-     * across calls that share {@code seen}. The kernel's tables are not a snapshot: read while
-     * thousands of sockets open and close (scenario B's lane A had 10,000 in CLOSE_WAIT), a socket
-     * can be listed twice, and one sample once summed 3 GiB where 1 GiB was possible.
+     * lines (the header line is skipped because its address field has no port in hex), counting
+     * each connection (local and remote address) once across calls that share {@code seen}: the
+     * kernel's tables are not a snapshot, and read while thousands of sockets open and close a
+     * socket can be listed twice.
      */
     static long sumTxQueue(List<String> lines, int localPort, Set<String> seen) {
         long total = 0;

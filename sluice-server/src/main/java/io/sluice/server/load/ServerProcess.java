@@ -113,23 +113,16 @@ final class ServerProcess implements AutoCloseable {
     }
 
     private String jcmdToFile(String command, String prefix, String what) {
-        if (!process.isAlive() || !Files.isExecutable(jcmd)) {
-            return "no " + what + " (server gone or no jcmd)";
-        }
         try {
             Path file = Files.createTempFile(prefix, ".txt");
-            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
-                    .redirectErrorStream(true).redirectOutput(file.toFile()).start();
-            if (!attach.waitFor(30, TimeUnit.SECONDS)) {
-                attach.destroyForcibly();
-                return "jcmd " + command + " did not answer within 30 s";
+            String failure = jcmd(command, ProcessBuilder.Redirect.to(file.toFile()));
+            if (failure.isEmpty()) {
+                return what + " in " + file;
             }
-            return what + " in " + file;
+            Files.deleteIfExists(file);
+            return "no " + what + ": " + failure;
         } catch (IOException e) {
             return "no " + what + ": " + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "no " + what + ": interrupted";
         }
     }
 
@@ -138,32 +131,38 @@ final class ServerProcess implements AutoCloseable {
      * {@code java}) and reads the heap right after it from the GC log.
      */
     LiveSet forcedGcLiveSet() {
-        if (!process.isAlive()) {
-            return LiveSet.failed("server not running");
-        }
-        if (!Files.isExecutable(jcmd)) {
-            return LiveSet.failed("no " + jcmd + " (a JRE without jcmd)");
-        }
         int mark = gcLog.pauses();
-        try {
-            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!attach.waitFor(30, TimeUnit.SECONDS)) {
-                attach.destroyForcibly();
-                return LiveSet.failed("jcmd GC.run did not answer within 30 s");
-            }
-            if (attach.exitValue() != 0) {
-                return LiveSet.failed("jcmd GC.run exited with " + attach.exitValue());
-            }
-        } catch (IOException e) {
-            return LiveSet.failed("jcmd failed: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return LiveSet.failed("interrupted");
+        String failure = jcmd("GC.run", ProcessBuilder.Redirect.DISCARD);
+        if (!failure.isEmpty()) {
+            return LiveSet.failed(failure);
         }
         java.util.OptionalLong after = gcLog.lastFullAfterBytes(mark);
         return after.isPresent() ? new LiveSet(after.getAsLong(), "")
                 : LiveSet.failed("no full pause in the GC log after jcmd GC.run");
+    }
+
+    /** Runs {@code jcmd PID command} with its output to {@code output}; returns why it failed, or empty. */
+    private String jcmd(String command, ProcessBuilder.Redirect output) {
+        if (!process.isAlive()) {
+            return "server not running";
+        }
+        if (!Files.isExecutable(jcmd)) {
+            return "no " + jcmd + " (a JRE without jcmd)";
+        }
+        try {
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
+                    .redirectErrorStream(true).redirectOutput(output).start();
+            if (!attach.waitFor(30, TimeUnit.SECONDS)) {
+                attach.destroyForcibly();
+                return "jcmd " + command + " did not answer within 30 s";
+            }
+            return attach.exitValue() == 0 ? "" : "jcmd " + command + " exited with " + attach.exitValue();
+        } catch (IOException e) {
+            return "jcmd failed: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
     }
 
     /**

@@ -10,14 +10,11 @@ import java.util.function.LongSupplier;
  * kernel send queues, so that the measured load meets the slow clients' steady state and not the
  * burst of their arrival.
  *
- * <p>Why it is needed: each slow reader asks for a 64 MiB file and reads 40 KiB/s, so the server
- * writes until that socket's send buffer is full, and Linux autotunes a send buffer up to
- * {@code tcp_wmem}'s maximum (4 MiB by default). 256 readers arriving within a second make the
- * server copy up to 1 GiB into kernel buffers on its one core, and every fast GET and PUT started
- * meanwhile waits behind that copy: a load started after a fixed delay would measure the arrival
- * (a p99 of seconds), not the steady state among slow clients that scenario B is about. The
- * figures, with a fixed ramp and with this one, are in docs/results/2026-11-23-server/README.md,
- * "Generator, warm-up and B's ramp".
+ * <p>Why: the server writes each slow reader's 64 MiB file until that socket's send buffer (Linux
+ * autotunes it up to {@code tcp_wmem}'s maximum, 4 MiB) is full, so 256 readers arriving at once
+ * make it copy up to 1 GiB into kernel buffers on its one core, and a load started after a fixed
+ * delay would measure that arrival, not the steady state scenario B is about (figures:
+ * docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp").
  *
  * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
  * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is

@@ -29,11 +29,8 @@ final class SlowClients implements AutoCloseable {
     static final int WRITE_BYTES = 4 * 1024;
     static final long WRITE_PERIOD_MILLIS = 100;
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "load-slow-clients");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("load-slow-clients"));
     private final List<SocketChannel> channels = new ArrayList<>();
     final AtomicLong bytesRead = new AtomicLong();
     final AtomicLong bytesWritten = new AtomicLong();

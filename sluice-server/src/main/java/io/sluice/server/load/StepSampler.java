@@ -17,11 +17,8 @@ final class StepSampler implements AutoCloseable {
 
     private final ServerProcess server;
     private final SendQueueProbe sendQueue;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "load-sampler");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("load-sampler"));
     private final AtomicBoolean started = new AtomicBoolean();
     // written by the timer thread only, read after stop() or for a table line (volatile)
     private volatile double peakHeapShare;

@@ -7,12 +7,10 @@ import java.util.Locale;
  * A closed-loop step's warm-up: the step's own load in slices, discarded, until its throughput
  * stops rising.
  *
- * <p>Why adaptive: the server's JIT compiles on the same single core that serves, and how long
- * that takes depends on the lane and the load. Lane C has more code on its path (Jetty's callbacks
- * and the publisher) and reaches its steady rate later than lane B, so a step measured too early
- * compares how far each lane's compilation got, not the lanes. A fixed warm-up long enough for the
- * slowest case would waste minutes on the others. The slice-by-slice figures are in
- * docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp".
+ * <p>Why adaptive: the server's JIT compiles on the one core that serves, for a time that depends
+ * on the lane (lane C has more code on its path) and the load, so a step measured too early
+ * compares how far each lane's compilation got, and a fixed warm-up long enough for the slowest
+ * case wastes minutes on the others (figures: docs/results/2026-11-23-server/README.md).
  *
  * <p>Steady: at least {@code min} has passed and the last slice's rate is no more than
  * {@link #GROWTH} above the one before. Gives up at {@code max} and says so in the row's note.

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,8 +26,8 @@ import java.util.regex.Pattern;
  */
 public final class WindowChart {
 
-    static final String HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
-    static final int WIDTH = 960;
+    static final String HEADER = WindowTrace.CSV_HEADER;
+    static final int WIDTH = LoadCharts.WIDTH;
     static final int HEIGHT = 720;
     /** A row: the strategy, quoted as RFC 4180 says when it holds a comma, then four numbers. */
     private static final Pattern ROW =
@@ -50,12 +51,10 @@ public final class WindowChart {
             System.exit(2);
             return;
         }
-        Path csv = Path.of(args[0]);
-        Path png = Path.of(args[1]);
         String strategy = args.length == 3 ? args[2] : "adaptive";
         try {
-            int drawn = draw(read(csv), strategy, png);
-            System.out.println("wrote " + png + " (" + drawn + " samples of " + strategy + ")");
+            int drawn = draw(read(Path.of(args[0])), strategy, Path.of(args[1]));
+            System.out.println("wrote " + args[1] + " (" + drawn + " samples of " + strategy + ")");
         } catch (IllegalArgumentException e) {
             System.err.println("WindowChart: " + e.getMessage());
             System.exit(1);
@@ -115,32 +114,29 @@ public final class WindowChart {
         double[] seconds = samples.stream().mapToDouble(sample -> sample.millis() / 1000).toArray();
         double start = Math.floor(seconds[0]);
         XYChart rate = panel("Scenario C: demand window of '" + strategy + "' against a sink that switches rate",
-                "sink MiB/s", "", start);
-        series(rate, seconds, samples.stream().mapToDouble(Sample::sinkMiBPerSecond).toArray(), ChartFiles.INK)
-                .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
-        XYChart items = panel("", "window, items", "", start);
-        series(items, seconds, samples.stream().mapToDouble(Sample::windowItems).toArray(), ChartFiles.colour(1));
-        XYChart bytes = panel("", "queued MiB", "time, s", start);
-        series(bytes, seconds, samples.stream().mapToDouble(sample -> Scenarios.mib((long) sample.queuedBytes()))
-                .toArray(), ChartFiles.colour(2));
+                "sink MiB/s", "", start, seconds, samples, Sample::sinkMiBPerSecond, LoadCharts.INK);
+        rate.getSeriesMap().values().forEach(line -> line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step));
+        XYChart items = panel("", "window, items", "", start, seconds, samples, Sample::windowItems,
+                LoadCharts.colour(1));
+        XYChart bytes = panel("", "queued MiB", "time, s", start, seconds, samples,
+                sample -> Scenarios.mib((long) sample.queuedBytes()), LoadCharts.colour(2));
         Png.write(List.of(rate, items, bytes), 3, 1, png);
         return samples.size();
     }
 
-    /** One of the three stacked panels: the top one titled, the bottom one with the time axis title. */
-    private static XYChart panel(String title, String yLabel, String xLabel, double start) {
+    /**
+     * One of the three stacked panels, with its one line: the top one titled, the bottom one with
+     * the time axis title.
+     */
+    private static XYChart panel(String title, String yLabel, String xLabel, double start, double[] seconds,
+                                 List<Sample> samples, ToDoubleFunction<Sample> value, Color colour) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT / 3).title(title).xAxisTitle(xLabel)
                 .yAxisTitle(yLabel).build();
         chart.getStyler().setXAxisMin(start).setYAxisMin(0.0).setYAxisDecimalPattern("#,##0.##")
-                .setXAxisTitleVisible(!xLabel.isEmpty())
-                .setLegendVisible(false);
-        ChartFiles.style(chart.getStyler(), !title.isEmpty());
+                .setXAxisTitleVisible(!xLabel.isEmpty()).setLegendVisible(false);
+        LoadCharts.style(chart.getStyler(), !title.isEmpty());
+        chart.addSeries(yLabel, seconds, samples.stream().mapToDouble(value).toArray())
+                .setMarker(SeriesMarkers.NONE).setLineColor(colour);
         return chart;
-    }
-
-    private static XYSeries series(XYChart chart, double[] xs, double[] ys, Color colour) {
-        XYSeries series = chart.addSeries(chart.getYAxisTitle(), xs, ys);
-        series.setMarker(SeriesMarkers.NONE).setLineColor(colour);
-        return series;
     }
 }

@@ -16,11 +16,10 @@ import java.util.concurrent.TimeUnit;
  * Closed-loop traffic from {@code wrk} (Debian's package; one thread, on the load generator's CPU,
  * which the child process inherits from the harness's {@code taskset}).
  *
- * <p>Why not the JDK {@code HttpClient} here: at A2's 512 connections it needs the whole of the
- * generator's core while the server's core is far from busy, so the step would measure the
- * generator; wrk, in C, runs the same closed loop on a fraction of a core. The figures are in
- * docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp". The Java generator
- * remains for the open-model traffic of scenario B and as the fallback where wrk is not installed.
+ * <p>Not the JDK {@code HttpClient}: at A2's 512 connections it needs the whole of the generator's
+ * core, so the step would measure the generator; wrk runs the same loop on a fraction of a core
+ * (figures: docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp"). The Java
+ * generator remains for scenario B's open-model traffic and where wrk is not installed.
  *
  * <p>What wrk counts: latency from a request's send to its response's end on its connection, the
  * same as {@link HttpLoad#closed}. A request wrk times out ({@code --timeout}) is counted as a

@@ -45,9 +45,9 @@ class LoadChartsTest {
 
         assertEquals(List.of("server-a1.png", "server-a2.png", "server-b.png"),
                 files.stream().map(file -> file.getFileName().toString()).toList());
-        assertSize(files.get(0), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
-        assertSize(files.get(1), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
-        assertSize(files.get(2), SlowClientsChart.WIDTH, SlowClientsChart.HEIGHT);
+        assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
+        assertSize(files.get(1), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
+        assertSize(files.get(2), LoadCharts.WIDTH, LoadCharts.SLOW_CLIENTS_HEIGHT);
         for (Path file : files) {
             BufferedImage image = ImageIO.read(file.toFile());
             assertTrue(pixels(image, 0xD62728) > 50, file + ": lane A's series in lane A's colour");
@@ -63,7 +63,7 @@ class LoadChartsTest {
         List<Path> files = LoadCharts.write(Scale.SMOKE, rows, directory,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(List.of(directory.resolve("server-a1.png")), files);
-        assertSize(files.get(0), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
+        assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
     }
 
     @Test
@@ -72,8 +72,8 @@ class LoadChartsTest {
                 RowFixtures.fastGet(Lane.C, Double.NaN, Double.NaN, Double.NaN, null, "server died: OutOfMemoryError"));
         List<Path> files = LoadCharts.write(Scale.SMOKE, rows, directory,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        assertSize(files.get(0), ConnectionsChart.WIDTH, ConnectionsChart.HEIGHT);
-        assertSize(files.get(1), SlowClientsChart.WIDTH, SlowClientsChart.HEIGHT);
+        assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
+        assertSize(files.get(1), LoadCharts.WIDTH, LoadCharts.SLOW_CLIENTS_HEIGHT);
     }
 
     /** How many pixels have exactly this RGB colour. */

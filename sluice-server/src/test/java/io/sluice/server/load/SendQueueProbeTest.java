@@ -2,6 +2,7 @@ package io.sluice.server.load;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.HashSet;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,12 +24,12 @@ class SendQueueProbeTest {
     @Test
     void sumsTheSendQueuesOfTheServersEstablishedSocketsOnly() {
         // 0x10000 + 0x400: not the listener, not the client's end (remote port 8080), not port 80
-        assertEquals(0x10000 + 0x400, SendQueueProbe.sumTxQueue(TCP, 8080));
+        assertEquals(0x10000 + 0x400, SendQueueProbe.sumTxQueue(TCP, 8080, new HashSet<>()));
     }
 
     @Test
     void readsTcp6AddressesOfADualStackSocket() {
-        assertEquals(0x100, SendQueueProbe.sumTxQueue(TCP6, 8080));
+        assertEquals(0x100, SendQueueProbe.sumTxQueue(TCP6, 8080, new HashSet<>()));
     }
 
     @Test
@@ -36,11 +37,11 @@ class SendQueueProbeTest {
         // the kernel's table is not a snapshot: under churn a socket can appear twice
         List<String> twice = new java.util.ArrayList<>(TCP);
         twice.add(TCP.get(2)); // the socket with 0x10000 queued
-        assertEquals(0x10000 + 0x400, SendQueueProbe.sumTxQueue(twice, 8080));
+        assertEquals(0x10000 + 0x400, SendQueueProbe.sumTxQueue(twice, 8080, new HashSet<>()));
     }
 
     @Test
     void countsNothingForAPortWithoutSockets() {
-        assertEquals(0, SendQueueProbe.sumTxQueue(TCP, 9090));
+        assertEquals(0, SendQueueProbe.sumTxQueue(TCP, 9090, new HashSet<>()));
     }
 }

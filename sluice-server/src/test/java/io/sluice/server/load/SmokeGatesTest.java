@@ -35,7 +35,8 @@ class SmokeGatesTest {
         PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
         Path charts = Path.of("target", "smoke-charts");
         int failed = LoadMain.run(Scale.SMOKE, List.of("A1", "A2", "B"),
-                List.of(Lane.A, Lane.B, Lane.C, Lane.C_UNBOUNDED), null, charts, new TeeStream(out, System.out));
+                List.of(Lane.A, Lane.B, Lane.C, Lane.C_UNBOUNDED), null, charts, WrkLoad.find(),
+                new TeeStream(out, System.out));
         String report = captured.toString(StandardCharsets.UTF_8);
         assertTrue(report.contains(" passed, " + failed + " failed"), report);
         assertTrue(report.contains("RSS flat at the end"), "the drain gate is evaluated:\n" + report);
