@@ -1,48 +1,94 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.demand.Demand;
+import io.sluice.demand.DemandStrategy;
+import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 
 /**
- * Fits the model's {@link ModelCosts} on this machine from three short runs with unlimited ends
- * (so nothing but the pipeline's own costs limits them), none of them a scenario that the model is
- * later validated on:
+ * Measures the model's {@link ModelCosts} on this machine, in the run that then uses them, with
+ * unlimited ends (so nothing but the pipeline's own costs limits a run) and on no scenario the
+ * model is later compared with:
  * <ul>
  *   <li>{@code unbounded}, 1 KiB and 64 KiB items: the producer's cost per item and per byte;</li>
- *   <li>{@code oneByOne}, 1 KiB items: the round trip request → wake → item → dispatch → write,
- *       whose latency part is split evenly between producer wake and drain dispatch.</li>
+ *   <li>direct writes of 1 KiB to an unlimited {@link ThrottledChannel}: the cost of a write call;</li>
+ *   <li>{@code oneByOne}, 1 KiB items, producer emitting inside {@code request} (SYNC): one item's
+ *       trip through the drain without a thread hand-off; less the producer's and the write
+ *       call's costs, the drain's cost per item;</li>
+ *   <li>{@code oneByOne}, 1 KiB items, producer on its own thread (ASYNC): the same trip plus a
+ *       producer wake-up and a drain dispatch, split evenly between the two;</li>
+ *   <li>parks of the real {@link PacingClock} just over its shortest park: the overshoot.</li>
  * </ul>
  */
 public final class Calibration {
 
+    private static final int PARKS = 200;
+
     private Calibration() {
     }
 
-    /** Runs the three calibration runs ({@code runNanos} each) and returns the fitted costs. */
-    public static ModelCosts fit(long runNanos) throws InterruptedException {
-        ModelCosts base = ModelCosts.buildMachine();
-        double small = nanosPerItem(1024, new StrategyCase("unbounded", Demand.unbounded()), runNanos);
-        double large = nanosPerItem(64 * 1024, new StrategyCase("unbounded", Demand.unbounded()), runNanos);
+    /** Runs the calibration ({@code runNanos} per run), prints what it measured, returns the costs. */
+    public static ModelCosts fit(long runNanos, PrintStream out) throws InterruptedException, IOException {
+        double small = nanosPerItem(1024, Demand.unbounded(), ScheduledPublisher.Emission.ASYNC, runNanos);
+        double large = nanosPerItem(64 * 1024, Demand.unbounded(), ScheduledPublisher.Emission.ASYNC, runNanos);
         double perByte = Math.max(0, (large - small) / (63 * 1024));
         long itemNanos = Math.max(0, Math.round(small - perByte * 1024));
-        double cycle = nanosPerItem(1024, new StrategyCase("oneByOne", Demand.oneByOne()), runNanos);
-        long latency = Math.max(1_000, Math.round((cycle - small - base.drainItemNanos() - base.writeCallNanos()) / 2));
-        ModelCosts fitted = new ModelCosts(latency, latency, itemNanos, perByte, base.drainItemNanos(),
-                base.writeCallNanos());
-        System.out.printf(Locale.ROOT, "calibration: unbounded %.2f us/item (1 KiB), %.2f us/item (64 KiB); "
-                + "oneByOne %.2f us/item -> %s%n", small / 1e3, large / 1e3, cycle / 1e3, fitted);
+        double writeCall = writeCallNanos(runNanos);
+        double sync = nanosPerItem(1024, Demand.oneByOne(), ScheduledPublisher.Emission.SYNC, runNanos);
+        double async = nanosPerItem(1024, Demand.oneByOne(), ScheduledPublisher.Emission.ASYNC, runNanos);
+        long drainItem = Math.max(0, Math.round(sync - small - writeCall));
+        long latency = Math.max(0, Math.round((async - sync) / 2));
+        long overshoot = Math.round(parkOvershootNanos());
+        ModelCosts fitted = new ModelCosts(latency, latency, itemNanos, perByte, drainItem, Math.round(writeCall),
+                overshoot);
+        out.printf(Locale.ROOT, "calibration: unbounded %.2f us/item (1 KiB), %.2f us/item (64 KiB); write call "
+                        + "%.2f us; oneByOne %.2f us/item (SYNC), %.2f us/item (ASYNC); park overshoot %.1f us -> %s%n",
+                small / 1e3, large / 1e3, writeCall / 1e3, sync / 1e3, async / 1e3, overshoot / 1e3, fitted);
         return fitted;
     }
 
-    private static double nanosPerItem(int itemBytes, StrategyCase strategy, long runNanos)
+    private static double nanosPerItem(int itemBytes, DemandStrategy strategy,
+                                       ScheduledPublisher.Emission emission, long runNanos)
             throws InterruptedException {
         Scenario scenario = new Scenario("calibration-" + Scenario.label(itemBytes), RateSchedule.unlimited(),
-                RateSchedule.unlimited(), itemBytes, runNanos, ScheduledPublisher.Emission.ASYNC,
-                64L * 1024 * 1024);
-        RunResult run = ScenarioRunner.run(scenario, strategy);
+                RateSchedule.unlimited(), itemBytes, runNanos, emission, 64L * 1024 * 1024);
+        RunResult run = ScenarioRunner.run(scenario, new StrategyCase("calibration", strategy));
         double items = Math.max(1, run.writtenBytes() / (double) itemBytes);
         return run.elapsedNanos() / items;
+    }
+
+    private static double writeCallNanos(long runNanos) throws IOException {
+        try (ThrottledChannel channel = new ThrottledChannel(RateSchedule.unlimited(), PacingClock.system())) {
+            ByteBuffer[] item = {ByteBuffer.allocate(1024)};
+            long start = System.nanoTime();
+            long calls = 0;
+            long end = start + runNanos / 4;
+            long now;
+            do {
+                for (int i = 0; i < 1000; i++) {
+                    item[0].clear();
+                    channel.write(item, 0, 1);
+                }
+                calls += 1000;
+            } while ((now = System.nanoTime()) < end);
+            return (now - start) / (double) calls;
+        }
+    }
+
+    private static double parkOvershootNanos() {
+        PacingClock clock = PacingClock.system();
+        long late = 0;
+        for (int i = 0; i < PARKS; i++) {
+            long deadline = clock.nanoTime() + PacingClock.SystemClock.MIN_PARK_NANOS;
+            clock.sleepUntil(deadline, () -> false);
+            late += Math.max(0, clock.nanoTime() - deadline);
+        }
+        return late / (double) PARKS;
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.bench.adaptive;
 import io.sluice.demand.DemandController;
 import io.sluice.demand.WriteLedger;
 import io.sluice.testkit.Pacer;
+import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
 
@@ -29,8 +30,8 @@ import java.util.SplittableRandom;
  * of {@link ModelCosts}, drawn from a {@link SplittableRandom} seeded by the caller, so one seed
  * gives one result.
  *
- * <p>The only thing the model does not take from the real code is time: CPU contention, GC and
- * park overshoot are outside it (see docs/ADAPTIVE.md for how close it gets).
+ * <p>The only thing the model does not take from the real code is time: CPU contention and GC are
+ * outside it (see docs/ADAPTIVE.md for how close it gets).
  */
 public final class DemandSimulation {
 
@@ -164,7 +165,7 @@ public final class DemandSimulation {
             producerIdle = false;
         }
         long deadline = producerPacer.reserveContinuing(itemBytes);
-        return Math.max(deadline, now) + costs.producerItemNanos()
+        return waitUntil(deadline, now) + costs.producerItemNanos()
                 + Math.round(costs.producerNanosPerByte() * itemBytes);
     }
 
@@ -239,7 +240,10 @@ public final class DemandSimulation {
 
     private void startCall(long now) {
         callBytes = Math.min(batchUnwrittenBytes, ThrottledChannel.MAX_BYTES_PER_WRITE);
-        long done = Math.max(sinkPacer.reserve(now, callBytes), now) + costs.writeCallNanos();
+        long deadline = sinkPacer.reserve(now, callBytes);
+        long woke = waitUntil(deadline, now);
+        sinkPacer.woke(Math.max(deadline, now), woke);               // as ThrottledChannel: lateness is paid back
+        long done = woke + costs.writeCallNanos();
         schedule(done, Kind.CALL_DONE);
     }
 
@@ -324,6 +328,20 @@ public final class DemandSimulation {
     }
 
     // ---- plumbing ----
+
+    /**
+     * When a paced end that reaches its deadline at {@code now} goes on, as
+     * {@link PacingClock#system()} waits: at once if the deadline is less than
+     * {@link PacingClock.SystemClock#MIN_PARK_NANOS} away (the end runs ahead; its {@link Pacer}
+     * keeps the booked time, so a later, longer wait pays it back), else after parking until the
+     * deadline plus an overshoot. So a latency-bound loop (one item per request) pays its
+     * latencies but not its pacing as well; and the producer, which resumes from now after each
+     * spell without demand, loses the overshoot of a park that ends such a spell.
+     */
+    private long waitUntil(long deadline, long now) {
+        return deadline - now < PacingClock.SystemClock.MIN_PARK_NANOS ? now
+                : deadline + delay(costs.parkOvershootNanos());
+    }
 
     private void schedule(long nanos, Kind kind) {
         events.add(new Event(nanos, sequence++, kind));

@@ -115,7 +115,7 @@ public final class RateSchedule implements Schedule {
         while (remaining > 0) {
             int i = indexAt(t);
             double rate = segments.get(i).bytesPerSecond();
-            long segmentEnd = t - Math.floorMod(t, cycleNanos) + segmentEnds[i];
+            long segmentEnd = segmentEndAfter(t);
             if (rate == Double.POSITIVE_INFINITY) {
                 return t;
             }
@@ -129,6 +129,11 @@ public final class RateSchedule implements Schedule {
             t = segmentEnd;
         }
         return t;
+    }
+
+    /** When the segment that holds {@code nanos} (since the origin) ends: the next change of rate, or a repeat. */
+    public long segmentEndAfter(long nanos) {
+        return nanos - Math.floorMod(nanos, cycleNanos) + segmentEnds[indexAt(nanos)];
     }
 
     public List<Segment> segments() {

@@ -94,6 +94,11 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
         return new Scenario(name, producer, sink, itemBytes, durationNanos, emission, maxQueuedBytes);
     }
 
+    /** A scenario's family: its name without the item size (and cap) suffixes, e.g. {@code variable-sink}. */
+    public static String family(String name) {
+        return name.replaceAll("(-\\d+[kb])+(-cap-\\d+k)?$", "");
+    }
+
     static String label(int itemBytes) {
         return itemBytes % 1024 == 0 ? (itemBytes / 1024) + "k" : itemBytes + "b";
     }

@@ -6,28 +6,47 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The demand-strategy scenario benchmark: every strategy of {@link StrategyCase#all()} on every
- * scenario of {@link Scenario#all}, measured for real and predicted by the model
- * ({@link DemandSimulation}, costs fitted by {@link Calibration}); prints Markdown tables (also
- * written to {@code <results>/scenarios.md}, with a CSV beside it), the adaptive strategy's targets
- * met or missed ({@link Targets}), and draws the variable-sink time series.
+ * The demand-strategy scenario benchmark: calibrates the model's costs ({@link Calibration}), then
+ * runs every strategy of {@link StrategyCase#all()} on every scenario of {@link Scenario#all} for
+ * real, {@code --repetitions} times, each beside the model's prediction ({@link DemandSimulation}
+ * with the costs just measured) and the schedule-only one ({@link ScheduleOnly}). Writes the raw
+ * data to {@code <results>}: {@value #RUNS_CSV} (one row per scenario × strategy × repetition,
+ * with the 1-minute load average before and after the run), {@value #WINDOWS_CSV} (how the
+ * adaptive window met each switch of the sink), {@value #COSTS_CSV}; then the report
+ * {@code adaptive-report.md}, made by {@link AdaptiveTables} from those files alone; and the
+ * time-series charts of the first repetition to {@code --images}.
  *
  * <pre>
  * mvn -q -B -pl sluice-bench -am package -DskipTests
- * java -Xmx3g -cp "sluice-bench/target/classes:sluice-core/target/classes:$HOME/.m2/repository/org/reactivestreams/reactive-streams/1.0.4/reactive-streams-1.0.4.jar" \
- *     io.sluice.bench.adaptive.ScenarioMain [--scale 1.0] [--images docs/images] [--results sluice-bench/target/adaptive] [--seed 1] [--only NAME] [--costs build|fitted]
+ * java -Xmx3g -cp sluice-bench/target/sluice-bench.jar io.sluice.bench.adaptive.ScenarioMain \
+ *     [--scale 1.0] [--repetitions 3] [--results sluice-bench/target/adaptive] [--images DIR] [--seed 1] [--only NAME]
  * </pre>
- * {@code --scale} multiplies every scenario's duration (1.0: 3 to 6 s each, about 5.5 minutes in
- * all); {@code --only} keeps the scenarios whose name contains NAME; {@code --costs fitted} feeds
- * the model the costs calibrated in this run instead of {@link ModelCosts#buildMachine()}.
+ * {@code --scale} multiplies every scenario's duration (1.0: 3 to 6 s each, 38 s per strategy
+ * and repetition); {@code --only} keeps the scenarios whose name contains NAME; without
+ * {@code --images} no chart is drawn.
  */
 public final class ScenarioMain {
+
+    /** The raw runs, in {@code --results}. */
+    public static final String RUNS_CSV = "adaptive-scenarios.csv";
+    /** The window's response to the sink's switches, in {@code --results}. */
+    public static final String WINDOWS_CSV = "adaptive-windows.csv";
+    /** The calibrated costs, in {@code --results}. */
+    public static final String COSTS_CSV = "adaptive-calibration.csv";
+
+    static final String RUNS_HEADER = "scenario,family,item_bytes,strategy,repetition,duration_ms,measured_mib_s,"
+            + "model_mib_s,schedule_mib_s,measured_peak_queued_bytes,model_peak_queued_bytes,cap_bytes,"
+            + "measured_peak_outstanding,model_peak_outstanding,measured_request_calls,model_request_calls,"
+            + "load_before,load_after";
+    static final String WINDOWS_HEADER = "scenario,strategy,repetition,source,switch_ms,to_slower,window_before,"
+            + "window_after,reaction_ms";
 
     private ScenarioMain() {
     }
@@ -35,112 +54,104 @@ public final class ScenarioMain {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = parse(args);
         double scale = Double.parseDouble(options.getOrDefault("scale", "1.0"));
-        Path images = Path.of(options.getOrDefault("images", "docs/images"));
-        Path results = Path.of(options.getOrDefault("results", "sluice-bench/target/adaptive"));
-        long seed = Long.parseLong(options.getOrDefault("seed", "1"));
         String only = options.getOrDefault("only", "");
         List<Scenario> scenarios = Scenario.all(scale).stream().filter(s -> s.name().contains(only)).toList();
-        boolean fitted = options.getOrDefault("costs", "build").equals("fitted");
-        run(scenarios, StrategyCase.all(), images, results, seed, Math.round(500_000_000L * Math.min(1.0, scale)),
-                fitted, System.out);
+        run(scenarios, StrategyCase.all(), Integer.parseInt(options.getOrDefault("repetitions", "3")),
+                options.containsKey("images") ? Path.of(options.get("images")) : null,
+                Path.of(options.getOrDefault("results", "sluice-bench/target/adaptive")),
+                Long.parseLong(options.getOrDefault("seed", "1")), Math.round(500_000_000L * Math.min(1.0, scale)),
+                System.out);
     }
 
     /**
      * Everything {@link #main} does, for the given scenarios and strategies; returns the runs.
-     * Warms the JIT up first (a short run per strategy, discarded), calibrates, and uses the fitted
-     * costs for the model if {@code fittedCosts}, else {@link ModelCosts#buildMachine()} (fitted
-     * once on a quieter machine: a calibration under heavy load mostly measures the load).
+     * Warms the JIT up first (a short run per strategy, discarded), then calibrates
+     * ({@code calibrationNanos} per calibration run) and uses those costs for every prediction.
      */
-    public static List<Comparison> run(List<Scenario> scenarios, List<StrategyCase> strategies, Path images,
-                                       Path results, long seed, long calibrationNanos, boolean fittedCosts,
-                                       PrintStream out)
-            throws InterruptedException, IOException {
+    public static List<Comparison> run(List<Scenario> scenarios, List<StrategyCase> strategies, int repetitions,
+                                       Path images, Path results, long seed, long calibrationNanos,
+                                       PrintStream out) throws InterruptedException, IOException {
         for (StrategyCase strategy : strategies) {
             ScenarioRunner.run(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
         }
-        ModelCosts fitted = Calibration.fit(calibrationNanos);
-        ModelCosts costs = fittedCosts ? fitted : ModelCosts.buildMachine();
+        ModelCosts costs = Calibration.fit(calibrationNanos, out);
+        Files.createDirectories(results);
+        StringBuilder costsCsv = new StringBuilder("cost,value\n");
+        costs.named().forEach((name, value) -> costsCsv.append(name).append(',').append(value).append('\n'));
+        Files.writeString(results.resolve(COSTS_CSV), costsCsv, StandardCharsets.UTF_8);
+        StringBuilder runs = new StringBuilder(RUNS_HEADER).append('\n');
+        StringBuilder windows = new StringBuilder(WINDOWS_HEADER).append('\n');
+        Map<String, RunResult> models = new HashMap<>();
         List<Comparison> all = new ArrayList<>();
-        StringBuilder report = new StringBuilder();
-        StringBuilder csv = new StringBuilder("scenario,strategy,measured_mib_s,model_mib_s,measured_peak_queued_bytes,"
-                + "model_peak_queued_bytes,measured_peak_outstanding,model_peak_outstanding,measured_request_calls,"
-                + "model_request_calls\n");
-        report.append("Model costs: ").append(costs).append(fittedCosts ? " (fitted now)" : " (build machine; fitted now: "
-                + fitted + ")").append("\n\nLoad average before the runs: ")
-                .append(loadAverage()).append("\n\n");
-        for (Scenario scenario : scenarios) {
-            List<Comparison> rows = new ArrayList<>();
-            for (StrategyCase strategy : strategies) {
-                RunResult measured = ScenarioRunner.run(scenario, strategy);
-                RunResult model = DemandSimulation.run(scenario, strategy, costs, seed);
-                rows.add(new Comparison(scenario, strategy, measured, model));
-                out.printf(Locale.ROOT, "%-22s %-14s measured %7.1f MiB/s peak %9s out %8s calls %7d | model %7.1f MiB/s peak %9s calls %7d%n",
-                        scenario.name(), strategy.name(), measured.mibPerSecond(),
-                        ChartWriter.bytes(measured.peakQueuedBytes()), ChartWriter.items(measured.peakOutstandingItems()),
-                        measured.requestCalls(), model.mibPerSecond(), ChartWriter.bytes(model.peakQueuedBytes()),
-                        model.requestCalls());
-            }
-            all.addAll(rows);
-            report.append(table(scenario, rows));
-            for (Comparison row : rows) {
-                csv.append(String.join(",", scenario.name(), quoted(row.strategy().name()),
-                        fmt(row.measured().mibPerSecond()), fmt(row.model().mibPerSecond()),
-                        Long.toString(row.measured().peakQueuedBytes()), Long.toString(row.model().peakQueuedBytes()),
-                        Long.toString(row.measured().peakOutstandingItems()), Long.toString(row.model().peakOutstandingItems()),
-                        Long.toString(row.measured().requestCalls()), Long.toString(row.model().requestCalls()))).append('\n');
-            }
-            if (scenario.name().contains("-sink-")) {
-                Path chart = images.resolve("adaptive-" + scenario.name() + ".png");
-                ChartWriter.write(chart, "measured: " + scenario.name() + " (producer " + scenario.producer()
-                        + ", sink " + scenario.sink() + "; grey: sink slow)", scenario,
-                        rows.stream().map(Comparison::measured).toList());
-                Path modelChart = images.resolve("adaptive-model-" + scenario.name() + ".png");
-                ChartWriter.write(modelChart, "model: " + scenario.name(), scenario,
-                        rows.stream().map(Comparison::model).toList());
-                out.println("wrote " + chart + " and " + modelChart);
+        for (int repetition = 1; repetition <= repetitions; repetition++) {
+            for (Scenario scenario : scenarios) {
+                List<Comparison> rows = new ArrayList<>();
+                for (StrategyCase strategy : strategies) {
+                    String before = loadAverage();
+                    RunResult measured = ScenarioRunner.run(scenario, strategy);
+                    String after = loadAverage();
+                    RunResult model = models.computeIfAbsent(scenario.name() + "/" + strategy.name(),
+                            k -> DemandSimulation.run(scenario, strategy, costs, seed));
+                    Comparison row = new Comparison(scenario, strategy, repetition, measured, model,
+                            ScheduleOnly.mibPerSecond(scenario));
+                    rows.add(row);
+                    runs.append(row.csv(before, after)).append('\n');
+                    if (strategy.name().startsWith("adaptive") && scenario.name().contains("-sink-")) {
+                        windows.append(WindowResponse.csv(row, measured, "measured"));
+                        windows.append(repetition == 1 ? WindowResponse.csv(row, model, "model") : "");
+                    }
+                    out.printf(Locale.ROOT, "%d %-20s %-14s measured %7.1f MiB/s peak %9s calls %7d | model %7.1f "
+                                    + "MiB/s peak %9s calls %7d | schedule-only %7.1f | load %s -> %s%n", repetition,
+                            scenario.name(), strategy.name(), measured.mibPerSecond(),
+                            ChartWriter.bytes(measured.peakQueuedBytes()), measured.requestCalls(), model.mibPerSecond(),
+                            ChartWriter.bytes(model.peakQueuedBytes()), model.requestCalls(), row.scheduleMibPerSecond(),
+                            before, after);
+                }
+                all.addAll(rows);
+                if (images != null && repetition == 1 && scenario.name().contains("-sink-")) {
+                    ChartWriter.write(images.resolve("adaptive-" + scenario.name() + ".png"), "measured: "
+                                    + scenario.name() + " (producer " + scenario.producer() + ", sink " + scenario.sink()
+                                    + "; grey: sink slow)", scenario, rows.stream().map(Comparison::measured).toList());
+                    ChartWriter.write(images.resolve("adaptive-model-" + scenario.name() + ".png"), "model: "
+                            + scenario.name(), scenario, rows.stream().map(Comparison::model).toList());
+                }
             }
         }
-        report.append("Load average after the runs: ").append(loadAverage()).append("\n\n");
-        report.append(Targets.evaluate(all));
-        report.append(ModelAccuracy.summarize(all));
+        Files.writeString(results.resolve(RUNS_CSV), runs, StandardCharsets.UTF_8);
+        Files.writeString(results.resolve(WINDOWS_CSV), windows, StandardCharsets.UTF_8);
+        String report = AdaptiveTables.report(results);
+        Files.writeString(results.resolve("adaptive-report.md"), report, StandardCharsets.UTF_8);
         out.println();
         out.println(report);
-        Files.createDirectories(results);
-        Files.writeString(results.resolve("scenarios.md"), report, StandardCharsets.UTF_8);
-        Files.writeString(results.resolve("scenarios.csv"), csv, StandardCharsets.UTF_8);
-        out.println("wrote " + results.resolve("scenarios.md") + " and scenarios.csv");
+        out.println("wrote " + results.resolve(RUNS_CSV) + ", " + WINDOWS_CSV + ", " + COSTS_CSV
+                + " and adaptive-report.md");
         return all;
     }
 
-    /** One strategy on one scenario: what was measured and what the model predicted. */
-    public record Comparison(Scenario scenario, StrategyCase strategy, RunResult measured, RunResult model) {
-    }
+    /**
+     * One strategy on one scenario, one repetition: what was measured, what the model predicted,
+     * and what the schedules alone predict.
+     */
+    public record Comparison(Scenario scenario, StrategyCase strategy, int repetition, RunResult measured,
+                             RunResult model, double scheduleMibPerSecond) {
 
-    private static String table(Scenario scenario, List<Comparison> rows) {
-        StringBuilder b = new StringBuilder();
-        b.append("### ").append(scenario.name()).append("\n\nproducer ").append(scenario.producer())
-                .append(", sink ").append(scenario.sink()).append(", ").append(scenario.itemBytes())
-                .append(" B items, ").append(scenario.durationNanos() / 1_000_000).append(" ms, byte cap ")
-                .append(ChartWriter.bytes(scenario.maxQueuedBytes())).append("\n\n")
-                .append("| strategy | MiB/s measured | MiB/s model | peak queued measured | peak queued model "
-                        + "| peak outstanding | request calls measured | request calls model |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Comparison row : rows) {
-            b.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %s | %s | %s | %d | %d |%n",
-                    row.strategy().name(), row.measured().mibPerSecond(), row.model().mibPerSecond(),
-                    ChartWriter.bytes(row.measured().peakQueuedBytes()), ChartWriter.bytes(row.model().peakQueuedBytes()),
-                    ChartWriter.items(row.measured().peakOutstandingItems()), row.measured().requestCalls(),
-                    row.model().requestCalls()));
+        String csv(String loadBefore, String loadAfter) {
+            return String.join(",", scenario.name(), Scenario.family(scenario.name()),
+                    Integer.toString(scenario.itemBytes()), quoted(strategy.name()), Integer.toString(repetition),
+                    Long.toString(scenario.durationNanos() / 1_000_000), fmt(measured.mibPerSecond()),
+                    fmt(model.mibPerSecond()), fmt(scheduleMibPerSecond), Long.toString(measured.peakQueuedBytes()),
+                    Long.toString(model.peakQueuedBytes()), Long.toString(scenario.maxQueuedBytes()),
+                    Long.toString(measured.peakOutstandingItems()), Long.toString(model.peakOutstandingItems()),
+                    Long.toString(measured.requestCalls()), Long.toString(model.requestCalls()), loadBefore, loadAfter);
         }
-        return b.append('\n').toString();
     }
 
-    /** The system's load average (Linux), or "unknown". */
+    /** The system's 1-minute load average (Linux), or "NaN". */
     static String loadAverage() {
         try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
+            return Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0];
         } catch (IOException | RuntimeException e) {
-            return "unknown";
+            return "NaN";
         }
     }
 

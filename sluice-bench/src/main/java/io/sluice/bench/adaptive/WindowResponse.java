@@ -67,17 +67,17 @@ final class WindowResponse {
         return result;
     }
 
-    static String describe(Scenario scenario, RunResult run, String source) {
+    /** The rows of {@link ScenarioMain#WINDOWS_CSV} for one run; {@code reaction_ms} is empty where the window did not move. */
+    static String csv(ScenarioMain.Comparison row, RunResult run, String source) {
         StringBuilder b = new StringBuilder();
-        b.append("Window response, ").append(run.strategy()).append(", ").append(scenario.name()).append(" (").append(source).append("): ");
-        for (Switch s : switches(scenario, run)) {
-            b.append(String.format(Locale.ROOT, "at %.1f s %s: window %d → %s after %s (%.2f refill cycles); ",
-                    s.atNanos() / 1e9, s.toSlower() ? "fast→slow" : "slow→fast", s.windowBefore(),
-                    s.reactionNanos() < 0 ? "unchanged" : Long.toString(s.windowAfter()),
-                    s.reactionNanos() < 0 ? "-" : String.format(Locale.ROOT, "%.0f ms", s.reactionNanos() / 1e6),
-                    s.refillCycles()));
+        for (Switch s : switches(row.scenario(), run)) {
+            b.append(String.join(",", row.scenario().name(), ScenarioMain.quoted(row.strategy().name()),
+                    Integer.toString(row.repetition()), source, Long.toString(s.atNanos() / 1_000_000),
+                    Boolean.toString(s.toSlower()), Long.toString(s.windowBefore()), Long.toString(s.windowAfter()),
+                    s.reactionNanos() < 0 ? "" : String.format(Locale.ROOT, "%.1f", s.reactionNanos() / 1e6)))
+                    .append('\n');
         }
-        return b.append("\n\n").toString();
+        return b.toString();
     }
 
     private static long windowAt(List<RunResult.Sample> series, long nanos) {

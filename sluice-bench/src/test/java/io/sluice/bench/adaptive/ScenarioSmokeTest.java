@@ -27,10 +27,10 @@ class ScenarioSmokeTest {
                 new StrategyCase("oneByOne", Demand.oneByOne()), new StrategyCase("unbounded", Demand.unbounded()),
                 new StrategyCase("paper-literal", new PaperLiteralDemand()));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        List<ScenarioMain.Comparison> runs = ScenarioMain.run(scenarios, strategies, dir.resolve("images"),
-                dir.resolve("results"), 1, 30_000_000L, true, new PrintStream(log, true, StandardCharsets.UTF_8));
+        List<ScenarioMain.Comparison> runs = ScenarioMain.run(scenarios, strategies, 2, dir.resolve("images"),
+                dir.resolve("results"), 1, 30_000_000L, new PrintStream(log, true, StandardCharsets.UTF_8));
 
-        assertEquals(scenarios.size() * strategies.size(), runs.size());
+        assertEquals(2 * scenarios.size() * strategies.size(), runs.size());
         for (ScenarioMain.Comparison run : runs) {
             assertTrue(run.measured().writtenBytes() > 0, "measured bytes: " + run);
             assertTrue(run.model().writtenBytes() > 0, "modelled bytes: " + run);
@@ -44,9 +44,14 @@ class ScenarioSmokeTest {
         assertNotNull(chart, "a readable PNG");
         assertEquals(1000, chart.getWidth());
         assertNotNull(ImageIO.read(dir.resolve("images/adaptive-model-variable-sink-64k.png").toFile()));
-        String report = Files.readString(dir.resolve("results/scenarios.md"));
-        assertTrue(report.contains("## Targets (measured)"), report);
-        assertTrue(report.contains("## Model vs measurement"), report);
-        assertTrue(Files.readString(dir.resolve("results/scenarios.csv")).lines().count() == runs.size() + 1);
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("calibration: "), "the costs were measured");
+        List<String> csv = Files.readAllLines(dir.resolve("results").resolve(ScenarioMain.RUNS_CSV));
+        assertEquals(ScenarioMain.RUNS_HEADER, csv.get(0));
+        assertEquals(runs.size() + 1, csv.size());
+        assertEquals(AdaptiveTables.report(dir.resolve("results")),
+                Files.readString(dir.resolve("results/adaptive-report.md")), "the report comes from the files alone");
+        for (String block : AdaptiveTables.BLOCKS) {
+            assertTrue(AdaptiveTables.blocks(dir.resolve("results")).get(block).startsWith("| "), block);
+        }
     }
 }
