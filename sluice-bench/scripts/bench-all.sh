@@ -8,7 +8,7 @@ JAVA=${JAVA:-java}
 JAR=sluice-bench/target/sluice-bench.jar
 OUT=${OUT:-target/bench-results}
 IMAGES=${IMAGES:-docs/images}
-"$JAVA" -jar "$JAR" full --forks 2 --warmup 1 --iterations 2 --min-sample-ms 300 --out "$OUT" --charts "$IMAGES"
-"$JAVA" -jar "$JAR" demand --out "$OUT" --charts "$IMAGES"
+"$JAVA" -jar "$JAR" full --forks 2 --warmup 1 --iterations 2 --min-sample-ms 300 --out "$OUT/full" --charts "$IMAGES"
+"$JAVA" -jar "$JAR" demand --out "$OUT/demand" --charts "$IMAGES"
 "$JAVA" -jar "$JAR" stress --out "$OUT" --charts "$IMAGES"
-echo "tables: $OUT/full-report.md $OUT/demand-report.md $OUT/stress-report.md; charts: $IMAGES"
+echo "runs: $OUT/full $OUT/demand (samples.csv, run.properties, report.md); $OUT/stress-report.md; charts: $IMAGES"

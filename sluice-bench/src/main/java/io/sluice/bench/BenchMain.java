@@ -14,6 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The benchmark's command line.
@@ -24,14 +27,24 @@ import java.util.Map;
  *                                                            #   with --forks 2 --warmup 1 --iterations 2 --min-sample-ms 300)
  * java -jar sluice-bench/target/sluice-bench.jar demand      # sluice's demand strategies compared
  * java -jar sluice-bench/target/sluice-bench.jar stress      # 1 GiB of 1 KiB buffers with -Xmx64m
- * java -jar sluice-bench/target/sluice-bench.jar report FILE # re-render tables and charts from samples
+ * java -jar sluice-bench/target/sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
+ *                                   # tables and charts from a run's samples; rewrites the docs' blocks from RUN
+ * java -jar sluice-bench/target/sluice-bench.jar report --check  # fails if a docs block differs from its data
  * options: --cells WRITE:1M:10,... --providers a,b --forks N --warmup N --iterations N
  *          --min-sample-ms N (repeat invocations until a sample lasts this long)
- *          --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR --out DIR --charts DIR
+ *          --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR --charts DIR
+ *          --out DIR (samples.csv, run.properties, report.md, images/; default target/bench-results/PROFILE)
  *          --size 1G --timeout SECONDS (stress)
  * </pre>
+ * A run is a folder: {@code samples.csv} (one line per sample, {@link Sample#HEADER}),
+ * {@code run.properties} ({@link RunInfo}), {@code report.md} and the charts. A run whose machine
+ * was not quiet is marked NOISY, and {@code report} writes no docs block from it without
+ * {@code --allow-noisy}. The docs' blocks: {@link Docs}.
  */
 public final class BenchMain {
+
+    /** Options without a value. */
+    private static final Set<String> FLAGS = Set.of("--check", "--allow-noisy");
 
     private BenchMain() {
     }
@@ -61,7 +74,7 @@ public final class BenchMain {
                 System.exit(0);
                 break;
             case "report":
-                report(Path.of(args[1]), options);
+                System.exit(report(options));
                 break;
             default:
                 profile(Profile.named(command), options);
@@ -70,7 +83,8 @@ public final class BenchMain {
     }
 
     static String usage() {
-        return "usage: java -jar sluice-bench.jar quick|standard|full|read|demand|smoke|stress|report FILE [options]\n"
+        return "usage: java -jar sluice-bench.jar quick|standard|full|read|demand|smoke|stress [options]\n"
+                + "       java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy] | report --check\n"
                 + "  --cells WRITE:1M:10,READ:10M:1,...  --providers " + String.join(",", Providers.comparison()) + "\n"
                 + "  --forks N --warmup N --iterations N --min-sample-ms N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
                 + " --charts DIR --size 1G --timeout S";
@@ -80,7 +94,9 @@ public final class BenchMain {
         Map<String, String> options = new HashMap<>();
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].startsWith("--")) {
+            if (FLAGS.contains(args[i])) {
+                options.put(args[i].substring(2), "true");
+            } else if (args[i].startsWith("--")) {
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(args[i] + " needs a value\n" + usage());
                 }
@@ -118,7 +134,7 @@ public final class BenchMain {
     }
 
     private static void worker(Map<String, String> options) throws IOException {
-        Profile profile = new Profile("worker", Cell.parseAll(options.get("cells")),
+        Profile profile = new Profile(options.get("profile"), Cell.parseAll(options.get("cells")),
                 List.of(options.get("providers").split(",")), 0,
                 Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("iterations")),
                 Long.parseLong(options.get("min-sample-ms")));
@@ -128,9 +144,9 @@ public final class BenchMain {
 
     private static void profile(Profile base, Map<String, String> options) throws Exception {
         Profile profile = configure(base, options);
-        Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
+        Path out = Path.of(options.getOrDefault("out", "target/bench-results/" + profile.name()));
         Files.createDirectories(out);
-        Path samplesFile = out.resolve(profile.name() + "-samples.csv");
+        Path samplesFile = out.resolve("samples.csv");
         Path dir = tempDir(options);
         String java = options.getOrDefault("java", Forks.currentJava());
         List<String> jvmArgs = options.containsKey("jvm-args")
@@ -150,34 +166,77 @@ public final class BenchMain {
         }
         double minutes = (System.nanoTime() - began) / 60e9;
         Report report = new Report(samples);
-        String machine = machine(dir, java, jvmArgs);
-        String markdown = "# sluice-bench " + profile.name() + "\n\n" + machine
-                + String.format(Locale.ROOT, "\nRun time: %.1f min. Command: `%s`%n", minutes, String.join(" ", commandLine(profile)))
+        RunInfo run = RunInfo.of(samples);
+        String command = String.join(" ", commandLine(profile, options));
+        run.write(out.resolve("run.properties"), command, minutes);
+        String markdown = "# sluice-bench " + profile.name() + "\n\n" + run.line() + "\n\n"
+                + machine(dir, java, jvmArgs)
+                + String.format(Locale.ROOT, "\nRun time: %.1f min. Command: `%s`%n", minutes, command)
                 + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
-        Path reportFile = out.resolve(profile.name() + "-report.md");
+        Path reportFile = out.resolve("report.md");
         Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
         Charts.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
         System.out.println();
         System.out.println(report.compact());
         System.out.println(Targets.text(report));
-        System.out.printf(Locale.ROOT, "done in %.1f min; full table: %s; charts: %s%n", minutes, reportFile, chartsDir);
+        System.out.println(run.line());
+        System.out.printf(Locale.ROOT, "done in %.1f min; samples, run.properties and report.md in %s; charts: %s%n",
+                minutes, out, chartsDir);
         System.out.println("Writes reach the page cache only (no fsync) except in write_sync cells.");
     }
 
-    private static List<String> commandLine(Profile profile) {
+    /** The command that repeats this run, with the options it was given. */
+    private static List<String> commandLine(Profile profile, Map<String, String> options) {
         List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar", profile.name()));
+        new TreeMap<>(options).forEach((name, value) -> line.add("--" + name + " " + (value.contains(" ") ? "\"" + value + "\"" : value)));
         return line;
     }
 
-    private static void report(Path samplesFile, Map<String, String> options) throws IOException {
-        Report report = new Report(Forks.read(samplesFile));
+    /**
+     * {@code report --check}: 1 if a docs block differs from its data. {@code report --from RUN}:
+     * prints RUN's tables, draws its charts if {@code --charts}, and rewrites the docs' blocks
+     * generated from RUN; 1 without rewriting if RUN was not quiet and {@code --allow-noisy} is absent.
+     */
+    private static int report(Map<String, String> options) throws IOException {
+        Optional<Docs> repository = Docs.repositoryRoot(Path.of("")).map(Docs::new);
+        if (options.containsKey("check")) {
+            Docs docs = repository.orElseThrow(() -> new IllegalStateException("run it inside the repository: "
+                    + "no folder with docs/ above " + Path.of("").toAbsolutePath()));
+            List<io.sluice.testkit.GeneratedBlocks.Block> differing = docs.differing();
+            differing.forEach(block -> System.out.println(block.where() + " differs from what `" + Docs.TOOL + " "
+                    + block.arguments() + "` generates"));
+            System.out.println(differing.isEmpty() ? "every generated block matches its data"
+                    : "regenerate with: java -jar sluice-bench/target/sluice-bench.jar report --from RUN");
+            return differing.isEmpty() ? 0 : 1;
+        }
+        if (!options.containsKey("from")) {
+            throw new IllegalArgumentException("report needs --from RUN or --check\n" + usage());
+        }
+        Path from = Path.of(options.get("from"));
+        List<Sample> samples = Docs.samples(from);
+        Report report = new Report(samples);
+        RunInfo run = RunInfo.of(samples);
+        System.out.println(run.line());
         System.out.println(report.markdown());
         System.out.println(report.compact());
         System.out.println(Targets.text(report));
         if (options.containsKey("charts")) {
             Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }
+        if (repository.isEmpty()) {
+            System.out.println("not inside a repository with docs/: no docs block rewritten");
+            return 0;
+        }
+        if (!run.quiet() && !options.containsKey("allow-noisy")) {
+            System.out.println("not rewriting the docs' blocks: the machine was " + run.quietness()
+                    + "; pass --allow-noisy to write them anyway");
+            return 1;
+        }
+        List<io.sluice.testkit.GeneratedBlocks.Block> changed = repository.get().rewrite(from);
+        changed.forEach(block -> System.out.println("rewrote " + block.where()));
+        System.out.println(changed.size() + " docs block(s) rewritten from " + from);
+        return 0;
     }
 
     private static void stress(Map<String, String> options) throws Exception {

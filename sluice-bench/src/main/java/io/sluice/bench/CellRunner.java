@@ -23,26 +23,32 @@ import java.util.function.Consumer;
  * CRC32C; reads check their bytes as they arrive). A sample repeats invocations until it has
  * lasted a minimum time (short cells would otherwise measure timer and scheduling noise), with
  * one GC requested before it. A provider whose output is
- * wrong, that throws or that times out is FAILED for the cell and not run again in it.
+ * wrong, that throws or that times out is FAILED for the cell and not run again in it. The
+ * machine's {@link Load} is measured around the whole cell and recorded in each of its samples.
  */
 public final class CellRunner {
 
     private final Path dir;
+    private final Sample.Origin origin;
     private final Probe probe;
     private final long minSampleNanos;
     private final Consumer<String> progress;
     private final Map<Long, Path> sources = new HashMap<>();
 
-    public CellRunner(Path dir, Probe probe, long minSampleMillis, Consumer<String> progress) {
+    public CellRunner(Path dir, Sample.Origin origin, Probe probe, long minSampleMillis, Consumer<String> progress) {
         this.dir = dir;
+        this.origin = origin;
         this.probe = probe;
         this.minSampleNanos = minSampleMillis * 1_000_000;
         this.progress = progress;
     }
 
-    /** Runs {@code cell} for the providers that support its operation; returns the measured samples. */
-    public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds,
-                            int fork, Consumer<Sample> sink) throws IOException {
+    /**
+     * Runs {@code cell} for the providers that support its operation; returns the measured samples
+     * and every failed one.
+     */
+    public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds, int fork)
+            throws IOException {
         List<Provider> runnable = new ArrayList<>();
         for (Provider provider : providers) {
             if (provider.supports(cell.op())) {
@@ -57,6 +63,7 @@ public final class CellRunner {
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
         int rounds = warmupRounds + measuredRounds;
+        Load.Meter load = Load.start();
         for (int round = 0; round < rounds; round++) {
             boolean measured = round >= warmupRounds;
             StringBuilder line = new StringBuilder(String.format("  %-22s %s %d/%d:", cell.label(),
@@ -73,14 +80,15 @@ public final class CellRunner {
                 }
                 if (measured || !sample.ok()) {
                     samples.add(sample);
-                    sink.accept(sample);
                 }
                 line.append(' ').append(provider.name()).append(' ')
                         .append(sample.ok() ? String.format("%.0f", mibPerSecond(cell, sample.nanos())) : "FAILED");
             }
             progress.accept(line.toString());
         }
+        Load measuredLoad = load.stop();
         deleteAll(targets);
+        samples.replaceAll(sample -> sample.with(measuredLoad));
         return samples;
     }
 
@@ -121,8 +129,8 @@ public final class CellRunner {
                 status = verify(cell, targets);
             }
         }
-        return new Sample(fork, cell, provider.name(), round, timed / invocations, cpu / invocations,
-                allocated / invocations, peakHeap, peakDirect, peakThreads, status);
+        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations, cpu / invocations,
+                allocated / invocations, peakHeap, peakDirect, peakThreads, Load.UNKNOWN, status);
     }
 
     /** Starts {@code parallelism} operations and waits for all: the timed part. */

@@ -1,7 +1,6 @@
 package io.sluice.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +33,8 @@ public final class Forks {
             command.add(java);
             command.addAll(jvmArgs);
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchMain.class.getName(),
-                    "worker", "--cells", profile.cellSpecs(), "--providers", String.join(",", profile.providers()),
+                    "worker", "--profile", profile.name(), "--cells", profile.cellSpecs(),
+                    "--providers", String.join(",", profile.providers()),
                     "--warmup", Integer.toString(profile.warmupRounds()),
                     "--iterations", Integer.toString(profile.measuredRounds()),
                     "--min-sample-ms", Long.toString(profile.minSampleMillis()),
@@ -47,19 +47,6 @@ public final class Forks {
                         + "; keeping the samples it wrote before that");
             }
         }
-        return read(samplesFile);
-    }
-
-    public static List<Sample> read(Path samplesFile) throws IOException {
-        List<Sample> samples = new ArrayList<>();
-        if (!Files.exists(samplesFile)) {
-            return samples;
-        }
-        for (String line : Files.readAllLines(samplesFile, StandardCharsets.UTF_8)) {
-            if (!line.isBlank() && !line.startsWith("fork,")) {
-                samples.add(Sample.parse(line));
-            }
-        }
-        return samples;
+        return Sample.read(samplesFile);
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A named benchmark plan: the cells, the providers, and how many forks, warm-up and measured
- * rounds. Every field can be overridden from the command line.
+ * rounds. Every field can be overridden from the command line. Each profile but {@code smoke}
+ * measures at least {@link Row#MIN_SAMPLES} samples per provider per cell (forks x measured rounds).
  */
 public record Profile(String name, List<Cell> cells, List<String> providers, int forks, int warmupRounds,
                       int measuredRounds, long minSampleMillis) {
@@ -49,7 +50,7 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             case "smoke":
                 return new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1, 0);
             case "quick":
-                return new Profile(name, Cell.parseAll(QUICK), Providers.quick(), 1, 2, 4, 250);
+                return new Profile(name, Cell.parseAll(QUICK), Providers.quick(), 1, 1, 5, 250);
             case "standard":
                 return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 3, 300);
             case "full":
@@ -57,7 +58,7 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             case "read":
                 return new Profile(name, Cell.parseAll(READ), Providers.readChoices(), 1, 2, 5, 300);
             case "demand":
-                return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 2, 4, 500);
+                return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 1, 5, 500);
             default:
                 throw new IllegalArgumentException("unknown profile '" + name
                         + "'; known: smoke, quick, standard, full, read, demand");

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /** Turns samples into rows and tables: the full Markdown table and the compact console table. */
 public final class Report {
@@ -51,17 +52,47 @@ public final class Report {
                 .filter(row -> row.provider().equals(provider)).findFirst();
     }
 
-    /** {@code a}'s speed over {@code b}'s in {@code cell}, or NaN if either is missing or failed. */
-    public double speedRatio(Cell cell, String a, String b) {
-        Optional<Row> first = row(cell, a);
-        Optional<Row> second = row(cell, b);
-        if (first.isEmpty() || second.isEmpty() || !first.get().ok() || !second.get().ok()) {
-            return Double.NaN;
-        }
-        return first.get().mibPerSecond() / second.get().mibPerSecond();
+    /**
+     * {@code a}'s speed over {@code b}'s in {@code cell}, the ratio of their mean times per
+     * invocation (so the table's Speed columns give the same figure), with its interval;
+     * {@link Estimate#NONE} if either is missing or failed.
+     */
+    public Estimate speedRatio(Cell cell, String a, String b) {
+        return ratio(cell, a, b, Sample::nanos, true);
     }
 
-    /** The paper's table plus costs, one Markdown table per operation. */
+    /** {@code a}'s mean of {@code value} over {@code b}'s ({@code b}'s over {@code a}'s if {@code inverse}). */
+    public Estimate ratio(Cell cell, String a, String b, ToDoubleFunction<Sample> value, boolean inverse) {
+        Optional<Row> first = row(cell, a).filter(Row::ok);
+        Optional<Row> second = row(cell, b).filter(Row::ok);
+        if (first.isEmpty() || second.isEmpty()) {
+            return Estimate.NONE;
+        }
+        double[] x = first.get().each(value);
+        double[] y = second.get().each(value);
+        return inverse ? Estimate.ratioOfMeans(y, x) : Estimate.ratioOfMeans(x, y);
+    }
+
+    /** Whether a correct row of {@code cell} has fewer than {@link Row#MIN_SAMPLES} samples. */
+    public boolean fewSamples(Cell cell) {
+        return rowsByCell.getOrDefault(cell, List.of()).stream()
+                .anyMatch(row -> row.ok() && row.samples().size() < Row.MIN_SAMPLES);
+    }
+
+    private String label(Cell cell) {
+        return cell.label() + (fewSamples(cell) ? " *" : "");
+    }
+
+    private String fewSamplesNote() {
+        return rowsByCell.keySet().stream().anyMatch(this::fewSamples)
+                ? "* fewer than " + Row.MIN_SAMPLES + " samples for a provider in this cell: its intervals are too "
+                + "narrow to trust\n" : "";
+    }
+
+    /**
+     * The paper's table plus costs, one Markdown table per operation; "x best baseline" is the
+     * row's speed over the fastest correct baseline's, with its 95% interval.
+     */
     public String markdown() {
         StringBuilder md = new StringBuilder();
         Op current = null;
@@ -75,45 +106,51 @@ public final class Report {
                                 + "| Peak threads |\n")
                         .append("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             }
-            double best = bestBaseline(cell).map(Row::mibPerSecond).orElse(Double.NaN);
+            String best = bestBaseline(cell).map(Row::provider).orElse("");
             for (Row row : entry.getValue()) {
-                md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s |", Cell.formatSize(cell.sizeBytes()),
-                        row.samples(), cell.parallelism(), row.baseline() ? "_" + row.provider() + "_" : row.provider()));
+                md.append(String.format(Locale.ROOT, "| %s | %d%s | %d | %s |", Cell.formatSize(cell.sizeBytes()),
+                        row.samples().size(), row.samples().size() < Row.MIN_SAMPLES ? "*" : "", cell.parallelism(),
+                        row.baseline() ? "_" + row.provider() + "_" : row.provider()));
                 if (!row.ok()) {
                     md.append(" FAILED: ").append(row.failure().replace("FAILED: ", "").replace('|', '/'))
                             .append(" | | | | | | | | | |\n");
                     continue;
                 }
                 md.append(String.format(Locale.ROOT,
-                        " %.2f | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f | %.0f | %.1f | %d |\n",
-                        row.avgMs(), row.stddevMs(), row.stderrMs(), row.mibPerSecond(), row.mibPerSecond() / best,
-                        row.cpuSecondsPerGiB(), row.allocatedMiBPerGiB(), row.peakHeapMiB(), row.peakDirectMiB(),
-                        row.peakThreads()));
+                        " %.2f | %.2f | %.2f | %.0f | %s | %.2f | %.0f | %.0f | %.1f | %d |\n",
+                        row.avgMs(), row.stddevMs(), row.stderrMs(), row.mibPerSecond(),
+                        speedRatio(cell, row.provider(), best).format(), row.cpuSecondsPerGiB(),
+                        row.allocatedMiBPerGiB(), row.peakHeapMiB(), row.peakDirectMiB(), row.peakThreads()));
             }
         }
-        return md.toString();
+        String note = fewSamplesNote();
+        return md + (note.isEmpty() ? "" : "\n" + note);
     }
 
-    /** One line per cell: sluice's speed, the best baseline, and sluice's ratio to it and to each peer. */
+    /**
+     * One line per cell: sluice's speed, the best baseline, and sluice's speed over it and over
+     * each peer, each with its 95% interval.
+     */
     public String compact() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-22s %10s  %-20s %8s  %7s %7s %7s %7s%n", "cell", "sluice",
-                "best baseline", "MiB/s", "x base", "x rio", "x vertx", "x spring"));
+        String format = "%-24s %7s  %-16s %7s  %-18s %-18s %-18s %-18s%n";
+        out.append(String.format(Locale.ROOT, format, "cell", "sluice", "best baseline", "MiB/s", "x base", "x rio",
+                "x vertx", "x spring"));
         for (Cell cell : rowsByCell.keySet()) {
             Optional<Row> sluice = row(cell, "sluice").or(() -> row(cell, "sluice-rw"));
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
-            out.append(String.format(Locale.ROOT, "%-22s %10s  %-20s %8s  %7s %7s %7s %7s%n", cell.label(),
+            out.append(String.format(Locale.ROOT, format, label(cell),
                     sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED")
                             .orElse("-"),
                     best.map(Row::provider).orElse("-"),
                     best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),
-                    ratio(sluice.filter(Row::ok).map(Row::mibPerSecond).orElse(Double.NaN)
-                            / best.map(Row::mibPerSecond).orElse(Double.NaN)),
-                    ratio(speedRatio(cell, name, PEERS.get(0))),
-                    ratio(speedRatio(cell, name, PEERS.get(1))),
-                    ratio(speedRatio(cell, name, PEERS.get(2)))));
+                    speedRatio(cell, name, best.map(Row::provider).orElse("")).format(),
+                    speedRatio(cell, name, PEERS.get(0)).format(),
+                    speedRatio(cell, name, PEERS.get(1)).format(),
+                    speedRatio(cell, name, PEERS.get(2)).format()));
         }
+        out.append(fewSamplesNote());
         List<String> failures = new ArrayList<>();
         rowsByCell.forEach((cell, rows) -> rows.stream().filter(row -> !row.ok()).forEach(row ->
                 failures.add(cell.label() + " " + row.provider() + ": " + row.failure())));
@@ -122,9 +159,5 @@ public final class Report {
             failures.forEach(line -> out.append("  ").append(line).append('\n'));
         }
         return out.toString();
-    }
-
-    static String ratio(double value) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
     }
 }

@@ -1,18 +1,22 @@
 package io.sluice.bench;
 
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The benchmark's targets, checked against a report: each line says the cell, the target, the
  * measured ratio and whether it was met. They compare sluice's speed and CPU with Rio (the paper's
  * library) and with the plain-JDK code that does the same work (the loops, {@code Files.copy}), and
  * bound the heap that lent reads allocate: what the library gains or costs over code a caller could
- * write by hand. Measured here, never asserted in tests; docs/BENCHMARKS.md, "Targets: met and
- * missed", reads the results.
+ * write by hand. A target is met only when the measured figure's 95% interval clears it, missed
+ * when the whole interval lies on the wrong side, otherwise inconclusive ({@link Estimate}).
+ * Measured here, never asserted in tests; docs/BENCHMARKS.md, "Targets: met and missed", reads the
+ * results.
  */
 public final class Targets {
 
@@ -20,15 +24,21 @@ public final class Targets {
     }
 
     /** One target in one cell. */
-    public record Check(Cell cell, String target, double measured, double required, boolean atMost) {
-        public boolean met() {
-            return !Double.isNaN(measured) && (atMost ? measured <= required : measured >= required);
+    public record Check(Cell cell, String target, Estimate measured, double required, boolean atMost) {
+        public Estimate.Verdict verdict() {
+            return measured.against(required, atMost);
+        }
+
+        /** {@code read: sluice / rio speed >= 3.00}. */
+        public String goal() {
+            return String.format(Locale.ROOT, "%s: %s %s %.2f", cell.op().name().toLowerCase(Locale.ROOT), target,
+                    atMost ? "<=" : ">=", required);
         }
 
         public String line() {
-            return String.format(Locale.ROOT, "%-22s %-34s %6s (%s %.2f)  %s", cell.label(), target,
-                    Report.ratio(measured), atMost ? "<=" : ">=", required,
-                    Double.isNaN(measured) ? "n/a" : met() ? "met" : "MISSED");
+            return String.format(Locale.ROOT, "%-22s %-36s %-20s (%s %.2f)  %s", cell.label(), target,
+                    measured.format(), atMost ? "<=" : ">=", required,
+                    verdict() == Estimate.Verdict.MISSED ? "MISSED" : verdict());
         }
     }
 
@@ -72,27 +82,59 @@ public final class Targets {
         return checks;
     }
 
-    private static double allocated(Report report, Cell cell, String provider) {
-        Optional<Row> row = report.row(cell, provider);
-        return row.isPresent() && row.get().ok() ? row.get().allocatedMiBPerGiB() : Double.NaN;
+    /** Heap allocated per GiB moved, MiB, with its interval. */
+    private static Estimate allocated(Report report, Cell cell, String provider) {
+        double gib = cell.totalBytes() / (1024.0 * 1024 * 1024);
+        return report.row(cell, provider).filter(Row::ok)
+                .map(row -> Estimate.mean(row.each(sample -> sample.allocatedBytes() / (1024.0 * 1024) / gib)))
+                .orElse(Estimate.NONE);
     }
 
-    private static double cpuRatio(Report report, Cell cell, String a, String b) {
-        Optional<Row> first = report.row(cell, a);
-        Optional<Row> second = report.row(cell, b);
-        if (first.isEmpty() || second.isEmpty() || !first.get().ok() || !second.get().ok()) {
-            return Double.NaN;
-        }
-        return first.get().cpuSecondsPerGiB() / second.get().cpuSecondsPerGiB();
+    private static Estimate cpuRatio(Report report, Cell cell, String a, String b) {
+        return report.ratio(cell, a, b, Sample::cpuNanos, false);
     }
 
+    private static String counts(List<Check> checks) {
+        Map<Estimate.Verdict, Long> counts = new EnumMap<>(Estimate.Verdict.class);
+        checks.forEach(check -> counts.merge(check.verdict(), 1L, Long::sum));
+        long measured = checks.size() - counts.getOrDefault(Estimate.Verdict.NOT_MEASURED, 0L);
+        return String.format(Locale.ROOT, "%d met, %d missed, %d inconclusive of %d measured",
+                counts.getOrDefault(Estimate.Verdict.MET, 0L), counts.getOrDefault(Estimate.Verdict.MISSED, 0L),
+                counts.getOrDefault(Estimate.Verdict.INCONCLUSIVE, 0L), measured);
+    }
+
+    /** Every check, one per line, with the measured figure's 95% interval. */
     public static String text(Report report) {
         List<Check> checks = evaluate(report);
-        long met = checks.stream().filter(Check::met).count();
-        long measured = checks.stream().filter(check -> !Double.isNaN(check.measured())).count();
-        StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "targets: %d of %d measured checks met%n", met, measured));
+        StringBuilder out = new StringBuilder("targets: " + counts(checks) + " checks (95% bootstrap intervals)\n");
         checks.forEach(check -> out.append("  ").append(check.line()).append('\n'));
         return out.toString();
+    }
+
+    /**
+     * A Markdown table with one line per target: in how many cells it was met, the range of the
+     * measured figures, and every cell where it was not met, with its interval and verdict.
+     */
+    public static String summary(Report report) {
+        Map<String, List<Check>> byGoal = new LinkedHashMap<>();
+        evaluate(report).stream().filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
+                .forEach(check -> byGoal.computeIfAbsent(check.goal(), goal -> new ArrayList<>()).add(check));
+        StringBuilder md = new StringBuilder("| Target | Result | Range | Not met (95% interval) |\n|---|---|---|---|\n");
+        byGoal.forEach((goal, checks) -> {
+            DoubleSummaryStatistics range = checks.stream().mapToDouble(check -> check.measured().value())
+                    .summaryStatistics();
+            List<String> notMet = new ArrayList<>();
+            for (Check check : checks) {
+                if (check.verdict() != Estimate.Verdict.MET) {
+                    notMet.add(check.cell().label() + " " + check.measured().format() + " " + check.verdict());
+                }
+            }
+            long met = checks.size() - notMet.size();
+            String result = String.format(Locale.ROOT, "met in %d of %d", met, checks.size());
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.2f-%.2f | %s |%n", goal,
+                    met == checks.size() ? "**" + result + "**" : result, range.getMin(), range.getMax(),
+                    String.join("; ", notMet)));
+        });
+        return md.toString();
     }
 }

@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * One fork: runs every cell of a profile in this JVM and appends each sample to a CSV file as soon
- * as it is measured (a crash keeps what was measured before it).
+ * One fork: runs every cell of a profile in this JVM and appends each cell's samples to a CSV file
+ * (with {@link Sample#HEADER} if the file is new) as soon as the cell ends: a crash keeps the cells
+ * measured before it.
  */
 public final class Worker {
 
@@ -30,6 +31,11 @@ public final class Worker {
         try (Probe probe = new Probe();
              PrintWriter out = new PrintWriter(Files.newBufferedWriter(samplesFile, StandardCharsets.UTF_8,
                      StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+            if (Files.size(samplesFile) == 0) {
+                out.println(Sample.HEADER);
+            }
+            Sample.Origin origin = new Sample.Origin(RunInfo.builtCommit(), System.getProperty("java.version"),
+                    profile.name());
             List<String> broken = new ArrayList<>();
             for (String name : profile.providers()) {
                 try {
@@ -40,24 +46,21 @@ public final class Worker {
                     progress.accept("provider " + name + " could not be created: " + CellRunner.describe(e));
                 }
             }
-            CellRunner runner = new CellRunner(dir, probe, profile.minSampleMillis(), progress);
+            CellRunner runner = new CellRunner(dir, origin, probe, profile.minSampleMillis(), progress);
             for (int i = 0; i < profile.cells().size(); i++) {
                 Cell cell = profile.cells().get(i);
                 progress.accept(String.format("[fork %d, cell %d/%d] %s", fork + 1, i + 1,
                         profile.cells().size(), cell.label()));
-                Consumer<Sample> record = sample -> {
-                    out.println(sample.toCsv());
-                    out.flush();
-                };
+                List<Sample> samples = new ArrayList<>();
                 for (String entry : broken) {
                     String[] parts = entry.split("\u0000", 2);
-                    Sample failed = new Sample(fork, cell, parts[0], 0, 0, 0, 0, 0, 0, 0,
-                            "FAILED: could not create the provider: " + parts[1]);
-                    all.add(failed);
-                    record.accept(failed);
+                    samples.add(new Sample(origin, cell, parts[0], fork, 0, 0, 0, 0, 0, 0, 0, Load.UNKNOWN,
+                            "FAILED: could not create the provider: " + parts[1]));
                 }
-                all.addAll(runner.run(cell, providers, profile.warmupRounds(), profile.measuredRounds(), fork,
-                        record));
+                samples.addAll(runner.run(cell, providers, profile.warmupRounds(), profile.measuredRounds(), fork));
+                samples.forEach(sample -> out.println(sample.toCsv()));
+                out.flush();
+                all.addAll(samples);
             }
             runner.deleteSources();
         } finally {

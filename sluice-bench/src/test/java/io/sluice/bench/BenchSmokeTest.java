@@ -51,7 +51,7 @@ class BenchSmokeTest {
         List<String> failed = samples.stream().filter(s -> !s.ok())
                 .map(s -> s.cell().label() + " " + s.provider() + ": " + s.status()).collect(Collectors.toList());
         assertEquals(List.of(), failed, "failed samples; progress was:\n" + String.join("\n", log));
-        assertEquals(samples.size(), Forks.read(dir.resolve("samples.csv")).size(), "every sample reaches the CSV");
+        assertEquals(samples.size(), Sample.read(dir.resolve("samples.csv")).size(), "every sample reaches the CSV");
         try (var files = Files.list(dir.resolve("files"))) {
             assertEquals(List.of(), files.collect(Collectors.toList()), "outputs and sources are deleted");
         }

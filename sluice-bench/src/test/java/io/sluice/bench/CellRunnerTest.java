@@ -114,10 +114,10 @@ class CellRunnerTest {
     void wrongContentShortFilesAndDuplicatedChunksFailTheProvider() throws Exception {
         List<Sample> samples = new ArrayList<>();
         try (Probe probe = new Probe()) {
-            CellRunner runner = new CellRunner(dir, probe, 0, line -> { });
-            runner.run(Cell.parse("WRITE:8K:2"), List.of(new BrokenWriter(false), new BrokenWriter(true)), 0, 3, 0,
-                    samples::add);
-            runner.run(Cell.parse("READ:8K:1"), List.of(new DuplicatingReader()), 0, 3, 0, samples::add);
+            CellRunner runner = new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 0, line -> { });
+            samples.addAll(runner.run(Cell.parse("WRITE:8K:2"),
+                    List.of(new BrokenWriter(false), new BrokenWriter(true)), 0, 3, 0));
+            samples.addAll(runner.run(Cell.parse("READ:8K:1"), List.of(new DuplicatingReader()), 0, 3, 0));
             runner.deleteSources();
         }
         assertEquals(3, samples.size(), "a failed provider is not run again in the cell: " + samples);
@@ -137,8 +137,8 @@ class CellRunnerTest {
         List<Provider> providers = List.of(new Recording("a", calls), new Recording("b", calls),
                 new Recording("c", calls));
         try (Probe probe = new Probe()) {
-            new CellRunner(dir, probe, 0, line -> { })
-                    .run(Cell.parse("WRITE:1K:1"), providers, 1, 2, 0, sample -> { });
+            new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 0, line -> { })
+                    .run(Cell.parse("WRITE:1K:1"), providers, 1, 2, 0);
         }
         assertEquals(List.of("a", "b", "c", "b", "c", "a", "c", "a", "b"), calls);
     }
@@ -148,8 +148,8 @@ class CellRunnerTest {
         List<String> calls = new ArrayList<>();
         List<Sample> samples = new ArrayList<>();
         try (Probe probe = new Probe()) {
-            new CellRunner(dir, probe, 50, line -> { })
-                    .run(Cell.parse("WRITE:1K:1"), List.of(new Recording("a", calls)), 0, 1, 0, samples::add);
+            samples.addAll(new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 50, line -> { })
+                    .run(Cell.parse("WRITE:1K:1"), List.of(new Recording("a", calls)), 0, 1, 0));
         }
         assertTrue(calls.size() > 1, "a 1 KiB write takes far less than 50 ms; it must be repeated");
         // The sample stores the mean per invocation, timed / invocations rounded down, so the mean

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The paper's columns, computed from samples. */
 class ReportTest {
 
-    private static Sample sample(Cell cell, String provider, long millis) {
-        return new Sample(0, cell, provider, 0, millis * 1_000_000, millis * 1_000_000, 1024L * 1024 * 1024,
-                10L << 20, 1L << 20, 12, "OK");
+    static Sample sample(Cell cell, String provider, long millis) {
+        return new Sample(Sample.Origin.UNKNOWN, cell, provider, 0, 0, millis * 1_000_000, millis * 1_000_000,
+                1024L * 1024 * 1024, 10L << 20, 1L << 20, 12, Load.UNKNOWN, "OK");
     }
 
     @Test
@@ -28,33 +28,35 @@ class ReportTest {
         assertEquals(500, sluice.mibPerSecond(), 1e-9);
         assertEquals(2.0 * 1024 / 1000, sluice.cpuSecondsPerGiB(), 1e-9, "2 CPU s for 1000 MiB");
         assertEquals("loop-gather", report.bestBaseline(cell).orElseThrow().provider());
-        assertEquals(4.0, report.speedRatio(cell, "sluice", "rio"), 1e-9);
-        assertTrue(report.markdown().contains("| 100 MiB | 2 | 10 | sluice | 2000.00 | 1414.21 | 1000.00 | 500 | 1.00 |"),
-                report.markdown());
+        // sluice's resampled mean time is 1000, 2000 or 3000 ms, a quarter, half and a quarter of the time
+        Estimate overRio = report.speedRatio(cell, "sluice", "rio");
+        assertEquals(4.0, overRio.value(), 1e-9);
+        assertEquals(8000.0 / 3000, overRio.low(), 1e-9);
+        assertEquals(8.0, overRio.high(), 1e-9);
+        assertTrue(report.markdown().contains(
+                "| 100 MiB | 2* | 10 | sluice | 2000.00 | 1414.21 | 1000.00 | 500 | 1.00 (0.67-2.00) |"), report.markdown());
+        assertTrue(report.markdown().contains("* fewer than 5 samples"), report.markdown());
+        assertTrue(report.compact().contains("write 100 MiB x10 *"), report.compact());
         String targets = Targets.text(report);
-        assertTrue(targets.contains("sluice / rio speed                   4.00 (>= 2.00)  met"), targets);
-        assertTrue(targets.contains("sluice / loop-gather speed           1.00 (>= 0.80)  met"), targets);
+        assertTrue(targets.contains("sluice / rio speed                   4.00 (2.67-8.00)     (>= 2.00)  met"), targets);
+        assertTrue(targets.contains("sluice / loop-gather speed           1.00 (0.67-2.00)     (>= 0.80)  inconclusive"),
+                targets);
+        assertTrue(Targets.summary(report).contains("| write: sluice / loop-gather speed >= 0.80 | met in 0 of 1 "
+                + "| 1.00-1.00 | write 100 MiB x10 1.00 (0.67-2.00) inconclusive |"), Targets.summary(report));
+        assertTrue(Targets.summary(report).contains("| write: sluice / rio speed >= 2.00 | **met in 1 of 1** | 4.00-4.00 |  |"),
+                Targets.summary(report));
     }
 
     @Test
     void aFailedSampleMakesTheRowFailed() {
         Cell cell = Cell.parse("READ:1K:1");
         Report report = new Report(List.of(sample(cell, "rio", 1),
-                new Sample(0, cell, "rio", 1, 1, 1, 1, 1, 1, 1, "FAILED: wrong bytes")));
+                new Sample(Sample.Origin.UNKNOWN, cell, "rio", 0, 1, 1, 1, 1, 1, 1, 1, Load.UNKNOWN,
+                        "FAILED: wrong bytes")));
         Row rio = report.row(cell, "rio").orElseThrow();
         assertEquals("FAILED: wrong bytes", rio.failure());
-        assertTrue(Double.isNaN(report.speedRatio(cell, "rio", "rio")));
+        assertTrue(Double.isNaN(report.speedRatio(cell, "rio", "rio").value()));
         assertTrue(report.markdown().contains("FAILED: wrong bytes"));
-    }
-
-    @Test
-    void samplesSurviveTheCsvRoundTrip() {
-        Sample sample = new Sample(2, Cell.parse("COPY:10M:100"), "vertx-pipe", 3, 5, 6, 7, 8, 9, 10,
-                "FAILED: a, b");
-        Sample parsed = Sample.parse(sample.toCsv());
-        assertEquals(sample.cell(), parsed.cell());
-        assertEquals("FAILED: a; b", parsed.status());
-        assertEquals(10, parsed.peakThreads());
     }
 
     @Test
