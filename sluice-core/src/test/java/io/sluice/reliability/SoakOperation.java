@@ -8,7 +8,6 @@ import io.sluice.demand.DemandStrategy;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -64,7 +63,7 @@ final class SoakOperation {
     }
 
     /**
-     * Starts the operation; its data flows once {@code gate} completes (so that the driver can put
+     * Starts the operation once {@code gate} completes (so that the driver can put
      * many operations in flight at once). The future completes with the outcome, or exceptionally
      * if the operation went wrong.
      */
@@ -83,8 +82,10 @@ final class SoakOperation {
     private CompletableFuture<Outcome> write() {
         int size = random.nextInt(20) == 0 ? 1024 * 1024 + random.nextInt(1024 * 1024) : random.nextInt(256 * 1024);
         byte[] data = Content.bytes(random.nextLong(), size);
-        Flux<ByteBuffer> upstream = Mono.fromFuture(gate.thenApply(open -> open)).thenMany(   // a cancel must not reach the shared gate
-                Content.publisher(data, 1024 + random.nextInt(64 * 1024), random.nextLong()));
+        // The write starts once the gate opens. Gating the upstream itself with
+        // Mono.fromFuture(gate).thenMany(items) is not safe: in Reactor 3.6-3.8 a request racing the
+        // switch to the second source can be lost (the write then waits forever) or counted twice.
+        Flux<ByteBuffer> upstream = Content.publisher(data, 1024 + random.nextInt(64 * 1024), random.nextLong());
         IOException injected = null;
         if (random.nextInt(10) == 0) {
             injected = new IOException("soak: injected upstream error in operation " + id);
@@ -96,10 +97,15 @@ final class SoakOperation {
             options = options.withAtomicReplace();
         }
         Path target = directory.resolve("write-" + id);
-        CompletableFuture<Long> stage = ReactiveFile.of(target).write(upstream, options).toCompletableFuture();
-        maybeCancel(stage);
         String expected = Content.sha256(data);
-        return settle(stage, injected, target, expected, size);
+        Flux<ByteBuffer> items = upstream;
+        WriteOptions chosen = options;
+        IOException error = injected;
+        return gate.thenCompose(open -> {
+            CompletableFuture<Long> stage = ReactiveFile.of(target).write(items, chosen).toCompletableFuture();
+            maybeCancel(stage);
+            return settle(stage, error, target, expected, size);
+        });
     }
 
     private CompletableFuture<Outcome> copy() {
