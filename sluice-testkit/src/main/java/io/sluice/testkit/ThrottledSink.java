@@ -37,7 +37,7 @@ public final class ThrottledSink {
 
     /** A new channel that discards its bytes at this sink's pace, on this sink's budget. */
     public ThrottledChannel channel() {
-        return new ThrottledChannel(this, null);
+        return new ThrottledChannel(this);
     }
 
     /** The clock time at which the schedule started. */
