@@ -123,7 +123,7 @@ class ReactiveFileReadTest {
         CollectingSubscriber subscriber = new CollectingSubscriber(0);
         publisher.subscribe(subscriber);
         Thread.sleep(50);                                           // time to open, if it wrongly did
-        assertEquals(0, OpenFiles.countUnder(dir), "R3: nothing open before request(n)");
+        assertEquals(0, OpenFiles.under(dir).size(), "R3: nothing open before request(n)");
         subscriber.subscription.request(1);
         subscriber.await();
         assertArrayEquals(new byte[] {1, 2, 3}, subscriber.bytes());
@@ -189,7 +189,7 @@ class ReactiveFileReadTest {
         while (subscriber.chunks.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        assertEquals(1, OpenFiles.countUnder(dir), "the file is open while the read is idle");
+        assertEquals(1, OpenFiles.under(dir).size(), "the file is open while the read is idle");
         subscriber.subscription.cancel();
         OpenFiles.awaitNoneUnder(dir);
         assertFalse(subscriber.completed);

@@ -16,8 +16,9 @@ import java.util.stream.Stream;
 /**
  * This JVM's open file descriptors, read from {@code /proc/self/fd} (Linux). Where there is no
  * {@code /proc}, {@link #supported()} is false and callers skip their check: the listing methods
- * fail there, except {@link #inside}, which sees nothing. A channel is often closed on an operation's drain, just after its stage completes,
- * so the {@code await} methods poll until {@link #DEADLINE} instead of sampling once.
+ * fail there, except {@link #inside}, which sees nothing. A channel is often closed on an
+ * operation's drain, just after its stage completes, so the {@code await} methods poll until
+ * {@link #DEADLINE} instead of sampling once.
  *
  * <p>Loading the class makes the JDK open its process-wide descriptors (see {@link #warmUp()}),
  * so that a baseline taken afterwards does not count them as a test's.
@@ -111,11 +112,6 @@ public final class OpenFiles {
      */
     public static List<String> inside(Path directory) {
         return supported() ? open(directory, false) : List.of();
-    }
-
-    /** How many descriptors point at {@code directory} or beneath it. */
-    public static long countUnder(Path directory) {
-        return under(directory).size();
     }
 
     private static List<String> open(Path directory, boolean withDirectory) {

@@ -50,14 +50,9 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         TIMER
     }
 
-    /** Told after each {@code onNext} how many bytes have been emitted so far; must be fast. */
+    /** Told on the emitter after each {@code onNext} how many bytes have been emitted so far; must be fast. */
     @FunctionalInterface
     public interface EmissionProbe {
-        /**
-         * Called on the emitter after each item.
-         *
-         * @param totalBytes bytes emitted so far
-         */
         void emitted(long totalBytes);
     }
 
@@ -194,7 +189,6 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         private volatile Thread thread;                              // ASYNC only: subscribe -> any thread
         private Pacer pacer;                                         // emitter only
         private long emittedBytes;                                   // emitter only
-        private long emittedItems;                                   // emitter only
         private long dueNanos;                                       // emitter only: the booked item's time
         private boolean booked;                                      // emitter only: an item is booked
         private boolean done;                                        // emitter only
@@ -314,12 +308,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                     demand.decrementAndGet();
                 }
                 emittedBytes += size;
-                emittedItems++;
-                ByteBuffer item = ByteBuffer.allocate(size);              // fresh: the subscriber owns it
-                if (size >= Long.BYTES) {
-                    item.putLong(0, emittedItems);                        // a sequence number, for debugging
-                }
-                subscriber.onNext(item);
+                subscriber.onNext(ByteBuffer.allocate(size));             // fresh: the subscriber owns it
                 if (probe != null) {
                     probe.emitted(emittedBytes);
                 }

@@ -55,7 +55,6 @@ public final class DemandSimulation {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final long itemBytes;
     private final boolean syncProducer;
-    private final long maxBatchBytes;
     private long sequence;
 
     // producer
@@ -89,10 +88,8 @@ public final class DemandSimulation {
     private long lastSampleNanos = Long.MIN_VALUE / 2;
     private final List<RunResult.Sample> series = new ArrayList<>();
 
-    private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed,
-                             long maxBatchBytes) {
+    private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
         this.scenario = scenario;
-        this.maxBatchBytes = maxBatchBytes;
         this.strategy = strategy;
         this.costs = costs;
         this.random = new SplittableRandom(seed);
@@ -105,19 +102,7 @@ public final class DemandSimulation {
 
     /** Simulates {@code scenario} under {@code strategy} for the scenario's duration. */
     public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
-        return run(scenario, strategy, costs, seed, WriteLedger.MAX_BATCH_BYTES);
-    }
-
-    /**
-     * A what-if: as {@link #run(Scenario, StrategyCase, ModelCosts, long)} with another limit on the
-     * bytes one drain batch (one gathering write) takes; at least one item is always taken.
-     */
-    public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed,
-                                long maxBatchBytes) {
-        if (maxBatchBytes <= 0) {
-            throw new IllegalArgumentException("maxBatchBytes must be positive, was " + maxBatchBytes);
-        }
-        return new DemandSimulation(scenario, strategy, costs, seed, maxBatchBytes).simulate();
+        return new DemandSimulation(scenario, strategy, costs, seed).simulate();
     }
 
     private RunResult simulate() {
@@ -128,7 +113,10 @@ public final class DemandSimulation {
             Event event = events.poll();
             switch (event.kind()) {
                 case PRODUCER_NEXT -> produceNext(event.nanos());
-                case EMIT -> emit(event.nanos());
+                case EMIT -> {
+                    deliver(event.nanos());
+                    produceNext(event.nanos());
+                }
                 case PASS_START -> startPass(event.nanos());
                 case CALL_DONE -> callDone(event.nanos());
                 default -> throw new AssertionError(event);
@@ -178,11 +166,6 @@ public final class DemandSimulation {
         schedule(nextEmission(now), Kind.EMIT);
     }
 
-    private void emit(long now) {
-        deliver(now);
-        produceNext(now);
-    }
-
     /** One onNext: the writer counts and enqueues the item and signals its drain. */
     private void deliver(long now) {
         if (producerDemand != Long.MAX_VALUE) {
@@ -223,7 +206,7 @@ public final class DemandSimulation {
         long count = 0;
         long bytes = 0;
         long batchLimit = WriteLedger.batchItems(itemsThisPass);
-        while (count < batchLimit && bytes < maxBatchBytes && count < queuedInList) {
+        while (count < batchLimit && bytes < WriteLedger.MAX_BATCH_BYTES && count < queuedInList) {
             count++;
             bytes += itemBytes;
         }
@@ -330,13 +313,9 @@ public final class DemandSimulation {
     // ---- plumbing ----
 
     /**
-     * When a paced end that reaches its deadline at {@code now} goes on, as
-     * {@link PacingClock#system()} waits: at once if the deadline is less than
-     * {@link PacingClock.SystemClock#MIN_PARK_NANOS} away (the end runs ahead; its {@link Pacer}
-     * keeps the booked time, so a later, longer wait pays it back), else after parking until the
-     * deadline plus an overshoot. So a latency-bound loop (one item per request) pays its
-     * latencies but not its pacing as well; and the producer, which resumes from now after each
-     * spell without demand, loses the overshoot of a park that ends such a spell.
+     * When a paced end with a deadline goes on at {@code now}, as {@link PacingClock#system()} waits:
+     * at once if the deadline is under {@link PacingClock.SystemClock#MIN_PARK_NANOS} away (its
+     * {@link Pacer} keeps the booked time), else at the deadline plus a park's overshoot.
      */
     private long waitUntil(long deadline, long now) {
         return deadline - now < PacingClock.SystemClock.MIN_PARK_NANOS ? now
@@ -348,9 +327,6 @@ public final class DemandSimulation {
     }
 
     private long delay(long meanNanos) {
-        if (meanNanos == 0) {
-            return 0;
-        }
-        return Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
+        return meanNanos == 0 ? 0 : Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
     }
 }
