@@ -7,8 +7,6 @@ import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -81,12 +79,7 @@ public final class DemandSimulation {
     private long sinkBytes;
     private long callBytes;
 
-    // results
-    private long peakQueuedBytes;
-    private long peakOutstandingItems;
-    private long intervalQueuedBytes;
-    private long lastSampleNanos = Long.MIN_VALUE / 2;
-    private final List<RunResult.Sample> series = new ArrayList<>();
+    private final RunRecorder recorder = new RunRecorder(0, ScenarioRunner.SAMPLE_NANOS, () -> sinkBytes);
 
     private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
         this.scenario = scenario;
@@ -122,8 +115,7 @@ public final class DemandSimulation {
                 default -> throw new AssertionError(event);
             }
         }
-        return new RunResult(scenario.name(), strategy.name(), end, sinkBytes, peakQueuedBytes,
-                peakOutstandingItems, ledger.requestCalls(), series);
+        return recorder.result(scenario.name(), strategy.name(), end, sinkBytes);
     }
 
     // ---- producer ----
@@ -177,9 +169,7 @@ public final class DemandSimulation {
         emittedBytes += itemBytes;
         ledger.receive(itemBytes);
         queuedInList++;
-        long held = emittedBytes - sinkBytes;
-        peakQueuedBytes = Math.max(peakQueuedBytes, held);
-        intervalQueuedBytes = Math.max(intervalQueuedBytes, held);
+        recorder.emitted(emittedBytes);
         if (drain == DrainStatus.IDLE) {
             drain = DrainStatus.SCHEDULED;
             schedule(now + delay(costs.dispatchNanos()), Kind.PASS_START);
@@ -246,7 +236,8 @@ public final class DemandSimulation {
     private void afterWrite(long now) {
         Issued issued = issueDemand(now);
         now = issued.nanos;
-        report(now);
+        recorder.pass(now, ledger.queuedBytes(), controller.windowItems(), ledger.outstandingItems(), sinkBytes,
+                ledger.requestCalls());
         if (queuedInList == 0 && issued.items == 0) {
             endPass(now);
             return;
@@ -298,16 +289,6 @@ public final class DemandSimulation {
             producerIdle = true;
         }
         return new Issued(n, now, emitted);
-    }
-
-    private void report(long now) {
-        peakOutstandingItems = Math.max(peakOutstandingItems, ledger.outstandingItems());
-        if (now - lastSampleNanos >= ScenarioRunner.SAMPLE_NANOS) {
-            lastSampleNanos = now;
-            series.add(new RunResult.Sample(now, Math.max(intervalQueuedBytes, ledger.queuedBytes()),
-                    controller.windowItems(), ledger.outstandingItems(), sinkBytes));
-            intervalQueuedBytes = 0;
-        }
     }
 
     // ---- plumbing ----
