@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -140,42 +141,37 @@ public final class OpenFiles {
      * in {@code baseline} (see {@link #openedSince}); fails naming what is still open at the deadline.
      */
     public static void awaitClosed(Path directory, List<String> baseline) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        for (;;) {
+        await(() -> {
             List<String> inside = under(directory);
             List<String> opened = openedSince(baseline);
-            if (inside.isEmpty() && opened.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("descriptors still open after " + DEADLINE + ": into " + directory + ": "
-                        + inside + "; opened since the baseline: " + opened);
-            }
-            pause();
-        }
+            return inside.isEmpty() && opened.isEmpty() ? null
+                    : "into " + directory + ": " + inside + "; opened since the baseline: " + opened;
+        });
     }
 
     /** Waits until no descriptor points into {@code directory}; fails naming them at the deadline. */
     public static void awaitNoneUnder(Path directory) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        List<String> open;
-        while (!(open = under(directory)).isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("descriptors still open after " + DEADLINE + " into " + directory + ": "
-                        + open);
-            }
-            pause();
-        }
+        await(() -> {
+            List<String> open = under(directory);
+            return open.isEmpty() ? null : "into " + directory + ": " + open;
+        });
     }
 
     /** Waits until at most {@code baseline} descriptors are open; fails with the count at the deadline. */
     public static void awaitAtMost(long baseline) {
+        await(() -> {
+            int now = count();
+            return now <= baseline ? null : now + ", expected at most " + baseline + ": " + targets();
+        });
+    }
+
+    /** Polls {@code stillOpen} (null: nothing is) until {@link #DEADLINE}, then fails with what it says. */
+    private static void await(Supplier<String> stillOpen) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
-        int now;
-        while ((now = count()) > baseline) {
+        String open;
+        while ((open = stillOpen.get()) != null) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("open file descriptors: " + now + ", expected at most " + baseline
-                        + ": " + targets());
+                throw new AssertionError("descriptors still open after " + DEADLINE + ": " + open);
             }
             pause();
         }

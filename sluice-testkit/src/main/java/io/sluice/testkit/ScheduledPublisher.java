@@ -154,11 +154,8 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     }
 
     /**
-     * Waits for the emitting threads started so far ({@link Emission#ASYNC}) to end.
-     *
-     * @param timeout how long to wait for all of them
-     * @return false if one is still alive
-     * @throws InterruptedException if interrupted while waiting
+     * Waits up to {@code timeout} for the emitting threads started so far ({@link Emission#ASYNC})
+     * to end; false if one is still alive.
      */
     public boolean awaitThreads(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

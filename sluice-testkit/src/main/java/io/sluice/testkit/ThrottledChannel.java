@@ -34,12 +34,7 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
     private final CountDownLatch closed = new CountDownLatch(1); // close() -> any thread
     private volatile Thread writer;                          // writer -> close()
 
-    /**
-     * A channel on a budget of its own whose schedule starts now.
-     *
-     * @param schedule the channel's rate
-     * @param clock the time the writer waits in
-     */
+    /** A channel on a budget of its own whose schedule starts now, its writer waiting in {@code clock}. */
     public ThrottledChannel(Schedule schedule, PacingClock clock) {
         this(new ThrottledSink(schedule, clock, MAX_BYTES_PER_WRITE));
     }
@@ -103,14 +98,7 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         return writtenBytes.get();
     }
 
-    /**
-     * Waits until the channel is closed.
-     *
-     * @param timeout how long to wait
-     * @param unit the unit of {@code timeout}
-     * @return false on timeout
-     * @throws InterruptedException if interrupted while waiting
-     */
+    /** Waits until the channel is closed; false on timeout. */
     public boolean awaitClosed(long timeout, TimeUnit unit) throws InterruptedException {
         return closed.await(timeout, unit);
     }

@@ -17,11 +17,8 @@ public final class ThrottledSink {
     private final int maxBytesPerWrite;          // immutable: any thread
 
     /**
-     * A sink whose schedule starts now.
-     *
-     * @param schedule the sink's rate
-     * @param clock the time the writers wait in
-     * @param maxBytesPerWrite the most one write call takes (a write of more returns short)
+     * A sink whose schedule starts now, its writers waiting in {@code clock}; one write call takes
+     * at most {@code maxBytesPerWrite} (a write of more returns short).
      */
     public ThrottledSink(Schedule schedule, PacingClock clock, int maxBytesPerWrite) {
         if (maxBytesPerWrite <= 0) {
