@@ -75,16 +75,16 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
      * A producer without burst allowance, emitting from a thread of its own ({@code ASYNC}) or
      * inside {@code request} ({@code SYNC}).
      *
-     * @param itemBytes bytes per item, positive
-     * @param maxItems items before {@code onComplete}; {@code Long.MAX_VALUE}: endless
+     * @param totalBytes bytes before {@code onComplete}; {@code Long.MAX_VALUE}: endless
+     * @param itemBytes bytes per item (the last one shorter), positive
      * @param schedule the producer's rate
      * @param emission {@link Emission#ASYNC} or {@link Emission#SYNC}
      * @param clock the time the emitter waits in
      * @param probe called after every item, or {@code null}
      */
-    public ScheduledPublisher(int itemBytes, long maxItems, Schedule schedule, Emission emission,
+    public ScheduledPublisher(long totalBytes, int itemBytes, Schedule schedule, Emission emission,
                               PacingClock clock, EmissionProbe probe) {
-        this(itemBytes, totalBytes(itemBytes, maxItems), schedule, 0, emission, null, clock, probe);
+        this(itemBytes, totalBytes, schedule, 0, emission, null, clock, probe);
         if (emission == Emission.TIMER) {
             throw new IllegalArgumentException("Emission.TIMER needs a scheduler: use ScheduledPublisher.timed");
         }
@@ -129,13 +129,6 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                                            ScheduledExecutorService timer, PacingClock clock) {
         return new ScheduledPublisher(itemBytes, totalBytes, schedule, burstBytes, Emission.TIMER,
                 Objects.requireNonNull(timer, "timer"), clock, null);
-    }
-
-    private static long totalBytes(int itemBytes, long maxItems) {
-        if (maxItems < 0) {
-            throw new IllegalArgumentException("maxItems must not be negative, was " + maxItems);
-        }
-        return maxItems > Long.MAX_VALUE / Math.max(1, itemBytes) ? Long.MAX_VALUE : maxItems * itemBytes;
     }
 
     @Override

@@ -19,7 +19,7 @@ class ScheduledPublisherTest {
     @Test
     void syncEmissionHonoursDemandStrictlyInsideRequest() {
         ManualClock clock = new ManualClock();
-        ScheduledPublisher publisher = new ScheduledPublisher(1024, Long.MAX_VALUE, ONE_MIB_PER_SECOND,
+        ScheduledPublisher publisher = new ScheduledPublisher(Long.MAX_VALUE, 1024, ONE_MIB_PER_SECOND,
                 ScheduledPublisher.Emission.SYNC, clock, null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
@@ -35,7 +35,7 @@ class ScheduledPublisherTest {
 
     @Test
     void syncEmissionCompletesAfterMaxItems() {
-        ScheduledPublisher publisher = new ScheduledPublisher(16, 4, UNLIMITED,
+        ScheduledPublisher publisher = new ScheduledPublisher(4 * 16, 16, UNLIMITED,
                 ScheduledPublisher.Emission.SYNC, new ManualClock(), null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
@@ -46,7 +46,7 @@ class ScheduledPublisherTest {
 
     @Test
     void nonPositiveRequestSignalsIllegalArgument_3_9() {
-        ScheduledPublisher publisher = new ScheduledPublisher(16, 10, UNLIMITED,
+        ScheduledPublisher publisher = new ScheduledPublisher(10 * 16, 16, UNLIMITED,
                 ScheduledPublisher.Emission.SYNC, new ManualClock(), null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
@@ -59,7 +59,7 @@ class ScheduledPublisherTest {
     @Test
     void asyncEmissionRunsOnItsOwnThreadAndStopsOnCancel() throws Exception {
         long[] probed = new long[1];
-        ScheduledPublisher publisher = new ScheduledPublisher(64, Long.MAX_VALUE, UNLIMITED,
+        ScheduledPublisher publisher = new ScheduledPublisher(Long.MAX_VALUE, 64, UNLIMITED,
                 ScheduledPublisher.Emission.ASYNC, PacingClock.system(), total -> probed[0] = total);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
@@ -75,7 +75,7 @@ class ScheduledPublisherTest {
 
     @Test
     void asyncEmissionCompletes() throws Exception {
-        ScheduledPublisher publisher = new ScheduledPublisher(8, 3, UNLIMITED,
+        ScheduledPublisher publisher = new ScheduledPublisher(3 * 8, 8, UNLIMITED,
                 ScheduledPublisher.Emission.ASYNC, PacingClock.system(), null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);

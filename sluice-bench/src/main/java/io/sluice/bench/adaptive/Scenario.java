@@ -84,11 +84,6 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
         return new Scenario(name, producer, sink, itemBytes, nanos, emission, maxQueuedBytes);
     }
 
-    /** A copy whose producer emits from {@code emission}. */
-    public Scenario withEmission(ScheduledPublisher.Emission emission) {
-        return new Scenario(name, producer, sink, itemBytes, durationNanos, emission, maxQueuedBytes);
-    }
-
     /** A scenario's family: its name without the item size suffix, e.g. {@code variable-sink}. */
     public static String family(String name) {
         return name.replaceAll("-\\d+[kb]$", "");
