@@ -2,7 +2,6 @@ package io.sluice;
 
 import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
-import io.sluice.testkit.CollectingSubscriber;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,6 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
-import io.sluice.testkit.CollectingSubscriber;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Subscriber;

@@ -1,7 +1,6 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
-import io.sluice.testkit.CollectingSubscriber;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -1,7 +1,6 @@
 package io.sluice;
 
 import io.sluice.testing.Bytes;
-import io.sluice.testkit.CollectingSubscriber;
 import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,7 +123,7 @@ class ReactiveFileReadTest {
         CollectingSubscriber subscriber = new CollectingSubscriber(0);
         publisher.subscribe(subscriber);
         Thread.sleep(50);                                           // time to open, if it wrongly did
-        assertEquals(0, OpenFiles.countUnder(dir), "R3: nothing open before request(n)");
+        assertEquals(0, OpenFiles.under(dir).size(), "R3: nothing open before request(n)");
         subscriber.subscription.request(1);
         subscriber.await();
         assertArrayEquals(new byte[] {1, 2, 3}, subscriber.bytes());
@@ -190,7 +189,7 @@ class ReactiveFileReadTest {
         while (subscriber.chunks.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        assertEquals(1, OpenFiles.countUnder(dir), "the file is open while the read is idle");
+        assertEquals(1, OpenFiles.under(dir).size(), "the file is open while the read is idle");
         subscriber.subscription.cancel();
         OpenFiles.awaitNoneUnder(dir);
         assertFalse(subscriber.completed);

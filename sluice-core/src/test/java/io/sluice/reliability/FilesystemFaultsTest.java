@@ -4,7 +4,6 @@ import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.testkit.OpenFiles;
-import io.sluice.testkit.Tmpfs;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -54,38 +54,22 @@ public final class CountingChannel implements ByteChannel {
         closed.countDown();
     }
 
-    /**
-     * The bytes read and written so far.
-     *
-     * @return their number
-     */
+    /** The bytes read and written so far. */
     public long bytes() {
         return bytes.get();
     }
 
-    /**
-     * The calls to {@link #close()} so far.
-     *
-     * @return their number, 0 while the channel is open
-     */
+    /** The calls to {@link #close()} so far: 0 while the channel is open. */
     public int closeCount() {
         return closes.get();
     }
 
-    /**
-     * The reads and writes refused because the channel was closed.
-     *
-     * @return their number
-     */
+    /** The reads and writes refused because the channel was closed. */
     public int usesAfterClose() {
         return usesAfterClose.get();
     }
 
-    /**
-     * A latch that the first {@link #close()} counts down.
-     *
-     * @return the latch
-     */
+    /** A latch that the first {@link #close()} counts down. */
     public CountDownLatch closedLatch() {
         return closed;
     }

@@ -11,13 +11,15 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
  * This JVM's open file descriptors, read from {@code /proc/self/fd} (Linux). Where there is no
  * {@code /proc}, {@link #supported()} is false and callers skip their check: the listing methods
- * fail there, except {@link #inside}, which sees nothing. A channel is often closed on an operation's drain, just after its stage completes,
- * so the {@code await} methods poll until {@link #DEADLINE} instead of sampling once.
+ * fail there, except {@link #inside}, which sees nothing. A channel is often closed on an
+ * operation's drain, just after its stage completes, so the {@code await} methods poll until
+ * {@link #DEADLINE} instead of sampling once.
  *
  * <p>Loading the class makes the JDK open its process-wide descriptors (see {@link #warmUp()}),
  * so that a baseline taken afterwards does not count them as a test's.
@@ -113,11 +115,6 @@ public final class OpenFiles {
         return supported() ? open(directory, false) : List.of();
     }
 
-    /** How many descriptors point at {@code directory} or beneath it. */
-    public static long countUnder(Path directory) {
-        return under(directory).size();
-    }
-
     private static List<String> open(Path directory, boolean withDirectory) {
         List<Path> roots = new ArrayList<>();
         roots.add(directory.toAbsolutePath().normalize());
@@ -144,42 +141,37 @@ public final class OpenFiles {
      * in {@code baseline} (see {@link #openedSince}); fails naming what is still open at the deadline.
      */
     public static void awaitClosed(Path directory, List<String> baseline) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        for (;;) {
+        await(() -> {
             List<String> inside = under(directory);
             List<String> opened = openedSince(baseline);
-            if (inside.isEmpty() && opened.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("descriptors still open after " + DEADLINE + ": into " + directory + ": "
-                        + inside + "; opened since the baseline: " + opened);
-            }
-            pause();
-        }
+            return inside.isEmpty() && opened.isEmpty() ? null
+                    : "into " + directory + ": " + inside + "; opened since the baseline: " + opened;
+        });
     }
 
     /** Waits until no descriptor points into {@code directory}; fails naming them at the deadline. */
     public static void awaitNoneUnder(Path directory) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        List<String> open;
-        while (!(open = under(directory)).isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("descriptors still open after " + DEADLINE + " into " + directory + ": "
-                        + open);
-            }
-            pause();
-        }
+        await(() -> {
+            List<String> open = under(directory);
+            return open.isEmpty() ? null : "into " + directory + ": " + open;
+        });
     }
 
     /** Waits until at most {@code baseline} descriptors are open; fails with the count at the deadline. */
     public static void awaitAtMost(long baseline) {
+        await(() -> {
+            int now = count();
+            return now <= baseline ? null : now + ", expected at most " + baseline + ": " + targets();
+        });
+    }
+
+    /** Polls {@code stillOpen} (null: nothing is) until {@link #DEADLINE}, then fails with what it says. */
+    private static void await(Supplier<String> stillOpen) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
-        int now;
-        while ((now = count()) > baseline) {
+        String open;
+        while ((open = stillOpen.get()) != null) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("open file descriptors: " + now + ", expected at most " + baseline
-                        + ": " + targets());
+                throw new AssertionError("descriptors still open after " + DEADLINE + ": " + open);
             }
             pause();
         }

@@ -21,12 +21,7 @@ public final class Pacer {
     private long busyUntilNanos;                  // the end's thread: since origin, the previous transfer's end
     private long creditNanos;                     // the end's thread: lateness of the last sleep, not yet paid back
 
-    /**
-     * A pacer whose schedule starts at {@code originNanos}.
-     *
-     * @param schedule the rate
-     * @param originNanos the clock time at which the schedule's time 0 lies
-     */
+    /** A pacer whose schedule's time 0 lies at the clock time {@code originNanos}. */
     public Pacer(Schedule schedule, long originNanos) {
         this.schedule = schedule;
         this.originNanos = originNanos;

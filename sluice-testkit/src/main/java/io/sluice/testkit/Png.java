@@ -23,15 +23,8 @@ public final class Png {
     }
 
     /**
-     * Writes {@code charts}, all of one size, as a grid of {@code rows} by {@code cols} in one PNG
-     * ({@code rows} times their height high, {@code cols} times their width wide), creating the
-     * directory if needed.
-     *
-     * @param charts the charts, row by row
-     * @param rows the grid's rows
-     * @param cols the grid's columns
-     * @param file the PNG to write
-     * @throws IOException if it cannot be written
+     * Writes {@code charts}, all of one size and given row by row, as a grid of {@code rows} by
+     * {@code cols} in one PNG, creating the directory if needed.
      */
     public static void write(List<? extends Chart<?, ?>> charts, int rows, int cols, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();

@@ -11,11 +11,7 @@ public final class ResponseInfos {
     private ResponseInfos() {
     }
 
-    /**
-     * A {@code 200} over HTTP/1.1 with no headers.
-     *
-     * @return the response head; immutable
-     */
+    /** An immutable {@code 200} over HTTP/1.1 with no headers. */
     public static HttpResponse.ResponseInfo ok() {
         return new HttpResponse.ResponseInfo() {
             @Override

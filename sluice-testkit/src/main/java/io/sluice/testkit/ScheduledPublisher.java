@@ -50,14 +50,9 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         TIMER
     }
 
-    /** Told after each {@code onNext} how many bytes have been emitted so far; must be fast. */
+    /** Told on the emitter after each {@code onNext} how many bytes have been emitted so far; must be fast. */
     @FunctionalInterface
     public interface EmissionProbe {
-        /**
-         * Called on the emitter after each item.
-         *
-         * @param totalBytes bytes emitted so far
-         */
         void emitted(long totalBytes);
     }
 
@@ -80,16 +75,16 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
      * A producer without burst allowance, emitting from a thread of its own ({@code ASYNC}) or
      * inside {@code request} ({@code SYNC}).
      *
-     * @param itemBytes bytes per item, positive
-     * @param maxItems items before {@code onComplete}; {@code Long.MAX_VALUE}: endless
+     * @param totalBytes bytes before {@code onComplete}; {@code Long.MAX_VALUE}: endless
+     * @param itemBytes bytes per item (the last one shorter), positive
      * @param schedule the producer's rate
      * @param emission {@link Emission#ASYNC} or {@link Emission#SYNC}
      * @param clock the time the emitter waits in
      * @param probe called after every item, or {@code null}
      */
-    public ScheduledPublisher(int itemBytes, long maxItems, Schedule schedule, Emission emission,
+    public ScheduledPublisher(long totalBytes, int itemBytes, Schedule schedule, Emission emission,
                               PacingClock clock, EmissionProbe probe) {
-        this(itemBytes, totalBytes(itemBytes, maxItems), schedule, 0, emission, null, clock, probe);
+        this(itemBytes, totalBytes, schedule, 0, emission, null, clock, probe);
         if (emission == Emission.TIMER) {
             throw new IllegalArgumentException("Emission.TIMER needs a scheduler: use ScheduledPublisher.timed");
         }
@@ -136,13 +131,6 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                 Objects.requireNonNull(timer, "timer"), clock, null);
     }
 
-    private static long totalBytes(int itemBytes, long maxItems) {
-        if (maxItems < 0) {
-            throw new IllegalArgumentException("maxItems must not be negative, was " + maxItems);
-        }
-        return maxItems > Long.MAX_VALUE / Math.max(1, itemBytes) ? Long.MAX_VALUE : maxItems * itemBytes;
-    }
-
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
@@ -159,11 +147,8 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     }
 
     /**
-     * Waits for the emitting threads started so far ({@link Emission#ASYNC}) to end.
-     *
-     * @param timeout how long to wait for all of them
-     * @return false if one is still alive
-     * @throws InterruptedException if interrupted while waiting
+     * Waits up to {@code timeout} for the emitting threads started so far ({@link Emission#ASYNC})
+     * to end; false if one is still alive.
      */
     public boolean awaitThreads(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -194,7 +179,6 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         private volatile Thread thread;                              // ASYNC only: subscribe -> any thread
         private Pacer pacer;                                         // emitter only
         private long emittedBytes;                                   // emitter only
-        private long emittedItems;                                   // emitter only
         private long dueNanos;                                       // emitter only: the booked item's time
         private boolean booked;                                      // emitter only: an item is booked
         private boolean done;                                        // emitter only
@@ -314,12 +298,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                     demand.decrementAndGet();
                 }
                 emittedBytes += size;
-                emittedItems++;
-                ByteBuffer item = ByteBuffer.allocate(size);              // fresh: the subscriber owns it
-                if (size >= Long.BYTES) {
-                    item.putLong(0, emittedItems);                        // a sequence number, for debugging
-                }
-                subscriber.onNext(item);
+                subscriber.onNext(ByteBuffer.allocate(size));             // fresh: the subscriber owns it
                 if (probe != null) {
                     probe.emitted(emittedBytes);
                 }

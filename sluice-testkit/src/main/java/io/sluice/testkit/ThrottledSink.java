@@ -4,11 +4,8 @@ import java.util.Objects;
 
 /**
  * One storage budget that any number of {@link ThrottledChannel}s draw on, as concurrent writers
- * compete for one disk: each write books its bytes after the bytes booked before it (by any
- * channel), at the pace of a {@link Schedule} that starts when the sink is made, and time nobody
- * writes in is lost, as an idle disk's is. Only the lateness of a writer's wake-up (park
- * latency) is paid back, so that a loaded machine does not make the sink slower than its schedule
- * (see {@link Pacer}).
+ * compete for one disk: one {@link Pacer} books every channel's writes in turn, at the pace of a
+ * {@link Schedule} that starts when the sink is made.
  *
  * <p><b>Threading:</b> channels from {@link #channel()} may be written from any number of threads
  * at once; the pacer is guarded by this object's monitor, everything else is immutable.
@@ -20,11 +17,8 @@ public final class ThrottledSink {
     private final int maxBytesPerWrite;          // immutable: any thread
 
     /**
-     * A sink whose schedule starts now.
-     *
-     * @param schedule the sink's rate
-     * @param clock the time the writers wait in
-     * @param maxBytesPerWrite the most one write call takes (a write of more returns short)
+     * A sink whose schedule starts now, its writers waiting in {@code clock}; one write call takes
+     * at most {@code maxBytesPerWrite} (a write of more returns short).
      */
     public ThrottledSink(Schedule schedule, PacingClock clock, int maxBytesPerWrite) {
         if (maxBytesPerWrite <= 0) {
@@ -37,7 +31,7 @@ public final class ThrottledSink {
 
     /** A new channel that discards its bytes at this sink's pace, on this sink's budget. */
     public ThrottledChannel channel() {
-        return new ThrottledChannel(this, null);
+        return new ThrottledChannel(this);
     }
 
     /** The clock time at which the schedule started. */
@@ -45,13 +39,11 @@ public final class ThrottledSink {
         return pacer.originNanos();
     }
 
-    /** The sink's schedule. */
-    public Schedule schedule() {
+    Schedule schedule() {
         return pacer.schedule();
     }
 
-    /** The most one write call takes. */
-    public int maxBytesPerWrite() {
+    int maxBytesPerWrite() {
         return maxBytesPerWrite;
     }
 

@@ -30,7 +30,7 @@ class DemandRunTest {
         ThrottledSink sink = new ThrottledSink(FAST, PacingClock.system(), 64 * 1024);
         AtomicInteger stream0Passes = new AtomicInteger();
         DemandRun.Result run = DemandRun.run("finite", List.of(sink.channel(), sink.channel(), sink.channel()),
-                stream -> new ScheduledPublisher(1024, 10, FAST, ScheduledPublisher.Emission.SYNC,
+                stream -> new ScheduledPublisher(10 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC,
                         PacingClock.system(), null),
                 DemandRunTest::oneByOne, (queued, window, outstanding, written, calls) -> stream0Passes.incrementAndGet(),
                 0);
@@ -44,7 +44,7 @@ class DemandRunTest {
     @Test
     void endlessRunIsCancelledAtItsDurationAndClosesItsChannel() throws Exception {
         ThrottledChannel channel = new ThrottledChannel(Schedule.constant(100 * 1024 * 1024), PacingClock.system());
-        ScheduledPublisher endless = new ScheduledPublisher(1024, Long.MAX_VALUE, FAST,
+        ScheduledPublisher endless = new ScheduledPublisher(Long.MAX_VALUE, 1024, FAST,
                 ScheduledPublisher.Emission.ASYNC, PacingClock.system(), null);
         DemandRun.Result run = DemandRun.run("endless", List.of(channel), stream -> endless, DemandRunTest::oneByOne,
                 (queued, window, outstanding, written, calls) -> { }, 300_000_000);
@@ -57,7 +57,7 @@ class DemandRunTest {
     @Test
     void anEndlessWriteThatCompletesFailsTheRun() {
         ThrottledChannel channel = new ThrottledChannel(FAST, PacingClock.system());
-        ScheduledPublisher finite = new ScheduledPublisher(1024, 3, FAST, ScheduledPublisher.Emission.SYNC,
+        ScheduledPublisher finite = new ScheduledPublisher(3 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC,
                 PacingClock.system(), null);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> DemandRun.run("short",
                 List.of(channel), stream -> finite, DemandRunTest::oneByOne,

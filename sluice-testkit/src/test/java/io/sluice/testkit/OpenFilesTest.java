@@ -33,7 +33,7 @@ class OpenFilesTest {
              FileChannel other = FileChannel.open(Files.createFile(sibling.resolve("b.bin")), StandardOpenOption.WRITE)) {
             assertEquals(List.of(file.toRealPath().toString()), OpenFiles.under(directory),
                     "the file under the directory, not the one in its sibling whose name it prefixes");
-            assertEquals(1, OpenFiles.countUnder(directory));
+            assertEquals(1, OpenFiles.under(directory).size());
             assertEquals(OpenFiles.under(directory), OpenFiles.inside(directory));
             assertEquals(2, OpenFiles.openedSince(baseline).size());
         } finally {

@@ -2,13 +2,8 @@ package io.sluice.testkit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 
-import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,53 +21,14 @@ class TimedPublisherTest {
         timer.shutdownNow();
     }
 
-    /** Records sizes, arrival times and the emitting thread; signals are serial (one timer). */
-    private static final class Recorder implements Subscriber<ByteBuffer> {
-        final List<Integer> sizes = new CopyOnWriteArrayList<>();
-        final List<Long> arrivals = new CopyOnWriteArrayList<>();
-        final List<String> threads = new CopyOnWriteArrayList<>();
-        final CountDownLatch completed = new CountDownLatch(1);
-        volatile CountDownLatch items = new CountDownLatch(0);
-        volatile Subscription subscription;
-        volatile Throwable error;
-
-        @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
-        }
-
-        @Override
-        public void onNext(ByteBuffer item) {
-            sizes.add(item.remaining());
-            arrivals.add(System.nanoTime());
-            threads.add(Thread.currentThread().getName());
-            items.countDown();
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            error = t;
-        }
-
-        @Override
-        public void onComplete() {
-            completed.countDown();
-        }
-
-        void request(int n) {
-            items = new CountDownLatch(n);
-            subscription.request(n);
-        }
-    }
-
     @Test
     void emitsTheTotalInItemsOfAtMostTheSizeThenCompletes() throws Exception {
-        Recorder recorder = new Recorder();
+        RecordingSubscriber recorder = new RecordingSubscriber();
         ScheduledPublisher.timed(2 * 8192 + 5, 8192, Schedule.constant(1e9), 8192, timer, PacingClock.system())
                 .subscribe(recorder);
         recorder.subscription.request(10);
-        assertTrue(recorder.completed.await(5, TimeUnit.SECONDS));
-        assertEquals(List.of(8192, 8192, 5), recorder.sizes);
+        assertTrue(recorder.terminated.await(5, TimeUnit.SECONDS) && recorder.completed);
+        assertEquals(List.of(8192, 8192, 5), recorder.sizes());
         assertTrue(recorder.threads.stream().allMatch(t -> !t.equals(Thread.currentThread().getName())),
                 "emitted on the timer: " + recorder.threads);
     }
@@ -80,16 +36,16 @@ class TimedPublisherTest {
     @Test
     void theBurstIsThereAtOnceAndTheRestComesAtTheRate() throws Exception {
         // 80 KiB/s: an 8 KiB item every 100 ms once the 32 KiB burst is spent
-        Recorder recorder = new Recorder();
+        RecordingSubscriber recorder = new RecordingSubscriber();
         ScheduledPublisher.timed(1 << 20, 8192, Schedule.constant(80 * 1024), 4 * 8192, timer, PacingClock.system())
                 .subscribe(recorder);
         long start = System.nanoTime();
         recorder.request(4);
-        assertTrue(recorder.items.await(5, TimeUnit.SECONDS));
+        assertTrue(recorder.requested.await(5, TimeUnit.SECONDS));
         long burst = recorder.arrivals.get(3) - start;
         assertTrue(burst < TimeUnit.MILLISECONDS.toNanos(60), "the burst took " + burst / 1_000_000 + " ms");
         recorder.request(1);
-        assertTrue(recorder.items.await(5, TimeUnit.SECONDS));
+        assertTrue(recorder.requested.await(5, TimeUnit.SECONDS));
         long next = recorder.arrivals.get(4) - start;
         assertTrue(next >= TimeUnit.MILLISECONDS.toNanos(90), "the item after the burst came after "
                 + next / 1_000_000 + " ms, not at the rate");
@@ -98,7 +54,7 @@ class TimedPublisherTest {
 
     @Test
     void aNonPositiveRequestFailsTheStream_3_9() throws Exception {
-        Recorder recorder = new Recorder();
+        RecordingSubscriber recorder = new RecordingSubscriber();
         ScheduledPublisher.timed(8192, 8192, Schedule.constant(1e9), 8192, timer, PacingClock.system())
                 .subscribe(recorder);
         recorder.subscription.request(0);
@@ -107,6 +63,6 @@ class TimedPublisherTest {
             Thread.sleep(5);
         }
         assertTrue(recorder.error instanceof IllegalArgumentException, "error: " + recorder.error);
-        assertEquals(List.of(), recorder.sizes);
+        assertEquals(List.of(), recorder.sizes());
     }
 }

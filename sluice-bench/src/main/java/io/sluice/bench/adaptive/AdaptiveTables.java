@@ -121,9 +121,9 @@ public final class AdaptiveTables {
         for (List<Row> reps : byRun(rows).values()) {
             if (reps.stream().anyMatch(Row::latencyBound)) {
                 Row r = reps.get(0);
-                double measured = median(reps.stream().mapToDouble(Row::measured).sorted().toArray());
+                double measured = med(reps, Row::measured);
                 b.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f%% |%n", r.scenario(),
-                        r.strategy(), median(reps.stream().mapToDouble(Row::itemsPerRequest).sorted().toArray()),
+                        r.strategy(), med(reps, Row::itemsPerRequest),
                         measured, r.model(), r.schedule(), 100 * Math.abs(r.model() / measured - 1)));
             }
         }

@@ -7,8 +7,6 @@ import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -55,7 +53,6 @@ public final class DemandSimulation {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final long itemBytes;
     private final boolean syncProducer;
-    private final long maxBatchBytes;
     private long sequence;
 
     // producer
@@ -82,17 +79,10 @@ public final class DemandSimulation {
     private long sinkBytes;
     private long callBytes;
 
-    // results
-    private long peakQueuedBytes;
-    private long peakOutstandingItems;
-    private long intervalQueuedBytes;
-    private long lastSampleNanos = Long.MIN_VALUE / 2;
-    private final List<RunResult.Sample> series = new ArrayList<>();
+    private final RunRecorder recorder = new RunRecorder(0, ScenarioRunner.SAMPLE_NANOS, () -> sinkBytes);
 
-    private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed,
-                             long maxBatchBytes) {
+    private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
         this.scenario = scenario;
-        this.maxBatchBytes = maxBatchBytes;
         this.strategy = strategy;
         this.costs = costs;
         this.random = new SplittableRandom(seed);
@@ -105,19 +95,7 @@ public final class DemandSimulation {
 
     /** Simulates {@code scenario} under {@code strategy} for the scenario's duration. */
     public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
-        return run(scenario, strategy, costs, seed, WriteLedger.MAX_BATCH_BYTES);
-    }
-
-    /**
-     * A what-if: as {@link #run(Scenario, StrategyCase, ModelCosts, long)} with another limit on the
-     * bytes one drain batch (one gathering write) takes; at least one item is always taken.
-     */
-    public static RunResult run(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed,
-                                long maxBatchBytes) {
-        if (maxBatchBytes <= 0) {
-            throw new IllegalArgumentException("maxBatchBytes must be positive, was " + maxBatchBytes);
-        }
-        return new DemandSimulation(scenario, strategy, costs, seed, maxBatchBytes).simulate();
+        return new DemandSimulation(scenario, strategy, costs, seed).simulate();
     }
 
     private RunResult simulate() {
@@ -128,14 +106,16 @@ public final class DemandSimulation {
             Event event = events.poll();
             switch (event.kind()) {
                 case PRODUCER_NEXT -> produceNext(event.nanos());
-                case EMIT -> emit(event.nanos());
+                case EMIT -> {
+                    deliver(event.nanos());
+                    produceNext(event.nanos());
+                }
                 case PASS_START -> startPass(event.nanos());
                 case CALL_DONE -> callDone(event.nanos());
                 default -> throw new AssertionError(event);
             }
         }
-        return new RunResult(scenario.name(), strategy.name(), end, sinkBytes, peakQueuedBytes,
-                peakOutstandingItems, ledger.requestCalls(), series);
+        return recorder.result(scenario.name(), strategy.name(), end, sinkBytes);
     }
 
     // ---- producer ----
@@ -178,11 +158,6 @@ public final class DemandSimulation {
         schedule(nextEmission(now), Kind.EMIT);
     }
 
-    private void emit(long now) {
-        deliver(now);
-        produceNext(now);
-    }
-
     /** One onNext: the writer counts and enqueues the item and signals its drain. */
     private void deliver(long now) {
         if (producerDemand != Long.MAX_VALUE) {
@@ -194,9 +169,7 @@ public final class DemandSimulation {
         emittedBytes += itemBytes;
         ledger.receive(itemBytes);
         queuedInList++;
-        long held = emittedBytes - sinkBytes;
-        peakQueuedBytes = Math.max(peakQueuedBytes, held);
-        intervalQueuedBytes = Math.max(intervalQueuedBytes, held);
+        recorder.emitted(emittedBytes);
         if (drain == DrainStatus.IDLE) {
             drain = DrainStatus.SCHEDULED;
             schedule(now + delay(costs.dispatchNanos()), Kind.PASS_START);
@@ -223,7 +196,7 @@ public final class DemandSimulation {
         long count = 0;
         long bytes = 0;
         long batchLimit = WriteLedger.batchItems(itemsThisPass);
-        while (count < batchLimit && bytes < maxBatchBytes && count < queuedInList) {
+        while (count < batchLimit && bytes < WriteLedger.MAX_BATCH_BYTES && count < queuedInList) {
             count++;
             bytes += itemBytes;
         }
@@ -263,7 +236,8 @@ public final class DemandSimulation {
     private void afterWrite(long now) {
         Issued issued = issueDemand(now);
         now = issued.nanos;
-        report(now);
+        recorder.pass(now, ledger.queuedBytes(), controller.windowItems(), ledger.outstandingItems(), sinkBytes,
+                ledger.requestCalls());
         if (queuedInList == 0 && issued.items == 0) {
             endPass(now);
             return;
@@ -317,26 +291,12 @@ public final class DemandSimulation {
         return new Issued(n, now, emitted);
     }
 
-    private void report(long now) {
-        peakOutstandingItems = Math.max(peakOutstandingItems, ledger.outstandingItems());
-        if (now - lastSampleNanos >= ScenarioRunner.SAMPLE_NANOS) {
-            lastSampleNanos = now;
-            series.add(new RunResult.Sample(now, Math.max(intervalQueuedBytes, ledger.queuedBytes()),
-                    controller.windowItems(), ledger.outstandingItems(), sinkBytes));
-            intervalQueuedBytes = 0;
-        }
-    }
-
     // ---- plumbing ----
 
     /**
-     * When a paced end that reaches its deadline at {@code now} goes on, as
-     * {@link PacingClock#system()} waits: at once if the deadline is less than
-     * {@link PacingClock.SystemClock#MIN_PARK_NANOS} away (the end runs ahead; its {@link Pacer}
-     * keeps the booked time, so a later, longer wait pays it back), else after parking until the
-     * deadline plus an overshoot. So a latency-bound loop (one item per request) pays its
-     * latencies but not its pacing as well; and the producer, which resumes from now after each
-     * spell without demand, loses the overshoot of a park that ends such a spell.
+     * When a paced end with a deadline goes on at {@code now}, as {@link PacingClock#system()} waits:
+     * at once if the deadline is under {@link PacingClock.SystemClock#MIN_PARK_NANOS} away (its
+     * {@link Pacer} keeps the booked time), else at the deadline plus a park's overshoot.
      */
     private long waitUntil(long deadline, long now) {
         return deadline - now < PacingClock.SystemClock.MIN_PARK_NANOS ? now
@@ -348,9 +308,6 @@ public final class DemandSimulation {
     }
 
     private long delay(long meanNanos) {
-        if (meanNanos == 0) {
-            return 0;
-        }
-        return Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
+        return meanNanos == 0 ? 0 : Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
     }
 }

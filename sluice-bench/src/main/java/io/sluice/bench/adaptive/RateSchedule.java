@@ -4,9 +4,7 @@ import io.sluice.testkit.Schedule;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A rate in bytes per second as a cyclic, piecewise-constant function of time since an origin:
@@ -54,11 +52,6 @@ public final class RateSchedule implements Schedule {
         }
         this.cycleNanos = end;
         this.description = description;
-    }
-
-    /** The given pieces, repeated. */
-    public static RateSchedule cycle(String description, List<Segment> segments) {
-        return new RateSchedule(new ArrayList<>(segments), Objects.requireNonNull(description, "description"));
     }
 
     /** A constant rate. */

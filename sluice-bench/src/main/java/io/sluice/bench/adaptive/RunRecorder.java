@@ -9,13 +9,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Records a measured run: the writer's per-pass snapshots (outstanding demand, window, request
- * calls) and, from the producer after every item, the bytes held between producer and sink
+ * Records a run, measured or simulated, the same way: the writer's per-pass snapshots
+ * (outstanding demand, window, request calls), sampled every {@code sampleNanos} into the series,
+ * and, from the producer after every item, the bytes held between producer and sink
  * ({@code emitted - written}), whose maximum is the peak queued bytes. That includes the batch
  * the writer is writing, which the writer's own {@code queuedBytes} also still counts.
  *
  * <p><b>Threading:</b> {@link #onPass} runs on the write's drain, {@link #emitted} on the
- * producer's thread; the results are read after the write has ended.
+ * producer's thread; the results are read after the write has ended. The model calls everything
+ * on its one thread, passing its simulated time to {@link #pass}.
  */
 final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.EmissionProbe {
 
@@ -43,11 +45,17 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
     }
 
     @Override
-    public synchronized void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes,
-                                    long requestCalls) {
+    public void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes,
+                       long requestCalls) {
+        pass(System.nanoTime(), queuedBytes, windowItems, outstandingItems, writtenBytes, requestCalls);
+    }
+
+    /** {@link #onPass} at {@code nowNanos} on the recorder's clock. */
+    synchronized void pass(long nowNanos, long queuedBytes, long windowItems, long outstandingItems,
+                           long writtenBytes, long requestCalls) {
         peakOutstandingItems = Math.max(peakOutstandingItems, outstandingItems);
         this.requestCalls = requestCalls;
-        long now = System.nanoTime() - originNanos;
+        long now = nowNanos - originNanos;
         if (now - lastSampleNanos >= sampleNanos) {
             lastSampleNanos = now;
             long queued = Math.max(intervalQueuedBytes.getAndSet(0), queuedBytes);

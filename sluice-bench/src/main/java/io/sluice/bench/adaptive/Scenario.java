@@ -84,19 +84,9 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
         return new Scenario(name, producer, sink, itemBytes, nanos, emission, maxQueuedBytes);
     }
 
-    /** The same set-up with another byte cap; the name says which. */
-    public Scenario withMaxQueuedBytes(long bytes) {
-        return new Scenario(name + "-cap-" + (bytes / 1024) + "k", producer, sink, itemBytes, durationNanos, emission, bytes);
-    }
-
-    /** A copy whose producer emits from {@code emission}. */
-    public Scenario withEmission(ScheduledPublisher.Emission emission) {
-        return new Scenario(name, producer, sink, itemBytes, durationNanos, emission, maxQueuedBytes);
-    }
-
-    /** A scenario's family: its name without the item size (and cap) suffixes, e.g. {@code variable-sink}. */
+    /** A scenario's family: its name without the item size suffix, e.g. {@code variable-sink}. */
     public static String family(String name) {
-        return name.replaceAll("(-\\d+[kb])+(-cap-\\d+k)?$", "");
+        return name.replaceAll("-\\d+[kb]$", "");
     }
 
     static String label(int itemBytes) {

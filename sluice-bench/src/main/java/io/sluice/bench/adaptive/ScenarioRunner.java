@@ -30,7 +30,7 @@ public final class ScenarioRunner {
         PacingClock clock = PacingClock.system();
         ThrottledChannel channel = new ThrottledChannel(scenario.sink(), clock);
         RunRecorder recorder = new RunRecorder(clock.nanoTime(), SAMPLE_NANOS, channel::writtenBytes);
-        ScheduledPublisher producer = new ScheduledPublisher(scenario.itemBytes(), Long.MAX_VALUE,
+        ScheduledPublisher producer = new ScheduledPublisher(Long.MAX_VALUE, scenario.itemBytes(),
                 scenario.producer(), scenario.emission(), clock, recorder);
         WriteOptions options = WriteOptions.defaults()
                 .withDemand(strategy.strategy())

@@ -41,7 +41,9 @@ class AdaptiveWindowResponseTest {
     @ValueSource(ints = {64 * 1024})
     void recommendedWindowShrinksAndGrowsBackWhereTheByteCapLeavesRoom(int itemBytes) {
         // 8 MiB = 128 items of 64 KiB: room above the 256 KiB floor (4 items, minAmount 16)
-        Scenario scenario = Scenario.crossingSink(itemBytes, 1.0).withMaxQueuedBytes(8L * 1024 * 1024);
+        Scenario crossing = Scenario.crossingSink(itemBytes, 1.0);
+        Scenario scenario = new Scenario(crossing.name(), crossing.producer(), crossing.sink(), itemBytes,
+                crossing.durationNanos(), crossing.emission(), 8L * 1024 * 1024);
         List<WindowResponse.Switch> switches = switches(scenario, StrategyCase.recommendedAdaptive());
         assertShrinks(switches);
         assertGrows(switches);

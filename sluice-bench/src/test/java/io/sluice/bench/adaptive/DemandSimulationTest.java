@@ -67,7 +67,9 @@ class DemandSimulationTest {
 
     @Test
     void aSynchronousProducerEmitsOnTheDrain() {
-        Scenario scenario = Scenario.slowProducer(64 * 1024, 0.1).withEmission(ScheduledPublisher.Emission.SYNC);
+        Scenario slow = Scenario.slowProducer(64 * 1024, 0.1);
+        Scenario scenario = new Scenario(slow.name(), slow.producer(), slow.sink(), slow.itemBytes(),
+                slow.durationNanos(), ScheduledPublisher.Emission.SYNC, slow.maxQueuedBytes());
         RunResult run = DemandSimulation.run(scenario, ADAPTIVE, ModelCosts.forTests(), 1);
         // a blocking source: the drain produces, then writes (1 MiB at 1000 MiB/s), so the
         // producer's 40 MiB/s is an upper bound that the model approaches but cannot reach

@@ -2,7 +2,6 @@ package io.sluice.bench.adaptive;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,6 +44,6 @@ class RateScheduleTest {
     @Test
     void rejectsAScheduleStalledForever() {
         assertThrows(IllegalArgumentException.class,
-                () -> RateSchedule.cycle("stalled", List.of(new RateSchedule.Segment(MS, 0))));
+                () -> RateSchedule.stepsMiBps(0, 0, 1000));
     }
 }

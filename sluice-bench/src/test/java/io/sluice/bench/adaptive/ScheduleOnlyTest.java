@@ -41,6 +41,6 @@ class ScheduleOnlyTest {
         assertEquals("variable-sink", Scenario.family("variable-sink-64k"));
         assertEquals("both-variable", Scenario.family(Scenario.bothVariable(1024, 1.0).name()));
         assertEquals("crossing-sink", Scenario.family(Scenario.crossingSink(1000, 1.0).name()));
-        assertEquals("slow-producer", Scenario.family(Scenario.slowProducer(1024, 1.0).withMaxQueuedBytes(65536).name()));
+        assertEquals("slow-producer", Scenario.family(Scenario.slowProducer(1024, 1.0).name()));
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.testkit;
+package io.sluice;
 
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -19,7 +19,7 @@ import java.util.function.BooleanSupplier;
  * test thread reads the fields at any time, and {@link #awaitChunks} and {@link #awaitBytes} wait
  * on this object's monitor, which {@link #onNext} notifies.
  */
-public final class CollectingSubscriber implements Subscriber<ByteBuffer> {
+final class CollectingSubscriber implements Subscriber<ByteBuffer> {
 
     /** The chunks in the order they arrived: written by onNext, read by the test. */
     public final List<ByteBuffer> chunks = new CopyOnWriteArrayList<>();

@@ -1,4 +1,4 @@
-package io.sluice.testkit;
+package io.sluice.reliability;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Where mounting is refused the test is skipped with the reason, except under {@code CI=true},
  * where a skip would hide a missing check and the test fails instead.
  */
-public final class Tmpfs implements AutoCloseable {
+final class Tmpfs implements AutoCloseable {
 
     private final Path mountPoint;                  // immutable: any thread
 
