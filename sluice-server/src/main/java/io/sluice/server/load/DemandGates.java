@@ -47,7 +47,7 @@ final class DemandGates {
 
     DemandGates(DemandScenario.Settings settings, PrintStream out) {
         this.settings = settings;
-        this.full = settings.scale().full();
+        this.full = settings.scale() == DemandScenario.Size.FULL;
         this.out = out;
     }
 

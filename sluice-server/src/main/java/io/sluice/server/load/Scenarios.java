@@ -80,7 +80,7 @@ final class Scenarios {
                     traffic.bodyBytes());
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
             String note = warmUp.describe() + (traffic.ok() == 0 && server.alive()
-                    ? "; no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "");
+                    ? "; no answers: " + server.jcmdToFile("Thread.print", scenario + "-" + lane.flag()) : "");
             return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
                     cpu / gib(traffic.bodyBytes()), allocatedPerGib, sampler, heapAfterGc, null, note);
         }
@@ -213,7 +213,7 @@ final class Scenarios {
         }
         if (after.mib() > idle.mib() + Gates.LIVE_SET_SLACK_MIB) {
             // what is still reachable, for whoever reads the failed gate
-            note = server.dumpClassHistogram("B") + (note.isEmpty() ? "" : "; " + note);
+            note = server.jcmdToFile("GC.class_histogram", "B") + (note.isEmpty() ? "" : "; " + note);
         }
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
@@ -268,7 +268,7 @@ final class Scenarios {
         return directory;
     }
 
-    private static void writeRandom(Path file, long size, long seed) throws IOException {
+    static void writeRandom(Path file, long size, long seed) throws IOException {
         Random random = new Random(seed);
         byte[] block = new byte[64 * 1024];
         try (var out = Files.newOutputStream(file)) {

@@ -97,32 +97,21 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Writes the server's thread dump ({@code jcmd PID Thread.print}) to a new file in the temporary
-     * directory, for a step in which the server answered nothing; returns a note naming the file.
+     * Writes {@code jcmd PID command} (such as {@code Thread.print} for a step in which the server
+     * answered nothing, or {@code GC.class_histogram}, itself a full GC) to a new file in the
+     * temporary directory; returns a note naming the file, or saying why there is none.
      */
-    String dumpThreads(String label) {
-        return jcmdToFile("Thread.print", "sluice-stall-" + label + "-", "thread dump");
-    }
-
-    /**
-     * Writes the live objects by class ({@code jcmd PID GC.class_histogram}, itself a full GC) to a
-     * new file in the temporary directory; returns a note naming the file.
-     */
-    String dumpClassHistogram(String label) {
-        return jcmdToFile("GC.class_histogram", "sluice-live-" + label + "-", "class histogram");
-    }
-
-    private String jcmdToFile(String command, String prefix, String what) {
+    String jcmdToFile(String command, String label) {
         try {
-            Path file = Files.createTempFile(prefix, ".txt");
+            Path file = Files.createTempFile("sluice-" + command + "-" + label + "-", ".txt");
             String failure = jcmd(command, ProcessBuilder.Redirect.to(file.toFile()));
             if (failure.isEmpty()) {
-                return what + " in " + file;
+                return command + " in " + file;
             }
             Files.deleteIfExists(file);
-            return "no " + what + ": " + failure;
+            return "no " + command + ": " + failure;
         } catch (IOException e) {
-            return "no " + what + ": " + e.getMessage();
+            return "no " + command + ": " + e.getMessage();
         }
     }
 
