@@ -27,17 +27,9 @@ import java.util.UUID;
  * temporary is forced before the rename and the directory after it, as lane C's atomic writer
  * does: every lane pays the same {@code fsync}s, so durability is not a difference between them.
  */
-final class BlockingStorage implements Storage {
+record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Storage {
 
     private static final int BLOCK_BYTES = 64 * 1024;
-
-    private final long maxUploadBytes;
-    private final UploadEvents events;
-
-    BlockingStorage(long maxUploadBytes, UploadEvents events) {
-        this.maxUploadBytes = maxUploadBytes;
-        this.events = events;
-    }
 
     @Override
     public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {

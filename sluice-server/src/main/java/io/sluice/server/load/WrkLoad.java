@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * per 2xx answer, and a run whose total bytes cannot hold that many bodies counts the shortfall as
  * errors (a server sending short bodies cannot pass).
  */
-final class WrkLoad {
+record WrkLoad(Path wrk) {
 
     /** The line our Lua {@code done} hook prints, then its eleven numbers. */
     static final String MARK = "SLUICE-WRK";
@@ -40,12 +40,6 @@ final class WrkLoad {
                 latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
             end
             """.formatted(MARK);
-
-    private final Path wrk;
-
-    private WrkLoad(Path wrk) {
-        this.wrk = wrk;
-    }
 
     /** wrk from the {@code PATH}, if it is there. */
     static Optional<WrkLoad> find() {
