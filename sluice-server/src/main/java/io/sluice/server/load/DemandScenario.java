@@ -33,28 +33,21 @@ import java.util.stream.Stream;
 /**
  * Scenario C, in process: {@code uploads} concurrent writes into one {@link AlternatingSink}
  * alternating 200 and 20 MiB/s, once per demand strategy, in two cases; each run is a
- * {@link DemandRun}.
+ * {@link DemandRun}. The set-up, what is measured and why are in
+ * {@code docs/results/2026-11-22-scenario-c/README.md}.
  *
- * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
- * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
- * {@code --chunk-kib} KiB (default 8: what Jetty 12's default input buffer delivers), through a
- * {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap chunks (as the server's
- * {@code RequestBodyPublisher} copies each Jetty chunk), up to {@link #CLIENT_BURST_BYTES} sent
- * ahead while the writer asks for nothing, one timer thread for all uploads. At the default rate
- * the sink is the bottleneck only half the time (8 x 24 = 192 MiB/s, between the slow and the fast
- * sink): a strategy can only show that it adapts when the channel alternately keeps up and lags.
- * The best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
+ * <p><b>Paced producers (gated).</b> Each upload's client sends {@code --rate-mib} MiB/s (default
+ * {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in {@code --chunk-kib} KiB chunks (default 8, Jetty 12's
+ * default input buffer) through a {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh
+ * heap chunks, up to {@link #CLIENT_BURST_BYTES} sent ahead, one timer thread for all uploads. The
+ * best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
  *
- * <p><b>Unpaced producers (reported).</b> Each stream reads a file ({@code ReactiveFile.read()},
- * 64 KiB chunks) as fast as the page cache gives it, so the sink is the bottleneck in both phases.
+ * <p><b>Unpaced producers (reported).</b> Each upload reads a file ({@code ReactiveFile.read()}) as
+ * fast as the page cache gives it, so the sink is the bottleneck in both phases.
  *
- * <p>Every strategy keeps the writer's default 1 MiB byte bound except all-at-once, whose point is
- * to have none. Measured: aggregate MiB/s, the peak of the bytes queued in all writers together,
- * and stream 0's demand window over time: its largest and smallest value, and
- * whether it shrank after each fast-to-slow switch (its value at the end of a fast period against
- * its minimum in the following slow period). {@code --series FILE} writes stream 0's window,
- * queued bytes and the sink's rate over time as CSV ({@link WindowTrace#CSV_HEADER}); rows of the
- * unpaced case name their strategy {@code unpaced <strategy>}.
+ * <p>{@code --series FILE} writes stream 0's window, queued bytes and the sink's rate over time as
+ * CSV ({@link WindowTrace#CSV_HEADER}); rows of the unpaced case name their strategy
+ * {@code unpaced <strategy>}.
  *
  * <pre>java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full] [--series FILE]
  *     [--rate-mib R] [--chunk-kib K]</pre>

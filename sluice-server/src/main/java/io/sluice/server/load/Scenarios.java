@@ -137,8 +137,8 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             long allocatedAfter = server.heapAllocatedBytes();
             long movedBytes = getTraffic.bodyBytes() + putTraffic.ok() * PUT_BYTES + slow.bytesRead.get()
                     + slow.bytesWritten.get();
-            String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
-                    : server.alive() ? "" : "server died: " + server.lastError();
+            String death = server.death();
+            String died = death.isEmpty() ? "" : "server died: " + death;
             String note = (died.isEmpty() ? "" : died + "; ") + ramp.describe()
                     + "; slow uploads verified " + slow.uploadsVerified.get()
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
