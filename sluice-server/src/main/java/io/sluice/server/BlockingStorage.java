@@ -94,16 +94,12 @@ record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Stor
             String hex = sha256.hex();
             events.stored(name, received, hex);
             Replies.stored(response, callback, name, received, hex);
-        } catch (HttpProblem problem) {
-            deleteQuietly(temporary);
-            events.failed(name, problem);
-            Replies.problem(response, callback, problem);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) { // an HttpProblem (413) is thrown before the rename
             if (!renamed) {
                 deleteQuietly(temporary);
                 events.failed(name, e);
             }
-            callback.failed(e);
+            Replies.failure(response, callback, e);
         }
     }
 

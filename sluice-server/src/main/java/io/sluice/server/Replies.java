@@ -24,12 +24,13 @@ final class Replies {
         Content.Sink.write(response, true, message + "\n", callback);
     }
 
-    static void problem(Response response, Callback callback, HttpProblem problem) {
-        if (response.isCommitted()) {
-            callback.failed(problem);
-            return;
+    /** An {@link HttpProblem} as its own answer; any other failure to Jetty (500 while nothing is committed). */
+    static void failure(Response response, Callback callback, Throwable cause) {
+        if (cause instanceof HttpProblem problem && !response.isCommitted()) {
+            text(response, callback, problem.status(), problem.getMessage());
+        } else {
+            callback.failed(cause);
         }
-        text(response, callback, problem.status(), problem.getMessage());
     }
 
     /** 201 with what was stored, as a one-line JSON object, and the digest in a header too. */

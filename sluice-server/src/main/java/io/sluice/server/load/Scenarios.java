@@ -48,7 +48,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
             WarmUp.Slice closedLoop = length -> wrk.isPresent()
                     ? wrk.get().closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
-                    : load.closed(() -> request, valid, connections, length).traffic();
+                    : load.closed(() -> request, valid, connections, length);
             // JIT and connections, discarded
             WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
@@ -111,8 +111,8 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                     .build();
             ExecutorService side = Executors.newSingleThreadExecutor();
             long start = System.nanoTime();
-            Future<LatencyRecorder> puts;
-            LatencyRecorder gets;
+            Future<Traffic> puts;
+            Traffic getTraffic;
             try {
                 int[] counter = {0};
                 puts = side.submit(() -> load.open(() -> HttpRequest.newBuilder(
@@ -122,14 +122,13 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                         response -> response.statusCode() == 201
                                 && new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).contains(putSha),
                         scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
-                gets = load.open(() -> get, response -> response.statusCode() == 200
+                getTraffic = load.open(() -> get, response -> response.statusCode() == 200
                         && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
                         scale.runTime().multipliedBy(2));
             } finally {
                 side.shutdown();
             }
-            Traffic putTraffic = puts.get().traffic();
-            Traffic getTraffic = gets.traffic();
+            Traffic putTraffic = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
             StepSampler.Peaks peaks = sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log

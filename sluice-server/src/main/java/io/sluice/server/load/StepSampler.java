@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Samples the server every 250 ms while a step is loaded: heap share and direct memory from
@@ -19,7 +18,6 @@ final class StepSampler implements AutoCloseable {
     private final SendQueueProbe sendQueue;
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("load-sampler"));
-    private final AtomicBoolean started = new AtomicBoolean();
     // written by the timer thread only, read by stop() after the timer ended (volatile)
     private volatile double peakHeapShare;
     private volatile double peakRssMiB;
@@ -32,10 +30,9 @@ final class StepSampler implements AutoCloseable {
         this.sendQueue = new SendQueueProbe(server.port());
     }
 
+    /** Starts the sampling window; called once. */
     void start() {
-        if (started.compareAndSet(false, true)) {
-            timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
-        }
+        timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**
