@@ -132,8 +132,7 @@ public final class LoadMain {
         if (drained.isEmpty()) {
             return;
         }
-        out.println();
-        out.println("B drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
+        out.println("\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
                 + " s; live set = heap after a forced full GC, jcmd GC.run):");
         out.println(Drain.header());
         for (Row row : drained) {
