@@ -35,25 +35,34 @@ record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Stor
     public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
         try {
             sleep(delayMillis);
-            ByteRange range = Replies.startDownload(request, response, callback, file);
-            if (range == null) {
+            FileChannel channel;
+            try {
+                channel = FileChannel.open(file, StandardOpenOption.READ);
+            } catch (IOException e) {
+                Replies.cannotOpen(response, callback, file, e); // 404 or 500
                 return;
             }
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-                 OutputStream body = Content.Sink.asOutputStream(response)) {
-                byte[] block = new byte[BLOCK_BYTES];
-                ByteBuffer buffer = ByteBuffer.wrap(block);
-                long position = range.offset();
-                long remaining = range.length();
-                while (remaining > 0) {
-                    buffer.clear().limit((int) Math.min(BLOCK_BYTES, remaining));
-                    int read = channel.read(buffer, position);
-                    if (read < 0) {
-                        throw new IOException("file shrank while being sent: " + file.getFileName());
+            try (channel) {
+                // As in lane C, the length comes from the channel the bytes are read from.
+                ByteRange range = Replies.startDownload(request, response, callback, channel.size());
+                if (range == null) {
+                    return;
+                }
+                try (OutputStream body = Content.Sink.asOutputStream(response)) {
+                    byte[] block = new byte[BLOCK_BYTES];
+                    ByteBuffer buffer = ByteBuffer.wrap(block);
+                    long position = range.offset();
+                    long remaining = range.length();
+                    while (remaining > 0) {
+                        buffer.clear().limit((int) Math.min(BLOCK_BYTES, remaining));
+                        int read = channel.read(buffer, position);
+                        if (read < 0) {
+                            throw new IOException("file shrank while being sent: " + file.getFileName());
+                        }
+                        body.write(block, 0, read);
+                        position += read;
+                        remaining -= read;
                     }
-                    body.write(block, 0, read);
-                    position += read;
-                    remaining -= read;
                 }
             }
             callback.succeeded();

@@ -7,7 +7,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -42,22 +41,6 @@ final class Replies {
         Content.Sink.write(response, true, json + "\n", callback);
     }
 
-    /**
-     * Sets status and headers for a GET of {@code file}, or answers 404/416 itself.
-     *
-     * @return the range to send, or null when the answer has been written already
-     */
-    static ByteRange startDownload(Request request, Response response, Callback callback, Path file) {
-        long size;
-        try {
-            size = Files.size(file);
-        } catch (IOException e) {
-            cannotOpen(response, callback, file, e);
-            return null;
-        }
-        return startDownload(request, response, callback, size);
-    }
-
     /** 404 for a missing file, 500 with the cause for any other failure to open or size it. */
     static void cannotOpen(Response response, Callback callback, Path file, IOException e) {
         if (e instanceof NoSuchFileException) {
@@ -68,8 +51,10 @@ final class Replies {
     }
 
     /**
-     * As {@link #startDownload(Request, Response, Callback, Path)} for a file of {@code size}
-     * bytes already known (lane C takes it from the opened channel); touches no file.
+     * Sets status and headers for a GET of a file of {@code size} bytes (taken from the opened
+     * channel), or answers 416 itself; touches no file.
+     *
+     * @return the range to send, or null when the answer has been written already
      */
     static ByteRange startDownload(Request request, Response response, Callback callback, long size) {
         ByteRange range = ByteRange.of(request.getHeaders().get(HttpHeader.RANGE), size);
