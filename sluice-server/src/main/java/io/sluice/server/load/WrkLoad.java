@@ -97,11 +97,14 @@ record WrkLoad(Path wrk) {
             }
             // requests, bytes, duration, then errors: connect, read, write, status, timeout; then p50, p99, p99.9 in us
             long[] n = Arrays.stream(field).skip(1).mapToLong(Long::parseLong).toArray();
-            long answered = Math.max(0, n[0] - n[6]);
+            long requests = n[0];
+            long socketErrors = n[3] + n[4] + n[5];
+            long statusErrors = n[6];
+            long answered = Math.max(0, requests - statusErrors);
             long ok = bodyBytes <= 0 ? answered : Math.min(answered, n[1] / bodyBytes);
-            double scale = n[0] == 0 ? Double.NaN : 1 / 1000.0; // no requests: no latencies
-            return new Traffic(ok, ok * bodyBytes, n[3] + n[4] + n[5] + n[6] + answered - ok, n[7],
-                    n[8] * scale, n[9] * scale, n[10] * scale);
+            double toMillis = requests == 0 ? Double.NaN : 1 / 1000.0; // no requests: no latencies
+            return new Traffic(ok, ok * bodyBytes, socketErrors + statusErrors + answered - ok, n[7],
+                    n[8] * toMillis, n[9] * toMillis, n[10] * toMillis);
         }
         throw new IllegalArgumentException("no " + MARK + " line in wrk's output: " + output);
     }
