@@ -134,8 +134,9 @@ public final class DemandScenario {
             double[] time = IntStream.range(0, windowTime.length).mapToDouble(i -> windowTime[i] + other.windowTime[i])
                     .toArray();
             return new Result(strategy, faster.mibPerSecond, faster.seconds,
-                    Math.max(peakQueuedBytes, other.peakQueuedBytes), both, Math.min(smallestWindow, other.smallestWindow),
-                    Math.max(largestWindow, other.largestWindow), time, outOfMemory || other.outOfMemory);
+                    Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
+                    Math.min(smallestWindow, other.smallestWindow), Math.max(largestWindow, other.largestWindow), time,
+                    outOfMemory || other.outOfMemory);
         }
 
         /** Switches after which stream 0's window shrank. */

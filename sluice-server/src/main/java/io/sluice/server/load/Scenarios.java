@@ -65,8 +65,8 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(),
                     traffic.bodyBytes());
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
-            String note = warmUp.describe() + (traffic.ok() == 0 && server.alive()
-                    ? "; no answers: " + server.jcmdToFile("Thread.print", scenario + "-" + lane.flag()) : "");
+            String note = warmUp.describe() + (traffic.ok() == 0 && server.alive() ? "; no answers: "
+                    + server.jcmdToFile("Thread.print", "sluice-stall-" + scenario + "-" + lane.flag() + "-") : "");
             return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
                     cpu / gib(traffic.bodyBytes()), allocatedPerGib, peaks, heapAfterGc, null, note);
         }
@@ -188,7 +188,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         }
         if (after.mib() > idle.mib() + Gates.LIVE_SET_SLACK_MIB) {
             // what is still reachable, for whoever reads the failed gate
-            note = server.jcmdToFile("GC.class_histogram", "B") + (note.isEmpty() ? "" : "; " + note);
+            note = server.jcmdToFile("GC.class_histogram", "sluice-live-B-") + (note.isEmpty() ? "" : "; " + note);
         }
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
@@ -214,7 +214,8 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return new Row(scenario, step, lane, traffic.ok() / seconds, traffic.bodyBytes() / MIB / seconds,
                 traffic.p50Millis(), traffic.p99Millis(), traffic.p999Millis(),
                 traffic.timeouts(), traffic.errors(), idleRss, peakRss, peaks.heapShare(), heapAfterGc,
-                peaks.directMiB(), peaks.sendQueueMiB(), peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L),
+                peaks.directMiB(), peaks.sendQueueMiB(),
+                peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L),
                 cpuSeconds, cpuSecondsPerGib, heapAllocatedMiBPerGib, drain, note);
     }
 

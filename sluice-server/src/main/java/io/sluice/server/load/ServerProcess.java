@@ -90,8 +90,10 @@ final class ServerProcess implements AutoCloseable {
             return "";
         }
         List<String> lines = Files.readAllLines(stderr);
-        return process.exitValue() == 3 || lines.stream().anyMatch(line -> line.contains("OutOfMemoryError"))
-                ? "OutOfMemoryError" : lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
+        if (process.exitValue() == 3 || lines.stream().anyMatch(line -> line.contains("OutOfMemoryError"))) {
+            return "OutOfMemoryError";
+        }
+        return lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
     }
 
     GcLog gcLog() {
@@ -101,11 +103,12 @@ final class ServerProcess implements AutoCloseable {
     /**
      * Writes {@code jcmd PID command} (such as {@code Thread.print} for a step in which the server
      * answered nothing, or {@code GC.class_histogram}, itself a full GC) to a new file in the
-     * temporary directory; returns a note naming the file, or saying why there is none.
+     * temporary directory, named {@code prefix*.txt}; returns a note naming the file, or saying why
+     * there is none.
      */
-    String jcmdToFile(String command, String label) {
+    String jcmdToFile(String command, String prefix) {
         try {
-            Path file = Files.createTempFile("sluice-" + command + "-" + label + "-", ".txt");
+            Path file = Files.createTempFile(prefix, ".txt");
             String failure = jcmd(command, ProcessBuilder.Redirect.to(file.toFile()));
             if (failure.isEmpty()) {
                 return command + " in " + file;
