@@ -27,41 +27,42 @@ import java.util.UUID;
  * temporary is forced before the rename and the directory after it, as lane C's atomic writer
  * does: every lane pays the same {@code fsync}s, so durability is not a difference between them.
  */
-final class BlockingStorage implements Storage {
+record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Storage {
 
     private static final int BLOCK_BYTES = 64 * 1024;
-
-    private final long maxUploadBytes;
-    private final UploadEvents events;
-
-    BlockingStorage(long maxUploadBytes, UploadEvents events) {
-        this.maxUploadBytes = maxUploadBytes;
-        this.events = events;
-    }
 
     @Override
     public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
         try {
             sleep(delayMillis);
-            ByteRange range = Replies.startDownload(request, response, callback, file);
-            if (range == null) {
+            FileChannel channel;
+            try {
+                channel = FileChannel.open(file, StandardOpenOption.READ);
+            } catch (IOException e) {
+                Replies.cannotOpen(response, callback, file, e); // 404 or 500
                 return;
             }
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-                 OutputStream body = Content.Sink.asOutputStream(response)) {
-                byte[] block = new byte[BLOCK_BYTES];
-                ByteBuffer buffer = ByteBuffer.wrap(block);
-                long position = range.offset();
-                long remaining = range.length();
-                while (remaining > 0) {
-                    buffer.clear().limit((int) Math.min(BLOCK_BYTES, remaining));
-                    int read = channel.read(buffer, position);
-                    if (read < 0) {
-                        throw new IOException("file shrank while being sent: " + file.getFileName());
+            try (channel) {
+                // As in lane C, the length comes from the channel the bytes are read from.
+                ByteRange range = Replies.startDownload(request, response, callback, channel.size());
+                if (range == null) {
+                    return;
+                }
+                try (OutputStream body = Content.Sink.asOutputStream(response)) {
+                    byte[] block = new byte[BLOCK_BYTES];
+                    ByteBuffer buffer = ByteBuffer.wrap(block);
+                    long position = range.offset();
+                    long remaining = range.length();
+                    while (remaining > 0) {
+                        buffer.clear().limit((int) Math.min(BLOCK_BYTES, remaining));
+                        int read = channel.read(buffer, position);
+                        if (read < 0) {
+                            throw new IOException("file shrank while being sent: " + file.getFileName());
+                        }
+                        body.write(block, 0, read);
+                        position += read;
+                        remaining -= read;
                     }
-                    body.write(block, 0, read);
-                    position += read;
-                    remaining -= read;
                 }
             }
             callback.succeeded();
@@ -102,16 +103,12 @@ final class BlockingStorage implements Storage {
             String hex = sha256.hex();
             events.stored(name, received, hex);
             Replies.stored(response, callback, name, received, hex);
-        } catch (HttpProblem problem) {
-            deleteQuietly(temporary);
-            events.failed(name, problem);
-            Replies.problem(response, callback, problem);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) { // an HttpProblem (413) is thrown before the rename
             if (!renamed) {
                 deleteQuietly(temporary);
                 events.failed(name, e);
             }
-            callback.failed(e);
+            Replies.failure(response, callback, e);
         }
     }
 

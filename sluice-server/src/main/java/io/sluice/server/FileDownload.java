@@ -22,8 +22,8 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p><b>Threads.</b> {@link #start} runs on a Jetty thread (selector or pool, the handler is
  * {@code NON_BLOCKING}) or on the delay timer, and only hands this task to the executor: no
- * filesystem call happens there. {@link #run} runs once, on an executor thread; all fields are
- * final and published to it by {@link Executor#execute}. After {@code subscribe} the channel
+ * filesystem call happens there. {@link #run} runs once, on an executor thread; the record's
+ * components are final and published to it by {@link Executor#execute}. After {@code subscribe} the channel
  * belongs to the publisher, which closes it after the last byte, on error and on cancel; before
  * that, every path out of {@link #run} closes it here.
  *
@@ -39,26 +39,8 @@ import java.util.concurrent.RejectedExecutionException;
  * download allocates no chunk memory (only each loan's small view object), and the socket write
  * needs no copy into a temporary direct buffer either.
  */
-final class FileDownload implements Runnable {
-
-    private final Request request;
-    private final Response response;
-    private final Callback callback;
-    private final Path file;
-    private final boolean bounded;
-    private final Executor files;
-    private final ChunkPool chunks;
-
-    private FileDownload(Request request, Response response, Callback callback, Path file, boolean bounded,
-                         Executor files, ChunkPool chunks) {
-        this.request = request;
-        this.response = response;
-        this.callback = callback;
-        this.file = file;
-        this.bounded = bounded;
-        this.files = files;
-        this.chunks = chunks;
-    }
+record FileDownload(Request request, Response response, Callback callback, Path file, boolean bounded,
+                    Executor files, ChunkPool chunks) implements Runnable {
 
     /**
      * Hands the download to {@code files}; never blocks and never touches the file. A rejected
@@ -90,10 +72,11 @@ final class FileDownload implements Runnable {
             long size = channel.size();
             if (ByteRange.of(request.getHeaders().get(HttpHeader.RANGE), size) == null) {
                 channel.close();                     // closed before the 416 can reach the client
-                Replies.startDownload(request, response, callback, size);
-                return;
             }
             range = Replies.startDownload(request, response, callback, size);
+            if (range == null) {
+                return;
+            }
             channel.position(range.offset());
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(channel, e);

@@ -63,7 +63,7 @@ final class FileHandler extends Handler.Abstract {
                 }
             }
         } catch (HttpProblem problem) {
-            Replies.problem(response, callback, problem);
+            Replies.failure(response, callback, problem);
         } catch (IllegalArgumentException e) { // a malformed %-escape in the name
             Replies.text(response, callback, 400, "malformed file name: " + e.getMessage());
         }

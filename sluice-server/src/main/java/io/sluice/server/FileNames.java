@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import java.nio.file.Path;
+import java.util.stream.Collectors;
 
 /**
  * Validates the {@code {name}} in {@code /files/{name}} and maps it into the storage directory.
@@ -51,14 +52,8 @@ final class FileNames {
     }
 
     private static String printable(String name) {
-        StringBuilder out = new StringBuilder();
-        name.codePoints().limit(MAX_LENGTH).forEach(c -> {
-            if (c < 0x20 || c > 0x7e) {
-                out.append(String.format("\\u%04x", c));
-            } else {
-                out.appendCodePoint(c);
-            }
-        });
-        return out.toString();
+        return name.codePoints().limit(MAX_LENGTH)
+                .mapToObj(c -> c < 0x20 || c > 0x7e ? String.format("\\u%04x", c) : Character.toString(c))
+                .collect(Collectors.joining());
     }
 }

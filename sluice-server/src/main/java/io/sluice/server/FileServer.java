@@ -20,11 +20,7 @@ public final class FileServer implements AutoCloseable {
 
     /** Lane C's pool: a few threads are enough when nothing blocks. */
     static final int NON_BLOCKING_THREADS = 16;
-    /**
-     * The listen backlog of every lane. The JDK's 50 (Jetty's default leaves it to the JDK) makes
-     * the kernel drop SYNs when 1,024 clients connect at once, and they retry after 1 s and 3 s.
-     * The kernel caps it at {@code net.core.somaxconn}.
-     */
+    /** The listen backlog of every lane (capped at {@code net.core.somaxconn}; docs/SERVER.md says why). */
     static final int ACCEPT_QUEUE_SIZE = 2048;
     /** Lane B's bound on concurrent virtual threads (Jetty's default is 200). */
     static final int MAX_VIRTUAL_THREADS = 100_000;
@@ -36,11 +32,9 @@ public final class FileServer implements AutoCloseable {
     private final ServerConnector connector;
     private final Storage storage;
     /**
-     * Lanes C and C-unbounded read downloads into chunks lent from here, and give each back once
-     * Jetty has written it. The server's own pool rather than the JVM's shared one
-     * ({@code ChunkPool.sharedFor}): its bound is the server's configuration
-     * ({@link ServerConfig#downloadChunks()}) instead of a fraction of the heap, no other reader in
-     * the JVM draws on it or shows in its counts, and tests can see every chunk come back.
+     * Lanes C and C-unbounded read downloads into chunks lent from here. The server's own pool, not
+     * the JVM's shared one: its bound is {@link ServerConfig#downloadChunks()}, no other reader
+     * draws on it, and tests can see every chunk come back.
      */
     private final ChunkPool downloadChunks;
 

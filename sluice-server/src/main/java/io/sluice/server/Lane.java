@@ -6,25 +6,23 @@ package io.sluice.server;
  */
 public enum Lane {
     /** 200 platform threads; the request thread blocks on the socket, the disk and the delay. */
-    A("platform threads, blocking", true),
+    A("platform threads, blocking"),
     /** One virtual thread per request, the same blocking code as lane A (JDK 21+). */
-    B("virtual threads, blocking", true),
+    B("virtual threads, blocking"),
     /** Non-blocking: sluice publishers and the adaptive writer; the delay is a timer. */
-    C("non-blocking, sluice adaptive demand", false),
+    C("non-blocking, sluice adaptive demand"),
     /** Control for lane C: uploads demand everything at once, downloads queue the whole file. */
-    C_UNBOUNDED("non-blocking, unbounded demand (control)", false);
+    C_UNBOUNDED("non-blocking, unbounded demand (control)");
 
     private final String description;
-    private final boolean blocking;
 
-    Lane(String description, boolean blocking) {
+    Lane(String description) {
         this.description = description;
-        this.blocking = blocking;
     }
 
     /** Whether requests on this lane hold a thread while they wait. */
     public boolean blocking() {
-        return blocking;
+        return this == A || this == B;
     }
 
     /** One line for logs and reports. */
@@ -51,5 +49,4 @@ public enum Lane {
     public String toString() {
         return flag() + " (" + description + ")";
     }
-
 }

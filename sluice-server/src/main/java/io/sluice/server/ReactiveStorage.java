@@ -17,6 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
@@ -45,15 +46,14 @@ final class ReactiveStorage implements Storage {
      * downloads, as lane B's thread per request never shares them either. 16 daemon threads, idle
      * ones end after 60 s.
      */
-    private final ThreadPoolExecutor uploads = uploadPool();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "sluice-server-delay-timer");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ThreadPoolExecutor uploads = new ThreadPoolExecutor(UPLOAD_THREADS, UPLOAD_THREADS, 60,
+            TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemonThreads("sluice-server-upload-"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-server-delay-timer-"));
 
     ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events, Executor files,
                     ChunkPool downloadChunks) {
+        uploads.allowCoreThreadTimeOut(true);
         this.bounded = bounded;
         this.files = files;
         this.downloadChunks = downloadChunks;
@@ -85,11 +85,7 @@ final class ReactiveStorage implements Storage {
                         }
                         Throwable cause = unwrap(failure);
                         events.failed(name, cause);
-                        if (cause instanceof HttpProblem) {
-                            Replies.problem(response, callback, (HttpProblem) cause);
-                        } else {
-                            callback.failed(cause);
-                        }
+                        Replies.failure(response, callback, cause);
                     });
         });
     }
@@ -134,16 +130,14 @@ final class ReactiveStorage implements Storage {
         return cause;
     }
 
-    private static ThreadPoolExecutor uploadPool() {
+    /** Daemon threads named {@code prefix1}, {@code prefix2}, ...: they never keep the JVM alive. */
+    private static ThreadFactory daemonThreads(String prefix) {
         AtomicInteger next = new AtomicInteger(1);
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(UPLOAD_THREADS, UPLOAD_THREADS, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), task -> {
-                    Thread thread = new Thread(task, "sluice-server-upload-" + next.getAndIncrement());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
+        return task -> {
+            Thread thread = new Thread(task, prefix + next.getAndIncrement());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     @Override

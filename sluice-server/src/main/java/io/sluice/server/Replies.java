@@ -7,7 +7,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -24,12 +23,13 @@ final class Replies {
         Content.Sink.write(response, true, message + "\n", callback);
     }
 
-    static void problem(Response response, Callback callback, HttpProblem problem) {
-        if (response.isCommitted()) {
-            callback.failed(problem);
-            return;
+    /** An {@link HttpProblem} as its own answer; any other failure to Jetty (500 while nothing is committed). */
+    static void failure(Response response, Callback callback, Throwable cause) {
+        if (cause instanceof HttpProblem problem && !response.isCommitted()) {
+            text(response, callback, problem.status(), problem.getMessage());
+        } else {
+            callback.failed(cause);
         }
-        text(response, callback, problem.status(), problem.getMessage());
     }
 
     /** 201 with what was stored, as a one-line JSON object, and the digest in a header too. */
@@ -39,22 +39,6 @@ final class Replies {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         String json = "{\"name\":\"" + name + "\",\"bytes\":" + bytes + ",\"sha256\":\"" + sha256Hex + "\"}";
         Content.Sink.write(response, true, json + "\n", callback);
-    }
-
-    /**
-     * Sets status and headers for a GET of {@code file}, or answers 404/416 itself.
-     *
-     * @return the range to send, or null when the answer has been written already
-     */
-    static ByteRange startDownload(Request request, Response response, Callback callback, Path file) {
-        long size;
-        try {
-            size = Files.size(file);
-        } catch (IOException e) {
-            cannotOpen(response, callback, file, e);
-            return null;
-        }
-        return startDownload(request, response, callback, size);
     }
 
     /** 404 for a missing file, 500 with the cause for any other failure to open or size it. */
@@ -67,8 +51,10 @@ final class Replies {
     }
 
     /**
-     * As {@link #startDownload(Request, Response, Callback, Path)} for a file of {@code size}
-     * bytes already known (lane C takes it from the opened channel); touches no file.
+     * Sets status and headers for a GET of a file of {@code size} bytes (taken from the opened
+     * channel), or answers 416 itself; touches no file.
+     *
+     * @return the range to send, or null when the answer has been written already
      */
     static ByteRange startDownload(Request request, Response response, Callback callback, long size) {
         ByteRange range = ByteRange.of(request.getHeaders().get(HttpHeader.RANGE), size);

@@ -14,17 +14,7 @@ import java.util.concurrent.Flow;
  * delivers the last one even when empty) are passed on as empty buffers. Demand passes through unchanged: one chunk per item requested.
  * Single use: the request body can be read once.
  */
-final class RequestBodyPublisher implements Flow.Publisher<ByteBuffer> {
-
-    private final Content.Source body;
-    private final long maxBytes;
-    private final Sha256 sha256;
-
-    RequestBodyPublisher(Content.Source body, long maxBytes, Sha256 sha256) {
-        this.body = body;
-        this.maxBytes = maxBytes;
-        this.sha256 = sha256;
-    }
+record RequestBodyPublisher(Content.Source body, long maxBytes, Sha256 sha256) implements Flow.Publisher<ByteBuffer> {
 
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> downstream) {

@@ -36,17 +36,15 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(events, "events");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port must be 0..65535, was " + port);
-        }
-        if (maxUploadBytes < 0) {
-            throw new IllegalArgumentException("maxUploadBytes must not be negative, was " + maxUploadBytes);
-        }
-        if (platformThreads < 4) {
-            throw new IllegalArgumentException("platformThreads must be at least 4, was " + platformThreads);
-        }
-        if (downloadChunks < 1) {
-            throw new IllegalArgumentException("downloadChunks must be at least 1, was " + downloadChunks);
+        require(port >= 0 && port <= 65535, "port must be 0..65535, was " + port);
+        require(maxUploadBytes >= 0, "maxUploadBytes must not be negative, was " + maxUploadBytes);
+        require(platformThreads >= 4, "platformThreads must be at least 4, was " + platformThreads);
+        require(downloadChunks >= 1, "downloadChunks must be at least 1, was " + downloadChunks);
+    }
+
+    private static void require(boolean valid, String message) {
+        if (!valid) {
+            throw new IllegalArgumentException(message);
         }
     }
 

@@ -22,38 +22,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Scenario C, in process: {@code uploads} concurrent writes into one {@link AlternatingSink}
  * alternating 200 and 20 MiB/s, once per demand strategy, in two cases; each run is a
- * {@link DemandRun}.
+ * {@link DemandRun}. The set-up, what is measured and why are in
+ * {@code docs/results/2026-11-22-scenario-c/README.md}.
  *
- * <p><b>Paced producers (gated).</b> Each stream is an upload whose client sends at
- * {@code --rate-mib} MiB/s (default {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in chunks of
- * {@code --chunk-kib} KiB (default 8: what Jetty 12's default input buffer delivers), through a
- * {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh heap chunks (as the server's
- * {@code RequestBodyPublisher} copies each Jetty chunk), up to {@link #CLIENT_BURST_BYTES} sent
- * ahead while the writer asks for nothing, one timer thread for all uploads. At the default rate
- * the sink is the bottleneck only half the time (8 x 24 = 192 MiB/s, between the slow and the fast
- * sink): a strategy can only show that it adapts when the channel alternately keeps up and lags.
- * The best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
+ * <p><b>Paced producers (gated).</b> Each upload's client sends {@code --rate-mib} MiB/s (default
+ * {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in {@code --chunk-kib} KiB chunks (default 8, Jetty 12's
+ * default input buffer) through a {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh
+ * heap chunks, up to {@link #CLIENT_BURST_BYTES} sent ahead, one timer thread for all uploads. The
+ * best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
  *
- * <p><b>Unpaced producers (reported).</b> Each stream reads a file ({@code ReactiveFile.read()},
- * 64 KiB chunks) as fast as the page cache gives it, so the sink is the bottleneck in both phases.
+ * <p><b>Unpaced producers (reported).</b> Each upload reads a file ({@code ReactiveFile.read()}) as
+ * fast as the page cache gives it, so the sink is the bottleneck in both phases.
  *
- * <p>Every strategy keeps the writer's default 1 MiB byte bound except all-at-once, whose point is
- * to have none. Measured: aggregate MiB/s, the peak of the bytes queued in all writers together,
- * and stream 0's demand window over time: its largest and smallest value, and
- * whether it shrank after each fast-to-slow switch (its value at the end of a fast period against
- * its minimum in the following slow period). {@code --series FILE} writes stream 0's window,
- * queued bytes and the sink's rate over time as CSV ({@link WindowTrace#CSV_HEADER}); rows of the
- * unpaced case name their strategy {@code unpaced <strategy>}.
+ * <p>{@code --series FILE} writes stream 0's window, queued bytes and the sink's rate over time as
+ * CSV ({@link WindowTrace#CSV_HEADER}); rows of the unpaced case name their strategy
+ * {@code unpaced <strategy>}.
  *
  * <pre>java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full] [--series FILE]
  *     [--rate-mib R] [--chunk-kib K]</pre>
@@ -73,6 +67,24 @@ public final class DemandScenario {
     }
 
     /**
+     * How big a run is: {@link #FULL} is the measured run, the one the full gates' absolute figures
+     * are set for; {@link #SMOKE} the CI one (about 2.5 s per strategy and case, with two
+     * fast-to-slow switches for the paced producers).
+     *
+     * @param name smoke or full
+     * @param uploads concurrent streams into the one sink
+     * @param bytesEach bytes per stream
+     * @param periodNanos how long the sink stays fast, then slow
+     * @param rounds how often every strategy runs, interleaved; throughput is the best round's, every
+     *     other measure is taken over all rounds (smoke: 2, so that a second of load from another build
+     *     on a shared CI machine cannot decide a gate alone)
+     */
+    record Size(String name, int uploads, long bytesEach, long periodNanos, int rounds) {
+        static final Size SMOKE = new Size("smoke", 8, 32L << 20, TimeUnit.MILLISECONDS.toNanos(500), 2);
+        static final Size FULL = new Size("full", 8, 256L << 20, TimeUnit.MILLISECONDS.toNanos(2000), 1);
+    }
+
+    /**
      * A run's settings.
      *
      * @param scale the sizes and period
@@ -80,7 +92,7 @@ public final class DemandScenario {
      * @param chunkBytes each paced client's chunk size
      * @param series where to write stream 0's window over time as CSV, or null
      */
-    record Settings(DemandScale scale, double producerMibPerSecond, int chunkBytes, Path series) {
+    record Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series) {
 
         /**
          * The best aggregate the producers and the sink together allow over the first {@code seconds}
@@ -119,19 +131,12 @@ public final class DemandScenario {
             Result faster = other.mibPerSecond > mibPerSecond ? other : this;
             List<WindowTrace.Switch> both = new ArrayList<>(switches);
             both.addAll(other.switches);
+            double[] time = IntStream.range(0, windowTime.length).mapToDouble(i -> windowTime[i] + other.windowTime[i])
+                    .toArray();
             return new Result(strategy, faster.mibPerSecond, faster.seconds,
                     Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
-                    Math.min(smallestWindow, other.smallestWindow),
-                    Math.max(largestWindow, other.largestWindow), sum(windowTime, other.windowTime),
+                    Math.min(smallestWindow, other.smallestWindow), Math.max(largestWindow, other.largestWindow), time,
                     outOfMemory || other.outOfMemory);
-        }
-
-        private static double[] sum(double[] a, double[] b) {
-            double[] sum = new double[a.length];
-            for (int i = 0; i < a.length; i++) {
-                sum[i] = a[i] + b[i];
-            }
-            return sum;
         }
 
         /** Switches after which stream 0's window shrank. */
@@ -157,7 +162,7 @@ public final class DemandScenario {
      *     {@code --rate-mib R}, {@code --chunk-kib K}
      */
     public static void main(String[] args) throws Exception {
-        DemandScale scale = DemandScale.SMOKE;
+        Size scale = Size.SMOKE;
         Path series = null;
         double rate = DEFAULT_PRODUCER_MIB_PER_SECOND;
         int chunk = DEFAULT_CHUNK_BYTES;
@@ -167,7 +172,8 @@ public final class DemandScenario {
                 throw new IllegalArgumentException(arg + " needs a value");
             }
             switch (arg) {
-                case "smoke", "full" -> scale = DemandScale.parse(arg);
+                case "smoke" -> scale = Size.SMOKE;
+                case "full" -> scale = Size.FULL;
                 case "--series" -> series = Path.of(args[i]);
                 case "--rate-mib" -> rate = Double.parseDouble(args[i]);
                 case "--chunk-kib" -> chunk = Integer.parseInt(args[i]) * 1024;
@@ -184,11 +190,9 @@ public final class DemandScenario {
      * @return the number of failed gates
      */
     static int run(Settings settings, PrintStream out) throws Exception {
-        DemandScale scale = settings.scale();
+        Size scale = settings.scale();
         List<String> csv = new ArrayList<>();
         csv.add(WindowTrace.CSV_HEADER);
-        byte[] pattern = new byte[UNPACED_CHUNK_BYTES];
-        new Random(7).nextBytes(pattern);
         out.printf(Locale.ROOT, "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;"
                         + " java=%s%n", scale.name(), scale.uploads(), scale.bytesEach() / (1024 * 1024), FAST_SINK_MIB,
                 SLOW_SINK_MIB, TimeUnit.NANOSECONDS.toMillis(scale.periodNanos()), Runtime.version());
@@ -196,7 +200,6 @@ public final class DemandScenario {
             out.println(scale.rounds() + " interleaved rounds per case: MiB/s and s are the faster round's,"
                     + " every other column is over all rounds");
         }
-
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("paced-clients"));
         List<Result> paced;
         try {
@@ -210,15 +213,10 @@ public final class DemandScenario {
         } finally {
             timer.shutdownNow();
         }
-
         Path source = Files.createTempFile("sluice-demand-", ".bin");
         List<Result> unpaced;
         try {
-            try (var file = Files.newOutputStream(source)) {
-                for (long written = 0; written < scale.bytesEach(); written += UNPACED_CHUNK_BYTES) {
-                    file.write(pattern, 0, UNPACED_CHUNK_BYTES);
-                }
-            }
+            Scenarios.writeRandom(source, scale.bytesEach(), 7);
             out.printf(Locale.ROOT, "%nUnpaced producers (reported): each upload reads a file as fast as it can"
                     + " (ReactiveFile.read(), %d KiB chunks)%n", UNPACED_CHUNK_BYTES / 1024);
             unpaced = runCase("unpaced ", scale, csv, out,
@@ -241,7 +239,7 @@ public final class DemandScenario {
                 Map.entry("all-at-once", Demand.unbounded()));
     }
 
-    private static List<Result> runCase(String prefix, DemandScale scale, List<String> csv, PrintStream out,
+    private static List<Result> runCase(String prefix, Size scale, List<String> csv, PrintStream out,
                                         LongFunction<Publisher<ByteBuffer>> producers) throws Exception {
         out.println("| strategy | aggregate MiB/s | s | peak queued MiB (sum) | stream 0 window, items (min..max)"
                 + " | mean window, fast / slow | window shrank after fast->slow"
@@ -249,8 +247,7 @@ public final class DemandScenario {
         out.println("|---|---:|---:|---:|---|---|---|---|");
         // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
         // strategy does not pay for class loading and JIT compilation the others are spared.
-        DemandScale warmUp = new DemandScale("warm-up", scale.uploads(), scale.bytesEach() / 16,
-                scale.periodNanos(), 1);
+        Size warmUp = new Size("warm-up", scale.uploads(), scale.bytesEach() / 16, scale.periodNanos(), 1);
         for (Map.Entry<String, DemandStrategy> entry : strategies()) {
             runOne(entry.getKey(), entry.getValue(), warmUp, producers, new ArrayList<>(), prefix);
         }
@@ -284,7 +281,7 @@ public final class DemandScenario {
         return window == Long.MAX_VALUE ? "unbounded" : Long.toString(window);
     }
 
-    private static Result runOne(String name, DemandStrategy strategy, DemandScale scale,
+    private static Result runOne(String name, DemandStrategy strategy, Size scale,
                                  LongFunction<Publisher<ByteBuffer>> producers, List<String> csv, String prefix)
             throws InterruptedException {
         AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
@@ -292,10 +289,7 @@ public final class DemandScenario {
         WriteOptions options = strategy == Demand.unbounded()   // all-at-once: no byte bound either
                 ? WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(Long.MAX_VALUE / 2)
                 : WriteOptions.defaults().withDemand(strategy);
-        List<ThrottledChannel> channels = new ArrayList<>();
-        for (int i = 0; i < scale.uploads(); i++) {
-            channels.add(sink.channel());
-        }
+        List<ThrottledChannel> channels = Stream.generate(sink::channel).limit(scale.uploads()).toList();
         DemandRun.Result run = DemandRun.run(prefix + name, channels, stream -> producers.apply(scale.bytesEach()),
                 (channel, body, listener) -> ByteChannels.write(channel, body,
                         options.withListener(s -> listener.onPass(s.queuedBytes(), s.windowItems(),

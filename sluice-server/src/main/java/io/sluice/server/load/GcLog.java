@@ -14,50 +14,39 @@ import java.util.regex.Pattern;
  * "after" during a load is an upper bound on the live set that costs the run nothing (a young
  * pause leaves old garbage in place); after a forced full collection ({@code jcmd PID GC.run},
  * which is {@code System.gc()}, a full pause in G1, Serial and Parallel) it is the live set itself.
+ *
+ * @param file the log the server writes
  */
-final class GcLog {
+record GcLog(Path file) {
 
     private static final Pattern PAUSE = Pattern.compile(
             "Pause (Young|Full).*?\\s(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
 
-    private final Path file;
-
-    GcLog(Path file) {
-        this.file = file;
+    /** One pause line: whether it was a full pause, and the heap after it. */
+    record Pause(boolean full, long afterBytes) {
     }
 
-    Path file() {
-        return file;
-    }
-
-    /** Pause lines so far (a mark: later calls look only at lines after it). */
+    /** Pause lines so far (a mark: later calls look only at pauses after it). */
     int pauses() {
-        return (int) lines().stream().filter(line -> PAUSE.matcher(line).find()).count();
+        return pauses(lines()).size();
     }
 
     /** The highest heap-after-GC of the pauses after {@code mark}, in bytes. */
     OptionalLong peakAfterBytes(int mark) {
-        List<Long> after = afterBytes(lines());
-        return after.stream().skip(mark).mapToLong(Long::longValue).max();
+        return pauses(lines()).stream().skip(mark).mapToLong(Pause::afterBytes).max();
     }
 
     /** The heap after the last full pause after {@code mark} (a forced GC), in bytes. */
     OptionalLong lastFullAfterBytes(int mark) {
-        List<String> pauses = lines().stream().filter(line -> PAUSE.matcher(line).find()).toList();
-        OptionalLong last = OptionalLong.empty();
-        for (String line : pauses.subList(Math.min(mark, pauses.size()), pauses.size())) {
-            Matcher matcher = PAUSE.matcher(line);
-            if (matcher.find() && matcher.group(1).equals("Full")) {
-                last = OptionalLong.of(bytes(matcher.group(4), matcher.group(5)));
-            }
-        }
-        return last;
+        return pauses(lines()).stream().skip(mark).filter(Pause::full).mapToLong(Pause::afterBytes)
+                .reduce((earlier, later) -> later);
     }
 
-    /** The "after" values of every pause line, in order. */
-    static List<Long> afterBytes(List<String> lines) {
+    /** Every pause line, in order. */
+    static List<Pause> pauses(List<String> lines) {
         return lines.stream().map(PAUSE::matcher).filter(Matcher::find)
-                .map(matcher -> bytes(matcher.group(4), matcher.group(5))).toList();
+                .map(matcher -> new Pause(matcher.group(1).equals("Full"), bytes(matcher.group(4), matcher.group(5))))
+                .toList();
     }
 
     private static long bytes(String number, String unit) {

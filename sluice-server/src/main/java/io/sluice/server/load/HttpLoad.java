@@ -1,5 +1,7 @@
 package io.sluice.server.load;
 
+import org.HdrHistogram.Histogram;
+
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -26,8 +28,8 @@ final class HttpLoad implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(5)).executor(executor).build();
 
     /** Keeps {@code connections} requests in flight for {@code duration}. */
-    LatencyRecorder closed(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, int connections,
-                           Duration duration) throws InterruptedException {
+    Traffic closed(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, int connections,
+                   Duration duration) throws InterruptedException {
         LatencyRecorder recorder = new LatencyRecorder();
         long end = System.nanoTime() + duration.toNanos();
         CountDownLatch done = new CountDownLatch(connections);
@@ -37,7 +39,7 @@ final class HttpLoad implements AutoCloseable {
         if (!done.await(duration.toSeconds() + 60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("closed-loop requests did not finish within 60 s of the end");
         }
-        return recorder;
+        return recorder.traffic();
     }
 
     private void loop(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid,
@@ -55,8 +57,8 @@ final class HttpLoad implements AutoCloseable {
     }
 
     /** Starts {@code perSecond} requests a second for {@code duration}, then waits for the answers. */
-    LatencyRecorder open(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, double perSecond,
-                         Duration duration) throws InterruptedException {
+    Traffic open(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, double perSecond,
+                 Duration duration) throws InterruptedException {
         LatencyRecorder recorder = new LatencyRecorder();
         long intervalNanos = (long) (1_000_000_000L / perSecond);
         long count = (long) (perSecond * duration.toNanos() / 1_000_000_000L);
@@ -77,7 +79,7 @@ final class HttpLoad implements AutoCloseable {
         if (!done.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("open-model requests did not finish within 60 s of the end");
         }
-        return recorder;
+        return recorder.traffic();
     }
 
     private static void record(LatencyRecorder recorder, HttpRequest request, Predicate<HttpResponse<byte[]>> valid,
@@ -121,5 +123,44 @@ final class HttpLoad implements AutoCloseable {
     public void close() {
         closeConnections();
         executor.shutdownNow();
+    }
+
+    /**
+     * Latencies (HdrHistogram, microseconds, up to 60 s) and outcome counts of one traffic class,
+     * recorded from the client's threads: every field is guarded by the recorder's monitor.
+     */
+    private static final class LatencyRecorder {
+
+        private final Histogram histogram = new Histogram(60_000_000L, 3);
+        private long ok;
+        private long errors;
+        private long timeouts;
+        private long bytes;
+
+        synchronized void success(long latencyNanos, long bodyBytes) {
+            histogram.recordValue(Math.max(1, Math.min(latencyNanos / 1000, 60_000_000L)));
+            ok++;
+            bytes += bodyBytes;
+        }
+
+        synchronized void error() {
+            errors++;
+        }
+
+        /** A timeout also counts as a sample at the timeout, so p99 cannot hide it. */
+        synchronized void timeout(long timeoutNanos) {
+            histogram.recordValue(Math.min(timeoutNanos / 1000, 60_000_000L));
+            timeouts++;
+        }
+
+        /** The counts and percentiles as a row reports them. */
+        synchronized Traffic traffic() {
+            return new Traffic(ok, bytes, errors, timeouts, percentileMillis(50), percentileMillis(99),
+                    percentileMillis(99.9));
+        }
+
+        private double percentileMillis(double percentile) {
+            return histogram.getTotalCount() == 0 ? Double.NaN : histogram.getValueAtPercentile(percentile) / 1000.0;
+        }
     }
 }

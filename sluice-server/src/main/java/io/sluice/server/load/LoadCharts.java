@@ -88,11 +88,8 @@ final class LoadCharts {
             rate.addSeries(plateauLabel, steps, Collections.nCopies(steps.size(), plateau))
                     .setMarker(SeriesMarkers.NONE).setLineColor(INK).setLineStyle(SeriesLines.DASH_DASH);
         }
-        for (CategoryChart panel : List.of(rate, p99)) {
-            if (panel.getSeriesMap().values().stream().allMatch(series -> series.getYMax() < 0)) {
-                panel.getStyler().setYAxisMax(1.0); // nothing measured: still an axis
-            }
-        }
+        keepAxis(rate);
+        keepAxis(p99);
         Png.write(List.of(rate, p99), 2, 1, file);
         return file;
     }
@@ -148,16 +145,19 @@ final class LoadCharts {
         chart.getStyler().setOverlapped(true).setLabelsVisible(true).setAvailableSpaceFill(0.4)
                 .setYAxisDecimalPattern("#,##0.##").setLegendVisible(false);
         style(chart.getStyler(), true);
-        boolean any = false;
         for (Row row : gets) {
-            List<Double> bars = values(gets, value, row.lane());
-            any |= bars.stream().anyMatch(bar -> bar != null);
-            chart.addSeries("lane " + row.lane().flag(), lanes, bars).setFillColor(colour(row.lane().ordinal()));
+            chart.addSeries("lane " + row.lane().flag(), lanes, values(gets, value, row.lane()))
+                    .setFillColor(colour(row.lane().ordinal()));
         }
-        if (!any) {
-            chart.getStyler().setYAxisMax(1.0); // nothing measured: still an axis
-        }
+        keepAxis(chart);
         return chart;
+    }
+
+    /** A panel in which nothing was measured (no series has a value) still gets an axis. */
+    private static void keepAxis(CategoryChart chart) {
+        if (chart.getSeriesMap().values().stream().allMatch(series -> series.getYMax() < 0)) {
+            chart.getStyler().setYAxisMax(1.0);
+        }
     }
 
     /** Each row's value (null for NaN), or only {@code lane}'s when it is not null. */

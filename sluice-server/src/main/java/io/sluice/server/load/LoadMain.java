@@ -91,12 +91,11 @@ public final class LoadMain {
             for (String scenario : scenarioNames) {
                 switch (scenario.trim()) {
                     case "A1", "A2" -> {
-                        boolean a1 = scenario.trim().equals("A1");
-                        for (int connections : a1 ? scale.a1Connections() : scale.a2Connections()) {
+                        String name = scenario.trim();
+                        for (int connections : name.equals("A1") ? scale.a1Connections() : scale.a2Connections()) {
                             for (Lane lane : lanes) {
                                 if (lane != Lane.C_UNBOUNDED) { // C-unbounded is a control in B only
-                                    print(out, rows, a1 ? scenarios.a1(lane, connections)
-                                            : scenarios.a2(lane, connections));
+                                    print(out, rows, scenarios.closedLoop(name, lane, connections));
                                 }
                             }
                         }
@@ -133,8 +132,7 @@ public final class LoadMain {
         if (drained.isEmpty()) {
             return;
         }
-        out.println();
-        out.println("B drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
+        out.println("\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
                 + " s; live set = heap after a forced full GC, jcmd GC.run):");
         out.println(Drain.header());
         for (Row row : drained) {

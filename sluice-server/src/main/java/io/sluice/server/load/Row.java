@@ -9,15 +9,7 @@ import java.util.stream.Stream;
 /**
  * One measured line of a table: a scenario step on one lane.
  *
- * @param scenario A1, A2, B
  * @param step what varied (connections, or "fast GET" / "PUT" in B)
- * @param lane the lane
- * @param requestsPerSecond completed requests per second
- * @param mibPerSecond body bytes per second
- * @param p50Millis median latency
- * @param p99Millis 99th percentile
- * @param p999Millis 99.9th percentile
- * @param timeouts requests that timed out
  * @param errors failed or wrong answers
  * @param idleRssMiB the server's RSS before load
  * @param peakRssMiB the server's peak RSS (VmHWM)

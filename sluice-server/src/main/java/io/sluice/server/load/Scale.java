@@ -1,25 +1,19 @@
 package io.sluice.server.load;
 
 import java.time.Duration;
+import java.util.stream.Stream;
 
 /**
  * How big a run is. {@link #FULL} is the measured run, the one the full gates' absolute figures are
  * set for; {@link #SMOKE} shrinks counts and times (and lane A's pool, so its plateau is reachable on a 2-core machine) for CI.
  *
- * @param name smoke or full
  * @param platformThreads lane A's pool
- * @param a1Connections closed-loop connections for A1
- * @param a2Connections closed-loop connections for A2
+ * @param a1Connections closed-loop connections for A1, one step each (A2 likewise)
  * @param runTime load time per lane and step
  * @param warmUpMin a closed-loop step's least warm-up ({@link WarmUp}), and B's whole warm-up
- * @param warmUpMax a closed-loop step's longest warm-up
- * @param slowReaders slow downloaders in B
- * @param slowWriters slow uploaders in B
- * @param slowUploadBytes size of each slow upload in B
- * @param slowFileBytes size of the file slow readers download
- * @param fastGetsPerSecond open-model fast GETs in B
- * @param putsPerSecond open-model 1 MiB PUTs in B
- * @param requestTimeout client timeout per request
+ * @param slowReaders B's slow downloaders (slowWriters: uploaders), each of {@code slowFileBytes}
+ *     (each upload {@code slowUploadBytes})
+ * @param fastGetsPerSecond B's open-model fast GETs (putsPerSecond: its 1 MiB PUTs)
  * @param serverHeap the server's -Xmx
  */
 record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Connections, Duration runTime,
@@ -42,10 +36,7 @@ record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Conn
     }
 
     static Scale parse(String name) {
-        return switch (name) {
-            case "smoke" -> SMOKE;
-            case "full" -> FULL;
-            default -> throw new IllegalArgumentException("scale must be smoke or full, was " + name);
-        };
+        return Stream.of(SMOKE, FULL).filter(scale -> scale.name.equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("scale must be smoke or full, was " + name));
     }
 }

@@ -18,8 +18,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-/** Runs scenarios A1, A2 and B: one fresh server JVM per lane and step. */
-final class Scenarios {
+/**
+ * Runs scenarios A1, A2 and B: one fresh server JVM per lane and step.
+ *
+ * @param scale how big a run is
+ * @param workDirectory where each step's files go
+ * @param serverCpu the CPU the server is pinned to, or null
+ * @param wrk A1 and A2's generator when present; otherwise the JDK {@code HttpClient} ({@link HttpLoad#closed})
+ */
+record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<WrkLoad> wrk) {
 
     static final int SMALL_FILE_BYTES = 16 * 1024;
     static final int PUT_BYTES = 1024 * 1024;
@@ -28,30 +35,9 @@ final class Scenarios {
     /** B's ramp gives up here: 256 slow readers' send queues filled in 3-6 s on this machine. */
     private static final long RAMP_MAX_MILLIS = 20_000;
 
-    private final Scale scale;
-    private final Path workDirectory;
-    private final String serverCpu;
-    /** A1 and A2's generator when present; otherwise the JDK {@code HttpClient} ({@link HttpLoad#closed}). */
-    private final Optional<WrkLoad> wrk;
-
-    Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<WrkLoad> wrk) {
-        this.scale = scale;
-        this.workDirectory = workDirectory;
-        this.serverCpu = serverCpu;
-        this.wrk = wrk;
-    }
-
-    /** A1: fast 16 KiB GETs, closed loop. */
-    Row a1(Lane lane, int connections) throws Exception {
-        return closedLoop("A1", lane, connections, "/files/small.bin");
-    }
-
-    /** A2: the same GET behind 100 ms of simulated slow storage. */
-    Row a2(Lane lane, int connections) throws Exception {
-        return closedLoop("A2", lane, connections, "/files/small.bin?delay=" + DELAY_MILLIS);
-    }
-
-    private Row closedLoop(String scenario, Lane lane, int connections, String target) throws Exception {
+    /** A1 (fast 16 KiB GETs, closed loop) or A2 (the same GET behind 100 ms of simulated slow storage). */
+    Row closedLoop(String scenario, Lane lane, int connections) throws Exception {
+        String target = scenario.equals("A1") ? "/files/small.bin" : "/files/small.bin?delay=" + DELAY_MILLIS;
         Path directory = freshDirectory(scenario, lane);
         writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
         try (ServerProcess server = start(lane, directory);
@@ -62,7 +48,7 @@ final class Scenarios {
             HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
             WarmUp.Slice closedLoop = length -> wrk.isPresent()
                     ? wrk.get().closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
-                    : load.closed(() -> request, valid, connections, length).traffic();
+                    : load.closed(() -> request, valid, connections, length);
             // JIT and connections, discarded
             WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
             double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
@@ -73,16 +59,16 @@ final class Scenarios {
             long start = System.nanoTime();
             Traffic traffic = closedLoop.run(scale.runTime());
             double seconds = (System.nanoTime() - start) / 1e9;
-            sampler.stop();
+            StepSampler.Peaks peaks = sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark);
             double cpu = server.cpuSeconds() - cpuBefore;
             double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(),
                     traffic.bodyBytes());
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
-            String note = warmUp.describe() + (traffic.ok() == 0 && server.alive()
-                    ? "; no answers: " + server.dumpThreads(scenario + "-" + lane.flag()) : "");
+            String note = warmUp.describe() + (traffic.ok() == 0 && server.alive() ? "; no answers: "
+                    + server.jcmdToFile("Thread.print", "sluice-stall-" + scenario + "-" + lane.flag() + "-") : "");
             return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
-                    cpu / gib(traffic.bodyBytes()), allocatedPerGib, sampler, heapAfterGc, null, note);
+                    cpu / gib(traffic.bodyBytes()), allocatedPerGib, peaks, heapAfterGc, null, note);
         }
     }
 
@@ -112,21 +98,11 @@ final class Scenarios {
             long allocatedBefore = server.heapAllocatedBytes();
             int gcMark = server.gcLog().pauses();
             sampler.start();
-            // A server that dies while they connect (C-unbounded runs out of memory) refuses the
-            // rest: those count as client errors, the scenario goes on and reports it.
             for (int i = 0; i < scale.slowReaders(); i++) {
-                try {
-                    slow.startReader(server.port(), "/files/big.bin");
-                } catch (IOException e) {
-                    slow.clientErrors.incrementAndGet();
-                }
+                slow.startReader(server.port(), "/files/big.bin");
             }
             for (int i = 0; i < scale.slowWriters(); i++) {
-                try {
-                    slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
-                } catch (IOException e) {
-                    slow.clientErrors.incrementAndGet();
-                }
+                slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
             }
             // Let the slow clients take their connections (and lane A's threads) and the server fill their send queues.
             SlowClientRamp.Outcome ramp = SlowClientRamp.await(new SendQueueProbe(server.port())::sendQueueBytes,
@@ -135,8 +111,8 @@ final class Scenarios {
                     .build();
             ExecutorService side = Executors.newSingleThreadExecutor();
             long start = System.nanoTime();
-            Future<LatencyRecorder> puts;
-            LatencyRecorder gets;
+            Future<Traffic> puts;
+            Traffic getTraffic;
             try {
                 int[] counter = {0};
                 puts = side.submit(() -> load.open(() -> HttpRequest.newBuilder(
@@ -146,23 +122,22 @@ final class Scenarios {
                         response -> response.statusCode() == 201
                                 && new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).contains(putSha),
                         scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
-                gets = load.open(() -> get, response -> response.statusCode() == 200
+                getTraffic = load.open(() -> get, response -> response.statusCode() == 200
                         && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
                         scale.runTime().multipliedBy(2));
             } finally {
                 side.shutdown();
             }
-            Traffic putTraffic = puts.get().traffic();
-            Traffic getTraffic = gets.traffic();
+            Traffic putTraffic = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
-            sampler.stop();
+            StepSampler.Peaks peaks = sampler.stop();
             double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log
             double cpu = server.cpuSeconds() - cpuBefore;
             long allocatedAfter = server.heapAllocatedBytes();
             long movedBytes = getTraffic.bodyBytes() + putTraffic.ok() * PUT_BYTES + slow.bytesRead.get()
                     + slow.bytesWritten.get();
-            String died = server.diedOfOutOfMemory() ? "server died: OutOfMemoryError"
-                    : server.alive() ? "" : "server died: " + server.lastError();
+            String death = server.death();
+            String died = death.isEmpty() ? "" : "server died: " + death;
             String note = (died.isEmpty() ? "" : died + "; ") + ramp.describe()
                     + "; slow uploads verified " + slow.uploadsVerified.get()
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
@@ -171,9 +146,9 @@ final class Scenarios {
             double cpuPerGib = cpu / gib(movedBytes);
             double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, allocatedAfter, movedBytes);
             return List.of(row("B", "fast GET", lane, getTraffic, seconds, server, idleRss, cpu, cpuPerGib,
-                    allocatedPerGib, sampler, heapAfterGc, drain, note),
+                    allocatedPerGib, peaks, heapAfterGc, drain, note),
                     row("B", "1 MiB PUT", lane, putTraffic, seconds, server, idleRss, cpu, cpuPerGib,
-                    allocatedPerGib, sampler, heapAfterGc, drain, died));
+                    allocatedPerGib, peaks, heapAfterGc, drain, died));
         }
     }
 
@@ -213,7 +188,7 @@ final class Scenarios {
         }
         if (after.mib() > idle.mib() + Gates.LIVE_SET_SLACK_MIB) {
             // what is still reachable, for whoever reads the failed gate
-            note = server.dumpClassHistogram("B") + (note.isEmpty() ? "" : "; " + note);
+            note = server.jcmdToFile("GC.class_histogram", "sluice-live-B-") + (note.isEmpty() ? "" : "; " + note);
         }
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
@@ -232,15 +207,15 @@ final class Scenarios {
 
     private static Row row(String scenario, String step, Lane lane, Traffic traffic, double seconds,
                            ServerProcess server, double idleRss, double cpuSeconds, double cpuSecondsPerGib,
-                           double heapAllocatedMiBPerGib, StepSampler sampler, double heapAfterGc, Drain drain,
+                           double heapAllocatedMiBPerGib, StepSampler.Peaks peaks, double heapAfterGc, Drain drain,
                            String note) {
         Map<String, Long> status = server.procStatus();
-        double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), sampler.peakRssMiB());
+        double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), peaks.rssMiB());
         return new Row(scenario, step, lane, traffic.ok() / seconds, traffic.bodyBytes() / MIB / seconds,
                 traffic.p50Millis(), traffic.p99Millis(), traffic.p999Millis(),
-                traffic.timeouts(), traffic.errors(), idleRss, peakRss, sampler.peakHeapShare(), heapAfterGc,
-                sampler.peakDirectMiB(), sampler.peakSendQueueMiB(),
-                sampler.lastThreads() > 0 ? sampler.lastThreads() : status.getOrDefault("Threads", 0L),
+                traffic.timeouts(), traffic.errors(), idleRss, peakRss, peaks.heapShare(), heapAfterGc,
+                peaks.directMiB(), peaks.sendQueueMiB(),
+                peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L),
                 cpuSeconds, cpuSecondsPerGib, heapAllocatedMiBPerGib, drain, note);
     }
 
@@ -268,7 +243,7 @@ final class Scenarios {
         return directory;
     }
 
-    private static void writeRandom(Path file, long size, long seed) throws IOException {
+    static void writeRandom(Path file, long size, long seed) throws IOException {
         Random random = new Random(seed);
         byte[] block = new byte[64 * 1024];
         try (var out = Files.newOutputStream(file)) {

@@ -15,16 +15,10 @@ import java.util.Set;
  * the server has written that the peer has not acknowledged yet, sent or not. Those files exist on
  * every Linux, so no tool ({@code ss}, iproute2) is needed; elsewhere {@link #available()} is false.
  */
-final class SendQueueProbe {
+record SendQueueProbe(int port) {
 
     private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
     private static final String LISTEN = "0A";
-
-    private final int port;
-
-    SendQueueProbe(int port) {
-        this.port = port;
-    }
 
     /** Whether the kernel tables can be read here (Linux). */
     static boolean available() {

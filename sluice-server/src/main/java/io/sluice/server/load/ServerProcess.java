@@ -80,16 +80,20 @@ final class ServerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Whether the JVM died of OutOfMemoryError ({@code -XX:+ExitOnOutOfMemoryError}). */
-    boolean diedOfOutOfMemory() throws IOException {
-        // -XX:+ExitOnOutOfMemoryError exits with status 3 and prints "Terminating due to ..."
-        return !process.isAlive() && (process.exitValue() == 3 || Files.readString(stderr).contains("OutOfMemoryError"));
-    }
-
-    /** The last line the server wrote to stderr (why it died, when it did). */
-    String lastError() throws IOException {
+    /**
+     * Why the server died: {@code OutOfMemoryError} ({@code -XX:+ExitOnOutOfMemoryError} exits with
+     * status 3 and prints "Terminating due to ..."), or else the last line it wrote to stderr (its
+     * exit status when there is none); empty while it runs.
+     */
+    String death() throws IOException {
+        if (process.isAlive()) {
+            return "";
+        }
         List<String> lines = Files.readAllLines(stderr);
-        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+        if (process.exitValue() == 3 || lines.stream().anyMatch(line -> line.contains("OutOfMemoryError"))) {
+            return "OutOfMemoryError";
+        }
+        return lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
     }
 
     GcLog gcLog() {
@@ -97,32 +101,22 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Writes the server's thread dump ({@code jcmd PID Thread.print}) to a new file in the temporary
-     * directory, for a step in which the server answered nothing; returns a note naming the file.
+     * Writes {@code jcmd PID command} (such as {@code Thread.print} for a step in which the server
+     * answered nothing, or {@code GC.class_histogram}, itself a full GC) to a new file in the
+     * temporary directory, named {@code prefix*.txt}; returns a note naming the file, or saying why
+     * there is none.
      */
-    String dumpThreads(String label) {
-        return jcmdToFile("Thread.print", "sluice-stall-" + label + "-", "thread dump");
-    }
-
-    /**
-     * Writes the live objects by class ({@code jcmd PID GC.class_histogram}, itself a full GC) to a
-     * new file in the temporary directory; returns a note naming the file.
-     */
-    String dumpClassHistogram(String label) {
-        return jcmdToFile("GC.class_histogram", "sluice-live-" + label + "-", "class histogram");
-    }
-
-    private String jcmdToFile(String command, String prefix, String what) {
+    String jcmdToFile(String command, String prefix) {
         try {
             Path file = Files.createTempFile(prefix, ".txt");
             String failure = jcmd(command, ProcessBuilder.Redirect.to(file.toFile()));
             if (failure.isEmpty()) {
-                return what + " in " + file;
+                return command + " in " + file;
             }
             Files.deleteIfExists(file);
-            return "no " + what + ": " + failure;
+            return "no " + command + ": " + failure;
         } catch (IOException e) {
-            return "no " + what + ": " + e.getMessage();
+            return "no " + command + ": " + e.getMessage();
         }
     }
 
@@ -187,11 +181,10 @@ final class ServerProcess implements AutoCloseable {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
                 String[] parts = line.split("\\s+");
-                if (parts.length >= 2 && (parts[0].equals("VmRSS:") || parts[0].equals("VmHWM:")
-                        || parts[0].equals("Threads:"))) {
-                    long value = Long.parseLong(parts[1]);
-                    values.put(parts[0].substring(0, parts[0].length() - 1),
-                            parts[0].equals("Threads:") ? value : value * 1024);
+                switch (parts[0]) {
+                    case "VmRSS:", "VmHWM:" -> values.put(parts[0].substring(0, 5), Long.parseLong(parts[1]) * 1024);
+                    case "Threads:" -> values.put("Threads", Long.parseLong(parts[1]));
+                    default -> { } // every other line
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -10,11 +10,9 @@ import java.util.function.LongSupplier;
  * kernel send queues, so that the measured load meets the slow clients' steady state and not the
  * burst of their arrival.
  *
- * <p>Why: the server writes each slow reader's 64 MiB file until that socket's send buffer (Linux
- * autotunes it up to {@code tcp_wmem}'s maximum, 4 MiB) is full, so 256 readers arriving at once
- * make it copy up to 1 GiB into kernel buffers on its one core, and a load started after a fixed
- * delay would measure that arrival, not the steady state scenario B is about (figures:
- * docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp").
+ * <p>The server writes each slow reader's file until that socket's send buffer (up to 4 MiB) is
+ * full: 256 readers arriving at once make it copy up to 1 GiB into kernel buffers on its one core
+ * (docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp").
  *
  * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
  * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is
@@ -31,11 +29,8 @@ final class SlowClientRamp {
     static final long SLACK_BYTES = 1024 * 1024;
 
     /**
-     * How the ramp ended.
-     *
-     * @param seconds how long it waited
-     * @param sendQueueBytes the summed send queue when it ended (-1 when not measurable)
-     * @param settled false when it gave up at the maximum or could not measure
+     * How the ramp ended: after {@code seconds}, with {@code sendQueueBytes} queued (-1: not
+     * measurable); {@code settled} is false when it gave up or could not measure.
      */
     record Outcome(double seconds, long sendQueueBytes, boolean settled) {
 

@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Samples the server every 250 ms while a step is loaded: heap share and direct memory from
@@ -19,8 +18,7 @@ final class StepSampler implements AutoCloseable {
     private final SendQueueProbe sendQueue;
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("load-sampler"));
-    private final AtomicBoolean started = new AtomicBoolean();
-    // written by the timer thread only, read after stop() or for a table line (volatile)
+    // written by the timer thread only, read by stop() after the timer ended (volatile)
     private volatile double peakHeapShare;
     private volatile double peakRssMiB;
     private volatile long lastThreads;
@@ -32,16 +30,31 @@ final class StepSampler implements AutoCloseable {
         this.sendQueue = new SendQueueProbe(server.port());
     }
 
+    /** Starts the sampling window; called once. */
     void start() {
-        if (started.compareAndSet(false, true)) {
-            timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
-        }
+        timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** Ends the sampling window and waits for a sample in progress. */
-    void stop() throws InterruptedException {
+    /**
+     * What the sampler saw while a step was loaded.
+     *
+     * @param heapShare the highest heap used / max heap
+     * @param rssMiB the highest RSS
+     * @param threads the server's threads at the last sample (0: none read)
+     * @param directMiB the highest direct memory, NaN if /metrics never answered
+     * @param sendQueueMiB the highest total send queue of the server's sockets, NaN where /proc/net/tcp
+     *     cannot be read
+     */
+    record Peaks(double heapShare, double rssMiB, long threads, double directMiB, double sendQueueMiB) {
+    }
+
+    /** Ends the sampling window, waits for a sample in progress and returns the peaks. */
+    Peaks stop() throws InterruptedException {
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
+        return new Peaks(peakHeapShare, peakRssMiB, lastThreads,
+                peakDirectBytes < 0 ? Double.NaN : Scenarios.mib(peakDirectBytes),
+                peakSendQueueBytes < 0 ? Double.NaN : Scenarios.mib(peakSendQueueBytes));
     }
 
     private void sample() {
@@ -62,28 +75,6 @@ final class StepSampler implements AutoCloseable {
         if (direct != null) {
             peakDirectBytes = Math.max(peakDirectBytes, direct);
         }
-    }
-
-    double peakHeapShare() {
-        return peakHeapShare;
-    }
-
-    double peakRssMiB() {
-        return peakRssMiB;
-    }
-
-    long lastThreads() {
-        return lastThreads;
-    }
-
-    /** Peak direct memory in MiB, NaN if /metrics never answered. */
-    double peakDirectMiB() {
-        return peakDirectBytes < 0 ? Double.NaN : Scenarios.mib(peakDirectBytes);
-    }
-
-    /** Peak total send-queue MiB of the server's sockets, NaN where /proc/net/tcp cannot be read. */
-    double peakSendQueueMiB() {
-        return peakSendQueueBytes < 0 ? Double.NaN : Scenarios.mib(peakSendQueueBytes);
     }
 
     @Override

@@ -7,10 +7,9 @@ import java.util.Locale;
  * A closed-loop step's warm-up: the step's own load in slices, discarded, until its throughput
  * stops rising.
  *
- * <p>Why adaptive: the server's JIT compiles on the one core that serves, for a time that depends
- * on the lane (lane C has more code on its path) and the load, so a step measured too early
- * compares how far each lane's compilation got, and a fixed warm-up long enough for the slowest
- * case wastes minutes on the others (figures: docs/results/2026-11-23-server/README.md).
+ * <p>Adaptive because the server's JIT compiles on the one core that serves, for a time that
+ * depends on the lane and the load: a fixed warm-up long enough for the slowest case wastes minutes
+ * on the others (docs/results/2026-11-23-server/README.md).
  *
  * <p>Steady: at least {@code min} has passed and the last slice's rate is no more than
  * {@link #GROWTH} above the one before. Gives up at {@code max} and says so in the row's note.
@@ -26,13 +25,7 @@ final class WarmUp {
         Traffic run(Duration length) throws Exception;
     }
 
-    /**
-     * How the warm-up ended.
-     *
-     * @param seconds how long it ran
-     * @param lastRate the last slice's completed requests per second
-     * @param steady false when it stopped at the maximum while still rising (or the maximum allowed one slice only)
-     */
+    /** How the warm-up ended: {@code steady} is false when it stopped at the maximum. */
     record Outcome(double seconds, double lastRate, boolean steady) {
 
         /** For the row's note: "warm-up 25 s (steady at 23,666 req/s)". */

@@ -39,8 +39,8 @@ final class WindowTrace implements DemandRun.PassListener {
     private final AlternatingSink sink;
     private final List<String> rows = new ArrayList<>();
     private final Map<Long, long[]> windowByPeriod = new TreeMap<>(); // period -> {last, min}
-    /** Nanoseconds spent at each window value: index 0 in fast periods, 1 in slow ones. */
-    private final Map<Long, long[]> nanosByWindow = new TreeMap<>();
+    /** Window x nanoseconds and nanoseconds, in fast periods, then the same in slow ones. */
+    private final double[] windowTime = new double[4];
     private long lastNanos = Long.MIN_VALUE;
     private long lastWindow;
     private boolean lastFast;
@@ -58,7 +58,9 @@ final class WindowTrace implements DemandRun.PassListener {
     public void onPass(long queuedBytes, long window, long outstandingItems, long writtenBytes, long requestCalls) {
         long now = System.nanoTime();
         if (lastNanos != Long.MIN_VALUE) {
-            nanosByWindow.computeIfAbsent(lastWindow, w -> new long[2])[lastFast ? 0 : 1] += now - lastNanos;
+            int phase = lastFast ? 0 : 2;
+            windowTime[phase] += (double) lastWindow * (now - lastNanos);
+            windowTime[phase + 1] += now - lastNanos;
         }
         lastNanos = now;
         lastWindow = window;
@@ -99,14 +101,7 @@ final class WindowTrace implements DemandRun.PassListener {
      * between snapshots is attributed to the earlier snapshot's window.
      */
     double[] windowTime() {
-        double[] result = new double[4];
-        for (Map.Entry<Long, long[]> entry : nanosByWindow.entrySet()) {
-            for (int phase = 0; phase < 2; phase++) {
-                result[2 * phase] += (double) entry.getKey() * entry.getValue()[phase];
-                result[2 * phase + 1] += entry.getValue()[phase];
-            }
-        }
-        return result;
+        return windowTime.clone();
     }
 
     long smallestWindow() {

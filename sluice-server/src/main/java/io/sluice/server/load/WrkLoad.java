@@ -7,28 +7,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Closed-loop traffic from {@code wrk} (Debian's package; one thread, on the load generator's CPU,
- * which the child process inherits from the harness's {@code taskset}).
- *
- * <p>Not the JDK {@code HttpClient}: at A2's 512 connections it needs the whole of the generator's
- * core, so the step would measure the generator; wrk runs the same loop on a fraction of a core
- * (figures: docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp"). The Java
- * generator remains for scenario B's open-model traffic and where wrk is not installed.
+ * Closed-loop traffic from {@code wrk} (one thread, on the CPU the child process inherits from the
+ * harness's {@code taskset}). At A2's 512 connections the JDK {@code HttpClient} needs the whole of
+ * the generator's core, wrk a fraction of it (docs/results/2026-11-23-server/README.md, "Generator,
+ * warm-up and B's ramp").
  *
  * <p>What wrk counts: latency from a request's send to its response's end on its connection, the
- * same as {@link HttpLoad#closed}. A request wrk times out ({@code --timeout}) is counted as a
- * timeout and is not in its histogram (wrk keeps no sample for it), so the gates that require no
- * timeouts see it. wrk reports bytes with headers: the body bytes are counted as {@code bodyBytes}
- * per 2xx answer, and a run whose total bytes cannot hold that many bodies counts the shortfall as
- * errors (a server sending short bodies cannot pass).
+ * same as {@link HttpLoad#closed}. A request wrk times out is counted as a timeout, not in its
+ * histogram, so the gates that require no timeouts see it. wrk reports bytes with headers: the body
+ * bytes are counted as {@code bodyBytes} per 2xx answer, and a run whose total bytes cannot hold
+ * that many bodies counts the shortfall as errors (a server sending short bodies cannot pass).
+ *
+ * @param wrk the executable
  */
-final class WrkLoad {
+record WrkLoad(Path wrk) {
 
     /** The line our Lua {@code done} hook prints, then its eleven numbers. */
     static final String MARK = "SLUICE-WRK";
@@ -40,12 +37,6 @@ final class WrkLoad {
                 latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
             end
             """.formatted(MARK);
-
-    private final Path wrk;
-
-    private WrkLoad(Path wrk) {
-        this.wrk = wrk;
-    }
 
     /** wrk from the {@code PATH}, if it is there. */
     static Optional<WrkLoad> find() {
@@ -73,10 +64,9 @@ final class WrkLoad {
         Path script = Files.createTempFile("sluice-wrk-", ".lua");
         try {
             Files.writeString(script, DONE_HOOK);
-            List<String> command = new ArrayList<>(List.of(wrk.toString(), "-t1", "-c" + connections,
+            Process process = new ProcessBuilder(wrk.toString(), "-t1", "-c" + connections,
                     "-d" + Math.max(1, duration.toSeconds()) + "s", "--timeout", Math.max(1, timeout.toSeconds()) + "s",
-                    "-s", script.toString(), uri.toString()));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+                    "-s", script.toString(), uri.toString()).redirectErrorStream(true).start();
             String output;
             try (InputStream in = process.getInputStream()) {
                 output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -105,22 +95,16 @@ final class WrkLoad {
                 throw new IllegalArgumentException("wrk summary line has " + (field.length - 1)
                         + " numbers, expected 11: " + line);
             }
-            long requests = Long.parseLong(field[1]);
-            long bytes = Long.parseLong(field[2]);
-            long connect = Long.parseLong(field[4]);
-            long read = Long.parseLong(field[5]);
-            long write = Long.parseLong(field[6]);
-            long status = Long.parseLong(field[7]);
-            long timeouts = Long.parseLong(field[8]);
-            long answered = Math.max(0, requests - status);
-            long ok = bodyBytes <= 0 ? answered : Math.min(answered, bytes / bodyBytes);
-            long shortBodies = answered - ok;
-            double p50 = Long.parseLong(field[9]) / 1000.0;
-            double p99 = Long.parseLong(field[10]) / 1000.0;
-            double p999 = Long.parseLong(field[11]) / 1000.0;
-            boolean none = requests == 0;
-            return new Traffic(ok, ok * bodyBytes, connect + read + write + status + shortBodies, timeouts,
-                    none ? Double.NaN : p50, none ? Double.NaN : p99, none ? Double.NaN : p999);
+            // requests, bytes, duration, then errors: connect, read, write, status, timeout; then p50, p99, p99.9 in us
+            long[] n = Arrays.stream(field).skip(1).mapToLong(Long::parseLong).toArray();
+            long requests = n[0];
+            long socketErrors = n[3] + n[4] + n[5];
+            long statusErrors = n[6];
+            long answered = Math.max(0, requests - statusErrors);
+            long ok = bodyBytes <= 0 ? answered : Math.min(answered, n[1] / bodyBytes);
+            double toMillis = requests == 0 ? Double.NaN : 1 / 1000.0; // no requests: no latencies
+            return new Traffic(ok, ok * bodyBytes, socketErrors + statusErrors + answered - ok, n[7],
+                    n[8] * toMillis, n[9] * toMillis, n[10] * toMillis);
         }
         throw new IllegalArgumentException("no " + MARK + " line in wrk's output: " + output);
     }

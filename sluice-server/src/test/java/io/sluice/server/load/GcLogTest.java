@@ -25,7 +25,8 @@ class GcLogTest {
                 "[1.500s][info][gc] GC(1) Pause Remark 30M->30M(256M) 1.1ms",
                 "[2.001s][info][gc] GC(2) Pause Young (Concurrent Start) (G1 Humongous Allocation) 900K->512K(8192K) 1.0ms",
                 "[3.000s][info][gc] GC(3) Pause Full (System.gc()) 40M->5M(40M) 20.1ms");
-        assertEquals(List.of(3 * MIB, 512 * 1024L, 5 * MIB), GcLog.afterBytes(lines));
+        assertEquals(List.of(new GcLog.Pause(false, 3 * MIB), new GcLog.Pause(false, 512 * 1024L),
+                new GcLog.Pause(true, 5 * MIB)), GcLog.pauses(lines));
     }
 
     @Test
