@@ -13,16 +13,21 @@ import java.nio.file.StandardOpenOption;
  */
 final class DurableEnd {
 
-    /** What every durable row guarantees when its write completes; see {@link Providers#durableGuarantee}. */
-    static final String GUARANTEE = "file data and metadata forced (force(true)), then its directory";
-
     private DurableEnd() {
     }
 
-    /** Forces {@code channel}'s file with its metadata, then the directory {@code file} lies in. */
+    /**
+     * Forces {@code channel}'s file with its metadata, then the directory {@code file} lies in. A file
+     * system that cannot open or force a directory (Windows; EINVAL on some) leaves the entry's
+     * durability to itself, as sluice does.
+     */
     static void force(FileChannel channel, Path file) throws IOException {
         channel.force(true);
-        forceDirectoryOf(file);
+        try (FileChannel directory = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+            directory.force(true);
+        } catch (IOException | UnsupportedOperationException refused) {
+            // the file's own force has happened
+        }
     }
 
     /**
@@ -33,22 +38,6 @@ final class DurableEnd {
     static void forceClosed(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             force(channel, file);
-        }
-    }
-
-    /**
-     * Forces the directory {@code file} lies in. A file system that cannot open or force a
-     * directory (Windows; EINVAL on some) leaves the entry's durability to itself, as sluice does.
-     */
-    static void forceDirectoryOf(Path file) {
-        Path directory = file.toAbsolutePath().getParent();
-        if (directory == null) {
-            return;
-        }
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException refused) {
-            // the file's own force has happened; see the method's Javadoc
         }
     }
 }

@@ -35,60 +35,31 @@ import java.util.function.IntConsumer;
  * through a {@code FileChannel} opened on a Vert.x worker thread ({@link DurableEnd#forceClosed}):
  * what a Vert.x user who needs {@code force(true)} writes.
  */
-public final class VertxProvider implements Provider {
-
-    /** How {@code vertx-64k} and {@code vertx-pipe-64k} read: sluice's default read chunk. */
-    static final int LARGE_READ_BUFFER_BYTES = 64 * 1024;
-    /** What a durable write guarantees and how; see {@link Providers#durableGuarantee}. */
-    static final String DURABLE_GUARANTEE = DurableEnd.GUARANTEE + "; Vert.x's flush() is force(false) and its"
-            + " channel is hidden, so after close() the file is forced through a FileChannel reopened on a worker"
-            + " thread (fsync acts on the file on Linux)";
+final class VertxProvider implements Provider {
 
     private static final OpenOptions WRITE = new OpenOptions().setRead(false).setWrite(true)
             .setCreate(true).setTruncateExisting(true);
-    private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false)
-            .setCreate(false);
+    private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false).setCreate(false);
 
     private final Vertx vertx = Vertx.vertx();
+    private final String name;          // vertx, vertx-pipe, vertx-64k or vertx-pipe-64k
     private final boolean nativePipe;
-    private final int readBufferBytes;  // 0: Vert.x's default (AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE)
+    private final boolean largeReads;   // sluice's 64 KiB read chunk, not AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE
 
-    private VertxProvider(boolean nativePipe, int readBufferBytes) {
-        this.nativePipe = nativePipe;
-        this.readBufferBytes = readBufferBytes;
-    }
-
-    /** Writes through the bridge, reads natively, copies through the bridge. */
-    public static VertxProvider bridge() {
-        return new VertxProvider(false, 0);
-    }
-
-    /** Copies with {@code AsyncFile.pipeTo} only. */
-    public static VertxProvider nativePipe() {
-        return new VertxProvider(true, 0);
-    }
-
-    /** Reads natively and copies through the bridge, reading 64 KiB at a time. */
-    public static VertxProvider bridgeLargeReads() {
-        return new VertxProvider(false, LARGE_READ_BUFFER_BYTES);
-    }
-
-    /** Copies with {@code AsyncFile.pipeTo} only, reading 64 KiB at a time. */
-    public static VertxProvider nativePipeLargeReads() {
-        return new VertxProvider(true, LARGE_READ_BUFFER_BYTES);
+    VertxProvider(String name) {
+        this.name = name;
+        this.nativePipe = name.startsWith("vertx-pipe");
+        this.largeReads = name.endsWith("-64k");
     }
 
     @Override
     public String name() {
-        return (nativePipe ? "vertx-pipe" : "vertx") + (readBufferBytes > 0 ? "-" + readBufferBytes / 1024 + "k" : "");
+        return name;
     }
 
     @Override
     public boolean supports(Op op) {
-        if (nativePipe) {
-            return op == Op.COPY;
-        }
-        return readBufferBytes == 0 || op == Op.READ || op == Op.COPY;
+        return nativePipe ? op == Op.COPY : !largeReads || op == Op.READ || op == Op.COPY;
     }
 
     /** Zero-copy: the Netty buffer wraps the chunk's array. */
@@ -122,7 +93,7 @@ public final class VertxProvider implements Provider {
     /** Opens {@code source} for reading with this provider's read size. */
     private Future<AsyncFile> openForReading(Path source) {
         return vertx.fileSystem().open(source.toString(), READ).map(file ->
-                readBufferBytes > 0 ? file.setReadBufferSize(readBufferBytes) : file);
+                largeReads ? file.setReadBufferSize(64 * 1024) : file);
     }
 
     @Override

@@ -58,7 +58,7 @@ class PeerLargeReadsTest {
 
     @Test
     void rioReadsInSixtyFourKibChunksOnlyInItsLargeRow() throws Exception {
-        try (RioProvider defaults = RioProvider.defaults(); RioProvider large = RioProvider.largeReads()) {
+        try (RioProvider defaults = new RioProvider("rio"); RioProvider large = new RioProvider("rio-64k")) {
             assertEquals(DEFAULT_CHUNK, largestChunk(lengths -> defaults.read(source, SIZE, lengths)));
             assertEquals(LARGE_CHUNK, largestChunk(lengths -> large.read(source, SIZE, lengths)));
         }
@@ -66,7 +66,7 @@ class PeerLargeReadsTest {
 
     @Test
     void vertxReadsInSixtyFourKibChunksOnlyInItsLargeRow() throws Exception {
-        try (VertxProvider defaults = VertxProvider.bridge(); VertxProvider large = VertxProvider.bridgeLargeReads()) {
+        try (VertxProvider defaults = new VertxProvider("vertx"); VertxProvider large = new VertxProvider("vertx-64k")) {
             assertEquals(DEFAULT_CHUNK, largestChunk(lengths -> defaults.read(source, SIZE, lengths)));
             assertEquals(LARGE_CHUNK, largestChunk(lengths -> large.read(source, SIZE, lengths)));
         }
@@ -74,7 +74,8 @@ class PeerLargeReadsTest {
 
     @Test
     void springReadsInSixtyFourKibChunksOnlyInItsLargeRow() throws Exception {
-        try (SpringProvider defaults = SpringProvider.defaults(); SpringProvider large = SpringProvider.largeReads()) {
+        try (SpringProvider defaults = new SpringProvider("spring");
+             SpringProvider large = new SpringProvider("spring-64k")) {
             assertEquals(DEFAULT_CHUNK, largestChunk(lengths -> defaults.read(source, SIZE, lengths)));
             assertEquals(LARGE_CHUNK, largestChunk(lengths -> large.read(source, SIZE, lengths)));
         }
@@ -85,7 +86,7 @@ class PeerLargeReadsTest {
         for (String name : List.of("rio-64k", "vertx-64k", "vertx-pipe-64k", "spring-64k")) {
             try (Provider peer = Providers.create(name)) {
                 assertEquals(name, peer.name());
-                assertFalse(peer.baseline(), name);
+                assertFalse(Providers.isBaseline(name), name);
                 assertFalse(peer.supports(Op.WRITE), name);
                 assertFalse(peer.supports(Op.WRITE_SYNC), name);
                 assertTrue(peer.supports(Op.COPY), name);
