@@ -54,32 +54,18 @@ public final class BenchMain {
             System.out.println(usage());
             return;
         }
-        String command = args[0];
         Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
-        switch (command) {
-            case "worker":
-                worker(options);
-                System.exit(0); // peers' non-daemon threads (Rio, Vert.x) must not keep the fork alive
-                break;
-            case "stress-worker":
-                Stress.worker(args[1], Long.parseLong(args[2]), Path.of(args[3]));
-                System.exit(0);
-                break;
-            case "threads-worker":
-                Stress.threadsWorker(args[1], Path.of(args[2]));
-                System.exit(0);
-                break;
-            case "stress":
-                stress(options);
-                System.exit(0);
-                break;
-            case "report":
-                System.exit(report(options));
-                break;
-            default:
-                profile(Profile.named(command), options);
-                System.exit(0);
+        switch (args[0]) {
+            case "worker" -> Worker.run(configure(Profile.named(options.get("profile")), options),
+                    Integer.parseInt(options.get("fork")), Path.of(options.get("dir")), Path.of(options.get("samples")),
+                    System.out::println);
+            case "stress-worker" -> Stress.worker(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]),
+                    Path.of(args[4]));
+            case "stress" -> stress(options);
+            case "report" -> System.exit(report(options));
+            default -> profile(configure(Profile.named(args[0]), options), options);
         }
+        System.exit(0); // peers' non-daemon threads (Rio, Vert.x) must not keep the JVM alive
     }
 
     static String usage() {
@@ -90,9 +76,9 @@ public final class BenchMain {
                 + " --charts DIR --size 1G --timeout S";
     }
 
+    /** {@code --name value} pairs and {@link #FLAGS} (as {@code true}); words without {@code --} are skipped. */
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
-        List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (FLAGS.contains(args[i])) {
                 options.put(args[i].substring(2), "true");
@@ -101,49 +87,27 @@ public final class BenchMain {
                     throw new IllegalArgumentException(args[i] + " needs a value\n" + usage());
                 }
                 options.put(args[i].substring(2), args[++i]);
-            } else {
-                rest.add(args[i]);
             }
         }
         return options;
     }
 
-    private static Profile configure(Profile profile, Map<String, String> options) {
-        Profile configured = profile;
-        if (options.containsKey("cells")) {
-            configured = configured.withCells(Cell.parseAll(options.get("cells")));
-        }
-        if (options.containsKey("providers")) {
-            configured = configured.withProviders(List.of(options.get("providers").split(",")));
-        }
-        if (options.containsKey("forks")) {
-            configured = configured.withForks(Integer.parseInt(options.get("forks")));
-        }
-        configured = configured.withRounds(
-                Integer.parseInt(options.getOrDefault("warmup", Integer.toString(configured.warmupRounds()))),
-                Integer.parseInt(options.getOrDefault("iterations", Integer.toString(configured.measuredRounds()))));
-        if (options.containsKey("min-sample-ms")) {
-            configured = configured.withMinSampleMillis(Long.parseLong(options.get("min-sample-ms")));
-        }
-        return configured;
+    /** {@code base} with what the options override. */
+    private static Profile configure(Profile base, Map<String, String> options) {
+        return new Profile(base.name(),
+                options.containsKey("cells") ? Cell.parseAll(options.get("cells")) : base.cells(),
+                options.containsKey("providers") ? List.of(options.get("providers").split(",")) : base.providers(),
+                Integer.parseInt(options.getOrDefault("forks", "" + base.forks())),
+                Integer.parseInt(options.getOrDefault("warmup", "" + base.warmupRounds())),
+                Integer.parseInt(options.getOrDefault("iterations", "" + base.measuredRounds())),
+                Long.parseLong(options.getOrDefault("min-sample-ms", "" + base.minSampleMillis())));
     }
 
     private static Path tempDir(Map<String, String> options) throws IOException {
-        return options.containsKey("dir") ? Path.of(options.get("dir"))
-                : Files.createTempDirectory("sluice-bench-");
+        return options.containsKey("dir") ? Path.of(options.get("dir")) : Files.createTempDirectory("sluice-bench-");
     }
 
-    private static void worker(Map<String, String> options) throws IOException {
-        Profile profile = new Profile(options.get("profile"), Cell.parseAll(options.get("cells")),
-                List.of(options.get("providers").split(",")), 0,
-                Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("iterations")),
-                Long.parseLong(options.get("min-sample-ms")));
-        Worker.run(profile, Integer.parseInt(options.get("fork")), Path.of(options.get("dir")),
-                Path.of(options.get("samples")), System.out::println);
-    }
-
-    private static void profile(Profile base, Map<String, String> options) throws Exception {
-        Profile profile = configure(base, options);
+    private static void profile(Profile profile, Map<String, String> options) throws Exception {
         Path out = Path.of(options.getOrDefault("out", "target/bench-results/" + profile.name()));
         Files.createDirectories(out);
         Path samplesFile = out.resolve("samples.csv");
@@ -246,24 +210,15 @@ public final class BenchMain {
         Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
         Files.createDirectories(out);
         String java = options.getOrDefault("java", Forks.currentJava());
-        List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options),
-                Long.parseLong(options.getOrDefault("timeout", "300")));
-        List<Stress.ThreadUse> threads = Stress.threads(providers, java, tempDir(options),
-                Long.parseLong(options.getOrDefault("timeout", "300")));
-        String markdown = Stress.markdown(results, size) + "\n" + Stress.threadsMarkdown(threads);
+        long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
+        List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options), timeoutSeconds);
+        String markdown = Stress.markdown(results, size) + "\n"
+                + Stress.threadsMarkdown(Stress.threads(providers, java, tempDir(options), timeoutSeconds));
         Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(markdown);
-        List<String> names = new ArrayList<>();
-        double[][] values = new double[1][results.size()];
-        for (int i = 0; i < results.size(); i++) {
-            names.add(results.get(i).provider() + (results.get(i).outcome().equals("completed") ? "" : "\n(" +
-                    results.get(i).outcome().split("[ :(]")[0] + ")"));
-            values[0][i] = results.get(i).peakHeapMiB();
-        }
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
-        new BarChart("Peak heap writing " + Cell.formatSize(size) + " of 1 KiB buffers with " + Stress.HEAP,
-                "MiB", names, List.of("peak heap MiB"), values, false).writePng(chartsDir.resolve("memory-stress.png"));
+        Stress.chart(results, size).writePng(chartsDir.resolve("memory-stress.png"));
     }
 
     /** The machine, in the form of "How it was run" in docs/results/2026-11-23-grid/README.md. */

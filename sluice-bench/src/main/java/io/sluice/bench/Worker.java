@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -36,13 +38,13 @@ public final class Worker {
             }
             Sample.Origin origin = new Sample.Origin(RunInfo.builtCommit(), System.getProperty("java.version"),
                     profile.name());
-            List<String> broken = new ArrayList<>();
+            Map<String, String> broken = new LinkedHashMap<>(); // provider -> why it could not be created
             for (String name : profile.providers()) {
                 try {
                     providers.add(Providers.create(name));
                 } catch (RuntimeException | LinkageError e) {
                     // reported as failed in every cell, so the table says why the row is missing
-                    broken.add(name + "\u0000" + CellRunner.describe(e));
+                    broken.put(name, CellRunner.describe(e));
                     progress.accept("provider " + name + " could not be created: " + CellRunner.describe(e));
                 }
             }
@@ -52,11 +54,8 @@ public final class Worker {
                 progress.accept(String.format("[fork %d, cell %d/%d] %s", fork + 1, i + 1,
                         profile.cells().size(), cell.label()));
                 List<Sample> samples = new ArrayList<>();
-                for (String entry : broken) {
-                    String[] parts = entry.split("\u0000", 2);
-                    samples.add(new Sample(origin, cell, parts[0], fork, 0, 0, 0, 0, 0, 0, 0, Load.UNKNOWN,
-                            "FAILED: could not create the provider: " + parts[1]));
-                }
+                broken.forEach((name, why) -> samples.add(new Sample(origin, cell, name, fork, 0, 0, 0, 0, 0, 0, 0,
+                        Load.UNKNOWN, "FAILED: could not create the provider: " + why)));
                 samples.addAll(runner.run(cell, providers, profile.warmupRounds(), profile.measuredRounds(), fork));
                 samples.forEach(sample -> out.println(sample.toCsv()));
                 out.flush();
