@@ -19,27 +19,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The benchmark's command line.
- * <pre>
- * java -jar sluice-bench/target/sluice-bench.jar quick       # a few minutes: compact table with ratios
- * java -jar sluice-bench/target/sluice-bench.jar standard    # the grid without its >1 GiB cells, 2 forks
- * java -jar sluice-bench/target/sluice-bench.jar full        # the paper's whole grid (docs/BENCHMARKS.md ran it
- *                                                            #   with --forks 2 --warmup 1 --iterations 2 --min-sample-ms 300)
- * java -jar sluice-bench/target/sluice-bench.jar demand      # sluice's demand strategies compared
- * java -jar sluice-bench/target/sluice-bench.jar stress      # 1 GiB of 1 KiB buffers with -Xmx64m
- * java -jar sluice-bench/target/sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
- *                                   # tables and charts from a run's samples; rewrites the docs' blocks from RUN
- * java -jar sluice-bench/target/sluice-bench.jar report --check  # fails if a docs block differs from its data
- * options: --cells WRITE:1M:10,... --providers a,b --forks N --warmup N --iterations N
- *          --min-sample-ms N (repeat invocations until a sample lasts this long)
- *          --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR --charts DIR
- *          --out DIR (samples.csv, run.properties, report.md, images/; default target/bench-results/PROFILE)
- *          --size 1G --timeout SECONDS (stress)
- * </pre>
- * A run is a folder: {@code samples.csv} (one line per sample, {@link Sample#HEADER}),
- * {@code run.properties} ({@link RunInfo}), {@code report.md} and the charts. A run whose machine
- * was not quiet is marked NOISY, and {@code report} writes no docs block from it without
- * {@code --allow-noisy}. The docs' blocks: {@link Docs}.
+ * The benchmark's command line; {@link #usage()} lists the commands and options. A profile's run is a
+ * folder: {@code samples.csv} (one line per sample, {@link Sample#HEADER}), {@code run.properties}
+ * ({@link RunInfo}), {@code report.md} and the charts. A run whose machine was not quiet is marked
+ * NOISY, and {@code report} writes no docs block from it without {@code --allow-noisy}. The docs'
+ * blocks: {@link Docs}.
  */
 public final class BenchMain {
 
@@ -69,11 +53,20 @@ public final class BenchMain {
     }
 
     static String usage() {
-        return "usage: java -jar sluice-bench.jar quick|standard|full|read|demand|smoke|stress [options]\n"
-                + "       java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy] | report --check\n"
-                + "  --cells WRITE:1M:10,READ:10M:1,...  --providers " + String.join(",", Providers.comparison()) + "\n"
-                + "  --forks N --warmup N --iterations N --min-sample-ms N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
-                + " --charts DIR --size 1G --timeout S";
+        return """
+                usage: java -jar sluice-bench.jar PROFILE [options]  one run into --out DIR
+                       java -jar sluice-bench.jar stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
+                       java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
+                         RUN's tables and charts; rewrites the docs' blocks generated from RUN
+                       java -jar sluice-bench.jar report --check  fails if a docs block differs from its data
+                profiles: smoke (seconds), quick (minutes: compact table with ratios), standard (the paper's grid
+                  without its >1 GiB cells), full (the whole grid), read (the read path's choices), demand (sluice's
+                  demand strategies)
+                options: --cells WRITE:1M:10,READ:10M:1,...  --providers %s
+                  --forks N --warmup N --iterations N --min-sample-ms N (repeat invocations until a sample lasts this long)
+                  --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR
+                  --out DIR (default target/bench-results/PROFILE) --charts DIR (default OUT/images)"""
+                .formatted(String.join(",", Providers.comparison()));
     }
 
     /** {@code --name value} pairs and {@link #FLAGS} (as {@code true}); words without {@code --} are skipped. */
@@ -112,22 +105,16 @@ public final class BenchMain {
         Files.createDirectories(out);
         Path samplesFile = out.resolve("samples.csv");
         Path dir = tempDir(options);
-        String java = options.getOrDefault("java", Forks.currentJava());
+        String java = options.getOrDefault("java", Worker.currentJava());
         List<String> jvmArgs = options.containsKey("jvm-args")
-                ? List.of(options.get("jvm-args").trim().split("\\s+")) : Forks.DEFAULT_JVM_ARGS;
+                ? List.of(options.get("jvm-args").trim().split("\\s+")) : Worker.DEFAULT_JVM_ARGS;
         System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
                         + "of at least %d ms each; files in %s, samples in %s%n", profile.name(), profile.cells().size(),
                 profile.providers().size(), profile.forks(), profile.warmupRounds(), profile.measuredRounds(),
                 profile.minSampleMillis(),
                 dir, samplesFile);
         long began = System.nanoTime();
-        List<Sample> samples;
-        if (profile.forks() == 0) {
-            Files.deleteIfExists(samplesFile);
-            samples = Worker.run(profile, 0, dir, samplesFile, System.out::println);
-        } else {
-            samples = Forks.run(profile, java, jvmArgs, dir, samplesFile);
-        }
+        List<Sample> samples = Worker.forks(profile, java, jvmArgs, dir, samplesFile);
         double minutes = (System.nanoTime() - began) / 60e9;
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
@@ -209,7 +196,7 @@ public final class BenchMain {
                 ? List.of(options.get("providers").split(",")) : Providers.stress();
         Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
         Files.createDirectories(out);
-        String java = options.getOrDefault("java", Forks.currentJava());
+        String java = options.getOrDefault("java", Worker.currentJava());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
         List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options), timeoutSeconds);
         String markdown = Stress.markdown(results, size) + "\n"

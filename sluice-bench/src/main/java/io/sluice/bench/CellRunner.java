@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * Runs one cell in this JVM: warm-up rounds, then measured rounds; each round runs every provider
@@ -49,17 +50,9 @@ public final class CellRunner {
      */
     public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds, int fork)
             throws IOException {
-        List<Provider> runnable = new ArrayList<>();
-        for (Provider provider : providers) {
-            if (provider.supports(cell.op())) {
-                runnable.add(provider);
-            }
-        }
+        List<Provider> runnable = providers.stream().filter(provider -> provider.supports(cell.op())).toList();
         Path source = cell.op().needsSource() ? source(cell.sizeBytes()) : null;
-        List<Path> targets = new ArrayList<>();
-        for (int i = 0; i < cell.parallelism(); i++) {
-            targets.add(dir.resolve("out-" + i));
-        }
+        List<Path> targets = IntStream.range(0, cell.parallelism()).mapToObj(i -> dir.resolve("out-" + i)).toList();
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
         int rounds = warmupRounds + measuredRounds;
@@ -125,8 +118,9 @@ public final class CellRunner {
             peakHeap = Math.max(peakHeap, cost.peakHeapBytes());
             peakDirect = Math.max(peakDirect, cost.peakDirectBytes());
             peakThreads = Math.max(peakThreads, cost.peakThreads());
-            if (status.equals("OK") && cell.op().producesFile()) {
-                status = verify(cell, targets);
+            for (int i = 0; i < targets.size() && status.equals("OK") && cell.op().producesFile(); i++) {
+                String wrong = Payload.verify(targets.get(i), cell.sizeBytes());
+                status = wrong == null ? status : "FAILED: " + wrong;
             }
         }
         return new Sample(origin, cell, provider.name(), fork, round, timed / invocations, cpu / invocations,
@@ -155,16 +149,6 @@ public final class CellRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + cell.label(), e);
         }
-    }
-
-    private static String verify(Cell cell, List<Path> targets) throws IOException {
-        for (Path target : targets) {
-            String wrong = Payload.verify(target, cell.sizeBytes());
-            if (wrong != null) {
-                return "FAILED: " + wrong;
-            }
-        }
-        return "OK";
     }
 
     static String describe(Throwable error) {
@@ -198,7 +182,7 @@ public final class CellRunner {
 
     /** Deletes the source files this runner created. */
     public void deleteSources() throws IOException {
-        deleteAll(new ArrayList<>(sources.values()));
+        deleteAll(List.copyOf(sources.values()));
         sources.clear();
     }
 

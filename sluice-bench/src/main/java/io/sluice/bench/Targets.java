@@ -44,42 +44,43 @@ public final class Targets {
 
     public static List<Check> evaluate(Report report) {
         List<Check> checks = new ArrayList<>();
-        for (Map.Entry<Cell, List<Row>> entry : report.rowsByCell().entrySet()) {
-            Cell cell = entry.getKey();
+        for (Cell cell : report.rowsByCell().keySet()) {
+            Speed speed = (target, a, b, required) ->
+                    checks.add(new Check(cell, target, report.speedRatio(cell, a, b), required, false));
             switch (cell.op()) {
-                case WRITE: {
+                case WRITE -> {
                     double factor = cell.parallelism() == 1 ? 3 : 2;
-                    checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), factor, false));
-                    checks.add(new Check(cell, "sluice / loop speed", report.speedRatio(cell, "sluice", "loop"), factor, false));
-                    checks.add(new Check(cell, "sluice / loop-gather speed",
-                            report.speedRatio(cell, "sluice", "loop-gather"), 0.8, false));
-                    checks.add(new Check(cell, "sluice / rio CPU per GiB", cpuRatio(report, cell, "sluice", "rio"), 0.5, true));
-                    break;
+                    speed.check("sluice / rio speed", "sluice", "rio", factor);
+                    speed.check("sluice / loop speed", "sluice", "loop", factor);
+                    speed.check("sluice / loop-gather speed", "sluice", "loop-gather", 0.8);
+                    checks.add(new Check(cell, "sluice / rio CPU per GiB",
+                            report.ratio(cell, "sluice", "rio", Sample::cpuNanos, false), 0.5, true));
                 }
-                case READ:
-                    checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), 3, false));
-                    checks.add(new Check(cell, "sluice / loop (8 KiB) speed", report.speedRatio(cell, "sluice", "loop"), 0.8, false));
-                    checks.add(new Check(cell, "sluice-lent / loop (8 KiB) speed",
-                            report.speedRatio(cell, "sluice-lent", "loop"), 1, false));
-                    checks.add(new Check(cell, "sluice-lent / loop-direct-64k speed",
-                            report.speedRatio(cell, "sluice-lent", "loop-direct-64k"), 0.85, false));
-                    checks.add(new Check(cell, "sluice-lent heap MiB per GiB", allocated(report, cell, "sluice-lent"), 16, true));
-                    break;
-                case COPY:
-                    checks.add(new Check(cell, "sluice-lent (write(read)) / copyTo",
-                            report.speedRatio(cell, "sluice-lent", "sluice"), 0.7, false));
-                    checks.add(new Check(cell, "sluice-lent (write(read)) / loop",
-                            report.speedRatio(cell, "sluice-lent", "loop"), 1, false));
-                    checks.add(new Check(cell, "sluice / loop speed", report.speedRatio(cell, "sluice", "loop"), 1, false));
-                    checks.add(new Check(cell, "sluice / files-copy speed",
-                            report.speedRatio(cell, "sluice", "files-copy"), 1, false));
-                    checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), 2, false));
-                    break;
-                default:
-                    break;
+                case READ -> {
+                    speed.check("sluice / rio speed", "sluice", "rio", 3);
+                    speed.check("sluice / loop (8 KiB) speed", "sluice", "loop", 0.8);
+                    speed.check("sluice-lent / loop (8 KiB) speed", "sluice-lent", "loop", 1);
+                    speed.check("sluice-lent / loop-direct-64k speed", "sluice-lent", "loop-direct-64k", 0.85);
+                    checks.add(new Check(cell, "sluice-lent heap MiB per GiB", allocated(report, cell, "sluice-lent"),
+                            16, true));
+                }
+                case COPY -> {
+                    speed.check("sluice-lent (write(read)) / copyTo", "sluice-lent", "sluice", 0.7);
+                    speed.check("sluice-lent (write(read)) / loop", "sluice-lent", "loop", 1);
+                    speed.check("sluice / loop speed", "sluice", "loop", 1);
+                    speed.check("sluice / files-copy speed", "sluice", "files-copy", 1);
+                    speed.check("sluice / rio speed", "sluice", "rio", 2);
+                }
+                default -> {
+                }
             }
         }
         return checks;
+    }
+
+    /** Adds a check that {@code a}'s speed over {@code b}'s is at least {@code required}. */
+    private interface Speed {
+        void check(String target, String a, String b, double required);
     }
 
     /** Heap allocated per GiB moved, MiB, with its interval. */
@@ -88,10 +89,6 @@ public final class Targets {
         return report.row(cell, provider).filter(Row::ok)
                 .map(row -> Estimate.mean(row.each(sample -> sample.allocatedBytes() / (1024.0 * 1024) / gib)))
                 .orElse(Estimate.NONE);
-    }
-
-    private static Estimate cpuRatio(Report report, Cell cell, String a, String b) {
-        return report.ratio(cell, a, b, Sample::cpuNanos, false);
     }
 
     private static String counts(List<Check> checks) {
