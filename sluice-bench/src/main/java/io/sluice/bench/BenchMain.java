@@ -103,7 +103,6 @@ public final class BenchMain {
     private static void profile(Profile profile, Map<String, String> options) throws Exception {
         Path out = Path.of(options.getOrDefault("out", "target/bench-results/" + profile.name()));
         Files.createDirectories(out);
-        Path samplesFile = out.resolve("samples.csv");
         Path dir = tempDir(options);
         String java = options.getOrDefault("java", Worker.currentJava());
         List<String> jvmArgs = options.containsKey("jvm-args")
@@ -111,37 +110,28 @@ public final class BenchMain {
         System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
                         + "of at least %d ms each; files in %s, samples in %s%n", profile.name(), profile.cells().size(),
                 profile.providers().size(), profile.forks(), profile.warmupRounds(), profile.measuredRounds(),
-                profile.minSampleMillis(),
-                dir, samplesFile);
+                profile.minSampleMillis(), dir, out.resolve("samples.csv"));
         long began = System.nanoTime();
-        List<Sample> samples = Worker.forks(profile, java, jvmArgs, dir, samplesFile);
+        List<Sample> samples = Worker.forks(profile, java, jvmArgs, dir, out.resolve("samples.csv"));
         double minutes = (System.nanoTime() - began) / 60e9;
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
-        String command = String.join(" ", commandLine(profile, options));
+        List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar",
+                profile.name())); // the command that repeats this run, with the options it was given
+        new TreeMap<>(options).forEach((name, value) -> line.add("--" + name + " "
+                + (value.contains(" ") ? "\"" + value + "\"" : value)));
+        String command = String.join(" ", line);
         run.write(out.resolve("run.properties"), command, minutes);
         String markdown = "# sluice-bench " + profile.name() + "\n\n" + run.line() + "\n\n"
                 + machine(dir, java, jvmArgs)
                 + String.format(Locale.ROOT, "\nRun time: %.1f min. Command: `%s`%n", minutes, command)
                 + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
-        Path reportFile = out.resolve("report.md");
-        Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("report.md"), markdown, StandardCharsets.UTF_8);
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
         Charts.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
-        System.out.println();
-        System.out.println(report.compact());
-        System.out.println(Targets.text(report));
-        System.out.println(run.line());
-        System.out.printf(Locale.ROOT, "done in %.1f min; samples, run.properties and report.md in %s; charts: %s%n",
-                minutes, out, chartsDir);
-        System.out.println("Writes reach the page cache only (no fsync) except in write_sync cells.");
-    }
-
-    /** The command that repeats this run, with the options it was given. */
-    private static List<String> commandLine(Profile profile, Map<String, String> options) {
-        List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar", profile.name()));
-        new TreeMap<>(options).forEach((name, value) -> line.add("--" + name + " " + (value.contains(" ") ? "\"" + value + "\"" : value)));
-        return line;
+        System.out.printf(Locale.ROOT, "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"
+                + " charts: %s%nWrites reach the page cache only (no fsync) except in write_sync cells.%n",
+                report.compact(), Targets.text(report), run.line(), minutes, out, chartsDir);
     }
 
     /**
@@ -168,10 +158,7 @@ public final class BenchMain {
         List<Sample> samples = Docs.samples(from);
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
-        System.out.println(run.line());
-        System.out.println(report.markdown());
-        System.out.println(report.compact());
-        System.out.println(Targets.text(report));
+        System.out.printf("%s%n%s%n%s%n%s%n", run.line(), report.markdown(), report.compact(), Targets.text(report));
         if (options.containsKey("charts")) {
             Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }

@@ -23,9 +23,9 @@ import java.util.stream.IntStream;
  * is timed. Before it: stale outputs are deleted; after it: every output is verified (size and
  * CRC32C; reads check their bytes as they arrive). A sample repeats invocations until it has
  * lasted a minimum time (short cells would otherwise measure timer and scheduling noise), with
- * one GC requested before it. A provider whose output is
- * wrong, that throws or that times out is FAILED for the cell and not run again in it. The
- * machine's {@link Load} is measured around the whole cell and recorded in each of its samples.
+ * one GC requested before it. A provider whose output is wrong, that throws or that times out is
+ * FAILED for the cell and not run again in it. The machine's {@link Load} is measured around the
+ * whole cell and recorded in each of its samples.
  */
 public final class CellRunner {
 
@@ -44,10 +44,7 @@ public final class CellRunner {
         this.progress = progress;
     }
 
-    /**
-     * Runs {@code cell} for the providers that support its operation; returns the measured samples
-     * and every failed one.
-     */
+    /** Runs {@code cell} for the providers that support its operation; returns the measured samples and every failed one. */
     public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds, int fork)
             throws IOException {
         List<Provider> runnable = providers.stream().filter(provider -> provider.supports(cell.op())).toList();
@@ -98,11 +95,7 @@ public final class CellRunner {
             throws IOException {
         System.gc();
         long timed = 0;
-        long cpu = 0;
-        long allocated = 0;
-        long peakHeap = 0;
-        long peakDirect = 0;
-        int peakThreads = 0;
+        Probe.Cost costs = Probe.Cost.NONE;
         int invocations = 0;
         String status = "OK";
         while (status.equals("OK") && (invocations == 0 || timed < minSampleNanos)) {
@@ -111,20 +104,16 @@ public final class CellRunner {
             long began = System.nanoTime();
             status = invoke(cell, provider, source, targets);
             timed += System.nanoTime() - began;
-            Probe.Cost cost = probe.stop(start);
+            costs = costs.and(probe.stop(start));
             invocations++;
-            cpu += cost.cpuNanos();
-            allocated += cost.allocatedBytes();
-            peakHeap = Math.max(peakHeap, cost.peakHeapBytes());
-            peakDirect = Math.max(peakDirect, cost.peakDirectBytes());
-            peakThreads = Math.max(peakThreads, cost.peakThreads());
             for (int i = 0; i < targets.size() && status.equals("OK") && cell.op().producesFile(); i++) {
                 String wrong = Payload.verify(targets.get(i), cell.sizeBytes());
                 status = wrong == null ? status : "FAILED: " + wrong;
             }
         }
-        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations, cpu / invocations,
-                allocated / invocations, peakHeap, peakDirect, peakThreads, Load.UNKNOWN, status);
+        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations, costs.cpuNanos() / invocations,
+                costs.allocatedBytes() / invocations, costs.peakHeapBytes(), costs.peakDirectBytes(), costs.peakThreads(),
+                Load.UNKNOWN, status);
     }
 
     /** Starts {@code parallelism} operations and waits for all: the timed part. */

@@ -119,8 +119,16 @@ public final class Probe implements AutoCloseable {
     public record Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
     }
 
-    /** One invocation's costs. */
+    /** One invocation's costs, or several invocations' sums and peaks. */
     public record Cost(long cpuNanos, long allocatedBytes, long peakHeapBytes, long peakDirectBytes,
                        int peakThreads) {
+        static final Cost NONE = new Cost(0, 0, 0, 0, 0);
+
+        /** The sums of both costs and the higher of both peaks. */
+        Cost and(Cost next) {
+            return new Cost(cpuNanos + next.cpuNanos, allocatedBytes + next.allocatedBytes,
+                    Math.max(peakHeapBytes, next.peakHeapBytes), Math.max(peakDirectBytes, next.peakDirectBytes),
+                    Math.max(peakThreads, next.peakThreads));
+        }
     }
 }

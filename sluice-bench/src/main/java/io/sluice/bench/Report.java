@@ -10,31 +10,27 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /** Turns samples into rows and tables: the full Markdown table and the compact console table. */
 public final class Report {
 
     private static final List<String> PEERS = List.of("rio", "vertx", "spring");
 
+    private static final Comparator<Cell> CELL_ORDER = Comparator.comparing(Cell::op)
+            .thenComparingLong(Cell::sizeBytes).thenComparingInt(Cell::parallelism);
+    /** Failed rows last, the others fastest first. */
+    private static final Comparator<Row> ROW_ORDER = Comparator.comparing((Row row) -> !row.ok())
+            .thenComparing(Comparator.comparingDouble(Row::mibPerSecond).reversed());
+
     private final Map<Cell, List<Row>> rowsByCell = new LinkedHashMap<>();
 
     public Report(List<Sample> samples) {
-        Map<Cell, Map<String, List<Sample>>> grouped = new LinkedHashMap<>();
-        for (Sample sample : samples) {
-            grouped.computeIfAbsent(sample.cell(), c -> new LinkedHashMap<>())
-                    .computeIfAbsent(sample.provider(), p -> new ArrayList<>()).add(sample);
-        }
-        List<Cell> cells = new ArrayList<>(grouped.keySet());
-        cells.sort(Comparator.comparing(Cell::op).thenComparingLong(Cell::sizeBytes)
-                .thenComparingInt(Cell::parallelism));
-        for (Cell cell : cells) {
-            List<Row> rows = new ArrayList<>();
-            grouped.get(cell).forEach((provider, list) ->
-                    rows.add(Row.of(cell, provider, Providers.isBaseline(provider), list)));
-            rows.sort(Comparator.comparing((Row row) -> !row.ok())
-                    .thenComparing(Comparator.comparingDouble(Row::mibPerSecond).reversed()));
-            rowsByCell.put(cell, rows);
-        }
+        Map<Cell, Map<String, List<Sample>>> grouped = samples.stream().collect(Collectors.groupingBy(Sample::cell,
+                LinkedHashMap::new, Collectors.groupingBy(Sample::provider, LinkedHashMap::new, Collectors.toList())));
+        grouped.keySet().stream().sorted(CELL_ORDER).forEach(cell -> rowsByCell.put(cell, grouped.get(cell)
+                .entrySet().stream().map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
+                .sorted(ROW_ORDER).toList()));
     }
 
     public Map<Cell, List<Row>> rowsByCell() {

@@ -36,14 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class LoopProvider implements Provider {
 
-    /** How a loop writes its fresh 1 KiB chunks. */
-    enum Writes {
-        ONE_BY_ONE,  // one write per chunk
-        GATHER,      // up to GATHER_CHUNKS per gathering write; the JDK copies each into a temporary direct buffer
-        STAGED       // copied into the kind's pooled direct buffer, written when full and at the end, as
-                     // sluice's channel writer stages heap chunks: one copy and one system call per 256 KiB
-    }
-
     /** The buffers a loop reads, copies or stages through. */
     enum Buffers {
         HEAP_8K, FRESH_HEAP_64K, FRESH_DIRECT_64K, POOLED_DIRECT_64K, POOLED_DIRECT_256K;
@@ -58,29 +50,27 @@ final class LoopProvider implements Provider {
     }
 
     /**
-     * The loops' flavours and the operations each has a row for. A fresh buffer per read is the cost of
-     * handing out chunks the reader owns (sluice's default 64 KiB); a reused direct buffer avoids the copy
-     * through the JDK's temporary buffer, the fastest plain read.
+     * The loops' flavours: the operations each has a row for, and its buffers. A fresh buffer per read is
+     * the cost of handing out chunks the reader owns (sluice's default 64 KiB); a reused direct buffer
+     * avoids the copy through the JDK's temporary buffer, the fastest plain read.
      */
     enum Kind {
-        LOOP("loop", EnumSet.allOf(Op.class), Writes.ONE_BY_ONE, Buffers.HEAP_8K),
-        GATHER("loop-gather", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Writes.GATHER, Buffers.HEAP_8K),
-        STAGED_256K("loop-staged-256k", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Writes.STAGED, Buffers.POOLED_DIRECT_256K),
-        FRESH_64K("loop-fresh-64k", EnumSet.of(Op.READ), null, Buffers.FRESH_HEAP_64K),
-        FRESH_DIRECT_64K("loop-fresh-direct-64k", EnumSet.of(Op.READ), null, Buffers.FRESH_DIRECT_64K),
-        DIRECT_64K("loop-direct-64k", EnumSet.of(Op.READ, Op.COPY), null, Buffers.POOLED_DIRECT_64K),
-        DIRECT_256K("loop-direct-256k", EnumSet.of(Op.READ, Op.COPY), null, Buffers.POOLED_DIRECT_256K),
-        FILES_COPY("files-copy", EnumSet.of(Op.COPY), null, null);  // Files.copy
+        LOOP("loop", EnumSet.allOf(Op.class), Buffers.HEAP_8K),
+        GATHER("loop-gather", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.HEAP_8K),
+        STAGED_256K("loop-staged-256k", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.POOLED_DIRECT_256K),
+        FRESH_64K("loop-fresh-64k", EnumSet.of(Op.READ), Buffers.FRESH_HEAP_64K),
+        FRESH_DIRECT_64K("loop-fresh-direct-64k", EnumSet.of(Op.READ), Buffers.FRESH_DIRECT_64K),
+        DIRECT_64K("loop-direct-64k", EnumSet.of(Op.READ, Op.COPY), Buffers.POOLED_DIRECT_64K),
+        DIRECT_256K("loop-direct-256k", EnumSet.of(Op.READ, Op.COPY), Buffers.POOLED_DIRECT_256K),
+        FILES_COPY("files-copy", EnumSet.of(Op.COPY), null);  // Files.copy
 
         private final String label;
         private final Set<Op> ops;
-        private final Writes writes;
         private final Buffers buffers;
 
-        Kind(String label, Set<Op> ops, Writes writes, Buffers buffers) {
+        Kind(String label, Set<Op> ops, Buffers buffers) {
             this.label = label;
             this.ops = ops;
-            this.writes = writes;
             this.buffers = buffers;
         }
     }
@@ -143,13 +133,13 @@ final class LoopProvider implements Provider {
         return async(() -> {
             try (FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                switch (kind.writes) {
-                    case GATHER -> Payload.writeGathering(channel, chunks, GATHER_CHUNKS);
-                    case STAGED -> writeStaged(channel, chunks);
-                    default -> {
-                        for (long index = 0; index < chunks; index++) {
-                            writeFully(channel, Payload.freshChunk(index));
-                        }
+                if (kind == Kind.GATHER) {          // the JDK copies each chunk into a temporary direct buffer
+                    Payload.writeGathering(channel, chunks, GATHER_CHUNKS);
+                } else if (kind == Kind.STAGED_256K) {
+                    writeStaged(channel, chunks);
+                } else {
+                    for (long index = 0; index < chunks; index++) {
+                        writeFully(channel, Payload.freshChunk(index));
                     }
                 }
                 if (sync) {
@@ -160,6 +150,10 @@ final class LoopProvider implements Provider {
         });
     }
 
+    /**
+     * Copies the chunks into one pooled direct buffer, written when full and at the end, as sluice's
+     * channel writer stages heap chunks: one copy and one system call per 256 KiB.
+     */
     private void writeStaged(FileChannel channel, long chunks) throws IOException {
         ByteBuffer staging = takeBuffer();
         try {

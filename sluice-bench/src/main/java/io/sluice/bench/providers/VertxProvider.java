@@ -71,10 +71,8 @@ final class VertxProvider implements Provider {
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
         Future<Void> written = vertx.fileSystem().open(target.toString(), WRITE).compose(file -> {
             ReactiveReadStream<Buffer> stream = ReactiveReadStream.readStream();
-            // pipe() before subscribe: subscribing first, then pipeTo, loses the chunks a publisher
-            // emits synchronously inside request (the bridge drops them while it has no handler)
-            // and the write never completes. See docs/results/2026-11-23-grid/README.md,
-            // "Findings about the peers".
+            // pipe() before subscribe: the bridge drops the chunks a publisher emits synchronously inside
+            // request while it has no handler, and the write would never complete
             Pipe<Buffer> pipe = stream.pipe();
             new ChunkPublisher<>(chunks, VertxProvider::wrap).subscribe(stream);
             if (!sync) {
@@ -105,15 +103,9 @@ final class VertxProvider implements Provider {
     CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
         Future<Long> read = openForReading(source).compose(file -> {
-            Promise<Long> done = Promise.promise();
+            Promise<Void> done = Promise.promise();
             file.exceptionHandler(error -> file.close().onComplete(ignored -> done.tryFail(error)));
-            file.endHandler(ignored -> file.close().onComplete(closed -> {
-                try {
-                    done.tryComplete(check.finish());
-                } catch (RuntimeException e) {
-                    done.tryFail(e);
-                }
-            }));
+            file.endHandler(ignored -> file.close().onComplete(closed -> done.tryComplete()));
             file.handler(buffer -> {
                 int length = buffer.length();
                 chunkLengths.accept(length);
@@ -121,7 +113,7 @@ final class VertxProvider implements Provider {
                     check.accept(length, buffer.getByte(0), buffer.getByte(length - 1));
                 }
             });
-            return done.future();
+            return done.future().map(ignored -> check.finish());
         });
         return read.toCompletionStage().toCompletableFuture();
     }
