@@ -11,7 +11,6 @@ import org.reactivestreams.Publisher;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 
 /**
  * Rio 0.3 as its README shows it: {@code new File(path).write(publisher)} with its default
@@ -52,16 +51,8 @@ final class RioProvider implements Provider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return read(source, sizeBytes, length -> { });
-    }
-
-    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
-    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
-        DiscardingSubscriber<ByteBuffer> sink = new DiscardingSubscriber<>(chunk -> {
-            chunkLengths.accept(chunk.remaining());
-            check.accept(chunk);
-        });
+        DiscardingSubscriber<ByteBuffer> sink = new DiscardingSubscriber<>(check::accept);
         content(source).subscribe(sink);
         return sink.done().thenApply(ignored -> check.finish());
     }

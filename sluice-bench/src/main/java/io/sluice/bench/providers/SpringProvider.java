@@ -11,7 +11,6 @@ import org.springframework.util.StreamUtils;
 
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 
 /**
  * Spring's {@link DataBufferUtils} (spring-core 6.2 on Reactor): {@code write(publisher, path)}
@@ -52,16 +51,10 @@ final class SpringProvider implements Provider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return read(source, sizeBytes, length -> { });
-    }
-
-    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
-    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
         return DataBufferUtils.read(source, BUFFERS, readBufferBytes)
                 .doOnNext(buffer -> {
                     int length = buffer.readableByteCount();
-                    chunkLengths.accept(length);
                     if (length > 0) {
                         int first = buffer.readPosition();
                         check.accept(length, buffer.getByte(first), buffer.getByte(first + length - 1));

@@ -18,7 +18,6 @@ import io.vertx.ext.reactivestreams.ReactiveWriteStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 
 /**
  * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options. Writes take a
@@ -96,19 +95,13 @@ final class VertxProvider implements Provider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return read(source, sizeBytes, length -> { });
-    }
-
-    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
-    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
-        Future<Long> read = openForReading(source).compose(file -> {
+        Future<ReadCheck.Delivered> read = openForReading(source).compose(file -> {
             Promise<Void> done = Promise.promise();
             file.exceptionHandler(error -> file.close().onComplete(ignored -> done.tryFail(error)));
             file.endHandler(ignored -> file.close().onComplete(closed -> done.tryComplete()));
             file.handler(buffer -> {
                 int length = buffer.length();
-                chunkLengths.accept(length);
                 if (length > 0) {
                     check.accept(length, buffer.getByte(0), buffer.getByte(length - 1));
                 }

@@ -3,6 +3,7 @@ package io.sluice.bench.providers;
 import io.sluice.bench.Op;
 import io.sluice.bench.Payload;
 import io.sluice.bench.Provider;
+import io.sluice.bench.ReadCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,7 +92,7 @@ class LoopProviderTest {
                         reads.add(loop.read(source, size));
                     }
                     for (CompletableFuture<?> read : reads) {
-                        assertEquals(size, read.get(30, TimeUnit.SECONDS), name);
+                        assertEquals(size, ((ReadCheck.Delivered) read.get(30, TimeUnit.SECONDS)).bytes(), name);
                     }
                     List<CompletableFuture<?>> copies = new ArrayList<>();
                     for (int i = 0; i < 4; i++) {
