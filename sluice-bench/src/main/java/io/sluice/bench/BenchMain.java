@@ -186,8 +186,8 @@ public final class BenchMain {
         String java = options.getOrDefault("java", Worker.currentJava());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
         List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options), timeoutSeconds);
-        String markdown = Stress.markdown(results, size) + "\n"
-                + Stress.threadsMarkdown(Stress.threads(providers, java, tempDir(options), timeoutSeconds));
+        String markdown = Stress.markdown(results, size, Stress.threads(providers, java, tempDir(options),
+                timeoutSeconds));
         Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(markdown);
@@ -200,12 +200,10 @@ public final class BenchMain {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         FileStore store = Files.getFileStore(dir);
-        String cpu = "unknown CPU";
         Path cpuinfo = Path.of("/proc/cpuinfo");
-        if (Files.isReadable(cpuinfo)) {
-            cpu = Files.readAllLines(cpuinfo).stream().filter(line -> line.startsWith("model name"))
-                    .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
-        }
+        String cpu = (Files.isReadable(cpuinfo) ? Files.readAllLines(cpuinfo) : List.<String>of()).stream()
+                .filter(line -> line.startsWith("model name")).map(line -> line.substring(line.indexOf(':') + 1).trim())
+                .findFirst().orElse("unknown CPU");
         return String.format(Locale.ROOT, "- Machine: %d cores (%s), %.1f GiB memory, %s %s%n"
                         + "- Files: %s (%s filesystem)%n- Launcher JDK: %s %s; forks run `%s %s`%n",
                 Runtime.getRuntime().availableProcessors(), cpu,

@@ -53,7 +53,7 @@ public final class CellRunner {
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
         int rounds = warmupRounds + measuredRounds;
-        Load.Meter load = Load.start();
+        Load.Meter load = new Load.Meter();
         for (int round = 0; round < rounds; round++) {
             boolean measured = round >= warmupRounds;
             StringBuilder line = new StringBuilder(String.format("  %-22s %s %d/%d:", cell.label(),

@@ -4,6 +4,7 @@ import io.sluice.bench.providers.Providers;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A named benchmark plan: the cells, the providers, and how many forks, warm-up and measured
@@ -47,13 +48,9 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
     private static final String SMOKE = "WRITE:16K:2,READ:16K:2,COPY:16K:2,WRITE_SYNC:16K:1";
 
     private static String grid(String op) {
-        StringBuilder cells = new StringBuilder();
-        for (String size : List.of("1K", "1M", "10M", "100M")) {
-            for (int parallelism : List.of(1, 10, 100)) {
-                cells.append(op).append(':').append(size).append(':').append(parallelism).append(',');
-            }
-        }
-        return cells.append(op).append(":1K:1000,").toString();
+        return Stream.of("1K", "1M", "10M", "100M").flatMap(size -> Stream.of(1, 10, 100)
+                .map(parallelism -> op + ":" + size + ":" + parallelism + ",")).collect(Collectors.joining())
+                + op + ":1K:1000,";
     }
 
     public static Profile named(String name) {
@@ -69,6 +66,7 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
         };
     }
 
+    /** The cells in the form {@code --cells} reads. */
     public String cellSpecs() {
         return cells.stream().map(Cell::spec).collect(Collectors.joining(","));
     }

@@ -136,23 +136,20 @@ public final class Report {
             Optional<Row> sluice = row(cell, "sluice").or(() -> row(cell, "sluice-rw"));
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
-            out.append(String.format(Locale.ROOT, format, label(cell),
-                    sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED")
-                            .orElse("-"),
+            List<Object> columns = new ArrayList<>(List.of(label(cell),
+                    sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED").orElse("-"),
                     best.map(Row::provider).orElse("-"),
                     best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),
-                    speedRatio(cell, name, best.map(Row::provider).orElse("")).format(),
-                    speedRatio(cell, name, PEERS.get(0)).format(),
-                    speedRatio(cell, name, PEERS.get(1)).format(),
-                    speedRatio(cell, name, PEERS.get(2)).format()));
+                    speedRatio(cell, name, best.map(Row::provider).orElse("")).format()));
+            PEERS.forEach(peer -> columns.add(speedRatio(cell, name, peer).format()));
+            out.append(String.format(Locale.ROOT, format, columns.toArray()));
         }
         out.append(fewSamplesNote());
-        List<String> failures = new ArrayList<>();
-        rowsByCell.forEach((cell, rows) -> rows.stream().filter(row -> !row.ok()).forEach(row ->
-                failures.add(cell.label() + " " + row.provider() + ": " + row.failure())));
-        if (!failures.isEmpty()) {
+        List<Row> failed = rowsByCell.values().stream().flatMap(List::stream).filter(row -> !row.ok()).toList();
+        if (!failed.isEmpty()) {
             out.append("failed (wrong output, error or timeout; reported as failed, not fast):\n");
-            failures.forEach(line -> out.append("  ").append(line).append('\n'));
+            failed.forEach(row -> out.append("  ").append(row.cell().label()).append(' ').append(row.provider())
+                    .append(": ").append(row.failure()).append('\n'));
         }
         return out.toString();
     }

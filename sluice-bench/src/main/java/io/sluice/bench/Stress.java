@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The memory stress case and the thread count, each provider in a child JVM of its own. Stress: one
@@ -149,20 +150,15 @@ public final class Stress {
         System.out.flush();
     }
 
-    public static String markdown(List<Result> results, long sizeBytes) {
-        StringBuilder md = new StringBuilder("Write " + Cell.formatSize(sizeBytes) + " of fresh 1 KiB buffers, " + HEAP
-                + ", one child JVM per provider:\n\n| Provider | Outcome | Time s | Peak heap MiB |\n|---|---|---:|---:|\n");
-        results.forEach(result -> md.append(result.line()).append('\n'));
-        return md.toString();
-    }
-
-    public static String threadsMarkdown(List<Result> results) {
-        StringBuilder md = new StringBuilder(CONCURRENT_WRITES + " concurrent writes of 64 KiB (64 fresh 1 KiB chunks "
-                + "each), one fresh child JVM per provider; live threads before the writes start (JVM, provider "
-                + "set-up) and at the peak:\n\n| Provider | Outcome | Threads before | Peak threads | Added |\n"
-                + "|---|---|---:|---:|---:|\n");
-        results.forEach(result -> md.append(result.threadsLine()).append('\n'));
-        return md.toString();
+    /** The memory table of {@link #run}'s results, then the threads table of {@link #threads}' results. */
+    public static String markdown(List<Result> stress, long sizeBytes, List<Result> threads) {
+        return "Write " + Cell.formatSize(sizeBytes) + " of fresh 1 KiB buffers, " + HEAP + ", one child JVM per "
+                + "provider:\n\n| Provider | Outcome | Time s | Peak heap MiB |\n|---|---|---:|---:|\n"
+                + stress.stream().map(result -> result.line() + "\n").collect(Collectors.joining())
+                + "\n" + CONCURRENT_WRITES + " concurrent writes of 64 KiB (64 fresh 1 KiB chunks each), one fresh "
+                + "child JVM per provider; live threads before the writes start (JVM, provider set-up) and at the "
+                + "peak:\n\n| Provider | Outcome | Threads before | Peak threads | Added |\n|---|---|---:|---:|---:|\n"
+                + threads.stream().map(result -> result.threadsLine() + "\n").collect(Collectors.joining());
     }
 
     /** The memory stress case's peak heap per provider, a failed one's outcome under its name. */

@@ -2,11 +2,11 @@ package io.sluice.bench;
 
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The benchmark's targets, checked against a report: each line says the cell, the target, the
@@ -92,8 +92,8 @@ public final class Targets {
     }
 
     private static String counts(List<Check> checks) {
-        Map<Estimate.Verdict, Long> counts = new EnumMap<>(Estimate.Verdict.class);
-        checks.forEach(check -> counts.merge(check.verdict(), 1L, Long::sum));
+        Map<Estimate.Verdict, Long> counts = checks.stream().collect(Collectors.groupingBy(Check::verdict,
+                Collectors.counting()));
         long measured = checks.size() - counts.getOrDefault(Estimate.Verdict.NOT_MEASURED, 0L);
         return String.format(Locale.ROOT, "%d met, %d missed, %d inconclusive of %d measured",
                 counts.getOrDefault(Estimate.Verdict.MET, 0L), counts.getOrDefault(Estimate.Verdict.MISSED, 0L),
@@ -113,19 +113,15 @@ public final class Targets {
      * measured figures, and every cell where it was not met, with its interval and verdict.
      */
     public static String summary(Report report) {
-        Map<String, List<Check>> byGoal = new LinkedHashMap<>();
-        evaluate(report).stream().filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
-                .forEach(check -> byGoal.computeIfAbsent(check.goal(), goal -> new ArrayList<>()).add(check));
+        Map<String, List<Check>> byGoal = evaluate(report).stream()
+                .filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
+                .collect(Collectors.groupingBy(Check::goal, LinkedHashMap::new, Collectors.toList()));
         StringBuilder md = new StringBuilder("| Target | Result | Range | Not met (95% interval) |\n|---|---|---|---|\n");
         byGoal.forEach((goal, checks) -> {
             DoubleSummaryStatistics range = checks.stream().mapToDouble(check -> check.measured().value())
                     .summaryStatistics();
-            List<String> notMet = new ArrayList<>();
-            for (Check check : checks) {
-                if (check.verdict() != Estimate.Verdict.MET) {
-                    notMet.add(check.cell().label() + " " + check.measured().format() + " " + check.verdict());
-                }
-            }
+            List<String> notMet = checks.stream().filter(check -> check.verdict() != Estimate.Verdict.MET)
+                    .map(check -> check.cell().label() + " " + check.measured().format() + " " + check.verdict()).toList();
             long met = checks.size() - notMet.size();
             String result = String.format(Locale.ROOT, "met in %d of %d", met, checks.size());
             md.append(String.format(Locale.ROOT, "| %s | %s | %.2f-%.2f | %s |%n", goal,

@@ -20,10 +20,7 @@ public final class Providers {
     private Providers() {
     }
 
-    /**
-     * The peers read (and copy) at sluice's 64 KiB read chunk instead of their 8 KiB defaults: in
-     * {@link #comparison()} and {@link #readChoices()}, not in {@link #quick()}.
-     */
+    /** The peers reading (and copying) at sluice's 64 KiB read chunk instead of their 8 KiB defaults. */
     private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
             "spring-64k");
 
@@ -87,7 +84,8 @@ public final class Providers {
 
     public static Provider create(String name) {
         return switch (name) {
-            case "sluice" -> SluiceProvider.defaults();
+            case "sluice" -> new SluiceProvider(name, EnumSet.allOf(Op.class), WriteOptions.defaults(),
+                    ReadOptions.defaults(), true);   // the defaults for every operation; copies with copyTo
             case "sluice-rw" -> sluice(name, EnumSet.of(Op.COPY), WriteOptions.defaults(), ReadOptions.defaults());
             case "sluice-lent" ->                  // reads and write(read()) copies with lent chunks
                     sluice(name, READ_COPY, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks());

@@ -13,7 +13,6 @@ import org.reactivestreams.Subscriber;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -38,12 +37,6 @@ final class SluiceProvider implements Provider {
         this.writing = writing;
         this.reading = reading;
         this.copyTo = copyTo;
-    }
-
-    /** {@code sluice}: the defaults for every operation, copying with {@code copyTo}. */
-    static SluiceProvider defaults() {
-        return new SluiceProvider("sluice", EnumSet.allOf(Op.class), WriteOptions.defaults(), ReadOptions.defaults(),
-                true);
     }
 
     @Override
