@@ -72,7 +72,7 @@ public final class CellRunner {
                     samples.add(sample);
                 }
                 line.append(' ').append(provider.name()).append(' ')
-                        .append(sample.ok() ? String.format("%.0f", mibPerSecond(cell, sample.nanos())) : "FAILED");
+                        .append(sample.ok() ? String.format("%.0f", cell.totalBytes() / (1024.0 * 1024.0) / (sample.nanos() / 1e9)) : "FAILED");
             }
             progress.accept(line.toString());
         }
@@ -80,10 +80,6 @@ public final class CellRunner {
         deleteAll(targets);
         samples.replaceAll(sample -> sample.with(measuredLoad));
         return samples;
-    }
-
-    static double mibPerSecond(Cell cell, long nanos) {
-        return cell.totalBytes() / (1024.0 * 1024.0) / (nanos / 1e9);
     }
 
     /**

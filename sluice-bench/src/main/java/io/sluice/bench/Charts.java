@@ -3,10 +3,9 @@ package io.sluice.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /** Draws the report's charts: speed, CPU per GiB and allocation per GiB for each operation. */
@@ -35,10 +34,8 @@ public final class Charts {
             if (cells.isEmpty()) {
                 continue;
             }
-            Set<String> providers = new LinkedHashSet<>();
-            cells.forEach(cell -> report.rowsByCell().get(cell).forEach(row -> providers.add(row.provider())));
-            List<String> series = new ArrayList<>(providers);
-            series.sort((a, b) -> Integer.compare(order(a), order(b)));
+            List<String> series = cells.stream().flatMap(cell -> report.rowsByCell().get(cell).stream())
+                    .map(Row::provider).distinct().sorted(Comparator.comparingInt(Charts::order)).toList();
             List<String> categories = cells.stream()
                     .map(cell -> Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism()).toList();
             String name = op.name().toLowerCase(Locale.ROOT).replace('_', '-');

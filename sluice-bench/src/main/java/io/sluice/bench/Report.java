@@ -75,10 +75,6 @@ public final class Report {
                 .anyMatch(row -> row.ok() && row.samples().size() < Row.MIN_SAMPLES);
     }
 
-    private String label(Cell cell) {
-        return cell.label() + (fewSamples(cell) ? " *" : "");
-    }
-
     private String fewSamplesNote() {
         return rowsByCell.keySet().stream().anyMatch(this::fewSamples)
                 ? "* fewer than " + Row.MIN_SAMPLES + " samples for a provider in this cell: its intervals are too "
@@ -136,7 +132,7 @@ public final class Report {
             Optional<Row> sluice = row(cell, "sluice").or(() -> row(cell, "sluice-rw"));
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
-            List<Object> columns = new ArrayList<>(List.of(label(cell),
+            List<Object> columns = new ArrayList<>(List.of(cell.label() + (fewSamples(cell) ? " *" : ""),
                     sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED").orElse("-"),
                     best.map(Row::provider).orElse("-"),
                     best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),

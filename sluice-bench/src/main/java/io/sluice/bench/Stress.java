@@ -17,13 +17,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The memory stress case and the thread count, each provider in a child JVM of its own. Stress: one
  * write of {@code sizeBytes} (1 GiB by default) of fresh 1 KiB buffers from a publisher that emits as
- * fast as it is asked, with a 64 MiB heap; an {@code OutOfMemoryError} ends the child
- * ({@code -XX:+ExitOnOutOfMemoryError}). Threads: {@link #CONCURRENT_WRITES} concurrent 64 KiB
- * writes, live threads counted before and at the peak. Every output is verified when it completes.
+ * fast as it is asked, with a 64 MiB heap; an {@code OutOfMemoryError} ends the child. Threads:
+ * {@link #CONCURRENT_WRITES} concurrent 64 KiB writes. Every output is verified when it completes.
  */
 public final class Stress {
 
@@ -51,14 +51,12 @@ public final class Stress {
         }
     }
 
-    /** The memory stress case: one write of {@code sizeBytes} per provider with {@link #HEAP}. */
     public static List<Result> run(List<String> providers, long sizeBytes, String java, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
         return children(providers, HEAP, 1, Payload.chunks(sizeBytes), java, dir, timeoutSeconds,
                 "stress: %s writes " + Cell.formatSize(sizeBytes) + " with " + HEAP + " ...%n");
     }
 
-    /** {@link #CONCURRENT_WRITES} concurrent 64 KiB writes per provider. */
     public static List<Result> threads(List<String> providers, String java, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
         return children(providers, "-Xmx1g", CONCURRENT_WRITES, 64, java, dir, timeoutSeconds,
@@ -114,10 +112,8 @@ public final class Stress {
                 .filter(pool -> pool.getType() == MemoryType.HEAP).toList();
         heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        List<Path> targets = new ArrayList<>();
-        for (int i = 0; i < writes; i++) {
-            targets.add(dir.resolve("stress-" + providerName + "-" + i + ".out"));
-        }
+        List<Path> targets = IntStream.range(0, writes)
+                .mapToObj(i -> dir.resolve("stress-" + providerName + "-" + i + ".out")).toList();
         String outcome = "completed";
         long nanos;
         int before;

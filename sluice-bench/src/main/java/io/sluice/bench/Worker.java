@@ -15,10 +15,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Runs a profile's forks, each in a fresh child JVM (same class path, the chosen {@code java}, its
- * progress on this console), or with no forks in this JVM. One fork runs every cell of the profile
- * and appends each cell's samples to a CSV file (with {@link Sample#HEADER} if the file is new) as
- * soon as the cell ends: a crash keeps the cells measured before it.
+ * Runs a profile's forks, each in a fresh child JVM (same class path, the chosen {@code java}), or with
+ * no forks in this JVM. A fork appends each cell's samples to a CSV file (with {@link Sample#HEADER}
+ * if the file is new) as soon as the cell ends: a crash keeps the cells measured before it.
  */
 public final class Worker {
 

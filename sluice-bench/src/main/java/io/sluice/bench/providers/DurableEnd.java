@@ -6,10 +6,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The end of every durable ({@code WRITE_SYNC}) write the benchmark times, so that every provider
- * gives the guarantee sluice's {@code WriteOptions.withSync()} gives: the file's data and metadata
- * forced ({@code force(true)}), then its directory, so that a file the write created still exists
- * after a crash (fsync(2), "Notes"). Blocking: callers run it on their own I/O threads.
+ * The end of every timed durable ({@code WRITE_SYNC}) write, so that every provider gives sluice's
+ * {@code WriteOptions.withSync()} guarantee: the file's data and metadata forced, then its directory,
+ * so that a file the write created survives a crash (fsync(2), "Notes"). Blocking: run on I/O threads.
  */
 final class DurableEnd {
 

@@ -19,7 +19,9 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
@@ -29,9 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The plain-JDK baselines every figure is read against: blocking {@link FileChannel} loops, one
  * operation per thread (a cached pool of platform threads, or one virtual thread each on JDK 21+).
- * Each {@link Kind} says how it writes and which buffers it reads, copies or stages through.
- * The reused direct buffers come from a small pool per provider, taken for one operation and
- * given back at its end, so that short operations do not each allocate (and zero) one.
+ * The reused direct buffers come from a small pool per provider, taken for one operation and given
+ * back at its end, so that short operations do not each allocate (and zero) one.
  * A durable write ends with {@link DurableEnd#force}: the file with its metadata, then its directory.
  */
 final class LoopProvider implements Provider {
@@ -114,18 +115,14 @@ final class LoopProvider implements Provider {
     }
 
     /** Runs {@code operation} on one of the provider's threads. */
-    private <T> CompletableFuture<T> async(IoTask<T> operation) {
+    private <T> CompletableFuture<T> async(Callable<T> operation) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return operation.run();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                return operation.call();
+            } catch (Exception e) {
+                throw e instanceof IOException io ? new UncheckedIOException(io) : new CompletionException(e);
             }
         }, threads);
-    }
-
-    private interface IoTask<T> {
-        T run() throws IOException;
     }
 
     @Override

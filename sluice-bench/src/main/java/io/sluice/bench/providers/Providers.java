@@ -24,10 +24,7 @@ public final class Providers {
     private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
             "spring-64k");
 
-    /**
-     * The comparison's providers: sluice, the peers with their defaults and with 64 KiB reads, the
-     * baselines (virtual-thread ones on JDK 21+).
-     */
+    /** sluice, the peers with their defaults and with 64 KiB reads, the baselines (virtual-thread ones on JDK 21+). */
     public static List<String> comparison() {
         List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
                 "vertx-pipe", "spring"));
@@ -40,10 +37,7 @@ public final class Providers {
         return names;
     }
 
-    /**
-     * {@link #comparison()} without the peers' 64 KiB rows and {@code vt-loop-staged-256k}, to keep
-     * the quick profile short; every baseline that can be a cell's fastest stays.
-     */
+    /** {@link #comparison()} without the peers' 64 KiB rows and {@code vt-loop-staged-256k}: every baseline that can be fastest stays. */
     public static List<String> quick() {
         List<String> names = new ArrayList<>(comparison());
         names.removeAll(LARGE_READ_PEERS);

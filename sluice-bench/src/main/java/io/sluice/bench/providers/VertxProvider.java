@@ -15,7 +15,6 @@ import io.vertx.core.streams.Pipe;
 import io.vertx.ext.reactivestreams.ReactiveReadStream;
 import io.vertx.ext.reactivestreams.ReactiveWriteStream;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
@@ -27,12 +26,10 @@ import java.util.concurrent.CompletableFuture;
  * and copies only). Copy is either the bridge both ways ({@code vertx}, {@code vertx-64k}) or the
  * native {@code AsyncFile.pipeTo} ({@code vertx-pipe}, {@code vertx-pipe-64k}).
  *
- * <p>A durable write cannot be asked of Vert.x with the guarantee the other rows give:
- * {@code AsyncFile.flush()} is {@code force(false)} (data only), the file's channel is not exposed,
- * and {@code OpenOptions.setSync} makes every write synchronous instead of forcing once at the end.
- * So the durable write closes the file (which waits for its outstanding writes), then forces it
- * through a {@code FileChannel} opened on a Vert.x worker thread ({@link DurableEnd#forceClosed}):
- * what a Vert.x user who needs {@code force(true)} writes.
+ * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
+ * every write, so the durable write closes the file (which waits for its writes), then forces it
+ * through a {@code FileChannel} on a worker thread ({@link DurableEnd#forceClosed}), as a Vert.x user
+ * who needs {@code force(true)} would.
  */
 final class VertxProvider implements Provider {
 
@@ -61,11 +58,6 @@ final class VertxProvider implements Provider {
         return nativePipe ? op == Op.COPY : !largeReads || op == Op.READ || op == Op.COPY;
     }
 
-    /** Zero-copy: the Netty buffer wraps the chunk's array. */
-    private static Buffer wrap(ByteBuffer chunk) {
-        return Buffer.buffer(Unpooled.wrappedBuffer(chunk));
-    }
-
     @Override
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
         Future<Void> written = vertx.fileSystem().open(target.toString(), WRITE).compose(file -> {
@@ -73,7 +65,7 @@ final class VertxProvider implements Provider {
             // pipe() before subscribe: the bridge drops the chunks a publisher emits synchronously inside
             // request while it has no handler, and the write would never complete
             Pipe<Buffer> pipe = stream.pipe();
-            new ChunkPublisher<>(chunks, VertxProvider::wrap).subscribe(stream);
+            new ChunkPublisher<>(chunks, chunk -> Buffer.buffer(Unpooled.wrappedBuffer(chunk))).subscribe(stream); // zero-copy
             if (!sync) {
                 return pipe.to(file);
             }
