@@ -44,11 +44,11 @@ public final class CellRunner {
         this.progress = progress;
     }
 
-    /** Runs {@code cell} for the providers that support its operation; returns the measured samples and every failed one. */
+    /** Runs {@code cell} for the providers supporting its operation: the measured samples and every failed one. */
     public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds, int fork)
             throws IOException {
         List<Provider> runnable = providers.stream().filter(provider -> provider.supports(cell.op())).toList();
-        Path source = cell.op().needsSource() ? source(cell.sizeBytes()) : null;
+        Path source = (cell.op() == Op.READ || cell.op() == Op.COPY) ? source(cell.sizeBytes()) : null;
         List<Path> targets = IntStream.range(0, cell.parallelism()).mapToObj(i -> dir.resolve("out-" + i)).toList();
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
@@ -72,7 +72,8 @@ public final class CellRunner {
                     samples.add(sample);
                 }
                 line.append(' ').append(provider.name()).append(' ')
-                        .append(sample.ok() ? String.format("%.0f", cell.totalBytes() / (1024.0 * 1024.0) / (sample.nanos() / 1e9)) : "FAILED");
+                        .append(sample.ok() ? String.format("%.0f", cell.totalBytes() / (1024.0 * 1024.0)
+                                / (sample.nanos() / 1e9)) : "FAILED");
             }
             progress.accept(line.toString());
         }
@@ -102,14 +103,14 @@ public final class CellRunner {
             timed += System.nanoTime() - began;
             costs = costs.and(probe.stop(start));
             invocations++;
-            for (int i = 0; i < targets.size() && status.equals("OK") && cell.op().producesFile(); i++) {
+            for (int i = 0; i < targets.size() && status.equals("OK") && cell.op() != Op.READ; i++) {
                 String wrong = Payload.verify(targets.get(i), cell.sizeBytes());
                 status = wrong == null ? status : "FAILED: " + wrong;
             }
         }
-        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations, costs.cpuNanos() / invocations,
-                costs.allocatedBytes() / invocations, costs.peakHeapBytes(), costs.peakDirectBytes(), costs.peakThreads(),
-                Load.UNKNOWN, status);
+        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations,
+                costs.cpuNanos() / invocations, costs.allocatedBytes() / invocations, costs.peakHeapBytes(),
+                costs.peakDirectBytes(), costs.peakThreads(), Load.UNKNOWN, status);
     }
 
     /** Starts {@code parallelism} operations and waits for all: the timed part. */

@@ -29,7 +29,8 @@ public final class Report {
         Map<Cell, Map<String, List<Sample>>> grouped = samples.stream().collect(Collectors.groupingBy(Sample::cell,
                 LinkedHashMap::new, Collectors.groupingBy(Sample::provider, LinkedHashMap::new, Collectors.toList())));
         grouped.keySet().stream().sorted(CELL_ORDER).forEach(cell -> rowsByCell.put(cell, grouped.get(cell)
-                .entrySet().stream().map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
+                .entrySet().stream()
+                .map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
                 .sorted(ROW_ORDER).toList()));
     }
 
@@ -133,7 +134,8 @@ public final class Report {
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
             List<Object> columns = new ArrayList<>(List.of(cell.label() + (fewSamples(cell) ? " *" : ""),
-                    sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED").orElse("-"),
+                    sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED")
+                            .orElse("-"),
                     best.map(Row::provider).orElse("-"),
                     best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),
                     speedRatio(cell, name, best.map(Row::provider).orElse("")).format()));

@@ -38,7 +38,8 @@ public record RunInfo(String commits, String jdks, String profiles, int cells, i
     public static RunInfo of(List<Sample> samples) {
         int cells = cells(samples, sample -> true);
         return new RunInfo(distinct(samples, sample -> sample.origin().commit()),
-                distinct(samples, sample -> sample.origin().jdk()), distinct(samples, sample -> sample.origin().profile()),
+                distinct(samples, sample -> sample.origin().jdk()),
+                distinct(samples, sample -> sample.origin().profile()),
                 cells, cells(samples, sample -> sample.load().noisy()),
                 cells - cells(samples, sample -> !Double.isNaN(sample.load().othersBusy())),
                 max(samples, Load::othersBusy), max(samples, Load::load1Before));

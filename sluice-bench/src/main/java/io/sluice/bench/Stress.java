@@ -141,8 +141,8 @@ public final class Stress {
             }
         }
         long peakHeap = heapPools.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
-        System.out.printf(Locale.ROOT, "%s%.3f %.1f %d %d %s%n", RESULT_PREFIX, nanos / 1e9, peakHeap / (1024.0 * 1024.0),
-                before, peak, outcome.replace('\n', ' '));
+        System.out.printf(Locale.ROOT, "%s%.3f %.1f %d %d %s%n", RESULT_PREFIX, nanos / 1e9,
+                peakHeap / (1024.0 * 1024.0), before, peak, outcome.replace('\n', ' '));
         System.out.flush();
     }
 

@@ -121,7 +121,8 @@ public final class Targets {
             DoubleSummaryStatistics range = checks.stream().mapToDouble(check -> check.measured().value())
                     .summaryStatistics();
             List<String> notMet = checks.stream().filter(check -> check.verdict() != Estimate.Verdict.MET)
-                    .map(check -> check.cell().label() + " " + check.measured().format() + " " + check.verdict()).toList();
+                    .map(check -> check.cell().label() + " " + check.measured().format() + " " + check.verdict())
+                    .toList();
             long met = checks.size() - notMet.size();
             String result = String.format(Locale.ROOT, "met in %d of %d", met, checks.size());
             md.append(String.format(Locale.ROOT, "| %s | %s | %.2f-%.2f | %s |%n", goal,

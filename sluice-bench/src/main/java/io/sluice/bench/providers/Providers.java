@@ -37,7 +37,7 @@ public final class Providers {
         return names;
     }
 
-    /** {@link #comparison()} without the peers' 64 KiB rows and {@code vt-loop-staged-256k}: every baseline that can be fastest stays. */
+    /** {@link #comparison()} without the 64 KiB peer rows and {@code vt-loop-staged-256k}, the slower staged loop. */
     public static List<String> quick() {
         List<String> names = new ArrayList<>(comparison());
         names.removeAll(LARGE_READ_PEERS);
@@ -100,7 +100,8 @@ public final class Providers {
             case "vertx", "vertx-pipe", "vertx-64k", "vertx-pipe-64k" -> new VertxProvider(name);
             case "spring", "spring-64k" -> new SpringProvider(name);
             default -> LoopProvider.named(name).orElseThrow(() -> new IllegalArgumentException("unknown provider '"
-                    + name + "'; known: " + comparison() + ", " + demandScenario() + ", " + readChoices() + ", " + readChunkSizes()
+                    + name + "'; known: " + comparison() + ", " + demandScenario() + ", " + readChoices() + ", "
+                    + readChunkSizes()
                     + " and " + hardBound()));
         };
     }

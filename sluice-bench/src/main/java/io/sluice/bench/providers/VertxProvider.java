@@ -65,7 +65,8 @@ final class VertxProvider implements Provider {
             // pipe() before subscribe: the bridge drops the chunks a publisher emits synchronously inside
             // request while it has no handler, and the write would never complete
             Pipe<Buffer> pipe = stream.pipe();
-            new ChunkPublisher<>(chunks, chunk -> Buffer.buffer(Unpooled.wrappedBuffer(chunk))).subscribe(stream); // zero-copy
+            new ChunkPublisher<>(chunks, chunk -> Buffer.buffer(Unpooled.wrappedBuffer(chunk)))  // zero-copy
+                    .subscribe(stream);
             if (!sync) {
                 return pipe.to(file);
             }
