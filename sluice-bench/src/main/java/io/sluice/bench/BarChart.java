@@ -9,6 +9,8 @@ import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 
 /**
@@ -40,17 +42,11 @@ public final class BarChart {
             throw new IllegalArgumentException("one value row per series: " + values.length + " != " + series.size());
         }
         int width = 250 + Math.max(60, series.size() * 9 + 16) * Math.max(1, categories.size());
-        double min = Double.MAX_VALUE;
-        double max = 0;
-        for (double[] row : values) {
-            for (double v : row) {
-                if (v > 0) {
-                    min = Math.min(min, v);
-                    max = Math.max(max, v);
-                }
-            }
-        }
-        boolean anyBar = max > 0;
+        DoubleSummaryStatistics positive = Arrays.stream(values).flatMapToDouble(Arrays::stream).filter(v -> v > 0)
+                .summaryStatistics();
+        double min = positive.getMin();
+        double max = positive.getMax();
+        boolean anyBar = positive.getCount() > 0;
         boolean log = logScale && anyBar; // a log axis needs at least one positive value
         chart = new CategoryChartBuilder().width(width).height(HEIGHT).title(title)
                 .yAxisTitle(axisLabel + (log ? " (log scale)" : "")).build();

@@ -19,27 +19,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The benchmark's command line.
- * <pre>
- * java -jar sluice-bench/target/sluice-bench.jar quick       # a few minutes: compact table with ratios
- * java -jar sluice-bench/target/sluice-bench.jar standard    # the grid without its >1 GiB cells, 2 forks
- * java -jar sluice-bench/target/sluice-bench.jar full        # the paper's whole grid (docs/BENCHMARKS.md ran it
- *                                                            #   with --forks 2 --warmup 1 --iterations 2 --min-sample-ms 300)
- * java -jar sluice-bench/target/sluice-bench.jar demand      # sluice's demand strategies compared
- * java -jar sluice-bench/target/sluice-bench.jar stress      # 1 GiB of 1 KiB buffers with -Xmx64m
- * java -jar sluice-bench/target/sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
- *                                   # tables and charts from a run's samples; rewrites the docs' blocks from RUN
- * java -jar sluice-bench/target/sluice-bench.jar report --check  # fails if a docs block differs from its data
- * options: --cells WRITE:1M:10,... --providers a,b --forks N --warmup N --iterations N
- *          --min-sample-ms N (repeat invocations until a sample lasts this long)
- *          --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR --charts DIR
- *          --out DIR (samples.csv, run.properties, report.md, images/; default target/bench-results/PROFILE)
- *          --size 1G --timeout SECONDS (stress)
- * </pre>
- * A run is a folder: {@code samples.csv} (one line per sample, {@link Sample#HEADER}),
- * {@code run.properties} ({@link RunInfo}), {@code report.md} and the charts. A run whose machine
- * was not quiet is marked NOISY, and {@code report} writes no docs block from it without
- * {@code --allow-noisy}. The docs' blocks: {@link Docs}.
+ * The benchmark's command line; {@link #usage()} lists the commands and options. A profile's run is a
+ * folder: {@code samples.csv} (one line per sample, {@link Sample#HEADER}), {@code run.properties}
+ * ({@link RunInfo}), {@code report.md} and the charts. A run whose machine was not quiet is marked
+ * NOISY, and {@code report} writes no docs block from it without {@code --allow-noisy}. The docs'
+ * blocks: {@link Docs}.
  */
 public final class BenchMain {
 
@@ -54,45 +38,40 @@ public final class BenchMain {
             System.out.println(usage());
             return;
         }
-        String command = args[0];
         Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
-        switch (command) {
-            case "worker":
-                worker(options);
-                System.exit(0); // peers' non-daemon threads (Rio, Vert.x) must not keep the fork alive
-                break;
-            case "stress-worker":
-                Stress.worker(args[1], Long.parseLong(args[2]), Path.of(args[3]));
-                System.exit(0);
-                break;
-            case "threads-worker":
-                Stress.threadsWorker(args[1], Path.of(args[2]));
-                System.exit(0);
-                break;
-            case "stress":
-                stress(options);
-                System.exit(0);
-                break;
-            case "report":
-                System.exit(report(options));
-                break;
-            default:
-                profile(Profile.named(command), options);
-                System.exit(0);
+        switch (args[0]) {
+            case "worker" -> Worker.run(configure(Profile.named(options.get("profile")), options),
+                    Integer.parseInt(options.get("fork")), Path.of(options.get("dir")), Path.of(options.get("samples")),
+                    System.out::println);
+            case "stress-worker" -> Stress.worker(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]),
+                    Path.of(args[4]));
+            case "stress" -> stress(options);
+            case "report" -> System.exit(report(options));
+            default -> profile(configure(Profile.named(args[0]), options), options);
         }
+        System.exit(0); // peers' non-daemon threads (Rio, Vert.x) must not keep the JVM alive
     }
 
     static String usage() {
-        return "usage: java -jar sluice-bench.jar quick|standard|full|read|demand|smoke|stress [options]\n"
-                + "       java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy] | report --check\n"
-                + "  --cells WRITE:1M:10,READ:10M:1,...  --providers " + String.join(",", Providers.comparison()) + "\n"
-                + "  --forks N --warmup N --iterations N --min-sample-ms N --java PATH --jvm-args \"...\" --dir TMP --out DIR"
-                + " --charts DIR --size 1G --timeout S";
+        return """
+                usage: java -jar sluice-bench.jar PROFILE [options]  one run into --out DIR
+                       java -jar sluice-bench.jar stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
+                       java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
+                         RUN's tables and charts; rewrites the docs' blocks generated from RUN
+                       java -jar sluice-bench.jar report --check  fails if a docs block differs from its data
+                profiles: smoke (seconds), quick (minutes: compact table with ratios), standard (the paper's grid
+                  without its >1 GiB cells), full (the whole grid), read (the read path's choices), demand (sluice's
+                  demand strategies)
+                options: --cells WRITE:1M:10,READ:10M:1,...  --providers %s
+                  --forks N --warmup N --iterations N --min-sample-ms N (repeat invocations until a sample lasts this long)
+                  --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR
+                  --out DIR (default target/bench-results/PROFILE) --charts DIR (default OUT/images)"""
+                .formatted(String.join(",", Providers.comparison()));
     }
 
+    /** {@code --name value} pairs and {@link #FLAGS} (as {@code true}); words without {@code --} are skipped. */
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
-        List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (FLAGS.contains(args[i])) {
                 options.put(args[i].substring(2), "true");
@@ -101,96 +80,58 @@ public final class BenchMain {
                     throw new IllegalArgumentException(args[i] + " needs a value\n" + usage());
                 }
                 options.put(args[i].substring(2), args[++i]);
-            } else {
-                rest.add(args[i]);
             }
         }
         return options;
     }
 
-    private static Profile configure(Profile profile, Map<String, String> options) {
-        Profile configured = profile;
-        if (options.containsKey("cells")) {
-            configured = configured.withCells(Cell.parseAll(options.get("cells")));
-        }
-        if (options.containsKey("providers")) {
-            configured = configured.withProviders(List.of(options.get("providers").split(",")));
-        }
-        if (options.containsKey("forks")) {
-            configured = configured.withForks(Integer.parseInt(options.get("forks")));
-        }
-        configured = configured.withRounds(
-                Integer.parseInt(options.getOrDefault("warmup", Integer.toString(configured.warmupRounds()))),
-                Integer.parseInt(options.getOrDefault("iterations", Integer.toString(configured.measuredRounds()))));
-        if (options.containsKey("min-sample-ms")) {
-            configured = configured.withMinSampleMillis(Long.parseLong(options.get("min-sample-ms")));
-        }
-        return configured;
+    /** {@code base} with what the options override. */
+    private static Profile configure(Profile base, Map<String, String> options) {
+        return new Profile(base.name(),
+                options.containsKey("cells") ? Cell.parseAll(options.get("cells")) : base.cells(),
+                options.containsKey("providers") ? List.of(options.get("providers").split(",")) : base.providers(),
+                Integer.parseInt(options.getOrDefault("forks", "" + base.forks())),
+                Integer.parseInt(options.getOrDefault("warmup", "" + base.warmupRounds())),
+                Integer.parseInt(options.getOrDefault("iterations", "" + base.measuredRounds())),
+                Long.parseLong(options.getOrDefault("min-sample-ms", "" + base.minSampleMillis())));
     }
 
     private static Path tempDir(Map<String, String> options) throws IOException {
-        return options.containsKey("dir") ? Path.of(options.get("dir"))
-                : Files.createTempDirectory("sluice-bench-");
+        return options.containsKey("dir") ? Path.of(options.get("dir")) : Files.createTempDirectory("sluice-bench-");
     }
 
-    private static void worker(Map<String, String> options) throws IOException {
-        Profile profile = new Profile(options.get("profile"), Cell.parseAll(options.get("cells")),
-                List.of(options.get("providers").split(",")), 0,
-                Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("iterations")),
-                Long.parseLong(options.get("min-sample-ms")));
-        Worker.run(profile, Integer.parseInt(options.get("fork")), Path.of(options.get("dir")),
-                Path.of(options.get("samples")), System.out::println);
-    }
-
-    private static void profile(Profile base, Map<String, String> options) throws Exception {
-        Profile profile = configure(base, options);
+    private static void profile(Profile profile, Map<String, String> options) throws Exception {
         Path out = Path.of(options.getOrDefault("out", "target/bench-results/" + profile.name()));
         Files.createDirectories(out);
-        Path samplesFile = out.resolve("samples.csv");
         Path dir = tempDir(options);
-        String java = options.getOrDefault("java", Forks.currentJava());
+        String java = options.getOrDefault("java", Worker.currentJava());
         List<String> jvmArgs = options.containsKey("jvm-args")
-                ? List.of(options.get("jvm-args").trim().split("\\s+")) : Forks.DEFAULT_JVM_ARGS;
+                ? List.of(options.get("jvm-args").trim().split("\\s+")) : Worker.DEFAULT_JVM_ARGS;
         System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
                         + "of at least %d ms each; files in %s, samples in %s%n", profile.name(), profile.cells().size(),
                 profile.providers().size(), profile.forks(), profile.warmupRounds(), profile.measuredRounds(),
-                profile.minSampleMillis(),
-                dir, samplesFile);
+                profile.minSampleMillis(), dir, out.resolve("samples.csv"));
         long began = System.nanoTime();
-        List<Sample> samples;
-        if (profile.forks() == 0) {
-            Files.deleteIfExists(samplesFile);
-            samples = Worker.run(profile, 0, dir, samplesFile, System.out::println);
-        } else {
-            samples = Forks.run(profile, java, jvmArgs, dir, samplesFile);
-        }
+        List<Sample> samples = Worker.forks(profile, java, jvmArgs, dir, out.resolve("samples.csv"));
         double minutes = (System.nanoTime() - began) / 60e9;
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
-        String command = String.join(" ", commandLine(profile, options));
+        List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar",
+                profile.name())); // the command that repeats this run, with the options it was given
+        new TreeMap<>(options).forEach((name, value) -> line.add("--" + name + " "
+                + (value.contains(" ") ? "\"" + value + "\"" : value)));
+        String command = String.join(" ", line);
         run.write(out.resolve("run.properties"), command, minutes);
         String markdown = "# sluice-bench " + profile.name() + "\n\n" + run.line() + "\n\n"
                 + machine(dir, java, jvmArgs)
                 + String.format(Locale.ROOT, "\nRun time: %.1f min. Command: `%s`%n", minutes, command)
                 + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
-        Path reportFile = out.resolve("report.md");
-        Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("report.md"), markdown, StandardCharsets.UTF_8);
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
         Charts.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
-        System.out.println();
-        System.out.println(report.compact());
-        System.out.println(Targets.text(report));
-        System.out.println(run.line());
-        System.out.printf(Locale.ROOT, "done in %.1f min; samples, run.properties and report.md in %s; charts: %s%n",
-                minutes, out, chartsDir);
-        System.out.println("Writes reach the page cache only (no fsync) except in write_sync cells.");
-    }
-
-    /** The command that repeats this run, with the options it was given. */
-    private static List<String> commandLine(Profile profile, Map<String, String> options) {
-        List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar", profile.name()));
-        new TreeMap<>(options).forEach((name, value) -> line.add("--" + name + " " + (value.contains(" ") ? "\"" + value + "\"" : value)));
-        return line;
+        System.out.printf(Locale.ROOT, "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"
+                + " charts: %s%nWrites reach the page cache only (no fsync) except in write_sync cells.%n",
+                report.compact(), Targets.text(report), run.line(), minutes, out, chartsDir);
     }
 
     /**
@@ -217,10 +158,7 @@ public final class BenchMain {
         List<Sample> samples = Docs.samples(from);
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
-        System.out.println(run.line());
-        System.out.println(report.markdown());
-        System.out.println(report.compact());
-        System.out.println(Targets.text(report));
+        System.out.printf("%s%n%s%n%s%n%s%n", run.line(), report.markdown(), report.compact(), Targets.text(report));
         if (options.containsKey("charts")) {
             Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }
@@ -245,25 +183,16 @@ public final class BenchMain {
                 ? List.of(options.get("providers").split(",")) : Providers.stress();
         Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
         Files.createDirectories(out);
-        String java = options.getOrDefault("java", Forks.currentJava());
-        List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options),
-                Long.parseLong(options.getOrDefault("timeout", "300")));
-        List<Stress.ThreadUse> threads = Stress.threads(providers, java, tempDir(options),
-                Long.parseLong(options.getOrDefault("timeout", "300")));
-        String markdown = Stress.markdown(results, size) + "\n" + Stress.threadsMarkdown(threads);
+        String java = options.getOrDefault("java", Worker.currentJava());
+        long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
+        List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options), timeoutSeconds);
+        String markdown = Stress.markdown(results, size, Stress.threads(providers, java, tempDir(options),
+                timeoutSeconds));
         Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(markdown);
-        List<String> names = new ArrayList<>();
-        double[][] values = new double[1][results.size()];
-        for (int i = 0; i < results.size(); i++) {
-            names.add(results.get(i).provider() + (results.get(i).outcome().equals("completed") ? "" : "\n(" +
-                    results.get(i).outcome().split("[ :(]")[0] + ")"));
-            values[0][i] = results.get(i).peakHeapMiB();
-        }
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
-        new BarChart("Peak heap writing " + Cell.formatSize(size) + " of 1 KiB buffers with " + Stress.HEAP,
-                "MiB", names, List.of("peak heap MiB"), values, false).writePng(chartsDir.resolve("memory-stress.png"));
+        Stress.chart(results, size).writePng(chartsDir.resolve("memory-stress.png"));
     }
 
     /** The machine, in the form of "How it was run" in docs/results/2026-11-23-grid/README.md. */
@@ -271,12 +200,10 @@ public final class BenchMain {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         FileStore store = Files.getFileStore(dir);
-        String cpu = "unknown CPU";
         Path cpuinfo = Path.of("/proc/cpuinfo");
-        if (Files.isReadable(cpuinfo)) {
-            cpu = Files.readAllLines(cpuinfo).stream().filter(line -> line.startsWith("model name"))
-                    .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
-        }
+        String cpu = (Files.isReadable(cpuinfo) ? Files.readAllLines(cpuinfo) : List.<String>of()).stream()
+                .filter(line -> line.startsWith("model name")).map(line -> line.substring(line.indexOf(':') + 1).trim())
+                .findFirst().orElse("unknown CPU");
         return String.format(Locale.ROOT, "- Machine: %d cores (%s), %.1f GiB memory, %s %s%n"
                         + "- Files: %s (%s filesystem)%n- Launcher JDK: %s %s; forks run `%s %s`%n",
                 Runtime.getRuntime().availableProcessors(), cpu,

@@ -1,6 +1,6 @@
 package io.sluice.bench;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -37,44 +37,25 @@ public record Cell(Op op, long sizeBytes, int parallelism) {
                 Integer.parseInt(parts[2]));
     }
 
+    /** Comma-separated {@link #parse} forms; blank entries are skipped. */
     public static List<Cell> parseAll(String specs) {
-        List<Cell> cells = new ArrayList<>();
-        for (String spec : specs.split(",")) {
-            if (!spec.isBlank()) {
-                cells.add(parse(spec));
-            }
-        }
-        return cells;
+        return Arrays.stream(specs.split(",")).filter(spec -> !spec.isBlank()).map(Cell::parse).toList();
     }
 
     /** {@code 1K}, {@code 10M}, {@code 1G} or plain bytes. */
     public static long parseSize(String text) {
-        String t = text.trim().toUpperCase(Locale.ROOT);
-        long unit = 1;
-        if (t.endsWith("K")) {
-            unit = 1024;
-        } else if (t.endsWith("M")) {
-            unit = 1024 * 1024;
-        } else if (t.endsWith("G")) {
-            unit = 1024L * 1024 * 1024;
-        }
-        if (unit != 1) {
-            t = t.substring(0, t.length() - 1);
-        }
-        return Long.parseLong(t) * unit;
+        String size = text.trim().toUpperCase(Locale.ROOT);
+        int unit = "KMG".indexOf(size.charAt(size.length() - 1)) + 1;  // 0: plain bytes
+        return Long.parseLong(unit == 0 ? size : size.substring(0, size.length() - 1)) << (10 * unit);
     }
 
+    /** {@code 1 GiB}, {@code 10 MiB}, {@code 1 KiB} or {@code 1000 B}: the largest unit that divides it. */
     public static String formatSize(long bytes) {
-        if (bytes % (1024L * 1024 * 1024) == 0) {
-            return bytes / (1024L * 1024 * 1024) + " GiB";
+        int unit = 3;
+        while (unit > 0 && bytes % (1L << (10 * unit)) != 0) {
+            unit--;
         }
-        if (bytes % (1024 * 1024) == 0) {
-            return bytes / (1024 * 1024) + " MiB";
-        }
-        if (bytes % 1024 == 0) {
-            return bytes / 1024 + " KiB";
-        }
-        return bytes + " B";
+        return (bytes >> (10 * unit)) + " " + List.of("B", "KiB", "MiB", "GiB").get(unit);
     }
 
     /** {@code write 10 MiB x10}. */

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * Runs one cell in this JVM: warm-up rounds, then measured rounds; each round runs every provider
@@ -22,9 +23,9 @@ import java.util.function.Consumer;
  * is timed. Before it: stale outputs are deleted; after it: every output is verified (size and
  * CRC32C; reads check their bytes as they arrive). A sample repeats invocations until it has
  * lasted a minimum time (short cells would otherwise measure timer and scheduling noise), with
- * one GC requested before it. A provider whose output is
- * wrong, that throws or that times out is FAILED for the cell and not run again in it. The
- * machine's {@link Load} is measured around the whole cell and recorded in each of its samples.
+ * one GC requested before it. A provider whose output is wrong, that throws or that times out is
+ * FAILED for the cell and not run again in it. The machine's {@link Load} is measured around the
+ * whole cell and recorded in each of its samples.
  */
 public final class CellRunner {
 
@@ -43,27 +44,16 @@ public final class CellRunner {
         this.progress = progress;
     }
 
-    /**
-     * Runs {@code cell} for the providers that support its operation; returns the measured samples
-     * and every failed one.
-     */
+    /** Runs {@code cell} for the providers supporting its operation: the measured samples and every failed one. */
     public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds, int fork)
             throws IOException {
-        List<Provider> runnable = new ArrayList<>();
-        for (Provider provider : providers) {
-            if (provider.supports(cell.op())) {
-                runnable.add(provider);
-            }
-        }
-        Path source = cell.op().needsSource() ? source(cell.sizeBytes()) : null;
-        List<Path> targets = new ArrayList<>();
-        for (int i = 0; i < cell.parallelism(); i++) {
-            targets.add(dir.resolve("out-" + i));
-        }
+        List<Provider> runnable = providers.stream().filter(provider -> provider.supports(cell.op())).toList();
+        Path source = (cell.op() == Op.READ || cell.op() == Op.COPY) ? source(cell.sizeBytes()) : null;
+        List<Path> targets = IntStream.range(0, cell.parallelism()).mapToObj(i -> dir.resolve("out-" + i)).toList();
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
         int rounds = warmupRounds + measuredRounds;
-        Load.Meter load = Load.start();
+        Load.Meter load = new Load.Meter();
         for (int round = 0; round < rounds; round++) {
             boolean measured = round >= warmupRounds;
             StringBuilder line = new StringBuilder(String.format("  %-22s %s %d/%d:", cell.label(),
@@ -82,7 +72,8 @@ public final class CellRunner {
                     samples.add(sample);
                 }
                 line.append(' ').append(provider.name()).append(' ')
-                        .append(sample.ok() ? String.format("%.0f", mibPerSecond(cell, sample.nanos())) : "FAILED");
+                        .append(sample.ok() ? String.format("%.0f", cell.totalBytes() / (1024.0 * 1024.0)
+                                / (sample.nanos() / 1e9)) : "FAILED");
             }
             progress.accept(line.toString());
         }
@@ -90,10 +81,6 @@ public final class CellRunner {
         deleteAll(targets);
         samples.replaceAll(sample -> sample.with(measuredLoad));
         return samples;
-    }
-
-    static double mibPerSecond(Cell cell, long nanos) {
-        return cell.totalBytes() / (1024.0 * 1024.0) / (nanos / 1e9);
     }
 
     /**
@@ -105,11 +92,7 @@ public final class CellRunner {
             throws IOException {
         System.gc();
         long timed = 0;
-        long cpu = 0;
-        long allocated = 0;
-        long peakHeap = 0;
-        long peakDirect = 0;
-        int peakThreads = 0;
+        Probe.Cost costs = Probe.Cost.NONE;
         int invocations = 0;
         String status = "OK";
         while (status.equals("OK") && (invocations == 0 || timed < minSampleNanos)) {
@@ -118,19 +101,16 @@ public final class CellRunner {
             long began = System.nanoTime();
             status = invoke(cell, provider, source, targets);
             timed += System.nanoTime() - began;
-            Probe.Cost cost = probe.stop(start);
+            costs = costs.and(probe.stop(start));
             invocations++;
-            cpu += cost.cpuNanos();
-            allocated += cost.allocatedBytes();
-            peakHeap = Math.max(peakHeap, cost.peakHeapBytes());
-            peakDirect = Math.max(peakDirect, cost.peakDirectBytes());
-            peakThreads = Math.max(peakThreads, cost.peakThreads());
-            if (status.equals("OK") && cell.op().producesFile()) {
-                status = verify(cell, targets);
+            for (int i = 0; i < targets.size() && status.equals("OK") && cell.op() != Op.READ; i++) {
+                String wrong = Payload.verify(targets.get(i), cell.sizeBytes());
+                status = wrong == null ? status : "FAILED: " + wrong;
             }
         }
-        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations, cpu / invocations,
-                allocated / invocations, peakHeap, peakDirect, peakThreads, Load.UNKNOWN, status);
+        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations,
+                costs.cpuNanos() / invocations, costs.allocatedBytes() / invocations, costs.peakHeapBytes(),
+                costs.peakDirectBytes(), costs.peakThreads(), Load.UNKNOWN, status);
     }
 
     /** Starts {@code parallelism} operations and waits for all: the timed part. */
@@ -155,16 +135,6 @@ public final class CellRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + cell.label(), e);
         }
-    }
-
-    private static String verify(Cell cell, List<Path> targets) throws IOException {
-        for (Path target : targets) {
-            String wrong = Payload.verify(target, cell.sizeBytes());
-            if (wrong != null) {
-                return "FAILED: " + wrong;
-            }
-        }
-        return "OK";
     }
 
     static String describe(Throwable error) {
@@ -198,7 +168,7 @@ public final class CellRunner {
 
     /** Deletes the source files this runner created. */
     public void deleteSources() throws IOException {
-        deleteAll(new ArrayList<>(sources.values()));
+        deleteAll(List.copyOf(sources.values()));
         sources.clear();
     }
 

@@ -3,15 +3,22 @@ package io.sluice.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /** Draws the report's charts: speed, CPU per GiB and allocation per GiB for each operation. */
 public final class Charts {
+
+    /** One chart per operation: the file name's start, the title after the operation, the axis. */
+    private record Metric(String file, ToDoubleFunction<Row> value, String title, String axis) {
+    }
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric("speed", Row::mibPerSecond, "speed (MiB/s, higher is better)", "MiB/s"),
+            new Metric("cpu", Row::cpuSecondsPerGiB, "CPU seconds per GiB (lower is better)", "CPU s/GiB"),
+            new Metric("alloc", Row::allocatedMiBPerGiB, "heap allocated per GiB moved (lower is better)", "MiB/GiB"));
 
     private Charts() {
     }
@@ -23,33 +30,21 @@ public final class Charts {
     public static List<Path> draw(Report report, Path dir, String prefix, String subtitle) throws IOException {
         List<Path> files = new ArrayList<>();
         for (Op op : Op.values()) {
-            List<Cell> cells = new ArrayList<>();
-            Set<String> providers = new LinkedHashSet<>();
-            report.rowsByCell().forEach((cell, rows) -> {
-                if (cell.op() == op) {
-                    cells.add(cell);
-                    rows.forEach(row -> providers.add(row.provider()));
-                }
-            });
+            List<Cell> cells = report.rowsByCell().keySet().stream().filter(cell -> cell.op() == op).toList();
             if (cells.isEmpty()) {
                 continue;
             }
-            List<String> series = new ArrayList<>(providers);
-            series.sort((a, b) -> Integer.compare(order(a), order(b)));
-            List<String> categories = new ArrayList<>();
-            for (Cell cell : cells) {
-                categories.add(Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism());
-            }
+            List<String> series = cells.stream().flatMap(cell -> report.rowsByCell().get(cell).stream())
+                    .map(Row::provider).distinct().sorted(Comparator.comparingInt(Charts::order)).toList();
+            List<String> categories = cells.stream()
+                    .map(cell -> Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism()).toList();
             String name = op.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            files.add(chart(report, cells, series, categories, Row::mibPerSecond,
-                    name + ": speed (MiB/s, higher is better)" + subtitle, "MiB/s", true,
-                    dir.resolve(prefix + "speed-" + name + ".png")));
-            files.add(chart(report, cells, series, categories, Row::cpuSecondsPerGiB,
-                    name + ": CPU seconds per GiB (lower is better)" + subtitle, "CPU s/GiB", true,
-                    dir.resolve(prefix + "cpu-" + name + ".png")));
-            files.add(chart(report, cells, series, categories, Row::allocatedMiBPerGiB,
-                    name + ": heap allocated per GiB moved (lower is better)" + subtitle, "MiB/GiB", true,
-                    dir.resolve(prefix + "alloc-" + name + ".png")));
+            for (Metric metric : METRICS) {
+                Path file = dir.resolve(prefix + metric.file() + "-" + name + ".png");
+                new BarChart(name + ": " + metric.title() + subtitle, metric.axis(), categories, series,
+                        values(report, cells, series, metric.value()), true).writePng(file);
+                files.add(file);
+            }
         }
         return files;
     }
@@ -62,17 +57,16 @@ public final class Charts {
         return index < 0 ? known.size() : index;
     }
 
-    private static Path chart(Report report, List<Cell> cells, List<String> series, List<String> categories,
-                              ToDoubleFunction<Row> metric, String title, String axis, boolean log, Path file)
-            throws IOException {
+    /** {@code value} of each series' row in each cell; NaN where it is missing or failed. */
+    private static double[][] values(Report report, List<Cell> cells, List<String> series,
+                                     ToDoubleFunction<Row> value) {
         double[][] values = new double[series.size()][cells.size()];
         for (int s = 0; s < series.size(); s++) {
             for (int c = 0; c < cells.size(); c++) {
-                Optional<Row> row = report.row(cells.get(c), series.get(s));
-                values[s][c] = row.filter(Row::ok).map(metric::applyAsDouble).orElse(Double.NaN);
+                values[s][c] = report.row(cells.get(c), series.get(s)).filter(Row::ok).map(value::applyAsDouble)
+                        .orElse(Double.NaN);
             }
         }
-        new BarChart(title, axis, categories, series, values, log).writePng(file);
-        return file;
+        return values;
     }
 }

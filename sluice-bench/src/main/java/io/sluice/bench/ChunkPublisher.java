@@ -50,7 +50,7 @@ public final class ChunkPublisher<T> implements Publisher<T> {
         private final Function<ByteBuffer, T> wrap;
         private final AtomicLong requested = new AtomicLong(); // any thread -> drain
         private volatile boolean cancelled;                    // any thread -> drain
-        private volatile long invalidRequest;                  // first non-positive request, or 0
+        private volatile long invalidRequest = 1;              // the first non-positive request; 1: none yet
         private long emitted;                                  // drain-confined
 
         ChunkSubscription(Subscriber<? super T> downstream, long count, Function<ByteBuffer, T> wrap) {
@@ -61,36 +61,27 @@ public final class ChunkPublisher<T> implements Publisher<T> {
 
         @Override
         public void request(long n) {
-            if (n <= 0 && invalidRequest == 0) {
-                invalidRequest = n == 0 ? -1 : n;
+            if (n <= 0 && invalidRequest == 1) {
+                invalidRequest = n;
             }
             long add = n <= 0 ? 1 : n; // wake the drain so it can signal the §3.9 error
-            long before = requested.getAndAccumulate(add, ChunkSubscription::cappedSum);
-            if (before == 0) {
+            if (requested.getAndAccumulate(add, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b) == 0) {
                 drain();
             }
-        }
-
-        private static long cappedSum(long a, long b) {
-            long sum = a + b;
-            return sum < 0 ? Long.MAX_VALUE : sum;
         }
 
         /** Runs on exactly one thread at a time: the one whose request raised demand from zero. */
         private void drain() {
             long pending = requested.get();
             while (true) {
-                long sent = 0;
-                if (invalidRequest != 0) {
+                if (invalidRequest < 1) {
                     cancelled = true;
-                    downstream.onError(new IllegalArgumentException(
-                            "§3.9: request must be positive, was " + (invalidRequest == -1 ? 0 : invalidRequest)));
+                    downstream.onError(new IllegalArgumentException("§3.9: request must be positive, was "
+                            + invalidRequest));
                     return;
                 }
-                while (sent != pending && emitted < count) {
-                    if (cancelled) {
-                        return;
-                    }
+                long sent = 0;
+                while (sent != pending && emitted < count && !cancelled) {
                     downstream.onNext(wrap.apply(Payload.freshChunk(emitted++)));
                     sent++;
                 }

@@ -94,15 +94,6 @@ final class Docs {
         return differing;
     }
 
-    /** Every block of every page. */
-    List<GeneratedBlocks.Block> all() throws IOException {
-        List<GeneratedBlocks.Block> all = new ArrayList<>();
-        for (Path page : GeneratedBlocks.pages(root.resolve("docs"))) {
-            all.addAll(blocks.blocks(page));
-        }
-        return all;
-    }
-
     /** Rewrites the blocks generated from {@code from}; returns those that changed. */
     List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
         Path file = samplesFile(from).toAbsolutePath().normalize();

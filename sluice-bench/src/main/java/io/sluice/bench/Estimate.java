@@ -42,7 +42,8 @@ public record Estimate(double value, double low, double high) {
             ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
         }
         Arrays.sort(ratios);
-        return new Estimate(average(numerator) / average(denominator), ratios[RESAMPLES / 40],
+        return new Estimate(Arrays.stream(numerator).sum() / numerator.length
+                / (Arrays.stream(denominator).sum() / denominator.length), ratios[RESAMPLES / 40],
                 ratios[RESAMPLES - RESAMPLES / 40 - 1]);
     }
 
@@ -57,10 +58,6 @@ public record Estimate(double value, double low, double high) {
             sum += values[random.nextInt(values.length)];
         }
         return sum / values.length;
-    }
-
-    private static double average(double[] values) {
-        return Arrays.stream(values).sum() / values.length;
     }
 
     /**

@@ -31,22 +31,14 @@ public record Load(double load1Before, double load1After, double othersBusy) {
         return othersBusy > NOISY_ABOVE;
     }
 
-    /** Starts measuring: call before the cell's first round. */
-    public static Meter start() {
-        return new Meter();
-    }
-
-    /** A measurement in progress. */
+    /** A measurement in progress: created before the cell's first round. */
     public static final class Meter {
         private final double load1 = load1();
         private final long[] ticks = busyAndTotalTicks();
         private final long ownCpuNanos = OS.getProcessCpuTime();
         private final long began = System.nanoTime();
 
-        private Meter() {
-        }
-
-        /** The load since {@link #start()}: call after the cell's last round. */
+        /** The load since this meter was created: call after the cell's last round. */
         public Load stop() {
             long ownCpu = OS.getProcessCpuTime() - ownCpuNanos;
             long wall = System.nanoTime() - began;

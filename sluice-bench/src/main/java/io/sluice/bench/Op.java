@@ -9,15 +9,5 @@ public enum Op {
     /** A file read and written to another file. */
     COPY,
     /** {@link #WRITE} forced to the device before completion. */
-    WRITE_SYNC;
-
-    /** Whether the operation produces a file that must be verified. */
-    public boolean producesFile() {
-        return this != READ;
-    }
-
-    /** Whether the operation needs an existing source file. */
-    public boolean needsSource() {
-        return this == READ || this == COPY;
-    }
+    WRITE_SYNC
 }

@@ -58,26 +58,25 @@ public final class Payload {
     public static void createFile(Path path, long sizeBytes) throws IOException {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            long chunks = chunks(sizeBytes);
-            ByteBuffer[] batch = new ByteBuffer[256];
-            for (long next = 0; next < chunks; ) {
-                int n = (int) Math.min(batch.length, chunks - next);
-                for (int i = 0; i < n; i++) {
-                    batch[i] = freshChunk(next + i);
-                }
-                writeFully(channel, batch, n);
-                next += n;
-            }
+            writeGathering(channel, chunks(sizeBytes), 256);
         }
     }
 
-    static void writeFully(FileChannel channel, ByteBuffer[] batch, int count) throws IOException {
-        int first = 0;
-        while (first < count) {
-            channel.write(batch, first, count - first);
-            while (first < count && !batch[first].hasRemaining()) {
-                first++;
+    /** Writes {@code chunks} fresh chunks to {@code channel}, up to {@code batchChunks} per gathering write. */
+    public static void writeGathering(FileChannel channel, long chunks, int batchChunks) throws IOException {
+        ByteBuffer[] batch = new ByteBuffer[batchChunks];
+        for (long next = 0; next < chunks; ) {
+            int count = (int) Math.min(batchChunks, chunks - next);
+            for (int i = 0; i < count; i++) {
+                batch[i] = freshChunk(next + i);
             }
+            for (int first = 0; first < count; ) {
+                channel.write(batch, first, count - first);
+                while (first < count && !batch[first].hasRemaining()) {
+                    first++;
+                }
+            }
+            next += count;
         }
     }
 

@@ -63,9 +63,7 @@ public final class Probe implements AutoCloseable {
 
     /** Resets the peaks and records the counters; call just before the timed part. */
     public Start start() {
-        for (MemoryPoolMXBean pool : heapPools) {
-            pool.resetPeakUsage();
-        }
+        heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
         threads.resetPeakThreadCount();
         long directNow = direct.getMemoryUsed();
         peakDirect.set(directNow);
@@ -74,22 +72,23 @@ public final class Probe implements AutoCloseable {
 
     /** The costs since {@code start}; call just after the timed part. */
     public Cost stop(Start start) {
-        long cpu = os.getProcessCpuTime() - start.cpuNanos;
-        long allocated = allocatedSince(start.allocated);
-        long peakHeap = 0;
-        for (MemoryPoolMXBean pool : heapPools) {
-            peakHeap += pool.getPeakUsage().getUsed();
-        }
+        long cpu = os.getProcessCpuTime() - start.cpuNanos();
+        long allocated = allocatedSince(start.allocated());
+        long peakHeap = heapPools.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
         long directPeak = Math.max(peakDirect.get(), direct.getMemoryUsed());
-        return new Cost(cpu, allocated, peakHeap, Math.max(0, directPeak - start.directBytes),
+        return new Cost(cpu, allocated, peakHeap, Math.max(0, directPeak - start.directBytes()),
                 threads.getPeakThreadCount());
     }
 
     private Map<Long, Long> allocated() {
         Map<Long, Long> byThread = new HashMap<>();
         if (totalAllocated != null) {
-            byThread.put(-1L, invokeTotal());
-            return byThread;
+            try {
+                byThread.put(-1L, (Long) totalAllocated.invoke(threads));
+                return byThread;
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("getTotalThreadAllocatedBytes failed", e);
+            }
         }
         long[] ids = threads.getAllThreadIds();
         long[] bytes = threads.getThreadAllocatedBytes(ids);
@@ -99,14 +98,6 @@ public final class Probe implements AutoCloseable {
             }
         }
         return byThread;
-    }
-
-    private long invokeTotal() {
-        try {
-            return (Long) totalAllocated.invoke(threads);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("getTotalThreadAllocatedBytes failed", e);
-        }
     }
 
     private long allocatedSince(Map<Long, Long> before) {
@@ -125,20 +116,19 @@ public final class Probe implements AutoCloseable {
     }
 
     /** Counters at the start of an invocation. */
-    public static final class Start {
-        final long cpuNanos;
-        final Map<Long, Long> allocated;
-        final long directBytes;
-
-        Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
-            this.cpuNanos = cpuNanos;
-            this.allocated = allocated;
-            this.directBytes = directBytes;
-        }
+    public record Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
     }
 
-    /** One invocation's costs. */
+    /** One invocation's costs, or several invocations' sums and peaks. */
     public record Cost(long cpuNanos, long allocatedBytes, long peakHeapBytes, long peakDirectBytes,
                        int peakThreads) {
+        static final Cost NONE = new Cost(0, 0, 0, 0, 0);
+
+        /** The sums of both costs and the higher of both peaks. */
+        Cost and(Cost next) {
+            return new Cost(cpuNanos + next.cpuNanos, allocatedBytes + next.allocatedBytes,
+                    Math.max(peakHeapBytes, next.peakHeapBytes), Math.max(peakDirectBytes, next.peakDirectBytes),
+                    Math.max(peakThreads, next.peakThreads));
+        }
     }
 }

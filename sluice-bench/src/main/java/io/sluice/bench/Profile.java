@@ -3,6 +3,8 @@ package io.sluice.bench;
 import io.sluice.bench.providers.Providers;
 
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A named benchmark plan: the cells, the providers, and how many forks, warm-up and measured
@@ -11,6 +13,16 @@ import java.util.List;
  */
 public record Profile(String name, List<Cell> cells, List<String> providers, int forks, int warmupRounds,
                       int measuredRounds, long minSampleMillis) {
+
+    public Profile {
+        if (warmupRounds < 0 || measuredRounds < 1) {
+            throw new IllegalArgumentException("need warmup >= 0 and iterations >= 1, were " + warmupRounds
+                    + " and " + measuredRounds);
+        }
+        if (minSampleMillis < 0) {
+            throw new IllegalArgumentException("min-sample-ms must not be negative, was " + minSampleMillis);
+        }
+    }
 
     private static final String QUICK = "WRITE:1M:1,WRITE:10M:1,WRITE:1M:10,WRITE:1K:100,"
             + "READ:10M:1,READ:1M:10,COPY:10M:1,COPY:1M:10";
@@ -36,67 +48,26 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
     private static final String SMOKE = "WRITE:16K:2,READ:16K:2,COPY:16K:2,WRITE_SYNC:16K:1";
 
     private static String grid(String op) {
-        StringBuilder cells = new StringBuilder();
-        for (String size : List.of("1K", "1M", "10M", "100M")) {
-            for (int parallelism : List.of(1, 10, 100)) {
-                cells.append(op).append(':').append(size).append(':').append(parallelism).append(',');
-            }
-        }
-        return cells.append(op).append(":1K:1000,").toString();
+        return Stream.of("1K", "1M", "10M", "100M").flatMap(size -> Stream.of(1, 10, 100)
+                .map(parallelism -> op + ":" + size + ":" + parallelism + ",")).collect(Collectors.joining())
+                + op + ":1K:1000,";
     }
 
     public static Profile named(String name) {
-        switch (name) {
-            case "smoke":
-                return new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1, 0);
-            case "quick":
-                return new Profile(name, Cell.parseAll(QUICK), Providers.quick(), 1, 1, 5, 250);
-            case "standard":
-                return new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 3, 300);
-            case "full":
-                return new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5, 1000);
-            case "read":
-                return new Profile(name, Cell.parseAll(READ), Providers.readChoices(), 1, 2, 5, 300);
-            case "demand":
-                return new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 1, 5, 500);
-            default:
-                throw new IllegalArgumentException("unknown profile '" + name
-                        + "'; known: smoke, quick, standard, full, read, demand");
-        }
+        return switch (name) {
+            case "smoke" -> new Profile(name, Cell.parseAll(SMOKE), Providers.comparison(), 0, 0, 1, 0);
+            case "quick" -> new Profile(name, Cell.parseAll(QUICK), Providers.quick(), 1, 1, 5, 250);
+            case "standard" -> new Profile(name, Cell.parseAll(STANDARD), Providers.comparison(), 2, 2, 3, 300);
+            case "full" -> new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5, 1000);
+            case "read" -> new Profile(name, Cell.parseAll(READ), Providers.readChoices(), 1, 2, 5, 300);
+            case "demand" -> new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 1, 5, 500);
+            default -> throw new IllegalArgumentException("unknown profile '" + name
+                    + "'; known: smoke, quick, standard, full, read, demand");
+        };
     }
 
-    public Profile withCells(List<Cell> newCells) {
-        return new Profile(name, newCells, providers, forks, warmupRounds, measuredRounds, minSampleMillis);
-    }
-
-    public Profile withProviders(List<String> newProviders) {
-        return new Profile(name, cells, newProviders, forks, warmupRounds, measuredRounds, minSampleMillis);
-    }
-
-    public Profile withForks(int newForks) {
-        return new Profile(name, cells, providers, newForks, warmupRounds, measuredRounds, minSampleMillis);
-    }
-
-    public Profile withRounds(int warmup, int measured) {
-        if (warmup < 0 || measured < 1) {
-            throw new IllegalArgumentException("need warmup >= 0 and iterations >= 1, were " + warmup
-                    + " and " + measured);
-        }
-        return new Profile(name, cells, providers, forks, warmup, measured, minSampleMillis);
-    }
-
-    public Profile withMinSampleMillis(long millis) {
-        if (millis < 0) {
-            throw new IllegalArgumentException("min-sample-ms must not be negative, was " + millis);
-        }
-        return new Profile(name, cells, providers, forks, warmupRounds, measuredRounds, millis);
-    }
-
+    /** The cells in the form {@code --cells} reads. */
     public String cellSpecs() {
-        StringBuilder specs = new StringBuilder();
-        for (Cell cell : cells) {
-            specs.append(specs.length() == 0 ? "" : ",").append(cell.spec());
-        }
-        return specs.toString();
+        return cells.stream().map(Cell::spec).collect(Collectors.joining(","));
     }
 }

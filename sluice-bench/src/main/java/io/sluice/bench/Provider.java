@@ -14,27 +14,15 @@ public interface Provider extends AutoCloseable {
     /** The row label, e.g. {@code sluice} or {@code loop-gather}. */
     String name();
 
-    /** Whether this is a plain-JDK baseline the libraries' speed is read against. */
-    default boolean baseline() {
-        return false;
-    }
-
     boolean supports(Op op);
 
     /** Starts {@code op}; {@code source} is set for reads and copies, {@code target} for writes and copies. */
     default CompletableFuture<?> start(Op op, Path source, Path target, long sizeBytes) {
-        switch (op) {
-            case WRITE:
-                return write(target, Payload.chunks(sizeBytes), false);
-            case WRITE_SYNC:
-                return write(target, Payload.chunks(sizeBytes), true);
-            case READ:
-                return read(source, sizeBytes);
-            case COPY:
-                return copy(source, target);
-            default:
-                throw new IllegalArgumentException("unknown op " + op);
-        }
+        return switch (op) {
+            case WRITE, WRITE_SYNC -> write(target, Payload.chunks(sizeBytes), op == Op.WRITE_SYNC);
+            case READ -> read(source, sizeBytes);
+            case COPY -> copy(source, target);
+        };
     }
 
     /** Writes {@code chunks} fresh 1 KiB chunks to {@code target}; forces before completing when {@code sync}. */

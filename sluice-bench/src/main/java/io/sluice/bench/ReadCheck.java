@@ -12,7 +12,12 @@ public final class ReadCheck {
 
     private final long expectedBytes;
     private long received;
+    private int largestChunkBytes;
     private String failure;
+
+    /** What a complete and correct read delivered. */
+    public record Delivered(long bytes, int largestChunkBytes) {
+    }
 
     public ReadCheck(long expectedBytes) {
         this.expectedBytes = expectedBytes;
@@ -36,16 +41,17 @@ public final class ReadCheck {
             failure = "wrong bytes in the chunk at offset " + received;
         }
         received += length;
+        largestChunkBytes = Math.max(largestChunkBytes, length);
     }
 
-    /** The byte count when the stream was complete and correct; throws otherwise. */
-    public long finish() {
+    /** What the stream delivered when it was complete and correct; throws otherwise. */
+    public Delivered finish() {
         if (failure != null) {
             throw new IllegalStateException("read delivered wrong data: " + failure);
         }
         if (received != expectedBytes) {
             throw new IllegalStateException("read delivered " + received + " bytes, expected " + expectedBytes);
         }
-        return received;
+        return new Delivered(received, largestChunkBytes);
     }
 }

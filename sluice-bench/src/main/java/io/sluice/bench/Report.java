@@ -10,31 +10,28 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /** Turns samples into rows and tables: the full Markdown table and the compact console table. */
 public final class Report {
 
     private static final List<String> PEERS = List.of("rio", "vertx", "spring");
 
+    private static final Comparator<Cell> CELL_ORDER = Comparator.comparing(Cell::op)
+            .thenComparingLong(Cell::sizeBytes).thenComparingInt(Cell::parallelism);
+    /** Failed rows last, the others fastest first. */
+    private static final Comparator<Row> ROW_ORDER = Comparator.comparing((Row row) -> !row.ok())
+            .thenComparing(Comparator.comparingDouble(Row::mibPerSecond).reversed());
+
     private final Map<Cell, List<Row>> rowsByCell = new LinkedHashMap<>();
 
     public Report(List<Sample> samples) {
-        Map<Cell, Map<String, List<Sample>>> grouped = new LinkedHashMap<>();
-        for (Sample sample : samples) {
-            grouped.computeIfAbsent(sample.cell(), c -> new LinkedHashMap<>())
-                    .computeIfAbsent(sample.provider(), p -> new ArrayList<>()).add(sample);
-        }
-        List<Cell> cells = new ArrayList<>(grouped.keySet());
-        cells.sort(Comparator.comparing(Cell::op).thenComparingLong(Cell::sizeBytes)
-                .thenComparingInt(Cell::parallelism));
-        for (Cell cell : cells) {
-            List<Row> rows = new ArrayList<>();
-            grouped.get(cell).forEach((provider, list) ->
-                    rows.add(Row.of(cell, provider, Providers.isBaseline(provider), list)));
-            rows.sort(Comparator.comparing((Row row) -> !row.ok())
-                    .thenComparing(Comparator.comparingDouble(Row::mibPerSecond).reversed()));
-            rowsByCell.put(cell, rows);
-        }
+        Map<Cell, Map<String, List<Sample>>> grouped = samples.stream().collect(Collectors.groupingBy(Sample::cell,
+                LinkedHashMap::new, Collectors.groupingBy(Sample::provider, LinkedHashMap::new, Collectors.toList())));
+        grouped.keySet().stream().sorted(CELL_ORDER).forEach(cell -> rowsByCell.put(cell, grouped.get(cell)
+                .entrySet().stream()
+                .map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
+                .sorted(ROW_ORDER).toList()));
     }
 
     public Map<Cell, List<Row>> rowsByCell() {
@@ -77,10 +74,6 @@ public final class Report {
     public boolean fewSamples(Cell cell) {
         return rowsByCell.getOrDefault(cell, List.of()).stream()
                 .anyMatch(row -> row.ok() && row.samples().size() < Row.MIN_SAMPLES);
-    }
-
-    private String label(Cell cell) {
-        return cell.label() + (fewSamples(cell) ? " *" : "");
     }
 
     private String fewSamplesNote() {
@@ -140,23 +133,21 @@ public final class Report {
             Optional<Row> sluice = row(cell, "sluice").or(() -> row(cell, "sluice-rw"));
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
-            out.append(String.format(Locale.ROOT, format, label(cell),
+            List<Object> columns = new ArrayList<>(List.of(cell.label() + (fewSamples(cell) ? " *" : ""),
                     sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED")
                             .orElse("-"),
                     best.map(Row::provider).orElse("-"),
                     best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),
-                    speedRatio(cell, name, best.map(Row::provider).orElse("")).format(),
-                    speedRatio(cell, name, PEERS.get(0)).format(),
-                    speedRatio(cell, name, PEERS.get(1)).format(),
-                    speedRatio(cell, name, PEERS.get(2)).format()));
+                    speedRatio(cell, name, best.map(Row::provider).orElse("")).format()));
+            PEERS.forEach(peer -> columns.add(speedRatio(cell, name, peer).format()));
+            out.append(String.format(Locale.ROOT, format, columns.toArray()));
         }
         out.append(fewSamplesNote());
-        List<String> failures = new ArrayList<>();
-        rowsByCell.forEach((cell, rows) -> rows.stream().filter(row -> !row.ok()).forEach(row ->
-                failures.add(cell.label() + " " + row.provider() + ": " + row.failure())));
-        if (!failures.isEmpty()) {
+        List<Row> failed = rowsByCell.values().stream().flatMap(List::stream).filter(row -> !row.ok()).toList();
+        if (!failed.isEmpty()) {
             out.append("failed (wrong output, error or timeout; reported as failed, not fast):\n");
-            failures.forEach(line -> out.append("  ").append(line).append('\n'));
+            failed.forEach(row -> out.append("  ").append(row.cell().label()).append(' ').append(row.provider())
+                    .append(": ").append(row.failure()).append('\n'));
         }
         return out.toString();
     }

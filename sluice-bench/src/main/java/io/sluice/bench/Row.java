@@ -28,38 +28,24 @@ public record Row(Cell cell, String provider, boolean baseline, List<Sample> sam
 
     /** Aggregates one provider's samples in one cell. */
     public static Row of(Cell cell, String provider, boolean baseline, List<Sample> samples) {
-        String failure = null;
-        for (Sample sample : samples) {
-            if (!sample.ok()) {
-                failure = sample.status();
-                break;
-            }
-        }
+        String failure = samples.stream().filter(sample -> !sample.ok()).map(Sample::status).findFirst().orElse(null);
         int n = samples.size();
-        double sumMs = 0;
-        double cpu = 0;
-        double allocated = 0;
-        double peakHeap = 0;
-        double peakDirect = 0;
-        int threads = 0;
-        for (Sample sample : samples) {
-            sumMs += sample.nanos() / 1e6;
-            cpu += sample.cpuNanos() / 1e9;
-            allocated += sample.allocatedBytes();
-            peakHeap = Math.max(peakHeap, sample.peakHeapBytes() / MIB);
-            peakDirect = Math.max(peakDirect, sample.peakDirectBytes() / MIB);
-            threads = Math.max(threads, sample.peakThreads());
-        }
-        double avg = n == 0 ? Double.NaN : sumMs / n;
-        double squares = 0;
-        for (Sample sample : samples) {
-            double d = sample.nanos() / 1e6 - avg;
-            squares += d * d;
-        }
+        double avg = n == 0 ? Double.NaN : sum(samples, sample -> sample.nanos() / 1e6) / n;
+        double squares = sum(samples, sample -> (sample.nanos() / 1e6 - avg) * (sample.nanos() / 1e6 - avg));
         double stddev = n > 1 ? Math.sqrt(squares / (n - 1)) : 0;
+        double cpu = sum(samples, sample -> sample.cpuNanos() / 1e9);
+        double allocated = sum(samples, Sample::allocatedBytes);
         double gibPerInvocation = cell.totalBytes() / GIB;
         return new Row(cell, provider, baseline, List.copyOf(samples), avg, stddev, n > 0 ? stddev / Math.sqrt(n) : 0,
                 cell.totalBytes() / MIB / (avg / 1e3), cpu / n / gibPerInvocation,
-                allocated / n / MIB / gibPerInvocation, peakHeap, peakDirect, threads, failure);
+                allocated / n / MIB / gibPerInvocation,
+                samples.stream().mapToDouble(sample -> sample.peakHeapBytes() / MIB).max().orElse(0),
+                samples.stream().mapToDouble(sample -> sample.peakDirectBytes() / MIB).max().orElse(0),
+                samples.stream().mapToInt(Sample::peakThreads).max().orElse(0), failure);
+    }
+
+    /** A plain left-to-right sum (not {@code DoubleStream.sum}'s compensated one), so the tables' figures stay put. */
+    private static double sum(List<Sample> samples, ToDoubleFunction<Sample> value) {
+        return samples.stream().mapToDouble(value).reduce(0, Double::sum);
     }
 }

@@ -5,12 +5,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * What a run's samples say about the run: the commit and JDK they were measured with, the profile,
@@ -35,35 +36,29 @@ public record RunInfo(String commits, String jdks, String profiles, int cells, i
     }
 
     public static RunInfo of(List<Sample> samples) {
-        Set<String> commits = new LinkedHashSet<>();
-        Set<String> jdks = new LinkedHashSet<>();
-        Set<String> profiles = new LinkedHashSet<>();
-        Set<String> cells = new HashSet<>();
-        Set<String> noisy = new HashSet<>();
-        Set<String> measured = new HashSet<>();
-        double maxOthers = Double.NaN;
-        double maxLoad = Double.NaN;
-        for (Sample sample : samples) {
-            commits.add(sample.origin().commit());
-            jdks.add(sample.origin().jdk());
-            profiles.add(sample.origin().profile());
-            String cell = sample.fork() + " " + sample.cell().spec(); // one load per cell of a fork
-            cells.add(cell);
-            if (!Double.isNaN(sample.load().othersBusy())) {
-                measured.add(cell);
-            }
-            if (sample.load().noisy()) {
-                noisy.add(cell);
-            }
-            maxOthers = max(maxOthers, sample.load().othersBusy());
-            maxLoad = max(maxLoad, sample.load().load1Before());
-        }
-        return new RunInfo(String.join("+", commits), String.join("+", jdks), String.join("+", profiles),
-                cells.size(), noisy.size(), cells.size() - measured.size(), maxOthers, maxLoad);
+        int cells = cells(samples, sample -> true);
+        return new RunInfo(distinct(samples, sample -> sample.origin().commit()),
+                distinct(samples, sample -> sample.origin().jdk()),
+                distinct(samples, sample -> sample.origin().profile()),
+                cells, cells(samples, sample -> sample.load().noisy()),
+                cells - cells(samples, sample -> !Double.isNaN(sample.load().othersBusy())),
+                max(samples, Load::othersBusy), max(samples, Load::load1Before));
     }
 
-    private static double max(double a, double b) {
-        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+    private static String distinct(List<Sample> samples, Function<Sample, String> value) {
+        return samples.stream().map(value).distinct().collect(Collectors.joining("+"));
+    }
+
+    /** The cells of forks (each has one load) with a sample that matches. */
+    private static int cells(List<Sample> samples, Predicate<Sample> matching) {
+        return (int) samples.stream().filter(matching).map(sample -> sample.fork() + " " + sample.cell().spec())
+                .distinct().count();
+    }
+
+    /** The highest known value; NaN if none is known. */
+    private static double max(List<Sample> samples, ToDoubleFunction<Load> value) {
+        return samples.stream().mapToDouble(sample -> value.applyAsDouble(sample.load()))
+                .filter(known -> !Double.isNaN(known)).max().orElse(Double.NaN);
     }
 
     public boolean noisy() {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -73,14 +72,8 @@ public record Sample(Origin origin, Cell cell, String provider, int fork, int ro
 
     /** Every sample in a samples file; an empty list if there is no file. */
     public static List<Sample> read(Path file) throws IOException {
-        List<Sample> samples = new ArrayList<>();
-        if (Files.exists(file)) {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (!line.isBlank() && !line.equals(HEADER) && !line.startsWith("fork,")) {
-                    samples.add(parse(line));
-                }
-            }
-        }
-        return samples;
+        return !Files.exists(file) ? List.of() : Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .filter(line -> !line.isBlank() && !line.equals(HEADER) && !line.startsWith("fork,"))
+                .map(Sample::parse).toList();
     }
 }

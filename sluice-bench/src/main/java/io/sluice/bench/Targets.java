@@ -2,11 +2,11 @@ package io.sluice.bench;
 
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The benchmark's targets, checked against a report: each line says the cell, the target, the
@@ -44,42 +44,43 @@ public final class Targets {
 
     public static List<Check> evaluate(Report report) {
         List<Check> checks = new ArrayList<>();
-        for (Map.Entry<Cell, List<Row>> entry : report.rowsByCell().entrySet()) {
-            Cell cell = entry.getKey();
+        for (Cell cell : report.rowsByCell().keySet()) {
+            Speed speed = (target, a, b, required) ->
+                    checks.add(new Check(cell, target, report.speedRatio(cell, a, b), required, false));
             switch (cell.op()) {
-                case WRITE: {
+                case WRITE -> {
                     double factor = cell.parallelism() == 1 ? 3 : 2;
-                    checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), factor, false));
-                    checks.add(new Check(cell, "sluice / loop speed", report.speedRatio(cell, "sluice", "loop"), factor, false));
-                    checks.add(new Check(cell, "sluice / loop-gather speed",
-                            report.speedRatio(cell, "sluice", "loop-gather"), 0.8, false));
-                    checks.add(new Check(cell, "sluice / rio CPU per GiB", cpuRatio(report, cell, "sluice", "rio"), 0.5, true));
-                    break;
+                    speed.check("sluice / rio speed", "sluice", "rio", factor);
+                    speed.check("sluice / loop speed", "sluice", "loop", factor);
+                    speed.check("sluice / loop-gather speed", "sluice", "loop-gather", 0.8);
+                    checks.add(new Check(cell, "sluice / rio CPU per GiB",
+                            report.ratio(cell, "sluice", "rio", Sample::cpuNanos, false), 0.5, true));
                 }
-                case READ:
-                    checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), 3, false));
-                    checks.add(new Check(cell, "sluice / loop (8 KiB) speed", report.speedRatio(cell, "sluice", "loop"), 0.8, false));
-                    checks.add(new Check(cell, "sluice-lent / loop (8 KiB) speed",
-                            report.speedRatio(cell, "sluice-lent", "loop"), 1, false));
-                    checks.add(new Check(cell, "sluice-lent / loop-direct-64k speed",
-                            report.speedRatio(cell, "sluice-lent", "loop-direct-64k"), 0.85, false));
-                    checks.add(new Check(cell, "sluice-lent heap MiB per GiB", allocated(report, cell, "sluice-lent"), 16, true));
-                    break;
-                case COPY:
-                    checks.add(new Check(cell, "sluice-lent (write(read)) / copyTo",
-                            report.speedRatio(cell, "sluice-lent", "sluice"), 0.7, false));
-                    checks.add(new Check(cell, "sluice-lent (write(read)) / loop",
-                            report.speedRatio(cell, "sluice-lent", "loop"), 1, false));
-                    checks.add(new Check(cell, "sluice / loop speed", report.speedRatio(cell, "sluice", "loop"), 1, false));
-                    checks.add(new Check(cell, "sluice / files-copy speed",
-                            report.speedRatio(cell, "sluice", "files-copy"), 1, false));
-                    checks.add(new Check(cell, "sluice / rio speed", report.speedRatio(cell, "sluice", "rio"), 2, false));
-                    break;
-                default:
-                    break;
+                case READ -> {
+                    speed.check("sluice / rio speed", "sluice", "rio", 3);
+                    speed.check("sluice / loop (8 KiB) speed", "sluice", "loop", 0.8);
+                    speed.check("sluice-lent / loop (8 KiB) speed", "sluice-lent", "loop", 1);
+                    speed.check("sluice-lent / loop-direct-64k speed", "sluice-lent", "loop-direct-64k", 0.85);
+                    checks.add(new Check(cell, "sluice-lent heap MiB per GiB", allocated(report, cell, "sluice-lent"),
+                            16, true));
+                }
+                case COPY -> {
+                    speed.check("sluice-lent (write(read)) / copyTo", "sluice-lent", "sluice", 0.7);
+                    speed.check("sluice-lent (write(read)) / loop", "sluice-lent", "loop", 1);
+                    speed.check("sluice / loop speed", "sluice", "loop", 1);
+                    speed.check("sluice / files-copy speed", "sluice", "files-copy", 1);
+                    speed.check("sluice / rio speed", "sluice", "rio", 2);
+                }
+                default -> {
+                }
             }
         }
         return checks;
+    }
+
+    /** Adds a check that {@code a}'s speed over {@code b}'s is at least {@code required}. */
+    private interface Speed {
+        void check(String target, String a, String b, double required);
     }
 
     /** Heap allocated per GiB moved, MiB, with its interval. */
@@ -90,13 +91,9 @@ public final class Targets {
                 .orElse(Estimate.NONE);
     }
 
-    private static Estimate cpuRatio(Report report, Cell cell, String a, String b) {
-        return report.ratio(cell, a, b, Sample::cpuNanos, false);
-    }
-
     private static String counts(List<Check> checks) {
-        Map<Estimate.Verdict, Long> counts = new EnumMap<>(Estimate.Verdict.class);
-        checks.forEach(check -> counts.merge(check.verdict(), 1L, Long::sum));
+        Map<Estimate.Verdict, Long> counts = checks.stream().collect(Collectors.groupingBy(Check::verdict,
+                Collectors.counting()));
         long measured = checks.size() - counts.getOrDefault(Estimate.Verdict.NOT_MEASURED, 0L);
         return String.format(Locale.ROOT, "%d met, %d missed, %d inconclusive of %d measured",
                 counts.getOrDefault(Estimate.Verdict.MET, 0L), counts.getOrDefault(Estimate.Verdict.MISSED, 0L),
@@ -116,19 +113,16 @@ public final class Targets {
      * measured figures, and every cell where it was not met, with its interval and verdict.
      */
     public static String summary(Report report) {
-        Map<String, List<Check>> byGoal = new LinkedHashMap<>();
-        evaluate(report).stream().filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
-                .forEach(check -> byGoal.computeIfAbsent(check.goal(), goal -> new ArrayList<>()).add(check));
+        Map<String, List<Check>> byGoal = evaluate(report).stream()
+                .filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
+                .collect(Collectors.groupingBy(Check::goal, LinkedHashMap::new, Collectors.toList()));
         StringBuilder md = new StringBuilder("| Target | Result | Range | Not met (95% interval) |\n|---|---|---|---|\n");
         byGoal.forEach((goal, checks) -> {
             DoubleSummaryStatistics range = checks.stream().mapToDouble(check -> check.measured().value())
                     .summaryStatistics();
-            List<String> notMet = new ArrayList<>();
-            for (Check check : checks) {
-                if (check.verdict() != Estimate.Verdict.MET) {
-                    notMet.add(check.cell().label() + " " + check.measured().format() + " " + check.verdict());
-                }
-            }
+            List<String> notMet = checks.stream().filter(check -> check.verdict() != Estimate.Verdict.MET)
+                    .map(check -> check.cell().label() + " " + check.measured().format() + " " + check.verdict())
+                    .toList();
             long met = checks.size() - notMet.size();
             String result = String.format(Locale.ROOT, "met in %d of %d", met, checks.size());
             md.append(String.format(Locale.ROOT, "| %s | %s | %.2f-%.2f | %s |%n", goal,

@@ -31,7 +31,8 @@ class BenchSmokeTest {
         Profile smoke = Profile.named("smoke");
         List<String> names = new ArrayList<>(Providers.comparison());
         names.addAll(Providers.demandScenario());
-        smoke = smoke.withProviders(names.stream().distinct().collect(Collectors.toList()));
+        smoke = new Profile(smoke.name(), smoke.cells(), names.stream().distinct().collect(Collectors.toList()),
+                smoke.forks(), smoke.warmupRounds(), smoke.measuredRounds(), smoke.minSampleMillis());
         List<String> log = new ArrayList<>();
         List<Sample> samples = Worker.run(smoke, 0, dir.resolve("files"), dir.resolve("samples.csv"), log::add);
 
@@ -69,7 +70,7 @@ class BenchSmokeTest {
 
     @Test
     void stressChildrenRunWithTheSmallHeapAndVerifyTheirOutput() throws Exception {
-        List<Stress.Result> results = Stress.run(Providers.stress(), 4L * 1024 * 1024, Forks.currentJava(),
+        List<Stress.Result> results = Stress.run(Providers.stress(), 4L * 1024 * 1024, Worker.currentJava(),
                 dir, 120);
         for (Stress.Result result : results) {
             assertEquals("completed", result.outcome(), result.provider() + " with " + Stress.HEAP);
@@ -79,10 +80,10 @@ class BenchSmokeTest {
 
     @Test
     void aThousandConcurrentSluiceWritesAddNoMoreThreadsThanTheIoPool() throws Exception {
-        List<Stress.ThreadUse> results = Stress.threads(List.of("sluice"), Forks.currentJava(), dir, 120);
-        Stress.ThreadUse sluice = results.get(0);
+        List<Stress.Result> results = Stress.threads(List.of("sluice"), Worker.currentJava(), dir, 120);
+        Stress.Result sluice = results.get(0);
         assertEquals("completed", sluice.outcome());
         int poolSize = Math.max(4, 2 * Runtime.getRuntime().availableProcessors()); // IoExecutors' default
-        assertTrue(sluice.peakThreads() - sluice.threadsBefore() <= poolSize, sluice.line());
+        assertTrue(sluice.peakThreads() - sluice.threadsBefore() <= poolSize, sluice.threadsLine());
     }
 }

@@ -61,9 +61,10 @@ class ReportTest {
 
     @Test
     void stressOutputIsParsedIntoCompletedOrOom() {
-        assertEquals("completed", Stress.parse("x", 0, List.of("noise", Stress.RESULT_PREFIX + "1.500 20.5 completed"))
-                .outcome());
-        assertEquals("OOM (OutOfMemoryError)", Stress.parse("x", 3,
-                List.of("Terminating due to java.lang.OutOfMemoryError: Java heap space")).outcome());
+        Stress.Result completed = Stress.parse("x", 0, List.of("noise", Stress.RESULT_PREFIX + "1.500 20.5 7 12 completed"), 2);
+        assertEquals(List.of("completed", 1.5, 20.5, 7, 12), List.of(completed.outcome(), completed.seconds(),
+                completed.peakHeapMiB(), completed.threadsBefore(), completed.peakThreads()));
+        assertEquals("OOM (OutOfMemoryError) after 2.0 s (child JVM lifetime)", Stress.parse("x", 3,
+                List.of("Terminating due to java.lang.OutOfMemoryError: Java heap space"), 2).outcome());
     }
 }

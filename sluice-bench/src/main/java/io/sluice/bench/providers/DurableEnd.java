@@ -6,23 +6,27 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The end of every durable ({@code WRITE_SYNC}) write the benchmark times, so that every provider
- * gives the guarantee sluice's {@code WriteOptions.withSync()} gives: the file's data and metadata
- * forced ({@code force(true)}), then its directory, so that a file the write created still exists
- * after a crash (fsync(2), "Notes"). Blocking: callers run it on their own I/O threads.
+ * The end of every timed durable ({@code WRITE_SYNC}) write, so that every provider gives sluice's
+ * {@code WriteOptions.withSync()} guarantee: the file's data and metadata forced, then its directory,
+ * so that a file the write created survives a crash (fsync(2), "Notes"). Blocking: run on I/O threads.
  */
 final class DurableEnd {
-
-    /** What every durable row guarantees when its write completes; see {@link Providers#durableGuarantee}. */
-    static final String GUARANTEE = "file data and metadata forced (force(true)), then its directory";
 
     private DurableEnd() {
     }
 
-    /** Forces {@code channel}'s file with its metadata, then the directory {@code file} lies in. */
+    /**
+     * Forces {@code channel}'s file with its metadata, then the directory {@code file} lies in. A file
+     * system that cannot open or force a directory (Windows; EINVAL on some) leaves the entry's
+     * durability to itself, as sluice does.
+     */
     static void force(FileChannel channel, Path file) throws IOException {
         channel.force(true);
-        forceDirectoryOf(file);
+        try (FileChannel directory = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+            directory.force(true);
+        } catch (IOException | UnsupportedOperationException refused) {
+            // the file's own force has happened
+        }
     }
 
     /**
@@ -33,22 +37,6 @@ final class DurableEnd {
     static void forceClosed(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             force(channel, file);
-        }
-    }
-
-    /**
-     * Forces the directory {@code file} lies in. A file system that cannot open or force a
-     * directory (Windows; EINVAL on some) leaves the entry's durability to itself, as sluice does.
-     */
-    static void forceDirectoryOf(Path file) {
-        Path directory = file.toAbsolutePath().getParent();
-        if (directory == null) {
-            return;
-        }
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException refused) {
-            // the file's own force has happened; see the method's Javadoc
         }
     }
 }

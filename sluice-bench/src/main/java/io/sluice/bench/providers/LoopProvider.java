@@ -14,266 +14,226 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The plain-JDK baselines every figure is read against: blocking {@link FileChannel} loops, one
  * operation per thread (a cached pool of platform threads, or one virtual thread each on JDK 21+).
- * <ul>
- *   <li>{@code loop}: write = one {@code write} per fresh 1 KiB chunk; read = an 8 KiB heap buffer
- *       reused; copy = the same 8 KiB buffer read then written;</li>
- *   <li>{@code loop-gather}: write = the same fresh chunks, up to 1,024 per gathering write (the
- *       JDK copies each heap chunk into a temporary direct buffer of its own);</li>
- *   <li>{@code loop-staged-256k}: write = the same fresh chunks copied into one 256 KiB direct
- *       buffer, written with {@code FileChannel.write} whenever it is full and at the end: one
- *       copy and one system call per 256 KiB, as sluice's channel writer stages heap chunks (in
- *       256 KiB direct buffers, core's {@code StagingBuffers.STAGING_BYTES});</li>
- *   <li>{@code loop-fresh-64k}: read = a fresh 64 KiB heap buffer per read, the cost of handing
- *       out chunks the reader owns (sluice's default read chunk), without any library around it;</li>
- *   <li>{@code loop-fresh-direct-64k}: read = a fresh 64 KiB direct buffer per read, what owned
- *       direct chunks would cost;</li>
- *   <li>{@code loop-direct-64k}, {@code loop-direct-256k}: read = one 64 KiB (256 KiB) direct
- *       buffer reused (no copy through the JDK's temporary buffer: the fastest plain read); copy =
- *       the same buffer read then written;</li>
- *   <li>{@code files-copy}: copy = {@link Files#copy(Path, Path, java.nio.file.CopyOption...)}.</li>
- * </ul>
- * The reused direct buffers come from a small pool per provider, taken for one operation and
- * given back at its end, so that short operations do not each allocate (and zero) one.
+ * The reused direct buffers come from a small pool per provider, taken for one operation and given
+ * back at its end, so that short operations do not each allocate (and zero) one.
  * A durable write ends with {@link DurableEnd#force}: the file with its metadata, then its directory.
  */
-public final class LoopProvider implements Provider {
+final class LoopProvider implements Provider {
 
-    /** The loops' flavours. */
-    public enum Kind {
-        LOOP("loop"), GATHER("loop-gather"), FRESH_64K("loop-fresh-64k"),
-        FRESH_DIRECT_64K("loop-fresh-direct-64k"), DIRECT_64K("loop-direct-64k"), DIRECT_256K("loop-direct-256k"),
-        STAGED_256K("loop-staged-256k"), FILES_COPY("files-copy");
+    /** The buffers a loop reads, copies or stages through. */
+    enum Buffers {
+        HEAP_8K, FRESH_HEAP_64K, FRESH_DIRECT_64K, POOLED_DIRECT_64K, POOLED_DIRECT_256K;
 
-        private final String label;
+        boolean fresh() {
+            return this == FRESH_HEAP_64K || this == FRESH_DIRECT_64K;
+        }
 
-        Kind(String label) {
-            this.label = label;
+        boolean pooled() {
+            return this == POOLED_DIRECT_64K || this == POOLED_DIRECT_256K;
         }
     }
 
-    static final int GATHER_CHUNKS = 1024;                 // loop-gather's chunks per gathering write
-    static final int READ_BUFFER_BYTES = 8 * 1024;         // loop's read buffer
-    static final int FRESH_READ_BUFFER_BYTES = 64 * 1024;  // the 64 KiB loops' buffers
-    static final int STAGING_BYTES = 256 * 1024;           // loop-staged-256k's and loop-direct-256k's buffer
-    /** Idle direct buffers a provider keeps for its next operations; more in use are dropped when given back. */
-    static final int POOL_LIMIT = 16;
+    /**
+     * The loops' flavours: the operations each has a row for, and its buffers. A fresh buffer per read is
+     * the cost of handing out chunks the reader owns (sluice's default 64 KiB); a reused direct buffer
+     * avoids the copy through the JDK's temporary buffer, the fastest plain read.
+     */
+    enum Kind {
+        LOOP("loop", EnumSet.allOf(Op.class), Buffers.HEAP_8K),
+        GATHER("loop-gather", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.HEAP_8K),
+        STAGED_256K("loop-staged-256k", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.POOLED_DIRECT_256K),
+        FRESH_64K("loop-fresh-64k", EnumSet.of(Op.READ), Buffers.FRESH_HEAP_64K),
+        FRESH_DIRECT_64K("loop-fresh-direct-64k", EnumSet.of(Op.READ), Buffers.FRESH_DIRECT_64K),
+        DIRECT_64K("loop-direct-64k", EnumSet.of(Op.READ, Op.COPY), Buffers.POOLED_DIRECT_64K),
+        DIRECT_256K("loop-direct-256k", EnumSet.of(Op.READ, Op.COPY), Buffers.POOLED_DIRECT_256K),
+        FILES_COPY("files-copy", EnumSet.of(Op.COPY), null);  // Files.copy
 
+        private final String label;
+        private final Set<Op> ops;
+        private final Buffers buffers;
+
+        Kind(String label, Set<Op> ops, Buffers buffers) {
+            this.label = label;
+            this.ops = ops;
+            this.buffers = buffers;
+        }
+    }
+
+    static final int GATHER_CHUNKS = 1024;        // loop-gather's chunks per gathering write
+    static final int STAGING_BYTES = 256 * 1024;  // core's StagingBuffers.STAGING_BYTES
+    static final int POOL_LIMIT = 16;             // idle direct buffers kept; more given back are dropped
+
+    private final String name;
     private final Kind kind;
-    private final boolean virtual;
     private final ExecutorService threads;
-    private final DirectBuffers directBuffers;  // the reused direct buffers; any operation's thread
+    private final BlockingDeque<ByteBuffer> idleBuffers = new LinkedBlockingDeque<>(POOL_LIMIT); // any thread
 
-    private LoopProvider(Kind kind, boolean virtual, ExecutorService threads) {
+    private LoopProvider(String name, Kind kind) {
+        this.name = name;
         this.kind = kind;
-        this.virtual = virtual;
-        this.threads = threads;
-        this.directBuffers = new DirectBuffers(kind == Kind.DIRECT_64K ? FRESH_READ_BUFFER_BYTES
-                : kind == Kind.DIRECT_256K || kind == Kind.STAGED_256K ? STAGING_BYTES : 0);
+        AtomicInteger next = new AtomicInteger();
+        this.threads = name.startsWith("vt-") ? IoExecutors.newVirtualThreadExecutor()  // JDK 21+
+                : Executors.newCachedThreadPool(task -> {
+                    Thread thread = new Thread(task, name + "-" + next.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
-    /** The loop on platform threads. */
-    public static LoopProvider platform(Kind kind) {
-        return new LoopProvider(kind, false, Executors.newCachedThreadPool(new DaemonThreads(kind.label)));
-    }
-
-    /** The loop on virtual threads; needs JDK 21+ ({@link IoExecutors#virtualThreadsAvailable()}). */
-    public static LoopProvider virtual(Kind kind) {
-        return new LoopProvider(kind, true, IoExecutors.newVirtualThreadExecutor());
+    /** The loop whose row label is {@code name}: a kind's label, prefixed {@code vt-} for virtual threads. */
+    static Optional<LoopProvider> named(String name) {
+        String label = name.startsWith("vt-") ? name.substring("vt-".length()) : name;
+        return Arrays.stream(Kind.values()).filter(kind -> kind.label.equals(label)).findFirst()
+                .map(kind -> new LoopProvider(name, kind));
     }
 
     @Override
     public String name() {
-        return (virtual ? "vt-" : "") + kind.label;
-    }
-
-    @Override
-    public boolean baseline() {
-        return true;
+        return name;
     }
 
     @Override
     public boolean supports(Op op) {
-        switch (kind) {
-            case LOOP:
-                return true;
-            case GATHER:
-            case STAGED_256K:
-                return op == Op.WRITE || op == Op.WRITE_SYNC;
-            case FRESH_64K:
-            case FRESH_DIRECT_64K:
-                return op == Op.READ;
-            case DIRECT_64K:
-            case DIRECT_256K:
-                return op == Op.READ || op == Op.COPY;
-            case FILES_COPY:
-                return op == Op.COPY;
-            default:
-                return false;
-        }
+        return kind.ops.contains(op);
+    }
+
+    /** Runs {@code operation} on one of the provider's threads. */
+    private <T> CompletableFuture<T> async(Callable<T> operation) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return operation.call();
+            } catch (Exception e) {
+                throw e instanceof IOException io ? new UncheckedIOException(io) : new CompletionException(e);
+            }
+        }, threads);
     }
 
     @Override
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
-        return CompletableFuture.supplyAsync(() -> {
+        return async(() -> {
             try (FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                if (kind == Kind.GATHER) {
-                    writeGathering(channel, chunks);
+                if (kind == Kind.GATHER) {          // the JDK copies each chunk into a temporary direct buffer
+                    Payload.writeGathering(channel, chunks, GATHER_CHUNKS);
                 } else if (kind == Kind.STAGED_256K) {
                     writeStaged(channel, chunks);
                 } else {
-                    writeOneByOne(channel, chunks);
+                    for (long index = 0; index < chunks; index++) {
+                        writeFully(channel, Payload.freshChunk(index));
+                    }
                 }
                 if (sync) {
                     DurableEnd.force(channel, target);
                 }
                 return chunks * Payload.CHUNK_BYTES;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
-        }, threads);
+        });
     }
 
-    private static void writeOneByOne(FileChannel channel, long chunks) throws IOException {
-        for (long index = 0; index < chunks; index++) {
-            ByteBuffer chunk = Payload.freshChunk(index);
-            while (chunk.hasRemaining()) {
-                channel.write(chunk);
-            }
-        }
-    }
-
-    private static void writeGathering(FileChannel channel, long chunks) throws IOException {
-        ByteBuffer[] batch = new ByteBuffer[GATHER_CHUNKS];
-        for (long next = 0; next < chunks; ) {
-            int count = (int) Math.min(GATHER_CHUNKS, chunks - next);
-            for (int i = 0; i < count; i++) {
-                batch[i] = Payload.freshChunk(next + i);
-            }
-            int first = 0;
-            while (first < count) {
-                channel.write(batch, first, count - first);
-                while (first < count && !batch[first].hasRemaining()) {
-                    first++;
-                }
-            }
-            next += count;
-        }
-    }
-
-    /** Copies the chunks into one reused direct buffer, written whenever the next chunk would not fit. */
+    /**
+     * Copies the chunks into one pooled direct buffer, written when full and at the end, as sluice's
+     * channel writer stages heap chunks: one copy and one system call per 256 KiB.
+     */
     private void writeStaged(FileChannel channel, long chunks) throws IOException {
-        ByteBuffer staging = directBuffers.take();
+        ByteBuffer staging = takeBuffer();
         try {
             for (long index = 0; index < chunks; index++) {
                 ByteBuffer chunk = Payload.freshChunk(index);  // CHUNK_BYTES, far below STAGING_BYTES
                 if (staging.remaining() < chunk.remaining()) {
-                    writeOut(channel, staging);
+                    writeFully(channel, staging.flip());
+                    staging.clear();
                 }
                 staging.put(chunk);
             }
-            writeOut(channel, staging);
+            writeFully(channel, staging.flip());
         } finally {
-            directBuffers.give(staging);
+            giveBack(staging);
         }
     }
 
-    /** Writes what {@code staging} holds and clears it for the next chunks. */
-    private static void writeOut(FileChannel channel, ByteBuffer staging) throws IOException {
-        staging.flip();
-        while (staging.hasRemaining()) {
-            channel.write(staging);
+    private static long writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
+        long written = 0;
+        while (buffer.hasRemaining()) {
+            written += channel.write(buffer);
         }
-        staging.clear();
+        return written;
     }
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return CompletableFuture.supplyAsync(() -> {
+        return async(() -> {
             ReadCheck check = new ReadCheck(sizeBytes);
-            boolean fresh = kind == Kind.FRESH_64K || kind == Kind.FRESH_DIRECT_64K;
-            ByteBuffer buffer = takeReadBuffer();
+            boolean fresh = kind.buffers.fresh();
+            ByteBuffer buffer = takeBuffer();
             try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
                 while (channel.read(buffer) >= 0) {
-                    buffer.flip();
-                    check.accept(buffer);
-                    buffer = fresh ? takeReadBuffer() : buffer.clear();
+                    check.accept(buffer.flip());
+                    buffer = fresh ? takeBuffer() : buffer.clear();
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             } finally {
-                giveBackReadBuffer(buffer);
+                giveBack(buffer);
             }
             return check.finish();
-        }, threads);
-    }
-
-    /** The buffer one read (or copy) step reads into: fresh, or the pooled direct one, or 8 KiB heap. */
-    private ByteBuffer takeReadBuffer() {
-        switch (kind) {
-            case FRESH_64K:
-                return ByteBuffer.allocate(FRESH_READ_BUFFER_BYTES);
-            case FRESH_DIRECT_64K:
-                return ByteBuffer.allocateDirect(FRESH_READ_BUFFER_BYTES);
-            case DIRECT_64K:
-            case DIRECT_256K:
-                return directBuffers.take();
-            default:
-                return ByteBuffer.allocate(READ_BUFFER_BYTES);
-        }
-    }
-
-    private void giveBackReadBuffer(ByteBuffer buffer) {
-        if (kind == Kind.DIRECT_64K || kind == Kind.DIRECT_256K) {
-            directBuffers.give(buffer);
-        }
+        });
     }
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                if (kind == Kind.FILES_COPY) {
-                    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
-                    return Files.size(target);
-                }
-                ByteBuffer buffer = takeReadBuffer();
-                try {
-                    return copyLoop(source, target, buffer);
-                } finally {
-                    giveBackReadBuffer(buffer);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+        return async(() -> {
+            if (kind == Kind.FILES_COPY) {
+                Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                return Files.size(target);
             }
-        }, threads);
+            long copied = 0;
+            ByteBuffer buffer = takeBuffer();
+            try (FileChannel from = FileChannel.open(source, StandardOpenOption.READ);
+                 FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE,
+                         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                while (from.read(buffer) >= 0) {
+                    copied += writeFully(to, buffer.flip());
+                    buffer.clear();
+                }
+            } finally {
+                giveBack(buffer);
+            }
+            return copied;
+        });
     }
 
-    private static long copyLoop(Path source, Path target, ByteBuffer buffer) throws IOException {
-        long copied = 0;
-        try (FileChannel from = FileChannel.open(source, StandardOpenOption.READ);
-             FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE,
-                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            while (from.read(buffer) >= 0) {
-                buffer.flip();
-                while (buffer.hasRemaining()) {
-                    copied += to.write(buffer);
-                }
-                buffer.clear();
-            }
+    /** The buffer one step reads into (or stages in): fresh, an idle pooled one, or a new one. */
+    private ByteBuffer takeBuffer() {
+        ByteBuffer idle = kind.buffers.pooled() ? idleBuffers.pollFirst() : null;
+        return switch (kind.buffers) {
+            case HEAP_8K -> ByteBuffer.allocate(8 * 1024);
+            case FRESH_HEAP_64K -> ByteBuffer.allocate(64 * 1024);
+            case FRESH_DIRECT_64K -> ByteBuffer.allocateDirect(64 * 1024);
+            case POOLED_DIRECT_64K -> idle != null ? idle.clear() : ByteBuffer.allocateDirect(64 * 1024);
+            case POOLED_DIRECT_256K -> idle != null ? idle.clear() : ByteBuffer.allocateDirect(STAGING_BYTES);
+        };
+    }
+
+    /** Keeps a pooled buffer for the next operation, or drops it (to the GC) if enough are idle. */
+    private void giveBack(ByteBuffer buffer) {
+        if (kind.buffers.pooled()) {
+            idleBuffers.offerFirst(buffer);
         }
-        return copied;
     }
 
     @Override
@@ -283,55 +243,6 @@ public final class LoopProvider implements Provider {
             threads.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * The provider's reused direct buffers, all of one size: taken for one operation, given back
-     * at its end, at most {@link #POOL_LIMIT} kept idle. Any operation's thread takes and gives.
-     */
-    private static final class DirectBuffers {
-        private final int bufferBytes;
-        private final ConcurrentLinkedDeque<ByteBuffer> idle = new ConcurrentLinkedDeque<>(); // any thread
-        private final AtomicInteger idleCount = new AtomicInteger();                          // any thread
-
-        DirectBuffers(int bufferBytes) {
-            this.bufferBytes = bufferBytes;
-        }
-
-        /** A cleared buffer: an idle one if there is one, else a new one. */
-        ByteBuffer take() {
-            ByteBuffer buffer = idle.pollFirst();
-            if (buffer == null) {
-                return ByteBuffer.allocateDirect(bufferBytes);
-            }
-            idleCount.decrementAndGet();
-            return buffer.clear();
-        }
-
-        /** Keeps {@code buffer} for the next operation, or drops it (to the GC) if enough are idle. */
-        void give(ByteBuffer buffer) {
-            if (idleCount.incrementAndGet() <= POOL_LIMIT) {
-                idle.offerFirst(buffer);
-            } else {
-                idleCount.decrementAndGet();
-            }
-        }
-    }
-
-    private static final class DaemonThreads implements ThreadFactory {
-        private final String prefix;
-        private final AtomicInteger next = new AtomicInteger(1);
-
-        DaemonThreads(String prefix) {
-            this.prefix = prefix + "-";
-        }
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, prefix + next.getAndIncrement());
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

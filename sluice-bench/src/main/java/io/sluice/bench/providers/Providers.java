@@ -3,29 +3,28 @@ package io.sluice.bench.providers;
 import io.sluice.IoExecutors;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
+import io.sluice.bench.Op;
 import io.sluice.bench.Provider;
 import io.sluice.demand.Demand;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /** Every provider by name, and the standard sets the profiles use. */
 public final class Providers {
 
+    private static final Set<Op> READ_COPY = EnumSet.of(Op.READ, Op.COPY);
+
     private Providers() {
     }
 
-    /**
-     * The peers read (and copy) at sluice's 64 KiB read chunk instead of their 8 KiB defaults: in
-     * {@link #comparison()} and {@link #readChoices()}, not in {@link #quick()}.
-     */
+    /** The peers reading (and copying) at sluice's 64 KiB read chunk instead of their 8 KiB defaults. */
     private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
             "spring-64k");
 
-    /**
-     * The comparison's providers: sluice, the peers with their defaults and with 64 KiB reads, the
-     * baselines (virtual-thread ones on JDK 21+).
-     */
+    /** sluice, the peers with their defaults and with 64 KiB reads, the baselines (virtual-thread ones on JDK 21+). */
     public static List<String> comparison() {
         List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
                 "vertx-pipe", "spring"));
@@ -38,10 +37,7 @@ public final class Providers {
         return names;
     }
 
-    /**
-     * {@link #comparison()} without the peers' 64 KiB rows and {@code vt-loop-staged-256k}, to keep
-     * the quick profile short; every baseline that can be a cell's fastest stays.
-     */
+    /** {@link #comparison()} without the 64 KiB peer rows and {@code vt-loop-staged-256k}, the slower staged loop. */
     public static List<String> quick() {
         List<String> names = new ArrayList<>(comparison());
         names.removeAll(LARGE_READ_PEERS);
@@ -82,15 +78,16 @@ public final class Providers {
 
     public static Provider create(String name) {
         return switch (name) {
-            case "sluice" -> SluiceProvider.defaults();
-            case "sluice-rw" -> new SluiceProvider(name, WriteOptions.defaults(), SluiceProvider.CopyMode.READ_WRITE,
-                    false);
+            case "sluice" -> new SluiceProvider(name, EnumSet.allOf(Op.class), WriteOptions.defaults(),
+                    ReadOptions.defaults(), true);   // the defaults for every operation; copies with copyTo
+            case "sluice-rw" -> sluice(name, EnumSet.of(Op.COPY), WriteOptions.defaults(), ReadOptions.defaults());
             case "sluice-lent" ->                  // reads and write(read()) copies with lent chunks
-                    new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks(),
-                            SluiceProvider.CopyMode.READ_WRITE, true);
-            case "sluice-owned-16k", "sluice-owned-32k", "sluice-owned-64k", "sluice-owned-128k",
-                    "sluice-owned-256k" -> readOnly(name, kib(name));
-            case "sluice-lent-64k", "sluice-lent-128k", "sluice-lent-256k" -> lentReads(name, kib(name));
+                    sluice(name, READ_COPY, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks());
+            case "sluice-owned-16k", "sluice-owned-32k", "sluice-owned-64k", "sluice-owned-128k", "sluice-owned-256k" ->
+                    sluice(name, EnumSet.of(Op.READ), WriteOptions.defaults(), ReadOptions.defaults()
+                            .withChunkSize(kib(name)));
+            case "sluice-lent-64k", "sluice-lent-128k", "sluice-lent-256k" -> sluice(name, READ_COPY,
+                    WriteOptions.defaults(), ReadOptions.defaults().withChunkSize(kib(name)).withLentChunks());
             case "sluice-fixed-16-4" -> writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
             case "sluice-fixed-1024-256" ->
                     writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(1024, 256)));
@@ -99,28 +96,13 @@ public final class Providers {
             // the hard byte bound, declared at the chunks' true size, and 64x too large
             case "sluice-max-item-1k" -> writeOnly(name, WriteOptions.defaults().withMaxItemBytes(1024));
             case "sluice-max-item-64k" -> writeOnly(name, WriteOptions.defaults().withMaxItemBytes(64 * 1024));
-            case "rio" -> RioProvider.defaults();
-            case "rio-64k" -> RioProvider.largeReads();
-            case "vertx" -> VertxProvider.bridge();
-            case "vertx-pipe" -> VertxProvider.nativePipe();
-            case "vertx-64k" -> VertxProvider.bridgeLargeReads();
-            case "vertx-pipe-64k" -> VertxProvider.nativePipeLargeReads();
-            case "spring" -> SpringProvider.defaults();
-            case "spring-64k" -> SpringProvider.largeReads();
-            case "loop" -> LoopProvider.platform(LoopProvider.Kind.LOOP);
-            case "loop-gather" -> LoopProvider.platform(LoopProvider.Kind.GATHER);
-            case "loop-fresh-64k" -> LoopProvider.platform(LoopProvider.Kind.FRESH_64K);
-            case "loop-fresh-direct-64k" -> LoopProvider.platform(LoopProvider.Kind.FRESH_DIRECT_64K);
-            case "loop-direct-64k" -> LoopProvider.platform(LoopProvider.Kind.DIRECT_64K);
-            case "loop-direct-256k" -> LoopProvider.platform(LoopProvider.Kind.DIRECT_256K);
-            case "loop-staged-256k" -> LoopProvider.platform(LoopProvider.Kind.STAGED_256K);
-            case "files-copy" -> LoopProvider.platform(LoopProvider.Kind.FILES_COPY);
-            case "vt-loop" -> LoopProvider.virtual(LoopProvider.Kind.LOOP);
-            case "vt-loop-gather" -> LoopProvider.virtual(LoopProvider.Kind.GATHER);
-            case "vt-loop-staged-256k" -> LoopProvider.virtual(LoopProvider.Kind.STAGED_256K);
-            default -> throw new IllegalArgumentException("unknown provider '" + name + "'; known: "
-                    + comparison() + ", " + demandScenario() + ", " + readChoices() + ", " + readChunkSizes()
-                    + " and " + hardBound());
+            case "rio", "rio-64k" -> new RioProvider(name);
+            case "vertx", "vertx-pipe", "vertx-64k", "vertx-pipe-64k" -> new VertxProvider(name);
+            case "spring", "spring-64k" -> new SpringProvider(name);
+            default -> LoopProvider.named(name).orElseThrow(() -> new IllegalArgumentException("unknown provider '"
+                    + name + "'; known: " + comparison() + ", " + demandScenario() + ", " + readChoices() + ", "
+                    + readChunkSizes()
+                    + " and " + hardBound()));
         };
     }
 
@@ -129,37 +111,12 @@ public final class Providers {
         return Integer.parseInt(name.substring(name.lastIndexOf('-') + 1, name.length() - 1)) * 1024;
     }
 
-    private static Provider readOnly(String name, int chunkBytes) {
-        return new SluiceProvider(name, WriteOptions.defaults(), ReadOptions.defaults().withChunkSize(chunkBytes),
-                SluiceProvider.CopyMode.READ_ONLY, true);
-    }
-
-    private static Provider lentReads(String name, int chunkBytes) {
-        return new SluiceProvider(name, WriteOptions.defaults(),
-                ReadOptions.defaults().withChunkSize(chunkBytes).withLentChunks(), SluiceProvider.CopyMode.READ_WRITE, true);
-    }
-
     private static Provider writeOnly(String name, WriteOptions options) {
-        return new SluiceProvider(name, options, SluiceProvider.CopyMode.NONE, false);
+        return sluice(name, EnumSet.of(Op.WRITE), options, ReadOptions.defaults());
     }
 
-    /**
-     * What a durable ({@code WRITE_SYNC}) write of provider {@code name} guarantees when it
-     * completes, for the report to print beside that row. Every provider with a durable row gives
-     * the same guarantee (the file's data and metadata forced, then its directory); the text says
-     * how where the library's API does not offer it. Goes by the name alone: creates no provider.
-     */
-    public static String durableGuarantee(String name) {
-        if (name.startsWith("rio") || name.startsWith("spring")) {
-            return "no durable row: the library offers no force";
-        }
-        if (name.startsWith("vertx")) {
-            return VertxProvider.DURABLE_GUARANTEE;
-        }
-        if (name.startsWith("sluice")) {
-            return DurableEnd.GUARANTEE + " (WriteOptions.withSync())";
-        }
-        return DurableEnd.GUARANTEE;
+    private static Provider sluice(String name, Set<Op> ops, WriteOptions writing, ReadOptions reading) {
+        return new SluiceProvider(name, ops, writing, reading, false);
     }
 
     /** Whether {@code name} is a plain-JDK baseline. */

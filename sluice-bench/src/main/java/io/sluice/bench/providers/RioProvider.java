@@ -5,14 +5,12 @@ import io.sluice.bench.DiscardingSubscriber;
 import io.sluice.bench.Op;
 import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
-import org.cqfn.rio.Buffers;
 import org.cqfn.rio.file.File;
 import org.reactivestreams.Publisher;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 
 /**
  * Rio 0.3 as its README shows it: {@code new File(path).write(publisher)} with its default
@@ -21,38 +19,24 @@ import java.util.function.IntConsumer;
  * reads and copies with {@code content(buffers)} handing out fresh 64 KiB direct buffers, sluice's
  * read chunk size; it has no write row. Rio has no force option, so it has no durable row.
  */
-public final class RioProvider implements Provider {
+final class RioProvider implements Provider {
 
-    /** How {@code rio-64k} reads: sluice's default read chunk. */
-    static final int LARGE_READ_BUFFER_BYTES = 64 * 1024;
-
+    private final String name;          // rio or rio-64k
     private final boolean largeReads;
 
-    private RioProvider(boolean largeReads) {
-        this.largeReads = largeReads;
-    }
-
-    /** Rio's defaults for every operation. */
-    public static RioProvider defaults() {
-        return new RioProvider(false);
-    }
-
-    /** Reads and copies with 64 KiB chunks. */
-    public static RioProvider largeReads() {
-        return new RioProvider(true);
+    RioProvider(String name) {
+        this.name = name;
+        this.largeReads = name.endsWith("-64k");
     }
 
     @Override
     public String name() {
-        return largeReads ? "rio-64k" : "rio";
+        return name;
     }
 
     @Override
     public boolean supports(Op op) {
-        if (largeReads) {
-            return op == Op.READ || op == Op.COPY;
-        }
-        return op != Op.WRITE_SYNC;
+        return largeReads ? op == Op.READ || op == Op.COPY : op != Op.WRITE_SYNC;
     }
 
     @Override
@@ -61,25 +45,14 @@ public final class RioProvider implements Provider {
     }
 
     private Publisher<ByteBuffer> content(Path source) {
-        if (largeReads) {
-            Buffers buffers = () -> ByteBuffer.allocateDirect(LARGE_READ_BUFFER_BYTES);
-            return new File(source).content(buffers);
-        }
-        return new File(source).content();
+        return largeReads ? new File(source).content(() -> ByteBuffer.allocateDirect(64 * 1024))
+                : new File(source).content();
     }
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return read(source, sizeBytes, length -> { });
-    }
-
-    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
-    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
-        DiscardingSubscriber<ByteBuffer> sink = new DiscardingSubscriber<>(chunk -> {
-            chunkLengths.accept(chunk.remaining());
-            check.accept(chunk);
-        });
+        DiscardingSubscriber<ByteBuffer> sink = new DiscardingSubscriber<>(check::accept);
         content(source).subscribe(sink);
         return sink.done().thenApply(ignored -> check.finish());
     }

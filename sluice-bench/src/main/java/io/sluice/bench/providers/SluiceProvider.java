@@ -13,49 +13,30 @@ import org.reactivestreams.Subscriber;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * sluice as its README shows it: {@code ReactiveFile.of(path).write(publisher)}, {@code read()},
- * {@code copyTo(target)}; or, for the demand scenario, with other {@link WriteOptions}; or with other
- * {@link ReadOptions} (lent chunks, given back by the read's check or by the copy's writer; owned
- * chunks of other sizes).
+ * {@code copyTo(target)}; or, for the scenarios, with other {@link WriteOptions} or {@link ReadOptions}
+ * (lent chunks, given back by the read's check or by the copy's writer; owned chunks of other sizes),
+ * copying as {@code write(read())}, the generic reactive pipeline.
  */
-public final class SluiceProvider implements Provider {
-
-    /** How the provider copies. */
-    public enum CopyMode {
-        /** {@code copyTo}: {@code transferTo} slices, what a sluice user would call. */
-        COPY_TO,
-        /** {@code write(read())}: the generic reactive pipeline, with the provider's read options. */
-        READ_WRITE,
-        /** No copy row (write-only scenario providers). */
-        NONE,
-        /** Neither copy nor write rows: a read-only variant. */
-        READ_ONLY
-    }
+final class SluiceProvider implements Provider {
 
     private final String name;
-    private final WriteOptions options;
+    private final Set<Op> ops;
+    private final WriteOptions writing;
     private final ReadOptions reading;
-    private final CopyMode copyMode;
-    private final boolean reads;
+    private final boolean copyTo;       // copies with copyTo (transferTo slices), else as write(read())
 
-    public SluiceProvider(String name, WriteOptions options, CopyMode copyMode, boolean reads) {
-        this(name, options, ReadOptions.defaults(), copyMode, reads);
-    }
-
-    public SluiceProvider(String name, WriteOptions options, ReadOptions reading, CopyMode copyMode, boolean reads) {
+    /** A scenario's variant: rows for {@code ops} only, copying with {@code copyTo} or as {@code write(read())}. */
+    SluiceProvider(String name, Set<Op> ops, WriteOptions writing, ReadOptions reading, boolean copyTo) {
         this.name = name;
-        this.options = options;
+        this.ops = ops;
+        this.writing = writing;
         this.reading = reading;
-        this.copyMode = copyMode;
-        this.reads = reads;
-    }
-
-    /** Default options for every operation. */
-    public static SluiceProvider defaults() {
-        return new SluiceProvider("sluice", WriteOptions.defaults(), CopyMode.COPY_TO, true);
+        this.copyTo = copyTo;
     }
 
     @Override
@@ -65,24 +46,13 @@ public final class SluiceProvider implements Provider {
 
     @Override
     public boolean supports(Op op) {
-        switch (op) {
-            case WRITE:
-                return copyMode != CopyMode.READ_WRITE && copyMode != CopyMode.READ_ONLY;
-            case WRITE_SYNC:
-                return copyMode == CopyMode.COPY_TO;
-            case READ:
-                return reads;
-            case COPY:
-                return copyMode != CopyMode.NONE && copyMode != CopyMode.READ_ONLY;
-            default:
-                return false;
-        }
+        return ops.contains(op);
     }
 
     @Override
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
         return ReactiveFile.of(target)
-                .write(ChunkPublisher.of(chunks), sync ? options.withSync() : options)
+                .write(ChunkPublisher.of(chunks), sync ? writing.withSync() : writing)
                 .toCompletableFuture();
     }
 
@@ -101,9 +71,7 @@ public final class SluiceProvider implements Provider {
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        if (copyMode == CopyMode.COPY_TO) {
-            return ReactiveFile.of(source).copyTo(target, options).toCompletableFuture();
-        }
-        return ReactiveFile.of(target).write(ReactiveFile.of(source).read(reading), options).toCompletableFuture();
+        return (copyTo ? ReactiveFile.of(source).copyTo(target, writing)
+                : ReactiveFile.of(target).write(ReactiveFile.of(source).read(reading), writing)).toCompletableFuture();
     }
 }

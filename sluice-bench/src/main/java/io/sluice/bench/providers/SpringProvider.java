@@ -11,7 +11,6 @@ import org.springframework.util.StreamUtils;
 
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 
 /**
  * Spring's {@link DataBufferUtils} (spring-core 6.2 on Reactor): {@code write(publisher, path)}
@@ -21,40 +20,28 @@ import java.util.function.IntConsumer;
  * at a time, as Spring's own callers do; {@code spring-64k} reads sluice's 64 KiB and only reads
  * and copies. Spring offers no force option, so it has no durable row.
  */
-public final class SpringProvider implements Provider {
-
-    /** How {@code spring-64k} reads: sluice's default read chunk. */
-    static final int LARGE_READ_BUFFER_BYTES = 64 * 1024;
+final class SpringProvider implements Provider {
 
     private static final DefaultDataBufferFactory BUFFERS = DefaultDataBufferFactory.sharedInstance;
 
+    private final String name;          // spring or spring-64k
+    private final boolean largeReads;
     private final int readBufferBytes;
 
-    private SpringProvider(int readBufferBytes) {
-        this.readBufferBytes = readBufferBytes;
-    }
-
-    /** Reads {@link StreamUtils#BUFFER_SIZE} at a time; writes and copies. */
-    public static SpringProvider defaults() {
-        return new SpringProvider(StreamUtils.BUFFER_SIZE);
-    }
-
-    /** Reads and copies 64 KiB at a time; no write row (the read size does not touch writes). */
-    public static SpringProvider largeReads() {
-        return new SpringProvider(LARGE_READ_BUFFER_BYTES);
+    SpringProvider(String name) {
+        this.name = name;
+        this.largeReads = name.endsWith("-64k");
+        this.readBufferBytes = largeReads ? 64 * 1024 : StreamUtils.BUFFER_SIZE;
     }
 
     @Override
     public String name() {
-        return readBufferBytes == StreamUtils.BUFFER_SIZE ? "spring" : "spring-" + readBufferBytes / 1024 + "k";
+        return name;
     }
 
     @Override
     public boolean supports(Op op) {
-        if (readBufferBytes != StreamUtils.BUFFER_SIZE) {
-            return op == Op.READ || op == Op.COPY;
-        }
-        return op != Op.WRITE_SYNC;
+        return largeReads ? op == Op.READ || op == Op.COPY : op != Op.WRITE_SYNC;
     }
 
     @Override
@@ -64,30 +51,21 @@ public final class SpringProvider implements Provider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return read(source, sizeBytes, length -> { });
-    }
-
-    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
-    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
         return DataBufferUtils.read(source, BUFFERS, readBufferBytes)
                 .doOnNext(buffer -> {
                     int length = buffer.readableByteCount();
-                    chunkLengths.accept(length);
                     if (length > 0) {
                         int first = buffer.readPosition();
                         check.accept(length, buffer.getByte(first), buffer.getByte(first + length - 1));
                     }
                     DataBufferUtils.release(buffer);
                 })
-                .then()
-                .toFuture()
-                .thenApply(ignored -> check.finish());
+                .then().toFuture().thenApply(ignored -> check.finish());
     }
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        return DataBufferUtils.write(DataBufferUtils.read(source, BUFFERS, readBufferBytes), target)
-                .toFuture();
+        return DataBufferUtils.write(DataBufferUtils.read(source, BUFFERS, readBufferBytes), target).toFuture();
     }
 }

@@ -15,10 +15,8 @@ import io.vertx.core.streams.Pipe;
 import io.vertx.ext.reactivestreams.ReactiveReadStream;
 import io.vertx.ext.reactivestreams.ReactiveWriteStream;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 
 /**
  * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options. Writes take a
@@ -28,84 +26,47 @@ import java.util.function.IntConsumer;
  * and copies only). Copy is either the bridge both ways ({@code vertx}, {@code vertx-64k}) or the
  * native {@code AsyncFile.pipeTo} ({@code vertx-pipe}, {@code vertx-pipe-64k}).
  *
- * <p>A durable write cannot be asked of Vert.x with the guarantee the other rows give:
- * {@code AsyncFile.flush()} is {@code force(false)} (data only), the file's channel is not exposed,
- * and {@code OpenOptions.setSync} makes every write synchronous instead of forcing once at the end.
- * So the durable write closes the file (which waits for its outstanding writes), then forces it
- * through a {@code FileChannel} opened on a Vert.x worker thread ({@link DurableEnd#forceClosed}):
- * what a Vert.x user who needs {@code force(true)} writes.
+ * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
+ * every write, so the durable write closes the file (which waits for its writes), then forces it
+ * through a {@code FileChannel} on a worker thread ({@link DurableEnd#forceClosed}), as a Vert.x user
+ * who needs {@code force(true)} would.
  */
-public final class VertxProvider implements Provider {
-
-    /** How {@code vertx-64k} and {@code vertx-pipe-64k} read: sluice's default read chunk. */
-    static final int LARGE_READ_BUFFER_BYTES = 64 * 1024;
-    /** What a durable write guarantees and how; see {@link Providers#durableGuarantee}. */
-    static final String DURABLE_GUARANTEE = DurableEnd.GUARANTEE + "; Vert.x's flush() is force(false) and its"
-            + " channel is hidden, so after close() the file is forced through a FileChannel reopened on a worker"
-            + " thread (fsync acts on the file on Linux)";
+final class VertxProvider implements Provider {
 
     private static final OpenOptions WRITE = new OpenOptions().setRead(false).setWrite(true)
             .setCreate(true).setTruncateExisting(true);
-    private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false)
-            .setCreate(false);
+    private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false).setCreate(false);
 
     private final Vertx vertx = Vertx.vertx();
+    private final String name;          // vertx, vertx-pipe, vertx-64k or vertx-pipe-64k
     private final boolean nativePipe;
-    private final int readBufferBytes;  // 0: Vert.x's default (AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE)
+    private final boolean largeReads;   // sluice's 64 KiB read chunk, not AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE
 
-    private VertxProvider(boolean nativePipe, int readBufferBytes) {
-        this.nativePipe = nativePipe;
-        this.readBufferBytes = readBufferBytes;
-    }
-
-    /** Writes through the bridge, reads natively, copies through the bridge. */
-    public static VertxProvider bridge() {
-        return new VertxProvider(false, 0);
-    }
-
-    /** Copies with {@code AsyncFile.pipeTo} only. */
-    public static VertxProvider nativePipe() {
-        return new VertxProvider(true, 0);
-    }
-
-    /** Reads natively and copies through the bridge, reading 64 KiB at a time. */
-    public static VertxProvider bridgeLargeReads() {
-        return new VertxProvider(false, LARGE_READ_BUFFER_BYTES);
-    }
-
-    /** Copies with {@code AsyncFile.pipeTo} only, reading 64 KiB at a time. */
-    public static VertxProvider nativePipeLargeReads() {
-        return new VertxProvider(true, LARGE_READ_BUFFER_BYTES);
+    VertxProvider(String name) {
+        this.name = name;
+        this.nativePipe = name.startsWith("vertx-pipe");
+        this.largeReads = name.endsWith("-64k");
     }
 
     @Override
     public String name() {
-        return (nativePipe ? "vertx-pipe" : "vertx") + (readBufferBytes > 0 ? "-" + readBufferBytes / 1024 + "k" : "");
+        return name;
     }
 
     @Override
     public boolean supports(Op op) {
-        if (nativePipe) {
-            return op == Op.COPY;
-        }
-        return readBufferBytes == 0 || op == Op.READ || op == Op.COPY;
-    }
-
-    /** Zero-copy: the Netty buffer wraps the chunk's array. */
-    private static Buffer wrap(ByteBuffer chunk) {
-        return Buffer.buffer(Unpooled.wrappedBuffer(chunk));
+        return nativePipe ? op == Op.COPY : !largeReads || op == Op.READ || op == Op.COPY;
     }
 
     @Override
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
         Future<Void> written = vertx.fileSystem().open(target.toString(), WRITE).compose(file -> {
             ReactiveReadStream<Buffer> stream = ReactiveReadStream.readStream();
-            // pipe() before subscribe: subscribing first, then pipeTo, loses the chunks a publisher
-            // emits synchronously inside request (the bridge drops them while it has no handler)
-            // and the write never completes. See docs/results/2026-11-23-grid/README.md,
-            // "Findings about the peers".
+            // pipe() before subscribe: the bridge drops the chunks a publisher emits synchronously inside
+            // request while it has no handler, and the write would never complete
             Pipe<Buffer> pipe = stream.pipe();
-            new ChunkPublisher<>(chunks, VertxProvider::wrap).subscribe(stream);
+            new ChunkPublisher<>(chunks, chunk -> Buffer.buffer(Unpooled.wrappedBuffer(chunk)))  // zero-copy
+                    .subscribe(stream);
             if (!sync) {
                 return pipe.to(file);
             }
@@ -122,35 +83,23 @@ public final class VertxProvider implements Provider {
     /** Opens {@code source} for reading with this provider's read size. */
     private Future<AsyncFile> openForReading(Path source) {
         return vertx.fileSystem().open(source.toString(), READ).map(file ->
-                readBufferBytes > 0 ? file.setReadBufferSize(readBufferBytes) : file);
+                largeReads ? file.setReadBufferSize(64 * 1024) : file);
     }
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return read(source, sizeBytes, length -> { });
-    }
-
-    /** {@link #read(Path, long)}, telling {@code chunkLengths} each chunk's length (for tests). */
-    CompletableFuture<Long> read(Path source, long sizeBytes, IntConsumer chunkLengths) {
         ReadCheck check = new ReadCheck(sizeBytes);
-        Future<Long> read = openForReading(source).compose(file -> {
-            Promise<Long> done = Promise.promise();
+        Future<ReadCheck.Delivered> read = openForReading(source).compose(file -> {
+            Promise<Void> done = Promise.promise();
             file.exceptionHandler(error -> file.close().onComplete(ignored -> done.tryFail(error)));
-            file.endHandler(ignored -> file.close().onComplete(closed -> {
-                try {
-                    done.tryComplete(check.finish());
-                } catch (RuntimeException e) {
-                    done.tryFail(e);
-                }
-            }));
+            file.endHandler(ignored -> file.close().onComplete(closed -> done.tryComplete()));
             file.handler(buffer -> {
                 int length = buffer.length();
-                chunkLengths.accept(length);
                 if (length > 0) {
                     check.accept(length, buffer.getByte(0), buffer.getByte(length - 1));
                 }
             });
-            return done.future();
+            return done.future().map(ignored -> check.finish());
         });
         return read.toCompletionStage().toCompletableFuture();
     }

@@ -3,16 +3,14 @@ package io.sluice.bench.providers;
 import io.sluice.bench.Op;
 import io.sluice.bench.Payload;
 import io.sluice.bench.Provider;
+import io.sluice.bench.ReadCheck;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,44 +37,20 @@ class PeerLargeReadsTest {
         Payload.createFile(source, SIZE);
     }
 
-    /** Reads the source with {@code read}, returning the largest chunk it delivered after checking the total. */
-    private static int largestChunk(ChunkedRead read) throws Exception {
-        AtomicInteger largest = new AtomicInteger();
-        AtomicInteger total = new AtomicInteger();
-        IntConsumer lengths = length -> {
-            largest.accumulateAndGet(length, Math::max);
-            total.addAndGet(length);
-        };
-        assertEquals(SIZE, read.start(lengths).get(30, TimeUnit.SECONDS));
-        assertEquals(SIZE, total.get());
-        return largest.get();
-    }
-
-    private interface ChunkedRead {
-        CompletableFuture<Long> start(IntConsumer chunkLengths);
-    }
-
-    @Test
-    void rioReadsInSixtyFourKibChunksOnlyInItsLargeRow() throws Exception {
-        try (RioProvider defaults = RioProvider.defaults(); RioProvider large = RioProvider.largeReads()) {
-            assertEquals(DEFAULT_CHUNK, largestChunk(lengths -> defaults.read(source, SIZE, lengths)));
-            assertEquals(LARGE_CHUNK, largestChunk(lengths -> large.read(source, SIZE, lengths)));
+    /** Reads the source with provider {@code name}, returning the largest chunk it delivered after checking the total. */
+    private int largestChunk(String name) throws Exception {
+        try (Provider provider = Providers.create(name)) {
+            ReadCheck.Delivered delivered = (ReadCheck.Delivered) provider.read(source, SIZE).get(30, TimeUnit.SECONDS);
+            assertEquals(SIZE, delivered.bytes());
+            return delivered.largestChunkBytes();
         }
     }
 
     @Test
-    void vertxReadsInSixtyFourKibChunksOnlyInItsLargeRow() throws Exception {
-        try (VertxProvider defaults = VertxProvider.bridge(); VertxProvider large = VertxProvider.bridgeLargeReads()) {
-            assertEquals(DEFAULT_CHUNK, largestChunk(lengths -> defaults.read(source, SIZE, lengths)));
-            assertEquals(LARGE_CHUNK, largestChunk(lengths -> large.read(source, SIZE, lengths)));
-        }
-    }
-
-    @Test
-    void springReadsInSixtyFourKibChunksOnlyInItsLargeRow() throws Exception {
-        try (SpringProvider defaults = SpringProvider.defaults(); SpringProvider large = SpringProvider.largeReads()) {
-            assertEquals(DEFAULT_CHUNK, largestChunk(lengths -> defaults.read(source, SIZE, lengths)));
-            assertEquals(LARGE_CHUNK, largestChunk(lengths -> large.read(source, SIZE, lengths)));
+    void peersReadInSixtyFourKibChunksOnlyInTheirLargeRows() throws Exception {
+        for (String peer : List.of("rio", "vertx", "spring")) {
+            assertEquals(DEFAULT_CHUNK, largestChunk(peer), peer);
+            assertEquals(LARGE_CHUNK, largestChunk(peer + "-64k"), peer + "-64k");
         }
     }
 
@@ -85,12 +59,13 @@ class PeerLargeReadsTest {
         for (String name : List.of("rio-64k", "vertx-64k", "vertx-pipe-64k", "spring-64k")) {
             try (Provider peer = Providers.create(name)) {
                 assertEquals(name, peer.name());
-                assertFalse(peer.baseline(), name);
+                assertFalse(Providers.isBaseline(name), name);
                 assertFalse(peer.supports(Op.WRITE), name);
                 assertFalse(peer.supports(Op.WRITE_SYNC), name);
                 assertTrue(peer.supports(Op.COPY), name);
                 if (peer.supports(Op.READ)) {
-                    assertEquals(SIZE, peer.start(Op.READ, source, null, SIZE).get(30, TimeUnit.SECONDS), name);
+                    Object delivered = peer.start(Op.READ, source, null, SIZE).get(30, TimeUnit.SECONDS);
+                    assertEquals(SIZE, ((ReadCheck.Delivered) delivered).bytes(), name);
                 }
                 Path target = dir.resolve(name);
                 peer.start(Op.COPY, source, target, SIZE).get(30, TimeUnit.SECONDS);

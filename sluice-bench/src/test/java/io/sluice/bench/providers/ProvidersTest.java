@@ -1,6 +1,5 @@
 package io.sluice.bench.providers;
 
-import io.sluice.bench.Op;
 import io.sluice.bench.Provider;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The provider lists, the baseline marks the report goes by, and the durable row's guarantee per provider. */
+/** The provider lists and the baseline marks the report goes by. */
 class ProvidersTest {
 
     private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
@@ -34,7 +33,7 @@ class ProvidersTest {
         for (String name : everyListedName()) {
             try (Provider provider = Providers.create(name)) {
                 assertEquals(name, provider.name());
-                assertEquals(Providers.isBaseline(name), provider.baseline(), name);
+                assertEquals(provider instanceof LoopProvider, Providers.isBaseline(name), name);
             }
         }
         assertTrue(Providers.isBaseline("loop-staged-256k"));
@@ -61,24 +60,5 @@ class ProvidersTest {
             assertTrue(list.containsAll(List.of("loop-staged-256k", "loop-gather", "loop-direct-64k", "loop",
                     "loop-fresh-64k", "rio", "vertx", "vertx-pipe", "spring")));
         }
-    }
-
-    @Test
-    void everyDurableRowGivesTheSameGuaranteeAndSaysHow() {
-        int durable = 0;
-        for (String name : everyListedName()) {
-            String guarantee = Providers.durableGuarantee(name);
-            try (Provider provider = Providers.create(name)) {
-                if (provider.supports(Op.WRITE_SYNC)) {
-                    durable++;
-                    assertTrue(guarantee.startsWith(DurableEnd.GUARANTEE), name + ": " + guarantee);
-                } else if (name.startsWith("rio") || name.startsWith("spring")) {
-                    assertTrue(guarantee.startsWith("no durable row"), name + ": " + guarantee);
-                }
-            }
-        }
-        assertTrue(durable >= 4, "sluice, vertx, loop, loop-gather, loop-staged-256k have durable rows");
-        assertTrue(Providers.durableGuarantee("vertx").contains("force(false)"),
-                "the Vert.x row says how its API differs");
     }
 }
