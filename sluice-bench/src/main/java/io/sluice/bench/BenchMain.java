@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.bench.adaptive.AdaptiveTables;
 import io.sluice.bench.providers.Providers;
 
 import java.io.IOException;
@@ -155,6 +156,9 @@ public final class BenchMain {
             throw new IllegalArgumentException("report needs --from RUN or --check\n" + usage());
         }
         Path from = Path.of(options.get("from"));
+        if (AdaptiveTables.isRun(from)) {
+            return adaptiveReport(from, repository);
+        }
         List<Sample> samples = Docs.samples(from);
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
@@ -170,6 +174,23 @@ public final class BenchMain {
             System.out.println("not rewriting the docs' blocks: the machine was " + run.quietness()
                     + "; pass --allow-noisy to write them anyway");
             return 1;
+        }
+        List<io.sluice.testkit.GeneratedBlocks.Block> changed = repository.get().rewrite(from);
+        changed.forEach(block -> System.out.println("rewrote " + block.where()));
+        System.out.println(changed.size() + " docs block(s) rewritten from " + from);
+        return 0;
+    }
+
+    /**
+     * {@code report --from RUN} for a folder of the adaptive scenarios: prints its tables and rewrites
+     * the docs' blocks generated from it. Its quietness is judged by the load averages it records
+     * per run (the {@code adaptive-runs} table), not by the guard of the benchmark's cells.
+     */
+    private static int adaptiveReport(Path from, Optional<Docs> repository) throws IOException {
+        AdaptiveTables.blocks(from).forEach((name, table) -> System.out.printf("%s%n%s%n", name, table));
+        if (repository.isEmpty()) {
+            System.out.println("not inside a repository with docs/: no docs block rewritten");
+            return 0;
         }
         List<io.sluice.testkit.GeneratedBlocks.Block> changed = repository.get().rewrite(from);
         changed.forEach(block -> System.out.println("rewrote " + block.where()));

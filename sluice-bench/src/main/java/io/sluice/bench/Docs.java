@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.bench.adaptive.AdaptiveTables;
 import io.sluice.testkit.GeneratedBlocks;
 
 import java.io.IOException;
@@ -22,7 +23,9 @@ import java.util.Optional;
  * {@code --from} is a run folder (its {@code samples.csv}) or one samples file, relative to the
  * repository root. NAME is one of {@code run} (commit, JDK, profile and whether the machine was
  * quiet), {@code compact} (the console table), {@code tables} (the full Markdown tables),
- * {@code targets} (one line per target) and {@code checks} (every check of every cell).
+ * {@code targets} (one line per target) and {@code checks} (every check of every cell); for a
+ * folder of the adaptive scenarios ({@code ScenarioMain --results}), one of
+ * {@link AdaptiveTables#BLOCKS}.
  */
 final class Docs {
 
@@ -34,12 +37,16 @@ final class Docs {
 
     Docs(Path root) {
         this.root = root;
-        this.blocks = new GeneratedBlocks(TOOL, Map.of(
+        Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>(Map.of(
                 "run", block -> RunInfo.of(samples(from(block))).line() + "\n",
                 "compact", block -> "```\n" + report(block).compact() + "```\n",
                 "tables", block -> report(block).markdown().strip() + "\n",
                 "targets", block -> Targets.summary(report(block)),
                 "checks", block -> "```\n" + Targets.text(report(block)) + "```\n"));
+        for (String name : AdaptiveTables.BLOCKS) {
+            renderers.put(name, block -> AdaptiveTables.blocks(from(block)).get(name));
+        }
+        this.blocks = new GeneratedBlocks(TOOL, renderers);
     }
 
     /** The nearest folder from {@code start} up that has a {@code docs} folder. */

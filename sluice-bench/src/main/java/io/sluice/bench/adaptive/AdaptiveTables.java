@@ -57,6 +57,11 @@ public final class AdaptiveTables {
         }
     }
 
+    /** Whether {@code folder} holds a run of the scenarios ({@code ScenarioMain --results}). */
+    public static boolean isRun(Path folder) {
+        return Files.isRegularFile(folder.resolve(ScenarioMain.RUNS_CSV));
+    }
+
     /** The tables by block name, from the files in {@code folder}. */
     public static Map<String, String> blocks(Path folder) {
         List<Row> rows = read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER).stream().map(f -> new Row(f[0],
