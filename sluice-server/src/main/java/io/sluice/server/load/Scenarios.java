@@ -13,9 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -95,25 +93,19 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                     RAMP_MAX_MILLIS);
             HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
                     .build();
-            ExecutorService side = Executors.newSingleThreadExecutor();
+            int[] counter = {0}; // read and written by the PUT thread only
+            FutureTask<Traffic> puts = new FutureTask<>(() -> load.open(() -> HttpRequest.newBuilder(
+                            server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
+                            .timeout(scale.requestTimeout().multipliedBy(2))
+                            .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody)).build(),
+                    response -> response.statusCode() == 201
+                            && new String(response.body(), StandardCharsets.UTF_8).contains(putSha),
+                    scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
             long start = System.nanoTime();
-            Future<Traffic> puts;
-            Traffic getTraffic;
-            try {
-                int[] counter = {0};
-                puts = side.submit(() -> load.open(() -> HttpRequest.newBuilder(
-                                server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
-                                .timeout(scale.requestTimeout().multipliedBy(2))
-                                .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody)).build(),
-                        response -> response.statusCode() == 201
-                                && new String(response.body(), StandardCharsets.UTF_8).contains(putSha),
-                        scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
-                getTraffic = load.open(() -> get, response -> response.statusCode() == 200
-                        && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
-                        scale.runTime().multipliedBy(2));
-            } finally {
-                side.shutdown();
-            }
+            new Thread(puts, "load-puts").start();
+            Traffic getTraffic = load.open(() -> get, response -> response.statusCode() == 200
+                    && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
+                    scale.runTime().multipliedBy(2));
             Traffic putTraffic = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
             long movedBytes = getTraffic.bodyBytes() + putTraffic.ok() * PUT_BYTES + slow.bytesRead.get()
