@@ -6,15 +6,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Scenario C's gates. Full scale uses absolute figures set for the full run's set-up; smoke scale
- * (seconds of load on a shared 2-core CI machine, where other builds take the CPU for whole
- * seconds) uses ratios with headroom. Both forms, and why each smoke form is what it is, are in the
- * gate table of {@code docs/results/2026-11-22-scenario-c/README.md}. The full throughput gate is
- * 0.85 x 110 MiB/s, about the best any strategy can reach there. At smoke scale the two throughput
- * gates catch a stall or a halving, and the window gate compares its time-weighted means (whether
- * the window stands above its floor at the instant of a 0.5 s switch is close to a coin flip, so
- * the per-switch count is a NOTE). The unpaced case is gated on memory only: its producers outrun
- * the sink in both phases, so no window behaviour is asked of it.
+ * Scenario C's gates: absolute figures at full scale, ratios with headroom at smoke scale (seconds
+ * of load on a shared 2-core CI machine), where the window gate compares time-weighted means and
+ * the per-switch count is only a NOTE. Each gate's figures and why: the gate table of
+ * {@code docs/results/2026-11-22-scenario-c/README.md}. The unpaced case is gated on memory only:
+ * its producers outrun the sink in both phases, so no window behaviour is asked of it.
  *
  * <p><b>Threading:</b> used by one thread.
  */

@@ -248,17 +248,17 @@ public final class DemandScenario {
         // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
         // strategy does not pay for class loading and JIT compilation the others are spared.
         Size warmUp = new Size("warm-up", scale.uploads(), scale.bytesEach() / 16, scale.periodNanos(), 1);
-        for (Map.Entry<String, DemandStrategy> entry : strategies()) {
-            runOne(entry.getKey(), entry.getValue(), warmUp, producers, new ArrayList<>(), prefix);
+        for (Map.Entry<String, DemandStrategy> strategy : strategies()) {
+            runOne(strategy, warmUp, producers, new ArrayList<>(), prefix);
         }
-        List<Result> results = new ArrayList<>();
+        Result[] results = new Result[strategies().size()];
         for (int round = 1; round <= scale.rounds(); round++) {
-            for (int index = 0; index < strategies().size(); index++) {
-                Map.Entry<String, DemandStrategy> entry = strategies().get(index);
-                // The series holds the last round only, so that its times run from one sink start.
-                Result result = runOne(entry.getKey(), entry.getValue(), scale, producers,
-                        round == scale.rounds() ? csv : new ArrayList<>(), prefix);
-                results.add(index, round == 1 ? result : results.remove(index).combine(result));
+            // The series holds the last round only, so that its times run from one sink start.
+            List<String> series = round == scale.rounds() ? csv : new ArrayList<>();
+            List<Map.Entry<String, DemandStrategy>> strategies = strategies();
+            for (int i = 0; i < results.length; i++) {
+                Result result = runOne(strategies.get(i), scale, producers, series, prefix);
+                results[i] = results[i] == null ? result : results[i].combine(result);
             }
         }
         for (Result result : results) {
@@ -274,16 +274,18 @@ public final class DemandScenario {
                     result.switches().stream().map(s -> items(s.windowAtFastEnd()) + "->" + items(s.slowMinimum()))
                             .collect(Collectors.joining(", ")));
         }
-        return results;
+        return List.of(results);
     }
 
     private static String items(long window) {
         return window == Long.MAX_VALUE ? "unbounded" : Long.toString(window);
     }
 
-    private static Result runOne(String name, DemandStrategy strategy, Size scale,
+    private static Result runOne(Map.Entry<String, DemandStrategy> named, Size scale,
                                  LongFunction<Publisher<ByteBuffer>> producers, List<String> csv, String prefix)
             throws InterruptedException {
+        String name = named.getKey();
+        DemandStrategy strategy = named.getValue();
         AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
         WindowTrace trace = new WindowTrace(prefix + name, sink);
         WriteOptions options = strategy == Demand.unbounded()   // all-at-once: no byte bound either

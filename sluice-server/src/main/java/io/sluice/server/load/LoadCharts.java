@@ -107,11 +107,9 @@ final class LoadCharts {
     /** Lane {@code lane}'s value at each step, no point where it has none (or it is NaN). */
     private static void stepLine(CategoryChart chart, List<Row> rows, List<String> steps, Lane lane,
                                  ToDoubleFunction<Row> value) {
-        List<Double> values = new ArrayList<>();
-        for (String step : steps) {
-            values.add(rows.stream().filter(row -> row.lane() == lane && row.step().equals(step))
-                    .mapToDouble(value).filter(v -> !Double.isNaN(v)).boxed().findFirst().orElse(null));
-        }
+        List<Double> values = steps.stream().map(step -> rows.stream()
+                .filter(row -> row.lane() == lane && row.step().equals(step))
+                .mapToDouble(value).filter(v -> !Double.isNaN(v)).boxed().findFirst().orElse(null)).toList();
         chart.addSeries("lane " + lane.flag(), steps, values).setMarker(SeriesMarkers.CIRCLE)
                 .setMarkerColor(colour(lane.ordinal())).setLineColor(colour(lane.ordinal()));
     }
@@ -162,12 +160,8 @@ final class LoadCharts {
 
     /** Each row's value (null for NaN), or only {@code lane}'s when it is not null. */
     private static List<Double> values(List<Row> rows, ToDoubleFunction<Row> value, Lane lane) {
-        List<Double> values = new ArrayList<>();
-        for (Row row : rows) {
-            double v = value.applyAsDouble(row);
-            values.add(Double.isNaN(v) || (lane != null && row.lane() != lane) ? null : v);
-        }
-        return values;
+        return rows.stream().map(row -> lane == null || row.lane() == lane ? value.applyAsDouble(row) : Double.NaN)
+                .map(v -> v.isNaN() ? null : v).toList();
     }
 
     /** The colour of {@code index}'s series (a lane's ordinal). */

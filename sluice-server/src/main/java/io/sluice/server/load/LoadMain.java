@@ -3,6 +3,7 @@ package io.sluice.server.load;
 import io.sluice.IoExecutors;
 import io.sluice.server.Lane;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,9 +90,9 @@ public final class LoadMain {
                     + " open-model=JDK HttpClient");
             out.println(Row.header());
             for (String scenario : scenarioNames) {
-                switch (scenario.trim()) {
+                String name = scenario.trim();
+                switch (name) {
                     case "A1", "A2" -> {
-                        String name = scenario.trim();
                         for (int connections : name.equals("A1") ? scale.a1Connections() : scale.a2Connections()) {
                             for (Lane lane : lanes) {
                                 if (lane != Lane.C_UNBOUNDED) { // C-unbounded is a control in B only
@@ -102,9 +103,7 @@ public final class LoadMain {
                     }
                     case "B" -> {
                         for (Lane lane : lanes) {
-                            for (Row row : scenarios.b(lane)) {
-                                print(out, rows, row);
-                            }
+                            scenarios.b(lane).forEach(row -> print(out, rows, row));
                         }
                     }
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario
@@ -121,9 +120,7 @@ public final class LoadMain {
         if (!SendQueueProbe.available()) {
             out.println("note: /proc/net/tcp is not readable here (not Linux?): send-queue bytes are n/a");
         }
-        Gates gates = new Gates(scale, rows, out);
-        gates.evaluateAll();
-        return gates.failed();
+        return new Gates(scale, rows, out).evaluateAll();
     }
 
     /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it). */
@@ -135,9 +132,7 @@ public final class LoadMain {
         out.println("\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
                 + " s; live set = heap after a forced full GC, jcmd GC.run):");
         out.println(Drain.header());
-        for (Row row : drained) {
-            out.println(row.drain().markdown(row));
-        }
+        drained.forEach(row -> out.println(row.drain().markdown(row)));
         out.println();
     }
 
@@ -156,7 +151,7 @@ public final class LoadMain {
         };
     }
 
-    private static void deleteTree(Path root) throws java.io.IOException {
+    private static void deleteTree(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

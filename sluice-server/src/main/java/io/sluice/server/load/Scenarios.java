@@ -5,16 +5,15 @@ import io.sluice.server.Lane;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -32,14 +31,13 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
     static final int PUT_BYTES = 1024 * 1024;
     static final long DELAY_MILLIS = 100;
     private static final double MIB = 1024.0 * 1024.0;
-    /** B's ramp gives up here: 256 slow readers' send queues filled in 3-6 s on this machine. */
+    /** B's ramp gives up here (docs/results/2026-11-23-server/README.md). */
     private static final long RAMP_MAX_MILLIS = 20_000;
 
     /** A1 (fast 16 KiB GETs, closed loop) or A2 (the same GET behind 100 ms of simulated slow storage). */
     Row closedLoop(String scenario, Lane lane, int connections) throws Exception {
         String target = scenario.equals("A1") ? "/files/small.bin" : "/files/small.bin?delay=" + DELAY_MILLIS;
         Path directory = freshDirectory(scenario, lane);
-        writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
         try (ServerProcess server = start(lane, directory);
              HttpLoad load = new HttpLoad();
              StepSampler sampler = new StepSampler(server)) {
@@ -51,24 +49,15 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                     : load.closed(() -> request, valid, connections, length);
             // JIT and connections, discarded
             WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
-            double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
-            double cpuBefore = server.cpuSeconds();
-            long allocatedBefore = server.heapAllocatedBytes();
-            int gcMark = server.gcLog().pauses();
-            sampler.start();
+            Window window = Window.open(server, sampler);
             long start = System.nanoTime();
             Traffic traffic = closedLoop.run(scale.runTime());
             double seconds = (System.nanoTime() - start) / 1e9;
-            StepSampler.Peaks peaks = sampler.stop();
-            double heapAfterGc = heapAfterGcMiB(server, gcMark);
-            double cpu = server.cpuSeconds() - cpuBefore;
-            double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(),
-                    traffic.bodyBytes());
+            Spent spent = window.close(traffic.bodyBytes());
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
             String note = warmUp.describe() + (traffic.ok() == 0 && server.alive() ? "; no answers: "
                     + server.jcmdToFile("Thread.print", "sluice-stall-" + scenario + "-" + lane.flag() + "-") : "");
-            return row(scenario, connections + " conn", lane, traffic, seconds, server, idleRss, cpu,
-                    cpu / gib(traffic.bodyBytes()), allocatedPerGib, peaks, heapAfterGc, null, note);
+            return row(scenario, connections + " conn", lane, traffic, seconds, server, spent, null, note);
         }
     }
 
@@ -78,7 +67,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
      */
     List<Row> b(Lane lane) throws Exception {
         Path directory = freshDirectory("B", lane);
-        writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
         writeRandom(directory.resolve("big.bin"), scale.slowFileBytes(), 2);
         byte[] putBody = new byte[PUT_BYTES];
         new Random(3).nextBytes(putBody);
@@ -93,11 +81,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
                     .timeout(scale.requestTimeout()).build();
             load.closed(() -> warmUp, response -> true, 8, scale.warmUpMin()); // JIT warm-up, discarded
-            double idleRss = mib(server.procStatus().getOrDefault("VmRSS", 0L));
-            double cpuBefore = server.cpuSeconds();
-            long allocatedBefore = server.heapAllocatedBytes();
-            int gcMark = server.gcLog().pauses();
-            sampler.start();
+            Window window = Window.open(server, sampler);
             for (int i = 0; i < scale.slowReaders(); i++) {
                 slow.startReader(server.port(), "/files/big.bin");
             }
@@ -109,33 +93,24 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                     RAMP_MAX_MILLIS);
             HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
                     .build();
-            ExecutorService side = Executors.newSingleThreadExecutor();
+            int[] counter = {0}; // read and written by the PUT thread only
+            FutureTask<Traffic> puts = new FutureTask<>(() -> load.open(() -> HttpRequest.newBuilder(
+                            server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
+                            .timeout(scale.requestTimeout().multipliedBy(2))
+                            .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody)).build(),
+                    response -> response.statusCode() == 201
+                            && new String(response.body(), StandardCharsets.UTF_8).contains(putSha),
+                    scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
             long start = System.nanoTime();
-            Future<Traffic> puts;
-            Traffic getTraffic;
-            try {
-                int[] counter = {0};
-                puts = side.submit(() -> load.open(() -> HttpRequest.newBuilder(
-                                server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
-                                .timeout(scale.requestTimeout().multipliedBy(2))
-                                .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody)).build(),
-                        response -> response.statusCode() == 201
-                                && new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).contains(putSha),
-                        scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
-                getTraffic = load.open(() -> get, response -> response.statusCode() == 200
-                        && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
-                        scale.runTime().multipliedBy(2));
-            } finally {
-                side.shutdown();
-            }
+            new Thread(puts, "load-puts").start();
+            Traffic getTraffic = load.open(() -> get, response -> response.statusCode() == 200
+                    && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
+                    scale.runTime().multipliedBy(2));
             Traffic putTraffic = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
-            StepSampler.Peaks peaks = sampler.stop();
-            double heapAfterGc = heapAfterGcMiB(server, gcMark); // before the drain's forced GC joins the log
-            double cpu = server.cpuSeconds() - cpuBefore;
-            long allocatedAfter = server.heapAllocatedBytes();
             long movedBytes = getTraffic.bodyBytes() + putTraffic.ok() * PUT_BYTES + slow.bytesRead.get()
                     + slow.bytesWritten.get();
+            Spent spent = window.close(movedBytes); // before the drain's forced GC joins the GC log
             String death = server.death();
             String died = death.isEmpty() ? "" : "server died: " + death;
             String note = (died.isEmpty() ? "" : died + "; ") + ramp.describe()
@@ -143,12 +118,36 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
             Drain drain = drain(server, slow, load, idleLiveSet);
-            double cpuPerGib = cpu / gib(movedBytes);
-            double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, allocatedAfter, movedBytes);
-            return List.of(row("B", "fast GET", lane, getTraffic, seconds, server, idleRss, cpu, cpuPerGib,
-                    allocatedPerGib, peaks, heapAfterGc, drain, note),
-                    row("B", "1 MiB PUT", lane, putTraffic, seconds, server, idleRss, cpu, cpuPerGib,
-                    allocatedPerGib, peaks, heapAfterGc, drain, died));
+            return List.of(row("B", "fast GET", lane, getTraffic, seconds, server, spent, drain, note),
+                    row("B", "1 MiB PUT", lane, putTraffic, seconds, server, spent, drain, died));
+        }
+    }
+
+    /** What the server spent over a measured window, with the sampler's peaks. */
+    private record Spent(double idleRss, StepSampler.Peaks peaks, double heapAfterGc, double cpuSeconds,
+                         double cpuSecondsPerGib, double heapAllocatedMiBPerGib) {
+    }
+
+    /** The server's counters at the start of a measured window, with the sampler that watches it. */
+    private record Window(ServerProcess server, StepSampler sampler, double idleRss, double cpuBefore,
+                          long allocatedBefore, int gcMark) {
+
+        /** Reads the counters, then starts the sampler. */
+        static Window open(ServerProcess server, StepSampler sampler) {
+            Window window = new Window(server, sampler, mib(server.procStatus().getOrDefault("VmRSS", 0L)),
+                    server.cpuSeconds(), server.heapAllocatedBytes(), server.gcLog().pauses());
+            sampler.start();
+            return window;
+        }
+
+        /** Stops the sampler and reads the counters again; {@code movedBytes} of body crossed in the window. */
+        Spent close(long movedBytes) throws InterruptedException {
+            StepSampler.Peaks peaks = sampler.stop();
+            OptionalLong gcPeak = server.gcLog().peakAfterBytes(gcMark);
+            double cpu = server.cpuSeconds() - cpuBefore;
+            double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(), movedBytes);
+            return new Spent(idleRss, peaks, gcPeak.isPresent() ? mib(gcPeak.getAsLong()) : Double.NaN, cpu,
+                    cpu / gib(movedBytes), allocatedPerGib);
         }
     }
 
@@ -193,12 +192,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
 
-    /** The highest heap after a GC pause since {@code gcMark}, NaN if there was none. */
-    private static double heapAfterGcMiB(ServerProcess server, int gcMark) {
-        java.util.OptionalLong peak = server.gcLog().peakAfterBytes(gcMark);
-        return peak.isPresent() ? mib(peak.getAsLong()) : Double.NaN;
-    }
-
     /** RSS now, NaN when the process is gone. */
     private static double rssMiB(ServerProcess server) {
         Long rss = server.procStatus().get("VmRSS");
@@ -206,17 +199,15 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
     }
 
     private static Row row(String scenario, String step, Lane lane, Traffic traffic, double seconds,
-                           ServerProcess server, double idleRss, double cpuSeconds, double cpuSecondsPerGib,
-                           double heapAllocatedMiBPerGib, StepSampler.Peaks peaks, double heapAfterGc, Drain drain,
-                           String note) {
+                           ServerProcess server, Spent spent, Drain drain, String note) {
         Map<String, Long> status = server.procStatus();
-        double peakRss = Math.max(mib(status.getOrDefault("VmHWM", 0L)), peaks.rssMiB());
+        StepSampler.Peaks peaks = spent.peaks();
         return new Row(scenario, step, lane, traffic.ok() / seconds, traffic.bodyBytes() / MIB / seconds,
-                traffic.p50Millis(), traffic.p99Millis(), traffic.p999Millis(),
-                traffic.timeouts(), traffic.errors(), idleRss, peakRss, peaks.heapShare(), heapAfterGc,
-                peaks.directMiB(), peaks.sendQueueMiB(),
-                peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L),
-                cpuSeconds, cpuSecondsPerGib, heapAllocatedMiBPerGib, drain, note);
+                traffic.p50Millis(), traffic.p99Millis(), traffic.p999Millis(), traffic.timeouts(), traffic.errors(),
+                spent.idleRss(), Math.max(mib(status.getOrDefault("VmHWM", 0L)), peaks.rssMiB()), peaks.heapShare(),
+                spent.heapAfterGc(), peaks.directMiB(), peaks.sendQueueMiB(),
+                peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L), spent.cpuSeconds(),
+                spent.cpuSecondsPerGib(), spent.heapAllocatedMiBPerGib(), drain, note);
     }
 
     static double gib(long bytes) {
@@ -237,9 +228,11 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return mib(allocatedAfter - allocatedBefore) / gib(movedBytes);
     }
 
+    /** A new directory for one step, holding {@code small.bin}. */
     private Path freshDirectory(String scenario, Lane lane) throws IOException {
-        Path directory = workDirectory.resolve(scenario + "-" + lane.flag() + "-" + System.nanoTime());
-        Files.createDirectories(directory);
+        Path directory = Files.createDirectories(
+                workDirectory.resolve(scenario + "-" + lane.flag() + "-" + System.nanoTime()));
+        writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
         return directory;
     }
 

@@ -22,23 +22,18 @@ import java.util.concurrent.TimeUnit;
 /**
  * A fresh server JVM per run (optionally pinned with {@code taskset}), with what the harness
  * measures from outside: RSS from {@code /proc}, CPU seconds, and the {@code /metrics} endpoint.
+ *
+ * @param process the server JVM
+ * @param port the port it bound
+ * @param stderr where its stderr goes
+ * @param gcLog its GC log
+ * @param jcmd the {@code jcmd} next to its {@code java}
  */
-final class ServerProcess implements AutoCloseable {
+record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path jcmd) implements AutoCloseable {
 
-    private final Process process;
-    private final int port;
-    private final Path stderr;
-    private final GcLog gcLog;
-    private final Path jcmd;
-    private final HttpClient metricsClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-    private ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path jcmd) {
-        this.process = process;
-        this.port = port;
-        this.stderr = stderr;
-        this.gcLog = gcLog;
-        this.jcmd = jcmd;
-    }
+    /** Reads every server's {@code /metrics}. */
+    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+            .build();
 
     static ServerProcess start(Lane lane, Path directory, int platformThreads, String maxHeap, String cpu)
             throws IOException {
@@ -68,10 +63,6 @@ final class ServerProcess implements AutoCloseable {
         return new ServerProcess(process, port, stderr, new GcLog(gcFile), Path.of(java).resolveSibling("jcmd"));
     }
 
-    int port() {
-        return port;
-    }
-
     URI uri(String target) {
         return URI.create("http://127.0.0.1:" + port + target);
     }
@@ -94,10 +85,6 @@ final class ServerProcess implements AutoCloseable {
             return "OutOfMemoryError";
         }
         return lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
-    }
-
-    GcLog gcLog() {
-        return gcLog;
     }
 
     /**
@@ -208,7 +195,7 @@ final class ServerProcess implements AutoCloseable {
     Map<String, Long> metrics() {
         Map<String, Long> values = new TreeMap<>();
         try {
-            HttpResponse<String> response = metricsClient.send(HttpRequest.newBuilder(uri("/metrics"))
+            HttpResponse<String> response = METRICS_CLIENT.send(HttpRequest.newBuilder(uri("/metrics"))
                     .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
             for (String line : response.body().split("\n")) {
                 int equals = line.indexOf('=');

@@ -10,9 +10,7 @@ import java.util.function.LongSupplier;
  * kernel send queues, so that the measured load meets the slow clients' steady state and not the
  * burst of their arrival.
  *
- * <p>The server writes each slow reader's file until that socket's send buffer (up to 4 MiB) is
- * full: 256 readers arriving at once make it copy up to 1 GiB into kernel buffers on its one core
- * (docs/results/2026-11-23-server/README.md, "Generator, warm-up and B's ramp").
+ * <p>The server fills each slow reader's socket send buffer first (docs/results/2026-11-23-server/README.md).
  *
  * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
  * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is

@@ -96,9 +96,7 @@ final class SlowClients implements AutoCloseable {
         self[0] = () -> {
             try {
                 if (toSend.hasRemaining()) {
-                    ByteBuffer slice = toSend.slice();
-                    slice.limit(Math.min(WRITE_BYTES, slice.remaining()));
-                    int written = channel.write(slice);
+                    int written = channel.write(toSend.slice().limit(Math.min(WRITE_BYTES, toSend.remaining())));
                     bytesWritten.addAndGet(written);
                     toSend.position(toSend.position() + written);
                     timer.schedule(self[0], WRITE_PERIOD_MILLIS, TimeUnit.MILLISECONDS);

@@ -7,9 +7,7 @@ import java.util.Locale;
  * A closed-loop step's warm-up: the step's own load in slices, discarded, until its throughput
  * stops rising.
  *
- * <p>Adaptive because the server's JIT compiles on the one core that serves, for a time that
- * depends on the lane and the load: a fixed warm-up long enough for the slowest case wastes minutes
- * on the others (docs/results/2026-11-23-server/README.md).
+ * <p>Adaptive because how long the JIT takes depends on lane and load (docs/results/2026-11-23-server/README.md).
  *
  * <p>Steady: at least {@code min} has passed and the last slice's rate is no more than
  * {@link #GROWTH} above the one before. Gives up at {@code max} and says so in the row's note.

@@ -13,9 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Closed-loop traffic from {@code wrk} (one thread, on the CPU the child process inherits from the
- * harness's {@code taskset}). At A2's 512 connections the JDK {@code HttpClient} needs the whole of
- * the generator's core, wrk a fraction of it (docs/results/2026-11-23-server/README.md, "Generator,
- * warm-up and B's ramp").
+ * harness's {@code taskset}), far lighter on it than the JDK {@code HttpClient}
+ * (docs/results/2026-11-23-server/README.md).
  *
  * <p>What wrk counts: latency from a request's send to its response's end on its connection, the
  * same as {@link HttpLoad#closed}. A request wrk times out is counted as a timeout, not in its
