@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
  * The demand scenarios' one run: {@code streams} publishers, each written by the caller's
@@ -99,11 +100,7 @@ public final class DemandRun {
             int stream = i;
             writes.add(write.start(channels.get(i), bodies.apply(i), (q, window, outstanding, written, calls) -> {
                 queued.set(stream, q);
-                long total = 0;
-                for (int k = 0; k < queued.length(); k++) {
-                    total += queued.get(k);
-                }
-                peak.accumulateAndGet(total, Math::max);
+                peak.accumulateAndGet(IntStream.range(0, queued.length()).mapToLong(queued::get).sum(), Math::max);
                 if (stream == 0) {
                     stream0.onPass(q, window, outstanding, written, calls);
                 }
