@@ -75,13 +75,10 @@ public final class DemandRun {
     }
 
     /**
-     * Runs the writes.
+     * Runs one {@code write} (sluice's, with the strategy under test) per stream {@code i}, of
+     * {@code bodies.apply(i)} into {@code channels.get(i)}, telling {@code stream0} stream 0's passes;
+     * failure messages call the run {@code name}.
      *
-     * @param name what failure messages call the run
-     * @param channels stream {@code i}'s channel
-     * @param bodies stream {@code i}'s body
-     * @param write sluice's write, with the strategy under test
-     * @param stream0 told stream 0's passes
      * @param durationNanos positive: the bodies are endless and the writes are cancelled then, and
      *     the run fails unless every channel closes within {@link #SHUTDOWN_TIMEOUT}; 0: the bodies
      *     are finite and the run waits for every write
