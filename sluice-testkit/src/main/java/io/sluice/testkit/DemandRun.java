@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
  * The demand scenarios' one run: {@code streams} publishers, each written by the caller's
@@ -74,13 +75,10 @@ public final class DemandRun {
     }
 
     /**
-     * Runs the writes.
+     * Runs one {@code write} (sluice's, with the strategy under test) per stream {@code i}, of
+     * {@code bodies.apply(i)} into {@code channels.get(i)}, telling {@code stream0} stream 0's passes;
+     * failure messages call the run {@code name}.
      *
-     * @param name what failure messages call the run
-     * @param channels stream {@code i}'s channel
-     * @param bodies stream {@code i}'s body
-     * @param write sluice's write, with the strategy under test
-     * @param stream0 told stream 0's passes
      * @param durationNanos positive: the bodies are endless and the writes are cancelled then, and
      *     the run fails unless every channel closes within {@link #SHUTDOWN_TIMEOUT}; 0: the bodies
      *     are finite and the run waits for every write
@@ -99,11 +97,7 @@ public final class DemandRun {
             int stream = i;
             writes.add(write.start(channels.get(i), bodies.apply(i), (q, window, outstanding, written, calls) -> {
                 queued.set(stream, q);
-                long total = 0;
-                for (int k = 0; k < queued.length(); k++) {
-                    total += queued.get(k);
-                }
-                peak.accumulateAndGet(total, Math::max);
+                peak.accumulateAndGet(IntStream.range(0, queued.length()).mapToLong(queued::get).sum(), Math::max);
                 if (stream == 0) {
                     stream0.onPass(q, window, outstanding, written, calls);
                 }

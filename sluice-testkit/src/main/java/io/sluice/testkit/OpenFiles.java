@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -123,17 +124,10 @@ public final class OpenFiles {
         } catch (IOException gone) {
             // deleted already: the absolute path is all there is to match
         }
-        List<String> result = new ArrayList<>();
-        for (String target : targets()) {
+        return targets().stream().filter(target -> roots.stream().anyMatch(root -> {
             Path path = Paths.get(target);
-            for (Path root : roots) {
-                if (path.startsWith(root) && (withDirectory || !path.equals(root))) {
-                    result.add(target);
-                    break;
-                }
-            }
-        }
-        return result;
+            return path.startsWith(root) && (withDirectory || !path.equals(root));
+        })).collect(Collectors.toList());
     }
 
     /**

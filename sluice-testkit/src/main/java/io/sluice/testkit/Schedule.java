@@ -9,21 +9,12 @@ package io.sluice.testkit;
 public interface Schedule {
 
     /**
-     * When a transfer of {@code bytes} that starts at {@code startNanos} (since the origin, not
-     * negative) ends, following the rate through its changes.
-     *
-     * @param startNanos when the transfer starts, in nanoseconds since the origin
-     * @param bytes the bytes to carry
-     * @return when it ends, in nanoseconds since the origin
+     * When a transfer of {@code bytes} that starts at {@code startNanos} (nanoseconds since the
+     * origin, not negative) ends, in nanoseconds since the origin, following the rate through its changes.
      */
     long finishNanos(long startNanos, long bytes);
 
-    /**
-     * A constant rate.
-     *
-     * @param bytesPerSecond the rate, positive
-     * @return the schedule
-     */
+    /** A constant rate of {@code bytesPerSecond}, positive. */
     static Schedule constant(double bytesPerSecond) {
         if (!(bytesPerSecond > 0)) {
             throw new IllegalArgumentException("rate must be positive, was " + bytesPerSecond);

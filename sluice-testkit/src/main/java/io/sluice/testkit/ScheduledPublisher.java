@@ -40,15 +40,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
-    /** Where items are emitted from. */
-    public enum Emission {
-        /** A daemon thread per subscriber. */
-        ASYNC,
-        /** The thread that calls {@code request}. */
-        SYNC,
-        /** A scheduler given to {@link #timed}. */
-        TIMER
-    }
+    /** Where items are emitted from: a thread per subscriber, the requesting thread, or {@link #timed}'s scheduler. */
+    public enum Emission { ASYNC, SYNC, TIMER }
 
     /** Told on the emitter after each {@code onNext} how many bytes have been emitted so far; must be fast. */
     @FunctionalInterface
@@ -72,15 +65,9 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     private final List<Thread> threads = new CopyOnWriteArrayList<>(); // subscribe -> awaitThreads
 
     /**
-     * A producer without burst allowance, emitting from a thread of its own ({@code ASYNC}) or
-     * inside {@code request} ({@code SYNC}).
-     *
-     * @param totalBytes bytes before {@code onComplete}; {@code Long.MAX_VALUE}: endless
-     * @param itemBytes bytes per item (the last one shorter), positive
-     * @param schedule the producer's rate
-     * @param emission {@link Emission#ASYNC} or {@link Emission#SYNC}
-     * @param clock the time the emitter waits in
-     * @param probe called after every item, or {@code null}
+     * A producer without burst allowance, emitting {@code totalBytes} ({@code Long.MAX_VALUE}:
+     * endless) from a thread of its own ({@code ASYNC}) or inside {@code request} ({@code SYNC}),
+     * waiting in {@code clock}'s time and telling {@code probe} (nullable) after every item.
      */
     public ScheduledPublisher(long totalBytes, int itemBytes, Schedule schedule, Emission emission,
                               PacingClock clock, EmissionProbe probe) {
@@ -111,19 +98,12 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
     /**
      * An upload body as a client on a finite link sends it: {@code totalBytes} in items of at most
-     * {@code itemBytes}, at the pace of {@code schedule}, with {@code burstBytes} sent ahead while
-     * not being read (a receive buffer, full at the start), emitted by {@code timer}
-     * ({@link Emission#TIMER}).
-     *
-     * @param totalBytes bytes the body holds
-     * @param itemBytes the largest item, positive
-     * @param schedule the client's rate
-     * @param burstBytes what the client may have sent ahead while not being read; counted in the
-     *     schedule's time from its origin, so exact for a constant rate
-     * @param timer a single-threaded scheduler that makes every signal after {@code onSubscribe};
-     *     it belongs to the caller, and once it rejects a task the streams it served stop
-     * @param clock the time the schedule is read in
-     * @return the publisher
+     * {@code itemBytes}, at the pace of {@code schedule} read in {@code clock}'s time, with
+     * {@code burstBytes} sent ahead while not being read (a receive buffer, full at the start;
+     * counted in the schedule's time from its origin, so exact for a constant rate), emitted by
+     * {@code timer} ({@link Emission#TIMER}): a single-threaded scheduler that makes every signal
+     * after {@code onSubscribe}; it belongs to the caller, and once it rejects a task the streams
+     * it served stop.
      */
     public static ScheduledPublisher timed(long totalBytes, int itemBytes, Schedule schedule, long burstBytes,
                                            ScheduledExecutorService timer, PacingClock clock) {
@@ -310,15 +290,15 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
          * come back then (TIMER). Returns whether to emit it now.
          */
         private boolean awaitDue() {
-            if (emission == Emission.TIMER) {
-                long left = dueNanos - clock.nanoTime();
-                if (left > 0) {
-                    scheduleRun(Math.max(TIMER_TICK_NANOS, left));
-                    return false;
-                }
+            if (emission != Emission.TIMER) {
+                clock.sleepUntil(dueNanos, () -> cancelled);
                 return !cancelled;
             }
-            clock.sleepUntil(dueNanos, () -> cancelled);
+            long left = dueNanos - clock.nanoTime();
+            if (left > 0) {
+                scheduleRun(Math.max(TIMER_TICK_NANOS, left));
+                return false;
+            }
             return !cancelled;
         }
     }

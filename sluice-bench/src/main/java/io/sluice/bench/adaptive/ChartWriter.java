@@ -56,7 +56,6 @@ public final class ChartWriter {
                 .setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal)
                 .setChartBackgroundColor(Color.WHITE).setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
         chart.setYAxisGroupTitle(1, "items");
-        double seconds = run.elapsedNanos() / 1e9;
         double maxQueued = Math.max(1, run.series().stream().mapToLong(RunResult.Sample::queuedBytes).max().orElse(1))
                 / RateSchedule.MIB;
         double fastest = scenario.sink().segments().stream().mapToDouble(RateSchedule.Segment::bytesPerSecond)
@@ -71,7 +70,7 @@ public final class ChartWriter {
         style(chart.addSeries("sink slow", bandX, bandY), XYSeries.XYSeriesRenderStyle.StepArea, SLOW_BAND, 0);
         double[] times = run.series().stream().mapToDouble(s -> s.nanos() / 1e9).toArray();
         if (times.length == 0) {
-            times = new double[] {0, seconds};
+            times = new double[] {0, run.elapsedNanos() / 1e9};
         }
         style(chart.addSeries("queued bytes (left)", times, values(run, RunResult.Sample::queuedBytes, times.length,
                 RateSchedule.MIB)), XYSeries.XYSeriesRenderStyle.Area, QUEUE, 0);
@@ -102,13 +101,8 @@ public final class ChartWriter {
     }
 
     static String bytes(long bytes) {
-        if (bytes >= 1024L * 1024) {
-            return String.format(Locale.ROOT, "%.1f MiB", bytes / RateSchedule.MIB);
-        }
-        if (bytes >= 1024) {
-            return String.format(Locale.ROOT, "%.0f KiB", bytes / 1024.0);
-        }
-        return bytes + " B";
+        return bytes >= 1024L * 1024 ? String.format(Locale.ROOT, "%.1f MiB", bytes / RateSchedule.MIB)
+                : bytes >= 1024 ? String.format(Locale.ROOT, "%.0f KiB", bytes / 1024.0) : bytes + " B";
     }
 
     static String items(long items) {

@@ -112,7 +112,6 @@ public final class DemandSimulation {
                 }
                 case PASS_START -> startPass(event.nanos());
                 case CALL_DONE -> callDone(event.nanos());
-                default -> throw new AssertionError(event);
             }
         }
         return recorder.result(scenario.name(), strategy.name(), end, sinkBytes);
@@ -193,13 +192,9 @@ public final class DemandSimulation {
     }
 
     private void takeBatch(long now) {
-        long count = 0;
-        long bytes = 0;
-        long batchLimit = WriteLedger.batchItems(itemsThisPass);
-        while (count < batchLimit && bytes < WriteLedger.MAX_BATCH_BYTES && count < queuedInList) {
-            count++;
-            bytes += itemBytes;
-        }
+        long upToByteLimit = (WriteLedger.MAX_BATCH_BYTES + itemBytes - 1) / itemBytes;  // the item reaching it too
+        long count = Math.min(Math.min(WriteLedger.batchItems(itemsThisPass), upToByteLimit), queuedInList);
+        long bytes = count * itemBytes;
         if (count == 0) {
             afterWrite(now);
             return;
@@ -216,8 +211,7 @@ public final class DemandSimulation {
         long deadline = sinkPacer.reserve(now, callBytes);
         long woke = waitUntil(deadline, now);
         sinkPacer.woke(Math.max(deadline, now), woke);               // as ThrottledChannel: lateness is paid back
-        long done = woke + costs.writeCallNanos();
-        schedule(done, Kind.CALL_DONE);
+        schedule(woke + costs.writeCallNanos(), Kind.CALL_DONE);
     }
 
     private void callDone(long now) {

@@ -28,14 +28,8 @@ import io.sluice.demand.DemandStrategy;
  * arrive between calls; the controller then processes the eligible points they passed in order,
  * as the per-receipt notifications of the paper would have.
  */
-public final class PaperLiteralDemand implements DemandStrategy {
-
-    private final long initialAmount;
-    private final long minAmount;
-    private final long maxAmount;
-    private final long initialShift;
-    private final long minShift;
-    private final long maxShift;
+public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmount,
+                                 long initialShift, long minShift, long maxShift) implements DemandStrategy {
 
     /** The paper's rules with its constants: amount 100 (min 3), shift 2 in [1, 3]. */
     public PaperLiteralDemand() {
@@ -43,8 +37,7 @@ public final class PaperLiteralDemand implements DemandStrategy {
     }
 
     /** The rules with other bounds; {@code min == max} keeps a parameter constant. */
-    public PaperLiteralDemand(long initialAmount, long minAmount, long maxAmount,
-                              long initialShift, long minShift, long maxShift) {
+    public PaperLiteralDemand {
         if (minAmount < 1 || initialAmount < minAmount || initialAmount > maxAmount) {
             throw new IllegalArgumentException("amount must satisfy 1 <= min <= initial <= max, was "
                     + minAmount + ", " + initialAmount + ", " + maxAmount);
@@ -53,12 +46,6 @@ public final class PaperLiteralDemand implements DemandStrategy {
             throw new IllegalArgumentException("shift must satisfy 0 <= min <= initial <= max and initial < amount, was "
                     + minShift + ", " + initialShift + ", " + maxShift);
         }
-        this.initialAmount = initialAmount;
-        this.minAmount = minAmount;
-        this.maxAmount = maxAmount;
-        this.initialShift = initialShift;
-        this.minShift = minShift;
-        this.maxShift = maxShift;
     }
 
     @Override

@@ -106,8 +106,7 @@ public final class RateSchedule implements Schedule {
         double remaining = bytes;
         long t = startNanos;
         while (remaining > 0) {
-            int i = indexAt(t);
-            double rate = segments.get(i).bytesPerSecond();
+            double rate = bytesPerSecondAt(t);
             long segmentEnd = segmentEndAfter(t);
             if (rate == Double.POSITIVE_INFINITY) {
                 return t;

@@ -37,9 +37,8 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
 
     /** Fast producer (300 MiB/s) → sink at 200 MiB/s for 2 s, then 20 MiB/s for 2 s, and so on. */
     public static Scenario variableSink(int itemBytes, double durationScale) {
-        return new Scenario("variable-sink-" + label(itemBytes), RateSchedule.constantMiBps(300),
-                RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS), itemBytes, scaled(6000, durationScale),
-                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+        return of("variable-sink", RateSchedule.constantMiBps(300), RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS),
+                itemBytes, 6000, durationScale);
     }
 
     /**
@@ -48,16 +47,14 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
      * so this is where the adaptive window has something to adapt to.
      */
     public static Scenario crossingSink(int itemBytes, double durationScale) {
-        return new Scenario("crossing-sink-" + label(itemBytes), RateSchedule.constantMiBps(120),
-                RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS), itemBytes, scaled(6000, durationScale),
-                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+        return of("crossing-sink", RateSchedule.constantMiBps(120), RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS),
+                itemBytes, 6000, durationScale);
     }
 
     /** Slow producer (40 MiB/s) → fast sink (1000 MiB/s). */
     public static Scenario slowProducer(int itemBytes, double durationScale) {
-        return new Scenario("slow-producer-" + label(itemBytes), RateSchedule.constantMiBps(40),
-                RateSchedule.constantMiBps(1000), itemBytes, scaled(3000, durationScale),
-                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+        return of("slow-producer", RateSchedule.constantMiBps(40), RateSchedule.constantMiBps(1000), itemBytes, 3000,
+                durationScale);
     }
 
     /**
@@ -65,9 +62,8 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
      * phase opening with a 300 ms stall.
      */
     public static Scenario bothVariable(int itemBytes, double durationScale) {
-        return new Scenario("both-variable-" + label(itemBytes), RateSchedule.stepsMiBps(250, 40, 1500),
-                RateSchedule.stepsWithStallsMiBps(200, 20, 2000, 300), itemBytes, scaled(4000, durationScale),
-                ScheduledPublisher.Emission.ASYNC, WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
+        return of("both-variable", RateSchedule.stepsMiBps(250, 40, 1500),
+                RateSchedule.stepsWithStallsMiBps(200, 20, 2000, 300), itemBytes, 4000, durationScale);
     }
 
     /** The demand scenarios: four set-ups × 1 KiB and 64 KiB items. */
@@ -93,10 +89,14 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
         return itemBytes % 1024 == 0 ? (itemBytes / 1024) + "k" : itemBytes + "b";
     }
 
-    private static long scaled(long millis, double scale) {
+    /** {@code family}'s scenario with an ASYNC producer, the default byte cap, {@code millis} × {@code scale}. */
+    private static Scenario of(String family, RateSchedule producer, RateSchedule sink, int itemBytes, long millis,
+                               double scale) {
         if (!(scale > 0)) {
             throw new IllegalArgumentException("durationScale must be positive, was " + scale);
         }
-        return Math.max(1_000_000L, Math.round(millis * 1_000_000L * scale));
+        return new Scenario(family + "-" + label(itemBytes), producer, sink, itemBytes,
+                Math.max(1_000_000L, Math.round(millis * 1_000_000L * scale)), ScheduledPublisher.Emission.ASYNC,
+                WriteOptions.DEFAULT_MAX_QUEUED_BYTES);
     }
 }

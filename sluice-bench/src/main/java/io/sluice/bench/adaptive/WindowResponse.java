@@ -1,5 +1,6 @@
 package io.sluice.bench.adaptive;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,11 +25,10 @@ final class WindowResponse {
 
     static List<Switch> switches(Scenario scenario, RunResult run) {
         List<RunResult.Sample> series = run.series();
-        List<Switch> result = new java.util.ArrayList<>();
+        List<Switch> result = new ArrayList<>();
         long duration = run.elapsedNanos();
         RateSchedule sink = scenario.sink();
-        long cycle = sink.cycleNanos();
-        for (long base = 0; base < duration; base += cycle) {
+        for (long base = 0; base < duration; base += sink.cycleNanos()) {
             long end = base;
             for (int i = 0; i < sink.segments().size(); i++) {
                 end += sink.segments().get(i).nanos();
