@@ -42,6 +42,9 @@ public final class Targets {
         }
     }
 
+    /** The lent-chunk targets are set for files of 1 MiB to 100 MiB; a 1 KiB file is one open, one chunk, one close. */
+    private static final long LENT_TARGETS_FROM = 1024 * 1024;
+
     public static List<Check> evaluate(Report report) {
         List<Check> checks = new ArrayList<>();
         for (Cell cell : report.rowsByCell().keySet()) {
@@ -59,14 +62,18 @@ public final class Targets {
                 case READ -> {
                     speed.check("sluice / rio speed", "sluice", "rio", 3);
                     speed.check("sluice / loop (8 KiB) speed", "sluice", "loop", 0.8);
-                    speed.check("sluice-lent / loop (8 KiB) speed", "sluice-lent", "loop", 1);
-                    speed.check("sluice-lent / loop-direct-64k speed", "sluice-lent", "loop-direct-64k", 0.85);
-                    checks.add(new Check(cell, "sluice-lent heap MiB per GiB", allocated(report, cell, "sluice-lent"),
-                            16, true));
+                    if (cell.sizeBytes() >= LENT_TARGETS_FROM) {
+                        speed.check("sluice-lent / loop (8 KiB) speed", "sluice-lent", "loop", 1);
+                        speed.check("sluice-lent / loop-direct-64k speed", "sluice-lent", "loop-direct-64k", 0.85);
+                        checks.add(new Check(cell, "sluice-lent heap MiB per GiB",
+                                allocated(report, cell, "sluice-lent"), 16, true));
+                    }
                 }
                 case COPY -> {
-                    speed.check("sluice-lent (write(read)) / copyTo", "sluice-lent", "sluice", 0.7);
-                    speed.check("sluice-lent (write(read)) / loop", "sluice-lent", "loop", 1);
+                    if (cell.sizeBytes() >= LENT_TARGETS_FROM) {
+                        speed.check("sluice-lent (write(read)) / copyTo", "sluice-lent", "sluice", 0.7);
+                        speed.check("sluice-lent (write(read)) / loop", "sluice-lent", "loop", 1);
+                    }
                     speed.check("sluice / loop speed", "sluice", "loop", 1);
                     speed.check("sluice / files-copy speed", "sluice", "files-copy", 1);
                     speed.check("sluice / rio speed", "sluice", "rio", 2);
