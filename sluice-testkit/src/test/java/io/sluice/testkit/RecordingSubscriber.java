@@ -36,13 +36,18 @@ final class RecordingSubscriber implements Subscriber<ByteBuffer> {
 
     @Override
     public void onError(Throwable t) {
-        error = t;
-        terminated.countDown();
+        ended(t);
     }
 
     @Override
     public void onComplete() {
-        completed = true;
+        ended(null);
+    }
+
+    /** Records how the stream ended, then releases {@link #terminated}. */
+    private void ended(Throwable failure) {
+        error = failure;
+        completed = failure == null;
         terminated.countDown();
     }
 
