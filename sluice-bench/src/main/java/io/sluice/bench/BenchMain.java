@@ -166,19 +166,12 @@ public final class BenchMain {
         if (options.containsKey("charts")) {
             Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }
-        if (repository.isEmpty()) {
-            System.out.println("not inside a repository with docs/: no docs block rewritten");
-            return 0;
-        }
-        if (!run.quiet() && !options.containsKey("allow-noisy")) {
+        if (repository.isPresent() && !run.quiet() && !options.containsKey("allow-noisy")) {
             System.out.println("not rewriting the docs' blocks: the machine was " + run.quietness()
                     + "; pass --allow-noisy to write them anyway");
             return 1;
         }
-        List<io.sluice.testkit.GeneratedBlocks.Block> changed = repository.get().rewrite(from);
-        changed.forEach(block -> System.out.println("rewrote " + block.where()));
-        System.out.println(changed.size() + " docs block(s) rewritten from " + from);
-        return 0;
+        return rewriteDocs(from, repository);
     }
 
     /**
@@ -188,6 +181,11 @@ public final class BenchMain {
      */
     private static int adaptiveReport(Path from, Optional<Docs> repository) throws IOException {
         AdaptiveTables.blocks(from).forEach((name, table) -> System.out.printf("%s%n%s%n", name, table));
+        return rewriteDocs(from, repository);
+    }
+
+    /** Rewrites the docs' blocks generated from {@code from}, when run inside the repository. */
+    private static int rewriteDocs(Path from, Optional<Docs> repository) throws IOException {
         if (repository.isEmpty()) {
             System.out.println("not inside a repository with docs/: no docs block rewritten");
             return 0;
