@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # The load harness (scenarios A1, A2, B) with the server pinned to CPU 0 and the load generator to
 # CPU 1, a fresh server JVM per lane and step. Usage, from the repository root:
-#   sluice-server/scripts/run-load.sh [smoke|full] [scenarios, default A1,A2,B] [lanes, default all] [--charts DIR]
+#   sluice-server/scripts/run-load.sh [smoke|full] [scenarios, default A1,A2,B] [lanes, default all] [--results DIR] [--charts DIR]
 # RUN_SECONDS=8 shortens every step (a reduced full run); the default full run takes about 20 minutes.
 # --charts DIR (last) writes server-a1.png, server-a2.png and server-b.png into DIR, and
 # server-c-window.png too when WINDOW_CSV names scenario C's series CSV (or DIR/server-c-window.csv exists).
+# --results DIR keeps the raw results (rows.csv, run.properties) and the console output (output.md)
+# there; `java -jar sluice-server/target/sluice-server.jar report --from DIR` regenerates the docs from them.
 # JAVA picks the JDK for both sides (default: JDK 25, so lane B runs). Output: a Markdown table,
-# one PASS/FAIL line per gate and "N passed, N failed", also saved to sluice-server/target/.
+# one PASS/FAIL line per gate and "N passed, N failed", also saved to sluice-server/target/ (DIR/output.md with --results).
 set -euo pipefail
 CHARTS=
+RESULTS=
 ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --charts) CHARTS=${2:?--charts needs a directory}; shift 2 ;;
+    --results) RESULTS=${2:?--results needs a directory}; shift 2 ;;
     *) ARGS+=("$1"); shift ;;
   esac
 done
@@ -30,10 +34,11 @@ if [ ! -f "$JAR" ] || [ -n "$(find sluice-core/src/main sluice-server/src/main p
   mvn -q -B -pl sluice-server -am package -DskipTests
 fi
 OUT=sluice-server/target/load-$SCALE-$(date -u +%Y%m%dT%H%M%SZ).md
+if [ -n "$RESULTS" ]; then mkdir -p "$RESULTS"; OUT=$RESULTS/output.md; fi
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT"
 STATUS=0
 taskset -c 1 "$JAVA" -Dsluice.server.java="$JAVA" -cp "$JAR" io.sluice.server.load.LoadMain \
-  --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} ${CHARTS:+--charts "$CHARTS"} \
+  --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} ${CHARTS:+--charts "$CHARTS"} ${RESULTS:+--results "$RESULTS"} \
   | tee -a "$OUT" || STATUS=$?
 if [ -n "$CHARTS" ]; then
   WINDOW_CSV=${WINDOW_CSV:-$CHARTS/server-c-window.csv}

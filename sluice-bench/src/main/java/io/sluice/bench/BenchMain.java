@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.bench.adaptive.AdaptiveTables;
 import io.sluice.bench.providers.Providers;
+import io.sluice.testkit.GeneratedBlocks;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -29,7 +30,7 @@ import java.util.TreeMap;
 public final class BenchMain {
 
     /** Options without a value. */
-    private static final Set<String> FLAGS = Set.of("--check", "--allow-noisy");
+    private static final Set<String> FLAGS = Set.of("--check", "--all", "--allow-noisy");
 
     private BenchMain() {
     }
@@ -60,6 +61,7 @@ public final class BenchMain {
                        java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
                          RUN's tables and charts; rewrites the docs' blocks generated from RUN
                        java -jar sluice-bench.jar report --check  fails if a docs block differs from its data
+                       java -jar sluice-bench.jar report --all  rewrites every docs block from the run it names
                 profiles: smoke (seconds), quick (minutes: compact table with ratios), standard (the paper's grid
                   without its >1 GiB cells), full (the whole grid), read (the read path's choices), demand (sluice's
                   demand strategies)
@@ -141,19 +143,22 @@ public final class BenchMain {
      * generated from RUN; 1 without rewriting if RUN was not quiet and {@code --allow-noisy} is absent.
      */
     private static int report(Map<String, String> options) throws IOException {
-        Optional<Docs> repository = Docs.repositoryRoot(Path.of("")).map(Docs::new);
+        Optional<Docs> repository = GeneratedBlocks.repositoryRoot(Path.of("")).map(Docs::new);
         if (options.containsKey("check")) {
             Docs docs = repository.orElseThrow(() -> new IllegalStateException("run it inside the repository: "
                     + "no folder with docs/ above " + Path.of("").toAbsolutePath()));
-            List<io.sluice.testkit.GeneratedBlocks.Block> differing = docs.differing();
+            List<GeneratedBlocks.Block> differing = docs.differing();
             differing.forEach(block -> System.out.println(block.where() + " differs from what `" + Docs.TOOL + " "
                     + block.arguments() + "` generates"));
             System.out.println(differing.isEmpty() ? "every generated block matches its data"
                     : "regenerate with: java -jar sluice-bench/target/sluice-bench.jar report --from RUN");
             return differing.isEmpty() ? 0 : 1;
         }
+        if (options.containsKey("all")) {
+            return rewriteDocs(null, repository);
+        }
         if (!options.containsKey("from")) {
-            throw new IllegalArgumentException("report needs --from RUN or --check\n" + usage());
+            throw new IllegalArgumentException("report needs --from RUN, --check or --all\n" + usage());
         }
         Path from = Path.of(options.get("from"));
         if (AdaptiveTables.isRun(from)) {
@@ -184,15 +189,15 @@ public final class BenchMain {
         return rewriteDocs(from, repository);
     }
 
-    /** Rewrites the docs' blocks generated from {@code from}, when run inside the repository. */
+    /** Rewrites the docs' blocks generated from {@code from} (every block if null), when run inside the repository. */
     private static int rewriteDocs(Path from, Optional<Docs> repository) throws IOException {
         if (repository.isEmpty()) {
             System.out.println("not inside a repository with docs/: no docs block rewritten");
             return 0;
         }
-        List<io.sluice.testkit.GeneratedBlocks.Block> changed = repository.get().rewrite(from);
+        List<GeneratedBlocks.Block> changed = repository.get().rewrite(from);
         changed.forEach(block -> System.out.println("rewrote " + block.where()));
-        System.out.println(changed.size() + " docs block(s) rewritten from " + from);
+        System.out.println(changed.size() + " docs block(s) rewritten from " + (from == null ? "their runs" : from));
         return 0;
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Load;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The blocks of the repository's pages ({@code docs/**.md}) that this bench generates from a run's
@@ -49,16 +48,6 @@ final class Docs {
         this.blocks = new GeneratedBlocks(TOOL, renderers);
     }
 
-    /** The nearest folder from {@code start} up that has a {@code docs} folder. */
-    static Optional<Path> repositoryRoot(Path start) {
-        for (Path dir = start.toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve("docs"))) {
-                return Optional.of(dir);
-            }
-        }
-        return Optional.empty();
-    }
-
     /** The samples file that {@code --from PATH} names: PATH itself, or PATH/samples.csv for a folder. */
     static Path samplesFile(Path from) {
         return Files.isDirectory(from) ? from.resolve("samples.csv") : from;
@@ -73,12 +62,7 @@ final class Docs {
     }
 
     private Path from(GeneratedBlocks.Block block) {
-        String[] words = block.arguments().trim().split("\\s+");
-        if (words.length != 3 || !words[0].equals("report") || !words[1].equals("--from")) {
-            throw new IllegalArgumentException(block.where() + ": expected 'report --from PATH', was '"
-                    + block.arguments() + "'");
-        }
-        return root.resolve(words[2]).normalize();
+        return block.reportFrom(root);
     }
 
     private Report report(GeneratedBlocks.Block block) {
@@ -101,13 +85,13 @@ final class Docs {
         return differing;
     }
 
-    /** Rewrites the blocks generated from {@code from}; returns those that changed. */
+    /** Rewrites the blocks generated from {@code from} (every block if null); returns those that changed. */
     List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
-        Path file = samplesFile(from).toAbsolutePath().normalize();
+        Path file = from == null ? null : samplesFile(from).toAbsolutePath().normalize();
         List<GeneratedBlocks.Block> changed = new ArrayList<>();
         for (Path page : GeneratedBlocks.pages(root.resolve("docs"))) {
             changed.addAll(blocks.rewrite(page,
-                    block -> samplesFile(from(block)).toAbsolutePath().normalize().equals(file)));
+                    block -> file == null || samplesFile(from(block)).toAbsolutePath().normalize().equals(file)));
         }
         return changed;
     }

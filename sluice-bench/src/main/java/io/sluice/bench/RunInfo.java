@@ -1,13 +1,13 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Load;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
@@ -21,19 +21,6 @@ import java.util.stream.Collectors;
  */
 public record RunInfo(String commits, String jdks, String profiles, int cells, int noisyCells, int cellsWithoutLoad,
                       double maxOthersBusy, double maxLoad1Before) {
-
-    /** The commit of the tree this jar was built from, {@code -dirty} if it had changes; {@code unknown} if not known. */
-    public static String builtCommit() {
-        try (InputStream in = RunInfo.class.getResourceAsStream("build.properties")) {
-            Properties build = new Properties();
-            if (in != null) {
-                build.load(in);
-            }
-            return build.getProperty("commit", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
 
     public static RunInfo of(List<Sample> samples) {
         int cells = cells(samples, sample -> true);

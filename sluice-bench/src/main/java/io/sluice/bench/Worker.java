@@ -1,6 +1,8 @@
 package io.sluice.bench;
 
 import io.sluice.bench.providers.Providers;
+import io.sluice.testkit.BuildInfo;
+import io.sluice.testkit.Load;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -71,7 +73,7 @@ public final class Worker {
             if (Files.size(samplesFile) == 0) {
                 out.println(Sample.HEADER);
             }
-            Sample.Origin origin = new Sample.Origin(RunInfo.builtCommit(), System.getProperty("java.version"),
+            Sample.Origin origin = new Sample.Origin(BuildInfo.commit(), System.getProperty("java.version"),
                     profile.name());
             Map<String, String> broken = new LinkedHashMap<>(); // provider -> why it could not be created
             for (String name : profile.providers()) {

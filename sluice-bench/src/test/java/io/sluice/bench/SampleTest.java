@@ -1,5 +1,7 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Load;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,13 +1,17 @@
 package io.sluice.server;
 
+import io.sluice.server.load.LoadReport;
+
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * {@code java -jar sluice-server.jar [--lane A|B|C|C-unbounded] [--port 8080] [--host 127.0.0.1]
  * [--dir ./data] [--max-upload-bytes N] [--threads 200]}. Prints {@code READY port=N lane=X} when
- * it accepts connections.
+ * it accepts connections. {@code java -jar sluice-server.jar report ...} is the load harness's
+ * report instead ({@link LoadReport}).
  */
 public final class Main {
 
@@ -20,6 +24,9 @@ public final class Main {
      * @param args flags as in the class comment
      */
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("report")) {
+            System.exit(LoadReport.main(List.of(args).subList(1, args.length), System.out));
+        }
         ServerConfig config;
         try {
             config = parse(args);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,6 +40,15 @@ public final class GeneratedBlocks {
         public String where() {
             return page + ":" + line + " [" + name + "]";
         }
+
+        /** The folder or file that arguments of the form {@code report --from PATH} name, under {@code root}. */
+        public Path reportFrom(Path root) {
+            String[] words = arguments.trim().split("\\s+");
+            if (words.length != 3 || !words[0].equals("report") || !words[1].equals("--from")) {
+                throw new IllegalArgumentException(where() + ": expected 'report --from PATH', was '" + arguments + "'");
+            }
+            return root.resolve(words[2]).normalize();
+        }
     }
 
     /** Writes a block's body from the data its arguments name. */
@@ -54,6 +64,16 @@ public final class GeneratedBlocks {
     public GeneratedBlocks(String tool, Map<String, Renderer> renderers) {
         this.tool = tool;
         this.renderers = Map.copyOf(renderers);
+    }
+
+    /** The nearest folder from {@code start} up that has a {@code docs} folder: the repository's root. */
+    public static Optional<Path> repositoryRoot(Path start) {
+        for (Path dir = start.toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("docs"))) {
+                return Optional.of(dir);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every Markdown file under {@code dir}, sorted. */

@@ -47,10 +47,11 @@ final class LoadCharts {
     private LoadCharts() {
     }
 
-    /** Draws what the rows allow; returns the files written. */
-    static List<Path> write(Scale scale, List<Row> rows, Path directory, PrintStream out) throws IOException {
+    /** Draws what the rows, measured on JDK {@code java}, allow; returns the files written. */
+    static List<Path> write(Scale scale, String java, List<Row> rows, Path directory, PrintStream out)
+            throws IOException {
         List<Path> written = new ArrayList<>();
-        String suffix = " (" + scale.name() + " scale, java " + Runtime.version().feature() + ")";
+        String suffix = " (" + scale.name() + " scale, java " + java + ")";
         if (has(rows, "A1")) {
             written.add(connections(rows, "A1", "A1: fast 16 KiB GETs, closed loop" + suffix, Double.NaN, "",
                     directory.resolve("server-a1.png")));

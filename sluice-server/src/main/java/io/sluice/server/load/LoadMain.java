@@ -2,29 +2,37 @@ package io.sluice.server.load;
 
 import io.sluice.IoExecutors;
 import io.sluice.server.Lane;
+import io.sluice.testkit.BuildInfo;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
  * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
- * [--run-seconds N] [--charts DIR] [--closed-loop auto|wrk|java]}.
+ * [--run-seconds N] [--charts DIR] [--closed-loop auto|wrk|java] [--results DIR]}.
  * {@code --closed-loop}: A1 and A2's generator, {@link WrkLoad wrk} (auto: when it is on the
  * {@code PATH}) or the JDK {@code HttpClient}; B's open-model traffic is always the JDK's.
  * {@code --charts DIR} writes {@code server-a1.png}, {@code server-a2.png} and {@code server-b.png}
- * there after the run (see {@link LoadCharts}).
+ * there after the run (see {@link LoadCharts}). {@code --results DIR} writes the run's raw results
+ * there: {@code rows.csv} ({@link RowsCsv}, a line as each step ends) and {@code run.properties}
+ * (how the run was made); {@link LoadReport} regenerates the tables, gates and charts from them.
  * Prints a Markdown table, one PASS/FAIL line per gate and {@code N passed, N failed}; exits 1
  * when a gate failed. Lane B is left out on JDKs without virtual threads (said in the output).
  */
@@ -41,7 +49,7 @@ public final class LoadMain {
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = new HashMap<>(Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
                 "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
-                "--closed-loop", "auto"));
+                "--closed-loop", "auto", "--results", ""));
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length || flags.put(args[i], args[i + 1]) == null) {
                 throw new IllegalArgumentException((i + 1 >= args.length ? "no value for flag " : "unknown flag ")
@@ -63,18 +71,21 @@ public final class LoadMain {
         };
         String serverCpu = flags.get("--server-cpu");
         String charts = flags.get("--charts");
+        String results = flags.get("--results");
         int failed = run(scale, List.of(flags.get("--scenarios").split(",")),
                 Stream.of(flags.get("--lanes").split(",")).map(Lane::parse).toList(),
-                serverCpu.isEmpty() ? null : serverCpu, charts.isEmpty() ? null : Path.of(charts), wrk, System.out);
+                serverCpu.isEmpty() ? null : serverCpu, charts.isEmpty() ? null : Path.of(charts), wrk,
+                results.isEmpty() ? null : Path.of(results), System.out);
         System.exit(failed == 0 ? 0 : 1);
     }
 
     /**
      * Runs and prints everything; A1 and A2 run on {@code wrk}, or on the JDK {@code HttpClient}
-     * when it is empty. Returns the number of failed gates.
+     * when it is empty; the raw results go to {@code results} unless it is null. Returns the number
+     * of failed gates.
      */
     static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
-                   Path chartDirectory, Optional<WrkLoad> wrk, PrintStream out) throws Exception {
+                   Path chartDirectory, Optional<WrkLoad> wrk, Path results, PrintStream out) throws Exception {
         List<Lane> lanes = new ArrayList<>(requestedLanes);
         if (lanes.contains(Lane.B) && !IoExecutors.virtualThreadsAvailable()) {
             lanes.remove(Lane.B);
@@ -82,11 +93,30 @@ public final class LoadMain {
         }
         Path work = Files.createTempDirectory("sluice-load-");
         List<Row> rows = new ArrayList<>();
+        RowsCsv.Origin origin = new RowsCsv.Origin(BuildInfo.commit(), Runtime.version().toString(), scale.name());
+        Instant started = Instant.now();
+        Consumer<Row> record = row -> {
+            rows.add(row);
+            out.println(row.markdown());
+            out.flush();
+            if (results != null) {
+                try {
+                    RowsCsv.append(results.resolve(RowsCsv.FILE), origin, row);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+        if (results != null) {
+            Files.createDirectories(results);
+            Files.deleteIfExists(results.resolve(RowsCsv.FILE));
+        }
+        String generator = wrk.map(WrkLoad::toString).orElse("JDK HttpClient (wrk not used)");
         try {
             Scenarios scenarios = new Scenarios(scale, work, serverCpu, wrk);
             out.println("scale=" + scale.name() + " java=" + Runtime.version() + " cpus="
                     + Runtime.getRuntime().availableProcessors() + " server-cpu=" + (serverCpu == null ? "any" : serverCpu)
-                    + " closed-loop=" + wrk.map(WrkLoad::toString).orElse("JDK HttpClient (wrk not used)")
+                    + " closed-loop=" + generator
                     + " open-model=JDK HttpClient");
             out.println(Row.header());
             for (String scenario : scenarioNames) {
@@ -96,14 +126,14 @@ public final class LoadMain {
                         for (int connections : name.equals("A1") ? scale.a1Connections() : scale.a2Connections()) {
                             for (Lane lane : lanes) {
                                 if (lane != Lane.C_UNBOUNDED) { // C-unbounded is a control in B only
-                                    print(out, rows, scenarios.closedLoop(name, lane, connections));
+                                    record.accept(scenarios.closedLoop(name, lane, connections));
                                 }
                             }
                         }
                     }
                     case "B" -> {
                         for (Lane lane : lanes) {
-                            scenarios.b(lane).forEach(row -> print(out, rows, row));
+                            scenarios.b(lane).forEach(record);
                         }
                     }
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario
@@ -113,33 +143,40 @@ public final class LoadMain {
         } finally {
             deleteTree(work);
         }
-        printDrains(out, rows);
+        out.print(drains(rows));
         if (chartDirectory != null) {
-            LoadCharts.write(scale, rows, chartDirectory, out);
+            LoadCharts.write(scale, Integer.toString(Runtime.version().feature()), rows, chartDirectory, out);
         }
         if (!SendQueueProbe.available()) {
             out.println("note: /proc/net/tcp is not readable here (not Linux?): send-queue bytes are n/a");
         }
-        return new Gates(scale, rows, out).evaluateAll();
+        int failed = new Gates(scale, rows, out).evaluateAll();
+        if (results != null) {
+            Properties run = new Properties();
+            run.putAll(Map.of("commit", origin.commit(), "jdk", origin.jdk(), "scale", scale.name(),
+                    "scenarios", String.join(",", scenarioNames), "lanes", lanes.stream().map(Lane::flag)
+                            .collect(Collectors.joining(",")), "serverCpu", serverCpu == null ? "any" : serverCpu,
+                    "serverJava", System.getProperty("sluice.server.java", "the harness's"), "closedLoop", generator,
+                    "cpus", Integer.toString(Runtime.getRuntime().availableProcessors()),
+                    "started", started.toString()));
+            run.put("ended", Instant.now().toString());
+            try (var writer = Files.newBufferedWriter(results.resolve("run.properties"))) {
+                run.store(writer, "how the load run was made; rows.csv holds its measurements");
+            }
+            out.println("raw results in " + results + " (" + RowsCsv.FILE + ", run.properties)");
+        }
+        return failed;
     }
 
-    /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it). */
-    private static void printDrains(PrintStream out, List<Row> rows) {
+    /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it); empty without B. */
+    static String drains(List<Row> rows) {
         List<Row> drained = rows.stream().filter(row -> row.drain() != null && row.step().equals("fast GET")).toList();
         if (drained.isEmpty()) {
-            return;
+            return "";
         }
-        out.println("\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
-                + " s; live set = heap after a forced full GC, jcmd GC.run):");
-        out.println(Drain.header());
-        drained.forEach(row -> out.println(row.drain().markdown(row)));
-        out.println();
-    }
-
-    private static void print(PrintStream out, List<Row> rows, Row row) {
-        rows.add(row);
-        out.println(row.markdown());
-        out.flush();
+        return "\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
+                + " s; live set = heap after a forced full GC, jcmd GC.run):\n" + Drain.header() + "\n"
+                + drained.stream().map(row -> row.drain().markdown(row) + "\n").collect(Collectors.joining()) + "\n";
     }
 
     /** Daemon threads named {@code name}: the harness's timers and clients never keep the JVM alive. */

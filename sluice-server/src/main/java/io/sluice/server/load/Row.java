@@ -1,6 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.Load;
 
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -24,13 +25,15 @@ import java.util.stream.Stream;
  * @param heapAllocatedMiBPerGiB MiB of heap the server allocated during the load per GiB of body bytes
  *                               the whole step moved (the same bytes as {@code cpuSecondsPerGiB}), NaN
  *                               if not measured
+ * @param load the machine's load over the measured window, the server's and the load generator's
+ *             own CPU time left out of {@code othersBusy}
  * @param drain scenario B's drain phase, or null
  * @param note anything else (died of OOM, uploads verified)
  */
 record Row(String scenario, String step, Lane lane, double requestsPerSecond, double mibPerSecond, double p50Millis,
            double p99Millis, double p999Millis, long timeouts, long errors, double idleRssMiB, double peakRssMiB,
            double heapPeakShare, double heapAfterGcMiB, double directPeakMiB, double sendQueuePeakMiB, long threads,
-           double cpuSeconds, double cpuSecondsPerGiB, double heapAllocatedMiBPerGiB, Drain drain,
+           double cpuSeconds, double cpuSecondsPerGiB, double heapAllocatedMiBPerGiB, Load load, Drain drain,
            String note) {
 
     static String header() {

@@ -1,6 +1,8 @@
 package io.sluice.server.load;
 
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -35,8 +37,14 @@ record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Conn
                 putsPerSecond, requestTimeout, serverHeap);
     }
 
+    /** {@code smoke} or {@code full}, or a {@link #name()} with its load time, such as {@code full(8s)}. */
     static Scale parse(String name) {
-        return Stream.of(SMOKE, FULL).filter(scale -> scale.name.equals(name)).findFirst()
+        Matcher reduced = REDUCED.matcher(name);
+        String base = reduced.matches() ? reduced.group(1) : name;
+        Scale scale = Stream.of(SMOKE, FULL).filter(known -> known.name.equals(base)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("scale must be smoke or full, was " + name));
+        return reduced.matches() ? scale.withRunTime(Duration.ofSeconds(Long.parseLong(reduced.group(2)))) : scale;
     }
+
+    private static final Pattern REDUCED = Pattern.compile("(\\w+)\\((\\d+)s\\)");
 }

@@ -1,6 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.Load;
 
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -125,17 +126,17 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
 
     /** What the server spent over a measured window, with the sampler's peaks. */
     private record Spent(double idleRss, StepSampler.Peaks peaks, double heapAfterGc, double cpuSeconds,
-                         double cpuSecondsPerGib, double heapAllocatedMiBPerGib) {
+                         double cpuSecondsPerGib, double heapAllocatedMiBPerGib, Load load) {
     }
 
     /** The server's counters at the start of a measured window, with the sampler that watches it. */
     private record Window(ServerProcess server, StepSampler sampler, double idleRss, double cpuBefore,
-                          long allocatedBefore, int gcMark) {
+                          long allocatedBefore, int gcMark, Load.Meter load) {
 
         /** Reads the counters, then starts the sampler. */
         static Window open(ServerProcess server, StepSampler sampler) {
             Window window = new Window(server, sampler, mib(server.procStatus().getOrDefault("VmRSS", 0L)),
-                    server.cpuSeconds(), server.heapAllocatedBytes(), server.gcLog().pauses());
+                    server.cpuSeconds(), server.heapAllocatedBytes(), server.gcLog().pauses(), new Load.Meter());
             sampler.start();
             return window;
         }
@@ -145,9 +146,10 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             StepSampler.Peaks peaks = sampler.stop();
             OptionalLong gcPeak = server.gcLog().peakAfterBytes(gcMark);
             double cpu = server.cpuSeconds() - cpuBefore;
+            Load machine = load.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's own
             double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(), movedBytes);
             return new Spent(idleRss, peaks, gcPeak.isPresent() ? mib(gcPeak.getAsLong()) : Double.NaN, cpu,
-                    cpu / gib(movedBytes), allocatedPerGib);
+                    cpu / gib(movedBytes), allocatedPerGib, machine);
         }
     }
 
@@ -207,7 +209,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                 spent.idleRss(), Math.max(mib(status.getOrDefault("VmHWM", 0L)), peaks.rssMiB()), peaks.heapShare(),
                 spent.heapAfterGc(), peaks.directMiB(), peaks.sendQueueMiB(),
                 peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L), spent.cpuSeconds(),
-                spent.cpuSecondsPerGib(), spent.heapAllocatedMiBPerGib(), drain, note);
+                spent.cpuSecondsPerGib(), spent.heapAllocatedMiBPerGib(), spent.load(), drain, note);
     }
 
     static double gib(long bytes) {

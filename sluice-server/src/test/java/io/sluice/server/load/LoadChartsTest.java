@@ -40,7 +40,7 @@ class LoadChartsTest {
                     died ? "server died: OutOfMemoryError" : ""));
         }
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        List<Path> files = LoadCharts.write(Scale.FULL, rows, directory.resolve("images"),
+        List<Path> files = LoadCharts.write(Scale.FULL, "25", rows, directory.resolve("images"),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
 
         assertEquals(List.of("server-a1.png", "server-a2.png", "server-b.png"),
@@ -60,7 +60,7 @@ class LoadChartsTest {
     @Test
     void drawsOnlyTheScenariosThatRan() throws Exception {
         List<Row> rows = List.of(RowFixtures.closedLoop("A1", 16, Lane.C, 10000, 8));
-        List<Path> files = LoadCharts.write(Scale.SMOKE, rows, directory,
+        List<Path> files = LoadCharts.write(Scale.SMOKE, "25", rows, directory,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(List.of(directory.resolve("server-a1.png")), files);
         assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
@@ -70,7 +70,7 @@ class LoadChartsTest {
     void drawsPanelsWithNothingMeasuredInThem() throws Exception {
         List<Row> rows = List.of(RowFixtures.closedLoop("A1", 16, Lane.C, 10000, Double.NaN),
                 RowFixtures.fastGet(Lane.C, Double.NaN, Double.NaN, Double.NaN, null, "server died: OutOfMemoryError"));
-        List<Path> files = LoadCharts.write(Scale.SMOKE, rows, directory,
+        List<Path> files = LoadCharts.write(Scale.SMOKE, "25", rows, directory,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
         assertSize(files.get(1), LoadCharts.WIDTH, LoadCharts.SLOW_CLIENTS_HEIGHT);

@@ -31,7 +31,7 @@ class RowTest {
                 fixture.timeouts(), fixture.errors(), fixture.idleRssMiB(), fixture.peakRssMiB(),
                 fixture.heapPeakShare(), fixture.heapAfterGcMiB(), fixture.directPeakMiB(),
                 fixture.sendQueuePeakMiB(), fixture.threads(), fixture.cpuSeconds(), fixture.cpuSecondsPerGiB(),
-                Double.NaN, fixture.drain(), fixture.note());
+                Double.NaN, fixture.load(), fixture.drain(), fixture.note());
         List<String> line = cells(unmeasured.markdown());
         assertEquals("n/a", line.get(line.size() - 2));
     }

@@ -1,0 +1,131 @@
+package io.sluice.server.load;
+
+import io.sluice.server.Lane;
+import io.sluice.testkit.Load;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A run's raw results, {@code rows.csv}: a header, then one line per lane and step as it was
+ * measured, with the commit, JDK and scale it was measured with. Figures are written at full
+ * precision ({@code NaN} where not measured), so the tables and gates a report computes from the
+ * file are the ones the run printed. Text fields are quoted as RFC 4180 says.
+ */
+final class RowsCsv {
+
+    /** The file's name in a run's results folder. */
+    static final String FILE = "rows.csv";
+    static final String HEADER = "commit,jdk,scale,scenario,step,lane,requestsPerSecond,mibPerSecond,p50Millis,"
+            + "p99Millis,p999Millis,timeouts,errors,idleRssMiB,peakRssMiB,heapPeakShare,heapAfterGcMiB,directPeakMiB,"
+            + "sendQueuePeakMiB,threads,cpuSeconds,cpuSecondsPerGiB,heapAllocatedMiBPerGiB,load1Before,load1After,"
+            + "othersBusy,drainRssAtLoadEndMiB,drainRssMaxMiB,drainRssAfterMiB,liveSetIdleMiB,liveSetAfterDrainMiB,"
+            + "drainNote,note";
+    private static final int FIELDS = HEADER.split(",").length;
+
+    /** What every line of a run shares. */
+    record Origin(String commit, String jdk, String scale) {
+    }
+
+    /** One measured row with where it came from. */
+    record Line(Origin origin, Row row) {
+    }
+
+    private RowsCsv() {
+    }
+
+    /** Appends {@code row} to {@code file}, writing the header first if the file is new. */
+    static void append(Path file, Origin origin, Row row) throws IOException {
+        String line = format(origin, row) + "\n";
+        if (!Files.exists(file)) {
+            line = HEADER + "\n" + line;
+        }
+        Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    static String format(Origin origin, Row row) {
+        Drain drain = row.drain();
+        Load load = row.load();
+        return Stream.of(quote(origin.commit()), quote(origin.jdk()), quote(origin.scale()), quote(row.scenario()),
+                quote(row.step()), row.lane().flag(), row.requestsPerSecond(), row.mibPerSecond(), row.p50Millis(),
+                row.p99Millis(), row.p999Millis(), row.timeouts(), row.errors(), row.idleRssMiB(), row.peakRssMiB(),
+                row.heapPeakShare(), row.heapAfterGcMiB(), row.directPeakMiB(), row.sendQueuePeakMiB(), row.threads(),
+                row.cpuSeconds(), row.cpuSecondsPerGiB(), row.heapAllocatedMiBPerGiB(), load.load1Before(),
+                load.load1After(), load.othersBusy(), drain == null ? "" : drain.rssAtLoadEndMiB(),
+                drain == null ? "" : drain.rssMaxOverDrainMiB(), drain == null ? "" : drain.rssAfterDrainMiB(),
+                drain == null ? "" : drain.liveSetIdleMiB(), drain == null ? "" : drain.liveSetAfterDrainMiB(),
+                drain == null ? "" : quote(drain.note()), quote(row.note()))
+                .map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    /** Every line of {@code file}; an error names the line that does not parse. */
+    static List<Line> read(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+            throw new IOException(file + ": not a rows.csv of this harness (its first line is not the header)");
+        }
+        List<Line> parsed = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            try {
+                parsed.add(parse(lines.get(i)));
+            } catch (RuntimeException e) {
+                throw new IOException(file + ":" + (i + 1) + ": " + e.getMessage(), e);
+            }
+        }
+        return parsed;
+    }
+
+    static Line parse(String line) {
+        List<String> f = split(line);
+        if (f.size() != FIELDS) {
+            throw new IllegalArgumentException(FIELDS + " fields expected, found " + f.size());
+        }
+        Drain drain = f.get(26).isEmpty() ? null : new Drain(d(f, 26), d(f, 27), d(f, 28), d(f, 29), d(f, 30), f.get(31));
+        Row row = new Row(f.get(3), f.get(4), Lane.parse(f.get(5)), d(f, 6), d(f, 7), d(f, 8), d(f, 9), d(f, 10),
+                Long.parseLong(f.get(11)), Long.parseLong(f.get(12)), d(f, 13), d(f, 14), d(f, 15), d(f, 16), d(f, 17),
+                d(f, 18), Long.parseLong(f.get(19)), d(f, 20), d(f, 21), d(f, 22), new Load(d(f, 23), d(f, 24), d(f, 25)),
+                drain, f.get(32));
+        return new Line(new Origin(f.get(0), f.get(1), f.get(2)), row);
+    }
+
+    private static double d(List<String> fields, int index) {
+        return Double.parseDouble(fields.get(index));
+    }
+
+    private static String quote(String text) {
+        return "\"" + text.replace("\"", "\"\"").replace('\n', ' ') + "\"";
+    }
+
+    /** The fields of one line: quoted fields may hold commas and doubled quotes. */
+    private static List<String> split(String line) {
+        List<String> fields = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                field.append('"');
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                fields.add(field.toString());
+                field.setLength(0);
+            } else {
+                field.append(c);
+            }
+        }
+        if (quoted) {
+            throw new IllegalArgumentException("a quoted field has no closing quote");
+        }
+        fields.add(field.toString());
+        return fields;
+    }
+}
