@@ -50,7 +50,8 @@ final class FanOutGates {
                                 LaneResult.mib(bound), result.serverDeath().isEmpty() ? "" : ", died: " + result.serverDeath())));
                 continue;
             }
-            gates.add(new Gate(lane, "server alive", result.serverDeath().isEmpty(), result.serverDeath()));
+            gates.add(new Gate(lane, "server alive", result.serverDeath().isEmpty(),
+                    result.serverDeath().isEmpty() ? "ran to the end" : "died: " + result.serverDeath()));
             long cap = FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.clients();
             gates.add(new Gate(lane, "queued bytes within the byte cap times clients",
                     result.queuedBytesAtEnd() >= 0 && result.queuedBytesAtEnd() <= cap,

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * {@code round(clients * slowShare)} of them slow. Every client checks its order
  * ({@link ClientEndpoint}); fast clients' latencies go into one histogram.
  *
- * <p><b>Resources.</b> {@link #close()} closes every connection and stops the client and its timer.
+ * <p><b>Resources.</b> {@link #close()} closes every connection and stops the client and its timer;
+ * a second call does nothing.
  */
 final class FanOutLoad implements AutoCloseable {
 
@@ -31,6 +32,7 @@ final class FanOutLoad implements AutoCloseable {
     private final List<ClientEndpoint> endpoints;
     private final Recorder latencyMicros;
     private final LoadTally tally;
+    private boolean closed;                          // close() ran: a second call does nothing
 
     private FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<ClientEndpoint> endpoints,
                        Recorder latencyMicros, LoadTally tally) {
@@ -96,7 +98,11 @@ final class FanOutLoad implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public synchronized void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
         for (ClientEndpoint endpoint : endpoints) {
             endpoint.close();
         }

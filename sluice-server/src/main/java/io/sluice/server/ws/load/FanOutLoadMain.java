@@ -102,7 +102,7 @@ public final class FanOutLoadMain {
                 Histogram latency = load.latencySinceLastCall();
                 Map<String, Long> stats = server.stats(true);
                 Throwable error = tally.firstError(); // before the close, which fails what is in flight
-                load.close();
+                load.close(); // the finally's close then does nothing
                 long released = awaitReleased(server, run.clients());
                 return new LaneResult(lane.flag(), run.clients(), slow, seconds, fast, slowMessages, tally.gaps(),
                         tally.duplicates(), error == null ? "" : error.toString(),
