@@ -6,6 +6,7 @@ import io.sluice.demand.WriteLedger;
 import org.eclipse.jetty.util.IteratingCallback;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -176,7 +177,7 @@ final class SessionSubscriber extends IteratingCallback implements Flow.Subscrib
         queue.clear();
         ledger.dropQueued();
         if (!(cause instanceof ClosedChannelException)) {
-            session.close(org.eclipse.jetty.websocket.api.StatusCode.SERVER_ERROR, "send failed", Callback.NOOP);
+            session.close(StatusCode.SERVER_ERROR, "send failed", Callback.NOOP);
         }
         onEnd.accept(this);
     }

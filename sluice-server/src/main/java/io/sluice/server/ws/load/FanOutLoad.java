@@ -7,6 +7,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -57,7 +58,7 @@ final class FanOutLoad implements AutoCloseable {
         http.setMaxConnectionsPerDestination(clients + 16);
         http.setMaxRequestsQueuedPerDestination(clients + 16);
         WebSocketClient client = new WebSocketClient(http);
-        client.setIdleTimeout(java.time.Duration.ofSeconds(120));
+        client.setIdleTimeout(Duration.ofSeconds(120));
         client.start();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ws-load-slow-timer");
