@@ -1,0 +1,152 @@
+package io.sluice.server.ws;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The WebSocket fan-out server: one Jetty 12 server, one lane. {@code /ws} upgrades to a client
+ * stream; {@code /stats} answers {@code name=value} lines (heap used, after a full collection
+ * with {@code ?gc=true}; messages generated and sent; bytes queued; subscribers live and ended).
+ * Stop it with {@link #close()}.
+ */
+public final class FanOutServer implements AutoCloseable {
+
+    /** Jetty's pool: nothing blocks, so a few threads are enough (as lane C's). */
+    static final int THREADS = 16;
+    /** A client that neither reads nor closes for this long is dropped by Jetty. */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final MessageGenerator generator;
+    private final FanOutStats stats;
+
+    private FanOutServer(Server server, ServerConnector connector, MessageGenerator generator, FanOutStats stats) {
+        this.server = server;
+        this.connector = connector;
+        this.generator = generator;
+        this.stats = stats;
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @param lane how each client's subscriber requests messages
+     * @param host the address to bind (loopback for every run here)
+     * @param port the port, 0 for a free one
+     * @param messagesPerSecond the generator's total rate, 0 for as fast as it goes
+     * @param sendBufferBytes each connection's kernel send buffer ({@code SO_SNDBUF}), 0 for the system's
+     *     default (autotuned); a smoke run makes it small so seconds of load fill it
+     */
+    public static FanOutServer start(FanOutLane lane, String host, int port, double messagesPerSecond,
+                                     int sendBufferBytes) throws Exception {
+        QueuedThreadPool pool = new QueuedThreadPool(THREADS, 4);
+        pool.setName("ws-" + lane.flag());
+        Server server = new Server(pool);
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setAcceptQueueSize(2048);
+        if (sendBufferBytes > 0) {
+            connector.setAcceptedSendBufferSize(sendBufferBytes);
+        }
+        server.addConnector(connector);
+        MessageGenerator generator = MessageGenerator.start(messagesPerSecond, "ws-generator");
+        FanOutStats stats = new FanOutStats();
+        WebSocketUpgradeHandler upgrades = WebSocketUpgradeHandler.from(server, container -> {
+            container.setIdleTimeout(IDLE_TIMEOUT);
+            container.addMapping("/ws", (request, response, callback) ->
+                    new FanOutEndpoint(generator.publisher(), lane, stats));
+        });
+        FanOutServer fanOut = new FanOutServer(server, connector, generator, stats);
+        upgrades.setHandler(fanOut.new StatsHandler());
+        server.setHandler(upgrades);
+        try {
+            server.start();
+        } catch (Exception e) {
+            fanOut.close();
+            throw e;
+        }
+        return fanOut;
+    }
+
+    /** The port actually bound. */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** {@code ws://host:port/ws}. */
+    public URI uri() {
+        return URI.create("ws://" + connector.getHost() + ":" + port() + "/ws");
+    }
+
+    /** The shared generator (tests watch its streams). */
+    MessageGenerator generator() {
+        return generator;
+    }
+
+    /** The clients' counts (tests watch them). */
+    FanOutStats stats() {
+        return stats;
+    }
+
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            server.stop();
+            generator.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new IOException("stopping the WebSocket server failed", e);
+        }
+    }
+
+    /** {@code name=value} lines, one per figure; {@code ?gc=true} collects first. */
+    String statsText(boolean collect) {
+        if (collect) {
+            System.gc();
+        }
+        long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        return "heapUsedBytes=" + heapUsed + "\n"
+                + "generatedMessages=" + generator.generated() + "\n"
+                + "sentMessages=" + stats.sentMessages() + "\n"
+                + "queuedBytes=" + stats.queuedBytes() + "\n"
+                + "liveSubscribers=" + stats.liveSubscribers() + "\n"
+                + "endedSubscribers=" + stats.endedSubscribers() + "\n"
+                + "activeStreams=" + generator.activeStreams() + "\n";
+    }
+
+    /** Answers {@code /stats}; 404 for anything else that is not a WebSocket upgrade. */
+    private final class StatsHandler extends Handler.Abstract.NonBlocking {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            if (!"/stats".equals(Request.getPathInContext(request))) {
+                return false;
+            }
+            String query = request.getHttpURI().getQuery();
+            String body = statsText(query != null && query.contains("gc=true"));
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+            response.write(true, StandardCharsets.UTF_8.encode(body), callback);
+            return true;
+        }
+    }
+}

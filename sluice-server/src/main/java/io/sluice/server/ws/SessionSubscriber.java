@@ -1,0 +1,236 @@
+package io.sluice.server.ws;
+
+import io.sluice.WriteListener;
+import io.sluice.WriteSnapshot;
+import io.sluice.demand.WriteLedger;
+import org.eclipse.jetty.util.IteratingCallback;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * One client's end: a publisher of binary messages written to a Jetty WebSocket {@link Session}
+ * by {@code sendBinary(message, callback)}, under sluice's write rules. The rules are a
+ * {@link WriteLedger} (§1.1, the strategy's window, the byte cap, never stall), driven here as
+ * sluice's channel writer drives its own; the I/O is Jetty's asynchronous send in place of a
+ * channel write.
+ *
+ * <p><b>One pass</b> ({@link #process()}, serialised by Jetty's {@link IteratingCallback}): ask
+ * the ledger and make the request it allows (every call on the upstream subscription is made
+ * here or in {@link #onCompleteFailure}, which is serialised with it: §2.7); then take up to a
+ * batch of queued messages ({@link WriteLedger#MAX_BATCH_ITEMS}, {@link WriteLedger#MAX_BATCH_BYTES})
+ * and hand them all to the session, which may gather them into one socket write. The batch's
+ * messages count as queued until Jetty has completed every send of it; then {@link #onSuccess}
+ * records them as written and tells the listener, and the next pass asks the ledger again. So a
+ * client that reads slowly keeps its sends pending, its ledger full, and its upstream unasked.
+ *
+ * <p><b>Resources.</b> {@link #sessionEnded()} (the session closed or failed) aborts: once no send is
+ * pending, {@link #onCompleteFailure} cancels the upstream and drops what is queued, so a closed
+ * client's subscription ends and its messages become garbage.
+ */
+final class SessionSubscriber extends IteratingCallback implements Flow.Subscriber<ByteBuffer> {
+
+    private final Session session;
+    private final WriteLedger ledger;
+    private final WriteListener listener;
+    private final Consumer<SessionSubscriber> onEnd; // told once, when the subscriber has released everything
+    private final Queue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // receiver adds, process() polls
+    private final Batch batch = new Batch();      // the sends in flight: one batch at a time
+    private volatile Flow.Subscription upstream;  // set once in onSubscribe
+    private volatile boolean upstreamDone;        // publisher -> process()
+    private volatile Throwable upstreamFailure;   // publisher -> process()
+    private volatile boolean failed;              // set once in onCompleteFailure
+    private long sendingItems;                    // process()-confined: the batch Jetty is sending
+    private long sendingBytes;                    // process()-confined
+    private long lastRequest;                     // process()-confined: for the listener
+
+    SessionSubscriber(Session session, FanOutLane lane, WriteListener listener,
+                      Consumer<SessionSubscriber> onEnd) {
+        this.session = session;
+        this.ledger = new WriteLedger(lane.demand(), lane.maxQueuedBytes(), Message.BYTES);
+        this.listener = listener;
+        this.onEnd = onEnd;
+    }
+
+    /** Bytes received from upstream and not yet sent (queued, or in a batch Jetty is still sending). */
+    long queuedBytes() {
+        return ledger.queuedBytes();
+    }
+
+    /** The session closed or failed: stop sending, cancel the upstream, drop the queue. */
+    void sessionEnded() {
+        abort(new ClosedChannelException());
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+        if (upstream != null) {
+            subscription.cancel(); // §2.5
+            return;
+        }
+        upstream = subscription;
+        iterate();
+    }
+
+    @Override
+    public void onNext(ByteBuffer message) {
+        if (failed) {
+            return; // cancelled: items may still arrive (§2.8)
+        }
+        RuntimeException refused = ledger.refusal(message.remaining(), "WebSocket send to " + session.getRemoteSocketAddress());
+        if (refused != null) {
+            upstreamFailure = refused; // §1.1 or a message over Message.BYTES: the next pass fails the client
+            iterate();
+            return;
+        }
+        ledger.receive(message.remaining());
+        queue.add(message);
+        if (failed) {
+            queue.clear(); // onCompleteFailure may have cleared before the add (the flag is set before its clear)
+            return;
+        }
+        iterate();
+    }
+
+    @Override
+    public void onError(Throwable failure) {
+        upstreamFailure = failure;
+        iterate();
+    }
+
+    @Override
+    public void onComplete() {
+        upstreamDone = true;
+        iterate();
+    }
+
+    @Override
+    protected Action process() throws Throwable {
+        Flow.Subscription subscription = upstream;
+        if (subscription == null) {
+            return Action.IDLE;        // an abort before onSubscribe
+        }
+        Throwable failure = upstreamFailure;
+        if (failure != null) {
+            throw failure;
+        }
+        long n = ledger.nextRequest(); // the strategy, the byte cap, never stall
+        lastRequest = n;
+        if (n > 0 && !upstreamDone) {
+            ledger.requested(n);
+            subscription.request(n);   // §2.7: only here
+        }
+        int items = 0;
+        long bytes = 0;
+        for (ByteBuffer message = queue.peek(); message != null && items < WriteLedger.MAX_BATCH_ITEMS
+                && (items == 0 || bytes + message.remaining() <= WriteLedger.MAX_BATCH_BYTES); message = queue.peek()) {
+            queue.poll();
+            if (items == 0) {
+                batch.start();
+            }
+            batch.add();
+            items++;
+            bytes += message.remaining();
+            session.sendBinary(message, batch);
+        }
+        if (items > 0) {
+            sendingItems = items;
+            sendingBytes = bytes;
+            batch.sealed();
+            return Action.SCHEDULED;
+        }
+        return upstreamDone ? Action.SUCCEEDED : Action.IDLE;
+    }
+
+    /** Every send of a batch succeeded: its messages are written. */
+    @Override
+    protected void onSuccess() {
+        ledger.written(sendingItems, sendingBytes);
+        sendingItems = 0;
+        sendingBytes = 0;
+        listener.onPass(snapshot());
+    }
+
+    @Override
+    protected void onCompleteSuccess() {
+        session.close();
+        onEnd.accept(this);
+    }
+
+    /** Runs once no send is pending (after an abort it waits for the batch in flight). */
+    @Override
+    protected void onCompleteFailure(Throwable cause) {
+        failed = true;
+        Flow.Subscription subscription = upstream;
+        if (subscription != null) {
+            subscription.cancel();
+        }
+        queue.clear();
+        ledger.dropQueued();
+        if (!(cause instanceof ClosedChannelException)) {
+            session.close(StatusCode.SERVER_ERROR, "send failed", Callback.NOOP);
+        }
+        onEnd.accept(this);
+    }
+
+    private WriteSnapshot snapshot() {
+        return new WriteSnapshot(ledger.requestedItems(), ledger.receivedItems(), ledger.writtenItems(),
+                ledger.queuedBytes(), ledger.writtenBytes(), lastRequest, ledger.requestCalls(),
+                ledger.controller().windowItems(), ledger.controller().describe());
+    }
+
+    /**
+     * The callback of every send in one batch: completes the subscriber once all of them have
+     * completed (with the first failure, if any), so the batch is one step for
+     * {@link IteratingCallback}. Jetty may complete a send inside {@code sendBinary}, before the
+     * batch is sealed; the extra count held until {@link #sealed()} keeps the batch open until then.
+     */
+    private final class Batch implements Callback {
+        private final AtomicInteger pending = new AtomicInteger();       // sends not completed, +1 until sealed
+        private final AtomicReference<Throwable> failure = new AtomicReference<>(); // the first send failure
+
+        void start() {
+            failure.set(null);
+            pending.set(1);
+        }
+
+        void add() {
+            pending.incrementAndGet();
+        }
+
+        void sealed() {
+            completeOne();
+        }
+
+        @Override
+        public void succeed() {
+            completeOne();
+        }
+
+        @Override
+        public void fail(Throwable cause) {
+            failure.compareAndSet(null, cause);
+            completeOne();
+        }
+
+        private void completeOne() {
+            if (pending.decrementAndGet() == 0) {
+                Throwable first = failure.get();
+                if (first == null) {
+                    SessionSubscriber.this.succeeded();
+                } else {
+                    SessionSubscriber.this.failed(first);
+                }
+            }
+        }
+    }
+}

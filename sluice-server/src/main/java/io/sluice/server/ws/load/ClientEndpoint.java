@@ -1,0 +1,99 @@
+package io.sluice.server.ws.load;
+
+import io.sluice.server.ws.Message;
+import org.HdrHistogram.Recorder;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One load client: reads its stream, checks that every message is the next in sequence, and asks
+ * for the next frame at once (fast) or {@code slowDelayMillis} later (slow: the seed's sleep per
+ * message, without holding a thread). Until it demands, Jetty reads nothing more from its socket,
+ * so the server's sends to it back up. A fast client records each message's latency, send time to
+ * receipt, in microseconds.
+ *
+ * <p><b>Threading.</b> Jetty calls {@code onWebSocketBinary} for one frame at a time, after a
+ * demand, so the order check's fields are confined to those calls; the counts are read by the
+ * harness from another thread (volatile, one writer).
+ *
+ * <p>Public only because Jetty calls a listener's methods through method handles, which need a
+ * public class; its constructor stays package-private.
+ */
+public final class ClientEndpoint implements Session.Listener {
+
+    private final boolean slow;
+    private final long slowDelayMillis;
+    private final ScheduledExecutorService timer;   // the slow clients' delayed demands
+    private final Recorder latencyMicros;           // fast clients only; thread-safe
+    private final LoadTally tally;                  // totals over all clients
+    private volatile Session session;               // set on open
+    private volatile long received;                 // one writer: the frame callbacks
+    private long expected;                          // frame-callback-confined: the next sequence number
+
+    ClientEndpoint(boolean slow, long slowDelayMillis, ScheduledExecutorService timer, Recorder latencyMicros,
+                   LoadTally tally) {
+        this.slow = slow;
+        this.slowDelayMillis = slowDelayMillis;
+        this.timer = timer;
+        this.latencyMicros = latencyMicros;
+        this.tally = tally;
+    }
+
+    boolean slow() {
+        return slow;
+    }
+
+    long received() {
+        return received;
+    }
+
+    /** Closes the connection (normal status); Jetty completes the close in the background. */
+    void close() {
+        Session open = session;
+        if (open != null && open.isOpen()) {
+            open.close();
+        }
+    }
+
+    @Override
+    public void onWebSocketOpen(Session opened) {
+        session = opened;
+        opened.demand();
+    }
+
+    @Override
+    public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+        long sequence = Message.sequence(payload);
+        if (!slow) {
+            latencyMicros.recordValue(Math.max(0, (Message.nowEpochNanos() - Message.sentEpochNanos(payload)) / 1000));
+        }
+        if (sequence > expected) {
+            tally.gap();
+        } else if (sequence < expected) {
+            tally.duplicate();
+        }
+        expected = sequence + 1;
+        received++;
+        tally.received(slow);
+        callback.succeed();
+        if (slow) {
+            timer.schedule(session::demand, slowDelayMillis, TimeUnit.MILLISECONDS);
+        } else {
+            session.demand();
+        }
+    }
+
+    @Override
+    public void onWebSocketClose(int statusCode, String reason) {
+        tally.closed();
+    }
+
+    @Override
+    public void onWebSocketError(Throwable cause) {
+        tally.error(cause);
+    }
+}

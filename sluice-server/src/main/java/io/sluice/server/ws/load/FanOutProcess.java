@@ -1,0 +1,132 @@
+package io.sluice.server.ws.load;
+
+import io.sluice.server.ws.FanOutLane;
+import io.sluice.server.ws.FanOutMain;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The fan-out server in a JVM of its own ({@link FanOutMain}, this JVM's classpath and
+ * {@code java}, or {@code -Dsluice.server.java}), with what the harness reads from outside: RSS
+ * and CPU seconds from {@code /proc}, and the server's {@code /stats}.
+ *
+ * @param process the server JVM
+ * @param port the port it bound
+ * @param stderr where its stderr goes
+ */
+record FanOutProcess(Process process, int port, Path stderr) implements AutoCloseable {
+
+    private static final HttpClient STATS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    static FanOutProcess start(FanOutLane lane, String maxHeap, double messagesPerSecond, int sendBufferBytes)
+            throws IOException {
+        String java = System.getProperty("sluice.server.java",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = List.of(java, "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError",
+                "-cp", System.getProperty("java.class.path"), FanOutMain.class.getName(),
+                "--lane", lane.flag(), "--port", "0", "--rate", Double.toString(messagesPerSecond),
+                "--send-buffer", Integer.toString(sendBufferBytes));
+        Path stderr = Files.createTempFile("sluice-ws-server-", ".stderr");
+        Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (line == null || !line.startsWith("READY port=")) {
+            process.destroyForcibly();
+            throw new IOException("ws server for lane " + lane.flag() + " did not start: " + line + " / "
+                    + Files.readString(stderr));
+        }
+        int port = Integer.parseInt(line.substring("READY port=".length(), line.indexOf(' ', 11)));
+        return new FanOutProcess(process, port, stderr);
+    }
+
+    URI uri() {
+        return URI.create("ws://127.0.0.1:" + port + "/ws");
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** "OutOfMemoryError" when the server died of it, its exit status when it died otherwise, empty while it runs. */
+    String death() throws IOException {
+        if (process.isAlive()) {
+            return "";
+        }
+        boolean outOfMemory = process.exitValue() == 3
+                || Files.readAllLines(stderr).stream().anyMatch(line -> line.contains("OutOfMemoryError"));
+        return outOfMemory ? "OutOfMemoryError" : "exit status " + process.exitValue();
+    }
+
+    /** {@code VmRSS} of the server in bytes, -1 when it is gone. */
+    long rssBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.split("\\s+")[1]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the process is gone
+        }
+        return -1;
+    }
+
+    /** User + system CPU seconds of the server so far (from /proc/pid/stat, 100 ticks/s). */
+    double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** The server's {@code /stats} ({@code collect}: after a full collection); empty when it does not answer. */
+    Map<String, Long> stats(boolean collect) {
+        Map<String, Long> values = new TreeMap<>();
+        try {
+            URI uri = URI.create("http://127.0.0.1:" + port + "/stats" + (collect ? "?gc=true" : ""));
+            HttpResponse<String> response = STATS_CLIENT.send(HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            for (String line : response.body().split("\n")) {
+                int equals = line.indexOf('=');
+                if (equals > 0) {
+                    values.put(line.substring(0, equals), Long.parseLong(line.substring(equals + 1).trim()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // dead or saturated: no values
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return values;
+    }
+
+    @Override
+    public void close() throws IOException {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Files.deleteIfExists(stderr);
+    }
+}

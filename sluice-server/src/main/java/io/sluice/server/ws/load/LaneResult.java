@@ -1,0 +1,88 @@
+package io.sluice.server.ws.load;
+
+import java.util.Locale;
+
+/**
+ * One lane's figures from one run: what the clients got, what the server cost, and whether every
+ * subscription was released after the clients closed.
+ *
+ * @param lane the lane's flag
+ * @param clients connections opened
+ * @param slowClients of them slow
+ * @param seconds the load time measured
+ * @param fastMessages messages the fast clients received
+ * @param slowMessages messages the slow clients received
+ * @param gaps sequence numbers skipped, over all clients
+ * @param duplicates sequence numbers seen again or gone back, over all clients
+ * @param clientError the first client error, empty when none
+ * @param fastP50Micros fast clients' latency, send to receipt: median
+ * @param fastP99Micros 99th percentile
+ * @param fastP999Micros 99.9th percentile
+ * @param idleRssBytes the server's RSS before the clients connected
+ * @param peakRssBytes the highest RSS sampled during the load
+ * @param heapAfterGcBytes the server's heap used after a full collection at the end of the load
+ * @param queuedBytesAtEnd bytes the server held for its clients at the end of the load
+ * @param serverCpuSeconds the server's CPU seconds during the load
+ * @param released subscriptions the server released after the clients closed
+ * @param serverDeath why the server died during the load ("OutOfMemoryError", ...), empty if it did not
+ */
+record LaneResult(String lane, int clients, int slowClients, double seconds, long fastMessages, long slowMessages,
+                  long gaps, long duplicates, String clientError, long fastP50Micros, long fastP99Micros,
+                  long fastP999Micros, long idleRssBytes, long peakRssBytes, long heapAfterGcBytes,
+                  long queuedBytesAtEnd, double serverCpuSeconds, long released, String serverDeath) {
+
+    static final String CSV_HEADER = "lane,clients,slow_clients,seconds,messages,fast_messages,slow_messages,"
+            + "messages_per_s,fast_messages_per_s,gaps,duplicates,fast_p50_us,fast_p99_us,fast_p999_us,"
+            + "idle_rss_bytes,peak_rss_bytes,heap_after_gc_bytes,queued_bytes_at_end,server_cpu_s,"
+            + "cpu_s_per_million,released,server_death,client_error";
+
+    long messages() {
+        return fastMessages + slowMessages;
+    }
+
+    double messagesPerSecond() {
+        return messages() / seconds;
+    }
+
+    double fastMessagesPerSecond() {
+        return fastMessages / seconds;
+    }
+
+    /** Server CPU seconds per million messages delivered. */
+    double cpuSecondsPerMillion() {
+        return messages() == 0 ? Double.NaN : serverCpuSeconds / (messages() / 1e6);
+    }
+
+    String csvRow() {
+        return String.join(",", lane, Integer.toString(clients), Integer.toString(slowClients), fmt(seconds),
+                Long.toString(messages()), Long.toString(fastMessages), Long.toString(slowMessages),
+                fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), Long.toString(gaps), Long.toString(duplicates),
+                Long.toString(fastP50Micros), Long.toString(fastP99Micros), Long.toString(fastP999Micros),
+                Long.toString(idleRssBytes), Long.toString(peakRssBytes), Long.toString(heapAfterGcBytes),
+                Long.toString(queuedBytesAtEnd), fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()),
+                Long.toString(released), quoted(serverDeath), quoted(clientError));
+    }
+
+    /** The line the harness prints for this lane. */
+    String summary() {
+        return String.format(Locale.ROOT, "lane %-9s %,12.0f msg/s (fast %,12.0f)  fast p50/p99/p999 %.2f/%.2f/%.2f ms"
+                        + "  heap after GC %.1f MiB  RSS idle %.1f peak %.1f MiB  queued %.1f MiB"
+                        + "  CPU %.2f s per million  order faults %d  released %d/%d%s",
+                lane, messagesPerSecond(), fastMessagesPerSecond(), fastP50Micros / 1e3, fastP99Micros / 1e3,
+                fastP999Micros / 1e3, mib(heapAfterGcBytes), mib(idleRssBytes), mib(peakRssBytes),
+                mib(queuedBytesAtEnd), cpuSecondsPerMillion(), gaps + duplicates, released, clients,
+                serverDeath.isEmpty() ? "" : "  server died: " + serverDeath);
+    }
+
+    static double mib(long bytes) {
+        return bytes < 0 ? Double.NaN : bytes / (1024.0 * 1024);
+    }
+
+    private static String fmt(double value) {
+        return String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private static String quoted(String text) {
+        return '"' + text.replace('"', '\'') + '"';
+    }
+}
