@@ -7,6 +7,7 @@ import io.sluice.WriteOptions;
 import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
 import io.sluice.testkit.DemandRun;
+import io.sluice.testkit.Load;
 import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.Schedule;
 import io.sluice.testkit.ScheduledPublisher;
@@ -191,6 +192,7 @@ public final class DemandScenario {
      */
     static int run(Settings settings, PrintStream out) throws Exception {
         Size scale = settings.scale();
+        Load.Meter machine = new Load.Meter();
         List<String> csv = new ArrayList<>();
         csv.add(WindowTrace.CSV_HEADER);
         out.printf(Locale.ROOT, "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;"
@@ -228,7 +230,10 @@ public final class DemandScenario {
             Files.write(settings.series(), csv, StandardCharsets.UTF_8);
             out.println("\nseries: " + settings.series() + " (" + (csv.size() - 1) + " rows)");
         }
-        out.println();
+        Load load = machine.stop();
+        out.printf(Locale.ROOT, "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before,"
+                + " %.1f after)%n", load.noisy() ? "NOISY" : "quiet", 100 * load.othersBusy(), load.load1Before(),
+                load.load1After());
         return new DemandGates(settings, out).check(paced, unpaced);
     }
 

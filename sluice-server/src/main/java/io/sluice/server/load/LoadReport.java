@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,16 +29,24 @@ import java.util.stream.Collectors;
  * &lt;!-- end generated --&gt;
  * </pre>
  * NAME is {@code run} (commit, JDK, scale, whether the machine was quiet), {@code table} (the
- * step table), {@code drain} (scenario B's drain table) or {@code gates} (every gate line and the
- * count). A run with a step during which other work kept more than {@link Load#NOISY_ABOVE} of
- * the cores busy is noisy: {@code report} rewrites no block from it without {@code --allow-noisy}.
+ * step table), {@code drain} (scenario B's drain table), {@code gates} (every gate line and the
+ * count) or {@code scenario-c} (scenario C's tables and gates, as its run printed them). A run with
+ * a step during which other work kept more than {@link Load#NOISY_ABOVE} of the cores busy, or
+ * whose scenario C says NOISY, is noisy: {@code report} rewrites no block from it without
+ * {@code --allow-noisy}.
  */
 public final class LoadReport {
 
     static final String TOOL = "sluice-server";
 
-    /** A run's rows as read from its folder, with the scale they were measured at. */
-    record Run(RowsCsv.Origin origin, Scale scale, List<Row> rows) {
+    /**
+     * A run's rows as read from its folder, with the scale they were measured at, and the console
+     * output of scenario C ({@code DemandScenario}, in process) if the folder holds one.
+     */
+    record Run(RowsCsv.Origin origin, Scale scale, List<Row> rows, List<String> scenarioCLines) {
+
+        /** Scenario C's console output in a run folder: {@code DemandScenario full > FOLDER/scenario-c.md}. */
+        static final String SCENARIO_C = "scenario-c.md";
 
         static Run read(Path folder) throws IOException {
             List<RowsCsv.Line> lines = RowsCsv.read(folder.resolve(RowsCsv.FILE));
@@ -48,7 +57,9 @@ public final class LoadReport {
             if (lines.stream().anyMatch(line -> !line.origin().equals(origin))) {
                 throw new IOException(folder + ": rows of several runs (commit, JDK or scale differ)");
             }
-            return new Run(origin, Scale.parse(origin.scale()), lines.stream().map(RowsCsv.Line::row).toList());
+            Path c = folder.resolve(SCENARIO_C);
+            return new Run(origin, Scale.parse(origin.scale()), lines.stream().map(RowsCsv.Line::row).toList(),
+                    Files.exists(c) ? Files.readAllLines(c, StandardCharsets.UTF_8) : List.of());
         }
 
         int noisySteps() {
@@ -60,7 +71,22 @@ public final class LoadReport {
         }
 
         boolean quiet() {
-            return noisySteps() == 0 && stepsWithoutLoad() == 0;
+            return noisySteps() == 0 && stepsWithoutLoad() == 0
+                    && scenarioCLines.stream().noneMatch(line -> line.startsWith("machine: NOISY"));
+        }
+
+        /** Scenario C's tables as printed, then its machine line and gate lines as a code block. */
+        String scenarioC() throws IOException {
+            int gates = 0;
+            while (gates < scenarioCLines.size() && !scenarioCLines.get(gates).startsWith("machine: ")) {
+                gates++;
+            }
+            if (gates == scenarioCLines.size()) {
+                throw new IOException("no " + SCENARIO_C + " with a 'machine:' line in this run");
+            }
+            return scenarioCLines.subList(0, gates).stream().filter(line -> !line.startsWith("series: "))
+                    .collect(Collectors.joining("\n")).strip() + "\n\n```\n"
+                    + String.join("\n", scenarioCLines.subList(gates, scenarioCLines.size())).strip() + "\n```\n";
         }
 
         String line() {
@@ -97,6 +123,7 @@ public final class LoadReport {
                 "drain", run -> LoadMain.drains(run.rows()).strip() + "\n", "gates", run -> "```\n" + run.gates() + "```\n");
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
+        renderers.put("scenario-c", block -> run(block.reportFrom(root)).scenarioC());
         this.blocks = new GeneratedBlocks(TOOL, renderers);
     }
 
@@ -162,6 +189,9 @@ public final class LoadReport {
         Path from = Path.of(flags.get("--from"));
         Run run = Run.read(from);
         out.print(run.line() + "\n\n" + run.table() + LoadMain.drains(run.rows()) + run.gates());
+        if (!run.scenarioCLines().isEmpty()) {
+            out.print("\n" + run.scenarioC());
+        }
         if (flags.containsKey("--charts")) {
             LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
                     run.rows(), Path.of(flags.get("--charts")), out);
