@@ -134,6 +134,16 @@ class DataBufferFilesWriteTest {
     }
 
     @Test
+    void theErrorSignalIsTheFileSystemsOwnExceptionNotAWrapper() {
+        Throwable signalled = DataBufferFiles.write(Flux.empty(), dir.resolve("missing").resolve("target"))
+                .map(written -> (Throwable) new AssertionError("wrote " + written))
+                .onErrorResume(Mono::just)
+                .block(WAIT);
+
+        assertInstanceOf(NoSuchFileException.class, signalled, "onErrorResume(NoSuchFileException.class, ...) works");
+    }
+
+    @Test
     void aDirectoryAsTargetFailsTheWriteNamingItAndReleasesEveryBufferOnce() throws Exception {
         TrackedBuffers buffers = new TrackedBuffers(random(50_000, 7), 1000, null);
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 /**
  * Data buffers that record each release: how many times, and whether the target file already held
@@ -27,28 +28,34 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TrackedBuffers {
 
     private final byte[] content;
-    private final int itemBytes;
+    private final int[] ends;                      // item i is content[ends[i - 1], ends[i])
     private final Path target;                     // null: do not check the file at release
     private final List<Tracked> created = new ArrayList<>();   // guarded by itself
     private final Semaphore releases = new Semaphore(0);        // one permit per first release
     private final List<String> problems = new ArrayList<>();   // guarded by itself
 
+    /** The content in items of {@code itemBytes} (the last one shorter). */
     TrackedBuffers(byte[] content, int itemBytes, Path target) {
+        this(content, IntStream.iterate(itemBytes, end -> end < content.length + itemBytes, end -> end + itemBytes)
+                .map(end -> Math.min(end, content.length)).toArray(), target);
+    }
+
+    /** The content cut before each of {@code ends}, ascending, the last one the content's length. */
+    TrackedBuffers(byte[] content, int[] ends, Path target) {
         this.content = content;
-        this.itemBytes = itemBytes;
+        this.ends = ends;
         this.target = target;
     }
 
-    /** The content as buffers of {@code itemBytes}, each created on request. */
+    /** The content as its items, each created on request. */
     Flux<DataBuffer> flux() {
-        int items = (content.length + itemBytes - 1) / itemBytes;
-        return Flux.range(0, items).map(this::item);
+        return Flux.range(0, ends.length).map(this::item);
     }
 
     /** Item {@code index}, created now and recorded. */
     DataBuffer item(int index) {
-        int start = index * itemBytes;
-        int end = Math.min(content.length, start + itemBytes);
+        int start = index == 0 ? 0 : ends[index - 1];
+        int end = ends[index];
         DataBuffer bytes = DefaultDataBufferFactory.sharedInstance.allocateBuffer(end - start);
         bytes.write(content, start, end - start);
         Tracked tracked = new Tracked(bytes, start, end);
