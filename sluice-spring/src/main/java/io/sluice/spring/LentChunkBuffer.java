@@ -204,6 +204,17 @@ final class LentChunkBuffer extends DataBufferWrapper implements PooledDataBuffe
         return this;
     }
 
+    /** Equal by content, as {@code DefaultDataBuffer}s are: the readable bytes and positions. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof LentChunkBuffer lent && dataBuffer().equals(lent.dataBuffer());
+    }
+
+    @Override
+    public int hashCode() {
+        return dataBuffer().hashCode();
+    }
+
     @Override
     public String toString() {
         return "LentChunkBuffer[readable=" + readableByteCount() + ", references=" + loan.references.get() + "]";
