@@ -5,6 +5,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferWrapper;
+import org.springframework.core.io.buffer.PooledDataBuffer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -89,11 +92,79 @@ class DataBufferFilesWriteTest {
     }
 
     @Test
+    void atomicReplaceWithAppendFailsTheWriteNamingTheConflict() {
+        Throwable signalled = DataBufferFiles.write(Flux.empty(), dir.resolve("x"),
+                        WriteOptions.append().withAtomicReplace())
+                .map(written -> (Throwable) new AssertionError("wrote " + written))
+                .onErrorResume(Mono::just)
+                .block(WAIT);
+
+        assertInstanceOf(IllegalArgumentException.class, signalled);
+        assertTrue(Files.notExists(dir.resolve("x")));
+    }
+
+    @Test
+    void aBufferWhoseBytesCannotBeReadFailsTheWriteAndEveryBufferIsReleasedOnce() throws Exception {
+        TrackedBuffers before = new TrackedBuffers(random(30_000, 9), 1000, null);
+        TrackedBuffers after = new TrackedBuffers(random(30_000, 10), 1000, null);
+        TrackedBuffers.Tracked broken = (TrackedBuffers.Tracked) new TrackedBuffers(new byte[10], 10, null).item(0);
+        Flux<DataBuffer> source = Flux.concat(before.flux(), Mono.just(new UnreadableBuffer(broken)), after.flux());
+
+        Throwable signalled = DataBufferFiles.write(source, dir.resolve("broken"))
+                .map(written -> (Throwable) new AssertionError("wrote " + written))
+                .onErrorResume(Mono::just)
+                .block(WAIT);
+
+        assertInstanceOf(IllegalArgumentException.class, signalled);
+        assertTrue(signalled.getMessage().startsWith("cannot read the bytes of"), signalled.getMessage());
+        assertEquals(1, broken.releases.get(), "the unreadable buffer is released at once");
+        before.awaitAllReleased();
+        after.awaitAllReleased();
+        assertEquals(Collections.nCopies(before.createdCount(), 1), before.releaseCounts());
+        assertEquals(Collections.nCopies(after.createdCount(), 1), after.releaseCounts());
+    }
+
+    /** A pooled buffer whose bytes cannot be read, as one released by someone else fails. */
+    private static final class UnreadableBuffer extends DataBufferWrapper implements PooledDataBuffer {
+        private final PooledDataBuffer tracked;
+
+        UnreadableBuffer(PooledDataBuffer tracked) {
+            super(tracked);
+            this.tracked = tracked;
+        }
+
+        @Override
+        public ByteBufferIterator readableByteBuffers() {
+            throw new IllegalStateException("refCnt: 0");
+        }
+
+        @Override
+        public boolean isAllocated() {
+            return tracked.isAllocated();
+        }
+
+        @Override
+        public PooledDataBuffer retain() {
+            return tracked.retain();
+        }
+
+        @Override
+        public PooledDataBuffer touch(Object hint) {
+            return this;
+        }
+
+        @Override
+        public boolean release() {
+            return tracked.release();
+        }
+    }
+
+    @Test
     void aCancelMidStreamReleasesEveryBufferSentOnce() throws Exception {
         TrackedBuffers buffers = new TrackedBuffers(random(100_000, 4), 1000, null);
         CountDownLatch someReleased = new CountDownLatch(1);
         CountDownLatch sourceCancelled = new CountDownLatch(1);
-        Flux<org.springframework.core.io.buffer.DataBuffer> endless = Flux.concat(buffers.flux().take(50), Flux.never())
+        Flux<DataBuffer> endless = Flux.concat(buffers.flux().take(50), Flux.never())
                 .doOnNext(buffer -> someReleased.countDown())
                 .doOnCancel(sourceCancelled::countDown);
 
@@ -172,7 +243,7 @@ class DataBufferFilesWriteTest {
 
     @Test
     void nullArgumentsAreNamed() {
-        Flux<org.springframework.core.io.buffer.DataBuffer> none = Flux.empty();
+        Flux<DataBuffer> none = Flux.empty();
         assertEquals("source", assertThrows(NullPointerException.class,
                 () -> DataBufferFiles.write(null, dir.resolve("x"))).getMessage());
         assertEquals("path", assertThrows(NullPointerException.class,
