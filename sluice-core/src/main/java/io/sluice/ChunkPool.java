@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>sluice's own consumers give back every lent chunk once they are done with it: the writers of
  * {@link ReactiveFile}, {@link ByteChannels} and {@link ByteStreams} after the chunk's bytes are
- * written (or the write ended without them). A chunk has one holder at a time: to hand it to two
+ * written (or the write ended without them). A buffer of your own lent with
+ * {@link #lend(ByteBuffer, Runnable)} is given back the same way, to your callback. A chunk has one holder at a time: to hand it to two
  * consumers (a broadcast), copy it for the second.
  *
  * <p><b>Safety:</b> every loan is a new buffer object, and the pool knows which objects are out.
@@ -116,8 +117,8 @@ public final class ChunkPool {
     /**
      * Gives a lent chunk back to the pool that lent it.
      *
-     * @param chunk a chunk emitted by a read with lent chunks, as it was emitted (its position and
-     *     limit may have moved)
+     * @param chunk a chunk emitted by a read with lent chunks, or a view {@link #lend} returned, as
+     *     it was handed out (its position and limit may have moved)
      * @throws NullPointerException if {@code chunk} is {@code null}
      * @throws IllegalArgumentException if {@code chunk} is not out on loan: it was given back
      *     already, no pool lent it, or it is a view derived from a lent chunk
@@ -128,6 +129,31 @@ public final class ChunkPool {
             throw new IllegalArgumentException("not a lent chunk: " + chunk
                     + " was given back already, was never lent by a ChunkPool, or is a view of a lent chunk");
         }
+    }
+
+    /**
+     * Lends a buffer you own the way a pool lends a chunk, so that whoever takes lent chunks treats
+     * it as one: sluice's writers write from it as it is and give it back as soon as its bytes are
+     * written, or when the write ends without writing them (cancelled, failed), and
+     * {@link #giveBack} then runs {@code onGiveBack}, once. This is how a buffer that must be
+     * released (a pooled or reference-counted buffer of another library) learns that a write is done
+     * with it, long before the write's stage completes.
+     *
+     * @param buffer the bytes to lend, from its position to its limit; it is not changed, and it
+     *     must stay valid until {@code onGiveBack} runs
+     * @param onGiveBack run by whoever gives the returned view back, on that thread (a writer's
+     *     drain): it must be fast and must not throw; it never runs if the view is given back never
+     *     and becomes garbage
+     * @return a new view of {@code buffer}'s content (same position and limit), out on loan: pass
+     *     this object on, and give back this object
+     * @throws NullPointerException if {@code buffer} or {@code onGiveBack} is {@code null}
+     */
+    public static ByteBuffer lend(ByteBuffer buffer, Runnable onGiveBack) {
+        Objects.requireNonNull(buffer, "buffer");
+        Objects.requireNonNull(onGiveBack, "onGiveBack");
+        ByteBuffer view = buffer.duplicate();       // a fresh object: its identity is the loan
+        Loans.lend(view, onGiveBack);
+        return view;
     }
 
     /**

@@ -14,6 +14,9 @@ import java.nio.ByteBuffer;
  * even when the same memory is out on a newer loan. The table holds chunks weakly: a chunk never
  * given back becomes garbage like any buffer, and its entry is dropped once the collector finds it.
  *
+ * <p>A loan comes back to an arena's slot, or, for a buffer its owner lent with
+ * {@link #lend(ByteBuffer, Runnable)}, to the owner's callback, run once by the giver.
+ *
  * <p>Threading: every method may be called from any thread; the table is guarded by {@link #LOCK}.
  */
 public final class Loans {
@@ -28,15 +31,17 @@ public final class Loans {
     /** One chunk on loan: weakly held, with the arena and slot its memory returns to. */
     static final class Loan extends WeakReference<ByteBuffer> {
         final int hash;                             // identity hash of the chunk
-        final ChunkArena arena;                     // takes the chunk back
+        final ChunkArena arena;                     // takes the chunk back; null: an owner's buffer
         final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound
+        final Runnable onGiveBack;                  // run by the giver when arena is null
         Loan next;                                  // guarded by LOCK
 
-        Loan(ByteBuffer chunk, int hash, ChunkArena arena, ChunkArena.Slot slot) {
+        Loan(ByteBuffer chunk, int hash, ChunkArena arena, ChunkArena.Slot slot, Runnable onGiveBack) {
             super(chunk, COLLECTED);
             this.hash = hash;
             this.arena = arena;
             this.slot = slot;
+            this.onGiveBack = onGiveBack;
         }
     }
 
@@ -45,14 +50,24 @@ public final class Loans {
 
     /** Records {@code chunk} as lent from {@code arena}'s {@code slot}. */
     static void lend(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot) {
-        int hash = System.identityHashCode(chunk);
-        Loan loan = new Loan(chunk, hash, arena, slot);
+        record(new Loan(chunk, System.identityHashCode(chunk), arena, slot, null));
+    }
+
+    /**
+     * Records {@code view}, a buffer object nobody else holds, as lent by its owner: giving it back
+     * runs {@code onGiveBack} once, on the giver's thread.
+     */
+    public static void lend(ByteBuffer view, Runnable onGiveBack) {
+        record(new Loan(view, System.identityHashCode(view), null, null, onGiveBack));
+    }
+
+    private static void record(Loan loan) {
         synchronized (LOCK) {
             expungeCollected();
             if (size >= table.length - (table.length >> 2)) {
                 resize();
             }
-            int index = hash & (table.length - 1);
+            int index = loan.hash & (table.length - 1);
             loan.next = table[index];
             table[index] = loan;
             out = ++size;
@@ -60,7 +75,7 @@ public final class Loans {
     }
 
     /**
-     * Takes {@code chunk} back to its arena if it is out on loan.
+     * Takes {@code chunk} back to its arena, or runs its owner's callback, if it is out on loan.
      *
      * @return false if it is not: never lent, or given back already
      */
@@ -72,7 +87,11 @@ public final class Loans {
         if (loan == null) {
             return false;
         }
-        loan.arena.takeBack(loan.slot, chunk);
+        if (loan.arena != null) {
+            loan.arena.takeBack(loan.slot, chunk);
+        } else {
+            loan.onGiveBack.run();
+        }
         return true;
     }
 

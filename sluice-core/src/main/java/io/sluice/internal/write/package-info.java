@@ -56,8 +56,9 @@
  *       and starve every other file operation. The write is {@code terminated} before the
  *       hand-off, so no later pass touches it; the finisher owns the sink and the stage from
  *       then on (the hand-off through {@link java.util.concurrent.Executor#execute} publishes the drain's state).</li>
- *   <li>W10: a chunk lent by a {@code ChunkPool} ({@link io.sluice.internal.Loans}) is written from as it is, not from a
- *       duplicate, and given back as soon as the sink is done with it: after the gathering write
+ *   <li>W10: a chunk lent by a {@code ChunkPool}, or a buffer its owner lent with {@code ChunkPool.lend}
+ *       ({@link io.sluice.internal.Loans}), is written from as it is, not from a duplicate, and given
+ *       back as soon as the sink is done with it: after the gathering write
  *       that took it returned (written, stopped or failed), or when the write ends without writing
  *       it (queued at a cancel or failure, refused by W5, late after the end). The sink is done
  *       when its call returns: every sink reads a buffer only inside its own call.</li>

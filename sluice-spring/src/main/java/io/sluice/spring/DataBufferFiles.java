@@ -1,0 +1,157 @@
+package io.sluice.spring;
+
+import io.sluice.ByteChannels;
+import io.sluice.ChunkPool;
+import io.sluice.ReactiveFile;
+import io.sluice.ReadOptions;
+import io.sluice.WriteOptions;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.PooledDataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * Spring's {@link DataBuffer} streams to and from files and channels through sluice: the
+ * counterpart of {@code DataBufferUtils.write} and {@code DataBufferUtils.read}, with sluice's
+ * bounded, adaptive write demand and pooled reads.
+ *
+ * <pre>{@code
+ * Mono<Long> saved = DataBufferFiles.write(request.getBody(), path);     // an upload to disk
+ * Flux<DataBuffer> body = DataBufferFiles.read(path);                   // a download from disk
+ * }</pre>
+ *
+ * <p><b>Threading:</b> the returned {@code Mono} and {@code Flux} are cold: each subscription starts
+ * its own write or read, which runs on {@link io.sluice.IoExecutors#files()} (or the options'
+ * executor), and signals its subscriber from there. A write subscribes to its source on the
+ * subscribing thread.
+ *
+ * <p><b>Backpressure:</b> a write requests from its source as {@link WriteOptions} say (adaptive
+ * demand within a byte cap, 1 MiB by default); a read reads only what is requested, one pooled
+ * chunk per item.
+ *
+ * <p><b>Resources:</b> a write releases each {@code DataBuffer} it receives exactly once, after its
+ * bytes are written, or when the write ends without writing them (cancelled, failed, the source
+ * failed): never before, never twice. A read emits {@link PooledDataBuffer}s whose memory is a
+ * chunk lent by a {@link ChunkPool}: {@code DataBufferUtils.release(buffer)} gives the chunk back;
+ * one never released is garbage, and its pool lends a heap chunk instead while it is out. Files
+ * and channels are closed when the operation ends, whichever way.
+ *
+ * <p><b>Errors:</b> a {@code null} argument throws {@link NullPointerException} at the call;
+ * anything else (options that combine atomic replace with append, a missing directory, a directory
+ * as target or source, no permission, a full disk, the source's own error) reaches the subscriber
+ * as {@code onError} with the original exception.
+ */
+public final class DataBufferFiles {
+
+    private DataBufferFiles() {
+    }
+
+    /**
+     * Writes {@code source} to {@code target}, created or truncated; as
+     * {@link #write(Publisher, Path, WriteOptions)} with {@link WriteOptions#defaults()}.
+     *
+     * @param source the bytes to write; each buffer is released once its bytes are written
+     * @param target the file to write, created or truncated
+     * @return a cold {@code Mono} of the number of bytes written; see
+     *     {@link #write(Publisher, Path, WriteOptions)}
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Mono<Long> write(Publisher<? extends DataBuffer> source, Path target) {
+        return write(source, target, WriteOptions.defaults());
+    }
+
+    /**
+     * Writes {@code source} to {@code target} with sluice's writer ({@link ReactiveFile#write(Publisher,
+     * WriteOptions)}), releasing each buffer exactly once after its bytes are written.
+     *
+     * @param source the bytes to write, subscribed once per subscription to the result; each buffer
+     *     is released once its bytes are written, or when the write ends without them
+     * @param target the file to write, opened as {@code options.mode()} says
+     * @param options open mode, demand, byte cap, sync, atomic replace, executor and listener
+     * @return a cold {@code Mono}: subscribing starts the write, which emits the number of bytes
+     *     written once the file is closed (and forced, with sync), or the first error; cancelling
+     *     the subscription cancels the write (the file is closed, the source cancelled, and what it
+     *     had sent released); options that combine atomic replace with append fail it with
+     *     {@link IllegalArgumentException}
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Mono<Long> write(Publisher<? extends DataBuffer> source, Path target, WriteOptions options) {
+        Objects.requireNonNull(source, "source");
+        ReactiveFile file = ReactiveFile.of(target);
+        Objects.requireNonNull(options, "options");
+        return started(() -> file.write(new LendingPublisher(source), options));
+    }
+
+    /**
+     * Writes {@code source} to {@code channel}, then closes it, with sluice's writer
+     * ({@link ByteChannels#write(WritableByteChannel, Publisher, WriteOptions)}), releasing each
+     * buffer exactly once after its bytes are written.
+     *
+     * <p>A channel can be written once: subscribe to the result once.
+     *
+     * @param source the bytes to write; each buffer is released once its bytes are written, or
+     *     when the write ends without them
+     * @param channel the channel to write, already open, from its current position; closed when the
+     *     write ends, whichever way
+     * @param options demand, byte cap, executor and listener ({@code mode} and atomic replace do
+     *     not apply to a channel)
+     * @return a cold {@code Mono} of the number of bytes written; cancelling the subscription
+     *     cancels the write and closes the channel
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Mono<Long> write(Publisher<? extends DataBuffer> source, WritableByteChannel channel,
+                                   WriteOptions options) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(options, "options");
+        return started(() -> ByteChannels.write(channel, new LendingPublisher(source), options));
+    }
+
+    /**
+     * The whole of {@code file} in pooled 64 KiB chunks; as {@link #read(Path, ReadOptions)} with
+     * {@link ReadOptions#defaults()}.
+     *
+     * @param file the file to read
+     * @return a cold {@code Flux} of pooled buffers: release each one
+     * @throws NullPointerException if {@code file} is {@code null}
+     */
+    public static Flux<DataBuffer> read(Path file) {
+        return read(file, ReadOptions.defaults());
+    }
+
+    /**
+     * {@code file}, or the options' range of it, as pooled buffers: each is a chunk lent by the
+     * options' {@link ChunkPool} (by the shared pool for the chunk size if the options lend none),
+     * read into without a copy and wrapped as a {@link PooledDataBuffer} whose release gives the
+     * chunk back.
+     *
+     * @param file the file to read
+     * @param options chunk size, range, executor and pool of the read; options with owned chunks
+     *     are read with lent ones from the shared pool for their chunk size
+     * @return a cold {@code Flux}: each subscriber reads the file anew; each buffer must be released
+     *     ({@code DataBufferUtils.release}) once used, as Spring's codecs and servers do; a missing
+     *     or unreadable file or a directory arrives as {@code onError}
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Flux<DataBuffer> read(Path file, ReadOptions options) {
+        ReactiveFile source = ReactiveFile.of(file);
+        Objects.requireNonNull(options, "options");
+        ReadOptions lent = options.lentChunks() ? options : options.withLentChunks();
+        Publisher<ByteBuffer> chunks = source.read(lent);
+        return Flux.from(chunks).map(LentChunkBuffer::of);
+    }
+
+    private static Mono<Long> started(Supplier<CompletionStage<Long>> write) {
+        // Not suppressing cancel: cancelling the subscription cancels sluice's stage, which stops
+        // the write, closes its target and cancels the source.
+        return Mono.fromFuture(() -> write.get().toCompletableFuture(), false);
+    }
+}
