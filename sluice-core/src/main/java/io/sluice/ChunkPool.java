@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>sluice's own consumers give back every lent chunk once they are done with it: the writers of
  * {@link ReactiveFile}, {@link ByteChannels} and {@link ByteStreams} after the chunk's bytes are
  * written (or the write ended without them). A buffer of your own lent with
- * {@link #lend(ByteBuffer, Runnable)} is given back the same way, to your callback. A chunk has one holder at a time: to hand it to two
- * consumers (a broadcast), copy it for the second.
+ * {@link #lend(ByteBuffer, Runnable)} is given back the same way, to your callback. A chunk has one
+ * holder at a time: to hand it to two consumers (a broadcast), copy it for the second.
  *
  * <p><b>Safety:</b> every loan is a new buffer object, and the pool knows which objects are out.
  * A chunk's memory is lent again only after that very object was given back, or after the garbage
