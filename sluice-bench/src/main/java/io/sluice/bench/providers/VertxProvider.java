@@ -3,7 +3,6 @@ package io.sluice.bench.providers;
 import io.netty.buffer.Unpooled;
 import io.sluice.bench.ChunkPublisher;
 import io.sluice.bench.Op;
-import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -16,6 +15,8 @@ import io.vertx.ext.reactivestreams.ReactiveReadStream;
 import io.vertx.ext.reactivestreams.ReactiveWriteStream;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -31,31 +32,21 @@ import java.util.concurrent.CompletableFuture;
  * through a {@code FileChannel} on a worker thread ({@link DurableEnd#forceClosed}), as a Vert.x user
  * who needs {@code force(true)} would.
  */
-final class VertxProvider implements Provider {
+final class VertxProvider extends NamedProvider {
 
     private static final OpenOptions WRITE = new OpenOptions().setRead(false).setWrite(true)
             .setCreate(true).setTruncateExisting(true);
     private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false).setCreate(false);
 
     private final Vertx vertx = Vertx.vertx();
-    private final String name;          // vertx, vertx-pipe, vertx-64k or vertx-pipe-64k
-    private final boolean nativePipe;
+    private final boolean nativePipe;   // vertx-pipe, vertx-pipe-64k: copies only
     private final boolean largeReads;   // sluice's 64 KiB read chunk, not AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE
 
     VertxProvider(String name) {
-        this.name = name;
+        super(name, name.startsWith("vertx-pipe") ? Set.of(Op.COPY)
+                : name.endsWith("-64k") ? READ_COPY : EnumSet.allOf(Op.class));
         this.nativePipe = name.startsWith("vertx-pipe");
         this.largeReads = name.endsWith("-64k");
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean supports(Op op) {
-        return nativePipe ? op == Op.COPY : !largeReads || op == Op.READ || op == Op.COPY;
     }
 
     @Override
