@@ -28,10 +28,7 @@ public record ModelCosts(long dispatchNanos, long producerWakeNanos, long produc
         }
     }
 
-    /**
-     * Fixed figures of the order a 2-core machine shows, for unit tests of the model only: a
-     * published model figure uses the costs {@link Calibration} measured in its own run.
-     */
+    /** Fixed figures of the order a 2-core machine shows, for the model's unit tests only. */
     public static ModelCosts forTests() {
         return new ModelCosts(25_000, 25_000, 3_000, 0.35, 500, 3_000, 50_000);
     }

@@ -15,13 +15,9 @@ import java.util.Map;
 /**
  * The demand-strategy scenario benchmark: calibrates the model's costs ({@link Calibration}), then
  * runs every strategy of {@link StrategyCase#all()} on every scenario of {@link Scenario#all} for
- * real, {@code --repetitions} times, each beside the model's prediction ({@link DemandSimulation}
- * with the costs just measured) and the schedule-only one ({@link ScheduleOnly}). Writes the raw
- * data to {@code <results>}: {@value #RUNS_CSV} (one row per scenario × strategy × repetition,
- * with the 1-minute load average before and after the run), {@value #WINDOWS_CSV} (how the
- * adaptive window met each switch of the sink), {@value #COSTS_CSV}; then the report
- * {@code adaptive-report.md}, made by {@link AdaptiveTables} from those files alone; and the
- * time-series charts of the first repetition to {@code --images}.
+ * real, {@code --repetitions} times, each beside the model's and the schedule-only prediction;
+ * writes the raw data and {@code adaptive-report.md} to {@code --results}, the first repetition's
+ * charts to {@code --images} (docs/ADAPTIVE.md §3 names the files).
  *
  * <pre>
  * mvn -q -B -pl sluice-bench -am package -DskipTests
