@@ -88,7 +88,6 @@ public final class BenchMain {
         return options;
     }
 
-    /** {@code base} with what the options override. */
     private static Profile configure(Profile base, Map<String, String> options) {
         return new Profile(base.name(),
                 options.containsKey("cells") ? Cell.parseAll(options.get("cells")) : base.cells(),

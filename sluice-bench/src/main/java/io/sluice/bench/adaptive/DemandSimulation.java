@@ -7,6 +7,7 @@ import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
 
+import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -21,12 +22,7 @@ public final class DemandSimulation {
 
     private enum Kind { PRODUCER_NEXT, EMIT, PASS_START, CALL_DONE }
 
-    private record Event(long nanos, long sequence, Kind kind) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event other) {
-            int byTime = Long.compare(nanos, other.nanos);
-            return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
-        }
+    private record Event(long nanos, long sequence, Kind kind) {
     }
 
     private enum DrainStatus { IDLE, SCHEDULED, RUNNING }
@@ -36,7 +32,8 @@ public final class DemandSimulation {
     private final ModelCosts costs;
     private final SplittableRandom random;
     private final DemandController controller;
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final PriorityQueue<Event> events = new PriorityQueue<>(    // by time, then in scheduling order
+            Comparator.comparingLong(Event::nanos).thenComparingLong(Event::sequence));
     private final long itemBytes;
     private final boolean syncProducer;
     private long sequence;

@@ -102,7 +102,6 @@ final class LoopProvider extends NamedProvider {
                 .map(kind -> new LoopProvider(name, kind));
     }
 
-    /** Runs {@code operation} on one of the provider's threads. */
     private <T> CompletableFuture<T> async(Callable<T> operation) {
         return CompletableFuture.supplyAsync(() -> {
             try {

@@ -71,7 +71,6 @@ final class VertxProvider extends NamedProvider {
         return written.toCompletionStage().toCompletableFuture();
     }
 
-    /** Opens {@code source} for reading with this provider's read size. */
     private Future<AsyncFile> openForReading(Path source) {
         return vertx.fileSystem().open(source.toString(), READ).map(file ->
                 largeReads ? file.setReadBufferSize(64 * 1024) : file);
