@@ -11,11 +11,9 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Rio 0.3 as its README shows it: {@code new File(path).write(publisher)} with its default
- * (adaptive) write greed, {@code content()} with its default buffers (a fresh 8 KiB direct buffer
- * per chunk, {@code Buffers.Standard.K8}), and copy as {@code write(content())}. {@code rio-64k}
- * reads and copies with {@code content(buffers)} handing out fresh 64 KiB direct buffers, sluice's
- * read chunk size; it has no write row. Rio has no force option, so it has no durable row.
+ * Rio 0.3 as its README shows it, with its defaults (docs/BENCHMARKS.md, "Method", lists the calls);
+ * {@code rio-64k} reads with fresh 64 KiB direct buffers, sluice's chunk size. Rio has no force
+ * option, so it has no durable row.
  */
 final class RioProvider extends NamedProvider {
 

@@ -11,12 +11,10 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Spring's {@link DataBufferUtils} (spring-core 6.2 on Reactor): {@code write(publisher, path)}
- * with chunks wrapped (zero-copy) by the shared {@link DefaultDataBufferFactory};
- * {@code read(path, factory, bufferSize)}, each buffer released after the check; copy as
- * {@code write(read(...), target)}. {@code spring} reads {@link StreamUtils#BUFFER_SIZE} (8 KiB)
- * at a time, as Spring's own callers do; {@code spring-64k} reads sluice's 64 KiB and only reads
- * and copies. Spring offers no force option, so it has no durable row.
+ * Spring's {@link DataBufferUtils} (spring-core 6.2 on Reactor), chunks wrapped zero-copy, each read
+ * buffer released after the check. {@code spring} reads {@link StreamUtils#BUFFER_SIZE} (8 KiB) at a
+ * time, as Spring's own callers do; {@code spring-64k} reads sluice's 64 KiB. Spring offers no force
+ * option, so it has no durable row.
  */
 final class SpringProvider extends NamedProvider {
 

@@ -20,12 +20,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options. Writes take a
- * Reactive Streams publisher through the {@code vertx-reactive-streams} bridge
- * ({@link ReactiveReadStream} piped to the file); reads use the file's own handler with its
- * default 8 KiB read size ({@code vertx}) or with sluice's 64 KiB ({@code vertx-64k}, which reads
- * and copies only). Copy is either the bridge both ways ({@code vertx}, {@code vertx-64k}) or the
- * native {@code AsyncFile.pipeTo} ({@code vertx-pipe}, {@code vertx-pipe-64k}).
+ * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options, driven as
+ * docs/BENCHMARKS.md, "Method", lists: writes through the {@code vertx-reactive-streams} bridge
+ * ({@link ReactiveReadStream} piped to the file), reads through the file's handler.
  *
  * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
  * every write, so the durable write closes the file (which waits for its writes), then forces it
