@@ -128,10 +128,6 @@ public final class RateSchedule implements Schedule {
         return segments;
     }
 
-    public long cycleNanos() {
-        return cycleNanos;
-    }
-
     private int indexAt(long nanos) {
         long position = Math.floorMod(nanos, cycleNanos);
         for (int i = 0; i < segmentEnds.length; i++) {
