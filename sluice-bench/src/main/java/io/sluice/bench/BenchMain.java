@@ -88,7 +88,6 @@ public final class BenchMain {
         return options;
     }
 
-    /** {@code base} with what the options override. */
     private static Profile configure(Profile base, Map<String, String> options) {
         return new Profile(base.name(),
                 options.containsKey("cells") ? Cell.parseAll(options.get("cells")) : base.cells(),
@@ -161,8 +160,9 @@ public final class BenchMain {
             throw new IllegalArgumentException("report needs --from RUN, --check or --all\n" + usage());
         }
         Path from = Path.of(options.get("from"));
-        if (AdaptiveTables.isRun(from)) {
-            return adaptiveReport(from, repository);
+        if (AdaptiveTables.isRun(from)) { // quietness: the load averages its runs record, not the cells' guard
+            AdaptiveTables.blocks(from).forEach((name, table) -> System.out.printf("%s%n%s%n", name, table));
+            return rewriteDocs(from, repository);
         }
         List<Sample> samples = Docs.samples(from);
         Report report = new Report(samples);
@@ -176,16 +176,6 @@ public final class BenchMain {
                     + "; pass --allow-noisy to write them anyway");
             return 1;
         }
-        return rewriteDocs(from, repository);
-    }
-
-    /**
-     * {@code report --from RUN} for a folder of the adaptive scenarios: prints its tables and rewrites
-     * the docs' blocks generated from it. Its quietness is judged by the load averages it records
-     * per run (the {@code adaptive-runs} table), not by the guard of the benchmark's cells.
-     */
-    private static int adaptiveReport(Path from, Optional<Docs> repository) throws IOException {
-        AdaptiveTables.blocks(from).forEach((name, table) -> System.out.printf("%s%n%s%n", name, table));
         return rewriteDocs(from, repository);
     }
 

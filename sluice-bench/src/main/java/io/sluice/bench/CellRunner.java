@@ -22,12 +22,9 @@ import java.util.stream.IntStream;
  * Runs one cell in this JVM: warm-up rounds, then measured rounds; each round runs every provider
  * once, in an order rotated by round and fork so no provider always follows the same neighbour.
  * One invocation starts all {@code parallelism} operations, then waits for all of them; only that
- * is timed. Before it: stale outputs are deleted; after it: every output is verified (size and
- * CRC32C; reads check their bytes as they arrive). A sample repeats invocations until it has
- * lasted a minimum time (short cells would otherwise measure timer and scheduling noise), with
- * one GC requested before it. A provider whose output is wrong, that throws or that times out is
- * FAILED for the cell and not run again in it. The machine's {@link Load} is measured around the
- * whole cell and recorded in each of its samples.
+ * is timed; every output is verified after it (reads check their bytes as they arrive). A provider
+ * whose output is wrong, that throws or that times out is FAILED for the cell and not run again in
+ * it. The machine's {@link Load} is measured around the whole cell and recorded in its samples.
  */
 public final class CellRunner {
 
@@ -86,9 +83,10 @@ public final class CellRunner {
     }
 
     /**
-     * One sample: invocations repeated until their timed parts add up to {@code minSampleNanos}
-     * (at least one), each preceded by deleting the outputs and followed by verifying them, both
-     * untimed. The sample reports the mean time and costs per invocation and the peaks over all.
+     * One sample, after a GC: invocations repeated until their timed parts add up to
+     * {@code minSampleNanos} (short cells would otherwise measure timer noise), each preceded by
+     * deleting the outputs and followed by verifying them (size and CRC32C), both untimed. The
+     * sample reports the mean time and costs per invocation and the peaks over all.
      */
     private Sample sample(Cell cell, Provider provider, Path source, List<Path> targets, int fork, int round)
             throws IOException {

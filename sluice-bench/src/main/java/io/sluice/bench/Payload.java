@@ -91,11 +91,7 @@ public final class Payload {
         });
     }
 
-    /**
-     * Checks that {@code path} is exactly a correct benchmark file of {@code sizeBytes}.
-     *
-     * @return {@code null} when it is, else what is wrong
-     */
+    /** {@code null} if {@code path} is exactly a correct benchmark file of {@code sizeBytes}, else what is wrong. */
     public static String verify(Path path, long sizeBytes) throws IOException {
         if (!Files.exists(path)) {
             return path.getFileName() + " was not created";

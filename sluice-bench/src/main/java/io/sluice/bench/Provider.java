@@ -4,10 +4,9 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One library (or plain-JDK loop) under test, used as that library's users would use it.
- * Every method starts one operation and returns at once; the future completes once the operation is
- * done (for writes: the file is closed). Operations of one provider
- * run concurrently: the harness starts {@code parallelism} of them before waiting.
+ * One library (or plain-JDK loop) under test, used as that library's users would use it. Every
+ * method starts one operation and returns at once; the future completes once the operation is done
+ * (for writes: the file is closed). The harness starts {@code parallelism} operations before waiting.
  */
 public interface Provider extends AutoCloseable {
 

@@ -9,14 +9,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The benchmark's targets, checked against a report: each line says the cell, the target, the
- * measured ratio and whether it was met. They compare sluice's speed and CPU with Rio (the paper's
- * library) and with the plain-JDK code that does the same work (the loops, {@code Files.copy}), and
- * bound the heap that lent reads allocate: what the library gains or costs over code a caller could
- * write by hand. A target is met only when the measured figure's 95% interval clears it, missed
- * when the whole interval lies on the wrong side, otherwise inconclusive ({@link Estimate}).
- * Measured here, never asserted in tests; docs/BENCHMARKS.md, "Targets: met and missed", reads the
- * results.
+ * The benchmark's targets, checked against a report: sluice's speed and CPU against Rio and the
+ * plain-JDK code that does the same work, and the heap lent reads allocate. A target is met,
+ * missed or inconclusive by its measured figure's 95% interval ({@link Estimate#against}).
+ * Measured here, never asserted in tests; docs/BENCHMARKS.md, "Targets: met and missed", reads them.
  */
 public final class Targets {
 

@@ -37,12 +37,7 @@ public final class DemandRun {
     /** How long a cancelled run's channels may take to close. */
     public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
 
-    /**
-     * Told each writer pass of one stream, on that write's drain; must be fast. The numbers are a
-     * {@code WriteSnapshot}'s: bytes received and not yet written, the demand window
-     * ({@code Long.MAX_VALUE}: unbounded), items requested and not yet received, bytes written and
-     * {@code Subscription.request} calls so far.
-     */
+    /** Told a {@code WriteSnapshot}'s figures after each writer pass, on that write's drain; must be fast. */
     @FunctionalInterface
     public interface PassListener {
         void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes, long requestCalls);
@@ -54,15 +49,7 @@ public final class DemandRun {
         CompletionStage<Long> start(WritableByteChannel channel, Publisher<ByteBuffer> body, PassListener listener);
     }
 
-    /**
-     * What a run came to.
-     *
-     * @param elapsedNanos from the first write's start to the last one's end (or the cancel)
-     * @param writtenBytes bytes the channels took
-     * @param peakQueuedBytes the most bytes queued in all writers together
-     * @param outOfMemory whether a finite write failed with {@link OutOfMemoryError} (the others are
-     *     then cancelled)
-     */
+    /** What a run came to; {@code outOfMemory}: a finite write failed so, and the others were cancelled. */
     public record Result(long elapsedNanos, long writtenBytes, long peakQueuedBytes, boolean outOfMemory) {
 
         /** Throughput in MiB/s. */
@@ -75,17 +62,13 @@ public final class DemandRun {
     }
 
     /**
-     * Runs one {@code write} (sluice's, with the strategy under test) per stream {@code i}, of
-     * {@code bodies.apply(i)} into {@code channels.get(i)}, telling {@code stream0} stream 0's passes;
-     * failure messages call the run {@code name}.
+     * Runs one {@code write} per stream {@code i}, of {@code bodies.apply(i)} into
+     * {@code channels.get(i)}, telling {@code stream0} stream 0's passes. {@code durationNanos}
+     * positive: the bodies are endless, cancelled then, and every channel must close within
+     * {@link #SHUTDOWN_TIMEOUT}; 0: the bodies are finite and the run waits for every write.
      *
-     * @param durationNanos positive: the bodies are endless and the writes are cancelled then, and
-     *     the run fails unless every channel closes within {@link #SHUTDOWN_TIMEOUT}; 0: the bodies
-     *     are finite and the run waits for every write
-     * @return what the run came to
-     * @throws InterruptedException if interrupted while waiting
-     * @throws IllegalStateException if a write fails (a finite one may run out of memory), an endless
-     *     one completes, or a cancelled channel does not close
+     * @throws IllegalStateException naming the run if a write fails (a finite one may run out of
+     *     memory), an endless one completes, or a cancelled channel does not close
      */
     public static Result run(String name, List<ThrottledChannel> channels, IntFunction<Publisher<ByteBuffer>> bodies,
                              Write write, PassListener stream0, long durationNanos) throws InterruptedException {

@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  * operation's drain, just after its stage completes, so the {@code await} methods poll until
  * {@link #DEADLINE} instead of sampling once.
  *
- * <p>Loading the class makes the JDK open its process-wide descriptors (see {@link #warmUp()}),
- * so that a baseline taken afterwards does not count them as a test's.
+ * <p>Loading the class makes the JDK open its process-wide descriptors, so that a baseline taken
+ * afterwards does not count them as a test's.
  *
  * <p>Stateless and thread-safe.
  */
@@ -40,11 +40,7 @@ public final class OpenFiles {
     private OpenFiles() {
     }
 
-    /**
-     * Makes the JDK open its process-wide descriptors: the first FileChannel loads the file
-     * dispatcher, which keeps a socket for asynchronous close, and SecureRandom keeps its entropy
-     * devices open.
-     */
+    /** The first FileChannel's dispatcher keeps a socket for asynchronous close; SecureRandom keeps its devices. */
     private static void warmUp() {
         try {
             Path file = Files.createTempFile("sluice-fd-warm-up", ".tmp");

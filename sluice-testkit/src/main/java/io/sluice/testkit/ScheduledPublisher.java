@@ -97,13 +97,10 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     }
 
     /**
-     * An upload body as a client on a finite link sends it: {@code totalBytes} in items of at most
-     * {@code itemBytes}, at the pace of {@code schedule} read in {@code clock}'s time, with
-     * {@code burstBytes} sent ahead while not being read (a receive buffer, full at the start;
-     * counted in the schedule's time from its origin, so exact for a constant rate), emitted by
-     * {@code timer} ({@link Emission#TIMER}): a single-threaded scheduler that makes every signal
-     * after {@code onSubscribe}; it belongs to the caller, and once it rejects a task the streams
-     * it served stop.
+     * An upload body as a client on a finite link sends it, with {@code burstBytes} sent ahead while
+     * not being read (counted in the schedule's time from its origin: exact for a constant rate),
+     * emitted by the caller's single-threaded {@code timer} ({@link Emission#TIMER}); once the timer
+     * rejects a task, the streams it served stop.
      */
     public static ScheduledPublisher timed(long totalBytes, int itemBytes, Schedule schedule, long burstBytes,
                                            ScheduledExecutorService timer, PacingClock clock) {

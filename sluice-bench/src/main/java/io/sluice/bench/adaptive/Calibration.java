@@ -14,17 +14,7 @@ import java.util.Locale;
 /**
  * Measures the model's {@link ModelCosts} on this machine, in the run that then uses them, with
  * unlimited ends (so nothing but the pipeline's own costs limits a run) and on no scenario the
- * model is later compared with:
- * <ul>
- *   <li>{@code unbounded}, 1 KiB and 64 KiB items: the producer's cost per item and per byte;</li>
- *   <li>direct writes of 1 KiB to an unlimited {@link ThrottledChannel}: the cost of a write call;</li>
- *   <li>{@code oneByOne}, 1 KiB items, producer emitting inside {@code request} (SYNC): one item's
- *       trip through the drain without a thread hand-off; less the producer's and the write
- *       call's costs, the drain's cost per item;</li>
- *   <li>{@code oneByOne}, 1 KiB items, producer on its own thread (ASYNC): the same trip plus a
- *       producer wake-up and a drain dispatch, split evenly between the two;</li>
- *   <li>parks of the real {@link PacingClock} just over its shortest park: the overshoot.</li>
- * </ul>
+ * model is later compared with; docs/ADAPTIVE.md §4 says which run gives which cost.
  */
 public final class Calibration {
 

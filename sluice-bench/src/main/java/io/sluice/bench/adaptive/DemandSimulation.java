@@ -7,40 +7,22 @@ import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
 
+import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
 /**
  * The model: a deterministic, seeded discrete-event simulation of producer → writer queue →
- * sink under a real {@link DemandController}, on a simulated clock.
- *
- * <p>Its writer keeps a {@link WriteLedger}, the class sluice's writer keeps, so every decision
- * (what to request, the byte cap, never stall, the batch and pass limits) is the real one; the
- * model adds only the writer's sequence of steps and their time: a receipt enqueues and signals
- * the drain; a pass starts after a dispatch delay (or at once when signals arrived during the
- * previous pass), takes a batch within the ledger's limits, writes it in calls of at most
- * {@link ThrottledChannel#MAX_BYTES_PER_WRITE} paced by the sink's {@link Pacer}, then asks the
- * ledger for demand (once more when items arrived inside the request), reports, and loops until
- * the ledger says the pass yields. The producer mirrors {@link ScheduledPublisher}: with
- * demand it paces items with its own {@link Pacer}; without, it parks, and a request wakes it
- * after a wake delay ({@link ScheduledPublisher.Emission#ASYNC}), or it emits inside the request
- * on the drain ({@link ScheduledPublisher.Emission#SYNC}). Delays are exponential with the means
- * of {@link ModelCosts}, drawn from a {@link SplittableRandom} seeded by the caller, so one seed
- * gives one result.
- *
- * <p>The only thing the model does not take from the real code is time: CPU contention and GC are
- * outside it (see docs/ADAPTIVE.md for how close it gets).
+ * sink on a simulated clock. Every decision is the real one (its writer keeps sluice's own
+ * {@link WriteLedger} around the strategy's {@link DemandController}); the model adds only the
+ * writer's and the producer's steps and their time, with delays drawn from {@link ModelCosts}' means
+ * by a generator the caller seeds. docs/ADAPTIVE.md §4 lists the steps and what the model leaves out.
  */
 public final class DemandSimulation {
 
     private enum Kind { PRODUCER_NEXT, EMIT, PASS_START, CALL_DONE }
 
-    private record Event(long nanos, long sequence, Kind kind) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event other) {
-            int byTime = Long.compare(nanos, other.nanos);
-            return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
-        }
+    private record Event(long nanos, long sequence, Kind kind) {
     }
 
     private enum DrainStatus { IDLE, SCHEDULED, RUNNING }
@@ -50,7 +32,8 @@ public final class DemandSimulation {
     private final ModelCosts costs;
     private final SplittableRandom random;
     private final DemandController controller;
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final PriorityQueue<Event> events = new PriorityQueue<>(    // by time, then in scheduling order
+            Comparator.comparingLong(Event::nanos).thenComparingLong(Event::sequence));
     private final long itemBytes;
     private final boolean syncProducer;
     private long sequence;
@@ -134,10 +117,7 @@ public final class DemandSimulation {
         }
     }
 
-    /**
-     * The next item's emission time, as ScheduledPublisher paces it: booked right after the previous
-     * item (or from now after an idle spell), then allocated and emitted.
-     */
+    /** The next item's emission time, as {@link ScheduledPublisher} paces it. */
     private long nextEmission(long now) {
         if (producerIdle) {
             producerPacer.resume(now);
@@ -287,11 +267,7 @@ public final class DemandSimulation {
 
     // ---- plumbing ----
 
-    /**
-     * When a paced end with a deadline goes on at {@code now}, as {@link PacingClock#system()} waits:
-     * at once if the deadline is under {@link PacingClock.SystemClock#MIN_PARK_NANOS} away (its
-     * {@link Pacer} keeps the booked time), else at the deadline plus a park's overshoot.
-     */
+    /** When a paced end waiting for {@code deadline} goes on, as {@link PacingClock#system()} waits. */
     private long waitUntil(long deadline, long now) {
         return deadline - now < PacingClock.SystemClock.MIN_PARK_NANOS ? now
                 : deadline + delay(costs.parkOvershootNanos());

@@ -28,19 +28,6 @@ public record ModelCosts(long dispatchNanos, long producerWakeNanos, long produc
         }
     }
 
-    /**
-     * Fixed figures of the order a 2-core machine shows, for unit tests of the model only: a
-     * published model figure uses the costs {@link Calibration} measured in its own run.
-     */
-    public static ModelCosts forTests() {
-        return new ModelCosts(25_000, 25_000, 3_000, 0.35, 500, 3_000, 50_000);
-    }
-
-    /** No overhead at all: the ideal pipeline, for tests of the rules alone. */
-    public static ModelCosts free() {
-        return new ModelCosts(0, 0, 0, 0, 0, 0, 0);
-    }
-
     /** The costs by name, in declaration order (the report's and {@code calibration.csv}'s rows). */
     public Map<String, String> named() {
         Map<String, String> m = new LinkedHashMap<>();

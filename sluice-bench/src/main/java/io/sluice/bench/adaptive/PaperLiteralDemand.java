@@ -10,23 +10,9 @@ import io.sluice.demand.DemandStrategy;
  * last request) and, at that point, adapt by comparing the queue with {@code shift}: rules
  * (2)-(4) when {@code queue < shift}, (5)-(7) when {@code queue > shift}. Defaults as in the
  * paper's examples: amount 100 (doubling without bound), shift 2, in [1, 3]; amount at least 3.
- *
- * <p>Each cycle requests {@code amount} but receives only {@code amount - shift} before the next
- * request, so outstanding demand grows by {@code shift} per cycle, and the point where it
- * requests depends on receipts only, never on writes: a slow channel does not slow the producer.
- * {@link DemandController#windowItems()} is {@code Long.MAX_VALUE}; the writer's byte cap still
- * clamps what it forwards (it clamps every strategy but {@code Demand.unbounded()}), so the drift
- * shows as outstanding demand that climbs to the cap and stays there.
- *
- * <p>The paper does not say whether the request at an eligible point uses the amount before or
- * after that point's adaptation. Requesting the old amount and then doubling it deadlocks: the
- * next eligible point is {@code 2·amount - shift} receipts away but only {@code amount + shift}
- * are outstanding, so the stream stalls (only the writer's never-stall rule would rescue it, one
- * item at a time). This transcription adapts first and requests the new amount.
- *
- * <p>The writer calls a controller once per drain pass, not per receipt, so several receipts may
- * arrive between calls; the controller then processes the eligible points they passed in order,
- * as the per-receipt notifications of the paper would have.
+ * Where the paper is ambiguous it adapts first, then requests the new amount (the other reading
+ * stalls); one call processes in order every eligible point the receipts since the last call
+ * passed. docs/ADAPTIVE.md §2 explains the drift this rule shows and the ambiguity.
  */
 public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmount,
                                  long initialShift, long minShift, long maxShift) implements DemandStrategy {

@@ -94,10 +94,6 @@ public final class RateSchedule implements Schedule {
         return segments.get(indexAt(nanos)).bytesPerSecond();
     }
 
-    /**
-     * When a transfer of {@code bytes} that starts at {@code startNanos} (since the origin) ends,
-     * following the rate through its changes and stalls.
-     */
     @Override
     public long finishNanos(long startNanos, long bytes) {
         if (startNanos < 0) {
@@ -130,10 +126,6 @@ public final class RateSchedule implements Schedule {
 
     public List<Segment> segments() {
         return segments;
-    }
-
-    public long cycleNanos() {
-        return cycleNanos;
     }
 
     private int indexAt(long nanos) {

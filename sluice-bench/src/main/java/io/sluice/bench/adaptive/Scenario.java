@@ -7,16 +7,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One producer → writer → sink set-up: the producer's and the sink's schedules, the item size,
- * how long a run lasts, and the writer's byte cap.
- *
- * @param name short id used in tables, CSV and file names
- * @param producer the producer's rate
- * @param sink the sink's rate
- * @param itemBytes bytes per item
- * @param durationNanos how long each run lasts (the producer never ends; the write is cancelled then)
- * @param emission where the producer emits from
- * @param maxQueuedBytes the writer's byte cap
+ * One producer → writer → sink set-up, named in tables, CSV and file names: the producer's and the
+ * sink's rates, the item size, how long a run lasts (the producer never ends; the write is
+ * cancelled then), where the producer emits from, and the writer's byte cap.
  */
 public record Scenario(String name, RateSchedule producer, RateSchedule sink, int itemBytes,
                        long durationNanos, ScheduledPublisher.Emission emission, long maxQueuedBytes) {
@@ -41,11 +34,7 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
                 itemBytes, 6000, durationScale);
     }
 
-    /**
-     * The sink's rates straddle the producer's: producer 120 MiB/s → sink 200 MiB/s for 2 s, then
-     * 20 MiB/s for 2 s, and so on. The sink keeps up in its fast phases and lags in its slow ones,
-     * so this is where the adaptive window has something to adapt to.
-     */
+    /** Producer 120 MiB/s → sink 200 MiB/s for 2 s, then 20 MiB/s for 2 s: the rates straddle. */
     public static Scenario crossingSink(int itemBytes, double durationScale) {
         return of("crossing-sink", RateSchedule.constantMiBps(120), RateSchedule.stepsMiBps(200, 20, SINK_PERIOD_MILLIS),
                 itemBytes, 6000, durationScale);
@@ -57,10 +46,7 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
                 durationScale);
     }
 
-    /**
-     * Both variable: producer 250 ↔ 40 MiB/s every 1.5 s; sink 200 ↔ 20 MiB/s every 2 s, each
-     * phase opening with a 300 ms stall.
-     */
+    /** Producer 250 ↔ 40 MiB/s every 1.5 s; sink 200 ↔ 20 MiB/s every 2 s, each phase after a 300 ms stall. */
     public static Scenario bothVariable(int itemBytes, double durationScale) {
         return of("both-variable", RateSchedule.stepsMiBps(250, 40, 1500),
                 RateSchedule.stepsWithStallsMiBps(200, 20, 2000, 300), itemBytes, 4000, durationScale);

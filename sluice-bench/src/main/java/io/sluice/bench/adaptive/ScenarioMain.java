@@ -1,5 +1,7 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.Load;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -15,13 +17,9 @@ import java.util.Map;
 /**
  * The demand-strategy scenario benchmark: calibrates the model's costs ({@link Calibration}), then
  * runs every strategy of {@link StrategyCase#all()} on every scenario of {@link Scenario#all} for
- * real, {@code --repetitions} times, each beside the model's prediction ({@link DemandSimulation}
- * with the costs just measured) and the schedule-only one ({@link ScheduleOnly}). Writes the raw
- * data to {@code <results>}: {@value #RUNS_CSV} (one row per scenario × strategy × repetition,
- * with the 1-minute load average before and after the run), {@value #WINDOWS_CSV} (how the
- * adaptive window met each switch of the sink), {@value #COSTS_CSV}; then the report
- * {@code adaptive-report.md}, made by {@link AdaptiveTables} from those files alone; and the
- * time-series charts of the first repetition to {@code --images}.
+ * real, {@code --repetitions} times, each beside the model's and the schedule-only prediction;
+ * writes the raw data and {@code adaptive-report.md} to {@code --results}, the first repetition's
+ * charts to {@code --images} (docs/ADAPTIVE.md §3 names the files).
  *
  * <pre>
  * mvn -q -B -pl sluice-bench -am package -DskipTests
@@ -87,25 +85,25 @@ public final class ScenarioMain {
             for (Scenario scenario : scenarios) {
                 List<Comparison> rows = new ArrayList<>();
                 for (StrategyCase strategy : strategies) {
-                    String before = loadAverage();
+                    Load.Meter meter = new Load.Meter();
                     RunResult measured = ScenarioRunner.run(scenario, strategy);
-                    String after = loadAverage();
+                    Load load = meter.stop();
                     RunResult model = models.computeIfAbsent(scenario.name() + "/" + strategy.name(),
                             k -> DemandSimulation.run(scenario, strategy, costs, seed));
                     Comparison row = new Comparison(scenario, strategy, repetition, measured, model,
                             ScheduleOnly.mibPerSecond(scenario));
                     rows.add(row);
-                    runs.append(row.csv(before, after)).append('\n');
+                    runs.append(row.csv(load)).append('\n');
                     if (strategy.name().startsWith("adaptive") && scenario.name().contains("-sink-")) {
                         windows.append(WindowResponse.csv(row, measured, "measured"));
                         windows.append(repetition == 1 ? WindowResponse.csv(row, model, "model") : "");
                     }
                     out.printf(Locale.ROOT, "%d %-20s %-14s measured %7.1f MiB/s peak %9s calls %7d | model %7.1f "
-                                    + "MiB/s peak %9s calls %7d | schedule-only %7.1f | load %s -> %s%n", repetition,
+                                    + "MiB/s peak %9s calls %7d | schedule-only %7.1f | load %.2f -> %.2f%n", repetition,
                             scenario.name(), strategy.name(), measured.mibPerSecond(),
                             ChartWriter.bytes(measured.peakQueuedBytes()), measured.requestCalls(), model.mibPerSecond(),
                             ChartWriter.bytes(model.peakQueuedBytes()), model.requestCalls(), row.scheduleMibPerSecond(),
-                            before, after);
+                            load.load1Before(), load.load1After());
                 }
                 all.addAll(rows);
                 if (images != null && repetition == 1 && scenario.name().contains("-sink-")) {
@@ -135,23 +133,15 @@ public final class ScenarioMain {
     public record Comparison(Scenario scenario, StrategyCase strategy, int repetition, RunResult measured,
                              RunResult model, double scheduleMibPerSecond) {
 
-        String csv(String loadBefore, String loadAfter) {
+        String csv(Load load) {
             return String.join(",", scenario.name(), Scenario.family(scenario.name()),
                     Integer.toString(scenario.itemBytes()), quoted(strategy.name()), Integer.toString(repetition),
                     Long.toString(scenario.durationNanos() / 1_000_000), fmt(measured.mibPerSecond()),
                     fmt(model.mibPerSecond()), fmt(scheduleMibPerSecond), Long.toString(measured.peakQueuedBytes()),
                     Long.toString(model.peakQueuedBytes()), Long.toString(scenario.maxQueuedBytes()),
                     Long.toString(measured.peakOutstandingItems()), Long.toString(model.peakOutstandingItems()),
-                    Long.toString(measured.requestCalls()), Long.toString(model.requestCalls()), loadBefore, loadAfter);
-        }
-    }
-
-    /** The system's 1-minute load average (Linux), or "NaN". */
-    static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0];
-        } catch (IOException | RuntimeException e) {
-            return "NaN";
+                    Long.toString(measured.requestCalls()), Long.toString(model.requestCalls()), fmt(load.load1Before()),
+                    fmt(load.load1After()));
         }
     }
 

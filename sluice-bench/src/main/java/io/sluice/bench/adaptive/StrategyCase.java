@@ -27,10 +27,7 @@ public record StrategyCase(String name, DemandStrategy strategy) {
                 .withMinBatchBytes(256 * 1024);
     }
 
-    /**
-     * adaptive (the core defaults), adaptive with the recommended constants, three fixed settings,
-     * oneByOne, unbounded and the paper's literal rule.
-     */
+    /** The strategies every scenario runs (docs/ADAPTIVE.md §3). */
     public static List<StrategyCase> all() {
         return List.of(
                 new StrategyCase("adaptive", Demand.adaptive()),

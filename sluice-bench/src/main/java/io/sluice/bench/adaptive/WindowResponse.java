@@ -28,41 +28,35 @@ final class WindowResponse {
         List<Switch> result = new ArrayList<>();
         long duration = run.elapsedNanos();
         RateSchedule sink = scenario.sink();
-        for (long base = 0; base < duration; base += sink.cycleNanos()) {
-            long end = base;
-            for (int i = 0; i < sink.segments().size(); i++) {
-                end += sink.segments().get(i).nanos();
-                if (end >= duration - REACTION_MARGIN_NANOS) {
-                    break;                        // too close to the end to see a reaction
-                }
-                double before = sink.bytesPerSecondAt(end - 1);
-                double after = sink.bytesPerSecondAt(end);
-                if (before == after) {
-                    continue;
-                }
-                boolean toSlower = after < before;
-                long windowBefore = windowAt(series, end);
-                if (windowBefore == Long.MAX_VALUE) {
-                    continue;
-                }
-                long reaction = -1;
-                long windowAfter = windowBefore;
-                for (RunResult.Sample s : series) {
-                    if (s.nanos() <= end) {
-                        continue;
-                    }
-                    if (toSlower ? s.windowItems() < windowBefore : s.windowItems() > windowBefore) {
-                        reaction = s.nanos() - end;
-                        windowAfter = s.windowItems();
-                        break;
-                    }
-                }
-                double windowBytes = Math.min((double) windowBefore * scenario.itemBytes(), scenario.maxQueuedBytes());
-                double slowRate = Math.min(before, after);
-                double refillNanos = windowBytes / slowRate * 1e9;
-                result.add(new Switch(end, toSlower, windowBefore, reaction, windowAfter,
-                        reaction < 0 ? Double.NaN : reaction / refillNanos));
+        for (long end = sink.segmentEndAfter(0); end < duration - REACTION_MARGIN_NANOS;
+             end = sink.segmentEndAfter(end)) {      // each segment end but those too close to the end
+            double before = sink.bytesPerSecondAt(end - 1);
+            double after = sink.bytesPerSecondAt(end);
+            if (before == after) {
+                continue;
             }
+            boolean toSlower = after < before;
+            long windowBefore = windowAt(series, end);
+            if (windowBefore == Long.MAX_VALUE) {
+                continue;
+            }
+            long reaction = -1;
+            long windowAfter = windowBefore;
+            for (RunResult.Sample s : series) {
+                if (s.nanos() <= end) {
+                    continue;
+                }
+                if (toSlower ? s.windowItems() < windowBefore : s.windowItems() > windowBefore) {
+                    reaction = s.nanos() - end;
+                    windowAfter = s.windowItems();
+                    break;
+                }
+            }
+            double windowBytes = Math.min((double) windowBefore * scenario.itemBytes(), scenario.maxQueuedBytes());
+            double slowRate = Math.min(before, after);
+            double refillNanos = windowBytes / slowRate * 1e9;
+            result.add(new Switch(end, toSlower, windowBefore, reaction, windowAfter,
+                    reaction < 0 ? Double.NaN : reaction / refillNanos));
         }
         return result;
     }

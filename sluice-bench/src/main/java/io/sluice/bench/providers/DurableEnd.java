@@ -15,11 +15,7 @@ final class DurableEnd {
     private DurableEnd() {
     }
 
-    /**
-     * Forces {@code channel}'s file with its metadata, then the directory {@code file} lies in. A file
-     * system that cannot open or force a directory (Windows; EINVAL on some) leaves the entry's
-     * durability to itself, as sluice does.
-     */
+    /** Forces {@code channel}'s file with its metadata, then its directory where the file system allows. */
     static void force(FileChannel channel, Path file) throws IOException {
         channel.force(true);
         try (FileChannel directory = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
@@ -29,11 +25,7 @@ final class DurableEnd {
         }
     }
 
-    /**
-     * Forces a file that its writer has already closed, through a channel opened here, then its
-     * directory. On Linux fsync acts on the file, not on the descriptor it is called through, so
-     * this covers every write made through the writer's own descriptor.
-     */
+    /** {@link #force} through a new channel: fsync acts on the file, not the descriptor (Linux). */
     static void forceClosed(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             force(channel, file);

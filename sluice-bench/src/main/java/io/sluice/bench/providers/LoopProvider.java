@@ -3,7 +3,6 @@ package io.sluice.bench.providers;
 import io.sluice.IoExecutors;
 import io.sluice.bench.Op;
 import io.sluice.bench.Payload;
-import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
 
 import java.io.IOException;
@@ -35,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * back at its end, so that short operations do not each allocate (and zero) one.
  * A durable write ends with {@link DurableEnd#force}: the file with its metadata, then its directory.
  */
-final class LoopProvider implements Provider {
+final class LoopProvider extends NamedProvider {
 
     /** The buffers a loop reads, copies or stages through. */
     enum Buffers {
@@ -80,13 +79,12 @@ final class LoopProvider implements Provider {
     static final int STAGING_BYTES = 256 * 1024;  // core's StagingBuffers.STAGING_BYTES
     static final int POOL_LIMIT = 16;             // idle direct buffers kept; more given back are dropped
 
-    private final String name;
     private final Kind kind;
     private final ExecutorService threads;
     private final BlockingDeque<ByteBuffer> idleBuffers = new LinkedBlockingDeque<>(POOL_LIMIT); // any thread
 
     private LoopProvider(String name, Kind kind) {
-        this.name = name;
+        super(name, kind.ops);
         this.kind = kind;
         AtomicInteger next = new AtomicInteger();
         this.threads = name.startsWith("vt-") ? IoExecutors.newVirtualThreadExecutor()  // JDK 21+
@@ -104,17 +102,6 @@ final class LoopProvider implements Provider {
                 .map(kind -> new LoopProvider(name, kind));
     }
 
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean supports(Op op) {
-        return kind.ops.contains(op);
-    }
-
-    /** Runs {@code operation} on one of the provider's threads. */
     private <T> CompletableFuture<T> async(Callable<T> operation) {
         return CompletableFuture.supplyAsync(() -> {
             try {

@@ -15,8 +15,6 @@ import java.util.Set;
 /** Every provider by name, and the standard sets the profiles use. */
 public final class Providers {
 
-    private static final Set<Op> READ_COPY = EnumSet.of(Op.READ, Op.COPY);
-
     private Providers() {
     }
 
@@ -82,11 +80,11 @@ public final class Providers {
                     ReadOptions.defaults(), true);   // the defaults for every operation; copies with copyTo
             case "sluice-rw" -> sluice(name, EnumSet.of(Op.COPY), WriteOptions.defaults(), ReadOptions.defaults());
             case "sluice-lent" ->                  // reads and write(read()) copies with lent chunks
-                    sluice(name, READ_COPY, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks());
+                    sluice(name, NamedProvider.READ_COPY, WriteOptions.defaults(), ReadOptions.defaults().withLentChunks());
             case "sluice-owned-16k", "sluice-owned-32k", "sluice-owned-64k", "sluice-owned-128k", "sluice-owned-256k" ->
                     sluice(name, EnumSet.of(Op.READ), WriteOptions.defaults(), ReadOptions.defaults()
                             .withChunkSize(kib(name)));
-            case "sluice-lent-64k", "sluice-lent-128k", "sluice-lent-256k" -> sluice(name, READ_COPY,
+            case "sluice-lent-64k", "sluice-lent-128k", "sluice-lent-256k" -> sluice(name, NamedProvider.READ_COPY,
                     WriteOptions.defaults(), ReadOptions.defaults().withChunkSize(kib(name)).withLentChunks());
             case "sluice-fixed-16-4" -> writeOnly(name, WriteOptions.defaults().withDemand(Demand.fixed(16, 4)));
             case "sluice-fixed-1024-256" ->

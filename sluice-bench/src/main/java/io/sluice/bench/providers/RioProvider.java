@@ -2,8 +2,6 @@ package io.sluice.bench.providers;
 
 import io.sluice.bench.ChunkPublisher;
 import io.sluice.bench.DiscardingSubscriber;
-import io.sluice.bench.Op;
-import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
 import org.cqfn.rio.file.File;
 import org.reactivestreams.Publisher;
@@ -13,30 +11,17 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Rio 0.3 as its README shows it: {@code new File(path).write(publisher)} with its default
- * (adaptive) write greed, {@code content()} with its default buffers (a fresh 8 KiB direct buffer
- * per chunk, {@code Buffers.Standard.K8}), and copy as {@code write(content())}. {@code rio-64k}
- * reads and copies with {@code content(buffers)} handing out fresh 64 KiB direct buffers, sluice's
- * read chunk size; it has no write row. Rio has no force option, so it has no durable row.
+ * Rio 0.3 as its README shows it, with its defaults (docs/BENCHMARKS.md, "Method", lists the calls);
+ * {@code rio-64k} reads with fresh 64 KiB direct buffers, sluice's chunk size. Rio has no force
+ * option, so it has no durable row.
  */
-final class RioProvider implements Provider {
+final class RioProvider extends NamedProvider {
 
-    private final String name;          // rio or rio-64k
-    private final boolean largeReads;
+    private final boolean largeReads;   // rio-64k
 
     RioProvider(String name) {
-        this.name = name;
+        super(name, name.endsWith("-64k") ? READ_COPY : NOT_DURABLE);
         this.largeReads = name.endsWith("-64k");
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean supports(Op op) {
-        return largeReads ? op == Op.READ || op == Op.COPY : op != Op.WRITE_SYNC;
     }
 
     @Override

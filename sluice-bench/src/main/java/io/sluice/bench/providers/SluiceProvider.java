@@ -7,7 +7,6 @@ import io.sluice.WriteOptions;
 import io.sluice.bench.ChunkPublisher;
 import io.sluice.bench.DiscardingSubscriber;
 import io.sluice.bench.Op;
-import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
 import org.reactivestreams.Subscriber;
 
@@ -22,31 +21,18 @@ import java.util.concurrent.CompletableFuture;
  * (lent chunks, given back by the read's check or by the copy's writer; owned chunks of other sizes),
  * copying as {@code write(read())}, the generic reactive pipeline.
  */
-final class SluiceProvider implements Provider {
+final class SluiceProvider extends NamedProvider {
 
-    private final String name;
-    private final Set<Op> ops;
     private final WriteOptions writing;
     private final ReadOptions reading;
     private final boolean copyTo;       // copies with copyTo (transferTo slices), else as write(read())
 
     /** A scenario's variant: rows for {@code ops} only, copying with {@code copyTo} or as {@code write(read())}. */
     SluiceProvider(String name, Set<Op> ops, WriteOptions writing, ReadOptions reading, boolean copyTo) {
-        this.name = name;
-        this.ops = ops;
+        super(name, ops);
         this.writing = writing;
         this.reading = reading;
         this.copyTo = copyTo;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean supports(Op op) {
-        return ops.contains(op);
     }
 
     @Override

@@ -1,8 +1,6 @@
 package io.sluice.bench.providers;
 
 import io.sluice.bench.ChunkPublisher;
-import io.sluice.bench.Op;
-import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -13,35 +11,20 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Spring's {@link DataBufferUtils} (spring-core 6.2 on Reactor): {@code write(publisher, path)}
- * with chunks wrapped (zero-copy) by the shared {@link DefaultDataBufferFactory};
- * {@code read(path, factory, bufferSize)}, each buffer released after the check; copy as
- * {@code write(read(...), target)}. {@code spring} reads {@link StreamUtils#BUFFER_SIZE} (8 KiB)
- * at a time, as Spring's own callers do; {@code spring-64k} reads sluice's 64 KiB and only reads
- * and copies. Spring offers no force option, so it has no durable row.
+ * Spring's {@link DataBufferUtils} (spring-core 6.2 on Reactor), chunks wrapped zero-copy, each read
+ * buffer released after the check. {@code spring} reads {@link StreamUtils#BUFFER_SIZE} (8 KiB) at a
+ * time, as Spring's own callers do; {@code spring-64k} reads sluice's 64 KiB. Spring offers no force
+ * option, so it has no durable row.
  */
-final class SpringProvider implements Provider {
+final class SpringProvider extends NamedProvider {
 
     private static final DefaultDataBufferFactory BUFFERS = DefaultDataBufferFactory.sharedInstance;
 
-    private final String name;          // spring or spring-64k
-    private final boolean largeReads;
-    private final int readBufferBytes;
+    private final int readBufferBytes;  // spring-64k: 64 KiB
 
     SpringProvider(String name) {
-        this.name = name;
-        this.largeReads = name.endsWith("-64k");
-        this.readBufferBytes = largeReads ? 64 * 1024 : StreamUtils.BUFFER_SIZE;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean supports(Op op) {
-        return largeReads ? op == Op.READ || op == Op.COPY : op != Op.WRITE_SYNC;
+        super(name, name.endsWith("-64k") ? READ_COPY : NOT_DURABLE);
+        this.readBufferBytes = name.endsWith("-64k") ? 64 * 1024 : StreamUtils.BUFFER_SIZE;
     }
 
     @Override

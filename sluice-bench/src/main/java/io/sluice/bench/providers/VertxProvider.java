@@ -3,7 +3,6 @@ package io.sluice.bench.providers;
 import io.netty.buffer.Unpooled;
 import io.sluice.bench.ChunkPublisher;
 import io.sluice.bench.Op;
-import io.sluice.bench.Provider;
 import io.sluice.bench.ReadCheck;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -16,46 +15,35 @@ import io.vertx.ext.reactivestreams.ReactiveReadStream;
 import io.vertx.ext.reactivestreams.ReactiveWriteStream;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options. Writes take a
- * Reactive Streams publisher through the {@code vertx-reactive-streams} bridge
- * ({@link ReactiveReadStream} piped to the file); reads use the file's own handler with its
- * default 8 KiB read size ({@code vertx}) or with sluice's 64 KiB ({@code vertx-64k}, which reads
- * and copies only). Copy is either the bridge both ways ({@code vertx}, {@code vertx-64k}) or the
- * native {@code AsyncFile.pipeTo} ({@code vertx-pipe}, {@code vertx-pipe-64k}).
+ * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options, driven as
+ * docs/BENCHMARKS.md, "Method", lists: writes through the {@code vertx-reactive-streams} bridge
+ * ({@link ReactiveReadStream} piped to the file), reads through the file's handler.
  *
  * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
  * every write, so the durable write closes the file (which waits for its writes), then forces it
  * through a {@code FileChannel} on a worker thread ({@link DurableEnd#forceClosed}), as a Vert.x user
  * who needs {@code force(true)} would.
  */
-final class VertxProvider implements Provider {
+final class VertxProvider extends NamedProvider {
 
     private static final OpenOptions WRITE = new OpenOptions().setRead(false).setWrite(true)
             .setCreate(true).setTruncateExisting(true);
     private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false).setCreate(false);
 
     private final Vertx vertx = Vertx.vertx();
-    private final String name;          // vertx, vertx-pipe, vertx-64k or vertx-pipe-64k
-    private final boolean nativePipe;
+    private final boolean nativePipe;   // vertx-pipe, vertx-pipe-64k: copies only
     private final boolean largeReads;   // sluice's 64 KiB read chunk, not AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE
 
     VertxProvider(String name) {
-        this.name = name;
+        super(name, name.startsWith("vertx-pipe") ? Set.of(Op.COPY)
+                : name.endsWith("-64k") ? READ_COPY : EnumSet.allOf(Op.class));
         this.nativePipe = name.startsWith("vertx-pipe");
         this.largeReads = name.endsWith("-64k");
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean supports(Op op) {
-        return nativePipe ? op == Op.COPY : !largeReads || op == Op.READ || op == Op.COPY;
     }
 
     @Override
@@ -80,7 +68,6 @@ final class VertxProvider implements Provider {
         return written.toCompletionStage().toCompletableFuture();
     }
 
-    /** Opens {@code source} for reading with this provider's read size. */
     private Future<AsyncFile> openForReading(Path source) {
         return vertx.fileSystem().open(source.toString(), READ).map(file ->
                 largeReads ? file.setReadBufferSize(64 * 1024) : file);

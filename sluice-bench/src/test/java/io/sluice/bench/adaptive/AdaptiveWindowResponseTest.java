@@ -56,7 +56,7 @@ class AdaptiveWindowResponseTest {
         // the write, and the window must not report more than the writer can hold.
         Scenario scenario = Scenario.crossingSink(itemBytes, 1.0);
         RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", StrategyCase.recommendedAdaptive()),
-                ModelCosts.forTests(), 7);
+                TestCosts.TYPICAL, 7);
         assertFalse(run.series().isEmpty());
         for (RunResult.Sample sample : run.series()) {
             assertTrue(sample.windowItems() <= 17, "window " + sample.windowItems() + " beyond the cap's 16 + shift");
@@ -98,7 +98,7 @@ class AdaptiveWindowResponseTest {
 
     private static List<WindowResponse.Switch> switches(Scenario scenario, AdaptiveDemand strategy) {
         RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", strategy),
-                ModelCosts.forTests(), 7);
+                TestCosts.TYPICAL, 7);
         List<WindowResponse.Switch> switches = WindowResponse.switches(scenario, run);
         assertFalse(switches.isEmpty());
         return switches;

@@ -15,10 +15,10 @@ class DemandSimulationTest {
     @Test
     void theModelIsDeterministicForASeed() {
         Scenario scenario = Scenario.bothVariable(64 * 1024, 0.5);
-        RunResult first = DemandSimulation.run(scenario, ADAPTIVE, ModelCosts.forTests(), 42);
-        RunResult again = DemandSimulation.run(scenario, ADAPTIVE, ModelCosts.forTests(), 42);
+        RunResult first = DemandSimulation.run(scenario, ADAPTIVE, TestCosts.TYPICAL, 42);
+        RunResult again = DemandSimulation.run(scenario, ADAPTIVE, TestCosts.TYPICAL, 42);
         assertEquals(first, again, "same seed, same run, sample for sample");
-        RunResult other = DemandSimulation.run(scenario, ADAPTIVE, ModelCosts.forTests(), 43);
+        RunResult other = DemandSimulation.run(scenario, ADAPTIVE, TestCosts.TYPICAL, 43);
         assertNotEquals(first.series(), other.series(), "the seed drives the latencies");
     }
 
@@ -44,7 +44,7 @@ class DemandSimulationTest {
         Scenario scenario = new Scenario("sink-bound", RateSchedule.constantMiBps(1000), RateSchedule.constantMiBps(100),
                 64 * 1024, 1_000_000_000L, ScheduledPublisher.Emission.ASYNC, 1024 * 1024);
         for (StrategyCase strategy : StrategyCase.all()) {
-            RunResult run = DemandSimulation.run(scenario, strategy, ModelCosts.free(), 1);
+            RunResult run = DemandSimulation.run(scenario, strategy, TestCosts.FREE, 1);
             if (strategy.name().equals("unbounded")) {
                 assertEquals(100, run.mibPerSecond(), 0.5, strategy.name());
             } else {
@@ -58,7 +58,7 @@ class DemandSimulationTest {
     void theByteCapBoundsEveryStrategyButUnbounded() {
         Scenario scenario = Scenario.variableSink(64 * 1024, 0.5);
         for (StrategyCase strategy : StrategyCase.all()) {
-            RunResult run = DemandSimulation.run(scenario, strategy, ModelCosts.forTests(), 1);
+            RunResult run = DemandSimulation.run(scenario, strategy, TestCosts.TYPICAL, 1);
             boolean bounded = !strategy.name().equals("unbounded");     // as in the writer: the literal rule is capped too
             assertEquals(bounded, run.peakQueuedBytes() <= scenario.maxQueuedBytes(),
                     strategy.name() + " peak " + run.peakQueuedBytes());
@@ -70,7 +70,7 @@ class DemandSimulationTest {
         Scenario slow = Scenario.slowProducer(64 * 1024, 0.1);
         Scenario scenario = new Scenario(slow.name(), slow.producer(), slow.sink(), slow.itemBytes(),
                 slow.durationNanos(), ScheduledPublisher.Emission.SYNC, slow.maxQueuedBytes());
-        RunResult run = DemandSimulation.run(scenario, ADAPTIVE, ModelCosts.forTests(), 1);
+        RunResult run = DemandSimulation.run(scenario, ADAPTIVE, TestCosts.TYPICAL, 1);
         // a blocking source: the drain produces, then writes (1 MiB at 1000 MiB/s), so the
         // producer's 40 MiB/s is an upper bound that the model approaches but cannot reach
         assertTrue(run.mibPerSecond() > 30 && run.mibPerSecond() <= 40.5, "paced by the producer: " + run.mibPerSecond());
