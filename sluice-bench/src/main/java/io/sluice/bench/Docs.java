@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,21 +70,13 @@ final class Docs {
 
     /** Every block of every page whose body differs from what its data generates now. */
     List<GeneratedBlocks.Block> differing() throws IOException {
-        List<GeneratedBlocks.Block> differing = new ArrayList<>();
-        for (Path page : GeneratedBlocks.pages(root.resolve("docs"))) {
-            differing.addAll(blocks.differing(page));
-        }
-        return differing;
+        return blocks.differingUnder(root.resolve("docs"));
     }
 
     /** Rewrites the blocks generated from {@code from} (every block if null); returns those that changed. */
     List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
         Path file = from == null ? null : samplesFile(from).toAbsolutePath().normalize();
-        List<GeneratedBlocks.Block> changed = new ArrayList<>();
-        for (Path page : GeneratedBlocks.pages(root.resolve("docs"))) {
-            changed.addAll(blocks.rewrite(page,
-                    block -> file == null || samplesFile(from(block)).toAbsolutePath().normalize().equals(file)));
-        }
-        return changed;
+        return blocks.rewriteUnder(root.resolve("docs"),
+                block -> file == null || samplesFile(from(block)).toAbsolutePath().normalize().equals(file));
     }
 }

@@ -131,6 +131,24 @@ public final class GeneratedBlocks {
         return changed;
     }
 
+    /** {@link #differing(Path)} over every page under {@code dir}. */
+    public List<Block> differingUnder(Path dir) throws IOException {
+        List<Block> differing = new ArrayList<>();
+        for (Path page : pages(dir)) {
+            differing.addAll(differing(page));
+        }
+        return differing;
+    }
+
+    /** {@link #rewrite(Path, Predicate)} over every page under {@code dir}. */
+    public List<Block> rewriteUnder(Path dir, Predicate<Block> which) throws IOException {
+        List<Block> changed = new ArrayList<>();
+        for (Path page : pages(dir)) {
+            changed.addAll(rewrite(page, which));
+        }
+        return changed;
+    }
+
     private String render(Block block) throws IOException {
         String body = renderers.get(block.name()).render(block);
         return body.isEmpty() || body.endsWith("\n") ? body : body + "\n";

@@ -1,5 +1,7 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.Csv;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -219,33 +221,10 @@ public final class AdaptiveTables {
             if (lines.isEmpty() || !lines.get(0).equals(header)) {
                 throw new IllegalArgumentException(folder.resolve(file) + ": expected the header " + header);
             }
-            return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank()).map(AdaptiveTables::fields)
+            return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank()).map(line -> Csv.fields(line).toArray(String[]::new))
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("no " + file + " in " + folder + ": the run's data is missing", e);
         }
-    }
-
-    /** The fields of one CSV record (RFC 4180 quoting, no line breaks inside fields). */
-    static String[] fields(String line) {
-        List<String> fields = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                field.append('"');
-                i++;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if (c == ',' && !quoted) {
-                fields.add(field.toString());
-                field.setLength(0);
-            } else {
-                field.append(c);
-            }
-        }
-        fields.add(field.toString());
-        return fields.toArray(String[]::new);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.Csv;
 import io.sluice.testkit.Load;
 
 import java.io.IOException;
@@ -135,7 +136,7 @@ public final class ScenarioMain {
 
         String csv(Load load) {
             return String.join(",", scenario.name(), Scenario.family(scenario.name()),
-                    Integer.toString(scenario.itemBytes()), quoted(strategy.name()), Integer.toString(repetition),
+                    Integer.toString(scenario.itemBytes()), Csv.quote(strategy.name()), Integer.toString(repetition),
                     Long.toString(scenario.durationNanos() / 1_000_000), fmt(measured.mibPerSecond()),
                     fmt(model.mibPerSecond()), fmt(scheduleMibPerSecond), Long.toString(measured.peakQueuedBytes()),
                     Long.toString(model.peakQueuedBytes()), Long.toString(scenario.maxQueuedBytes()),
@@ -143,11 +144,6 @@ public final class ScenarioMain {
                     Long.toString(measured.requestCalls()), Long.toString(model.requestCalls()), fmt(load.load1Before()),
                     fmt(load.load1After()));
         }
-    }
-
-    /** A CSV field as RFC 4180 quotes it: strategy names such as {@code fixed(4,1)} hold commas. */
-    static String quoted(String field) {
-        return '"' + field.replace("\"", "\"\"") + '"';
     }
 
     private static String fmt(double value) {

@@ -1,5 +1,7 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.testkit.Csv;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -65,7 +67,7 @@ final class WindowResponse {
     static String csv(ScenarioMain.Comparison row, RunResult run, String source) {
         StringBuilder b = new StringBuilder();
         for (Switch s : switches(row.scenario(), run)) {
-            b.append(String.join(",", row.scenario().name(), ScenarioMain.quoted(row.strategy().name()),
+            b.append(String.join(",", row.scenario().name(), Csv.quote(row.strategy().name()),
                     Integer.toString(row.repetition()), source, Long.toString(s.atNanos() / 1_000_000),
                     Boolean.toString(s.toSlower()), Long.toString(s.windowBefore()), Long.toString(s.windowAfter()),
                     s.reactionNanos() < 0 ? "" : String.format(Locale.ROOT, "%.1f", s.reactionNanos() / 1e6)))

@@ -64,10 +64,4 @@ class AdaptiveTablesTest {
         Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), "scenario,strategy,measured_mib_s\n");
         assertThrows(IllegalArgumentException.class, () -> AdaptiveTables.blocks(dir), "an older format is refused");
     }
-
-    @Test
-    void csvFieldsFollowRfc4180Quoting() {
-        assertArrayEquals(new String[] {"s", "fixed(4,1)", "say \"hi\"", ""},
-                AdaptiveTables.fields("s,\"fixed(4,1)\",\"say \"\"hi\"\"\","));
-    }
 }

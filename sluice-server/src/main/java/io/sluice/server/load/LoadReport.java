@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -139,22 +138,14 @@ public final class LoadReport {
 
     /** Every block of every page that differs from what its run generates now. */
     List<GeneratedBlocks.Block> differing() throws IOException {
-        List<GeneratedBlocks.Block> differing = new ArrayList<>();
-        for (Path page : GeneratedBlocks.pages(root.resolve("docs"))) {
-            differing.addAll(blocks.differing(page));
-        }
-        return differing;
+        return blocks.differingUnder(root.resolve("docs"));
     }
 
     /** Rewrites the blocks generated from {@code folder} (every block if null); returns those that changed. */
     List<GeneratedBlocks.Block> rewrite(Path folder) throws IOException {
         Path wanted = folder == null ? null : folder.toAbsolutePath().normalize();
-        List<GeneratedBlocks.Block> changed = new ArrayList<>();
-        for (Path page : GeneratedBlocks.pages(root.resolve("docs"))) {
-            changed.addAll(blocks.rewrite(page, block -> wanted == null
-                    || block.reportFrom(root).toAbsolutePath().normalize().equals(wanted)));
-        }
-        return changed;
+        return blocks.rewriteUnder(root.resolve("docs"), block -> wanted == null
+                || block.reportFrom(root).toAbsolutePath().normalize().equals(wanted));
     }
 
     /** The {@code report} command; returns the exit status. */

@@ -1,6 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.Csv;
 import io.sluice.testkit.Load;
 
 import java.io.IOException;
@@ -17,7 +18,7 @@ import java.util.stream.Stream;
  * A run's raw results, {@code rows.csv}: a header, then one line per lane and step as it was
  * measured, with the commit, JDK and scale it was measured with. Figures are written at full
  * precision ({@code NaN} where not measured), so the tables and gates a report computes from the
- * file are the ones the run printed. Text fields are quoted as RFC 4180 says.
+ * file are the ones the run printed. Text fields are quoted ({@link Csv}).
  */
 final class RowsCsv {
 
@@ -53,15 +54,15 @@ final class RowsCsv {
     static String format(Origin origin, Row row) {
         Drain drain = row.drain();
         Load load = row.load();
-        return Stream.of(quote(origin.commit()), quote(origin.jdk()), quote(origin.scale()), quote(row.scenario()),
-                quote(row.step()), row.lane().flag(), row.requestsPerSecond(), row.mibPerSecond(), row.p50Millis(),
+        return Stream.of(Csv.quote(origin.commit()), Csv.quote(origin.jdk()), Csv.quote(origin.scale()), Csv.quote(row.scenario()),
+                Csv.quote(row.step()), row.lane().flag(), row.requestsPerSecond(), row.mibPerSecond(), row.p50Millis(),
                 row.p99Millis(), row.p999Millis(), row.timeouts(), row.errors(), row.idleRssMiB(), row.peakRssMiB(),
                 row.heapPeakShare(), row.heapAfterGcMiB(), row.directPeakMiB(), row.sendQueuePeakMiB(), row.threads(),
                 row.cpuSeconds(), row.cpuSecondsPerGiB(), row.heapAllocatedMiBPerGiB(), load.load1Before(),
                 load.load1After(), load.othersBusy(), drain == null ? "" : drain.rssAtLoadEndMiB(),
                 drain == null ? "" : drain.rssMaxOverDrainMiB(), drain == null ? "" : drain.rssAfterDrainMiB(),
                 drain == null ? "" : drain.liveSetIdleMiB(), drain == null ? "" : drain.liveSetAfterDrainMiB(),
-                drain == null ? "" : quote(drain.note()), quote(row.note()))
+                drain == null ? "" : Csv.quote(drain.note()), Csv.quote(row.note()))
                 .map(String::valueOf).collect(Collectors.joining(","));
     }
 
@@ -83,7 +84,7 @@ final class RowsCsv {
     }
 
     static Line parse(String line) {
-        List<String> f = split(line);
+        List<String> f = Csv.fields(line);
         if (f.size() != FIELDS) {
             throw new IllegalArgumentException(FIELDS + " fields expected, found " + f.size());
         }
@@ -97,35 +98,5 @@ final class RowsCsv {
 
     private static double d(List<String> fields, int index) {
         return Double.parseDouble(fields.get(index));
-    }
-
-    private static String quote(String text) {
-        return "\"" + text.replace("\"", "\"\"").replace('\n', ' ') + "\"";
-    }
-
-    /** The fields of one line: quoted fields may hold commas and doubled quotes. */
-    private static List<String> split(String line) {
-        List<String> fields = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                field.append('"');
-                i++;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if (c == ',' && !quoted) {
-                fields.add(field.toString());
-                field.setLength(0);
-            } else {
-                field.append(c);
-            }
-        }
-        if (quoted) {
-            throw new IllegalArgumentException("a quoted field has no closing quote");
-        }
-        fields.add(field.toString());
-        return fields;
     }
 }

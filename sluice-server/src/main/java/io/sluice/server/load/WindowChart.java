@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import io.sluice.testkit.Csv;
 import io.sluice.testkit.Png;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -14,8 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Scenario C's demand window over time, from the series CSV the demand scenario writes (header
@@ -30,8 +29,6 @@ public final class WindowChart {
     static final int WIDTH = LoadCharts.WIDTH;
     static final int HEIGHT = 720;
     /** A row: the strategy, quoted as RFC 4180 says when it holds a comma, then four numbers. */
-    private static final Pattern ROW =
-            Pattern.compile("(\"(?:[^\"]|\"\")*\"|[^\",]*),([^,]*),([^,]*),([^,]*),([^,]*)");
 
     /** One sample line of the CSV. */
     record Sample(String strategy, double millis, double sinkMiBPerSecond, double windowItems, double queuedBytes) {
@@ -93,15 +90,12 @@ public final class WindowChart {
      * read as a quote), then the four numbers as text; null if malformed.
      */
     static String[] fields(String line) {
-        Matcher row = ROW.matcher(line);
-        if (!row.matches()) {
+        try {
+            List<String> fields = Csv.fields(line);
+            return fields.size() == 5 ? fields.toArray(String[]::new) : null;
+        } catch (IllegalArgumentException e) {
             return null;
         }
-        String strategy = row.group(1);
-        if (strategy.startsWith("\"")) {
-            strategy = strategy.substring(1, strategy.length() - 1).replace("\"\"", "\"");
-        }
-        return new String[] {strategy, row.group(2), row.group(3), row.group(4), row.group(5)};
     }
 
     /** Draws the samples of {@code strategy}; returns how many there were. */

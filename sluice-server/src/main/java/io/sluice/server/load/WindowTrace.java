@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import io.sluice.testkit.Csv;
 import io.sluice.testkit.DemandRun;
 
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ final class WindowTrace implements DemandRun.PassListener {
         if (window != lastRowWindow || now - lastRowNanos >= ROW_INTERVAL_NANOS) {
             lastRowNanos = now;
             lastRowWindow = window;
-            rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", csvField(strategy),
+            rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", Csv.quote(strategy),
                     (now - sink.startNanos()) / 1e6, sink.rateAt(now) / MIB, window, queuedBytes));
         }
     }
@@ -114,13 +115,5 @@ final class WindowTrace implements DemandRun.PassListener {
 
     List<String> csvRows() {
         return rows;
-    }
-
-    /** RFC 4180: a strategy such as {@code fixed(16,4)} holds a comma, so it is quoted. */
-    private static String csvField(String value) {
-        if (value.indexOf(',') < 0 && value.indexOf('"') < 0) {
-            return value;
-        }
-        return '"' + value.replace("\"", "\"\"") + '"';
     }
 }
