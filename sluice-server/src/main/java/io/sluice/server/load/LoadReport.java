@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import io.sluice.server.ws.load.FanOutReport;
 import io.sluice.testkit.GeneratedBlocks;
 import io.sluice.testkit.Load;
 
@@ -32,7 +33,11 @@ import java.util.stream.Collectors;
  * count) or {@code scenario-c} (scenario C's tables and gates, as its run printed them). A run with
  * a step during which other work kept more than {@link Load#NOISY_ABOVE} of the cores busy, or
  * whose scenario C says NOISY, is noisy: {@code report} rewrites no block from it without
- * {@code --allow-noisy}.
+ * {@code --allow-noisy}. A folder with {@code websocket.csv} is a fan-out run ({@link FanOutReport}):
+ * its blocks are {@code ws-run}, {@code ws-table} (one line per lane), {@code ws-gates} (the full
+ * or smoke gates, computed again from its CSVs) and {@code ws-seed} (the seed's table beside
+ * ours), its charts {@code websocket-*.png}, and a lane measured while other work kept more than
+ * {@link Load#NOISY_ABOVE} of the cores busy makes it noisy.
  */
 public final class LoadReport {
 
@@ -114,6 +119,7 @@ public final class LoadReport {
 
     private final Path root;
     private final Map<Path, Run> runs = new HashMap<>(); // by folder: each is read once
+    private final Map<Path, FanOutReport> fanOuts = new HashMap<>(); // fan-out runs by folder: each is read once
     private final GeneratedBlocks blocks;
 
     LoadReport(Path root) {
@@ -123,6 +129,10 @@ public final class LoadReport {
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
         renderers.put("scenario-c", block -> run(block.reportFrom(root)).scenarioC());
+        renderers.put("ws-run", block -> fanOut(block.reportFrom(root)).line() + "\n");
+        renderers.put("ws-table", block -> fanOut(block.reportFrom(root)).table());
+        renderers.put("ws-seed", block -> fanOut(block.reportFrom(root)).seed());
+        renderers.put("ws-gates", block -> "```\n" + fanOut(block.reportFrom(root)).gates() + "```\n");
         this.blocks = new GeneratedBlocks(TOOL, renderers);
     }
 
@@ -130,6 +140,16 @@ public final class LoadReport {
         return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), f -> {
             try {
                 return Run.read(f);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private FanOutReport fanOut(Path folder) {
+        return fanOuts.computeIfAbsent(folder.toAbsolutePath().normalize(), f -> {
+            try {
+                return FanOutReport.read(f);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -178,6 +198,9 @@ public final class LoadReport {
             throw new IllegalArgumentException("report needs --from RUN, --check or --all");
         }
         Path from = Path.of(flags.get("--from"));
+        if (FanOutReport.isRun(from)) {
+            return fanOut(report, from, flags, out);
+        }
         Run run = Run.read(from);
         out.print(run.line() + "\n\n" + run.table() + LoadMain.drains(run.rows()) + run.gates());
         if (!run.scenarioCLines().isEmpty()) {
@@ -186,6 +209,21 @@ public final class LoadReport {
         if (flags.containsKey("--charts")) {
             LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
                     run.rows(), Path.of(flags.get("--charts")), out);
+        }
+        if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
+            out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
+            return 1;
+        }
+        return rewritten(out, report.rewrite(from), from.toString());
+    }
+
+    /** {@code report --from} of a fan-out run: its tables and gates, its charts, its blocks. */
+    private static int fanOut(LoadReport report, Path from, Map<String, String> flags, PrintStream out)
+            throws IOException {
+        FanOutReport run = FanOutReport.read(from);
+        run.print(out);
+        if (flags.containsKey("--charts")) {
+            run.charts(Path.of(flags.get("--charts")), out);
         }
         if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
             out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");

@@ -15,18 +15,18 @@ import java.util.Set;
  * the server has written that the peer has not acknowledged yet, sent or not. Those files exist on
  * every Linux, so no tool ({@code ss}, iproute2) is needed; elsewhere {@link #available()} is false.
  */
-record SendQueueProbe(int port) {
+public record SendQueueProbe(int port) {
 
     private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
     private static final String LISTEN = "0A";
 
     /** Whether the kernel tables can be read here (Linux). */
-    static boolean available() {
+    public static boolean available() {
         return Files.isReadable(TABLES.get(0));
     }
 
     /** Current total send-queue bytes of the server's sockets, or -1 when the tables cannot be read. */
-    long sendQueueBytes() {
+    public long sendQueueBytes() {
         long total = 0;
         boolean readAny = false;
         Set<String> seen = new HashSet<>();

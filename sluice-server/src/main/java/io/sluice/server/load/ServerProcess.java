@@ -180,15 +180,9 @@ record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path j
         return values;
     }
 
-    /** User + system CPU seconds of the server so far (from /proc/pid/stat, 100 ticks/s). */
+    /** User + system CPU seconds of the server so far. */
     double cpuSeconds() {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
+        return ProcessReadings.cpuSeconds(process.pid());
     }
 
     /** The server's own view: heap, heap allocated, direct memory, threads, queued bytes; empty if unreachable. */

@@ -31,6 +31,15 @@ final class FanOutGates {
         }
     }
 
+    /**
+     * The gates of a run: the full gates ({@link FanOutFullGates}) when it has the all-fast
+     * reference, else these smoke gates.
+     */
+    static List<Gate> forRun(List<LaneResult> results, List<LaneSample> samples) {
+        return results.stream().anyMatch(LaneResult::allFast) ? FanOutFullGates.evaluate(results, samples)
+                : evaluate(results);
+    }
+
     static List<Gate> evaluate(List<LaneResult> results) {
         List<Gate> gates = new ArrayList<>();
         Optional<LaneResult> unbounded = results.stream()

@@ -1,12 +1,12 @@
 package io.sluice.server.ws.load;
 
 import io.sluice.server.ws.FanOutLane;
+import io.sluice.testkit.BuildInfo;
+import io.sluice.testkit.Load;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,12 +18,14 @@ import java.util.concurrent.TimeUnit;
  * io.sluice.server.ws.load.FanOutLoadMain [--smoke] [flags of FanOutRun]}. For each lane it starts
  * a fresh server JVM, opens the clients on loopback, lets them read until the time or message
  * limit, prints the lane's figures, closes the clients and checks the server released every
- * subscription; then it prints the gates. With {@code --results DIR} it writes
- * {@code DIR/websocket.csv}, one row per lane. Exits 1 when a gate fails.
+ * subscription; with the all-fast reference ({@link FanOutRun#allFastReference()}) it then runs the
+ * bounded lane once more with every client fast; then it prints the gates ({@link FanOutGates#forRun}).
+ * With {@code --results DIR} it writes {@code DIR/websocket.csv}, one row per lane, and
+ * {@code DIR/websocket-series.csv}, the lanes' samples. Exits 1 when a gate fails.
  */
 public final class FanOutLoadMain {
 
-    /** How often the server's RSS is sampled during the load. */
+    /** How often the clients' totals and the server's memory and queues are sampled during the load. */
     static final long SAMPLE_MILLIS = 250;
     /** The most the server may take to release every subscription after the clients closed. */
     static final long RELEASE_TIMEOUT_MILLIS = 15_000;
@@ -57,62 +59,95 @@ public final class FanOutLoadMain {
                 + (run.messagesPerSecond() == 0 ? "unpaced" : run.messagesPerSecond() + "/s")
                 + ", server -Xmx" + run.serverHeap() + ", java " + Runtime.version());
         List<LaneResult> results = new ArrayList<>();
+        List<LaneSample> samples = new ArrayList<>();
         for (FanOutLane lane : run.lanes()) {
-            LaneResult result = runLane(lane, run);
-            out.println(result.summary());
-            results.add(result);
+            results.add(runLane(lane.flag(), lane, run, run.slowShare(), samples, out));
+        }
+        if (run.allFastReference()) {
+            results.add(runLane(LaneResult.ALL_FAST, FanOutLane.BOUNDED, run, 0, samples, out));
         }
         if (run.results() != null) {
             Files.createDirectories(run.results());
             List<String> lines = new ArrayList<>();
             lines.add(LaneResult.CSV_HEADER);
             results.forEach(result -> lines.add(result.csvRow()));
-            Files.write(run.results().resolve("websocket.csv"), lines);
-            out.println("raw results: " + run.results().resolve("websocket.csv"));
+            Files.write(run.results().resolve(LaneResult.FILE), lines);
+            List<String> series = new ArrayList<>();
+            series.add(LaneSample.CSV_HEADER);
+            samples.forEach(sample -> series.add(sample.csvRow()));
+            Files.write(run.results().resolve(LaneSample.FILE), series);
+            out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
+                    + run.results().resolve(LaneSample.FILE));
         }
-        List<FanOutGates.Gate> gates = FanOutGates.evaluate(results);
+        List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
         gates.forEach(gate -> out.println(gate.line()));
         long failed = gates.stream().filter(gate -> !gate.passed()).count();
         out.println("gates: " + (gates.size() - failed) + " passed, " + failed + " failed");
         return (int) failed;
     }
 
-    static LaneResult runLane(FanOutLane lane, FanOutRun run) throws Exception {
+    /**
+     * Runs one lane in a fresh server JVM with {@code slowShare} of the clients slow, adds its time
+     * series to {@code samples} and prints its line.
+     */
+    static LaneResult runLane(String label, FanOutLane lane, FanOutRun run, double slowShare, List<LaneSample> samples,
+                              PrintStream out) throws Exception {
         try (FanOutProcess server = FanOutProcess.start(lane, run.serverHeap(), run.messagesPerSecond(),
                 run.sendBufferBytes())) {
             long idleRss = server.rssBytes();
-            int slow = FanOutLoad.slowClients(run.clients(), run.slowShare());
-            FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), run.slowShare(), run.slowDelayMillis());
+            int slow = FanOutLoad.slowClients(run.clients(), slowShare);
+            FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), slowShare, run.slowDelayMillis());
             try {
                 load.latencySinceLastCall(); // the connect phase is not measured
                 double cpuBefore = server.cpuSeconds();
+                Load.Meter meter = new Load.Meter();
                 long start = System.nanoTime();
                 long deadline = start + run.loadTime().toNanos();
                 long peakRss = idleRss;
+                long peakQueued = -1;
+                long peakSendQueue = -1;
                 LoadTally tally = load.tally();
                 while (System.nanoTime() < deadline && tally.fastMessages() + tally.slowMessages() < run.maxMessages()
                         && server.alive()) {
                     TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS); // the sampling period
-                    peakRss = Math.max(peakRss, server.rssBytes());
+                    LaneSample sample = sample(label, start, tally, server);
+                    samples.add(sample);
+                    peakRss = Math.max(peakRss, sample.rssBytes());
+                    peakQueued = Math.max(peakQueued, sample.queuedBytes());
+                    peakSendQueue = Math.max(peakSendQueue, sample.sendQueueBytes());
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 long fast = tally.fastMessages();
                 long slowMessages = tally.slowMessages();
                 double cpu = server.cpuSeconds() - cpuBefore;
+                Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's own
                 Histogram latency = load.latencySinceLastCall();
                 Map<String, Long> stats = server.stats(true);
                 Throwable error = tally.firstError(); // before the close, which fails what is in flight
                 load.close(); // the finally's close then does nothing
                 long released = awaitReleased(server, run.clients());
-                return new LaneResult(lane.flag(), run.clients(), slow, seconds, fast, slowMessages, tally.gaps(),
+                LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages, tally.gaps(),
                         tally.duplicates(), error == null ? "" : error.toString(),
                         latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
                         latency.getValueAtPercentile(99.9), idleRss, peakRss, stats.getOrDefault("heapUsedBytes", -1L),
-                        stats.getOrDefault("queuedBytes", -1L), cpu, released, server.death());
+                        stats.getOrDefault("queuedBytes", -1L), peakQueued, peakSendQueue, cpu, released,
+                        machine.othersBusy(), BuildInfo.commit(), Runtime.version().toString(), server.death());
+                out.println(result.summary());
+                return result;
             } finally {
                 load.close();
             }
         }
+    }
+
+    /** What the clients have received and the server holds now. */
+    private static LaneSample sample(String label, long start, LoadTally tally, FanOutProcess server) {
+        long fast = tally.fastMessages();
+        long messages = fast + tally.slowMessages();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Long> stats = server.stats(false);
+        return new LaneSample(label, seconds, messages, fast, server.rssBytes(), stats.getOrDefault("heapUsedBytes", -1L),
+                stats.getOrDefault("queuedBytes", -1L), server.sendQueueBytes());
     }
 
     /** Waits until the server reports every subscription ended; returns how many had. */

@@ -1,6 +1,8 @@
 package io.sluice.server.ws.load;
 
 import io.sluice.server.ws.FanOutLane;
+import io.sluice.server.load.ProcessReadings;
+import io.sluice.server.load.SendQueueProbe;
 import io.sluice.server.ws.FanOutMain;
 
 import java.io.BufferedReader;
@@ -21,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The fan-out server in a JVM of its own ({@link FanOutMain}, this JVM's classpath and
- * {@code java}, or {@code -Dsluice.server.java}), with what the harness reads from outside: RSS
- * and CPU seconds from {@code /proc}, and the server's {@code /stats}.
+ * {@code java}, or {@code -Dsluice.server.java}), with what the harness reads from outside: RSS,
+ * CPU seconds and kernel send-queue bytes from {@code /proc}, and the server's {@code /stats}.
  *
  * @param process the server JVM
  * @param port the port it bound
@@ -73,27 +75,17 @@ record FanOutProcess(Process process, int port, Path stderr) implements AutoClos
 
     /** {@code VmRSS} of the server in bytes, -1 when it is gone. */
     long rssBytes() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.split("\\s+")[1]) * 1024;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // the process is gone
-        }
-        return -1;
+        return ProcessReadings.rssBytes(process.pid());
     }
 
-    /** User + system CPU seconds of the server so far (from /proc/pid/stat, 100 ticks/s). */
+    /** User + system CPU seconds of the server so far. */
     double cpuSeconds() {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
+        return ProcessReadings.cpuSeconds(process.pid());
+    }
+
+    /** Bytes the kernel holds in the send queues of the server's connections, -1 where /proc/net/tcp is absent. */
+    long sendQueueBytes() {
+        return new SendQueueProbe(port).sendQueueBytes();
     }
 
     /** The server's {@code /stats} ({@code collect}: after a full collection); empty when it does not answer. */

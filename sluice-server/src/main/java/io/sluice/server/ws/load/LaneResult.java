@@ -1,5 +1,9 @@
 package io.sluice.server.ws.load;
 
+import io.sluice.testkit.Load;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -22,19 +26,31 @@ import java.util.Locale;
  * @param peakRssBytes the highest RSS sampled during the load
  * @param heapAfterGcBytes the server's heap used after a full collection at the end of the load
  * @param queuedBytesAtEnd bytes the server held for its clients at the end of the load
+ * @param peakQueuedBytes the most bytes the server held for its clients in a sample, -1 if never read
+ * @param peakSendQueueBytes the most bytes in the kernel send queues of its connections in a sample, -1 if unknown
  * @param serverCpuSeconds the server's CPU seconds during the load
  * @param released subscriptions the server released after the clients closed
+ * @param othersBusy the share of the cores other work kept busy during the load ({@link Load}), NaN if unknown
+ * @param commit the commit the harness was built from
+ * @param jdk the JDK the server ran on
  * @param serverDeath why the server died during the load ("OutOfMemoryError", ...), empty if it did not
  */
 record LaneResult(String lane, int clients, int slowClients, double seconds, long fastMessages, long slowMessages,
                   long gaps, long duplicates, String clientError, long fastP50Micros, long fastP99Micros,
                   long fastP999Micros, long idleRssBytes, long peakRssBytes, long heapAfterGcBytes,
-                  long queuedBytesAtEnd, double serverCpuSeconds, long released, String serverDeath) {
+                  long queuedBytesAtEnd, long peakQueuedBytes, long peakSendQueueBytes, double serverCpuSeconds,
+                  long released, double othersBusy, String commit, String jdk, String serverDeath) {
+
+    /** The file a run's rows go to. */
+    static final String FILE = "websocket.csv";
+    /** The label of the reference run: the bounded lane with every client fast. */
+    static final String ALL_FAST = "bounded-all-fast";
 
     static final String CSV_HEADER = "lane,clients,slow_clients,seconds,messages,fast_messages,slow_messages,"
             + "messages_per_s,fast_messages_per_s,gaps,duplicates,fast_p50_us,fast_p99_us,fast_p999_us,"
-            + "idle_rss_bytes,peak_rss_bytes,heap_after_gc_bytes,queued_bytes_at_end,server_cpu_s,"
-            + "cpu_s_per_million,released,server_death,client_error";
+            + "idle_rss_bytes,peak_rss_bytes,heap_after_gc_bytes,queued_bytes_at_end,peak_queued_bytes,"
+            + "peak_send_queue_bytes,server_cpu_s,cpu_s_per_million,released,others_busy,commit,jdk,server_death,"
+            + "client_error";
 
     long messages() {
         return fastMessages + slowMessages;
@@ -59,8 +75,49 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                 fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), Long.toString(gaps), Long.toString(duplicates),
                 Long.toString(fastP50Micros), Long.toString(fastP99Micros), Long.toString(fastP999Micros),
                 Long.toString(idleRssBytes), Long.toString(peakRssBytes), Long.toString(heapAfterGcBytes),
-                Long.toString(queuedBytesAtEnd), fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()),
-                Long.toString(released), quoted(serverDeath), quoted(clientError));
+                Long.toString(queuedBytesAtEnd), Long.toString(peakQueuedBytes), Long.toString(peakSendQueueBytes),
+                fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), Long.toString(released), fmt(othersBusy),
+                quoted(commit), quoted(jdk), quoted(serverDeath), quoted(clientError));
+    }
+
+    /** A row as {@link #csvRow()} wrote it (the derived columns are computed again, not read). */
+    static LaneResult parse(String line) {
+        List<String> f = fields(line);
+        if (f.size() != CSV_HEADER.split(",").length) {
+            throw new IllegalArgumentException("a websocket.csv row has " + CSV_HEADER.split(",").length
+                    + " fields: " + line);
+        }
+        return new LaneResult(f.get(0), Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)),
+                Double.parseDouble(f.get(3)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
+                Long.parseLong(f.get(9)), Long.parseLong(f.get(10)), f.get(27), Long.parseLong(f.get(11)),
+                Long.parseLong(f.get(12)), Long.parseLong(f.get(13)), Long.parseLong(f.get(14)),
+                Long.parseLong(f.get(15)), Long.parseLong(f.get(16)), Long.parseLong(f.get(17)),
+                Long.parseLong(f.get(18)), Long.parseLong(f.get(19)), Double.parseDouble(f.get(20)),
+                Long.parseLong(f.get(22)), Double.parseDouble(f.get(23)), f.get(24), f.get(25), f.get(26));
+    }
+
+    /** Whether this is the all-fast reference run. */
+    boolean allFast() {
+        return lane.equals(ALL_FAST);
+    }
+
+    /** Splits a CSV line whose quoted fields hold no quote (as {@link #quoted} writes them). */
+    private static List<String> fields(String line) {
+        List<String> fields = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean inQuotes = false;
+        for (char c : line.toCharArray()) {
+            if (c == '"') {
+                inQuotes = !inQuotes;
+            } else if (c == ',' && !inQuotes) {
+                fields.add(field.toString());
+                field.setLength(0);
+            } else {
+                field.append(c);
+            }
+        }
+        fields.add(field.toString());
+        return fields;
     }
 
     /** The line the harness prints for this lane. */

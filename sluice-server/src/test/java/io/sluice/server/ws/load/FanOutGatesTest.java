@@ -14,7 +14,8 @@ class FanOutGatesTest {
     private static LaneResult lane(FanOutLane lane, long fastMessages, long slowMessages, long gaps, long queuedBytes,
                                    long released, String death) {
         return new LaneResult(lane.flag(), 20, 2, 3.0, fastMessages, slowMessages, gaps, 0, "", 1_000, 5_000, 9_000,
-                80L << 20, 180L << 20, 6L << 20, queuedBytes, 1.5, released, death);
+                80L << 20, 180L << 20, 6L << 20, queuedBytes, queuedBytes, 1L << 20, 1.5, released, 0.05, "abc1234",
+                "17.0.9", death);
     }
 
     private static long failed(List<LaneResult> results) {

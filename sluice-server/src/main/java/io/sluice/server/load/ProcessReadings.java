@@ -1,0 +1,44 @@
+package io.sluice.server.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What a load harness reads about a server process from outside, in {@code /proc} (Linux): its
+ * resident memory and its CPU time. Every reading is of another process that may have died, so
+ * none throws: a gone process reads as -1 or NaN.
+ */
+public final class ProcessReadings {
+
+    /** Clock ticks per second of {@code /proc/PID/stat}'s times ({@code USER_HZ}, 100 on Linux). */
+    private static final double TICKS_PER_SECOND = 100.0;
+
+    private ProcessReadings() {
+    }
+
+    /** {@code VmRSS} of process {@code pid} in bytes, -1 when it is gone or /proc cannot be read. */
+    public static long rssBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.split("\\s+")[1]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the process is gone
+        }
+        return -1;
+    }
+
+    /** User + system CPU seconds of process {@code pid} so far, NaN when it is gone. */
+    public static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.sluice.server.ws.load;
+
+import io.sluice.server.ws.FanOutLane;
+import io.sluice.server.ws.Message;
+import io.sluice.testkit.Load;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A fan-out run read back from its folder ({@code websocket.csv} and {@code websocket-series.csv},
+ * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
+ * into the docs' blocks from it: the run line, the lane table, the gates (computed again from the
+ * CSVs by the classes the run used) and the seed's table side by side with ours.
+ */
+public final class FanOutReport {
+
+    /** The seed's figures, as its text gives them. */
+    static final String SEED = "Undertow, an actor per client; 4-core i7-4770, JDK 12";
+
+    private final List<LaneResult> results;
+    private final List<LaneSample> samples;
+
+    private FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
+        this.results = results;
+        this.samples = samples;
+    }
+
+    /** Whether {@code folder} holds a fan-out run. */
+    public static boolean isRun(Path folder) {
+        return Files.isRegularFile(folder.resolve(LaneResult.FILE));
+    }
+
+    public static FanOutReport read(Path folder) throws IOException {
+        List<String> rows = Files.readAllLines(folder.resolve(LaneResult.FILE));
+        if (rows.size() < 2 || !rows.get(0).equals(LaneResult.CSV_HEADER)) {
+            throw new IOException(folder.resolve(LaneResult.FILE) + " has no rows, or another header than "
+                    + LaneResult.CSV_HEADER);
+        }
+        Path seriesFile = folder.resolve(LaneSample.FILE);
+        List<String> series = Files.exists(seriesFile) ? Files.readAllLines(seriesFile) : List.of();
+        return new FanOutReport(rows.subList(1, rows.size()).stream().map(LaneResult::parse).toList(),
+                series.stream().skip(1).map(LaneSample::parse).toList());
+    }
+
+    List<LaneResult> results() {
+        return results;
+    }
+
+    List<LaneSample> samples() {
+        return samples;
+    }
+
+    /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
+    public boolean quiet() {
+        return results.stream().allMatch(result -> !Double.isNaN(result.othersBusy())
+                && result.othersBusy() <= Load.NOISY_ABOVE);
+    }
+
+    /** Commit, JDK, scale and whether the machine was quiet. */
+    public String line() {
+        LaneResult first = results.get(0);
+        double othersBusy = results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
+        long noisy = results.stream().filter(result -> result.othersBusy() > Load.NOISY_ABOVE).count();
+        return String.format(Locale.ROOT, "Commit %s, JDK %s, %d clients (%d slow), %.0f s of load in the longest lane, "
+                        + "lanes %s; %s: other work kept at most %.0f%% of the cores busy in a lane (%d above %.0f%%).",
+                first.commit(), first.jdk(), first.clients(), first.slowClients(),
+                results.stream().mapToDouble(LaneResult::seconds).max().orElse(0),
+                results.stream().map(LaneResult::lane).collect(Collectors.joining(", ")),
+                quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisy, 100 * Load.NOISY_ABOVE);
+    }
+
+    /** One line per lane. */
+    public String table() {
+        StringBuilder table = new StringBuilder("| lane | clients (slow) | msg/s | fast msg/s | fast p50 / p99 / p999 ms "
+                + "| RSS idle / peak MiB | heap after GC MiB | held peak MiB | kernel send queue peak MiB "
+                + "| CPU s per million | server |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (LaneResult r : results) {
+            table.append(String.format(Locale.ROOT, "| %s | %,d (%,d) | %,.0f | %,.0f | %.2f / %.2f / %.2f | %.0f / %.0f "
+                            + "| %.1f | %.1f | %.1f | %.2f | %s |\n", r.lane(), r.clients(), r.slowClients(),
+                    r.messagesPerSecond(), r.fastMessagesPerSecond(), r.fastP50Micros() / 1e3, r.fastP99Micros() / 1e3,
+                    r.fastP999Micros() / 1e3, LaneResult.mib(r.idleRssBytes()), LaneResult.mib(r.peakRssBytes()),
+                    LaneResult.mib(r.heapAfterGcBytes()), LaneResult.mib(r.peakQueuedBytes()),
+                    LaneResult.mib(r.peakSendQueueBytes()), r.cpuSecondsPerMillion(),
+                    r.serverDeath().isEmpty() ? "ran to the end" : "died: " + r.serverDeath()));
+        }
+        return table.toString();
+    }
+
+    /** Every gate line and the count, as the run printed them. */
+    public String gates() {
+        List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
+        long failed = gates.stream().filter(gate -> !gate.passed()).count();
+        return gates.stream().map(gate -> gate.line() + "\n").collect(Collectors.joining())
+                + "gates: " + (gates.size() - failed) + " passed, " + failed + " failed\n";
+    }
+
+    /**
+     * The seed's table side by side with ours: clients, message size, in-flight limit, messages/s,
+     * the cost of backpressure (1 - a lane's messages/s over the unbounded lane's, both over the
+     * window before the unbounded lane degraded) and memory.
+     */
+    public String seed() {
+        Optional<LaneResult> control = results.stream()
+                .filter(result -> result.lane().equals(FanOutLane.UNBOUNDED.flag())).findFirst();
+        Optional<Degradation> degradation = control.map(c -> Degradation.of(series(c.lane()), c.idleRssBytes()));
+        List<LaneResult> lanes = results.stream().filter(result -> !result.allFast()).toList();
+        StringBuilder table = new StringBuilder("| | seed (" + SEED + ")");
+        lanes.forEach(lane -> table.append(" | ours: ").append(lane.lane()));
+        table.append(" |\n|---|---").append("|---".repeat(lanes.size())).append("|\n");
+        row(table, "clients (slow)", "1,000 (10%, 200 ms per message)", lanes, r -> String.format(Locale.ROOT,
+                "%,d (%,d, %d ms per message)", r.clients(), r.slowClients(), FanOutRun.defaults().slowDelayMillis()));
+        row(table, "message size", "about 250 B", lanes, r -> Message.BYTES + " B");
+        row(table, "in-flight limit", "100 messages in flight, at most 5,000 buffered per client", lanes,
+                r -> inFlight(r.lane()));
+        row(table, "messages/s", "1,351,598 on average over 100 million (with backpressure)", lanes,
+                r -> String.format(Locale.ROOT, "%,.0f", r.messagesPerSecond()));
+        row(table, "cost of backpressure", "10-20% of throughput", lanes, r -> cost(r, control, degradation));
+        row(table, "memory", "without backpressure: about 710-725 KB queued per socket, out of memory", lanes,
+                r -> String.format(Locale.ROOT, "RSS +%.0f MiB over idle, peak kernel send queue %.1f MiB%s",
+                        LaneResult.mib(r.peakRssBytes() - r.idleRssBytes()), LaneResult.mib(r.peakSendQueueBytes()),
+                        r.serverDeath().isEmpty() ? "" : ", died: " + r.serverDeath()));
+        return table.toString();
+    }
+
+    private static void row(StringBuilder table, String what, String seed, List<LaneResult> lanes,
+                            java.util.function.Function<LaneResult, String> ours) {
+        table.append("| ").append(what).append(" | ").append(seed);
+        lanes.forEach(lane -> table.append(" | ").append(ours.apply(lane)));
+        table.append(" |\n");
+    }
+
+    private static String inFlight(String lane) {
+        return switch (lane) {
+            case "bounded" -> "adaptive, at most " + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / 1024 + " KiB ("
+                    + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES + " messages) per client";
+            case "fixed" -> "100 messages per client";
+            default -> "none";
+        };
+    }
+
+    private String cost(LaneResult lane, Optional<LaneResult> control, Optional<Degradation> degradation) {
+        if (control.isEmpty() || lane.lane().equals(control.get().lane())) {
+            return "the reference";
+        }
+        double seconds = degradation.get().seconds();
+        if (seconds <= 0) {
+            return "not measured";
+        }
+        double ours = Degradation.messagesAt(series(lane.lane()), seconds);
+        double theirs = Degradation.messagesAt(series(control.get().lane()), seconds);
+        return String.format(Locale.ROOT, "%.0f%% (over the first %.1f s)", 100 * (1 - ours / theirs), seconds);
+    }
+
+    private List<LaneSample> series(String lane) {
+        return samples.stream().filter(sample -> sample.lane().equals(lane)).toList();
+    }
+
+    /** Everything {@code report --from} prints for a fan-out run. */
+    public void print(PrintStream out) {
+        out.print(line() + "\n\n" + table() + "\n" + seed() + "\n" + gates());
+    }
+
+    /** Draws {@code websocket-rate.png} and {@code websocket-memory.png} into {@code directory}. */
+    public List<Path> charts(Path directory, PrintStream out) throws IOException {
+        List<Path> written = FanOutCharts.write(results, samples, directory);
+        written.forEach(file -> out.println("chart: " + file));
+        return written;
+    }
+}

@@ -1,0 +1,48 @@
+package io.sluice.server.ws.load;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One point of a lane's time series, taken every {@link FanOutLoadMain#SAMPLE_MILLIS} during its
+ * load: what the clients had received so far and what the server held at that moment.
+ *
+ * @param lane the lane's label (as in {@link LaneResult#lane()})
+ * @param seconds seconds since the load began
+ * @param messages messages every client had received so far
+ * @param fastMessages of them, the fast clients'
+ * @param rssBytes the server's RSS, -1 when it is gone
+ * @param heapUsedBytes the server's heap used (no collection forced), -1 when it did not answer
+ * @param queuedBytes bytes the server held for its clients, -1 when it did not answer
+ * @param sendQueueBytes bytes in the kernel send queues of the server's connections, -1 where unknown
+ */
+record LaneSample(String lane, double seconds, long messages, long fastMessages, long rssBytes, long heapUsedBytes,
+                  long queuedBytes, long sendQueueBytes) {
+
+    /** The file a run's samples go to, next to {@code websocket.csv}. */
+    static final String FILE = "websocket-series.csv";
+    static final String CSV_HEADER = "lane,seconds,messages,fast_messages,rss_bytes,heap_used_bytes,queued_bytes,"
+            + "send_queue_bytes";
+
+    String csvRow() {
+        return String.join(",", lane, String.format(Locale.ROOT, "%.3f", seconds), Long.toString(messages),
+                Long.toString(fastMessages), Long.toString(rssBytes), Long.toString(heapUsedBytes),
+                Long.toString(queuedBytes), Long.toString(sendQueueBytes));
+    }
+
+    static LaneSample parse(String line) {
+        List<String> f = List.of(line.split(",", -1));
+        if (f.size() != 8) {
+            throw new IllegalArgumentException("a series line has 8 fields: " + line);
+        }
+        return new LaneSample(f.get(0), Double.parseDouble(f.get(1)), Long.parseLong(f.get(2)),
+                Long.parseLong(f.get(3)), Long.parseLong(f.get(4)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
+                Long.parseLong(f.get(7)));
+    }
+
+    /** Messages per second delivered between {@code previous} and this sample. */
+    double messagesPerSecondSince(LaneSample previous) {
+        double seconds = this.seconds - previous.seconds;
+        return seconds <= 0 ? Double.NaN : (messages - previous.messages) / seconds;
+    }
+}

@@ -1,0 +1,89 @@
+package io.sluice.server.ws.load;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import static io.sluice.server.ws.load.FanOutFixtures.IDLE_RSS;
+import static io.sluice.server.ws.load.FanOutFixtures.MIB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The full gates decide from a run's rows and time series alone; the unbounded lane's degradation is found in its series. */
+class FanOutFullGatesTest {
+
+    private static List<String> failed(List<LaneResult> results, List<LaneSample> samples) {
+        return FanOutGates.forRun(results, samples).stream().filter(gate -> !gate.passed()).map(FanOutGates.Gate::line)
+                .toList();
+    }
+
+    /** The fixture's results with {@code lane}'s row changed. */
+    private static List<LaneResult> with(String lane, UnaryOperator<LaneResult> change) {
+        return FanOutFixtures.results().stream().map(result -> result.lane().equals(lane) ? change.apply(result) : result)
+                .toList();
+    }
+
+    /** The fixture's samples with {@code lane}'s series replaced. */
+    private static List<LaneSample> withSeries(String lane, List<LaneSample> series) {
+        List<LaneSample> samples = new ArrayList<>(FanOutFixtures.samples().stream()
+                .filter(sample -> !sample.lane().equals(lane)).toList());
+        samples.addAll(series);
+        return samples;
+    }
+
+    @Test
+    void aRunWithTheAllFastReferenceIsJudgedByTheFullGatesAndTheFixturePassesThemAll() {
+        List<FanOutGates.Gate> gates = FanOutGates.forRun(FanOutFixtures.results(), FanOutFixtures.samples());
+        assertTrue(gates.stream().anyMatch(gate -> gate.name().contains("2x the all-fast run's")), gates.toString());
+        assertEquals(List.of(), failed(FanOutFixtures.results(), FanOutFixtures.samples()));
+        assertTrue(gates.stream().anyMatch(gate -> gate.line().equals("PASS bounded: messages/s >= 0.9x the unbounded"
+                + " lane's before it degrades (950000 vs 944186 over the first 10.75 s; the unbounded lane delivery fell"
+                + " to 400000 msg/s, below 0.5x its best 1000000, at 10.75 s)")), gates.toString());
+    }
+
+    @Test
+    void theUnboundedLaneDegradesAtItsFirstSampleOverIdlePlus256MibOrAtHalfItsBestRate() {
+        assertEquals(10.75, Degradation.of(FanOutFixtures.unbounded(), IDLE_RSS).seconds(), 1e-9, "the rate halves");
+        assertEquals(13.0, Degradation.of(FanOutFixtures.unbounded().stream().map(sample -> new LaneSample(
+                sample.lane(), sample.seconds(), (long) (1_000_000 * sample.seconds()), 0, sample.rssBytes(), 0, 0, 0))
+                .toList(), IDLE_RSS).seconds(), 1e-9, "RSS passes idle + 256 MiB (20 MiB/s) after 12.8 s");
+        assertEquals(20.0, Degradation.of(FanOutFixtures.steady("u", 1_000_000, 20, 0), IDLE_RSS).seconds(), 1e-9,
+                "never: the whole run");
+        assertEquals(2_500_000, Degradation.messagesAt(FanOutFixtures.steady("u", 1_000_000, 20, 0), 2.5), 1e-6);
+        assertEquals(1_125_000, Degradation.messagesAt(FanOutFixtures.steady("u", 1_000_000, 20, 0), 1.125), 1e-6,
+                "interpolated between samples");
+    }
+
+    @Test
+    void eachFullGateFailsOnItsOwnFigure() {
+        List<LaneSample> samples = FanOutFixtures.samples();
+        assertEquals(1, failed(with("bounded", r -> FanOutFixtures.result("bounded", 100, 950_000, 20, 8_000,
+                IDLE_RSS + 257 * MIB, 5 * MIB, "")), samples).size(), "RSS over idle + 256 MiB");
+        assertEquals(1, failed(with("fixed", r -> FanOutFixtures.result("fixed", 100, 920_000, 20, 10_001,
+                IDLE_RSS, 5 * MIB, "")), samples).size(), "p99 over 2x the all-fast run's");
+        assertEquals(1, failed(FanOutFixtures.results(), withSeries("fixed",
+                FanOutFixtures.steady("fixed", 840_000, 20, 150 * MIB))).size(), "under 0.9x before the control degrades");
+        List<LaneSample> growingKernel = FanOutFixtures.steady("bounded", 950_000, 20, 150 * MIB).stream()
+                .map(s -> new LaneSample(s.lane(), s.seconds(), s.messages(), s.fastMessages(), s.rssBytes(),
+                        s.heapUsedBytes(), s.queuedBytes(), (long) (10 * MIB * s.seconds()))).toList();
+        assertEquals(1, failed(FanOutFixtures.results(), withSeries("bounded", growingKernel)).size(),
+                "kernel send queues still growing");
+        assertEquals(1, failed(with("bounded", r -> FanOutFixtures.result("bounded", 100, 950_000, 20, 8_000,
+                IDLE_RSS, 63 * MIB, "")), samples).size(), "held bytes over the byte cap times the clients");
+    }
+
+    @Test
+    void theControlPassesOnlyByRunningOutOfMemoryOrStillGrowingAtTheEnd() {
+        List<LaneSample> plateau = FanOutFixtures.steady("unbounded", 1_000_000, 15, 200 * MIB);
+        List<LaneResult> alive = with("unbounded", r -> FanOutFixtures.result("unbounded", 100, 1_000_000, 15, 30_000,
+                IDLE_RSS + 200 * MIB, 5 * MIB, ""));
+        assertEquals(1, failed(alive, withSeries("unbounded", plateau)).stream()
+                .filter(line -> line.contains("grows without bound")).count(), "a control that stays flat fails");
+        List<LaneResult> growing = with("unbounded", r -> FanOutFixtures.result("unbounded", 100, 700_000, 15, 30_000,
+                IDLE_RSS + 300 * MIB, 300 * MIB, ""));
+        assertTrue(failed(growing, FanOutFixtures.samples()).stream().noneMatch(line -> line.contains("grows without bound")),
+                "held bytes that still rise at the end pass without a death");
+    }
+}

@@ -1,0 +1,64 @@
+package io.sluice.server.ws.load;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A fan-out run read back from its CSVs: the same rows and samples, the same gates, the seed's table, the charts. */
+class FanOutReportTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRunReadsBackAsItWasWritten() throws Exception {
+        FanOutReport report = FanOutReport.read(FanOutFixtures.write(dir));
+        assertEquals(FanOutFixtures.results().stream().map(LaneResult::csvRow).toList(),
+                report.results().stream().map(LaneResult::csvRow).toList());
+        assertEquals(FanOutFixtures.samples().stream().map(LaneSample::csvRow).toList(),
+                report.samples().stream().map(LaneSample::csvRow).toList());
+        assertTrue(report.quiet());
+        assertTrue(report.gates().endsWith("gates: 19 passed, 0 failed\n"), report.gates());
+    }
+
+    @Test
+    void quotedFieldsKeepTheirCommas() {
+        LaneResult died = FanOutFixtures.result("unbounded", 100, 1, 1, 1, 1, 1, "exit status 1, then more");
+        assertEquals("exit status 1, then more", LaneResult.parse(died.csvRow()).serverDeath());
+    }
+
+    @Test
+    void theSeedsTableStandsBesideOursWithTheCostOfBackpressureOverTheWindowBeforeTheControlDegraded()
+            throws Exception {
+        String seed = FanOutReport.read(FanOutFixtures.write(dir)).seed();
+        assertTrue(seed.startsWith("| | seed (Undertow, an actor per client; 4-core i7-4770, JDK 12) | ours: bounded"
+                + " | ours: fixed | ours: unbounded |\n|---|---|---|---|---|\n"), seed);
+        assertTrue(seed.contains("| messages/s | 1,351,598 on average over 100 million (with backpressure) | 950,000"
+                + " | 920,000 | 700,000 |"), seed);
+        assertTrue(seed.contains("| cost of backpressure | 10-20% of throughput | -1% (over the first 10.8 s)"
+                + " | 3% (over the first 10.8 s) | the reference |"), seed);
+        assertTrue(seed.contains("| in-flight limit | 100 messages in flight, at most 5,000 buffered per client"
+                + " | adaptive, at most 64 KiB (262 messages) per client | 100 messages per client | none |"), seed);
+        assertTrue(seed.contains(", died: OutOfMemoryError |"), seed);
+    }
+
+    @Test
+    void theChartsAreDrawnFromTheSeries() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        List<Path> charts = FanOutReport.read(FanOutFixtures.write(dir.resolve("run")))
+                .charts(dir.resolve("images"), new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertEquals(List.of(dir.resolve("images/websocket-rate.png"), dir.resolve("images/websocket-memory.png")), charts);
+        for (Path chart : charts) {
+            assertTrue(Files.size(chart) > 1000, chart + " is a picture");
+        }
+    }
+}
