@@ -5,8 +5,10 @@ import io.sluice.testkit.BuildInfo;
 import io.sluice.testkit.Load;
 import org.HdrHistogram.Histogram;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,7 +46,30 @@ public final class FanOutLoadMain {
             System.exit(2);
             return;
         }
+        if (!run.budget().isZero()) {
+            startWatchdog(run.budget());
+        }
         System.exit(run(run, System.out) == 0 ? 0 : 1);
+    }
+
+    /**
+     * Stops the run when it outlasts {@code budget}: destroys the server JVMs it started and halts,
+     * exit status 3. The lanes that ended before are already in the results folder.
+     */
+    private static void startWatchdog(Duration budget) {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(budget.toMillis()); // a timer: nothing signals the end of a run to wait for
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("fan-out load: the run outlasted its budget of " + budget.toSeconds()
+                    + " s (--budget-seconds); stopping its servers");
+            ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+            Runtime.getRuntime().halt(3);
+        }, "fan-out-budget");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     /**
@@ -57,25 +82,20 @@ public final class FanOutLoadMain {
                 + " slow, " + run.slowDelayMillis() + " ms per message), up to " + run.loadTime().toSeconds() + " s or "
                 + run.maxMessages() + " messages per lane, generator rate "
                 + (run.messagesPerSecond() == 0 ? "unpaced" : run.messagesPerSecond() + "/s")
-                + ", server -Xmx" + run.serverHeap() + ", java " + Runtime.version());
+                + ", server -Xmx" + run.serverHeap() + ", " + run.serverRuns() + " server runs"
+                + (run.allFastReference() ? " (the last: the bounded lane, every client fast)" : "")
+                + ", at most about " + run.expectedLongest().toSeconds() + " s, java " + Runtime.version());
         List<LaneResult> results = new ArrayList<>();
         List<LaneSample> samples = new ArrayList<>();
         for (FanOutLane lane : run.lanes()) {
             results.add(runLane(lane.flag(), lane, run, run.slowShare(), samples, out));
+            write(run, results, samples);
         }
         if (run.allFastReference()) {
             results.add(runLane(LaneResult.ALL_FAST, FanOutLane.BOUNDED, run, 0, samples, out));
+            write(run, results, samples);
         }
         if (run.results() != null) {
-            Files.createDirectories(run.results());
-            List<String> lines = new ArrayList<>();
-            lines.add(LaneResult.CSV_HEADER);
-            results.forEach(result -> lines.add(result.csvRow()));
-            Files.write(run.results().resolve(LaneResult.FILE), lines);
-            List<String> series = new ArrayList<>();
-            series.add(LaneSample.CSV_HEADER);
-            samples.forEach(sample -> series.add(sample.csvRow()));
-            Files.write(run.results().resolve(LaneSample.FILE), series);
             out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
                     + run.results().resolve(LaneSample.FILE));
         }
@@ -84,6 +104,22 @@ public final class FanOutLoadMain {
         long failed = gates.stream().filter(gate -> !gate.passed()).count();
         out.println("gates: " + (gates.size() - failed) + " passed, " + failed + " failed");
         return (int) failed;
+    }
+
+    /** Writes the lanes so far to the results folder, if there is one: a run stopped later keeps them. */
+    private static void write(FanOutRun run, List<LaneResult> results, List<LaneSample> samples) throws IOException {
+        if (run.results() == null) {
+            return;
+        }
+        Files.createDirectories(run.results());
+        List<String> lines = new ArrayList<>();
+        lines.add(LaneResult.CSV_HEADER);
+        results.forEach(result -> lines.add(result.csvRow()));
+        Files.write(run.results().resolve(LaneResult.FILE), lines);
+        List<String> series = new ArrayList<>();
+        series.add(LaneSample.CSV_HEADER);
+        samples.forEach(sample -> series.add(sample.csvRow()));
+        Files.write(run.results().resolve(LaneSample.FILE), series);
     }
 
     /**

@@ -20,19 +20,38 @@ import java.util.List;
  * @param sendBufferBytes the server's {@code SO_SNDBUF} per connection, 0 for the system's default
  * @param allFastReference whether to run the bounded lane once more with every client fast, after
  *        the lanes: the reference for the fast clients' latency
+ * @param budget the most the whole run may take from the command line ({@link FanOutLoadMain#main}),
+ *        after which it stops its servers and exits; zero for no limit
  * @param results where to write the raw CSVs, or null
  */
 record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slowDelayMillis, Duration loadTime,
                  long maxMessages, double messagesPerSecond, String serverHeap, int sendBufferBytes,
-                 boolean allFastReference, Path results) {
+                 boolean allFastReference, Duration budget, Path results) {
+
+    /** The most one lane adds to its load time: a server start, 1,000 connects, the release check, the closes. */
+    static final Duration LANE_OVERHEAD = Duration.ofSeconds(90);
+    /**
+     * A full run's load per lane: long enough for the unbounded lane's slow clients to fill their
+     * kernel send queues (704 KiB each at a few hundred messages/s per client: about 20 s) and then
+     * grow the server's heap for the rest, short enough for four server runs in 15 minutes.
+     */
+    static final Duration FULL_LOAD_TIME = Duration.ofSeconds(120);
+    /**
+     * A full run's {@code SO_SNDBUF}: 352 KiB, which Linux doubles to 704 KiB of send queue per
+     * connection, the 710-725 KB the seed saw; the system's autotuned default (up to
+     * {@code tcp_wmem}'s 4 MiB) would hold a slow client's backlog for minutes at this machine's rate.
+     */
+    static final int FULL_SEND_BUFFER_BYTES = 352 * 1024;
 
     /**
-     * The seed's shape: 1,000 clients, 10% slow at 200 ms per message, up to 100 million messages or
-     * 60 s per lane, and the all-fast reference run.
+     * The published run: the seed's shape (1,000 clients, 10% slow at 200 ms per message, up to 100
+     * million messages) for up to {@link #FULL_LOAD_TIME} per lane, the kernel send buffers sized to
+     * the seed's send queues ({@link #FULL_SEND_BUFFER_BYTES}), and the all-fast reference; about
+     * 9 minutes, stopped at 15.
      */
     static FanOutRun defaults() {
-        return new FanOutRun(List.of(FanOutLane.values()), 1000, 0.1, 200, Duration.ofSeconds(60), 100_000_000L,
-                0, "1g", 0, true, null);
+        return new FanOutRun(List.of(FanOutLane.values()), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
+                0, "1g", FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null);
     }
 
     /**
@@ -41,17 +60,17 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      */
     static FanOutRun smoke() {
         return new FanOutRun(List.of(FanOutLane.values()), 20, 0.1, 200, Duration.ofSeconds(3), 10_000_000L,
-                40_000, "256m", 16 * 1024, false, null);
+                40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null);
     }
 
     FanOutRun withResults(Path directory) {
         return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, directory);
+                serverHeap, sendBufferBytes, allFastReference, budget, directory);
     }
 
     /**
      * This run with its flags applied ({@code --clients N --slow-share F --slow-delay-ms N --seconds N
-     * --max-messages N --rate F --heap S --send-buffer N --lanes a,b --all-fast true|false --results DIR}).
+     * --max-messages N --rate F --heap S --send-buffer N --lanes a,b --all-fast true|false --budget-seconds N --results DIR}).
      */
     FanOutRun withFlags(String[] args) {
         List<FanOutLane> lanes = this.lanes;
@@ -64,6 +83,7 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
         String serverHeap = this.serverHeap;
         int sendBufferBytes = this.sendBufferBytes;
         boolean allFastReference = this.allFastReference;
+        Duration budget = this.budget;
         Path results = this.results;
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
@@ -81,10 +101,11 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
                 case "--lanes" -> lanes = List.of(value.split(",")).stream().map(FanOutLane::parse).toList();
                 case "--send-buffer" -> sendBufferBytes = Integer.parseInt(value);
                 case "--all-fast" -> allFastReference = Boolean.parseBoolean(value);
+                case "--budget-seconds" -> budget = Duration.ofSeconds(Long.parseLong(value));
                 case "--results" -> results = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --clients --slow-share"
                         + " --slow-delay-ms --seconds --max-messages --rate --heap --send-buffer --lanes --all-fast"
-                        + " --results; --smoke first for smoke scale)");
+                        + " --budget-seconds --results; --smoke first for smoke scale)");
             }
         }
         if (clients < 1 || !(slowShare >= 0 && slowShare <= 1) || loadTime.isNegative() || maxMessages < 1) {
@@ -92,6 +113,16 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
                     + clients + ", " + slowShare + ", " + loadTime + ", " + maxMessages);
         }
         return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, results);
+                serverHeap, sendBufferBytes, allFastReference, budget, results);
+    }
+
+    /** The runs of one server JVM each: the lanes, and the all-fast reference if wanted. */
+    int serverRuns() {
+        return lanes.size() + (allFastReference ? 1 : 0);
+    }
+
+    /** The longest this run should take: every server run's load time plus {@link #LANE_OVERHEAD}. */
+    Duration expectedLongest() {
+        return loadTime.plus(LANE_OVERHEAD).multipliedBy(serverRuns());
     }
 }
