@@ -8,7 +8,8 @@ import java.util.Locale;
  * its server's RSS passed idle + {@link FanOutFullGates#RSS_HEADROOM_BYTES}, or its delivery over
  * the last {@link #RATE_WINDOW_SAMPLES} samples fell below {@link #RATE_SHARE} of the best such
  * rate before, or else its last sample (the run's end, or the last one before its server died).
- * The bounded lanes' throughput is compared with the unbounded lane's over {@code [0, seconds]}.
+ * The bounded lanes' throughput is compared with the unbounded lane's over {@code [from(), seconds]}:
+ * the window before it degraded, without the first {@link #WARM_UP_SECONDS} (the JIT's ramp).
  *
  * @param seconds the end of the window before the lane degraded, seconds since its load began
  * @param reason what ended the window
@@ -19,6 +20,8 @@ record Degradation(double seconds, String reason) {
     static final int RATE_WINDOW_SAMPLES = 4;
     /** A rate below this share of the best one before counts as degraded. */
     static final double RATE_SHARE = 0.5;
+    /** Seconds at the start of a lane left out of the throughput window, at most half of it. */
+    static final double WARM_UP_SECONDS = 10;
 
     /** Where {@code series} (one lane's samples in time order) degraded; {@code idleRssBytes} is its server's RSS before the load. */
     static Degradation of(List<LaneSample> series, long idleRssBytes) {
@@ -46,6 +49,21 @@ record Degradation(double seconds, String reason) {
         LaneSample last = series.get(series.size() - 1);
         return new Degradation(last.seconds(), String.format(Locale.ROOT, "did not degrade before its last sample at %.2f s",
                 last.seconds()));
+    }
+
+    /** The start of the throughput window: {@link #WARM_UP_SECONDS}, or half the window if it is shorter than twice that. */
+    double from() {
+        return Math.min(WARM_UP_SECONDS, seconds / 2);
+    }
+
+    /** The messages/s {@code series} delivered over {@code [from(), seconds]}. */
+    double rate(List<LaneSample> series) {
+        return (messagesAt(series, seconds) - messagesAt(series, from())) / (seconds - from());
+    }
+
+    /** The window as words: "from 10.00 s to 61.25 s". */
+    String window() {
+        return String.format(Locale.ROOT, "from %.2f s to %.2f s", from(), seconds);
     }
 
     /**

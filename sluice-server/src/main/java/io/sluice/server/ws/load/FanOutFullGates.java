@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * within the byte cap times the clients at every sample and the kernel send queues not growing
  * (their peak over the second half of the samples at most {@link #SEND_QUEUE_GROWTH} times their
  * peak over the first half); messages/s at least {@link #THROUGHPUT_SHARE} times the unbounded
- * lane's over the window before that lane degraded ({@link Degradation}); fast clients' p99 at most
+ * lane's over the window before that lane degraded, warm-up left out ({@link Degradation}); fast clients' p99 at most
  * {@link #LATENCY_FACTOR} times the all-fast run's. The unbounded control: its server ran out of
  * memory, or the bytes it holds end above {@link FanOutGates#UNBOUNDED_GROWTH_CAPS} byte caps per
  * slow client and still grow (their mean over the last quarter of the samples above the mean over
@@ -100,12 +100,11 @@ final class FanOutFullGates {
 
     private static Gate throughput(LaneResult result, List<LaneSample> mine, List<LaneSample> control,
                                    Degradation degradation) {
-        double seconds = degradation.seconds();
-        double rate = Degradation.messagesAt(mine, seconds) / seconds;
-        double controlRate = Degradation.messagesAt(control, seconds) / seconds;
+        double rate = degradation.rate(mine);
+        double controlRate = degradation.rate(control);
         return new Gate(result.lane(), "messages/s >= " + THROUGHPUT_SHARE + "x the unbounded lane's before it degrades",
                 rate >= THROUGHPUT_SHARE * controlRate, String.format(Locale.ROOT,
-                        "%.0f vs %.0f over the first %.2f s; the unbounded lane %s", rate, controlRate, seconds,
+                        "%.0f vs %.0f %s; the unbounded lane %s", rate, controlRate, degradation.window(),
                         degradation.reason()));
     }
 

@@ -104,7 +104,7 @@ public final class FanOutReport {
     /**
      * The seed's table side by side with ours: clients, message size, in-flight limit, messages/s,
      * the cost of backpressure (1 - a lane's messages/s over the unbounded lane's, both over the
-     * window before the unbounded lane degraded) and memory.
+     * window before the unbounded lane degraded, warm-up left out: {@link Degradation}) and memory.
      */
     public String seed() {
         Optional<LaneResult> control = results.stream()
@@ -115,7 +115,7 @@ public final class FanOutReport {
         lanes.forEach(lane -> table.append(" | ours: ").append(lane.lane()));
         table.append(" |\n|---|---").append("|---".repeat(lanes.size())).append("|\n");
         row(table, "clients (slow)", "1,000 (10%, 200 ms per message)", lanes, r -> String.format(Locale.ROOT,
-                "%,d (%,d, %d ms per message)", r.clients(), r.slowClients(), FanOutRun.defaults().slowDelayMillis()));
+                "%,d (%,d)", r.clients(), r.slowClients()));
         row(table, "message size", "about 250 B", lanes, r -> Message.BYTES + " B");
         row(table, "in-flight limit", "100 messages in flight, at most 5,000 buffered per client", lanes,
                 r -> inFlight(r.lane()));
@@ -149,13 +149,13 @@ public final class FanOutReport {
         if (control.isEmpty() || lane.lane().equals(control.get().lane())) {
             return "the reference";
         }
-        double seconds = degradation.get().seconds();
-        if (seconds <= 0) {
+        Degradation window = degradation.get();
+        if (window.seconds() <= 0) {
             return "not measured";
         }
-        double ours = Degradation.messagesAt(series(lane.lane()), seconds);
-        double theirs = Degradation.messagesAt(series(control.get().lane()), seconds);
-        return String.format(Locale.ROOT, "%.0f%% (over the first %.1f s)", 100 * (1 - ours / theirs), seconds);
+        double ours = window.rate(series(lane.lane()));
+        double theirs = window.rate(series(control.get().lane()));
+        return String.format(Locale.ROOT, "%.0f%% (%s)", 100 * (1 - ours / theirs), window.window());
     }
 
     private List<LaneSample> series(String lane) {
