@@ -85,6 +85,10 @@ public final class FanOutLoadMain {
                 + ", server -Xmx" + run.serverHeap() + ", " + run.serverRuns() + " server runs"
                 + (run.allFastReference() ? " (the last: the bounded lane, every client fast)" : "")
                 + ", at most about " + run.expectedLongest().toSeconds() + " s, java " + Runtime.version());
+        if (!run.budget().isZero() && run.expectedLongest().compareTo(run.budget()) > 0) {
+            out.println("note: this run may take up to " + run.expectedLongest().toSeconds() + " s, more than its budget of "
+                    + run.budget().toSeconds() + " s (--budget-seconds): the lanes after it would not run");
+        }
         List<LaneResult> results = new ArrayList<>();
         List<LaneSample> samples = new ArrayList<>();
         for (FanOutLane lane : run.lanes()) {

@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  */
 public final class FanOutReport {
 
-    /** The seed's figures, as its text gives them. */
+    /** The seed's server and machine, as its text gives them; its figures are in {@link #seed()}. */
     static final String SEED = "Undertow, an actor per client; 4-core i7-4770, JDK 12";
 
     private final List<LaneResult> results;
