@@ -1,8 +1,8 @@
 package io.sluice.server.ws.load;
 
+import io.sluice.testkit.Csv;
 import io.sluice.testkit.Load;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -77,12 +77,12 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                 Long.toString(idleRssBytes), Long.toString(peakRssBytes), Long.toString(heapAfterGcBytes),
                 Long.toString(queuedBytesAtEnd), Long.toString(peakQueuedBytes), Long.toString(peakSendQueueBytes),
                 fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), Long.toString(released), fmt(othersBusy),
-                quoted(commit), quoted(jdk), quoted(serverDeath), quoted(clientError));
+                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError));
     }
 
     /** A row as {@link #csvRow()} wrote it (the derived columns are computed again, not read). */
     static LaneResult parse(String line) {
-        List<String> f = fields(line);
+        List<String> f = Csv.fields(line);
         if (f.size() != CSV_HEADER.split(",").length) {
             throw new IllegalArgumentException("a websocket.csv row has " + CSV_HEADER.split(",").length
                     + " fields: " + line);
@@ -99,25 +99,6 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
     /** Whether this is the all-fast reference run. */
     boolean allFast() {
         return lane.equals(ALL_FAST);
-    }
-
-    /** Splits a CSV line whose quoted fields hold no quote (as {@link #quoted} writes them). */
-    private static List<String> fields(String line) {
-        List<String> fields = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean inQuotes = false;
-        for (char c : line.toCharArray()) {
-            if (c == '"') {
-                inQuotes = !inQuotes;
-            } else if (c == ',' && !inQuotes) {
-                fields.add(field.toString());
-                field.setLength(0);
-            } else {
-                field.append(c);
-            }
-        }
-        fields.add(field.toString());
-        return fields;
     }
 
     /** The line the harness prints for this lane. */
@@ -137,9 +118,5 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
 
     private static String fmt(double value) {
         return String.format(Locale.ROOT, "%.3f", value);
-    }
-
-    private static String quoted(String text) {
-        return '"' + text.replace('"', '\'') + '"';
     }
 }

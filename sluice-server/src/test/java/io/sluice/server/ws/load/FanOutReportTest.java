@@ -31,9 +31,9 @@ class FanOutReportTest {
     }
 
     @Test
-    void quotedFieldsKeepTheirCommas() {
-        LaneResult died = FanOutFixtures.result("unbounded", 100, 1, 1, 1, 1, 1, "exit status 1, then more");
-        assertEquals("exit status 1, then more", LaneResult.parse(died.csvRow()).serverDeath());
+    void quotedFieldsKeepTheirCommasAndQuotes() {
+        LaneResult died = FanOutFixtures.result("unbounded", 100, 1, 1, 1, 1, 1, "exit status 1, then \"more\"");
+        assertEquals("exit status 1, then \"more\"", LaneResult.parse(died.csvRow()).serverDeath());
     }
 
     @Test
