@@ -31,6 +31,16 @@ class FanOutReportTest {
     }
 
     @Test
+    void aRunWithoutLoadFiguresIsNotQuiet() throws Exception {
+        Path run = FanOutFixtures.write(dir);
+        Path rows = run.resolve(LaneResult.FILE);
+        Files.writeString(rows, Files.readString(rows).replaceFirst(",0\\.050,", ",NaN,"));
+        FanOutReport report = FanOutReport.read(run);
+        assertTrue(!report.quiet() && report.line().endsWith("; machine unknown (no load recorded in 1 lanes)."),
+                report.line());
+    }
+
+    @Test
     void quotedFieldsKeepTheirCommasAndQuotes() {
         LaneResult died = FanOutFixtures.result("unbounded", 100, 1, 1, 1, 1, 1, "exit status 1, then \"more\"");
         assertEquals("exit status 1, then \"more\"", LaneResult.parse(died.csvRow()).serverDeath());
