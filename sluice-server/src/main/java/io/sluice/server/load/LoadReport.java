@@ -29,8 +29,10 @@ import java.util.stream.Collectors;
  * &lt;!-- end generated --&gt;
  * </pre>
  * NAME is {@code run} (commit, JDK, scale, whether the machine was quiet), {@code table} (the
- * step table), {@code drain} (scenario B's drain table), {@code gates} (every gate line and the
- * count) or {@code scenario-c} (scenario C's tables and gates, as its run printed them). A run with
+ * step table), {@code compact} (its main columns), {@code drain} (scenario B's drain table),
+ * {@code gates} (every gate line and the count), {@code gate-count} (the count and the failed
+ * gates' lines), {@code scenario-c} (scenario C's tables and
+ * gates, as its run printed them) or {@code scenario-c-gates} (its gate lines only). A run with
  * a step during which other work kept more than {@link Load#NOISY_ABOVE} of the cores busy, or
  * whose scenario C says NOISY, is noisy: {@code report} rewrites no block from it without
  * {@code --allow-noisy}. A folder with {@code websocket.csv} is a fan-out run ({@link FanOutReport}):
@@ -81,6 +83,18 @@ public final class LoadReport {
 
         /** Scenario C's tables as printed, then its machine line and gate lines as a code block. */
         String scenarioC() throws IOException {
+            int gates = scenarioCGatesStart();
+            return scenarioCLines.subList(0, gates).stream().filter(line -> !line.startsWith("series: "))
+                    .collect(Collectors.joining("\n")).strip() + "\n\n" + scenarioCGates();
+        }
+
+        /** Scenario C's machine line and gate lines as a code block. */
+        String scenarioCGates() throws IOException {
+            return "```\n" + String.join("\n", scenarioCLines.subList(scenarioCGatesStart(), scenarioCLines.size()))
+                    .strip() + "\n```\n";
+        }
+
+        private int scenarioCGatesStart() throws IOException {
             int gates = 0;
             while (gates < scenarioCLines.size() && !scenarioCLines.get(gates).startsWith("machine: ")) {
                 gates++;
@@ -88,9 +102,22 @@ public final class LoadReport {
             if (gates == scenarioCLines.size()) {
                 throw new IOException("no " + SCENARIO_C + " with a 'machine:' line in this run");
             }
-            return scenarioCLines.subList(0, gates).stream().filter(line -> !line.startsWith("series: "))
-                    .collect(Collectors.joining("\n")).strip() + "\n\n```\n"
-                    + String.join("\n", scenarioCLines.subList(gates, scenarioCLines.size())).strip() + "\n```\n";
+            return gates;
+        }
+
+        /** The step table with the columns a reader compares lanes by, and a server's death as its note. */
+        String compactTable() {
+            return "| scenario | step | lane | req/s | p50 ms | p99 ms | timeouts | errors | idle / peak RSS MiB "
+                    + "| peak send-queue MiB | CPU s/GiB | heap alloc MiB/GiB | note |\n"
+                    + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+                    + rows.stream().map(row -> Row.cells(row.scenario(), row.step(), row.lane().flag(),
+                            Row.number(row.requestsPerSecond(), 0), Row.number(row.p50Millis(), 1),
+                            Row.number(row.p99Millis(), 1), row.timeouts(), row.errors(),
+                            Row.number(row.idleRssMiB(), 0) + " / " + Row.number(row.peakRssMiB(), 0),
+                            Row.number(row.sendQueuePeakMiB(), 0), Row.number(row.cpuSecondsPerGiB(), 1),
+                            Row.number(row.heapAllocatedMiBPerGiB(), 0),
+                            row.note().startsWith("server died") ? row.note().split(";")[0] : "") + "\n")
+                    .collect(Collectors.joining());
         }
 
         String line() {
@@ -108,6 +135,15 @@ public final class LoadReport {
 
         String table() {
             return Row.header() + "\n" + rows.stream().map(row -> row.markdown() + "\n").collect(Collectors.joining());
+        }
+
+        /** The count of passed and failed gates, each failed gate's line, and how many were not evaluated. */
+        String gateCount() {
+            List<String> lines = gates().lines().toList();
+            return "**" + lines.get(lines.size() - 1) + "**, "
+                    + lines.stream().filter(line -> line.startsWith("NOT EVALUATED")).count() + " not evaluated.\n"
+                    + lines.stream().filter(line -> line.startsWith("FAIL ")).map(line -> "- " + line + "\n")
+                    .collect(Collectors.joining());
         }
 
         String gates() {
@@ -129,6 +165,9 @@ public final class LoadReport {
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
         renderers.put("scenario-c", block -> run(block.reportFrom(root)).scenarioC());
+        renderers.put("scenario-c-gates", block -> run(block.reportFrom(root)).scenarioCGates());
+        renderers.put("compact", block -> run(block.reportFrom(root)).compactTable());
+        renderers.put("gate-count", block -> run(block.reportFrom(root)).gateCount());
         renderers.put("ws-run", block -> fanOut(block.reportFrom(root)).line() + "\n");
         renderers.put("ws-table", block -> fanOut(block.reportFrom(root)).table());
         renderers.put("ws-seed", block -> fanOut(block.reportFrom(root)).seed());
