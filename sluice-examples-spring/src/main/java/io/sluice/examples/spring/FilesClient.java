@@ -70,26 +70,32 @@ public record FilesClient(URI base, HttpClient http) {
         if (range != null) {
             request.header("Range", range);
         }
-        return send(request.build());
+        return send(request.build(), sha256());
+    }
+
+    /** Downloads {@code /VARIANT/files/NAME} counting its bytes only (its {@code sha256} is empty): for load. */
+    public Answer count(String variant, String name) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri(variant, name)).GET().build(), null);
     }
 
     private URI uri(String variant, String name) {
         return URI.create(base + "/" + variant + "/files/" + name);
     }
 
-    private Answer send(HttpRequest request) throws IOException, InterruptedException {
+    private Answer send(HttpRequest request, MessageDigest sha256) throws IOException, InterruptedException {
         HttpResponse<InputStream> response = http.send(request, BodyHandlers.ofInputStream());
-        MessageDigest sha256 = sha256();
         long bytes = 0;
         try (InputStream body = response.body()) {
             byte[] buffer = new byte[64 * 1024];
             for (int n; (n = body.read(buffer)) >= 0; ) {
-                sha256.update(buffer, 0, n);
+                if (sha256 != null) {
+                    sha256.update(buffer, 0, n);
+                }
                 bytes += n;
             }
         }
         return new Answer(response.statusCode(), response.headers().firstValue("Content-Range").orElse(null),
-                bytes, HexFormat.of().formatHex(sha256.digest()));
+                bytes, sha256 == null ? "" : HexFormat.of().formatHex(sha256.digest()));
     }
 
     /** A new SHA-256 digest. */
