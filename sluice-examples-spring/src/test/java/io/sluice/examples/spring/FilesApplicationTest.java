@@ -147,6 +147,10 @@ class FilesApplicationTest {
 
         if (variant.equals("sluice")) {
             assertFalse(Files.exists(STORAGE.resolve(name)), "a partial upload under the client's name");
+            try (Stream<Path> files = Files.list(STORAGE)) {
+                assertEquals(List.of(), files.map(file -> file.getFileName().toString())
+                        .filter(file -> file.startsWith(".")).toList(), "hidden files left");
+            }
         }
         Path source = TestFiles.random(100_000, 3);
         assertEquals(new Stored(200, "100000"), client().uploadRaw(variant, name, source));
