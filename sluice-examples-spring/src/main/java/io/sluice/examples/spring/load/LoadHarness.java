@@ -7,6 +7,7 @@ import io.sluice.testkit.Load;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 /**
  * Uploads and downloads against {@code FilesApplication}, Spring's variant against sluice's, from
@@ -70,7 +72,7 @@ public final class LoadHarness {
         Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
         Path storage = Files.createDirectories(work.resolve("storage"));
         try (ServerUnderLoad server = options.containsKey("url")
-                ? ServerUnderLoad.at(java.net.URI.create(options.get("url")))
+                ? ServerUnderLoad.at(URI.create(options.get("url")))
                 : ServerUnderLoad.start(Path.of(options.get("jar")), storage,
                         Arrays.asList(options.get("server-jvm").split(" ")));
              PrintWriter uploads = csv(results.resolve("uploads.csv"));
@@ -178,7 +180,7 @@ public final class LoadHarness {
 
     /** Deletes what a cell stored, so the disk holds one cell's files at a time (size x clients). */
     private static void empty(Path storage) throws IOException {
-        try (var files = Files.list(storage)) {
+        try (Stream<Path> files = Files.list(storage)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Files.delete(file);
             }
