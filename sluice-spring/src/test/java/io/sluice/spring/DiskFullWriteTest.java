@@ -1,12 +1,12 @@
 package io.sluice.spring;
 
+import io.sluice.testkit.Tmpfs;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Mono;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,8 +32,7 @@ class DiskFullWriteTest {
     @Test
     void aFullDiskFailsTheWriteAndEveryBufferIsReleasedOnce() throws Exception {
         Path mountPoint = Files.createDirectory(dir.resolve("small"));
-        mount(mountPoint);
-        try {
+        try (Tmpfs disk = mount(mountPoint)) {
             TrackedBuffers buffers = new TrackedBuffers(random(1_000_000, 31), 1000, null);
 
             Throwable signalled = DataBufferFiles.write(buffers.flux(), mountPoint.resolve("full"))
@@ -46,26 +45,19 @@ class DiskFullWriteTest {
             assertTrue(buffers.createdCount() > 256, "the disk filled up mid-stream: " + buffers.createdCount());
             assertEquals(List.of(), buffers.problems());
             assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
-        } finally {
-            run("umount", mountPoint.toString());
         }
     }
 
-    private static void mount(Path mountPoint) throws Exception {
-        String failure = run("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint.toString());
-        if (failure != null) {
-            String reason = "cannot mount a tmpfs at " + mountPoint + " (needs root): " + failure;
-            if ("true".equals(System.getenv("CI"))) {
+    private static Tmpfs mount(Path mountPoint) {
+        try {
+            return Tmpfs.mount(mountPoint, 256 * 1024);
+        } catch (IOException e) {
+            String reason = "cannot mount a tmpfs at " + mountPoint + " (needs root): " + e.getMessage();
+            if (Tmpfs.required()) {
                 fail("CI=true, so a full disk must be tested, but " + reason);
             }
             Assumptions.abort(reason);
+            throw new AssertionError(e);
         }
-    }
-
-    /** Runs a command; null if it succeeded, else its output. */
-    private static String run(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return process.waitFor() == 0 ? null : output.strip();
     }
 }

@@ -1,0 +1,70 @@
+package io.sluice.examples.spring;
+
+import io.sluice.WriteOptions;
+import io.sluice.spring.DataBufferFiles;
+import io.sluice.spring.FileParts;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Uploads to the storage directory, each answered with the stored file's size in bytes: a
+ * multipart form's part {@code file} ({@code POST}) or the raw request body ({@code PUT}), by
+ * Spring's own {@code FilePart.transferTo} and {@code DataBufferUtils.write} under {@code /spring}
+ * and by sluice's drop-ins under {@code /sluice}.
+ *
+ * <p>sluice's variant replaces the target atomically: it writes a hidden sibling and renames it
+ * over the target once every byte is written, so an upload that fails or is aborted leaves no
+ * partial file under the client's name. Spring's variant writes the target in place, and an
+ * aborted upload leaves what had arrived.
+ */
+@RestController
+class UploadController {
+
+    private static final WriteOptions ATOMIC = WriteOptions.defaults().withAtomicReplace();
+
+    private final Storage storage;
+
+    UploadController(Storage storage) {
+        this.storage = storage;
+    }
+
+    @PostMapping("/spring/files/{name}")
+    Mono<Long> springPart(@PathVariable String name, @RequestPart("file") FilePart part) {
+        Path target = storage.resolve(name);
+        return part.transferTo(target).then(sizeOf(target));
+    }
+
+    @PutMapping("/spring/raw/{name}")
+    Mono<Long> springRaw(@PathVariable String name, @RequestBody Flux<DataBuffer> body) {
+        Path target = storage.resolve(name);
+        return DataBufferUtils.write(body, target).then(sizeOf(target));
+    }
+
+    @PostMapping("/sluice/files/{name}")
+    Mono<Long> sluicePart(@PathVariable String name, @RequestPart("file") FilePart part) {
+        Path target = storage.resolve(name);
+        return FileParts.transferTo(part, target, ATOMIC).then(sizeOf(target));
+    }
+
+    @PutMapping("/sluice/raw/{name}")
+    Mono<Long> sluiceRaw(@PathVariable String name, @RequestBody Flux<DataBuffer> body) {
+        return DataBufferFiles.write(body, storage.resolve(name), ATOMIC);
+    }
+
+    private static Mono<Long> sizeOf(Path file) {
+        return Mono.fromCallable(() -> Files.size(file)).subscribeOn(Schedulers.boundedElastic());
+    }
+}

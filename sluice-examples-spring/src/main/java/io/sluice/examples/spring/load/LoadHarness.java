@@ -1,0 +1,227 @@
+package io.sluice.examples.spring.load;
+
+import io.sluice.examples.spring.FilesClient;
+import io.sluice.testkit.BuildInfo;
+import io.sluice.testkit.Load;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * Uploads and downloads against {@code FilesApplication}, Spring's variant against sluice's, from
+ * this JVM over loopback to the application's (a child JVM it starts, or {@code --url} of a running
+ * one started with {@code --sluice.stats=true}). Every cell (transfer, size, clients) runs
+ * {@code --warmup} unrecorded samples, then {@code --samples} recorded ones; a sample is every client
+ * moving the file once, all started together. Raw rows go to {@code uploads.csv} and
+ * {@code downloads.csv} in {@code --results}; the console gets each cell's median MiB/s and the
+ * ratio sluice/Spring. A started application's storage ({@code --work}/storage) is emptied after
+ * each cell; a running one's is left to its owner. Options (defaults): {@code --sizes 1MiB,100MiB,1GiB --clients 1,10
+ * --samples 5 --warmup 1 --jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar
+ * --server-jvm -Xmx1g --work RESULTS/work}.
+ *
+ * <p>Threading: the main thread runs the cells; a sample's clients run on a pool of their own and
+ * only report back through their futures.
+ */
+public final class LoadHarness {
+
+    private static final String HEADER = "commit,jdk,transfer,size_bytes,clients,sample,seconds,mib_per_s,"
+            + "server_cpu_s,server_heap_after_gc_bytes,server_peak_rss_bytes,load1_before,load1_after,others_busy";
+
+    private final Map<String, String> options;
+    private final Map<String, List<Double>> mibPerSecond = new TreeMap<>(); // "kind size clients transfer" -> samples
+
+    private LoadHarness(Map<String, String> options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new TreeMap<>(Map.of(
+                "sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5", "warmup", "1",
+                "jar", "sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar",
+                "server-jvm", "-Xmx1g"));
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --option value, got " + args[i]);
+            }
+            options.put(args[i].substring(2), args[i + 1]);
+        }
+        if (!options.containsKey("results")) {
+            throw new IllegalArgumentException("--results DIR is required");
+        }
+        new LoadHarness(options).run();
+    }
+
+    private void run() throws Exception {
+        Path results = Files.createDirectories(Path.of(options.get("results")));
+        Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
+        Path storage = Files.createDirectories(work.resolve("storage"));
+        try (ServerUnderLoad server = options.containsKey("url")
+                ? ServerUnderLoad.at(URI.create(options.get("url")))
+                : ServerUnderLoad.start(Path.of(options.get("jar")), storage,
+                        Arrays.asList(options.get("server-jvm").split(" ")));
+             PrintWriter uploads = csv(results.resolve("uploads.csv"));
+             PrintWriter downloads = csv(results.resolve("downloads.csv"))) {
+            FilesClient client = FilesClient.of(server.base());
+            for (String sizeText : options.get("sizes").split(",")) {
+                long size = bytes(sizeText);
+                Path source = source(work, size);
+                for (String clientsText : options.get("clients").split(",")) {
+                    int clients = Integer.parseInt(clientsText);
+                    for (Transfer transfer : Transfer.values()) {
+                        if (!transfer.upload()) {
+                            prepareDownloads(client, source, size, clients);
+                        }
+                        cell(server, client, transfer, source, size, clients, transfer.upload() ? uploads : downloads);
+                        if (!options.containsKey("url")) {
+                            empty(storage);
+                        }
+                    }
+                }
+                Files.delete(source);
+            }
+        }
+        printRatios();
+    }
+
+    private void cell(ServerUnderLoad server, FilesClient client, Transfer transfer, Path source, long size,
+                      int clients, PrintWriter out) throws Exception {
+        int warmup = Integer.parseInt(options.get("warmup"));
+        int samples = Integer.parseInt(options.get("samples"));
+        for (int sample = -warmup; sample < samples; sample++) {
+            server.resetPeak();
+            ServerUnderLoad.Stats before = server.stats();
+            Load.Meter meter = new Load.Meter();
+            long began = System.nanoTime();
+            together(clients, i -> transfer.once(client, name(transfer, size, i), source, size));
+            double seconds = (System.nanoTime() - began) / 1e9;
+            ServerUnderLoad.Stats after = server.stats();
+            Load load = meter.stop(after.cpuNanos() - before.cpuNanos());
+            if (sample < 0) {
+                continue;
+            }
+            double mib = size * (double) clients / (1024 * 1024) / seconds;
+            mibPerSecond.computeIfAbsent(transfer.kind + " " + size + " " + clients + " " + transfer.variant,
+                    key -> new ArrayList<>()).add(mib);
+            out.printf(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f%n", BuildInfo.commit(),
+                    Runtime.version(), transfer.label(), size, clients, sample, seconds, mib,
+                    (after.cpuNanos() - before.cpuNanos()) / 1e9, after.heapAfterGcBytes(), after.peakRssBytes(),
+                    load.load1Before(), load.load1After(), load.othersBusy());
+            out.flush();
+            System.out.printf(Locale.ROOT, "%-16s %12d B x%-3d sample %d: %9.1f MiB/s%n",
+                    transfer.label(), size, clients, sample, mib);
+        }
+    }
+
+    /** Stores the file each download client reads, through sluice's raw upload (not measured). */
+    private static void prepareDownloads(FilesClient client, Path source, long size, int clients) throws Exception {
+        together(clients, i -> Transfer.SLUICE_RAW.once(client, name(Transfer.SLUICE_DOWNLOAD, size, i), source, size));
+    }
+
+    /** Each client stores its own file, so no two clients write one target. */
+    private static String name(Transfer transfer, long size, int client) {
+        return (transfer.upload() ? transfer.label() : "download") + "-" + size + "-" + client;
+    }
+
+    private interface ClientTask {
+        void run(int client) throws Exception;
+    }
+
+    /** Runs {@code task} for clients 0..n-1 at once and returns when all have ended; rethrows a failure. */
+    private static void together(int clients, ClientTask task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                int client = i;
+                running.add(pool.submit(() -> {
+                    start.await();
+                    task.run(client);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> one : running) {
+                one.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void printRatios() {
+        System.out.println("median MiB/s per cell, and sluice / Spring:");
+        mibPerSecond.forEach((key, samples) -> {
+            if (key.endsWith(" sluice")) {
+                String cell = key.substring(0, key.length() - " sluice".length());
+                double sluice = median(samples);
+                double spring = median(mibPerSecond.getOrDefault(cell + " spring", List.of(Double.NaN)));
+                System.out.printf(Locale.ROOT, "%-30s spring %9.1f  sluice %9.1f  ratio %5.2f%n",
+                        cell, spring, sluice, sluice / spring);
+            }
+        });
+    }
+
+    /** Deletes what a cell stored, so the disk holds one cell's files at a time (size x clients). */
+    private static void empty(Path storage) throws IOException {
+        try (Stream<Path> files = Files.list(storage)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    private static double median(List<Double> samples) {
+        List<Double> sorted = samples.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static PrintWriter csv(Path file) throws IOException {
+        PrintWriter out = new PrintWriter(Files.newBufferedWriter(file));
+        out.println(HEADER);
+        return out;
+    }
+
+    /** {@code 1KiB}, {@code 100MiB}, {@code 1GiB} or a plain count of bytes. */
+    static long bytes(String text) {
+        String[] units = {"GiB", "MiB", "KiB"};
+        long[] factors = {1L << 30, 1L << 20, 1L << 10};
+        for (int i = 0; i < units.length; i++) {
+            if (text.endsWith(units[i])) {
+                return Long.parseLong(text.substring(0, text.length() - 3)) * factors[i];
+            }
+        }
+        return Long.parseLong(text);
+    }
+
+    /** A file of {@code size} pseudo-random bytes in {@code work}. */
+    private static Path source(Path work, long size) throws IOException {
+        Path file = work.resolve("source-" + size);
+        byte[] block = new byte[1024 * 1024];
+        Random random = new Random(size);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long left = size; left > 0; left -= block.length) {
+                random.nextBytes(block);
+                out.write(block, 0, (int) Math.min(block.length, left));
+            }
+        }
+        return file;
+    }
+}
