@@ -1,13 +1,21 @@
 package io.sluice.server.load;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * What a load harness reads about a server process from outside, in {@code /proc} (Linux): its
- * resident memory and its CPU time. Every reading is of another process that may have died, so
- * none throws: a gone process reads as -1 or NaN.
+ * What a load harness reads about a server process from outside: its resident memory and its CPU
+ * time in {@code /proc} (Linux), and the {@code name=value} lines of its own figures over HTTP.
+ * Every reading is of another process that may have died, so none throws: a gone process reads as
+ * -1, NaN or nothing.
  */
 public final class ProcessReadings {
 
@@ -40,5 +48,28 @@ public final class ProcessReadings {
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }
+    }
+
+    /**
+     * The {@code name=value} lines (values are longs) that {@code GET uri} answers, such as a
+     * server's {@code /metrics}; empty when it does not answer in {@code timeout} (dead or saturated).
+     */
+    public static Map<String, Long> keyValues(HttpClient client, URI uri, Duration timeout) {
+        Map<String, Long> values = new TreeMap<>();
+        try {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).timeout(timeout).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            for (String line : response.body().split("\n")) {
+                int equals = line.indexOf('=');
+                if (equals > 0) {
+                    values.put(line.substring(0, equals), Long.parseLong(line.substring(equals + 1).trim()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // dead or saturated: no values
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return values;
     }
 }

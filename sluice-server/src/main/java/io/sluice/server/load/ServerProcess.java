@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -187,22 +185,7 @@ record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path j
 
     /** The server's own view: heap, heap allocated, direct memory, threads, queued bytes; empty if unreachable. */
     Map<String, Long> metrics() {
-        Map<String, Long> values = new TreeMap<>();
-        try {
-            HttpResponse<String> response = METRICS_CLIENT.send(HttpRequest.newBuilder(uri("/metrics"))
-                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
-            for (String line : response.body().split("\n")) {
-                int equals = line.indexOf('=');
-                if (equals > 0) {
-                    values.put(line.substring(0, equals), Long.parseLong(line.substring(equals + 1).trim()));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // unreachable (dead or saturated): no values
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return values;
+        return ProcessReadings.keyValues(METRICS_CLIENT, uri("/metrics"), Duration.ofSeconds(3));
     }
 
     /**

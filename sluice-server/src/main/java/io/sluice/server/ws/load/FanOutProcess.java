@@ -10,15 +10,12 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -90,23 +87,8 @@ record FanOutProcess(Process process, int port, Path stderr) implements AutoClos
 
     /** The server's {@code /stats} ({@code collect}: after a full collection); empty when it does not answer. */
     Map<String, Long> stats(boolean collect) {
-        Map<String, Long> values = new TreeMap<>();
-        try {
-            URI uri = URI.create("http://127.0.0.1:" + port + "/stats" + (collect ? "?gc=true" : ""));
-            HttpResponse<String> response = STATS_CLIENT.send(HttpRequest.newBuilder(uri)
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            for (String line : response.body().split("\n")) {
-                int equals = line.indexOf('=');
-                if (equals > 0) {
-                    values.put(line.substring(0, equals), Long.parseLong(line.substring(equals + 1).trim()));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // dead or saturated: no values
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return values;
+        return ProcessReadings.keyValues(STATS_CLIENT,
+                URI.create("http://127.0.0.1:" + port + "/stats" + (collect ? "?gc=true" : "")), Duration.ofSeconds(10));
     }
 
     @Override
