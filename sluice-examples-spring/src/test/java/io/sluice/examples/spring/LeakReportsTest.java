@@ -18,7 +18,13 @@ class LeakReportsTest {
     @Test
     void aBufferNeverReleasedIsReported() throws Exception {
         leak();
+        // The leak's weak reference and drain's sentinel are cleared by the same collection but
+        // enqueued one after the other, so the report may need another round; a real leak found
+        // late fails the next test's check instead.
         List<String> reports = LeakReports.drain();
+        for (int round = 0; reports.isEmpty() && round < 20; round++) {
+            reports = LeakReports.drain();
+        }
         assertEquals(1, reports.size(), reports::toString);
         assertTrue(reports.get(0).startsWith("LEAK: ByteBuf"), reports::toString);
     }
