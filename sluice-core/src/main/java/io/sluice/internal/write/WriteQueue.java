@@ -104,14 +104,17 @@ final class WriteQueue {
         batchCount = 0;
     }
 
-    /** From the drain, once the write ended: drops what it will never write, giving back lent chunks (W10). */
+    /**
+     * From the drain, once the write ended: drops what it will never write, giving back lent chunks
+     * (W10). Item by item, reading {@code lentSeen} after each poll: an {@code onNext} that queues
+     * its first lent chunk during this call set the flag before its offer, so the poll that finds
+     * the chunk sees the flag too; one queued after the last poll signals the pass that drops it.
+     */
     void dropAll() {
-        if (lentSeen) {
-            for (ByteBuffer item; (item = poll()) != null; ) {
+        for (ByteBuffer item; (item = poll()) != null; ) {
+            if (lentSeen) {
                 Loans.giveBack(item);
             }
         }
-        queue.clear();
-        emittedInRequest.clear();
     }
 }
