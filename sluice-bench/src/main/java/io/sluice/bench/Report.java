@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Estimate;
 import io.sluice.bench.providers.Providers;
 
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Estimate;
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.Estimate;
 import io.sluice.testkit.Load;
 
 import org.junit.jupiter.api.Test;

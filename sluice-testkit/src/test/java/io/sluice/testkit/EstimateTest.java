@@ -1,4 +1,4 @@
-package io.sluice.bench;
+package io.sluice.testkit;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.sluice.bench;
+package io.sluice.testkit;
 
 import java.util.Arrays;
 import java.util.Locale;
