@@ -4,6 +4,7 @@ import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.testkit.OpenFiles;
+import io.sluice.testkit.Tmpfs;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,7 @@ class FilesystemFaultsTest {
     @Test
     void diskFullFailsWithEnospcClosesTheFileAndCancelsUpstream() throws Exception {
         Path mountPoint = Files.createDirectory(directory.resolve("small"));
-        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "256k")) {
+        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, 256 * 1024)) {
             AtomicInteger cancelled = new AtomicInteger();
             Throwable failure = Stages.failure(ReactiveFile.of(tmpfs.path().resolve("full"))
                     .write(endless(cancelled), PLAIN));
@@ -62,7 +63,7 @@ class FilesystemFaultsTest {
     void diskFullAtRandomPointsInAtomicModeLeavesTheTargetUntouched() throws Exception {
         Path mountPoint = Files.createDirectory(directory.resolve("small"));
         Random random = new Random(5);
-        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "1m")) {
+        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, 1024 * 1024)) {
             Path target = tmpfs.path().resolve("target");
             byte[] old = Content.bytes(1, 64 * 1024);
             Files.write(target, old);
@@ -87,7 +88,7 @@ class FilesystemFaultsTest {
         Path source = directory.resolve("source");
         Files.write(source, Content.bytes(2, 1024 * 1024));
         Path mountPoint = Files.createDirectory(directory.resolve("small"));
-        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "256k")) {
+        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, 256 * 1024)) {
             Throwable failure = Stages.failure(ReactiveFile.of(source).copyTo(tmpfs.path().resolve("copy")));
 
             assertNoSpace(failure);
@@ -144,7 +145,7 @@ class FilesystemFaultsTest {
     @Test
     void aReadOnlyFileSystemFailsWritesWithErofsAndStillReads() throws Exception {
         Path mountPoint = Files.createDirectory(directory.resolve("ro"));
-        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "1m")) {
+        try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, 1024 * 1024)) {
             Path existing = tmpfs.path().resolve("existing");
             byte[] old = Content.bytes(3, 100_000);
             Files.write(existing, old);
