@@ -33,7 +33,10 @@ import java.util.stream.Collectors;
  * step table), {@code compact} (its main columns), {@code drain} (scenario B's drain table),
  * {@code gates} (every gate line and the count), {@code gate-count} (the count and the failed
  * gates' lines), {@code scenario-c} (scenario C's tables and
- * gates, as its run printed them) or {@code scenario-c-gates} (its gate lines only). A run with
+ * gates, as its run printed them) or {@code scenario-c-gates} (its gate lines only). A run of
+ * several repeats ({@code LoadMain --repeats N}) gives {@code compact} as means with 95% intervals,
+ * {@code table} and {@code drain} with every repeat's lines, and gates judged met, missed or
+ * inconclusive ({@link Gates}); a run of one is reported as before, one sample. A run with
  * a step during which other work kept more than {@link Load#NOISY_ABOVE} of the cores busy, or
  * whose scenario C says NOISY, is noisy: {@code report} rewrites no block from it without
  * {@code --allow-noisy}. A folder with {@code websocket.csv} is a fan-out run ({@link FanOutReport}):
