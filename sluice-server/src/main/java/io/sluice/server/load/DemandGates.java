@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
 import static io.sluice.server.load.GateBook.f;
 
@@ -59,7 +60,7 @@ final class DemandGates {
         List<DemandScenario.Result> first = paced.get(0);
         DemandScenario.Result adaptive = first.get(0);
         DemandScenario.Result control = first.get(first.size() - 1);
-        int bestFixedIndex = java.util.stream.IntStream.range(1, first.size() - 1).boxed()
+        int bestFixedIndex = IntStream.range(1, first.size() - 1).boxed()
                 .max(Comparator.comparingDouble(i -> mean(paced, i, DemandScenario.Result::mibPerSecond).value()))
                 .orElseThrow();
         DemandScenario.Result bestFixed = first.get(bestFixedIndex);

@@ -99,11 +99,6 @@ final class GateBook {
         return missed + inconclusive;
     }
 
-    /** The mean of every repeat's figure with its interval. */
-    static Estimate mean(double[] perRepeat) {
-        return Estimate.mean(perRepeat);
-    }
-
     /** {@code 42172 (41800..42544)}: decimals by magnitude, n/a when not measured. */
     static String interval(Estimate estimate) {
         if (Double.isNaN(estimate.value())) {

@@ -6,7 +6,6 @@ import io.sluice.testkit.Estimate;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
@@ -74,7 +73,7 @@ final class Gates {
     }
 
     private Estimate mean(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
-        return GateBook.mean(each(scenario, step, lane, figure));
+        return Estimate.mean(each(scenario, step, lane, figure));
     }
 
     private static GateBook.Check check(String label, Estimate measured, double target, boolean atMost) {
@@ -119,7 +118,7 @@ final class Gates {
                     .filter(row -> row.scenario().equals("A1") && row.step().equals(step))
                     .mapToLong(row -> row.errors() + row.timeouts()).sum()).toArray();
             book.all("A1 " + step + " no errors or timeouts on any lane", errors + " errors+timeouts",
-                    List.of(check("errors+timeouts", GateBook.mean(errorsPerRepeat), 0, true)));
+                    List.of(check("errors+timeouts", Estimate.mean(errorsPerRepeat), 0, true)));
         }
     }
 
@@ -154,7 +153,7 @@ final class Gates {
                                     smoke() ? 2.0 * a.get().requestsPerSecond() : required),
                             List.of(smoke() ? check(lane.flag() + " / A req/s", Estimate.ratioOfMeans(throughput,
                                     each("A2", step, Lane.A, Row::requestsPerSecond)), 2.0, false)
-                                    : check(lane.flag() + " req/s", GateBook.mean(throughput), required, false)));
+                                    : check(lane.flag() + " req/s", Estimate.mean(throughput), required, false)));
                 }
                 book.all("A2 " + step + " lane " + lane.flag() + " p99 <= " + (int) p99Limit + " ms, no timeouts",
                         f("p99 %.1f ms, %d timeouts", row.get().p99Millis(), row.get().timeouts()),
@@ -251,10 +250,10 @@ final class Gates {
         boolean liveMeasured = drains.stream().allMatch(d -> !Double.isNaN(d.liveSetIdleMiB())
                 && !Double.isNaN(d.liveSetAfterDrainMiB()));
         List<GateBook.Check> checks = new ArrayList<>(List.of(check("drain max - load end RSS MiB",
-                GateBook.mean(drains.stream().mapToDouble(d -> d.rssMaxOverDrainMiB() - d.rssAtLoadEndMiB()).toArray()),
+                Estimate.mean(drains.stream().mapToDouble(d -> d.rssMaxOverDrainMiB() - d.rssAtLoadEndMiB()).toArray()),
                 drainRiseMiB(), true)));
         if (liveMeasured) {
-            checks.add(check("live set after drain - idle MiB", GateBook.mean(drains.stream()
+            checks.add(check("live set after drain - idle MiB", Estimate.mean(drains.stream()
                     .mapToDouble(d -> d.liveSetAfterDrainMiB() - d.liveSetIdleMiB()).toArray()), LIVE_SET_SLACK_MIB, true));
         }
         boolean firstLiveMeasured = !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
@@ -274,6 +273,6 @@ final class Gates {
 
     /** Every row of every repeat, each repeat's in the order they ran. */
     static List<Row> flatten(List<List<Row>> repeats) {
-        return repeats.stream().flatMap(List::stream).filter(Objects::nonNull).toList();
+        return repeats.stream().flatMap(List::stream).toList();
     }
 }
