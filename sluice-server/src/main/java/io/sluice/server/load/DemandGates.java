@@ -1,16 +1,25 @@
 package io.sluice.server.load;
 
+import io.sluice.testkit.Estimate;
+
 import java.io.PrintStream;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
+
+import static io.sluice.server.load.GateBook.f;
 
 /**
  * Scenario C's gates: absolute figures at full scale, ratios with headroom at smoke scale (seconds
  * of load on a shared 2-core CI machine), where the window gate compares time-weighted means and
  * the per-switch count is only a NOTE. Each gate's figures and why: the gate table of
  * {@code docs/results/2026-11-22-scenario-c/README.md}. The unpaced case is gated on memory only:
- * its producers outrun the sink in both phases, so no window behaviour is asked of it.
+ * its producers outrun the sink in both phases, so no window behaviour is asked of it. With several
+ * repeats each figure is the mean over the repeats (a ratio: of two strategies' means) with its 95%
+ * interval, and a gate is met, missed or inconclusive ({@link GateBook}); the lines' one-sample
+ * figures are the first repeat's.
  *
  * <p><b>Threading:</b> used by one thread.
  */
@@ -27,7 +36,6 @@ final class DemandGates {
     private final DemandScenario.Settings settings;
     private final boolean full;
     private final PrintStream out;
-    private final List<Boolean> outcomes = new ArrayList<>();
 
     DemandGates(DemandScenario.Settings settings, PrintStream out) {
         this.settings = settings;
@@ -35,71 +43,100 @@ final class DemandGates {
         this.out = out;
     }
 
-    /**
-     * Prints one PASS/FAIL line per gate and the closing count.
-     *
-     * @param paced the paced case's results, adaptive first and all-at-once last
-     * @param unpaced the unpaced case's results, in the same order
-     * @return the number of failed gates
-     */
+    /** One repeat's gates: {@link #check(List, List)} of one repeat. */
     int check(List<DemandScenario.Result> paced, List<DemandScenario.Result> unpaced) {
-        DemandScenario.Result adaptive = paced.get(0);
-        DemandScenario.Result control = paced.get(paced.size() - 1);
-        DemandScenario.Result bestFixed = paced.subList(1, paced.size() - 1).stream()
-                .max((a, b) -> Double.compare(a.mibPerSecond(), b.mibPerSecond())).orElseThrow();
+        return checkRepeats(List.of(paced), List.of(unpaced));
+    }
+
+    /**
+     * Prints one line per gate and the closing count.
+     *
+     * @param paced each repeat's paced results, adaptive first and all-at-once last
+     * @param unpaced each repeat's unpaced results, in the same order
+     * @return the number of failed (one repeat) or missed (repeats) gates
+     */
+    int checkRepeats(List<List<DemandScenario.Result>> paced, List<List<DemandScenario.Result>> unpaced) {
+        GateBook book = new GateBook(paced.size(), out);
+        List<DemandScenario.Result> first = paced.get(0);
+        DemandScenario.Result adaptive = first.get(0);
+        DemandScenario.Result control = first.get(first.size() - 1);
+        int bestFixedIndex = IntStream.range(1, first.size() - 1).boxed()
+                .max(Comparator.comparingDouble(i -> mean(paced, i, DemandScenario.Result::mibPerSecond).value()))
+                .orElseThrow();
+        DemandScenario.Result bestFixed = first.get(bestFixedIndex);
         double mib = adaptive.mibPerSecond();
         double ideal = settings.idealPacedMibPerSecond(adaptive.seconds());
+        Estimate adaptiveMib = mean(paced, 0, DemandScenario.Result::mibPerSecond);
         if (full) {
-            gate(mib >= FULL_MIB_PER_SECOND, "C adaptive >= %.0f MiB/s aggregate: %.1f MiB/s (%.2fx the ideal %.1f)",
-                    FULL_MIB_PER_SECOND, mib, mib / ideal, ideal);
+            book.all(f("C adaptive >= %.0f MiB/s aggregate", FULL_MIB_PER_SECOND),
+                    f("%.1f MiB/s (%.2fx the ideal %.1f)", mib, mib / ideal, ideal),
+                    List.of(check("adaptive MiB/s", adaptiveMib, FULL_MIB_PER_SECOND, false)));
         } else {
-            gate(mib >= SMOKE_IDEAL_RATIO * ideal, "C adaptive >= %.2fx the ideal (smoke): %.1f of %.1f MiB/s = %.2fx",
-                    SMOKE_IDEAL_RATIO, mib, ideal, mib / ideal);
+            book.all(f("C adaptive >= %.2fx the ideal (smoke)", SMOKE_IDEAL_RATIO),
+                    f("%.1f of %.1f MiB/s = %.2fx", mib, ideal, mib / ideal),
+                    List.of(check("adaptive / ideal", mean(paced, 0, result -> result.mibPerSecond()
+                            / settings.idealPacedMibPerSecond(result.seconds())), SMOKE_IDEAL_RATIO, false)));
         }
         double ratio = full ? FULL_BEST_FIXED_RATIO : SMOKE_BEST_FIXED_RATIO;
-        gate(mib >= ratio * bestFixed.mibPerSecond(),
-                "C adaptive >= %.2fx best fixed%s: %.1f vs %.1f MiB/s (%s) = %.2fx", ratio, full ? "" : " (smoke)",
-                mib, bestFixed.mibPerSecond(), bestFixed.strategy(),
-                mib / bestFixed.mibPerSecond());
-        queuedGate("C", adaptive);
+        book.all(f("C adaptive >= %.2fx best fixed%s", ratio, full ? "" : " (smoke)"),
+                f("%.1f vs %.1f MiB/s (%s) = %.2fx", mib, bestFixed.mibPerSecond(), bestFixed.strategy(),
+                        mib / bestFixed.mibPerSecond()),
+                List.of(check("adaptive / " + bestFixed.strategy() + " MiB/s", Estimate.ratioOfMeans(
+                        each(paced, 0, DemandScenario.Result::mibPerSecond),
+                        each(paced, bestFixedIndex, DemandScenario.Result::mibPerSecond)), ratio, false)));
+        queuedGate(book, "C", paced);
         long switches = adaptive.switches().size();
         if (full) {
-            gate(switches > 0 && adaptive.shrunk() == switches,
-                    "C adaptive window shrinks after every fast->slow switch: %d of %d (above its floor at %d;"
-                            + " mean window %.0f items in fast periods, %.0f in slow)",
-                    adaptive.shrunk(), switches, adaptive.aboveFloor(), adaptive.meanFastWindow(),
-                    adaptive.meanSlowWindow());
+            book.all("C adaptive window shrinks after every fast->slow switch",
+                    f("%d of %d (above its floor at %d; mean window %.0f items in fast periods, %.0f in slow)",
+                            adaptive.shrunk(), switches, adaptive.aboveFloor(), adaptive.meanFastWindow(),
+                            adaptive.meanSlowWindow()),
+                    List.of(check("share of switches it shrank after", mean(paced, 0, result -> result.switches()
+                            .isEmpty() ? 0 : (double) result.shrunk() / result.switches().size()), 1, false)));
         } else {
-            gate(adaptive.meanFastWindow() > adaptive.meanSlowWindow(),
-                    "C adaptive window is larger in fast periods than in slow ones, over time (smoke):"
-                            + " mean %.0f vs %.0f items", adaptive.meanFastWindow(), adaptive.meanSlowWindow());
+            book.all("C adaptive window is larger in fast periods than in slow ones, over time (smoke)",
+                    f("mean %.0f vs %.0f items", adaptive.meanFastWindow(), adaptive.meanSlowWindow()),
+                    List.of(check("fast - slow mean window, items (> 0)", mean(paced, 0,
+                            result -> result.meanFastWindow() - result.meanSlowWindow()), Double.MIN_VALUE, false)));
             out.printf(Locale.ROOT, "NOTE not gated at smoke scale: window shrank after %d of %d fast->slow switches"
                     + " (%d found it above its floor, it shrank after %d of those)%n", adaptive.shrunk(), switches,
                     adaptive.aboveFloor(), adaptive.shrunkFromAboveFloor());
         }
-        controlGate("C", control);
-        queuedGate("C unpaced", unpaced.get(0));
-        controlGate("C unpaced", unpaced.get(unpaced.size() - 1));
-        long failed = outcomes.stream().filter(ok -> !ok).count();
-        out.println((outcomes.size() - failed) + " passed, " + failed + " failed");
-        return (int) failed;
+        controlGate(book, "C", paced);
+        queuedGate(book, "C unpaced", unpaced);
+        controlGate(book, "C unpaced", unpaced);
+        return book.close();
     }
 
-    private void queuedGate(String name, DemandScenario.Result adaptive) {
-        gate(adaptive.peakQueuedBytes() <= MAX_QUEUED_BYTES, "%s adaptive queues <= %d MiB in total: %.1f MiB", name,
-                MAX_QUEUED_BYTES >> 20, adaptive.peakQueuedBytes() / DemandScenario.MIB);
+    private void queuedGate(GateBook book, String name, List<List<DemandScenario.Result>> repeats) {
+        book.all(f("%s adaptive queues <= %d MiB in total", name, MAX_QUEUED_BYTES >> 20),
+                f("%.1f MiB", repeats.get(0).get(0).peakQueuedBytes() / DemandScenario.MIB),
+                List.of(check("peak queued MiB", mean(repeats, 0, result -> result.peakQueuedBytes()
+                        / DemandScenario.MIB), MAX_QUEUED_BYTES / DemandScenario.MIB, true)));
     }
 
-    private void controlGate(String name, DemandScenario.Result control) {
+    private void controlGate(GateBook book, String name, List<List<DemandScenario.Result>> repeats) {
         long threshold = full ? FULL_CONTROL_BYTES : SMOKE_CONTROL_BYTES;
-        gate(control.outOfMemory() || control.peakQueuedBytes() >= threshold,
-                "%s control: all-at-once queues >= %d MiB or runs out of memory: %s", name, threshold >> 20,
-                control.outOfMemory() ? "OutOfMemoryError"
-                        : String.format(Locale.ROOT, "%.1f MiB", control.peakQueuedBytes() / DemandScenario.MIB));
+        int last = repeats.get(0).size() - 1;
+        DemandScenario.Result control = repeats.get(0).get(last);
+        book.all(f("%s control: all-at-once queues >= %d MiB or runs out of memory", name, threshold >> 20),
+                control.outOfMemory() ? "OutOfMemoryError" : f("%.1f MiB", control.peakQueuedBytes() / DemandScenario.MIB),
+                List.of(check("peak queued MiB (out of memory: the threshold)", mean(repeats, last,
+                        result -> (result.outOfMemory() ? threshold : result.peakQueuedBytes()) / DemandScenario.MIB),
+                        threshold / DemandScenario.MIB, false)));
     }
 
-    private void gate(boolean ok, String format, Object... args) {
-        outcomes.add(ok);
-        out.println((ok ? "PASS " : "FAIL ") + String.format(Locale.ROOT, format, args));
+    private static double[] each(List<List<DemandScenario.Result>> repeats, int strategy,
+                                 ToDoubleFunction<DemandScenario.Result> figure) {
+        return repeats.stream().mapToDouble(results -> figure.applyAsDouble(results.get(strategy))).toArray();
+    }
+
+    private static Estimate mean(List<List<DemandScenario.Result>> repeats, int strategy,
+                                 ToDoubleFunction<DemandScenario.Result> figure) {
+        return Estimate.mean(each(repeats, strategy, figure));
+    }
+
+    private static GateBook.Check check(String label, Estimate measured, double target, boolean atMost) {
+        return new GateBook.Check(label, measured, target, atMost);
     }
 }

@@ -50,8 +50,13 @@ import java.util.stream.Stream;
  * CSV ({@link WindowTrace#CSV_HEADER}); rows of the unpaced case name their strategy
  * {@code unpaced <strategy>}.
  *
+ * <p>{@code --repeats N} (default 1) runs both cases N times, each repeat every strategy in turn, so
+ * that drift on the machine hits every strategy alike; each repeat prints its tables, the gates are
+ * judged on all of them with 95% intervals ({@link DemandGates}), and the series is repeat 1's. The
+ * warm-up runs before repeat 1 only: the JVM stays warm for the others.
+ *
  * <pre>java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full] [--series FILE]
- *     [--rate-mib R] [--chunk-kib K]</pre>
+ *     [--rate-mib R] [--chunk-kib K] [--repeats N]</pre>
  */
 public final class DemandScenario {
 
@@ -92,8 +97,14 @@ public final class DemandScenario {
      * @param producerMibPerSecond each paced client's rate
      * @param chunkBytes each paced client's chunk size
      * @param series where to write stream 0's window over time as CSV, or null
+     * @param repeats how often both cases run, from 1
      */
-    record Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series) {
+    record Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series, int repeats) {
+
+        /** One repeat. */
+        Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series) {
+            this(scale, producerMibPerSecond, chunkBytes, series, 1);
+        }
 
         /**
          * The best aggregate the producers and the sink together allow over the first {@code seconds}
@@ -160,13 +171,14 @@ public final class DemandScenario {
      * Runs scenario C and exits 1 if a gate failed.
      *
      * @param args {@code smoke} or {@code full}, then optionally {@code --series FILE},
-     *     {@code --rate-mib R}, {@code --chunk-kib K}
+     *     {@code --rate-mib R}, {@code --chunk-kib K}, {@code --repeats N}
      */
     public static void main(String[] args) throws Exception {
         Size scale = Size.SMOKE;
         Path series = null;
         double rate = DEFAULT_PRODUCER_MIB_PER_SECOND;
         int chunk = DEFAULT_CHUNK_BYTES;
+        int repeats = 1;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.startsWith("--") && ++i >= args.length) {
@@ -178,11 +190,12 @@ public final class DemandScenario {
                 case "--series" -> series = Path.of(args[i]);
                 case "--rate-mib" -> rate = Double.parseDouble(args[i]);
                 case "--chunk-kib" -> chunk = Integer.parseInt(args[i]) * 1024;
-                default -> throw new IllegalArgumentException("unknown argument " + arg
-                        + "; usage: DemandScenario [smoke|full] [--series FILE] [--rate-mib R] [--chunk-kib K]");
+                case "--repeats" -> repeats = LoadMain.repeats(args[i]);
+                default -> throw new IllegalArgumentException("unknown argument " + arg + "; usage: DemandScenario"
+                        + " [smoke|full] [--series FILE] [--rate-mib R] [--chunk-kib K] [--repeats N]");
             }
         }
-        System.exit(run(new Settings(scale, rate, chunk, series), System.out) == 0 ? 0 : 1);
+        System.exit(run(new Settings(scale, rate, chunk, series, repeats), System.out) == 0 ? 0 : 1);
     }
 
     /**
@@ -195,6 +208,7 @@ public final class DemandScenario {
         Load.Meter machine = new Load.Meter();
         List<String> csv = new ArrayList<>();
         csv.add(WindowTrace.CSV_HEADER);
+        long started = System.nanoTime();
         out.printf(Locale.ROOT, "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;"
                         + " java=%s%n", scale.name(), scale.uploads(), scale.bytesEach() / (1024 * 1024), FAST_SINK_MIB,
                 SLOW_SINK_MIB, TimeUnit.NANOSECONDS.toMillis(scale.periodNanos()), Runtime.version());
@@ -202,6 +216,42 @@ public final class DemandScenario {
             out.println(scale.rounds() + " interleaved rounds per case: MiB/s and s are the faster round's,"
                     + " every other column is over all rounds");
         }
+        List<List<Result>> paced = new ArrayList<>();
+        List<List<Result>> unpaced = new ArrayList<>();
+        for (int repeat = 1; repeat <= settings.repeats(); repeat++) {
+            if (settings.repeats() > 1) {
+                out.printf(Locale.ROOT, "%nrepeat %d of %d%n", repeat, settings.repeats());
+            }
+            long repeatStarted = System.nanoTime();
+            boolean first = repeat == 1;
+            runRepeat(settings, first ? csv : new ArrayList<>(), first, out, paced, unpaced);
+            if (settings.repeats() > 1) {
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted);
+                out.printf(Locale.ROOT, "repeat %d took %d s%s%n", repeat, seconds, first ? "; the other "
+                        + (settings.repeats() - 1) + " will take about "
+                        + LoadMain.duration((settings.repeats() - 1) * seconds) + " more" : "");
+            }
+        }
+        if (settings.series() != null) {
+            Files.write(settings.series(), csv, StandardCharsets.UTF_8);
+            out.println("\nseries: " + settings.series() + " (" + (csv.size() - 1) + " rows"
+                    + (settings.repeats() > 1 ? ", repeat 1" : "") + ")");
+        }
+        if (settings.repeats() > 1) {
+            out.printf(Locale.ROOT, "%nscenario C took %d s (%d repeats)%n",
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), settings.repeats());
+        }
+        Load load = machine.stop();
+        out.printf(Locale.ROOT, "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before,"
+                + " %.1f after)%n", load.noisy() ? "NOISY" : "quiet", 100 * load.othersBusy(), load.load1Before(),
+                load.load1After());
+        return new DemandGates(settings, out).checkRepeats(paced, unpaced);
+    }
+
+    /** Both cases once, each strategy in turn, their tables printed and their results added to {@code paced} and {@code unpaced}. */
+    private static void runRepeat(Settings settings, List<String> csv, boolean warmUp, PrintStream out,
+                                  List<List<Result>> pacedRepeats, List<List<Result>> unpacedRepeats) throws Exception {
+        Size scale = settings.scale();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("paced-clients"));
         List<Result> paced;
         try {
@@ -210,7 +260,7 @@ public final class DemandScenario {
                     settings.chunkBytes() / 1024, settings.producerMibPerSecond() * scale.uploads(),
                     settings.idealPacedMibPerSecond(2 * scale.periodNanos() / 1e9));
             Schedule client = Schedule.constant(settings.producerMibPerSecond() * MIB);
-            paced = runCase("", scale, csv, out, bytes -> ScheduledPublisher.timed(bytes, settings.chunkBytes(),
+            paced = runCase("", scale, csv, warmUp, out, bytes -> ScheduledPublisher.timed(bytes, settings.chunkBytes(),
                     client, CLIENT_BURST_BYTES, timer, PacingClock.system()));
         } finally {
             timer.shutdownNow();
@@ -221,20 +271,13 @@ public final class DemandScenario {
             Scenarios.writeRandom(source, scale.bytesEach(), 7);
             out.printf(Locale.ROOT, "%nUnpaced producers (reported): each upload reads a file as fast as it can"
                     + " (ReactiveFile.read(), %d KiB chunks)%n", UNPACED_CHUNK_BYTES / 1024);
-            unpaced = runCase("unpaced ", scale, csv, out,
+            unpaced = runCase("unpaced ", scale, csv, warmUp, out,
                     bytes -> ReactiveFile.of(source).read(ReadOptions.range(0, bytes)));
         } finally {
             Files.deleteIfExists(source);
         }
-        if (settings.series() != null) {
-            Files.write(settings.series(), csv, StandardCharsets.UTF_8);
-            out.println("\nseries: " + settings.series() + " (" + (csv.size() - 1) + " rows)");
-        }
-        Load load = machine.stop();
-        out.printf(Locale.ROOT, "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before,"
-                + " %.1f after)%n", load.noisy() ? "NOISY" : "quiet", 100 * load.othersBusy(), load.load1Before(),
-                load.load1After());
-        return new DemandGates(settings, out).check(paced, unpaced);
+        pacedRepeats.add(paced);
+        unpacedRepeats.add(unpaced);
     }
 
     /** In the order they run and print: adaptive first, the control (all-at-once) last, as the gates expect. */
@@ -244,7 +287,7 @@ public final class DemandScenario {
                 Map.entry("all-at-once", Demand.unbounded()));
     }
 
-    private static List<Result> runCase(String prefix, Size scale, List<String> csv, PrintStream out,
+    private static List<Result> runCase(String prefix, Size scale, List<String> csv, boolean warmUp, PrintStream out,
                                         LongFunction<Publisher<ByteBuffer>> producers) throws Exception {
         out.println("| strategy | aggregate MiB/s | s | peak queued MiB (sum) | stream 0 window, items (min..max)"
                 + " | mean window, fast / slow | window shrank after fast->slow"
@@ -252,9 +295,9 @@ public final class DemandScenario {
         out.println("|---|---:|---:|---:|---|---|---|---|");
         // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
         // strategy does not pay for class loading and JIT compilation the others are spared.
-        Size warmUp = new Size("warm-up", scale.uploads(), scale.bytesEach() / 16, scale.periodNanos(), 1);
-        for (Map.Entry<String, DemandStrategy> strategy : strategies()) {
-            runOne(strategy, warmUp, producers, new ArrayList<>(), prefix);
+        Size warmUpSize = new Size("warm-up", scale.uploads(), scale.bytesEach() / 16, scale.periodNanos(), 1);
+        for (Map.Entry<String, DemandStrategy> strategy : warmUp ? strategies() : List.<Map.Entry<String, DemandStrategy>>of()) {
+            runOne(strategy, warmUpSize, producers, new ArrayList<>(), prefix);
         }
         Result[] results = new Result[strategies().size()];
         for (int round = 1; round <= scale.rounds(); round++) {

@@ -1,31 +1,44 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.Estimate;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+import static io.sluice.server.load.GateBook.f;
 
 /**
  * Scenarios A1, A2 and B's gates, evaluated on measured rows. At smoke scale the same gates run
  * with wider ratios (a shared 2-core machine, seconds of load); absolute numbers that only mean
  * something at full scale are replaced by ratios to the control lane. docs/SERVER.md, "Gates:
- * status", lists both forms.
+ * status", lists both forms. With several repeats a figure is the mean over the repeats (a ratio:
+ * the ratio of the two lanes' means) with its 95% interval, and a gate is met, missed or
+ * inconclusive ({@link GateBook}); the lines' one-sample figures are the first repeat's.
  */
 final class Gates {
 
     private final Scale scale;
-    private final List<Row> rows;
+    private final List<List<Row>> repeats;   // the rows of repeat 1, 2, ...
+    private final List<Row> rows;            // repeat 1: what a one-sample line quotes
+    private final GateBook book;
     private final PrintStream out;
-    private int passed;
-    private int failed;
     private final List<String> notEvaluated = new ArrayList<>();
 
+    /** The gates of a run of one repeat. */
     Gates(Scale scale, List<Row> rows, PrintStream out) {
+        this(List.of(rows), scale, out);
+    }
+
+    /** The gates of a run of {@code repeats.size()} repeats, each a list of rows. */
+    Gates(List<List<Row>> repeats, Scale scale, PrintStream out) {
         this.scale = scale;
-        this.rows = rows;
+        this.repeats = repeats;
+        this.rows = repeats.get(0);
+        this.book = new GateBook(repeats.size(), out);
         this.out = out;
     }
 
@@ -33,7 +46,7 @@ final class Gates {
         return scale.name().startsWith("smoke");
     }
 
-    /** Evaluates and prints every gate; returns how many failed. */
+    /** Evaluates and prints every gate; returns how many failed (one repeat) or were missed (repeats). */
     int evaluateAll() {
         a1();
         a2();
@@ -41,22 +54,30 @@ final class Gates {
         for (String reason : notEvaluated) {
             out.println("NOT EVALUATED " + reason);
         }
-        out.println(passed + " passed, " + failed + " failed");
-        return failed;
-    }
-
-    private void gate(String name, boolean ok, String detail) {
-        out.println((ok ? "PASS " : "FAIL ") + name + ": " + detail);
-        if (ok) {
-            passed++;
-        } else {
-            failed++;
-        }
+        return book.close();
     }
 
     private Optional<Row> find(String scenario, String step, Lane lane) {
+        return find(rows, scenario, step, lane);
+    }
+
+    private static Optional<Row> find(List<Row> rows, String scenario, String step, Lane lane) {
         return rows.stream().filter(row -> row.scenario().equals(scenario) && row.step().equals(step)
                 && row.lane() == lane).findFirst();
+    }
+
+    /** {@code figure} of the row of {@code scenario}, {@code step} and {@code lane} in every repeat that has it. */
+    private double[] each(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
+        return repeats.stream().map(repeat -> find(repeat, scenario, step, lane)).flatMap(Optional::stream)
+                .mapToDouble(figure).toArray();
+    }
+
+    private Estimate mean(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
+        return Estimate.mean(each(scenario, step, lane, figure));
+    }
+
+    private static GateBook.Check check(String label, Estimate measured, double target, boolean atMost) {
+        return new GateBook.Check(label, measured, target, atMost);
     }
 
     private List<String> steps(String scenario) { // in the order they ran
@@ -74,20 +95,30 @@ final class Gates {
                 notEvaluated.add("A1 " + step + ": lanes A and C are both needed");
                 continue;
             }
-            double best = Math.max(a.get().requestsPerSecond(), b.map(Row::requestsPerSecond).orElse(0.0));
-            gate("A1 " + step + " lane C throughput >= " + throughputRatio + "x best other lane",
-                    c.get().requestsPerSecond() >= throughputRatio * best,
-                    f("C %.0f req/s, best other %.0f req/s", c.get().requestsPerSecond(), best));
+            double[] cThroughput = each("A1", step, Lane.C, Row::requestsPerSecond);
+            Lane best = b.isPresent() && mean("A1", step, Lane.B, Row::requestsPerSecond).value()
+                    > mean("A1", step, Lane.A, Row::requestsPerSecond).value() ? Lane.B : Lane.A;
+            double bestFirst = Math.max(a.get().requestsPerSecond(), b.map(Row::requestsPerSecond).orElse(0.0));
+            book.all("A1 " + step + " lane C throughput >= " + throughputRatio + "x best other lane",
+                    f("C %.0f req/s, best other %.0f req/s", c.get().requestsPerSecond(), bestFirst),
+                    List.of(check("C / " + best.flag() + " req/s", Estimate.ratioOfMeans(cThroughput,
+                            each("A1", step, best, Row::requestsPerSecond)), throughputRatio, false)));
             Row reference = b.orElse(a.get());
             if (b.isEmpty()) {
                 notEvaluated.add("A1 " + step + " p99 vs lane B: lane B needs JDK 21+; compared with lane A instead");
             }
-            gate("A1 " + step + " lane C p99 <= " + p99Ratio + "x lane " + reference.lane().flag() + " p99",
-                    c.get().p99Millis() <= p99Ratio * reference.p99Millis(),
-                    f("C %.1f ms, %s %.1f ms", c.get().p99Millis(), reference.lane().flag(), reference.p99Millis()));
+            book.all("A1 " + step + " lane C p99 <= " + p99Ratio + "x lane " + reference.lane().flag() + " p99",
+                    f("C %.1f ms, %s %.1f ms", c.get().p99Millis(), reference.lane().flag(), reference.p99Millis()),
+                    List.of(check("C / " + reference.lane().flag() + " p99", Estimate.ratioOfMeans(
+                            each("A1", step, Lane.C, Row::p99Millis), each("A1", step, reference.lane(),
+                                    Row::p99Millis)), p99Ratio, true)));
             long errors = rows.stream().filter(row -> row.scenario().equals("A1") && row.step().equals(step))
                     .mapToLong(row -> row.errors() + row.timeouts()).sum();
-            gate("A1 " + step + " no errors or timeouts on any lane", errors == 0, errors + " errors+timeouts");
+            double[] errorsPerRepeat = repeats.stream().mapToDouble(repeat -> repeat.stream()
+                    .filter(row -> row.scenario().equals("A1") && row.step().equals(step))
+                    .mapToLong(row -> row.errors() + row.timeouts()).sum()).toArray();
+            book.all("A1 " + step + " no errors or timeouts on any lane", errors + " errors+timeouts",
+                    List.of(check("errors+timeouts", Estimate.mean(errorsPerRepeat), 0, true)));
         }
     }
 
@@ -100,28 +131,34 @@ final class Gates {
                 notEvaluated.add("A2 " + step + ": control lane A missing");
                 continue;
             }
-            double control = a.get().requestsPerSecond();
-            gate("A2 " + step + " control: lane A plateaus near " + scale.platformThreads() + " threads / 0.1 s",
-                    control <= 1.15 * plateau && control >= 0.5 * Math.min(plateau, connections(step) * 10.0),
-                    f("A %.0f req/s, plateau %.0f req/s", control, plateau));
+            Estimate control = mean("A2", step, Lane.A, Row::requestsPerSecond);
+            book.all("A2 " + step + " control: lane A plateaus near " + scale.platformThreads() + " threads / 0.1 s",
+                    f("A %.0f req/s, plateau %.0f req/s", a.get().requestsPerSecond(), plateau),
+                    List.of(check("A req/s", control, 1.15 * plateau, true),
+                            check("A req/s", control, 0.5 * Math.min(plateau, connections(step) * 10.0), false)));
             for (Lane lane : List.of(Lane.B, Lane.C)) {
                 Optional<Row> row = find("A2", step, lane);
                 if (row.isEmpty()) {
                     notEvaluated.add("A2 " + step + " lane " + lane.flag() + ": not run (lane B needs JDK 21+)");
                     continue;
                 }
-                double required = smoke() ? 2.0 * control : 2.0 * plateau;
+                double required = smoke() ? 2.0 * control.value() : 2.0 * plateau;
                 if (connections(step) * 10.0 < required) {
                     notEvaluated.add(f("A2 %s lane %s: %s connections cannot exceed %.0f req/s at 100 ms",
                             step, lane.flag(), connections(step), connections(step) * 10.0));
                 } else {
-                    gate("A2 " + step + " lane " + lane.flag() + (smoke() ? " >= 2x lane A" : " >= 4,000 req/s"),
-                            row.get().requestsPerSecond() >= required,
-                            f("%s %.0f req/s, required %.0f", lane.flag(), row.get().requestsPerSecond(), required));
+                    double[] throughput = each("A2", step, lane, Row::requestsPerSecond);
+                    book.all("A2 " + step + " lane " + lane.flag() + (smoke() ? " >= 2x lane A" : " >= 4,000 req/s"),
+                            f("%s %.0f req/s, required %.0f", lane.flag(), row.get().requestsPerSecond(),
+                                    smoke() ? 2.0 * a.get().requestsPerSecond() : required),
+                            List.of(smoke() ? check(lane.flag() + " / A req/s", Estimate.ratioOfMeans(throughput,
+                                    each("A2", step, Lane.A, Row::requestsPerSecond)), 2.0, false)
+                                    : check(lane.flag() + " req/s", Estimate.mean(throughput), required, false)));
                 }
-                gate("A2 " + step + " lane " + lane.flag() + " p99 <= " + (int) p99Limit + " ms, no timeouts",
-                        row.get().p99Millis() <= p99Limit && row.get().timeouts() == 0,
-                        f("p99 %.1f ms, %d timeouts", row.get().p99Millis(), row.get().timeouts()));
+                book.all("A2 " + step + " lane " + lane.flag() + " p99 <= " + (int) p99Limit + " ms, no timeouts",
+                        f("p99 %.1f ms, %d timeouts", row.get().p99Millis(), row.get().timeouts()),
+                        List.of(check("p99 ms", mean("A2", step, lane, Row::p99Millis), p99Limit, true),
+                                check("timeouts", mean("A2", step, lane, Row::timeouts), 0, true)));
             }
         }
     }
@@ -142,38 +179,53 @@ final class Gates {
             }
             // Smoke: p99 on a shared 2-core machine measures CPU contention more than the lane, so the
             // median must show no starvation (<= 50 ms) and p99 stays under a generous 1.5 s.
-            boolean medianOk = !smoke() || get.p50Millis() <= 50;
-            gate("B lane " + lane.flag() + " fast-GET p99 <= " + (int) getP99 + " ms" + (smoke() ? ", p50 <= 50 ms" : "")
-                    + ", no timeouts", get.p99Millis() <= getP99 && medianOk && get.timeouts() == 0,
-                    f("p50 %.1f ms, p99 %.1f ms, %d timeouts", get.p50Millis(), get.p99Millis(), get.timeouts()));
-            gate("B lane " + lane.flag() + " PUT p99 <= " + (int) putP99 + " ms, no timeouts, all verified",
-                    put.p99Millis() <= putP99 && put.timeouts() == 0 && put.errors() == 0,
-                    f("p99 %.1f ms, %d timeouts, %d errors", put.p99Millis(), put.timeouts(), put.errors()));
-            gate("B lane " + lane.flag() + " peak RSS <= idle + 256 MiB", get.peakRssMiB() <= get.idleRssMiB() + 256,
-                    f("idle %.0f MiB, peak %.0f MiB", get.idleRssMiB(), get.peakRssMiB()));
+            List<GateBook.Check> getChecks = new ArrayList<>(List.of(
+                    check("p99 ms", mean("B", "fast GET", lane, Row::p99Millis), getP99, true),
+                    check("timeouts", mean("B", "fast GET", lane, Row::timeouts), 0, true)));
+            if (smoke()) {
+                getChecks.add(check("p50 ms", mean("B", "fast GET", lane, Row::p50Millis), 50, true));
+            }
+            book.all("B lane " + lane.flag() + " fast-GET p99 <= " + (int) getP99 + " ms" + (smoke() ? ", p50 <= 50 ms" : "")
+                    + ", no timeouts", f("p50 %.1f ms, p99 %.1f ms, %d timeouts", get.p50Millis(), get.p99Millis(),
+                    get.timeouts()), getChecks);
+            book.all("B lane " + lane.flag() + " PUT p99 <= " + (int) putP99 + " ms, no timeouts, all verified",
+                    f("p99 %.1f ms, %d timeouts, %d errors", put.p99Millis(), put.timeouts(), put.errors()),
+                    List.of(check("p99 ms", mean("B", "1 MiB PUT", lane, Row::p99Millis), putP99, true),
+                            check("timeouts", mean("B", "1 MiB PUT", lane, Row::timeouts), 0, true),
+                            check("errors", mean("B", "1 MiB PUT", lane, Row::errors), 0, true)));
+            book.all("B lane " + lane.flag() + " peak RSS <= idle + 256 MiB",
+                    f("idle %.0f MiB, peak %.0f MiB", get.idleRssMiB(), get.peakRssMiB()),
+                    List.of(check("peak - idle RSS MiB", mean("B", "fast GET", lane,
+                            row -> row.peakRssMiB() - row.idleRssMiB()), 256, true)));
         }
         for (Lane lane : List.of(Lane.B, Lane.C)) {
             find("B", "fast GET", lane).ifPresent(this::rssFlatAtTheEnd);
         }
         find("B", "fast GET", Lane.A).ifPresentOrElse(a -> {
-            double share = (double) a.timeouts() / Math.max(1, a.timeouts() + a.errors()
-                    + Math.round(a.requestsPerSecond() * scale.runTime().toSeconds() * 2));
-            String detail = f("%.1f%% timeouts, p99 %.1f ms", share * 100, a.p99Millis());
+            String detail = f("%.1f%% timeouts, p99 %.1f ms", timeoutShare(a) * 100, a.p99Millis());
             if (smoke()) {
                 // At smoke scale (16 threads, 64 slow readers, seconds of load) whether lane A is
                 // starved depends on what else the shared machine runs: not a reliable control.
                 notEvaluated.add("B control lane A at smoke scale (not reproducible, see docs/SERVER.md): " + detail);
             } else {
-                gate("B control: lane A shows >= 5% timeouts or p99 >= 2 s", share >= 0.05 || a.p99Millis() >= 2000,
-                        detail);
+                book.any("B control: lane A shows >= 5% timeouts or p99 >= 2 s", detail,
+                        List.of(check("timeout share", mean("B", "fast GET", Lane.A, this::timeoutShare), 0.05, false),
+                                check("p99 ms", mean("B", "fast GET", Lane.A, Row::p99Millis), 2000, false)));
             }
         }, () -> notEvaluated.add("B control lane A: not run"));
-        find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(u -> gate(
+        find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(u -> book.all(
                 "B control: C-unbounded runs out of memory or past 90% heap",
-                u.note().contains("OutOfMemoryError") || u.heapPeakShare() >= 0.9,
                 f("peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s", u.heapPeakShare() * 100,
-                        Row.number(u.heapAfterGcMiB(), 0), u.note())),
+                        Row.number(u.heapAfterGcMiB(), 0), u.note()),
+                List.of(check("peak heap share (1 if out of memory)", mean("B", "fast GET", Lane.C_UNBOUNDED,
+                        row -> row.note().contains("OutOfMemoryError") ? 1 : row.heapPeakShare()), 0.9, false))),
                 () -> notEvaluated.add("B control C-unbounded: not run"));
+    }
+
+    /** Lane A's timeouts in B as a share of every request it sent (fast GETs and PUTs over the load time). */
+    private double timeoutShare(Row a) {
+        return (double) a.timeouts() / Math.max(1, a.timeouts() + a.errors()
+                + Math.round(a.requestsPerSecond() * scale.runTime().toSeconds() * 2));
     }
 
     /**
@@ -181,26 +233,35 @@ final class Gates {
      * load (every client closed), RSS never rises more than {@link #drainRiseMiB()} above its value
      * at the end of the load (nothing keeps growing once traffic stops), and the heap live set after
      * the drain (a forced full GC) is within {@link #LIVE_SET_SLACK_MIB} of the idle live set (what
-     * the connections held was let go). When jcmd is missing only the RSS half is checked, and the
-     * detail says so.
+     * the connections held was let go). When jcmd is missing (in any repeat) only the RSS half is
+     * checked, and the detail says so.
      */
     private void rssFlatAtTheEnd(Row row) {
         Drain drain = row.drain();
         String name = "B lane " + row.lane().flag() + " RSS flat at the end (" + Drain.DRAIN_SECONDS
                 + " s drain: RSS <= load end + " + (int) drainRiseMiB() + " MiB, live set <= idle + "
                 + (int) LIVE_SET_SLACK_MIB + " MiB)";
-        if (drain == null || Double.isNaN(drain.rssMaxOverDrainMiB())) {
-            gate(name, false, "no drain measured" + (drain == null ? "" : ": " + drain.note()));
+        List<Drain> drains = repeats.stream().map(repeat -> find(repeat, "B", "fast GET", row.lane()))
+                .flatMap(Optional::stream).map(Row::drain).toList();
+        if (drains.stream().anyMatch(d -> d == null || Double.isNaN(d.rssMaxOverDrainMiB()))) {
+            book.unmeasured(name, "no drain measured" + (drain == null ? "" : ": " + drain.note()));
             return;
         }
-        boolean rssFlat = drain.rssMaxOverDrainMiB() <= drain.rssAtLoadEndMiB() + drainRiseMiB();
-        boolean liveMeasured = !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
-        boolean liveBack = !liveMeasured || drain.liveSetAfterDrainMiB() <= drain.liveSetIdleMiB() + LIVE_SET_SLACK_MIB;
-        gate(name, rssFlat && liveBack, f("idle %.0f, peak %.0f, load end %.0f, drain max %.0f, after drain %.0f MiB; ",
+        boolean liveMeasured = drains.stream().allMatch(d -> !Double.isNaN(d.liveSetIdleMiB())
+                && !Double.isNaN(d.liveSetAfterDrainMiB()));
+        List<GateBook.Check> checks = new ArrayList<>(List.of(check("drain max - load end RSS MiB",
+                Estimate.mean(drains.stream().mapToDouble(d -> d.rssMaxOverDrainMiB() - d.rssAtLoadEndMiB()).toArray()),
+                drainRiseMiB(), true)));
+        if (liveMeasured) {
+            checks.add(check("live set after drain - idle MiB", Estimate.mean(drains.stream()
+                    .mapToDouble(d -> d.liveSetAfterDrainMiB() - d.liveSetIdleMiB()).toArray()), LIVE_SET_SLACK_MIB, true));
+        }
+        boolean firstLiveMeasured = !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
+        book.all(name, f("idle %.0f, peak %.0f, load end %.0f, drain max %.0f, after drain %.0f MiB; ",
                 row.idleRssMiB(), row.peakRssMiB(), drain.rssAtLoadEndMiB(), drain.rssMaxOverDrainMiB(),
                 drain.rssAfterDrainMiB())
-                + (liveMeasured ? f("live set idle %.1f, after drain %.1f MiB", drain.liveSetIdleMiB(),
-                        drain.liveSetAfterDrainMiB()) : "live set not measured (" + drain.note() + "), RSS only"));
+                + (firstLiveMeasured ? f("live set idle %.1f, after drain %.1f MiB", drain.liveSetIdleMiB(),
+                        drain.liveSetAfterDrainMiB()) : "live set not measured (" + drain.note() + "), RSS only"), checks);
     }
 
     /** Allowed RSS rise over the drain: a shared 2-core machine at smoke scale gets more room. */
@@ -210,7 +271,8 @@ final class Gates {
 
     static final double LIVE_SET_SLACK_MIB = 32;
 
-    private static String f(String format, Object... args) {
-        return String.format(Locale.ROOT, format, args);
+    /** Every row of every repeat, each repeat's in the order they ran. */
+    static List<Row> flatten(List<List<Row>> repeats) {
+        return repeats.stream().flatMap(List::stream).toList();
     }
 }

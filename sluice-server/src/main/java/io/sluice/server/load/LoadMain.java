@@ -26,15 +26,19 @@ import java.util.stream.Stream;
 /**
  * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
  * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
- * [--run-seconds N] [--charts DIR] [--closed-loop auto|wrk|java] [--results DIR]}.
+ * [--run-seconds N] [--charts DIR] [--closed-loop auto|wrk|java] [--results DIR] [--repeats N]}.
  * {@code --closed-loop}: A1 and A2's generator, {@link WrkLoad wrk} (auto: when it is on the
  * {@code PATH}) or the JDK {@code HttpClient}; B's open-model traffic is always the JDK's.
  * {@code --charts DIR} writes {@code server-a1.png}, {@code server-a2.png} and {@code server-b.png}
  * there after the run (see {@link LoadCharts}). {@code --results DIR} writes the run's raw results
  * there: {@code rows.csv} ({@link RowsCsv}, a line as each step ends) and {@code run.properties}
  * (how the run was made); {@link LoadReport} regenerates the tables, gates and charts from them.
- * Prints a Markdown table, one PASS/FAIL line per gate and {@code N passed, N failed}; exits 1
- * when a gate failed. Lane B is left out on JDKs without virtual threads (said in the output).
+ * {@code --repeats N} (default 1) runs every lane and step N times, interleaved: repeat 1 of every
+ * scenario, lane and step, then repeat 2, and so on, so that drift on the machine hits every lane
+ * alike; each row carries its repeat. Prints a Markdown table, one PASS/FAIL line per gate and
+ * {@code N passed, N failed}; exits 1 when a gate failed. With repeats the gates are met, missed or
+ * inconclusive by their 95% intervals ({@link Gates}) and it exits 1 when one was missed; the
+ * charts draw repeat 1. Lane B is left out on JDKs without virtual threads (said in the output).
  */
 public final class LoadMain {
 
@@ -49,7 +53,7 @@ public final class LoadMain {
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = new HashMap<>(Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
                 "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
-                "--closed-loop", "auto", "--results", ""));
+                "--closed-loop", "auto", "--results", "", "--repeats", "1"));
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length || flags.put(args[i], args[i + 1]) == null) {
                 throw new IllegalArgumentException((i + 1 >= args.length ? "no value for flag " : "unknown flag ")
@@ -72,7 +76,8 @@ public final class LoadMain {
         String serverCpu = flags.get("--server-cpu");
         String charts = flags.get("--charts");
         String results = flags.get("--results");
-        int failed = run(scale, List.of(flags.get("--scenarios").split(",")),
+        int repeats = repeats(flags.get("--repeats"));
+        int failed = run(scale, repeats, List.of(flags.get("--scenarios").split(",")),
                 Stream.of(flags.get("--lanes").split(",")).map(Lane::parse).toList(),
                 serverCpu.isEmpty() ? null : serverCpu, charts.isEmpty() ? null : Path.of(charts), wrk,
                 results.isEmpty() ? null : Path.of(results), System.out);
@@ -84,7 +89,7 @@ public final class LoadMain {
      * when it is empty; the raw results go to {@code results} unless it is null. Returns the number
      * of failed gates.
      */
-    static int run(Scale scale, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
+    static int run(Scale scale, int repeats, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
                    Path chartDirectory, Optional<WrkLoad> wrk, Path results, PrintStream out) throws Exception {
         List<Lane> lanes = new ArrayList<>(requestedLanes);
         if (lanes.contains(Lane.B) && !IoExecutors.virtualThreadsAvailable()) {
@@ -92,16 +97,17 @@ public final class LoadMain {
             out.println("lane B left out: this JVM (" + Runtime.version() + ") has no virtual threads (JDK 21+)");
         }
         Path work = Files.createTempDirectory("sluice-load-");
-        List<Row> rows = new ArrayList<>();
+        List<List<Row>> byRepeat = new ArrayList<>();
         RowsCsv.Origin origin = new RowsCsv.Origin(BuildInfo.commit(), Runtime.version().toString(), scale.name());
         Instant started = Instant.now();
         Consumer<Row> record = row -> {
+            List<Row> rows = byRepeat.get(byRepeat.size() - 1);
             rows.add(row);
             out.println(row.markdown());
             out.flush();
             if (results != null) {
                 try {
-                    RowsCsv.append(results.resolve(RowsCsv.FILE), origin, row);
+                    RowsCsv.append(results.resolve(RowsCsv.FILE), origin, row, byRepeat.size());
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -119,38 +125,34 @@ public final class LoadMain {
                     + " closed-loop=" + generator
                     + " open-model=JDK HttpClient");
             out.println(Row.header());
-            for (String scenario : scenarioNames) {
-                String name = scenario.trim();
-                switch (name) {
-                    case "A1", "A2" -> {
-                        for (int connections : name.equals("A1") ? scale.a1Connections() : scale.a2Connections()) {
-                            for (Lane lane : lanes) {
-                                if (lane != Lane.C_UNBOUNDED) { // C-unbounded is a control in B only
-                                    record.accept(scenarios.closedLoop(name, lane, connections));
-                                }
-                            }
-                        }
-                    }
-                    case "B" -> {
-                        for (Lane lane : lanes) {
-                            scenarios.b(lane).forEach(record);
-                        }
-                    }
-                    default -> throw new IllegalArgumentException("unknown scenario " + scenario
-                            + " (A1, A2, B; C runs as DemandScenario)");
+            for (int repeat = 1; repeat <= repeats; repeat++) {
+                Instant repeatStarted = Instant.now();
+                byRepeat.add(new ArrayList<>());
+                runOnce(scale, scenarioNames, lanes, scenarios, record);
+                if (repeats > 1) {
+                    long seconds = Duration.between(repeatStarted, Instant.now()).toSeconds();
+                    out.println("repeat " + repeat + " of " + repeats + " took " + seconds + " s"
+                            + (repeat == 1 ? "; the other " + (repeats - 1) + " will take about "
+                            + duration((repeats - 1) * seconds) + " more" : ""));
                 }
             }
         } finally {
             deleteTree(work);
         }
-        out.print(drains(rows));
+        List<Row> first = byRepeat.get(0);
+        out.print(repeats > 1 ? RepeatTables.drains(byRepeat) : drains(first));
         if (chartDirectory != null) {
-            LoadCharts.write(scale, Integer.toString(Runtime.version().feature()), rows, chartDirectory, out);
+            LoadCharts.write(scale, Integer.toString(Runtime.version().feature()), first, chartDirectory, out);
         }
         if (!SendQueueProbe.available()) {
             out.println("note: /proc/net/tcp is not readable here (not Linux?): send-queue bytes are n/a");
         }
-        int failed = new Gates(scale, rows, out).evaluateAll();
+        if (repeats > 1) {
+            out.print("\n" + RepeatTables.compact(byRepeat) + "\n");
+        }
+        int failed = new Gates(byRepeat, scale, out).evaluateAll();
+        out.println("the run took " + Duration.between(started, Instant.now()).toSeconds() + " s (" + repeats
+                + (repeats == 1 ? " repeat)" : " repeats)"));
         if (results != null) {
             Properties run = new Properties();
             run.putAll(Map.of("commit", origin.commit(), "jdk", origin.jdk(), "scale", scale.name(),
@@ -159,6 +161,7 @@ public final class LoadMain {
                     "serverJava", System.getProperty("sluice.server.java", "the harness's"), "closedLoop", generator,
                     "cpus", Integer.toString(Runtime.getRuntime().availableProcessors()),
                     "started", started.toString()));
+            run.put("repeats", Integer.toString(repeats));
             run.put("ended", Instant.now().toString());
             try (var writer = Files.newBufferedWriter(results.resolve("run.properties"))) {
                 run.store(writer, "how the load run was made; rows.csv holds its measurements");
@@ -166,6 +169,51 @@ public final class LoadMain {
             out.println("raw results in " + results + " (" + RowsCsv.FILE + ", run.properties)");
         }
         return failed;
+    }
+
+    /** {@code 45 s} under two minutes, else {@code 12 min}. */
+    static String duration(long seconds) {
+        return seconds < 120 ? seconds + " s" : Math.round(seconds / 60.0) + " min";
+    }
+
+    /** {@code --repeats}: a whole number from 1. */
+    static int repeats(String value) {
+        int repeats;
+        try {
+            repeats = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--repeats must be a whole number from 1, was " + value);
+        }
+        if (repeats < 1) {
+            throw new IllegalArgumentException("--repeats must be a whole number from 1, was " + value);
+        }
+        return repeats;
+    }
+
+    /** Every scenario, step and lane once, in this order: A1 and A2 by step, each step on every lane; then B by lane. */
+    private static void runOnce(Scale scale, List<String> scenarioNames, List<Lane> lanes, Scenarios scenarios,
+                                Consumer<Row> record) throws Exception {
+        for (String scenario : scenarioNames) {
+            String name = scenario.trim();
+            switch (name) {
+                case "A1", "A2" -> {
+                    for (int connections : name.equals("A1") ? scale.a1Connections() : scale.a2Connections()) {
+                        for (Lane lane : lanes) {
+                            if (lane != Lane.C_UNBOUNDED) { // C-unbounded is a control in B only
+                                record.accept(scenarios.closedLoop(name, lane, connections));
+                            }
+                        }
+                    }
+                }
+                case "B" -> {
+                    for (Lane lane : lanes) {
+                        scenarios.b(lane).forEach(record);
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown scenario " + scenario
+                        + " (A1, A2, B; C runs as DemandScenario)");
+            }
+        }
     }
 
     /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it); empty without B. */

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +33,10 @@ import java.util.stream.Collectors;
  * step table), {@code compact} (its main columns), {@code drain} (scenario B's drain table),
  * {@code gates} (every gate line and the count), {@code gate-count} (the count and the failed
  * gates' lines), {@code scenario-c} (scenario C's tables and
- * gates, as its run printed them) or {@code scenario-c-gates} (its gate lines only). A run with
+ * gates, as its run printed them) or {@code scenario-c-gates} (its gate lines only). A run of
+ * several repeats ({@code LoadMain --repeats N}) gives {@code compact} as means with 95% intervals,
+ * {@code table} and {@code drain} with every repeat's lines, and gates judged met, missed or
+ * inconclusive ({@link Gates}); a run of one is reported as before, one sample. A run with
  * a step during which other work kept more than {@link Load#NOISY_ABOVE} of the cores busy, or
  * whose scenario C says NOISY, is noisy: {@code report} rewrites no block from it without
  * {@code --allow-noisy}. A folder with {@code websocket.csv} is a fan-out run ({@link FanOutReport}):
@@ -46,10 +50,10 @@ public final class LoadReport {
     static final String TOOL = "sluice-server";
 
     /**
-     * A run's rows as read from its folder, with the scale they were measured at, and the console
-     * output of scenario C ({@code DemandScenario}, in process) if the folder holds one.
+     * A run's rows as read from its folder, those of repeat 1, 2, ... (a folder without repeats
+     * is one repeat), with the scale they were measured at, and the console output of scenario C ({@code DemandScenario}, in process) if the folder holds one.
      */
-    record Run(RowsCsv.Origin origin, Scale scale, List<Row> rows, List<String> scenarioCLines) {
+    record Run(RowsCsv.Origin origin, Scale scale, List<List<Row>> repeats, List<String> scenarioCLines) {
 
         /** Scenario C's console output in a run folder: {@code DemandScenario full > FOLDER/scenario-c.md}. */
         static final String SCENARIO_C = "scenario-c.md";
@@ -64,16 +68,45 @@ public final class LoadReport {
                 throw new IOException(folder + ": rows of several runs (commit, JDK or scale differ)");
             }
             Path c = folder.resolve(SCENARIO_C);
-            return new Run(origin, Scale.parse(origin.scale()), lines.stream().map(RowsCsv.Line::row).toList(),
+            return new Run(origin, Scale.parse(origin.scale()), byRepeat(lines, folder),
                     Files.exists(c) ? Files.readAllLines(c, StandardCharsets.UTF_8) : List.of());
         }
 
+        /** The lines' rows by repeat, in the order they ran; every repeat from 1 to the last must have rows. */
+        static List<List<Row>> byRepeat(List<RowsCsv.Line> lines, Path folder) throws IOException {
+            int last = lines.stream().mapToInt(RowsCsv.Line::repeat).max().orElse(1);
+            List<List<Row>> repeats = new ArrayList<>();
+            for (int repeat = 1; repeat <= last; repeat++) {
+                int wanted = repeat;
+                List<Row> rows = lines.stream().filter(line -> line.repeat() == wanted).map(RowsCsv.Line::row).toList();
+                if (rows.isEmpty()) {
+                    throw new IOException(folder + ": repeat " + repeat + " of " + last + " has no rows");
+                }
+                repeats.add(rows);
+            }
+            return repeats;
+        }
+
+        /** Every row of every repeat. */
+        List<Row> rows() {
+            return Gates.flatten(repeats);
+        }
+
+        boolean repeated() {
+            return repeats.size() > 1;
+        }
+
+        /** Scenario B's drain table: one line per lane, or per lane and repeat. */
+        String drains() {
+            return repeated() ? RepeatTables.drains(repeats) : LoadMain.drains(rows());
+        }
+
         int noisySteps() {
-            return (int) rows.stream().map(Row::load).distinct().filter(Load::noisy).count();
+            return (int) rows().stream().map(Row::load).distinct().filter(Load::noisy).count();
         }
 
         int stepsWithoutLoad() {
-            return (int) rows.stream().map(Row::load).distinct().filter(load -> Double.isNaN(load.othersBusy())).count();
+            return (int) rows().stream().map(Row::load).distinct().filter(load -> Double.isNaN(load.othersBusy())).count();
         }
 
         boolean quiet() {
@@ -107,10 +140,13 @@ public final class LoadReport {
 
         /** The step table with the columns a reader compares lanes by, and a server's death as its note. */
         String compactTable() {
+            if (repeated()) {
+                return RepeatTables.compact(repeats);
+            }
             return "| scenario | step | lane | req/s | p50 ms | p99 ms | timeouts | errors | idle / peak RSS MiB "
                     + "| peak send-queue MiB | CPU s/GiB | heap alloc MiB/GiB | note |\n"
                     + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
-                    + rows.stream().map(row -> Row.cells(row.scenario(), row.step(), row.lane().flag(),
+                    + rows().stream().map(row -> Row.cells(row.scenario(), row.step(), row.lane().flag(),
                             Row.number(row.requestsPerSecond(), 0), Row.number(row.p50Millis(), 1),
                             Row.number(row.p99Millis(), 1), row.timeouts(), row.errors(),
                             Row.number(row.idleRssMiB(), 0) + " / " + Row.number(row.peakRssMiB(), 0),
@@ -121,34 +157,44 @@ public final class LoadReport {
         }
 
         String line() {
-            double othersBusy = rows.stream().mapToDouble(row -> row.load().othersBusy()).filter(v -> !Double.isNaN(v))
+            double othersBusy = rows().stream().mapToDouble(row -> row.load().othersBusy()).filter(v -> !Double.isNaN(v))
                     .max().orElse(Double.NaN);
-            double load1 = rows.stream().mapToDouble(row -> row.load().load1Before()).filter(v -> !Double.isNaN(v))
+            double load1 = rows().stream().mapToDouble(row -> row.load().load1Before()).filter(v -> !Double.isNaN(v))
                     .max().orElse(Double.NaN);
             String machine = stepsWithoutLoad() > 0 ? "machine unknown (no load recorded in " + stepsWithoutLoad()
                     + " steps)" : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
                     + "in a measured window (%d above %.0f%%); load average before a window at most %.1f",
                     quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisySteps(), 100 * Load.NOISY_ABOVE, load1);
             return "Commit " + origin.commit() + ", JDK " + origin.jdk() + ", scale " + origin.scale() + ", "
-                    + rows.size() + " rows; " + machine + ".";
+                    + rows().size() + " rows" + (repeated() ? " in " + repeats.size() + " repeats" : "") + "; "
+                    + machine + ".";
         }
 
         String table() {
+            if (repeated()) {
+                return RepeatTables.table(repeats);
+            }
+            List<Row> rows = rows();
             return Row.header() + "\n" + rows.stream().map(row -> row.markdown() + "\n").collect(Collectors.joining());
         }
 
-        /** The count of passed and failed gates, each failed gate's line, and how many were not evaluated. */
+        /**
+         * The count of passed and failed gates (of met, missed and inconclusive ones with repeats),
+         * the line of each gate that failed, was missed or was inconclusive, and how many were not
+         * evaluated.
+         */
         String gateCount() {
             List<String> lines = gates().lines().toList();
             return "**" + lines.get(lines.size() - 1) + "**, "
                     + lines.stream().filter(line -> line.startsWith("NOT EVALUATED")).count() + " not evaluated.\n"
-                    + lines.stream().filter(line -> line.startsWith("FAIL ")).map(line -> "- " + line + "\n")
+                    + lines.stream().filter(line -> line.startsWith("FAIL ") || line.startsWith("MISSED ")
+                            || line.startsWith("INCONCLUSIVE ")).map(line -> "- " + line + "\n")
                     .collect(Collectors.joining());
         }
 
         String gates() {
             ByteArrayOutputStream printed = new ByteArrayOutputStream();
-            new Gates(scale, rows, new PrintStream(printed, true, StandardCharsets.UTF_8)).evaluateAll();
+            new Gates(repeats, scale, new PrintStream(printed, true, StandardCharsets.UTF_8)).evaluateAll();
             return printed.toString(StandardCharsets.UTF_8);
         }
     }
@@ -161,7 +207,7 @@ public final class LoadReport {
     LoadReport(Path root) {
         this.root = root;
         Map<String, Function<Run, String>> bodies = Map.of("run", run -> run.line() + "\n", "table", Run::table,
-                "drain", run -> LoadMain.drains(run.rows()).strip() + "\n", "gates", run -> "```\n" + run.gates() + "```\n");
+                "drain", run -> run.drains().strip() + "\n", "gates", run -> "```\n" + run.gates() + "```\n");
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
         renderers.put("scenario-c", block -> run(block.reportFrom(root)).scenarioC());
@@ -241,13 +287,13 @@ public final class LoadReport {
             return fanOut(report, from, flags, out);
         }
         Run run = Run.read(from);
-        out.print(run.line() + "\n\n" + run.table() + LoadMain.drains(run.rows()) + run.gates());
+        out.print(run.line() + "\n\n" + run.table() + run.drains() + run.gates());
         if (!run.scenarioCLines().isEmpty()) {
             out.print("\n" + run.scenarioC());
         }
         if (flags.containsKey("--charts")) {
             LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
-                    run.rows(), Path.of(flags.get("--charts")), out);
+                    run.repeats().get(0), Path.of(flags.get("--charts")), out);
         }
         if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
             out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");

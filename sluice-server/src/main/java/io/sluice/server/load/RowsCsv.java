@@ -15,8 +15,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * A run's raw results, {@code rows.csv}: a header, then one line per lane and step as it was
- * measured, with the commit, JDK and scale it was measured with. Figures are written at full
+ * A run's raw results, {@code rows.csv}: a header, then one line per lane, step and repeat as it
+ * was measured, with the commit, JDK and scale it was measured with and the repeat it belongs to
+ * (1, 2, ...; the last column). A file written before runs had repeats has no {@code repeat}
+ * column: its lines read as repeat 1. Figures are written at full
  * precision ({@code NaN} where not measured), so the tables and gates a report computes from the
  * file are the ones the run printed. Text fields are quoted ({@link Csv}).
  */
@@ -28,30 +30,37 @@ final class RowsCsv {
             + "p99Millis,p999Millis,timeouts,errors,idleRssMiB,peakRssMiB,heapPeakShare,heapAfterGcMiB,directPeakMiB,"
             + "sendQueuePeakMiB,threads,cpuSeconds,cpuSecondsPerGiB,heapAllocatedMiBPerGiB,load1Before,load1After,"
             + "othersBusy,drainRssAtLoadEndMiB,drainRssMaxMiB,drainRssAfterMiB,liveSetIdleMiB,liveSetAfterDrainMiB,"
-            + "drainNote,note";
+            + "drainNote,note,repeat";
+    /** The header of a file written before runs had repeats: every line is repeat 1. */
+    static final String HEADER_WITHOUT_REPEAT = HEADER.substring(0, HEADER.lastIndexOf(','));
     private static final int FIELDS = HEADER.split(",").length;
 
     /** What every line of a run shares. */
     record Origin(String commit, String jdk, String scale) {
     }
 
-    /** One measured row with where it came from. */
-    record Line(Origin origin, Row row) {
+    /** One measured row with where it came from and its repeat (from 1). */
+    record Line(Origin origin, Row row, int repeat) {
     }
 
     private RowsCsv() {
     }
 
-    /** Appends {@code row} to {@code file}, writing the header first if the file is new. */
+    /** Appends {@code row} of repeat 1 to {@code file}, writing the header first if the file is new. */
     static void append(Path file, Origin origin, Row row) throws IOException {
-        String line = format(origin, row) + "\n";
+        append(file, origin, row, 1);
+    }
+
+    /** Appends {@code row} of {@code repeat} to {@code file}, writing the header first if the file is new. */
+    static void append(Path file, Origin origin, Row row, int repeat) throws IOException {
+        String line = format(origin, row, repeat) + "\n";
         if (!Files.exists(file)) {
             line = HEADER + "\n" + line;
         }
         Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    static String format(Origin origin, Row row) {
+    static String format(Origin origin, Row row, int repeat) {
         Drain drain = row.drain();
         Load load = row.load();
         return Stream.of(Csv.quote(origin.commit()), Csv.quote(origin.jdk()), Csv.quote(origin.scale()), Csv.quote(row.scenario()),
@@ -62,20 +71,21 @@ final class RowsCsv {
                 load.load1After(), load.othersBusy(), drain == null ? "" : drain.rssAtLoadEndMiB(),
                 drain == null ? "" : drain.rssMaxOverDrainMiB(), drain == null ? "" : drain.rssAfterDrainMiB(),
                 drain == null ? "" : drain.liveSetIdleMiB(), drain == null ? "" : drain.liveSetAfterDrainMiB(),
-                drain == null ? "" : Csv.quote(drain.note()), Csv.quote(row.note()))
+                drain == null ? "" : Csv.quote(drain.note()), Csv.quote(row.note()), repeat)
                 .map(String::valueOf).collect(Collectors.joining(","));
     }
 
     /** Every line of {@code file}; an error names the line that does not parse. */
     static List<Line> read(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+        if (lines.isEmpty() || !lines.get(0).equals(HEADER) && !lines.get(0).equals(HEADER_WITHOUT_REPEAT)) {
             throw new IOException(file + ": not a rows.csv of this harness (its first line is not the header)");
         }
+        boolean repeats = lines.get(0).equals(HEADER);
         List<Line> parsed = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {
             try {
-                parsed.add(parse(lines.get(i)));
+                parsed.add(parse(lines.get(i), repeats));
             } catch (RuntimeException e) {
                 throw new IOException(file + ":" + (i + 1) + ": " + e.getMessage(), e);
             }
@@ -83,17 +93,23 @@ final class RowsCsv {
         return parsed;
     }
 
-    static Line parse(String line) {
+    /** One line of a file with a repeat column ({@code repeats}) or without one (repeat 1). */
+    static Line parse(String line, boolean repeats) {
         List<String> f = Csv.fields(line);
-        if (f.size() != FIELDS) {
-            throw new IllegalArgumentException(FIELDS + " fields expected, found " + f.size());
+        int fields = repeats ? FIELDS : FIELDS - 1;
+        if (f.size() != fields) {
+            throw new IllegalArgumentException(fields + " fields expected, found " + f.size());
+        }
+        int repeat = repeats ? Integer.parseInt(f.get(FIELDS - 1)) : 1;
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be 1 or more, was " + repeat);
         }
         Drain drain = f.get(26).isEmpty() ? null : new Drain(d(f, 26), d(f, 27), d(f, 28), d(f, 29), d(f, 30), f.get(31));
         Row row = new Row(f.get(3), f.get(4), Lane.parse(f.get(5)), d(f, 6), d(f, 7), d(f, 8), d(f, 9), d(f, 10),
                 Long.parseLong(f.get(11)), Long.parseLong(f.get(12)), d(f, 13), d(f, 14), d(f, 15), d(f, 16), d(f, 17),
                 d(f, 18), Long.parseLong(f.get(19)), d(f, 20), d(f, 21), d(f, 22), new Load(d(f, 23), d(f, 24), d(f, 25)),
                 drain, f.get(32));
-        return new Line(new Origin(f.get(0), f.get(1), f.get(2)), row);
+        return new Line(new Origin(f.get(0), f.get(1), f.get(2)), row, repeat);
     }
 
     private static double d(List<String> fields, int index) {

@@ -124,6 +124,45 @@ class LoadReportTest {
         assertTrue(!LoadReport.Run.read(run).quiet(), "a noisy scenario C makes the run noisy");
     }
 
+    @Test
+    void aRunOfRepeatsReportsMeansWithIntervalsAndJudgesEveryGateByItsInterval() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("docs/results/repeats"));
+        Load quiet = new Load(0.4, 0.6, 0.03);
+        Drain drain = new Drain(140, 141, 139, 4, 9, "");
+        double[] cThroughput = {6300, 6400, 6500};
+        double[] cP99 = {2, 3, 6};  // against lane A's 3 ms: a ratio whose interval straddles 1.5
+        for (int repeat = 1; repeat <= 3; repeat++) {
+            for (Row row : List.of(RowFixtures.closedLoop("A1", 64, Lane.A, 5000, 3),
+                    RowFixtures.closedLoop("A1", 64, Lane.C, cThroughput[repeat - 1], cP99[repeat - 1]),
+                    RowFixtures.fastGet(Lane.C, 7, 130, 150, drain, ""), RowFixtures.put(Lane.C, drain))) {
+                RowsCsv.append(run.resolve(RowsCsv.FILE), ORIGIN, RowsCsvTest.withLoad(row, quiet), repeat);
+            }
+        }
+        LoadReport.Run read = LoadReport.Run.read(run);
+
+        assertEquals(3, read.repeats().size());
+        assertTrue(read.line().startsWith("Commit abc1234, JDK 25.0.1+8-LTS, scale full, 12 rows in 3 repeats; quiet"),
+                read.line());
+        String compact = read.compactTable();
+        assertTrue(compact.startsWith("Mean of 3 repeats per lane and step with its 95% interval"), compact);
+        assertTrue(compact.contains("\n| A1 | 64 conn | C | 6400 (63"), compact);
+        assertTrue(compact.contains("\n| A1 | 64 conn | A | 5000 (5000..5000) | 2.0 (2.0..2.0) | 3.0 (3.0..3.0) | 0 | 0 |"),
+                compact);
+        assertEquals(4, compact.lines().filter(line -> line.startsWith("| A1 ") || line.startsWith("| B ")).count(),
+                "one line per scenario, step and lane:\n" + compact);
+        assertEquals(12, read.table().lines().filter(line -> line.matches("\\| [123] \\| (A1|B) .*")).count(),
+                "the full table lists every repeat's rows:\n" + read.table());
+
+        String gates = read.gates();
+        assertTrue(gates.contains("MET A1 64 conn lane C throughput >= 0.8x best other lane: C / A req/s 1.28 ("), gates);
+        assertTrue(gates.contains("INCONCLUSIVE A1 64 conn lane C p99 <= 1.5x lane A p99: C / A p99 1.22 ("), gates);
+        assertTrue(gates.contains("MET B lane C RSS flat at the end"), gates);
+        String count = read.gateCount();
+        assertTrue(count.startsWith("**6 met, 0 missed, 1 inconclusive (3 repeats, 95% intervals)**, "), count);
+        assertEquals(1, count.lines().filter(line -> line.startsWith("- INCONCLUSIVE A1 64 conn lane C p99")).count(), count);
+        assertTrue(read.drains().contains("| 3 | C | 130 | 150 | 140 | 141 | 139 | 4 | 9 |  |"), read.drains());
+    }
+
     private static List<Row> quietRows() {
         Load quiet = new Load(0.4, 0.6, 0.03);
         Drain drain = new Drain(140, 141, 139, 4, 9, "");

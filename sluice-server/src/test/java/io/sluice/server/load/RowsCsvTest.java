@@ -42,6 +42,25 @@ class RowsCsvTest {
     }
 
     @Test
+    void eachLineKeepsItsRepeatAndAFileWithoutTheColumnReadsAsRepeatOne() throws IOException {
+        Row row = RowFixtures.closedLoop("A1", 64, Lane.C, 6400, 3);
+        Path file = dir.resolve(RowsCsv.FILE);
+        RowsCsv.append(file, ORIGIN, row, 1);
+        RowsCsv.append(file, ORIGIN, row, 2);
+        assertEquals(List.of(1, 2), RowsCsv.read(file).stream().map(RowsCsv.Line::repeat).toList());
+
+        Path before = dir.resolve("before.csv");
+        String line = RowsCsv.format(ORIGIN, row, 1);
+        Files.writeString(before, RowsCsv.HEADER_WITHOUT_REPEAT + "\n" + line.substring(0, line.lastIndexOf(',')) + "\n");
+        List<RowsCsv.Line> read = RowsCsv.read(before);
+        assertEquals(List.of(new RowsCsv.Line(ORIGIN, row, 1)), read, "a rows.csv written before repeats is repeat 1");
+
+        Files.writeString(file, RowsCsv.HEADER + "\n" + line.substring(0, line.lastIndexOf(',')) + ",0\n");
+        String message = assertThrows(IOException.class, () -> RowsCsv.read(file)).getMessage();
+        assertTrue(message.contains(":2: repeat must be 1 or more, was 0"), message);
+    }
+
+    @Test
     void aFileWithoutTheHeaderOrWithAShortLineIsRefusedByLine() throws IOException {
         Path file = dir.resolve(RowsCsv.FILE);
         Files.writeString(file, "scenario,step\nA1,64 conn\n");
@@ -49,7 +68,7 @@ class RowsCsvTest {
 
         Files.writeString(file, RowsCsv.HEADER + "\n\"abc\",\"17\",\"full\",\"A1\"\n");
         String message = assertThrows(IOException.class, () -> RowsCsv.read(file)).getMessage();
-        assertTrue(message.contains(":2: 33 fields expected, found 4"), message);
+        assertTrue(message.contains(":2: 34 fields expected, found 4"), message);
     }
 
     static Row withLoad(Row row, Load load) {

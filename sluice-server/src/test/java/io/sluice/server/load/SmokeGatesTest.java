@@ -35,7 +35,7 @@ class SmokeGatesTest {
         PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
         Path charts = Path.of("target", "smoke-charts");
         Path results = Path.of("target", "smoke-results");
-        int failed = LoadMain.run(Scale.SMOKE, List.of("A1", "A2", "B"),
+        int failed = LoadMain.run(Scale.SMOKE, 1, List.of("A1", "A2", "B"),
                 List.of(Lane.A, Lane.B, Lane.C, Lane.C_UNBOUNDED), null, charts, WrkLoad.find(), results,
                 new TeeStream(out, System.out));
         String report = captured.toString(StandardCharsets.UTF_8);

@@ -1,0 +1,28 @@
+package io.sluice.server.load;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The harness's flags that need no load to check. */
+class LoadMainTest {
+
+    @Test
+    void aDurationIsInSecondsUnderTwoMinutesElseInMinutes() {
+        assertEquals("46 s", LoadMain.duration(46));
+        assertEquals("119 s", LoadMain.duration(119));
+        assertEquals("2 min", LoadMain.duration(120));
+        assertEquals("74 min", LoadMain.duration(4 * 1116));
+    }
+
+    @Test
+    void repeatsIsAWholeNumberFromOne() {
+        assertEquals(1, LoadMain.repeats("1"));
+        assertEquals(5, LoadMain.repeats(" 5"));
+        for (String wrong : new String[] {"0", "-2", "five", "2.5", ""}) {
+            assertEquals("--repeats must be a whole number from 1, was " + wrong,
+                    assertThrows(IllegalArgumentException.class, () -> LoadMain.repeats(wrong)).getMessage());
+        }
+    }
+}
