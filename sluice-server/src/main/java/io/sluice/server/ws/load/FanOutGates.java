@@ -1,16 +1,22 @@
 package io.sluice.server.ws.load;
 
 import io.sluice.server.ws.FanOutLane;
+import io.sluice.testkit.Estimate;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The smoke gates of one run, as ratios and counts that seconds of load on a shared machine can
  * decide (docs/WEBSOCKET.md lists them next to the full gates they stand for). Each gate is one
- * line, PASS or FAIL.
+ * line, PASS or FAIL; with repeats, one line per lane and gate over all of them ({@link #everyRepeat}).
  */
 final class FanOutGates {
 
@@ -24,20 +30,131 @@ final class FanOutGates {
     private FanOutGates() {
     }
 
-    /** A gate's verdict. */
-    record Gate(String lane, String name, boolean passed, String detail) {
+    /**
+     * A gate's verdict: a count or a limit passes or fails; a ratio over repeats is met, missed or
+     * inconclusive by its 95% interval ({@link Estimate#against}).
+     */
+    record Gate(String lane, String name, Estimate.Verdict verdict, String detail) {
+        Gate(String lane, String name, boolean passed, String detail) {
+            this(lane, name, passed ? Estimate.Verdict.MET : Estimate.Verdict.MISSED, detail);
+        }
+
+        boolean passed() {
+            return verdict == Estimate.Verdict.MET;
+        }
+
+        boolean failed() {
+            return verdict == Estimate.Verdict.MISSED;
+        }
+
         String line() {
-            return (passed ? "PASS " : "FAIL ") + lane + ": " + name + " (" + detail + ")";
+            String mark = switch (verdict) {
+                case MET -> "PASS";
+                case MISSED -> "FAIL";
+                case INCONCLUSIVE -> "INCONCLUSIVE";
+                case NOT_MEASURED -> "NOT MEASURED";
+            };
+            return mark + " " + lane + ": " + name + " (" + detail + ")";
         }
     }
 
     /**
      * The gates of a run: the full gates ({@link FanOutFullGates}) when it has the all-fast
-     * reference, else these smoke gates.
+     * reference, else these smoke gates, each decided in every repeat.
      */
     static List<Gate> forRun(List<LaneResult> results, List<LaneSample> samples) {
         return results.stream().anyMatch(LaneResult::allFast) ? FanOutFullGates.evaluate(results, samples)
-                : evaluate(results);
+                : everyRepeat(results, samples, (repeat, series) -> evaluate(repeat));
+    }
+
+    /** {@code gates: 18 passed, 1 failed}, and how many were neither when some were. */
+    static String count(List<Gate> gates) {
+        long passed = gates.stream().filter(Gate::passed).count();
+        long failed = gates.stream().filter(Gate::failed).count();
+        long neither = gates.size() - passed - failed;
+        return "gates: " + passed + " passed, " + failed + " failed"
+                + (neither == 0 ? "" : ", " + neither + " inconclusive or not measured");
+    }
+
+    /**
+     * Gates decided within each repeat ({@code perRepeat} gets one repeat's rows and samples), one
+     * line per lane and gate: passed when it passed in every repeat, failed when it failed in any;
+     * the detail names each repeat's. A run of one repeat gets {@code perRepeat}'s lines as they are.
+     */
+    static List<Gate> everyRepeat(List<LaneResult> results, List<LaneSample> samples,
+                                  BiFunction<List<LaneResult>, List<LaneSample>, List<Gate>> perRepeat) {
+        List<Integer> repeats = repeats(results);
+        if (repeats.size() == 1) {
+            return perRepeat.apply(results, samples);
+        }
+        Map<String, List<Gate>> byGate = new LinkedHashMap<>();   // lane and name -> one gate per repeat
+        Map<String, List<Integer>> repeatsOf = new LinkedHashMap<>();
+        for (int repeat : repeats) {
+            List<LaneResult> rows = results.stream().filter(result -> result.repeat() == repeat).toList();
+            List<LaneSample> series = samples.stream().filter(sample -> sample.repeat() == repeat).toList();
+            for (Gate gate : perRepeat.apply(rows, series)) {
+                String key = gate.lane() + "\n" + gate.name();
+                byGate.computeIfAbsent(key, k -> new ArrayList<>()).add(gate);
+                repeatsOf.computeIfAbsent(key, k -> new ArrayList<>()).add(repeat);
+            }
+        }
+        List<Gate> merged = new ArrayList<>();
+        byGate.forEach((key, gates) -> {
+            Estimate.Verdict verdict = gates.stream().allMatch(Gate::passed) ? Estimate.Verdict.MET
+                    : gates.stream().anyMatch(Gate::failed) ? Estimate.Verdict.MISSED : Estimate.Verdict.INCONCLUSIVE;
+            List<Integer> in = repeatsOf.get(key);
+            String detail = IntStream.range(0, gates.size()).mapToObj(i -> "repeat " + in.get(i) + ": " + gates.get(i).detail())
+                    .collect(Collectors.joining("; "));
+            merged.add(new Gate(gates.get(0).lane(), gates.get(0).name(), verdict, detail));
+        });
+        return merged;
+    }
+
+    /**
+     * A ratio gate over repeats: {@code ours[i] / theirs[i]} is repeat {@code i}'s ratio, the gate's
+     * verdict is their ratio of means' 95% interval against {@code target} ({@link Estimate}); with
+     * one repeat the interval is the value itself, and the detail says "1 sample".
+     *
+     * @param details one per repeat, as "figures vs figures" in words
+     */
+    static Gate ratio(String lane, String name, double[] ours, double[] theirs, double target, boolean atMost,
+                      List<String> details) {
+        Estimate estimate = Estimate.ratioOfMeans(ours, theirs);
+        String detail = ours.length == 1 ? details.get(0) + "; 1 sample"
+                : String.format(Locale.ROOT, "ratio %s over %d repeats; %s", estimate.format(), ours.length,
+                        String.join("; ", details));
+        return new Gate(lane, name, estimate.against(target, atMost), detail);
+    }
+
+    /** The repeats a run holds, in order. */
+    static List<Integer> repeats(List<LaneResult> results) {
+        return results.stream().map(LaneResult::repeat).distinct().sorted().toList();
+    }
+
+    /**
+     * Every client in order, no gap, no duplicate, no client error; a client error once the server
+     * died is the death's (which its own gate judges), not an order fault.
+     */
+    static Gate inOrder(LaneResult result) {
+        boolean errorFromDeath = !result.serverDeath().isEmpty();
+        return new Gate(result.lane(), "every client in order, no gap, no duplicate",
+                result.gaps() == 0 && result.duplicates() == 0 && (result.clientError().isEmpty() || errorFromDeath),
+                "gaps " + result.gaps() + ", duplicates " + result.duplicates()
+                        + (result.clientError().isEmpty() ? "" : ", error " + result.clientError()
+                                + (errorFromDeath ? " after the server died" : "")));
+    }
+
+    /**
+     * Every client the lane opened was still connected to the server at the end of its load (the
+     * server's live subscribers, read before the clients close); null for a row that did not record it.
+     */
+    static Gate noneDropped(LaneResult result) {
+        if (result.subscribersAtEnd() < 0) {
+            return null;
+        }
+        return new Gate(result.lane(), "every client still connected at the end of the load",
+                result.subscribersAtEnd() == result.clients(),
+                result.subscribersAtEnd() + " of " + result.clients() + " subscribers live");
     }
 
     static List<Gate> evaluate(List<LaneResult> results) {
@@ -47,10 +164,7 @@ final class FanOutGates {
         for (LaneResult result : results) {
             String lane = result.lane();
             boolean boundedLane = !lane.equals(FanOutLane.UNBOUNDED.flag());
-            gates.add(new Gate(lane, "every client in order, no gap, no duplicate",
-                    result.gaps() == 0 && result.duplicates() == 0 && result.clientError().isEmpty(),
-                    "gaps " + result.gaps() + ", duplicates " + result.duplicates()
-                            + (result.clientError().isEmpty() ? "" : ", error " + result.clientError())));
+            gates.add(inOrder(result));
             if (!boundedLane) {
                 long bound = (long) (UNBOUNDED_GROWTH_CAPS * FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.slowClients());
                 gates.add(new Gate(lane, "queue grows past the bounded lanes' bound, or the server dies",
@@ -72,6 +186,7 @@ final class FanOutGates {
                     + (int) FAST_OVER_SLOW + "x a slow one's messages",
                     fastEach >= FAST_OVER_SLOW * Math.max(1, slowEach) && (result.slowClients() == 0 || slowEach > 0),
                     String.format(Locale.ROOT, "fast %.0f, slow %.1f per client", fastEach, slowEach)));
+            Optional.ofNullable(noneDropped(result)).ifPresent(gates::add);
             gates.add(new Gate(lane, "every subscription released after the clients closed",
                     result.released() == result.clients(), result.released() + " of " + result.clients()));
             unbounded.filter(control -> control.serverDeath().isEmpty()).ifPresent(control -> gates.add(new Gate(lane,

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * a fresh server JVM, opens the clients on loopback, lets them read until the time or message
  * limit, prints the lane's figures, closes the clients and checks the server released every
  * subscription; with the all-fast reference ({@link FanOutRun#allFastReference()}) it then runs the
- * bounded lane once more with every client fast; then it prints the gates ({@link FanOutGates#forRun}).
+ * bounded lane once more with every client fast; with {@code --repeats N} it runs that sequence N
+ * times; then it prints the gates ({@link FanOutGates#forRun}).
  * With {@code --results DIR} it writes {@code DIR/websocket.csv}, one row per lane, and
  * {@code DIR/websocket-series.csv}, the lanes' samples. Exits 1 when a gate fails.
  */
@@ -91,13 +92,18 @@ public final class FanOutLoadMain {
         }
         List<LaneResult> results = new ArrayList<>();
         List<LaneSample> samples = new ArrayList<>();
-        for (FanOutLane lane : run.lanes()) {
-            results.add(runLane(lane.flag(), lane, run, run.slowShare(), samples, out));
-            write(run, results, samples);
-        }
-        if (run.allFastReference()) {
-            results.add(runLane(LaneResult.ALL_FAST, FanOutLane.BOUNDED, run, 0, samples, out));
-            write(run, results, samples);
+        for (int repeat = 1; repeat <= run.repeats(); repeat++) {
+            if (run.repeats() > 1) {
+                out.println("repeat " + repeat + " of " + run.repeats());
+            }
+            for (FanOutLane lane : run.lanes()) {
+                results.add(runLane(lane.flag(), lane, run, run.slowShare(), repeat, samples, out));
+                write(run, results, samples);
+            }
+            if (run.allFastReference()) {
+                results.add(runLane(LaneResult.ALL_FAST, FanOutLane.BOUNDED, run, 0, repeat, samples, out));
+                write(run, results, samples);
+            }
         }
         if (run.results() != null) {
             out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
@@ -105,9 +111,8 @@ public final class FanOutLoadMain {
         }
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
         gates.forEach(gate -> out.println(gate.line()));
-        long failed = gates.stream().filter(gate -> !gate.passed()).count();
-        out.println("gates: " + (gates.size() - failed) + " passed, " + failed + " failed");
-        return (int) failed;
+        out.println(FanOutGates.count(gates));
+        return (int) gates.stream().filter(FanOutGates.Gate::failed).count();
     }
 
     /** Writes the lanes so far to the results folder, if there is one: a run stopped later keeps them. */
@@ -130,8 +135,8 @@ public final class FanOutLoadMain {
      * Runs one lane in a fresh server JVM with {@code slowShare} of the clients slow, adds its time
      * series to {@code samples} and prints its line.
      */
-    static LaneResult runLane(String label, FanOutLane lane, FanOutRun run, double slowShare, List<LaneSample> samples,
-                              PrintStream out) throws Exception {
+    static LaneResult runLane(String label, FanOutLane lane, FanOutRun run, double slowShare, int repeat,
+                              List<LaneSample> samples, PrintStream out) throws Exception {
         try (FanOutProcess server = FanOutProcess.start(lane, run.serverHeap(), run.messagesPerSecond(),
                 run.sendBufferBytes())) {
             long idleRss = server.rssBytes();
@@ -150,7 +155,7 @@ public final class FanOutLoadMain {
                 while (System.nanoTime() < deadline && tally.fastMessages() + tally.slowMessages() < run.maxMessages()
                         && server.alive()) {
                     TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS); // the sampling period
-                    LaneSample sample = sample(label, start, tally, server);
+                    LaneSample sample = sample(label, repeat, start, tally, server);
                     samples.add(sample);
                     peakRss = Math.max(peakRss, sample.rssBytes());
                     peakQueued = Math.max(peakQueued, sample.queuedBytes());
@@ -171,7 +176,8 @@ public final class FanOutLoadMain {
                         latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
                         latency.getValueAtPercentile(99.9), idleRss, peakRss, stats.getOrDefault("heapUsedBytes", -1L),
                         stats.getOrDefault("queuedBytes", -1L), peakQueued, peakSendQueue, cpu, released,
-                        machine.othersBusy(), BuildInfo.commit(), Runtime.version().toString(), server.death());
+                        machine.othersBusy(), BuildInfo.commit(), Runtime.version().toString(), server.death(),
+                        stats.getOrDefault("liveSubscribers", -1L), repeat);
                 out.println(result.summary());
                 return result;
             } finally {
@@ -181,13 +187,13 @@ public final class FanOutLoadMain {
     }
 
     /** What the clients have received and the server holds now. */
-    private static LaneSample sample(String label, long start, LoadTally tally, FanOutProcess server) {
+    private static LaneSample sample(String label, int repeat, long start, LoadTally tally, FanOutProcess server) {
         long fast = tally.fastMessages();
         long messages = fast + tally.slowMessages();
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> stats = server.stats(false);
         return new LaneSample(label, seconds, messages, fast, server.rssBytes(), stats.getOrDefault("heapUsedBytes", -1L),
-                stats.getOrDefault("queuedBytes", -1L), server.sendQueueBytes());
+                stats.getOrDefault("queuedBytes", -1L), server.sendQueueBytes(), repeat);
     }
 
     /** Waits until the server reports every subscription ended; returns how many had. */

@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
  * A fan-out run read back from its folder ({@code websocket.csv} and {@code websocket-series.csv},
  * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
  * into the docs' blocks from it: the run line, the lane table, the gates (computed again from the
- * CSVs by the classes the run used) and the seed's table side by side with ours.
+ * CSVs by the classes the run used) and the seed's table side by side with ours. A run of several
+ * repeats ({@code FanOutLoadMain --repeats N}) has a table line per lane and repeat and its gate
+ * ratios as estimates over the repeats ({@link FanOutGates#ratio}).
  */
 public final class FanOutReport {
 
@@ -39,9 +41,9 @@ public final class FanOutReport {
 
     public static FanOutReport read(Path folder) throws IOException {
         List<String> rows = Files.readAllLines(folder.resolve(LaneResult.FILE));
-        if (rows.size() < 2 || !rows.get(0).equals(LaneResult.CSV_HEADER)) {
+        if (rows.size() < 2 || !rows.get(0).equals(LaneResult.CSV_HEADER) && !rows.get(0).equals(LaneResult.LEGACY_CSV_HEADER)) {
             throw new IOException(folder.resolve(LaneResult.FILE) + " has no rows, or another header than "
-                    + LaneResult.CSV_HEADER);
+                    + LaneResult.CSV_HEADER + " (or, written before its last two columns, " + LaneResult.LEGACY_CSV_HEADER + ")");
         }
         Path seriesFile = folder.resolve(LaneSample.FILE);
         List<String> series = Files.exists(seriesFile) ? Files.readAllLines(seriesFile) : List.of();
@@ -75,17 +77,24 @@ public final class FanOutReport {
         return String.format(Locale.ROOT, "Commit %s, JDK %s, %d clients (%d slow), %.0f s of load in the longest lane, "
                         + "lanes %s; %s.", first.commit(), first.jdk(), first.clients(), first.slowClients(),
                 results.stream().mapToDouble(LaneResult::seconds).max().orElse(0),
-                results.stream().map(LaneResult::lane).collect(Collectors.joining(", ")), machine);
+                results.stream().map(LaneResult::lane).distinct().collect(Collectors.joining(", "))
+                        + (repeats() == 1 ? "" : ", " + repeats() + " repeats"), machine);
     }
 
-    /** One line per lane. */
+    /** How many repeats of the lane sequence the run holds (a folder without the column: 1). */
+    int repeats() {
+        return FanOutGates.repeats(results).size();
+    }
+
+    /** One line per lane (per lane and repeat in a run of several). */
     public String table() {
         StringBuilder table = new StringBuilder("| lane | clients (slow) | msg/s | fast msg/s | fast p50 / p99 / p999 ms "
                 + "| RSS idle / peak MiB | heap after GC MiB | held peak MiB | kernel send queue peak MiB "
                 + "| CPU s per million | server |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (LaneResult r : results) {
             table.append(String.format(Locale.ROOT, "| %s | %,d (%,d) | %,.0f | %,.0f | %.2f / %.2f / %.2f | %.0f / %.0f "
-                            + "| %.1f | %.1f | %.1f | %.2f | %s |\n", r.lane(), r.clients(), r.slowClients(),
+                            + "| %.1f | %.1f | %.1f | %.2f | %s |\n",
+                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")", r.clients(), r.slowClients(),
                     r.messagesPerSecond(), r.fastMessagesPerSecond(), r.fastP50Micros() / 1e3, r.fastP99Micros() / 1e3,
                     r.fastP999Micros() / 1e3, LaneResult.mib(r.idleRssBytes()), LaneResult.mib(r.peakRssBytes()),
                     LaneResult.mib(r.heapAfterGcBytes()), LaneResult.mib(r.peakQueuedBytes()),
@@ -98,23 +107,25 @@ public final class FanOutReport {
     /** Every gate line and the count, as the run printed them. */
     public String gates() {
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
-        long failed = gates.stream().filter(gate -> !gate.passed()).count();
         return gates.stream().map(gate -> gate.line() + "\n").collect(Collectors.joining())
-                + "gates: " + (gates.size() - failed) + " passed, " + failed + " failed\n";
+                + FanOutGates.count(gates) + "\n";
     }
 
     /**
      * The seed's table side by side with ours: clients, message size, in-flight limit, messages/s,
      * the cost of backpressure (1 - a lane's messages/s over the unbounded lane's, both over the
-     * window before the unbounded lane degraded, warm-up left out: {@link Degradation}) and memory.
+     * window before the unbounded lane degraded, warm-up left out: {@link Degradation}) and memory;
+     * in a run of several repeats, the first repeat's.
      */
     public String seed() {
-        Optional<LaneResult> control = results.stream()
-                .filter(result -> result.lane().equals(FanOutLane.UNBOUNDED.flag())).findFirst();
+        Optional<LaneResult> control = results.stream().filter(result -> result.repeat() == firstRepeat()
+                && result.lane().equals(FanOutLane.UNBOUNDED.flag())).findFirst();
         Optional<Degradation> degradation = control.map(c -> Degradation.of(series(c.lane()), c.idleRssBytes()));
-        List<LaneResult> lanes = results.stream().filter(result -> !result.allFast()).toList();
+        List<LaneResult> lanes = results.stream().filter(result -> !result.allFast()
+                && result.repeat() == firstRepeat()).toList();
         StringBuilder table = new StringBuilder("| | seed (" + SEED + ")");
-        lanes.forEach(lane -> table.append(" | ours: ").append(lane.lane()));
+        lanes.forEach(lane -> table.append(" | ours: ").append(lane.lane())
+                .append(repeats() == 1 ? "" : " (repeat " + firstRepeat() + " of " + repeats() + ")"));
         table.append(" |\n|---|---").append("|---".repeat(lanes.size())).append("|\n");
         row(table, "clients (slow)", "1,000 (10%, 200 ms per message)", lanes, r -> String.format(Locale.ROOT,
                 "%,d (%,d)", r.clients(), r.slowClients()));
@@ -160,8 +171,13 @@ public final class FanOutReport {
         return String.format(Locale.ROOT, "%.0f%% (%s)", 100 * (1 - ours / theirs), window.window());
     }
 
+    /** The first repeat's samples of {@code lane}. */
     private List<LaneSample> series(String lane) {
-        return samples.stream().filter(sample -> sample.lane().equals(lane)).toList();
+        return samples.stream().filter(sample -> sample.lane().equals(lane) && sample.repeat() == firstRepeat()).toList();
+    }
+
+    private int firstRepeat() {
+        return FanOutGates.repeats(results).get(0);
     }
 
     /** Everything {@code report --from} prints for a fan-out run. */
@@ -169,9 +185,13 @@ public final class FanOutReport {
         out.print(line() + "\n\n" + table() + "\n" + seed() + "\n" + gates());
     }
 
-    /** Draws {@code websocket-rate.png} and {@code websocket-memory.png} into {@code directory}. */
+    /**
+     * Draws {@code websocket-rate.png} and {@code websocket-memory.png} into {@code directory}, from
+     * the first repeat in a run of several.
+     */
     public List<Path> charts(Path directory, PrintStream out) throws IOException {
-        List<Path> written = FanOutCharts.write(results, samples, directory);
+        List<Path> written = FanOutCharts.write(results.stream().filter(result -> result.repeat() == firstRepeat()).toList(),
+                samples.stream().filter(sample -> sample.repeat() == firstRepeat()).toList(), directory);
         written.forEach(file -> out.println("chart: " + file));
         return written;
     }

@@ -21,12 +21,13 @@ import java.util.List;
  * @param allFastReference whether to run the bounded lane once more with every client fast, after
  *        the lanes: the reference for the fast clients' latency
  * @param budget the most the whole run may take from the command line ({@link FanOutLoadMain#main}),
- *        after which it stops its servers and exits; zero for no limit
+ *        after which it stops its servers and exits; zero for no limit; unless given, it scales with the repeats
  * @param results where to write the raw CSVs, or null
+ * @param repeats how many times the whole lane sequence runs, one repeat after the other, into one folder
  */
 record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slowDelayMillis, Duration loadTime,
                  long maxMessages, double messagesPerSecond, String serverHeap, int sendBufferBytes,
-                 boolean allFastReference, Duration budget, Path results) {
+                 boolean allFastReference, Duration budget, Path results, int repeats) {
 
     /** The most one lane adds to its load time: a server start, 1,000 connects, the release check, the closes. */
     static final Duration LANE_OVERHEAD = Duration.ofSeconds(90);
@@ -58,7 +59,7 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      */
     static FanOutRun defaults() {
         return new FanOutRun(List.of(FanOutLane.values()), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
-                0, FULL_HEAP, FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null);
+                0, FULL_HEAP, FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null, 1);
     }
 
     /**
@@ -67,17 +68,18 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      */
     static FanOutRun smoke() {
         return new FanOutRun(List.of(FanOutLane.values()), 20, 0.1, 200, Duration.ofSeconds(3), 10_000_000L,
-                40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null);
+                40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null, 1);
     }
 
     FanOutRun withResults(Path directory) {
         return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, budget, directory);
+                serverHeap, sendBufferBytes, allFastReference, budget, directory, repeats);
     }
 
     /**
      * This run with its flags applied ({@code --clients N --slow-share F --slow-delay-ms N --seconds N
-     * --max-messages N --rate F --heap S --send-buffer N --lanes a,b --all-fast true|false --budget-seconds N --results DIR}).
+     * --max-messages N --rate F --heap S --send-buffer N --lanes a,b --all-fast true|false --budget-seconds N --results DIR
+     * --repeats N}).
      */
     FanOutRun withFlags(String[] args) {
         List<FanOutLane> lanes = this.lanes;
@@ -92,6 +94,8 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
         boolean allFastReference = this.allFastReference;
         Duration budget = this.budget;
         Path results = this.results;
+        int repeats = this.repeats;
+        boolean budgetGiven = false;
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("flag " + args[i] + " needs a value");
@@ -108,24 +112,32 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
                 case "--lanes" -> lanes = List.of(value.split(",")).stream().map(FanOutLane::parse).toList();
                 case "--send-buffer" -> sendBufferBytes = Integer.parseInt(value);
                 case "--all-fast" -> allFastReference = Boolean.parseBoolean(value);
-                case "--budget-seconds" -> budget = Duration.ofSeconds(Long.parseLong(value));
+                case "--budget-seconds" -> {
+                    budget = Duration.ofSeconds(Long.parseLong(value));
+                    budgetGiven = true;
+                }
                 case "--results" -> results = Path.of(value);
+                case "--repeats" -> repeats = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --clients --slow-share"
                         + " --slow-delay-ms --seconds --max-messages --rate --heap --send-buffer --lanes --all-fast"
-                        + " --budget-seconds --results; --smoke first for smoke scale)");
+                        + " --budget-seconds --results --repeats; --smoke first for smoke scale)");
             }
         }
-        if (clients < 1 || !(slowShare >= 0 && slowShare <= 1) || loadTime.isNegative() || maxMessages < 1) {
-            throw new IllegalArgumentException("clients >= 1, slow share in [0, 1], seconds >= 0, max messages >= 1: "
-                    + clients + ", " + slowShare + ", " + loadTime + ", " + maxMessages);
+        if (clients < 1 || !(slowShare >= 0 && slowShare <= 1) || loadTime.isNegative() || maxMessages < 1
+                || repeats < 1) {
+            throw new IllegalArgumentException("clients >= 1, slow share in [0, 1], seconds >= 0, max messages >= 1,"
+                    + " repeats >= 1: " + clients + ", " + slowShare + ", " + loadTime + ", " + maxMessages + ", " + repeats);
+        }
+        if (!budgetGiven) {
+            budget = budget.dividedBy(this.repeats).multipliedBy(repeats); // the default budget is per repeat
         }
         return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, budget, results);
+                serverHeap, sendBufferBytes, allFastReference, budget, results, repeats);
     }
 
-    /** The runs of one server JVM each: the lanes, and the all-fast reference if wanted. */
+    /** The runs of one server JVM each: the lanes, and the all-fast reference if wanted, in every repeat. */
     int serverRuns() {
-        return lanes.size() + (allFastReference ? 1 : 0);
+        return (lanes.size() + (allFastReference ? 1 : 0)) * repeats;
     }
 
     /** The longest this run should take: every server run's load time plus {@link #LANE_OVERHEAD}. */

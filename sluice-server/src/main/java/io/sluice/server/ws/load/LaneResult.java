@@ -34,12 +34,16 @@ import java.util.Locale;
  * @param commit the commit the harness was built from
  * @param jdk the JDK the server ran on
  * @param serverDeath why the server died during the load ("OutOfMemoryError", ...), empty if it did not
+ * @param subscribersAtEnd subscribers the server had live at the end of the load, before the clients
+ *        closed (fewer than {@code clients}: it dropped some), -1 if not recorded
+ * @param repeat which repeat of the run's lane sequence this row is from, from 1
  */
 record LaneResult(String lane, int clients, int slowClients, double seconds, long fastMessages, long slowMessages,
                   long gaps, long duplicates, String clientError, long fastP50Micros, long fastP99Micros,
                   long fastP999Micros, long idleRssBytes, long peakRssBytes, long heapAfterGcBytes,
                   long queuedBytesAtEnd, long peakQueuedBytes, long peakSendQueueBytes, double serverCpuSeconds,
-                  long released, double othersBusy, String commit, String jdk, String serverDeath) {
+                  long released, double othersBusy, String commit, String jdk, String serverDeath,
+                  long subscribersAtEnd, int repeat) {
 
     /** The file a run's rows go to. */
     static final String FILE = "websocket.csv";
@@ -50,7 +54,9 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
             + "messages_per_s,fast_messages_per_s,gaps,duplicates,fast_p50_us,fast_p99_us,fast_p999_us,"
             + "idle_rss_bytes,peak_rss_bytes,heap_after_gc_bytes,queued_bytes_at_end,peak_queued_bytes,"
             + "peak_send_queue_bytes,server_cpu_s,cpu_s_per_million,released,others_busy,commit,jdk,server_death,"
-            + "client_error";
+            + "client_error,subscribers_at_end,repeat";
+    /** The header of a folder written before the last two columns: its rows read as not recorded and repeat 1. */
+    static final String LEGACY_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf(",subscribers_at_end"));
 
     long messages() {
         return fastMessages + slowMessages;
@@ -77,23 +83,31 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                 Long.toString(idleRssBytes), Long.toString(peakRssBytes), Long.toString(heapAfterGcBytes),
                 Long.toString(queuedBytesAtEnd), Long.toString(peakQueuedBytes), Long.toString(peakSendQueueBytes),
                 fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), Long.toString(released), fmt(othersBusy),
-                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError));
+                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError),
+                Long.toString(subscribersAtEnd), Integer.toString(repeat));
     }
 
-    /** A row as {@link #csvRow()} wrote it (the derived columns are computed again, not read). */
+    /**
+     * A row as {@link #csvRow()} wrote it (the derived columns are computed again, not read), or as
+     * a folder with the {@link #LEGACY_CSV_HEADER} did.
+     */
     static LaneResult parse(String line) {
         List<String> f = Csv.fields(line);
-        if (f.size() != CSV_HEADER.split(",").length) {
-            throw new IllegalArgumentException("a websocket.csv row has " + CSV_HEADER.split(",").length
-                    + " fields: " + line);
+        int columns = CSV_HEADER.split(",").length;
+        int legacyColumns = LEGACY_CSV_HEADER.split(",").length;
+        if (f.size() != columns && f.size() != legacyColumns) {
+            throw new IllegalArgumentException("a websocket.csv row has " + columns + " fields (" + legacyColumns
+                    + " in older folders): " + line);
         }
+        boolean legacy = f.size() == legacyColumns;
         return new LaneResult(f.get(0), Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)),
                 Double.parseDouble(f.get(3)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
                 Long.parseLong(f.get(9)), Long.parseLong(f.get(10)), f.get(27), Long.parseLong(f.get(11)),
                 Long.parseLong(f.get(12)), Long.parseLong(f.get(13)), Long.parseLong(f.get(14)),
                 Long.parseLong(f.get(15)), Long.parseLong(f.get(16)), Long.parseLong(f.get(17)),
                 Long.parseLong(f.get(18)), Long.parseLong(f.get(19)), Double.parseDouble(f.get(20)),
-                Long.parseLong(f.get(22)), Double.parseDouble(f.get(23)), f.get(24), f.get(25), f.get(26));
+                Long.parseLong(f.get(22)), Double.parseDouble(f.get(23)), f.get(24), f.get(25), f.get(26),
+                legacy ? -1 : Long.parseLong(f.get(28)), legacy ? 1 : Integer.parseInt(f.get(29)));
     }
 
     /** Whether this is the all-fast reference run. */

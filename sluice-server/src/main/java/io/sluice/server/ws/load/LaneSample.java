@@ -15,29 +15,32 @@ import java.util.Locale;
  * @param heapUsedBytes the server's heap used (no collection forced), -1 when it did not answer
  * @param queuedBytes bytes the server held for its clients, -1 when it did not answer
  * @param sendQueueBytes bytes in the kernel send queues of the server's connections, -1 where unknown
+ * @param repeat which repeat of the run's lane sequence, from 1 (as in {@link LaneResult#repeat()})
  */
 record LaneSample(String lane, double seconds, long messages, long fastMessages, long rssBytes, long heapUsedBytes,
-                  long queuedBytes, long sendQueueBytes) {
+                  long queuedBytes, long sendQueueBytes, int repeat) {
 
     /** The file a run's samples go to, next to {@code websocket.csv}. */
     static final String FILE = "websocket-series.csv";
     static final String CSV_HEADER = "lane,seconds,messages,fast_messages,rss_bytes,heap_used_bytes,queued_bytes,"
-            + "send_queue_bytes";
+            + "send_queue_bytes,repeat";
+    private static final int LEGACY_FIELDS = 8; // a folder written before the repeat column: repeat 1
 
     String csvRow() {
         return String.join(",", lane, String.format(Locale.ROOT, "%.3f", seconds), Long.toString(messages),
                 Long.toString(fastMessages), Long.toString(rssBytes), Long.toString(heapUsedBytes),
-                Long.toString(queuedBytes), Long.toString(sendQueueBytes));
+                Long.toString(queuedBytes), Long.toString(sendQueueBytes), Integer.toString(repeat));
     }
 
     static LaneSample parse(String line) {
         List<String> f = List.of(line.split(",", -1));
-        if (f.size() != 8) {
-            throw new IllegalArgumentException("a series line has 8 fields: " + line);
+        if (f.size() != LEGACY_FIELDS + 1 && f.size() != LEGACY_FIELDS) {
+            throw new IllegalArgumentException("a series line has " + (LEGACY_FIELDS + 1) + " fields ("
+                    + LEGACY_FIELDS + " in older folders): " + line);
         }
         return new LaneSample(f.get(0), Double.parseDouble(f.get(1)), Long.parseLong(f.get(2)),
                 Long.parseLong(f.get(3)), Long.parseLong(f.get(4)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
-                Long.parseLong(f.get(7)));
+                Long.parseLong(f.get(7)), f.size() == LEGACY_FIELDS ? 1 : Integer.parseInt(f.get(8)));
     }
 
     /** Messages per second delivered between {@code previous} and this sample. */

@@ -12,7 +12,8 @@ import java.util.List;
  * A made-up full fan-out run (1,000 clients, 100 slow, 20 s per lane) whose every full gate
  * passes: the bounded lanes deliver 950,000 and 920,000 msg/s in a flat 150 MiB over idle; the
  * unbounded lane delivers 1,000,000 msg/s for 10 s, then 200,000, its held bytes growing 20 MiB/s,
- * until it dies of OutOfMemoryError at 15 s; the all-fast run's p99 is 5 ms.
+ * until it dies of OutOfMemoryError at 15 s; the all-fast run's p99 is 5 ms. Every lane that ran to
+ * its end had all its clients connected then; one repeat.
  */
 public final class FanOutFixtures {
 
@@ -29,7 +30,31 @@ public final class FanOutFixtures {
         long slowMessages = slow * 5L * (long) seconds;
         return new LaneResult(lane, 1000, slow, seconds, messages - slowMessages, slowMessages, 0, 0, "", 900,
                 p99Micros, 2 * p99Micros, IDLE_RSS, peakRss, 40 * MIB, queuedAtEnd, Math.max(queuedAtEnd, 6 * MIB),
-                70 * MIB, 0.6 * seconds, 1000, 0.05, "abc1234", "25.0.1+8-LTS", death);
+                70 * MIB, 0.6 * seconds, 1000, 0.05, "abc1234", "25.0.1+8-LTS", death, death.isEmpty() ? 1000 : -1, 1);
+    }
+
+    /** {@code result} as a row of another repeat. */
+    static LaneResult inRepeat(LaneResult r, int repeat) {
+        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
+                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
+                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
+                r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
+                r.serverDeath(), r.subscribersAtEnd(), repeat);
+    }
+
+    /** {@code result} with {@code live} subscribers at the end of its load. */
+    static LaneResult withLive(LaneResult r, long live) {
+        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
+                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
+                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
+                r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
+                r.serverDeath(), live, r.repeat());
+    }
+
+    /** {@code sample} as one of another repeat. */
+    static LaneSample inRepeat(LaneSample s, int repeat) {
+        return new LaneSample(s.lane(), s.seconds(), s.messages(), s.fastMessages(), s.rssBytes(), s.heapUsedBytes(),
+                s.queuedBytes(), s.sendQueueBytes(), repeat);
     }
 
     /** A steady lane: {@code messagesPerSecond} from the start, RSS flat at idle + {@code overIdle}. */
@@ -39,7 +64,7 @@ public final class FanOutFixtures {
             double t = i * STEP_SECONDS;
             long messages = (long) (messagesPerSecond * t);
             series.add(new LaneSample(lane, t, messages, messages * 9 / 10, IDLE_RSS + overIdle, 60 * MIB, 5 * MIB,
-                    70 * MIB));
+                    70 * MIB, 1));
         }
         return series;
     }
@@ -52,7 +77,7 @@ public final class FanOutFixtures {
             long messages = (long) (t <= 10 ? 1_000_000 * t : 10_000_000 + 200_000 * (t - 10));
             long grown = (long) (20 * MIB * t);
             series.add(new LaneSample("unbounded", t, messages, messages * 9 / 10, IDLE_RSS + grown, 60 * MIB + grown,
-                    grown, 300 * MIB));
+                    grown, 300 * MIB, 1));
         }
         return series;
     }

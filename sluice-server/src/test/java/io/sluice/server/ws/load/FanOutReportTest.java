@@ -27,7 +27,41 @@ class FanOutReportTest {
         assertEquals(FanOutFixtures.samples().stream().map(LaneSample::csvRow).toList(),
                 report.samples().stream().map(LaneSample::csvRow).toList());
         assertTrue(report.quiet());
-        assertTrue(report.gates().endsWith("gates: 19 passed, 0 failed\n"), report.gates());
+        assertTrue(report.gates().endsWith("gates: 22 passed, 0 failed\n"), report.gates());
+    }
+
+    @Test
+    void aFolderWrittenBeforeTheRepeatAndSubscriberColumnsReadsAsRepeatOneNotRecorded() throws Exception {
+        Path run = FanOutFixtures.write(dir);
+        Path rows = run.resolve(LaneResult.FILE);
+        Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst(",[^,]*,[^,]*$", "")).toList());
+        Path series = run.resolve(LaneSample.FILE);
+        Files.write(series, Files.readAllLines(series).stream().map(line -> line.replaceFirst(",[^,]*$", "")).toList());
+        assertEquals(LaneResult.LEGACY_CSV_HEADER, Files.readAllLines(rows).get(0));
+        FanOutReport report = FanOutReport.read(run);
+        assertTrue(report.results().stream().allMatch(r -> r.repeat() == 1 && r.subscribersAtEnd() == -1));
+        assertTrue(report.samples().stream().allMatch(s -> s.repeat() == 1));
+        assertEquals(1, report.repeats());
+        assertTrue(report.gates().endsWith("gates: 19 passed, 0 failed\n"), "no connected-clients gate: " + report.gates());
+    }
+
+    @Test
+    void aRunOfTwoRepeatsHasALinePerLaneAndRepeatAndTheFirstRepeatsSeedTable() throws Exception {
+        Path run = FanOutFixtures.write(dir);
+        Path rows = run.resolve(LaneResult.FILE);
+        List<String> twice = new java.util.ArrayList<>(Files.readAllLines(rows));
+        FanOutFixtures.results().forEach(r -> twice.add(FanOutFixtures.inRepeat(r, 2).csvRow()));
+        Files.write(rows, twice);
+        Path series = run.resolve(LaneSample.FILE);
+        List<String> samples = new java.util.ArrayList<>(Files.readAllLines(series));
+        FanOutFixtures.samples().forEach(s -> samples.add(FanOutFixtures.inRepeat(s, 2).csvRow()));
+        Files.write(series, samples);
+        FanOutReport report = FanOutReport.read(run);
+        assertEquals(2, report.repeats());
+        assertTrue(report.table().contains("| fixed (repeat 2) | 1,000 (100) | 920,000 |"), report.table());
+        assertTrue(report.line().contains("bounded-all-fast, 2 repeats;"), report.line());
+        assertTrue(report.seed().contains("| ours: bounded (repeat 1 of 2) |"), report.seed());
+        assertTrue(report.gates().contains("ratio 1.07 (1.07-1.07) over 2 repeats"), report.gates());
     }
 
     @Test

@@ -45,4 +45,16 @@ class FanOutRunTest {
         assertThrows(IllegalArgumentException.class, () -> run.withFlags(new String[] {"--clients", "0"}));
         assertThrows(IllegalArgumentException.class, () -> run.withFlags(new String[] {"--bogus", "1"}));
     }
+
+    @Test
+    void repeatsRunTheWholeSequenceAgainAndTheDefaultBudgetGrowsWithThem() {
+        assertEquals(1, FanOutRun.defaults().repeats());
+        FanOutRun three = FanOutRun.defaults().withFlags(new String[] {"--repeats", "3"});
+        assertEquals(12, three.serverRuns(), "3 x (3 lanes + the all-fast reference)");
+        assertEquals(Duration.ofMinutes(45), three.budget(), "15 minutes per repeat");
+        assertTrue(three.expectedLongest().compareTo(three.budget()) <= 0);
+        assertEquals(Duration.ofMinutes(20), FanOutRun.defaults().withFlags(new String[] {"--budget-seconds", "1200",
+            "--repeats", "3"}).budget(), "a budget given is kept");
+        assertThrows(IllegalArgumentException.class, () -> FanOutRun.defaults().withFlags(new String[] {"--repeats", "0"}));
+    }
 }
