@@ -11,8 +11,8 @@ import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.core.io.buffer.PooledDataBuffer;
-import reactor.core.publisher.Flux;
 import org.springframework.util.ClassUtils;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import java.nio.ByteBuffer;
@@ -45,9 +45,8 @@ import java.util.function.Supplier;
  * bytes are written, or when the write ends without writing them (cancelled, failed, the source
  * failed): never before, never twice. A read emits {@link PooledDataBuffer}s (Netty's, given Netty's
  * factory) whose memory is a chunk lent by a {@link ChunkPool}: {@code DataBufferUtils.release(buffer)}
- * gives the chunk back;
- * one never released is garbage, and its pool lends a heap chunk instead while it is out. Files
- * and channels are closed when the operation ends, whichever way.
+ * gives the chunk back; one never released is garbage, and its pool lends a heap chunk instead while
+ * it is out. Files and channels are closed when the operation ends, whichever way.
  *
  * <p><b>Errors:</b> a {@code null} argument throws {@link NullPointerException} at the call;
  * anything else (options that combine atomic replace with append, a missing directory, a directory
