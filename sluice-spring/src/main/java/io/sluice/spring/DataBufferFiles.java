@@ -7,7 +7,11 @@ import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import org.reactivestreams.Publisher;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.core.io.buffer.PooledDataBuffer;
+import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -24,8 +28,8 @@ import java.util.function.Supplier;
  * bounded, adaptive write demand and pooled reads.
  *
  * <pre>{@code
- * Mono<Long> saved = DataBufferFiles.write(request.getBody(), path);     // an upload to disk
- * Flux<DataBuffer> body = DataBufferFiles.read(path);                   // a download from disk
+ * Mono<Long> saved = DataBufferFiles.write(request.getBody(), path);            // an upload
+ * Flux<DataBuffer> body = DataBufferFiles.read(path, response.bufferFactory());  // a download
  * }</pre>
  *
  * <p><b>Threading:</b> the returned {@code Mono} and {@code Flux} are cold: each subscription starts
@@ -39,10 +43,10 @@ import java.util.function.Supplier;
  *
  * <p><b>Resources:</b> a write releases each {@code DataBuffer} it receives exactly once, after its
  * bytes are written, or when the write ends without writing them (cancelled, failed, the source
- * failed): never before, never twice. A read emits {@link PooledDataBuffer}s whose memory is a
- * chunk lent by a {@link ChunkPool}: {@code DataBufferUtils.release(buffer)} gives the chunk back;
- * one never released is garbage, and its pool lends a heap chunk instead while it is out. Files
- * and channels are closed when the operation ends, whichever way.
+ * failed): never before, never twice. A read emits {@link PooledDataBuffer}s (Netty's, given Netty's
+ * factory) whose memory is a chunk lent by a {@link ChunkPool}: {@code DataBufferUtils.release(buffer)}
+ * gives the chunk back; one never released is garbage, and its pool lends a heap chunk instead while
+ * it is out. Files and channels are closed when the operation ends, whichever way.
  *
  * <p><b>Errors:</b> a {@code null} argument throws {@link NullPointerException} at the call;
  * anything else (options that combine atomic replace with append, a missing directory, a directory
@@ -50,6 +54,10 @@ import java.util.function.Supplier;
  * as {@code onError} with the original exception.
  */
 public final class DataBufferFiles {
+
+    /** Netty's buffers on the class path: only then can a factory be Netty's, and LentChunkByteBuf load. */
+    private static final boolean NETTY_PRESENT =
+            ClassUtils.isPresent("io.netty.buffer.ByteBuf", DataBufferFiles.class.getClassLoader());
 
     private DataBufferFiles() {
     }
@@ -131,7 +139,8 @@ public final class DataBufferFiles {
      * {@code file}, or the options' range of it, as pooled buffers: each is a chunk lent by the
      * options' {@link ChunkPool} (by the shared pool for the chunk size if the options lend none),
      * read into without a copy and wrapped as a {@link PooledDataBuffer} whose release gives the
-     * chunk back.
+     * chunk back. As {@link #read(Path, DataBufferFactory, ReadOptions)} with a factory that is not
+     * Netty's.
      *
      * @param file the file to read
      * @param options chunk size, range, executor and pool of the read; options with owned chunks
@@ -142,11 +151,56 @@ public final class DataBufferFiles {
      * @throws NullPointerException if an argument is {@code null}
      */
     public static Flux<DataBuffer> read(Path file, ReadOptions options) {
+        return read(file, DefaultDataBufferFactory.sharedInstance, options);
+    }
+
+    /**
+     * The whole of {@code file} in pooled 64 KiB chunks, as {@code factory}'s kind of buffer where it
+     * matters; as {@link #read(Path, DataBufferFactory, ReadOptions)} with
+     * {@link ReadOptions#defaults()}.
+     *
+     * @param file the file to read
+     * @param factory the factory of the buffers' consumer, {@code response.bufferFactory()} in WebFlux
+     * @return a cold {@code Flux} of pooled buffers: release each one
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Flux<DataBuffer> read(Path file, DataBufferFactory factory) {
+        return read(file, factory, ReadOptions.defaults());
+    }
+
+    /**
+     * {@code file}, or the options' range of it, as pooled buffers of the kind {@code factory}'s
+     * consumer sends without a copy. Each is a chunk lent by the options' {@link ChunkPool} (by the
+     * shared pool for the chunk size if the options lend none), read into without a copy:
+     * <ul>
+     *   <li>with a {@code NettyDataBufferFactory} (Reactor Netty's {@code response.bufferFactory()}),
+     *       a {@code NettyDataBuffer} over the chunk's memory, which Netty sends as it is; when
+     *       Netty's reference count reaches 0 the chunk goes back, once. Reactor Netty copies any
+     *       other buffer and never releases it, so pass the response's factory there;</li>
+     *   <li>with any other factory, a {@link PooledDataBuffer} whose last release gives the chunk
+     *       back; the factory allocates nothing.</li>
+     * </ul>
+     * Netty is an optional dependency: without it on the class path no Netty class is loaded.
+     *
+     * @param file the file to read
+     * @param factory the factory of the buffers' consumer, {@code response.bufferFactory()} in WebFlux
+     * @param options chunk size, range, executor and pool of the read; options with owned chunks
+     *     are read with lent ones from the shared pool for their chunk size
+     * @return a cold {@code Flux}: each subscriber reads the file anew; each buffer must be released
+     *     ({@code DataBufferUtils.release}) once used, as Spring's codecs and servers do; a missing
+     *     or unreadable file or a directory arrives as {@code onError}
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Flux<DataBuffer> read(Path file, DataBufferFactory factory, ReadOptions options) {
         ReactiveFile source = ReactiveFile.of(file);
+        Objects.requireNonNull(factory, "factory");
         Objects.requireNonNull(options, "options");
         ReadOptions lent = options.lentChunks() ? options : options.withLentChunks();
-        Publisher<ByteBuffer> chunks = source.read(lent);
-        return Flux.from(chunks).map(LentChunkBuffer::of);
+        Flux<ByteBuffer> chunks = Flux.from(source.read(lent));
+        if (NETTY_PRESENT && factory instanceof NettyDataBufferFactory netty) {
+            return chunks.map(chunk -> LentChunkByteBuf.of(netty, chunk));
+        }
+        return chunks.map(LentChunkBuffer::of);
     }
 
     private static Mono<Long> started(Supplier<CompletionStage<Long>> write) {

@@ -165,7 +165,7 @@ class DataBufferFilesReadTest {
     void nullArgumentsAreNamed() {
         assertEquals("path", assertThrows(NullPointerException.class, () -> DataBufferFiles.read(null)).getMessage());
         assertEquals("options", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.read(dir, null)).getMessage());
+                () -> DataBufferFiles.read(dir, (ReadOptions) null)).getMessage());
     }
 
     private static byte[] concat(List<byte[]> chunks) {

@@ -2,6 +2,7 @@ package io.sluice.spring;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -41,7 +42,7 @@ class FileController {
     }
 
     @GetMapping("/files/{id}")
-    Flux<DataBuffer> download(@PathVariable String id) {
-        return DataBufferFiles.read(uploads.resolve(UUID.fromString(id).toString()));
+    Flux<DataBuffer> download(@PathVariable String id, ServerHttpResponse response) {
+        return DataBufferFiles.read(uploads.resolve(UUID.fromString(id).toString()), response.bufferFactory());
     }
 }

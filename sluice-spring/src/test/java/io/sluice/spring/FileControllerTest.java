@@ -1,28 +1,41 @@
 package io.sluice.spring;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 
 import static io.sluice.spring.DataBufferFilesWriteTest.random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The documented controller, and FileParts as a drop-in for FilePart.transferTo. */
 class FileControllerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private static final String ID = "00000000-0000-0000-0000-000000000001";
+
+    private final NettyDataBufferFactory netty = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
     @TempDir
     Path uploads;
@@ -38,7 +51,7 @@ class FileControllerTest {
         assertArrayEquals(content, Files.readAllBytes(uploads.resolve(id)));
         buffers.awaitAllReleased();
         assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
-        assertArrayEquals(content, DataBufferUtils.join(controller.download(id)).map(FileControllerTest::bytes).block(WAIT));
+        assertArrayEquals(content, DataBufferUtils.join(controller.download(id, response(netty))).map(FileControllerTest::bytes).block(WAIT));
     }
 
     @Test
@@ -50,7 +63,7 @@ class FileControllerTest {
         String id = controller.uploadBody(buffers.flux()).block(WAIT);
 
         buffers.awaitAllReleased();
-        assertArrayEquals(content, DataBufferUtils.join(controller.download(id)).map(FileControllerTest::bytes).block(WAIT));
+        assertArrayEquals(content, DataBufferUtils.join(controller.download(id, response(netty))).map(FileControllerTest::bytes).block(WAIT));
     }
 
     @Test
@@ -66,6 +79,33 @@ class FileControllerTest {
         assertEquals("path", assertThrows(NullPointerException.class, () -> FileParts.transferTo(part, null)).getMessage());
         assertThrows(RuntimeException.class, () -> FileParts.transferTo(part, uploads).block(WAIT),
                 "a directory as destination fails the transfer");
+    }
+
+    @Test
+    void aDownloadHasTheResponsesKindOfBuffer() throws Exception {
+        byte[] content = random(200_000, 23);
+        Files.write(uploads.resolve(ID), content);
+        FileController controller = new FileController(uploads);
+
+        List<DataBuffer> viaNetty = controller.download(ID, response(netty)).collectList().block(WAIT);
+        List<DataBuffer> viaOther = controller.download(ID, response(DefaultDataBufferFactory.sharedInstance))
+                .collectList().block(WAIT);
+
+        assertTrue(viaNetty.stream().allMatch(NettyDataBuffer.class::isInstance), "Reactor Netty sends these as they are");
+        assertTrue(viaOther.stream().noneMatch(NettyDataBuffer.class::isInstance));
+        assertArrayEquals(content, DataBufferUtils.join(Flux.fromIterable(viaNetty)).map(FileControllerTest::bytes).block(WAIT));
+        assertArrayEquals(content, DataBufferUtils.join(Flux.fromIterable(viaOther)).map(FileControllerTest::bytes).block(WAIT));
+    }
+
+    /** A response as WebFlux passes one to the controller; the download asks it only for its factory. */
+    private static ServerHttpResponse response(DataBufferFactory factory) {
+        return (ServerHttpResponse) Proxy.newProxyInstance(FileControllerTest.class.getClassLoader(),
+                new Class<?>[]{ServerHttpResponse.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("bufferFactory")) {
+                        return factory;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
     }
 
     private static byte[] bytes(DataBuffer buffer) {

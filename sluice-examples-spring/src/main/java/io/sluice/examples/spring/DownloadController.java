@@ -23,8 +23,9 @@ import java.nio.file.Path;
  * ({@code /spring}) returns a {@link Resource}: WebFlux's resource writer answers ranges (206,
  * several ranges as {@code multipart/byteranges}, 416) and, on Reactor Netty, sends the file with
  * zero-copy ({@code sendfile}). sluice's variant ({@code /sluice}) streams the file's pooled chunks
- * through {@link DataBufferFiles#read(Path, ReadOptions)}, handed to Netty as they are by
- * {@link NettyChunks}, each given back to its pool once sent; its ranges are {@link ByteRange}'s:
+ * through {@link DataBufferFiles#read(Path, org.springframework.core.io.buffer.DataBufferFactory,
+ * ReadOptions)} with the response's factory: Netty buffers over the chunks, sent as they are, each
+ * given back to its pool once sent; its ranges are {@link ByteRange}'s:
  * one range (206, 416), several answered with the whole file.
  */
 @RestController
@@ -74,7 +75,7 @@ class DownloadController {
         if (range.length() == 0) {
             return response.setComplete();
         }
-        return response.writeWith(NettyChunks.on(response.bufferFactory(),
-                DataBufferFiles.read(file, ReadOptions.range(range.offset(), range.length()))));
+        return response.writeWith(DataBufferFiles.read(file, response.bufferFactory(),
+                ReadOptions.range(range.offset(), range.length())));
     }
 }

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +30,8 @@ import java.util.stream.Stream;
  * one started with {@code --sluice.stats=true}). Every cell (transfer, size, clients) runs
  * {@code --warmup} unrecorded samples, then {@code --samples} recorded ones; a sample is every client
  * moving the file once, all started together. Raw rows go to {@code uploads.csv} and
- * {@code downloads.csv} in {@code --results}; the console gets each cell's median MiB/s and the
+ * {@code downloads.csv} in {@code --results}, the start and the arguments to {@code run.txt}
+ * ({@link SpringReport} reads them all); the console gets each cell's median MiB/s and the
  * ratio sluice/Spring. A started application's storage ({@code --work}/storage) is emptied after
  * each cell; a running one's is left to its owner. Options (defaults): {@code --sizes 1MiB,100MiB,1GiB --clients 1,10
  * --samples 5 --warmup 1 --jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar
@@ -39,9 +41,6 @@ import java.util.stream.Stream;
  * only report back through their futures.
  */
 public final class LoadHarness {
-
-    private static final String HEADER = "commit,jdk,transfer,size_bytes,clients,sample,seconds,mib_per_s,"
-            + "server_cpu_s,server_heap_after_gc_bytes,server_peak_rss_bytes,load1_before,load1_after,others_busy";
 
     private final Map<String, String> options;
     private final Map<String, List<Double>> mibPerSecond = new TreeMap<>(); // "kind size clients transfer" -> samples
@@ -64,6 +63,8 @@ public final class LoadHarness {
         if (!options.containsKey("results")) {
             throw new IllegalArgumentException("--results DIR is required");
         }
+        Path results = Files.createDirectories(Path.of(options.get("results")));
+        Files.writeString(results.resolve(SpringRun.ABOUT), SpringRun.about(Instant.now(), String.join(" ", args)));
         new LoadHarness(options).run();
     }
 
@@ -195,7 +196,7 @@ public final class LoadHarness {
 
     private static PrintWriter csv(Path file) throws IOException {
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(file));
-        out.println(HEADER);
+        out.println(Sample.HEADER);
         return out;
     }
 

@@ -1,0 +1,108 @@
+package io.sluice.examples.spring.load;
+
+import io.sluice.testkit.Estimate;
+import io.sluice.testkit.Estimate.Verdict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The targets a Spring run is judged against, each by the 95% bootstrap interval of a ratio of
+ * means ({@link Estimate#against}): met when the whole interval clears the target, missed when it
+ * lies wholly on the wrong side, inconclusive otherwise; a gate is met only if every cell it names
+ * is met, missed if one is missed.
+ * <ul>
+ *   <li><b>3x transferTo:</b> at every size from {@link #FROM_BYTES} and at 1 and at 10 clients,
+ *       sluice's multipart upload ({@code FileParts.transferTo}) moves at least
+ *       {@link #TIMES_TRANSFER_TO} times the MiB/s of Spring's ({@code FilePart.transferTo}): the
+ *       same request, the same multipart reader, only the writer differs.</li>
+ *   <li><b>heap flat:</b> for each of sluice's transfers and client counts, the server's heap after
+ *       a full GC following a sample at the largest size measured is at most
+ *       {@link #HEAP_GROWTH_AT_MOST} times that at the smallest (1 GiB against 1 MiB in the full run):
+ *       what sluice's path holds after a transfer does not grow with the file. The allowance is a
+ *       quarter of the application's own heap after GC (its context, Netty, Reactor), a small
+ *       fraction of a 1 GiB file.</li>
+ * </ul>
+ */
+final class SpringGates {
+
+    static final long FROM_BYTES = 100L << 20;
+    static final double TIMES_TRANSFER_TO = 3.0;
+    static final List<Integer> GATE_CLIENTS = List.of(1, 10);
+    static final double HEAP_GROWTH_AT_MOST = 1.25;
+
+    private SpringGates() {
+    }
+
+    /** Both gates, each cell's line and each gate's verdict, as a code block's text. */
+    static String render(SpringRun run) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "3x transferTo: sluice-multipart / spring-multipart MiB/s >= %.1f at "
+                + "every size from %s, at 1 and 10 clients", TIMES_TRANSFER_TO, SpringTables.size(FROM_BYTES)));
+        Verdict transferTo = transferTo(run, lines);
+        lines.add("=> " + transferTo);
+        lines.add(String.format(Locale.ROOT, "heap flat: sluice's server heap after a full GC at the largest size "
+                + "<= %.2fx at the smallest, each sluice transfer and client count", HEAP_GROWTH_AT_MOST));
+        Verdict heap = heapFlat(run, lines);
+        lines.add("=> " + heap);
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static Verdict transferTo(SpringRun run, List<String> lines) {
+        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        if (sizes.isEmpty()) {
+            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : sizes) {
+            for (int clients : GATE_CLIENTS) {
+                Estimate ratio = SpringTables.ratio(run.uploads(), "sluice-multipart", "spring-multipart", size, clients);
+                Verdict verdict = ratio.against(TIMES_TRANSFER_TO, false);
+                verdicts.add(verdict);
+                Estimate raw = SpringTables.ratio(run.uploads(), "sluice-raw", "spring-multipart", size, clients);
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s: %s (for reference, sluice-raw / spring-multipart %s)",
+                        SpringTables.size(size), clients, ratio.format(), verdict, raw.format()));
+            }
+        }
+        return all(verdicts);
+    }
+
+    private static Verdict heapFlat(SpringRun run, List<String> lines) {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (List<Sample> samples : List.of(run.uploads(), run.downloads())) {
+            List<Long> sizes = SpringRun.sizes(samples);
+            if (sizes.size() < 2) {
+                continue;
+            }
+            long smallest = sizes.get(0);
+            long largest = sizes.get(sizes.size() - 1);
+            for (String transfer : samples.stream().map(Sample::transfer).filter(t -> t.startsWith("sluice-"))
+                    .distinct().sorted().toList()) {
+                for (int clients : SpringRun.clients(samples)) {
+                    Estimate growth = Estimate.ratioOfMeans(
+                            SpringRun.values(samples, transfer, largest, clients, Sample::heapAfterGcBytes),
+                            SpringRun.values(samples, transfer, smallest, clients, Sample::heapAfterGcBytes));
+                    Verdict verdict = growth.against(HEAP_GROWTH_AT_MOST, true);
+                    verdicts.add(verdict);
+                    lines.add(String.format(Locale.ROOT, "  %s x%d, %s / %s: %s: %s", transfer, clients,
+                            SpringTables.size(largest), SpringTables.size(smallest), growth.format(), verdict));
+                }
+            }
+        }
+        if (verdicts.isEmpty()) {
+            lines.add("  fewer than two sizes in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        return all(verdicts);
+    }
+
+    /** Met if every cell is, missed if one is, inconclusive otherwise (a cell not measured included). */
+    private static Verdict all(List<Verdict> verdicts) {
+        if (verdicts.contains(Verdict.MISSED)) {
+            return Verdict.MISSED;
+        }
+        return verdicts.stream().allMatch(v -> v == Verdict.MET) ? Verdict.MET : Verdict.INCONCLUSIVE;
+    }
+}

@@ -1,0 +1,185 @@
+package io.sluice.spring;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.ResourceLeakDetector;
+import io.sluice.ChunkPool;
+import io.sluice.ReadOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.core.io.buffer.PooledDataBuffer;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import static io.sluice.spring.DataBufferFilesWriteTest.random;
+import static io.sluice.spring.DataBufferFilesWriteTest.rootOf;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reads given Netty's factory, as Reactor Netty's {@code response.bufferFactory()} is: every buffer
+ * is a {@link NettyDataBuffer} over a lent chunk, and Netty's count reaching 0 gives the chunk back,
+ * once. Every test ends with the pool whole (allocated == idle). The leak detector runs at PARANOID.
+ */
+class NettyBuffersReadTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static ResourceLeakDetector.Level previousLevel;
+
+    private final NettyDataBufferFactory netty = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void paranoid() {
+        previousLevel = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+    }
+
+    @AfterAll
+    static void restore() {
+        ResourceLeakDetector.setLevel(previousLevel);
+    }
+
+    @ParameterizedTest(name = "{0} bytes from {2} for {3}, chunks of {1}")
+    @CsvSource({
+            "0, 4096, 0, -1", "1, 4096, 0, -1", "4095, 4096, 0, -1", "4096, 4096, 0, -1", "4097, 4096, 0, -1",
+            "1000003, 65536, 0, -1", "1000003, 65536, 65535, 131074", "300000, 1000, 999, 5000"})
+    void everyBufferIsNettysOverTheExactBytesAndItsReleaseGivesTheChunkBack(
+            int size, int chunkBytes, long offset, long length) throws IOException {
+        byte[] content = random(size, size);
+        Path file = Files.write(dir.resolve("source"), content);
+        ChunkPool pool = ChunkPool.create(chunkBytes, 4);
+        ReadOptions options = ReadOptions.defaults().withLentChunks(pool);
+        if (offset > 0 || length >= 0) {
+            options = options.withRange(offset, length < 0 ? Long.MAX_VALUE : length);
+        }
+
+        List<byte[]> chunks = DataBufferFiles.read(file, netty, options).map(buffer -> {
+            NettyDataBuffer nettyBuffer = assertInstanceOf(NettyDataBuffer.class, buffer);
+            assertEquals(1, nettyBuffer.getNativeBuffer().refCnt());
+            byte[] bytes = new byte[buffer.readableByteCount()];
+            buffer.read(bytes);
+            assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
+            return bytes;
+        }).collectList().block(WAIT);
+
+        int from = (int) Math.min(offset, size);
+        int to = length < 0 ? size : (int) Math.min(size, offset + length);
+        assertArrayEquals(Arrays.copyOfRange(content, from, to), concat(chunks));
+        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
+        assertEquals(0, pool.overflowed(), "no chunk stayed out, so the pool never ran dry");
+    }
+
+    @Test
+    void aSecondReleaseIsRefusedByNettyAndGivesNothingBackTwice() throws IOException {
+        Path file = Files.write(dir.resolve("source"), random(10_000, 1));
+        ChunkPool pool = ChunkPool.create(4096, 4);
+
+        List<DataBuffer> held = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
+                .collectList().block(WAIT);
+        assertEquals(3, held.size());
+        assertEquals(0, pool.idleChunks(), "all three are out: " + pool);
+        PooledDataBuffer first = (PooledDataBuffer) held.get(0);
+
+        assertTrue(DataBufferUtils.release(first));
+        assertEquals(1, pool.idleChunks());
+        assertFalse(DataBufferUtils.release(first), "DataBufferUtils.release of a released buffer does nothing");
+        assertThrows(IllegalReferenceCountException.class, first::release);
+        assertThrows(IllegalReferenceCountException.class, ((NettyDataBuffer) first).getNativeBuffer()::release);
+        assertEquals(1, pool.idleChunks(), "the chunk went back once: " + pool);
+        held.subList(1, 3).forEach(DataBufferUtils::release);
+        assertEquals(3, pool.idleChunks());
+    }
+
+    @Test
+    void retainedAndSplitPartsHoldTheChunkUntilNettysCountReachesZero() throws IOException {
+        Path file = Files.write(dir.resolve("source"), random(4000, 2));
+        ChunkPool pool = ChunkPool.create(4096, 2);
+        DataBuffer buffer = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
+                .blockFirst(WAIT);
+
+        DataBufferUtils.retain(buffer);
+        DataBuffer head = buffer.split(1000);
+        assertFalse(DataBufferUtils.release(buffer));
+        assertFalse(DataBufferUtils.release(head));
+        assertEquals(0, pool.idleChunks(), "one reference is left: " + pool);
+        assertTrue(DataBufferUtils.release(buffer));
+        assertEquals(1, pool.idleChunks());
+    }
+
+    @Test
+    void aCancelMidStreamLendsOnlyWhatWasEmittedAndItComesBack() throws IOException {
+        Path file = Files.write(dir.resolve("source"), random(100_000, 3));
+        ChunkPool pool = ChunkPool.create(4096, 8);
+
+        List<DataBuffer> firstThree = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
+                .take(3).collectList().block(WAIT);
+
+        assertEquals(3, firstThree.size());
+        firstThree.forEach(DataBufferUtils::release);
+        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
+    }
+
+    @Test
+    void anErrorMidStreamReleasesWhatArrivedAndEveryChunkComesBack() throws IOException {
+        Path file = Files.write(dir.resolve("source"), random(100_000, 4));
+        ChunkPool pool = ChunkPool.create(4096, 8);
+
+        // Spring's join over a limit fails on the buffer that passes it and releases what it had.
+        Throwable failure = assertThrows(RuntimeException.class, () -> DataBufferUtils.join(
+                DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool)), 10_000).block(WAIT));
+
+        assertInstanceOf(DataBufferLimitException.class, rootOf(failure));
+        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
+    }
+
+    @Test
+    void anyOtherFactoryGetsSluicesPooledBuffersAsBefore() throws IOException {
+        byte[] content = random(10_000, 5);
+        Path file = Files.write(dir.resolve("source"), content);
+        ChunkPool pool = ChunkPool.create(4096, 4);
+
+        List<byte[]> chunks = DataBufferFiles.read(file, DefaultDataBufferFactory.sharedInstance,
+                ReadOptions.defaults().withLentChunks(pool)).map(buffer -> {
+                    assertFalse(buffer instanceof NettyDataBuffer);
+                    assertInstanceOf(LentChunkBuffer.class, buffer);
+                    byte[] bytes = new byte[buffer.readableByteCount()];
+                    buffer.read(bytes);
+                    assertTrue(DataBufferUtils.release(buffer));
+                    return bytes;
+                }).collectList().block(WAIT);
+
+        assertArrayEquals(content, concat(chunks));
+        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
+        assertEquals("factory", assertThrows(NullPointerException.class,
+                () -> DataBufferFiles.read(file, null, ReadOptions.defaults())).getMessage());
+    }
+
+    private static byte[] concat(List<byte[]> chunks) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        chunks.forEach(out::writeBytes);
+        return out.toByteArray();
+    }
+}
