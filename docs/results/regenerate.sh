@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Regenerates every generated block of the pages in docs/ from the raw results committed under
-# docs/results: builds the benchmark's and the server's jars, then each tool rewrites the blocks
-# that name it, each from the run folder its block names. `mvn verify` fails while a block differs.
+# docs/results: builds the benchmark's, the server's and the Spring app's jars, then each tool
+# rewrites the blocks that name it, each from the run folder its block names. `mvn verify` fails
+# while a block differs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mvn -q -B -DskipTests -Dsluice.stress.skip=true package -pl sluice-bench,sluice-server -am
+mvn -q -B -DskipTests -Dsluice.stress.skip=true package -pl sluice-bench,sluice-server,sluice-examples-spring -am
 java -jar sluice-bench/target/sluice-bench.jar report --all
 java -jar sluice-server/target/sluice-server.jar report --all
+java -Dloader.main=io.sluice.examples.spring.load.SpringReport \
+  -cp sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar \
+  org.springframework.boot.loader.launch.PropertiesLauncher --all
