@@ -1,11 +1,18 @@
 package io.sluice.spring;
 
 import io.sluice.WriteOptions;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.FilePartEvent;
+import org.springframework.http.codec.multipart.PartEvent;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Signal;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * A drop-in for {@link FilePart#transferTo(Path)} that writes the part through sluice: where a
@@ -18,12 +25,22 @@ import java.util.Objects;
  * }
  * }</pre>
  *
+ * <p>{@link #store(Publisher, Function, WriteOptions)} streams instead: given the {@code PartEvent}s of
+ * a form ({@code @RequestBody Flux<PartEvent> parts}), it writes each file part's content to its
+ * target as it arrives, with no temporary file in between:
+ *
+ * <pre>{@code
+ * return FileParts.store(parts, file -> file.name().equals("file") ? target : null, options);
+ * }</pre>
+ *
  * <p>Needs {@code spring-web} (WebFlux), which {@code sluice-spring} declares optional; only this
  * class uses it.
  *
  * <p><b>Threading, Backpressure, Resources:</b> as {@link DataBufferFiles#write(org.reactivestreams.Publisher,
- * Path, WriteOptions)} on {@link FilePart#content()}: each part buffer is released once its bytes
- * are written, or when the transfer ends without them.
+ * Path, WriteOptions)} on {@link FilePart#content()}, or on each stored part's event contents: each
+ * buffer is released once its bytes are written, or when the transfer ends without them; the
+ * buffers of a part that is not stored (a form field, a file part given no target) are released as
+ * they arrive, unread.
  *
  * <p><b>Errors:</b> a {@code null} argument throws {@link NullPointerException} at the call; a
  * failure to write (a missing directory, a directory as target, no permission, a full disk) or a
@@ -62,5 +79,84 @@ public final class FileParts {
     public static Mono<Void> transferTo(FilePart part, Path dest, WriteOptions options) {
         Objects.requireNonNull(part, "part");
         return DataBufferFiles.write(part.content(), dest, options).then();
+    }
+
+    /**
+     * Writes each file part of a streamed form to the file {@code targetOf} names for it, as its
+     * content arrives, one part after another; {@link #store(Publisher, Function, WriteOptions)}
+     * with {@link WriteOptions#defaults()}.
+     *
+     * @param parts the form's events, as {@code PartEventHttpMessageReader} emits them
+     * @param targetOf the file for a part, given its first event; {@code null} skips the part
+     * @return a cold {@code Flux} of the parts stored, each once its file is written and closed
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Flux<StoredPart> store(Publisher<PartEvent> parts, Function<? super FilePartEvent, Path> targetOf) {
+        return store(parts, targetOf, WriteOptions.defaults());
+    }
+
+    /**
+     * Writes each file part of a streamed form to the file {@code targetOf} names for it, as
+     * {@code options} say, as its content arrives: the part's events' contents go straight to
+     * {@link DataBufferFiles#write(Publisher, Path, WriteOptions)}, with no temporary file. A part
+     * ends at the event whose {@link PartEvent#isLast()} is true; a file part with no content gives
+     * an empty file. Form fields ({@code FormPartEvent}s) and file parts for which {@code targetOf}
+     * returns {@code null} are skipped, their buffers released.
+     *
+     * <p>Parts are written one at a time, in order: a part's file is closed before the next part's
+     * file is opened. Events that Reactor's operators hold when the store ends early (cancelled,
+     * failed) are released through their discard hook. A failed write, a failed {@code targetOf} or
+     * a failed upload ends the {@code Flux} with that error, and the part being written is left as
+     * {@code options} say (with atomic replace: no file under its name).
+     *
+     * @param parts the form's events, as {@code PartEventHttpMessageReader} emits them
+     * @param targetOf the file for a part, given its first event (whose content is still to be
+     *     written or released here: the function must not release it); {@code null} skips the part
+     * @param options how to write each file
+     * @return a cold {@code Flux} of the parts stored, in order, each once its file is written and
+     *     closed (and forced, with sync)
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Flux<StoredPart> store(Publisher<PartEvent> parts, Function<? super FilePartEvent, Path> targetOf,
+                                         WriteOptions options) {
+        Objects.requireNonNull(parts, "parts");
+        Objects.requireNonNull(targetOf, "targetOf");
+        Objects.requireNonNull(options, "options");
+        // One window per part. Two discard hooks, because the write subscribes to a part's events as
+        // a plain Reactive Streams subscriber, which carries no Reactor context: the inner hook
+        // covers the events a window or switchOnFirst holds for the part when it ends early, the
+        // outer one those held for windows not yet opened.
+        return Flux.from(parts)
+                .windowUntil(PartEvent::isLast)
+                .concatMap(part -> part.switchOnFirst((first, events) -> storeOne(first, events, targetOf, options))
+                        .doOnDiscard(PartEvent.class, FileParts::release), 0)
+                .doOnDiscard(PartEvent.class, FileParts::release);
+    }
+
+    /**
+     * A file part {@link #store(Publisher, Function, WriteOptions)} wrote.
+     *
+     * @param name the part's form field name
+     * @param filename the file name the client sent
+     * @param file the file written
+     * @param bytes how many bytes were written
+     */
+    public record StoredPart(String name, String filename, Path file, long bytes) {
+    }
+
+    private static Publisher<StoredPart> storeOne(Signal<? extends PartEvent> first, Flux<PartEvent> events,
+                                                  Function<? super FilePartEvent, Path> targetOf, WriteOptions options) {
+        if (first.hasValue() && first.get() instanceof FilePartEvent file) {
+            Path target = targetOf.apply(file);
+            if (target != null) {
+                return DataBufferFiles.write(events.map(PartEvent::content), target, options)
+                        .map(bytes -> new StoredPart(file.name(), file.filename(), target, bytes));
+            }
+        }
+        return events.doOnNext(FileParts::release).then(Mono.empty());
+    }
+
+    private static void release(PartEvent event) {
+        DataBufferUtils.release(event.content());
     }
 }

@@ -2,7 +2,8 @@
  * Spring's {@code DataBuffer} on sluice: {@link io.sluice.spring.DataBufferFiles} writes a
  * {@code Publisher<DataBuffer>} to a file or channel and reads a file as a {@code Flux<DataBuffer>}
  * of pooled chunks; {@link io.sluice.spring.FileParts} replaces WebFlux's
- * {@code FilePart.transferTo(Path)}.
+ * {@code FilePart.transferTo(Path)} and stores a form's file parts from its {@code PartEvent}s as
+ * they arrive.
  *
  * <p><b>Threading:</b> every operation is cold and runs on sluice's executors; signals reach the
  * subscriber from the operation's executor thread.

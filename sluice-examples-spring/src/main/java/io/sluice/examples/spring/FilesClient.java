@@ -54,6 +54,25 @@ public record FilesClient(URI base, HttpClient http) {
         return new Stored(response.statusCode(), response.body());
     }
 
+    /**
+     * Uploads {@code file} as the part {@code file} of a form to {@code /sluice/stream/NAME}
+     * ({@code POST}), after a form field {@code note} the server skips.
+     */
+    public Stored uploadStreamedPart(String name, Path file) throws IOException, InterruptedException {
+        String boundary = UUID.randomUUID().toString();
+        String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nskipped\r\n"
+                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+                + name + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+        String tail = "\r\n--" + boundary + "--\r\n";
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/sluice/stream/" + name))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(BodyPublishers.concat(BodyPublishers.ofString(head), BodyPublishers.ofFile(file),
+                        BodyPublishers.ofString(tail)))
+                .build();
+        HttpResponse<String> response = http.send(request, BodyHandlers.ofString());
+        return new Stored(response.statusCode(), response.body());
+    }
+
     /** Uploads {@code file} as the raw body of a {@code PUT} to {@code /VARIANT/raw/NAME}. */
     public Stored uploadRaw(String variant, String name, Path file) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/" + variant + "/raw/" + name))

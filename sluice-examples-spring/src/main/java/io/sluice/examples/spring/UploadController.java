@@ -6,6 +6,7 @@ import io.sluice.spring.FileParts;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -23,7 +24,9 @@ import java.nio.file.Path;
  * Uploads to the storage directory, each answered with the stored file's size in bytes: a
  * multipart form's part {@code file} ({@code POST}) or the raw request body ({@code PUT}), by
  * Spring's own {@code FilePart.transferTo} and {@code DataBufferUtils.write} under {@code /spring}
- * and by sluice's drop-ins under {@code /sluice}.
+ * and by sluice's drop-ins under {@code /sluice}; {@code POST /sluice/stream} stores the part
+ * {@code file} of a form read as {@code PartEvent}s, writing its bytes as they arrive, where the
+ * {@code FilePart} variants find them already in Spring's temporary file.
  *
  * <p>sluice's variant replaces the target atomically: it writes a hidden sibling and renames it
  * over the target once every byte is written, so an upload that fails or is aborted leaves no
@@ -62,6 +65,14 @@ class UploadController {
     @PutMapping("/sluice/raw/{name}")
     Mono<Long> sluiceRaw(@PathVariable String name, @RequestBody Flux<DataBuffer> body) {
         return DataBufferFiles.write(body, storage.resolve(name), ATOMIC);
+    }
+
+    @PostMapping("/sluice/stream/{name}")
+    Mono<Long> sluiceStream(@PathVariable String name, @RequestBody Flux<PartEvent> parts) {
+        Path target = storage.resolve(name);
+        return FileParts.store(parts, file -> file.name().equals("file") ? target : null, ATOMIC)
+                .map(FileParts.StoredPart::bytes)
+                .single();
     }
 
     private static Mono<Long> sizeOf(Path file) {

@@ -8,6 +8,7 @@ import io.sluice.ReadOptions;
 import io.sluice.examples.spring.FilesClient.Answer;
 import io.sluice.examples.spring.FilesClient.Stored;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,7 @@ import reactor.netty.http.client.HttpClient;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -83,6 +85,46 @@ class FilesApplicationTest {
 
         Answer whole = download(variant, "raw-" + variant, null);
         assertEquals(new Answer(200, null, size, sha256(source)), whole);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 3 * 1024 * 1024 + 17})
+    void aStreamedPartIsStoredByteForByte(int size) throws Exception {
+        Path source = TestFiles.random(size, size);
+        String name = "stream-" + size;
+
+        Stored stored = client().uploadStreamedPart(name, source);
+
+        assertEquals(new Stored(200, Integer.toString(size)), stored);
+        assertEquals(sha256(source), sha256(STORAGE.resolve(name)));
+    }
+
+    @Test
+    void aStreamedPartAbortedMidBodyLeavesNothingAndTheServerServing() throws Exception {
+        String name = "stream-aborted";
+        String head = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + name
+                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+        Flux<ByteBuf> sent = Flux.just(Unpooled.copiedBuffer(head, StandardCharsets.US_ASCII))
+                .concatWith(Flux.range(0, 64).map(i -> Unpooled.wrappedBuffer(new byte[16 * 1024])))
+                .concatWith(Flux.error(new IOException("the client gives up")));
+        HttpClient.create()
+                .headers(headers -> headers.set("Content-Length", 4 * 1024 * 1024)
+                        .set("Content-Type", "multipart/form-data; boundary=b"))
+                .post().uri(url("/sluice/stream/" + name))
+                .send(sent)
+                .response()
+                .onErrorResume(clientSide -> Mono.empty())
+                .block(Duration.ofSeconds(20));
+        exchanges.await("POST /sluice/stream/" + name);
+
+        assertFalse(Files.exists(STORAGE.resolve(name)), "a partial upload under the client's name");
+        try (Stream<Path> files = Files.list(STORAGE)) {
+            assertEquals(List.of(), files.map(file -> file.getFileName().toString())
+                    .filter(file -> file.startsWith(".")).toList(), "hidden files left");
+        }
+        Path source = TestFiles.random(100_000, 4);
+        assertEquals(new Stored(200, "100000"), client().uploadStreamedPart(name, source));
+        assertEquals(sha256(source), sha256(STORAGE.resolve(name)));
     }
 
     @ParameterizedTest
