@@ -44,14 +44,7 @@ public record FilesClient(URI base, HttpClient http) {
         String boundary = UUID.randomUUID().toString();
         String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
                 + name + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
-        String tail = "\r\n--" + boundary + "--\r\n";
-        HttpRequest request = HttpRequest.newBuilder(uri(variant, name))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(BodyPublishers.concat(BodyPublishers.ofString(head), BodyPublishers.ofFile(file),
-                        BodyPublishers.ofString(tail)))
-                .build();
-        HttpResponse<String> response = http.send(request, BodyHandlers.ofString());
-        return new Stored(response.statusCode(), response.body());
+        return postForm(uri(variant, name), boundary, head, file);
     }
 
     /**
@@ -63,8 +56,13 @@ public record FilesClient(URI base, HttpClient http) {
         String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nskipped\r\n"
                 + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
                 + name + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+        return postForm(URI.create(base + "/sluice/stream/" + name), boundary, head, file);
+    }
+
+    /** POSTs a form whose parts before the file's content are {@code head}, ending after the file. */
+    private Stored postForm(URI target, String boundary, String head, Path file) throws IOException, InterruptedException {
         String tail = "\r\n--" + boundary + "--\r\n";
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/sluice/stream/" + name))
+        HttpRequest request = HttpRequest.newBuilder(target)
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(BodyPublishers.concat(BodyPublishers.ofString(head), BodyPublishers.ofFile(file),
                         BodyPublishers.ofString(tail)))
