@@ -40,13 +40,15 @@ public final class BenchMain {
             System.out.println(usage());
             return;
         }
+        if (args[0].equals("stress-worker")) { // positional: provider, writes, chunks each, directory
+            Stress.worker(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), Path.of(args[4]));
+            System.exit(0);
+        }
         Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
         switch (args[0]) {
             case "worker" -> Worker.run(configure(Profile.named(options.get("profile")), options),
                     Integer.parseInt(options.get("fork")), Path.of(options.get("dir")), Path.of(options.get("samples")),
                     System.out::println);
-            case "stress-worker" -> Stress.worker(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]),
-                    Path.of(args[4]));
             case "stress" -> stress(options);
             case "report" -> System.exit(report(options));
             default -> profile(configure(Profile.named(args[0]), options), options);
@@ -72,17 +74,20 @@ public final class BenchMain {
                 .formatted(String.join(",", Providers.comparison()));
     }
 
-    /** {@code --name value} pairs and {@link #FLAGS} (as {@code true}); words without {@code --} are skipped. */
-    private static Map<String, String> options(String[] args) {
+    /**
+     * {@code --name value} pairs and {@link #FLAGS} (as {@code true}), by name without the dashes.
+     *
+     * @throws IllegalArgumentException for a word that is not an option or an option without its value
+     */
+    public static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (FLAGS.contains(args[i])) {
                 options.put(args[i].substring(2), "true");
-            } else if (args[i].startsWith("--")) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(args[i] + " needs a value\n" + usage());
-                }
+            } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 options.put(args[i].substring(2), args[++i]);
+            } else {
+                throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
             }
         }
         return options;
@@ -199,9 +204,9 @@ public final class BenchMain {
         Files.createDirectories(out);
         String java = options.getOrDefault("java", Worker.currentJava());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
-        List<Stress.Result> results = Stress.run(providers, size, java, tempDir(options), timeoutSeconds);
-        String markdown = Stress.markdown(results, size, Stress.threads(providers, java, tempDir(options),
-                timeoutSeconds));
+        Path dir = tempDir(options);
+        List<Stress.Result> results = Stress.run(providers, size, java, dir, timeoutSeconds);
+        String markdown = Stress.markdown(results, size, Stress.threads(providers, java, dir, timeoutSeconds));
         Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(markdown);

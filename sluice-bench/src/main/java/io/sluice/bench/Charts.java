@@ -1,5 +1,7 @@
 package io.sluice.bench;
 
+import io.sluice.bench.providers.Providers;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ public final class Charts {
                 continue;
             }
             List<String> series = cells.stream().flatMap(cell -> report.rowsByCell().get(cell).stream())
-                    .map(Row::provider).distinct().sorted(Comparator.comparingInt(Charts::order)).toList();
+                    .map(Row::provider).distinct().sorted(Comparator.comparingInt(Providers::legendOrder)).toList();
             List<String> categories = cells.stream()
                     .map(cell -> Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism()).toList();
             String name = op.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -47,14 +49,6 @@ public final class Charts {
             }
         }
         return files;
-    }
-
-    /** sluice first, then peers, then baselines: the legend reads in the same order every time. */
-    private static int order(String provider) {
-        List<String> known = List.of("sluice", "sluice-rw", "rio", "vertx", "vertx-pipe", "spring", "loop",
-                "loop-gather", "loop-fresh-64k", "files-copy", "vt-loop", "vt-loop-gather");
-        int index = known.indexOf(provider);
-        return index < 0 ? known.size() : index;
     }
 
     /** {@code value} of each series' row in each cell; NaN where it is missing or failed. */

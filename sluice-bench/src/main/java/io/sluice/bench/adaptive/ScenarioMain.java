@@ -1,5 +1,6 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.bench.BenchMain;
 import io.sluice.testkit.Csv;
 import io.sluice.testkit.Load;
 
@@ -10,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +51,7 @@ public final class ScenarioMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = parse(args);
+        Map<String, String> options = BenchMain.options(args);
         double scale = Double.parseDouble(options.getOrDefault("scale", "1.0"));
         String only = options.getOrDefault("only", "");
         List<Scenario> scenarios = Scenario.all(scale).stream().filter(s -> s.name().contains(only)).toList();
@@ -148,16 +148,5 @@ public final class ScenarioMain {
 
     private static String fmt(double value) {
         return String.format(Locale.ROOT, "%.2f", value);
-    }
-
-    static Map<String, String> parse(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
-            }
-            options.put(args[i].substring(2), args[++i]);
-        }
-        return options;
     }
 }

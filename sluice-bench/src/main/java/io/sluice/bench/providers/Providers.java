@@ -22,17 +22,25 @@ public final class Providers {
     private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
             "spring-64k");
 
+    /** The comparison's rows in their table and legend order: sluice, the peers, then the baselines. */
+    private static final List<String> COMPARISON = List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
+            "vertx-pipe", "spring", "rio-64k", "vertx-64k", "vertx-pipe-64k", "spring-64k", "loop", "loop-gather",
+            "loop-staged-256k", "loop-direct-64k", "loop-fresh-64k", "files-copy", "vt-loop", "vt-loop-gather",
+            "vt-loop-staged-256k");
+
     /** sluice, the peers with their defaults and with 64 KiB reads, the baselines (virtual-thread ones on JDK 21+). */
     public static List<String> comparison() {
-        List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
-                "vertx-pipe", "spring"));
-        names.addAll(LARGE_READ_PEERS);
-        names.addAll(List.of("loop", "loop-gather", "loop-staged-256k", "loop-direct-64k", "loop-fresh-64k",
-                "files-copy"));
-        if (IoExecutors.virtualThreadsAvailable()) {
-            names.addAll(List.of("vt-loop", "vt-loop-gather", "vt-loop-staged-256k"));
-        }
-        return names;
+        return COMPARISON.stream().filter(name -> !name.startsWith("vt-") || IoExecutors.virtualThreadsAvailable())
+                .toList();
+    }
+
+    /**
+     * Where {@code name} stands in a chart's legend: its place in the comparison (on any JDK), other
+     * providers after it.
+     */
+    public static int legendOrder(String name) {
+        int index = COMPARISON.indexOf(name);
+        return index < 0 ? COMPARISON.size() : index;
     }
 
     /** {@link #comparison()} without the 64 KiB peer rows and {@code vt-loop-staged-256k}, the slower staged loop. */

@@ -61,4 +61,13 @@ class ProvidersTest {
                     "loop-fresh-64k", "rio", "vertx", "vertx-pipe", "spring")));
         }
     }
+
+    @Test
+    void chartLegendsFollowTheComparisonOnEveryJdkWithOtherProvidersLast() {
+        assertTrue(Providers.legendOrder("sluice") < Providers.legendOrder("rio"));
+        assertTrue(Providers.legendOrder("spring-64k") < Providers.legendOrder("loop"));
+        assertTrue(Providers.legendOrder("files-copy") < Providers.legendOrder("vt-loop"));
+        assertTrue(Providers.legendOrder("vt-loop-staged-256k") < Providers.legendOrder("sluice-owned-16k"));
+        assertEquals(Providers.legendOrder("sluice-owned-16k"), Providers.legendOrder("sluice-max-item-1k"));
+    }
 }

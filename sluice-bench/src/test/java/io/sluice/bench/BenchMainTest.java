@@ -1,0 +1,24 @@
+package io.sluice.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The command line's options, which BenchMain and the adaptive ScenarioMain both read. */
+class BenchMainTest {
+
+    @Test
+    void readsNameValuePairsAndFlags() {
+        assertEquals(Map.of("from", "docs/results/x", "allow-noisy", "true", "charts", "out"),
+                BenchMain.options(new String[] {"--from", "docs/results/x", "--allow-noisy", "--charts", "out"}));
+    }
+
+    @Test
+    void rejectsAStrayWordAndAnOptionWithoutItsValue() {
+        assertThrows(IllegalArgumentException.class, () -> BenchMain.options(new String[] {"--scale", "1", "oops"}));
+        assertThrows(IllegalArgumentException.class, () -> BenchMain.options(new String[] {"--scale"}));
+    }
+}
