@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@link #files()}: file reads, writes and copies. Daemon threads {@code sluice-io-N}, at
  *       most {@code -Dsluice.io.threads} (default: twice the processors, at least 4). Tasks queue
- *       in FIFO order; every operation yields after a bounded amount of work, so one long write
- *       cannot starve the others.</li>
+ *       in FIFO order; every operation yields its thread after a bounded amount of work whenever
+ *       a task is queued, so one long write cannot starve the others.</li>
  *   <li>{@link #blocking()}: {@code InputStream}/{@code OutputStream} and non-file channel work,
  *       which may block for as long as the peer wants, and the end of a sync file write on the
  *       file pool (its {@code fsync}, which a busy device can stretch to seconds). Daemon threads {@code sluice-blocking-N},

@@ -2,6 +2,7 @@ package io.sluice.internal;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -24,6 +25,11 @@ import java.util.function.Consumer;
  *   <li>D5: a yield never nests: when the executor runs the resubmitted task inline (a direct
  *       executor), that call only notes it and returns, and the loop already on the stack runs
  *       the next pass; so the stack stays flat however many times a long operation yields.</li>
+ *   <li>D6: a yield to a {@link ThreadPoolExecutor} whose queue is empty is skipped: the drain
+ *       runs its next pass on this thread, as in D5. A task waiting for such a pool's thread is in
+ *       its queue, so an empty queue means nobody is waiting, and resubmitting would only hand the
+ *       work to another thread (a wake-up and a core migration every yield). Any other executor is
+ *       always yielded to: its waiting tasks cannot be seen.</li>
  * </ul>
  */
 public final class SerialDrain {
@@ -108,9 +114,9 @@ public final class SerialDrain {
                 return;
             }
             if (yielded) {          // D3: yield while still holding the drain
-                if (resubmitRanInline()) {
+                if (!othersWaiting() || resubmitRanInline()) {
                     missed = pending.get();
-                    continue;       // D5: run the next pass here rather than one frame deeper
+                    continue;       // D6, D5: run the next pass here rather than one frame deeper
                 }
                 return;
             }
@@ -119,6 +125,11 @@ public final class SerialDrain {
                 return;
             }
         }
+    }
+
+    /** D6: whether a task may be waiting for the executor's threads; {@code false} only when none can be. */
+    private boolean othersWaiting() {
+        return !(executor instanceof ThreadPoolExecutor pool) || !pool.getQueue().isEmpty();
     }
 
     /**

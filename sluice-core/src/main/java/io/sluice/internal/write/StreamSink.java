@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,8 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>S3: {@code abort()} closes the stream on a new daemon thread {@code sluice-stream-close},
  *       because a stream's {@code close()} may block (S2) or wait for a lock a blocked call holds,
  *       and waits at most {@link #ABORT_WAIT_MILLIS} ms for a call in flight to end and the close
- *       to return. With no call in flight and a close that does not block, the stream is closed
- *       when {@code abort()} returns. Where closing
+ *       to return, counted from the moment the helper runs: a busy machine that is slow to
+ *       schedule a new thread does not shorten the wait. With no call in flight and a close that
+ *       does not block, the stream is closed when {@code abort()} returns. Where closing
  *       unblocks a write (a socket's stream, a {@code PipedOutputStream}), the write fails at once,
  *       the stream is closed when {@code abort()} returns, and no further byte reaches it. Where
  *       it cannot (a {@code BufferedOutputStream}, whose {@code close()} flushes under the lock its
@@ -46,6 +48,8 @@ public final class StreamSink implements WriteSink {
 
     /** S3: how long {@link #abort()} waits for a call in flight to end and the close to return. */
     static final long ABORT_WAIT_MILLIS = 100;
+    /** S3: how long {@link #abort()} waits for the helper thread to start running, a bound never reached in practice. */
+    static final long CLOSER_START_WAIT_MILLIS = 10_000;
 
     private static final int CALLING = 1;    // a call into the stream is in flight (drain)
     private static final int ABORTED = 2;    // abort() was called (any thread, once)
@@ -54,9 +58,21 @@ public final class StreamSink implements WriteSink {
     private final AtomicInteger state = new AtomicInteger();              // drain sets/clears CALLING; any thread sets ABORTED (S1)
     private final AtomicBoolean closed = new AtomicBoolean();             // drain, aborting thread or closer: the stream is closed once (S4)
     private final CountDownLatch abortSettled = new CountDownLatch(2);    // drain (call ended), closer or aborting thread (close done) -> aborting thread (S3)
+    private final CountDownLatch closerRunning = new CountDownLatch(1);   // closer or aborting thread -> aborting thread (S3)
+    private final ThreadFactory closers;                                  // immutable: makes the helper of S3
 
     public StreamSink(OutputStream stream) {
+        this(stream, task -> {
+            Thread closer = new Thread(task, "sluice-stream-close");
+            closer.setDaemon(true);
+            return closer;
+        });
+    }
+
+    /** A sink whose {@link #abort()} closes the stream on a thread from {@code closers} (S3). */
+    StreamSink(OutputStream stream, ThreadFactory closers) {
         this.stream = stream;
+        this.closers = closers;
     }
 
     @Override
@@ -177,17 +193,19 @@ public final class StreamSink implements WriteSink {
             abortSettled.countDown();            // no call in flight: only the close is awaited
         }
         try {
-            Thread closer = new Thread(() -> {
+            closers.newThread(() -> {
+                closerRunning.countDown();
                 closeQuietly();
                 abortSettled.countDown();
-            }, "sluice-stream-close");
-            closer.setDaemon(true);
-            closer.start();
+            }).start();
         } catch (OutOfMemoryError | RuntimeException noThread) {
+            closerRunning.countDown();
             abortSettled.countDown();            // the drain's close() closes it once the call ends
         }
         try {
-            abortSettled.await(ABORT_WAIT_MILLIS, TimeUnit.MILLISECONDS);   // S3
+            if (closerRunning.await(CLOSER_START_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {   // S3: from when it runs
+                abortSettled.await(ABORT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

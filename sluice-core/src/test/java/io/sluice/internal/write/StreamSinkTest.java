@@ -137,6 +137,29 @@ class StreamSinkTest {
         assertTrue(stopped.get() > 0, "some batches were stopped by the abort");
     }
 
+    /** S3: the wait for the close starts when the helper runs, not when it was asked to start. */
+    @Test
+    void abortWaitsForAHelperThreadThatIsSlowToStart() throws Exception {
+        AtomicInteger closes = new AtomicInteger();
+        OutputStream stream = new ByteArrayOutputStream() {
+            @Override
+            public void close() {
+                closes.incrementAndGet();
+            }
+        };
+        long startDelayMillis = 3 * StreamSink.ABORT_WAIT_MILLIS;   // a busy machine's scheduling delay
+        StreamSink sink = new StreamSink(stream, task -> new Thread(() -> {
+            try {
+                Thread.sleep(startDelayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            task.run();
+        }));
+        sink.abort();
+        assertEquals(1, closes.get(), "the stream is closed when abort() returns");
+    }
+
     @Test
     void closeAfterAbortClosesOnceAndDoesNotFlush() throws Exception {
         AtomicInteger flushes = new AtomicInteger();
