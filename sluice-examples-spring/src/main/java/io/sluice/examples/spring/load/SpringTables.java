@@ -34,7 +34,7 @@ final class SpringTables {
         return table(run.downloads(), Transfer.sluices(false));
     }
 
-    /** {@code sluice-KIND}'s mean MiB/s over {@code spring-KIND}'s in one cell. */
+    /** {@code sluice}'s mean MiB/s over {@code spring}'s (two transfers' labels) in one cell. */
     static Estimate ratio(List<Sample> samples, String sluice, String spring, long size, int clients) {
         return Estimate.ratioOfMeans(SpringRun.values(samples, sluice, size, clients, Sample::mibPerSecond),
                 SpringRun.values(samples, spring, size, clients, Sample::mibPerSecond));
