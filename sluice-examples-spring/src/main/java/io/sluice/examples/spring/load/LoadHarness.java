@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,14 +28,21 @@ import java.util.stream.Stream;
 /**
  * Uploads and downloads against {@code FilesApplication}, Spring's variant against sluice's, from
  * this JVM over loopback to the application's (a child JVM it starts, or {@code --url} of a running
- * one started with {@code --sluice.stats=true}). Every cell (transfer, size, clients) runs
- * {@code --warmup} unrecorded samples, then {@code --samples} recorded ones; a sample is every client
- * moving the file once, all started together. Raw rows go to {@code uploads.csv} and
- * {@code downloads.csv} in {@code --results}, the start and the arguments to {@code run.txt}
- * ({@link SpringReport} reads them all); the console gets each cell's median MiB/s and the
- * ratio sluice/Spring. A started application's storage ({@code --work}/storage) is emptied after
- * each cell; a running one's is left to its owner. Options (defaults): {@code --sizes 1MiB,100MiB,1GiB --clients 1,10
- * --samples 5 --warmup 1 --jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar
+ * one started with {@code --sluice.stats=true}). A sample is every client moving the file once, all
+ * started together. Every cell (size, clients) runs {@code --warmup} unrecorded samples and then
+ * {@code --samples} recorded ones of every {@link Transfer}, interleaved ({@link Schedule}): the
+ * warm-up samples of every transfer first, then sample 0 of every transfer, then sample 1 of every
+ * transfer..., so that a drift of the machine over the cell hits every transfer alike. Before the
+ * first recorded cell, an unrecorded warm-up pass runs every transfer once at the smallest and the
+ * largest size, at each client count, so that no recorded cell runs on a young application.
+ * Raw rows go to {@code uploads.csv} and {@code downloads.csv} in {@code --results}, the start and
+ * the arguments to {@code run.txt} ({@link SpringReport} reads them all); the console gets each
+ * cell's median MiB/s and the ratio sluice/Spring. With an application it started, the harness
+ * deletes each upload sample's stored files once the sample is measured (every upload writes a new
+ * file, and the disk holds one sample's uploads) and empties its storage ({@code --work}/storage)
+ * after each cell; a running one's storage is left to its owner. Options (defaults):
+ * {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1
+ * --jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar
  * --server-jvm -Xmx1g --work RESULTS/work}.
  *
  * <p>Threading: the main thread runs the cells; a sample's clients run on a pool of their own and
@@ -43,7 +51,7 @@ import java.util.stream.Stream;
 public final class LoadHarness {
 
     private final Map<String, String> options;
-    private final Map<String, List<Double>> mibPerSecond = new TreeMap<>(); // "kind size clients transfer" -> samples
+    private final Map<String, Map<String, List<Double>>> mibPerSecond = new LinkedHashMap<>(); // cell -> label -> samples
 
     private LoadHarness(Map<String, String> options) {
         this.options = options;
@@ -71,40 +79,76 @@ public final class LoadHarness {
     private void run() throws Exception {
         Path results = Files.createDirectories(Path.of(options.get("results")));
         Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
-        Path storage = Files.createDirectories(work.resolve("storage"));
-        try (ServerUnderLoad server = options.containsKey("url")
+        Path storage = options.containsKey("url") ? null : Files.createDirectories(work.resolve("storage"));
+        List<Long> sizes = Arrays.stream(options.get("sizes").split(",")).map(LoadHarness::bytes).toList();
+        List<Integer> clientCounts = Arrays.stream(options.get("clients").split(",")).map(Integer::parseInt).toList();
+        List<Transfer> transfers = List.of(Transfer.values());
+        Map<Long, Path> sources = new TreeMap<>(); // by size, each written once
+        try (ServerUnderLoad server = storage == null
                 ? ServerUnderLoad.at(URI.create(options.get("url")))
                 : ServerUnderLoad.start(Path.of(options.get("jar")), storage,
                         Arrays.asList(options.get("server-jvm").split(" ")));
              PrintWriter uploads = csv(results.resolve("uploads.csv"));
              PrintWriter downloads = csv(results.resolve("downloads.csv"))) {
-            FilesClient client = FilesClient.of(server.base());
-            for (String sizeText : options.get("sizes").split(",")) {
-                long size = bytes(sizeText);
-                Path source = source(work, size);
-                for (String clientsText : options.get("clients").split(",")) {
-                    int clients = Integer.parseInt(clientsText);
-                    for (Transfer transfer : Transfer.values()) {
-                        if (!transfer.upload()) {
-                            prepareDownloads(client, source, size, clients);
-                        }
-                        cell(server, client, transfer, source, size, clients, transfer.upload() ? uploads : downloads);
-                        if (!options.containsKey("url")) {
-                            empty(storage);
-                        }
-                    }
+            Cell cell = new Cell(server, FilesClient.of(server.base()), storage, uploads, downloads);
+            for (long size : Schedule.warmUpSizes(sizes)) {
+                for (int clients : clientCounts) {
+                    System.out.printf(Locale.ROOT, "warm-up pass: %d B x%d%n", size, clients);
+                    cell.run(source(work, size, sources), size, clients, Schedule.warmUpPass(transfers));
                 }
-                Files.delete(source);
+            }
+            int warmup = Integer.parseInt(options.get("warmup"));
+            int samples = Integer.parseInt(options.get("samples"));
+            for (long size : sizes) {
+                for (int clients : clientCounts) {
+                    cell.run(source(work, size, sources), size, clients, Schedule.cell(transfers, warmup, samples));
+                }
+            }
+        } finally {
+            for (Path source : sources.values()) {
+                Files.deleteIfExists(source);
             }
         }
         printRatios();
     }
 
-    private void cell(ServerUnderLoad server, FilesClient client, Transfer transfer, Path source, long size,
-                      int clients, PrintWriter out) throws Exception {
-        int warmup = Integer.parseInt(options.get("warmup"));
-        int samples = Integer.parseInt(options.get("samples"));
-        for (int sample = -warmup; sample < samples; sample++) {
+    /** Runs cells against one application; used by the main thread only. */
+    private final class Cell {
+
+        private final ServerUnderLoad server;
+        private final FilesClient client;
+        private final Path storage;          // null if the application is not the harness's
+        private final PrintWriter uploads;
+        private final PrintWriter downloads;
+
+        Cell(ServerUnderLoad server, FilesClient client, Path storage, PrintWriter uploads, PrintWriter downloads) {
+            this.server = server;
+            this.client = client;
+            this.storage = storage;
+            this.uploads = uploads;
+            this.downloads = downloads;
+        }
+
+        /** Runs {@code steps} in their order at one size and client count, recording the recorded ones. */
+        void run(Path source, long size, int clients, List<Schedule.Step> steps) throws Exception {
+            if (steps.stream().anyMatch(step -> !step.transfer().upload())) {
+                prepareDownloads(client, source, size, clients);
+            }
+            for (Schedule.Step step : steps) {
+                sample(step, source, size, clients);
+                if (storage != null && step.transfer().upload()) {
+                    for (int i = 0; i < clients; i++) {
+                        Files.deleteIfExists(storage.resolve(name(step.transfer(), size, i)));
+                    }
+                }
+            }
+            if (storage != null) {
+                empty(storage);
+            }
+        }
+
+        private void sample(Schedule.Step step, Path source, long size, int clients) throws Exception {
+            Transfer transfer = step.transfer();
             server.resetPeak();
             ServerUnderLoad.Stats before = server.stats();
             Load.Meter meter = new Load.Meter();
@@ -113,19 +157,20 @@ public final class LoadHarness {
             double seconds = (System.nanoTime() - began) / 1e9;
             ServerUnderLoad.Stats after = server.stats();
             Load load = meter.stop(after.cpuNanos() - before.cpuNanos());
-            if (sample < 0) {
-                continue;
+            if (!step.recorded()) {
+                return;
             }
             double mib = size * (double) clients / (1024 * 1024) / seconds;
-            mibPerSecond.computeIfAbsent(transfer.kind + " " + size + " " + clients + " " + transfer.variant,
-                    key -> new ArrayList<>()).add(mib);
+            mibPerSecond.computeIfAbsent(size + " B x" + clients, cell -> new LinkedHashMap<>())
+                    .computeIfAbsent(transfer.label(), label -> new ArrayList<>()).add(mib);
+            PrintWriter out = transfer.upload() ? uploads : downloads;
             out.printf(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f%n", BuildInfo.commit(),
-                    Runtime.version(), transfer.label(), size, clients, sample, seconds, mib,
+                    Runtime.version(), transfer.label(), size, clients, step.sample(), seconds, mib,
                     (after.cpuNanos() - before.cpuNanos()) / 1e9, after.heapAfterGcBytes(), after.peakRssBytes(),
                     load.load1Before(), load.load1After(), load.othersBusy());
             out.flush();
             System.out.printf(Locale.ROOT, "%-16s %12d B x%-3d sample %d: %9.1f MiB/s%n",
-                    transfer.label(), size, clients, sample, mib);
+                    transfer.label(), size, clients, step.sample(), mib);
         }
     }
 
@@ -168,13 +213,14 @@ public final class LoadHarness {
 
     private void printRatios() {
         System.out.println("median MiB/s per cell, and sluice / Spring:");
-        mibPerSecond.forEach((key, samples) -> {
-            if (key.endsWith(" sluice")) {
-                String cell = key.substring(0, key.length() - " sluice".length());
-                double sluice = median(samples);
-                double spring = median(mibPerSecond.getOrDefault(cell + " spring", List.of(Double.NaN)));
-                System.out.printf(Locale.ROOT, "%-30s spring %9.1f  sluice %9.1f  ratio %5.2f%n",
-                        cell, spring, sluice, sluice / spring);
+        mibPerSecond.forEach((cell, byLabel) -> {
+            for (Transfer transfer : Transfer.values()) {
+                List<Double> sluice = byLabel.get(transfer.label());
+                if (transfer.variant.equals("sluice") && sluice != null) {
+                    double spring = median(byLabel.getOrDefault(transfer.baseline(), List.of(Double.NaN)));
+                    System.out.printf(Locale.ROOT, "%-22s %-16s / %-16s spring %9.1f  sluice %9.1f  ratio %5.2f%n",
+                            cell, transfer.label(), transfer.baseline(), spring, median(sluice), median(sluice) / spring);
+                }
             }
         });
     }
@@ -212,9 +258,14 @@ public final class LoadHarness {
         return Long.parseLong(text);
     }
 
-    /** A file of {@code size} pseudo-random bytes in {@code work}. */
-    private static Path source(Path work, long size) throws IOException {
+    /** A file of {@code size} pseudo-random bytes in {@code work}, written once and kept in {@code sources}. */
+    private static Path source(Path work, long size, Map<Long, Path> sources) throws IOException {
+        Path existing = sources.get(size);
+        if (existing != null) {
+            return existing;
+        }
         Path file = work.resolve("source-" + size);
+        sources.put(size, file);
         byte[] block = new byte[1024 * 1024];
         Random random = new Random(size);
         try (OutputStream out = Files.newOutputStream(file)) {

@@ -8,10 +8,13 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The {@code uploads} and {@code downloads} tables: per size, client count and kind of transfer,
+ * The {@code uploads} and {@code downloads} tables: per size, client count and sluice transfer,
  * Spring's and sluice's MiB/s (mean, 95% bootstrap interval), sluice/Spring with its interval and
  * which is faster by it, and the server's CPU seconds per GiB, heap after a full GC (mean) and peak
- * RSS (the highest), Spring's / sluice's.
+ * RSS (the highest), Spring's / sluice's. Each row compares a sluice transfer with its
+ * {@link Transfer#baseline()}; a row whose baseline is of another kind (sluice's {@code stream}
+ * against Spring's {@code multipart}) is marked, and a footnote under the table names the pairing.
+ * A sluice transfer without a sample in the run has no rows.
  */
 final class SpringTables {
 
@@ -24,14 +27,14 @@ final class SpringTables {
     }
 
     static String uploads(SpringRun run) {
-        return table(run.uploads(), List.of("multipart", "raw"));
+        return table(run.uploads(), Transfer.sluices(true));
     }
 
     static String downloads(SpringRun run) {
-        return table(run.downloads(), List.of("download"));
+        return table(run.downloads(), Transfer.sluices(false));
     }
 
-    /** {@code sluice-KIND}'s mean MiB/s over {@code spring-KIND}'s in one cell. */
+    /** {@code sluice}'s mean MiB/s over {@code spring}'s (two transfers' labels) in one cell. */
     static Estimate ratio(List<Sample> samples, String sluice, String spring, long size, int clients) {
         return Estimate.ratioOfMeans(SpringRun.values(samples, sluice, size, clients, Sample::mibPerSecond),
                 SpringRun.values(samples, spring, size, clients, Sample::mibPerSecond));
@@ -48,16 +51,18 @@ final class SpringTables {
         return bytes + " B";
     }
 
-    private static String table(List<Sample> samples, List<String> kinds) {
+    private static String table(List<Sample> samples, List<Transfer> sluices) {
         StringBuilder md = new StringBuilder("| size | clients | transfer | Spring MiB/s | sluice MiB/s | sluice / Spring "
                 + "| faster | CPU s/GiB Spring / sluice | heap after GC MiB Spring / sluice "
                 + "| peak RSS MiB Spring / sluice |\n|---|---:|---|---:|---:|---:|---|---:|---:|---:|\n");
+        List<Transfer> shown = sluices.stream()
+                .filter(t -> samples.stream().anyMatch(s -> s.transfer().equals(t.label()))).toList();
         boolean few = false;
         for (long size : SpringRun.sizes(samples)) {
             for (int clients : SpringRun.clients(samples)) {
-                for (String kind : kinds) {
-                    String spring = "spring-" + kind;
-                    String sluice = "sluice-" + kind;
+                for (Transfer transfer : shown) {
+                    String spring = transfer.baseline();
+                    String sluice = transfer.label();
                     double[] springMib = SpringRun.values(samples, spring, size, clients, Sample::mibPerSecond);
                     double[] sluiceMib = SpringRun.values(samples, sluice, size, clients, Sample::mibPerSecond);
                     if (springMib.length == 0 && sluiceMib.length == 0) {
@@ -66,20 +71,32 @@ final class SpringTables {
                     boolean fewHere = Math.min(springMib.length, sluiceMib.length) < MIN_SAMPLES;
                     few |= fewHere;
                     Estimate ratio = ratio(samples, sluice, spring, size, clients);
-                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s%s | %s | %s | %s | %s |%n",
-                            size(size), clients, kind, mean(springMib), mean(sluiceMib), ratio.format(),
-                            fewHere ? " *" : "", faster(ratio),
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %s | %s | %s%s | %s | %s | %s | %s |%n",
+                            size(size), clients, transfer.kind, paired(transfer) ? " \u2020" : "", mean(springMib),
+                            mean(sluiceMib), ratio.format(), fewHere ? " *" : "", faster(ratio),
                             pair(samples, spring, sluice, size, clients, Sample::cpuSecondsPerGiB, false, "%.2f"),
                             pair(samples, spring, sluice, size, clients, s -> s.heapAfterGcBytes() / MIB, false, "%.0f"),
                             pair(samples, spring, sluice, size, clients, s -> s.peakRssBytes() / MIB, true, "%.0f")));
                 }
             }
         }
-        if (few) {
-            md.append("\n\\* fewer than ").append(MIN_SAMPLES)
-                    .append(" samples on a side: the interval is too narrow to judge by.\n");
+        String notes = "";
+        for (Transfer transfer : shown) {
+            if (paired(transfer)) {
+                notes += String.format(Locale.ROOT, "\n\u2020 %s: %s against %s, the same form: Spring has no %s "
+                        + "variant, so the Spring columns are those of the %s row.%n", transfer.kind, transfer.label(),
+                        transfer.baseline(), transfer.kind, transfer.against);
+            }
         }
-        return md.toString();
+        if (few) {
+            notes += "\n\\* fewer than " + MIN_SAMPLES + " samples on a side: the interval is too narrow to judge by.\n";
+        }
+        return md + notes;
+    }
+
+    /** Whether {@code transfer} is compared with a Spring transfer of another kind. */
+    private static boolean paired(Transfer transfer) {
+        return !transfer.kind.equals(transfer.against);
     }
 
     /** {@code 812.4 (790.1-830.0)}: the mean and its 95% interval; {@code -} without samples. */
