@@ -12,6 +12,7 @@ import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.Schedule;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
+import io.sluice.testkit.ThrottledSink;
 import org.reactivestreams.Publisher;
 
 import java.io.PrintStream;
@@ -32,8 +33,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * Scenario C, in process: {@code uploads} concurrent writes into one {@link AlternatingSink}
- * alternating 200 and 20 MiB/s, once per demand strategy, in two cases; each run is a
+ * Scenario C, in process: {@code uploads} concurrent writes into one {@link ThrottledSink}
+ * alternating 200 and 20 MiB/s ({@link #sinkBytesPerSecond}), once per demand strategy, in two cases; each run is a
  * {@link DemandRun}. The set-up, what is measured and why are in
  * {@code docs/results/2026-11-22-scenario-c/README.md}.
  *
@@ -68,6 +69,8 @@ public final class DemandScenario {
     /** What a client may have sent ahead while not being read: Linux's default tcp_rmem (128 KiB). */
     static final long CLIENT_BURST_BYTES = 128 * 1024;
     private static final int UNPACED_CHUNK_BYTES = 64 * 1024;
+    /** The most one write call hands the sink. */
+    static final int MAX_WRITE_BYTES = 64 * 1024;
 
     private DemandScenario() {
     }
@@ -325,6 +328,11 @@ public final class DemandScenario {
         return List.of(results);
     }
 
+    /** The sink's rate {@code sinceStartNanos} after it started: fast in even periods, slow in odd ones. */
+    static double sinkBytesPerSecond(long sinceStartNanos, long periodNanos) {
+        return ((sinceStartNanos / periodNanos) % 2 == 0 ? FAST_SINK_MIB : SLOW_SINK_MIB) * MIB;
+    }
+
     private static String items(long window) {
         return window == Long.MAX_VALUE ? "unbounded" : Long.toString(window);
     }
@@ -334,8 +342,12 @@ public final class DemandScenario {
             throws InterruptedException {
         String name = named.getKey();
         DemandStrategy strategy = named.getValue();
-        AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
-        WindowTrace trace = new WindowTrace(prefix + name, sink);
+        // Every upload draws on this one budget, as on one disk; the rate at a transfer's start carries
+        // all of it (a write is short against a period).
+        ThrottledSink sink = new ThrottledSink((start, bytes) -> start
+                + (long) (bytes / sinkBytesPerSecond(start, scale.periodNanos()) * 1e9), PacingClock.system(),
+                MAX_WRITE_BYTES);
+        WindowTrace trace = new WindowTrace(prefix + name, sink.originNanos(), scale.periodNanos());
         WriteOptions options = strategy == Demand.unbounded()   // all-at-once: no byte bound either
                 ? WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(Long.MAX_VALUE / 2)
                 : WriteOptions.defaults().withDemand(strategy);
