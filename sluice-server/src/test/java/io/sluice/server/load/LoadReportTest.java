@@ -175,7 +175,7 @@ class LoadReportTest {
     private Path writeRun(String name, List<Row> rows) throws Exception {
         Path run = Files.createDirectories(dir.resolve("docs/results").resolve(name));
         for (Row row : rows) {
-            RowsCsv.append(run.resolve(RowsCsv.FILE), ORIGIN, row);
+            RowsCsv.append(run.resolve(RowsCsv.FILE), ORIGIN, row, 1);
         }
         return run;
     }
