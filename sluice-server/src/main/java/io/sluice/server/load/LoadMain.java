@@ -140,7 +140,7 @@ public final class LoadMain {
             deleteTree(work);
         }
         List<Row> first = byRepeat.get(0);
-        out.print(repeats > 1 ? RepeatTables.drains(byRepeat) : drains(first));
+        out.print(RunTables.drains(byRepeat));
         if (chartDirectory != null) {
             LoadCharts.write(scale, Integer.toString(Runtime.version().feature()), first, chartDirectory, out);
         }
@@ -148,7 +148,7 @@ public final class LoadMain {
             out.println("note: /proc/net/tcp is not readable here (not Linux?): send-queue bytes are n/a");
         }
         if (repeats > 1) {
-            out.print("\n" + RepeatTables.compact(byRepeat) + "\n");
+            out.print("\n" + RunTables.compact(byRepeat) + "\n");
         }
         int failed = new Gates(byRepeat, scale, out).evaluateAll();
         out.println("the run took " + Duration.between(started, Instant.now()).toSeconds() + " s (" + repeats
@@ -214,17 +214,6 @@ public final class LoadMain {
                         + " (A1, A2, B; C runs as DemandScenario)");
             }
         }
-    }
-
-    /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it); empty without B. */
-    static String drains(List<Row> rows) {
-        List<Row> drained = rows.stream().filter(row -> row.drain() != null && row.step().equals("fast GET")).toList();
-        if (drained.isEmpty()) {
-            return "";
-        }
-        return "\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
-                + " s; live set = heap after a forced full GC, jcmd GC.run):\n" + Drain.header() + "\n"
-                + drained.stream().map(row -> row.drain().markdown(row) + "\n").collect(Collectors.joining()) + "\n";
     }
 
     /** Daemon threads named {@code name}: the harness's timers and clients never keep the JVM alive. */
