@@ -104,11 +104,6 @@ public final class DemandScenario {
      */
     record Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series, int repeats) {
 
-        /** One repeat. */
-        Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series) {
-            this(scale, producerMibPerSecond, chunkBytes, series, 1);
-        }
-
         /**
          * The best aggregate the producers and the sink together allow over the first {@code seconds}
          * of a run (a run that ends inside a fast period has a higher mean than whole period pairs;
@@ -177,28 +172,16 @@ public final class DemandScenario {
      *     {@code --rate-mib R}, {@code --chunk-kib K}, {@code --repeats N}
      */
     public static void main(String[] args) throws Exception {
-        Size scale = Size.SMOKE;
-        Path series = null;
-        double rate = DEFAULT_PRODUCER_MIB_PER_SECOND;
-        int chunk = DEFAULT_CHUNK_BYTES;
-        int repeats = 1;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.startsWith("--") && ++i >= args.length) {
-                throw new IllegalArgumentException(arg + " needs a value");
-            }
-            switch (arg) {
-                case "smoke" -> scale = Size.SMOKE;
-                case "full" -> scale = Size.FULL;
-                case "--series" -> series = Path.of(args[i]);
-                case "--rate-mib" -> rate = Double.parseDouble(args[i]);
-                case "--chunk-kib" -> chunk = Integer.parseInt(args[i]) * 1024;
-                case "--repeats" -> repeats = LoadMain.repeats(args[i]);
-                default -> throw new IllegalArgumentException("unknown argument " + arg + "; usage: DemandScenario"
-                        + " [smoke|full] [--series FILE] [--rate-mib R] [--chunk-kib K] [--repeats N]");
-            }
-        }
-        System.exit(run(new Settings(scale, rate, chunk, series, repeats), System.out) == 0 ? 0 : 1);
+        boolean named = args.length > 0 && !args[0].startsWith("--");
+        Size scale = !named ? Size.SMOKE : Stream.of(Size.SMOKE, Size.FULL).filter(size -> size.name().equals(args[0]))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("scale must be smoke or full, was " + args[0]));
+        Map<String, String> flags = LoadMain.flags(List.of(args).subList(named ? 1 : 0, args.length), Map.of("--series",
+                "", "--rate-mib", Double.toString(DEFAULT_PRODUCER_MIB_PER_SECOND), "--chunk-kib",
+                Integer.toString(DEFAULT_CHUNK_BYTES / 1024), "--repeats", "1"));
+        Path series = flags.get("--series").isEmpty() ? null : Path.of(flags.get("--series"));
+        System.exit(run(new Settings(scale, Double.parseDouble(flags.get("--rate-mib")),
+                Integer.parseInt(flags.get("--chunk-kib")) * 1024, series, LoadMain.repeats(flags.get("--repeats"))),
+                System.out) == 0 ? 0 : 1);
     }
 
     /**
@@ -229,10 +212,8 @@ public final class DemandScenario {
             boolean first = repeat == 1;
             runRepeat(settings, first ? csv : new ArrayList<>(), first, out, paced, unpaced);
             if (settings.repeats() > 1) {
-                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted);
-                out.printf(Locale.ROOT, "repeat %d took %d s%s%n", repeat, seconds, first ? "; the other "
-                        + (settings.repeats() - 1) + " will take about "
-                        + LoadMain.duration((settings.repeats() - 1) * seconds) + " more" : "");
+                out.println(LoadMain.repeatTook(repeat, settings.repeats(),
+                        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted)));
             }
         }
         if (settings.series() != null) {
@@ -248,7 +229,7 @@ public final class DemandScenario {
         out.printf(Locale.ROOT, "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before,"
                 + " %.1f after)%n", load.noisy() ? "NOISY" : "quiet", 100 * load.othersBusy(), load.load1Before(),
                 load.load1After());
-        return new DemandGates(settings, out).checkRepeats(paced, unpaced);
+        return new DemandGates(settings, out).judge(paced, unpaced);
     }
 
     /** Both cases once, each strategy in turn, their tables printed and their results added to {@code paced} and {@code unpaced}. */

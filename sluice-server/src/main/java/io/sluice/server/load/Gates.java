@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
+import static io.sluice.server.load.GateBook.check;
 import static io.sluice.server.load.GateBook.f;
 
 /**
@@ -27,11 +28,6 @@ final class Gates {
     private final GateBook book;
     private final PrintStream out;
     private final List<String> notEvaluated = new ArrayList<>();
-
-    /** The gates of a run of one repeat. */
-    Gates(Scale scale, List<Row> rows, PrintStream out) {
-        this(List.of(rows), scale, out);
-    }
 
     /** The gates of a run of {@code repeats.size()} repeats, each a list of rows. */
     Gates(List<List<Row>> repeats, Scale scale, PrintStream out) {
@@ -74,10 +70,6 @@ final class Gates {
 
     private Estimate mean(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
         return Estimate.mean(each(scenario, step, lane, figure));
-    }
-
-    private static GateBook.Check check(String label, Estimate measured, double target, boolean atMost) {
-        return new GateBook.Check(label, measured, target, atMost);
     }
 
     private List<String> steps(String scenario) { // in the order they ran

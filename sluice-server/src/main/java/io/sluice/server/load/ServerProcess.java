@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -138,22 +137,9 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
         }
     }
 
-    /** {@code VmRSS}, {@code VmHWM} (peak RSS) and {@code Threads} from /proc, in bytes or counts. */
+    /** {@link ProcessReadings#status} of the server. */
     Map<String, Long> procStatus() {
-        Map<String, Long> values = new TreeMap<>();
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(jvm.process().pid()), "status"))) {
-                String[] parts = line.split("\\s+");
-                switch (parts[0]) {
-                    case "VmRSS:", "VmHWM:" -> values.put(parts[0].substring(0, 5), Long.parseLong(parts[1]) * 1024);
-                    case "Threads:" -> values.put("Threads", Long.parseLong(parts[1]));
-                    default -> { } // every other line
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // the process is gone: no values
-        }
-        return values;
+        return ProcessReadings.status(jvm.process().pid());
     }
 
     /** User + system CPU seconds of the server so far. */
