@@ -262,38 +262,36 @@ public final class LoadReport {
             throw new IllegalArgumentException("report needs --from RUN, --check or --all");
         }
         Path from = Path.of(flags.get("--from"));
-        if (FanOutReport.isRun(from)) {
-            return fanOut(report, from, flags, out);
-        }
-        Run run = Run.read(from);
-        out.print(run.line() + "\n\n" + run.table() + run.drains() + run.gates());
-        if (!run.scenarioCLines().isEmpty()) {
-            out.print("\n" + run.scenarioC());
-        }
-        if (flags.containsKey("--charts")) {
-            LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
-                    run.repeats().get(0), Path.of(flags.get("--charts")), out);
-        }
-        if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
+        Path charts = flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null;
+        if (!(FanOutReport.isRun(from) ? printFanOut(from, charts, out) : print(Run.read(from), charts, out))
+                && !flags.containsKey("--allow-noisy")) {
             out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
             return 1;
         }
         return rewritten(out, report.rewrite(from), from.toString());
     }
 
-    /** {@code report --from} of a fan-out run: its tables and gates, its charts, its blocks. */
-    private static int fanOut(LoadReport report, Path from, Map<String, String> flags, PrintStream out)
-            throws IOException {
+    /** Prints a run's tables and gates, draws its charts into {@code charts} unless null; returns whether it was quiet. */
+    private static boolean print(Run run, Path charts, PrintStream out) throws IOException {
+        out.print(run.line() + "\n\n" + run.table() + run.drains() + run.gates());
+        if (!run.scenarioCLines().isEmpty()) {
+            out.print("\n" + run.scenarioC());
+        }
+        if (charts != null) {
+            LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
+                    run.repeats().get(0), charts, out);
+        }
+        return run.quiet();
+    }
+
+    /** {@link #print} of a fan-out run ({@link FanOutReport}). */
+    private static boolean printFanOut(Path from, Path charts, PrintStream out) throws IOException {
         FanOutReport run = FanOutReport.read(from);
         run.print(out);
-        if (flags.containsKey("--charts")) {
-            run.charts(Path.of(flags.get("--charts")), out);
+        if (charts != null) {
+            run.charts(charts, out);
         }
-        if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
-            out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
-            return 1;
-        }
-        return rewritten(out, report.rewrite(from), from.toString());
+        return run.quiet();
     }
 
     private static int rewritten(PrintStream out, List<GeneratedBlocks.Block> changed, String from) {
