@@ -115,7 +115,7 @@ public final class DemandScenario {
             double mib = 0;
             for (int k = 0; k * period < seconds; k++) {
                 double length = Math.min(period, seconds - k * period);
-                mib += length * Math.min(producers, k % 2 == 0 ? FAST_SINK_MIB : SLOW_SINK_MIB);
+                mib += length * Math.min(producers, sinkBytesPerSecond(k * scale.periodNanos(), scale.periodNanos()) / MIB);
             }
             return mib / seconds;
         }
