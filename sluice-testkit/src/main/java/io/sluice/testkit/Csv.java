@@ -1,7 +1,12 @@
 package io.sluice.testkit;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The CSV of the harnesses' raw results, as RFC 4180 quotes it, one record per line: strategy
@@ -45,5 +50,34 @@ public final class Csv {
         }
         fields.add(field.toString());
         return fields;
+    }
+
+    /**
+     * The records of {@code file} after its header, each made by {@code record} from the header the
+     * file has (one of {@code headers}, the first line without surrounding blanks) and the record's
+     * fields; blank lines are skipped.
+     *
+     * @throws IOException if the file cannot be read, its first line is none of {@code headers}, or
+     *     {@code record} throws (the message names the file and the line)
+     */
+    public static <T> List<T> read(Path file, List<String> headers, BiFunction<String, List<String>, T> record)
+            throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        String header = lines.isEmpty() ? "" : lines.get(0).trim();
+        if (!headers.contains(header)) {
+            throw new IOException(file + ": the first line must be '" + String.join("' or '", headers) + "', was '"
+                    + header + "'");
+        }
+        List<T> records = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            try {
+                if (!lines.get(i).isBlank()) {
+                    records.add(record.apply(header, fields(lines.get(i).trim())));
+                }
+            } catch (RuntimeException e) {
+                throw new IOException(file + ":" + (i + 1) + ": " + e.getMessage(), e);
+            }
+        }
+        return records;
     }
 }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
+import static io.sluice.server.load.GateBook.check;
 import static io.sluice.server.load.GateBook.f;
 
 /**
@@ -43,11 +44,6 @@ final class DemandGates {
         this.out = out;
     }
 
-    /** One repeat's gates: {@link #check(List, List)} of one repeat. */
-    int check(List<DemandScenario.Result> paced, List<DemandScenario.Result> unpaced) {
-        return checkRepeats(List.of(paced), List.of(unpaced));
-    }
-
     /**
      * Prints one line per gate and the closing count.
      *
@@ -55,7 +51,7 @@ final class DemandGates {
      * @param unpaced each repeat's unpaced results, in the same order
      * @return the number of failed (one repeat) or missed (repeats) gates
      */
-    int checkRepeats(List<List<DemandScenario.Result>> paced, List<List<DemandScenario.Result>> unpaced) {
+    int judge(List<List<DemandScenario.Result>> paced, List<List<DemandScenario.Result>> unpaced) {
         GateBook book = new GateBook(paced.size(), out);
         List<DemandScenario.Result> first = paced.get(0);
         DemandScenario.Result adaptive = first.get(0);
@@ -134,9 +130,5 @@ final class DemandGates {
     private static Estimate mean(List<List<DemandScenario.Result>> repeats, int strategy,
                                  ToDoubleFunction<DemandScenario.Result> figure) {
         return Estimate.mean(each(repeats, strategy, figure));
-    }
-
-    private static GateBook.Check check(String label, Estimate measured, double target, boolean atMost) {
-        return new GateBook.Check(label, measured, target, atMost);
     }
 }

@@ -12,6 +12,7 @@ import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.Schedule;
 import io.sluice.testkit.ScheduledPublisher;
 import io.sluice.testkit.ThrottledChannel;
+import io.sluice.testkit.ThrottledSink;
 import org.reactivestreams.Publisher;
 
 import java.io.PrintStream;
@@ -32,8 +33,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * Scenario C, in process: {@code uploads} concurrent writes into one {@link AlternatingSink}
- * alternating 200 and 20 MiB/s, once per demand strategy, in two cases; each run is a
+ * Scenario C, in process: {@code uploads} concurrent writes into one {@link ThrottledSink}
+ * alternating 200 and 20 MiB/s ({@link #sinkBytesPerSecond}), once per demand strategy, in two cases; each run is a
  * {@link DemandRun}. The set-up, what is measured and why are in
  * {@code docs/results/2026-11-22-scenario-c/README.md}.
  *
@@ -68,6 +69,8 @@ public final class DemandScenario {
     /** What a client may have sent ahead while not being read: Linux's default tcp_rmem (128 KiB). */
     static final long CLIENT_BURST_BYTES = 128 * 1024;
     private static final int UNPACED_CHUNK_BYTES = 64 * 1024;
+    /** The most one write call hands the sink. */
+    static final int MAX_WRITE_BYTES = 64 * 1024;
 
     private DemandScenario() {
     }
@@ -101,11 +104,6 @@ public final class DemandScenario {
      */
     record Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series, int repeats) {
 
-        /** One repeat. */
-        Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series) {
-            this(scale, producerMibPerSecond, chunkBytes, series, 1);
-        }
-
         /**
          * The best aggregate the producers and the sink together allow over the first {@code seconds}
          * of a run (a run that ends inside a fast period has a higher mean than whole period pairs;
@@ -117,7 +115,7 @@ public final class DemandScenario {
             double mib = 0;
             for (int k = 0; k * period < seconds; k++) {
                 double length = Math.min(period, seconds - k * period);
-                mib += length * Math.min(producers, k % 2 == 0 ? FAST_SINK_MIB : SLOW_SINK_MIB);
+                mib += length * Math.min(producers, sinkBytesPerSecond(k * scale.periodNanos(), scale.periodNanos()) / MIB);
             }
             return mib / seconds;
         }
@@ -174,28 +172,16 @@ public final class DemandScenario {
      *     {@code --rate-mib R}, {@code --chunk-kib K}, {@code --repeats N}
      */
     public static void main(String[] args) throws Exception {
-        Size scale = Size.SMOKE;
-        Path series = null;
-        double rate = DEFAULT_PRODUCER_MIB_PER_SECOND;
-        int chunk = DEFAULT_CHUNK_BYTES;
-        int repeats = 1;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.startsWith("--") && ++i >= args.length) {
-                throw new IllegalArgumentException(arg + " needs a value");
-            }
-            switch (arg) {
-                case "smoke" -> scale = Size.SMOKE;
-                case "full" -> scale = Size.FULL;
-                case "--series" -> series = Path.of(args[i]);
-                case "--rate-mib" -> rate = Double.parseDouble(args[i]);
-                case "--chunk-kib" -> chunk = Integer.parseInt(args[i]) * 1024;
-                case "--repeats" -> repeats = LoadMain.repeats(args[i]);
-                default -> throw new IllegalArgumentException("unknown argument " + arg + "; usage: DemandScenario"
-                        + " [smoke|full] [--series FILE] [--rate-mib R] [--chunk-kib K] [--repeats N]");
-            }
-        }
-        System.exit(run(new Settings(scale, rate, chunk, series, repeats), System.out) == 0 ? 0 : 1);
+        boolean named = args.length > 0 && !args[0].startsWith("--");
+        Size scale = !named ? Size.SMOKE : Stream.of(Size.SMOKE, Size.FULL).filter(size -> size.name().equals(args[0]))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("scale must be smoke or full, was " + args[0]));
+        Map<String, String> flags = LoadMain.flags(List.of(args).subList(named ? 1 : 0, args.length), Map.of("--series",
+                "", "--rate-mib", Double.toString(DEFAULT_PRODUCER_MIB_PER_SECOND), "--chunk-kib",
+                Integer.toString(DEFAULT_CHUNK_BYTES / 1024), "--repeats", "1"));
+        Path series = flags.get("--series").isEmpty() ? null : Path.of(flags.get("--series"));
+        System.exit(run(new Settings(scale, Double.parseDouble(flags.get("--rate-mib")),
+                Integer.parseInt(flags.get("--chunk-kib")) * 1024, series, LoadMain.repeats(flags.get("--repeats"))),
+                System.out) == 0 ? 0 : 1);
     }
 
     /**
@@ -226,10 +212,8 @@ public final class DemandScenario {
             boolean first = repeat == 1;
             runRepeat(settings, first ? csv : new ArrayList<>(), first, out, paced, unpaced);
             if (settings.repeats() > 1) {
-                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted);
-                out.printf(Locale.ROOT, "repeat %d took %d s%s%n", repeat, seconds, first ? "; the other "
-                        + (settings.repeats() - 1) + " will take about "
-                        + LoadMain.duration((settings.repeats() - 1) * seconds) + " more" : "");
+                out.println(LoadMain.repeatTook(repeat, settings.repeats(),
+                        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted)));
             }
         }
         if (settings.series() != null) {
@@ -245,7 +229,7 @@ public final class DemandScenario {
         out.printf(Locale.ROOT, "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before,"
                 + " %.1f after)%n", load.noisy() ? "NOISY" : "quiet", 100 * load.othersBusy(), load.load1Before(),
                 load.load1After());
-        return new DemandGates(settings, out).checkRepeats(paced, unpaced);
+        return new DemandGates(settings, out).judge(paced, unpaced);
     }
 
     /** Both cases once, each strategy in turn, their tables printed and their results added to {@code paced} and {@code unpaced}. */
@@ -325,6 +309,11 @@ public final class DemandScenario {
         return List.of(results);
     }
 
+    /** The sink's rate {@code sinceStartNanos} after it started: fast in even periods, slow in odd ones. */
+    static double sinkBytesPerSecond(long sinceStartNanos, long periodNanos) {
+        return ((sinceStartNanos / periodNanos) % 2 == 0 ? FAST_SINK_MIB : SLOW_SINK_MIB) * MIB;
+    }
+
     private static String items(long window) {
         return window == Long.MAX_VALUE ? "unbounded" : Long.toString(window);
     }
@@ -334,8 +323,12 @@ public final class DemandScenario {
             throws InterruptedException {
         String name = named.getKey();
         DemandStrategy strategy = named.getValue();
-        AlternatingSink sink = new AlternatingSink(SLOW_SINK_MIB * MIB, FAST_SINK_MIB * MIB, scale.periodNanos());
-        WindowTrace trace = new WindowTrace(prefix + name, sink);
+        // Every upload draws on this one budget, as on one disk; the rate at a transfer's start carries
+        // all of it (a write is short against a period).
+        ThrottledSink sink = new ThrottledSink((start, bytes) -> start
+                + (long) (bytes / sinkBytesPerSecond(start, scale.periodNanos()) * 1e9), PacingClock.system(),
+                MAX_WRITE_BYTES);
+        WindowTrace trace = new WindowTrace(prefix + name, sink.originNanos(), scale.periodNanos());
         WriteOptions options = strategy == Demand.unbounded()   // all-at-once: no byte bound either
                 ? WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(Long.MAX_VALUE / 2)
                 : WriteOptions.defaults().withDemand(strategy);

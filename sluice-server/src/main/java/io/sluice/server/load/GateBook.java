@@ -34,6 +34,11 @@ final class GateBook {
         }
     }
 
+    /** {@code measured} against {@code target}: at least, or at most if {@code atMost}. */
+    static Check check(String label, Estimate measured, double target, boolean atMost) {
+        return new Check(label, measured, target, atMost);
+    }
+
     private final int repeats;                  // samples behind every figure
     private final PrintStream out;
     private final Map<Estimate.Verdict, Integer> counted = new EnumMap<>(Estimate.Verdict.class);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
+import static io.sluice.server.load.GateBook.check;
 import static io.sluice.server.load.GateBook.f;
 
 /**
@@ -27,11 +28,6 @@ final class Gates {
     private final GateBook book;
     private final PrintStream out;
     private final List<String> notEvaluated = new ArrayList<>();
-
-    /** The gates of a run of one repeat. */
-    Gates(Scale scale, List<Row> rows, PrintStream out) {
-        this(List.of(rows), scale, out);
-    }
 
     /** The gates of a run of {@code repeats.size()} repeats, each a list of rows. */
     Gates(List<List<Row>> repeats, Scale scale, PrintStream out) {
@@ -76,10 +72,6 @@ final class Gates {
         return Estimate.mean(each(scenario, step, lane, figure));
     }
 
-    private static GateBook.Check check(String label, Estimate measured, double target, boolean atMost) {
-        return new GateBook.Check(label, measured, target, atMost);
-    }
-
     private List<String> steps(String scenario) { // in the order they ran
         return rows.stream().filter(row -> row.scenario().equals(scenario)).map(Row::step).distinct().toList();
     }
@@ -112,12 +104,10 @@ final class Gates {
                     List.of(check("C / " + reference.lane().flag() + " p99", Estimate.ratioOfMeans(
                             each("A1", step, Lane.C, Row::p99Millis), each("A1", step, reference.lane(),
                                     Row::p99Millis)), p99Ratio, true)));
-            long errors = rows.stream().filter(row -> row.scenario().equals("A1") && row.step().equals(step))
-                    .mapToLong(row -> row.errors() + row.timeouts()).sum();
             double[] errorsPerRepeat = repeats.stream().mapToDouble(repeat -> repeat.stream()
                     .filter(row -> row.scenario().equals("A1") && row.step().equals(step))
                     .mapToLong(row -> row.errors() + row.timeouts()).sum()).toArray();
-            book.all("A1 " + step + " no errors or timeouts on any lane", errors + " errors+timeouts",
+            book.all("A1 " + step + " no errors or timeouts on any lane", (long) errorsPerRepeat[0] + " errors+timeouts",
                     List.of(check("errors+timeouts", Estimate.mean(errorsPerRepeat), 0, true)));
         }
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -51,15 +52,9 @@ public final class LoadMain {
      * @param args flags as in the class comment
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> flags = new HashMap<>(Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
+        Map<String, String> flags = flags(List.of(args), Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
                 "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
                 "--closed-loop", "auto", "--results", "", "--repeats", "1"));
-        for (int i = 0; i < args.length; i += 2) {
-            if (i + 1 >= args.length || flags.put(args[i], args[i + 1]) == null) {
-                throw new IllegalArgumentException((i + 1 >= args.length ? "no value for flag " : "unknown flag ")
-                        + args[i]);
-            }
-        }
         Scale scale = Scale.parse(flags.get("--scale"));
         long runSeconds = Long.parseLong(flags.get("--run-seconds"));
         if (runSeconds > 0) {
@@ -130,17 +125,14 @@ public final class LoadMain {
                 byRepeat.add(new ArrayList<>());
                 runOnce(scale, scenarioNames, lanes, scenarios, record);
                 if (repeats > 1) {
-                    long seconds = Duration.between(repeatStarted, Instant.now()).toSeconds();
-                    out.println("repeat " + repeat + " of " + repeats + " took " + seconds + " s"
-                            + (repeat == 1 ? "; the other " + (repeats - 1) + " will take about "
-                            + duration((repeats - 1) * seconds) + " more" : ""));
+                    out.println(repeatTook(repeat, repeats, Duration.between(repeatStarted, Instant.now()).toSeconds()));
                 }
             }
         } finally {
             deleteTree(work);
         }
         List<Row> first = byRepeat.get(0);
-        out.print(repeats > 1 ? RepeatTables.drains(byRepeat) : drains(first));
+        out.print(RunTables.drains(byRepeat));
         if (chartDirectory != null) {
             LoadCharts.write(scale, Integer.toString(Runtime.version().feature()), first, chartDirectory, out);
         }
@@ -148,7 +140,7 @@ public final class LoadMain {
             out.println("note: /proc/net/tcp is not readable here (not Linux?): send-queue bytes are n/a");
         }
         if (repeats > 1) {
-            out.print("\n" + RepeatTables.compact(byRepeat) + "\n");
+            out.print("\n" + RunTables.compact(byRepeat) + "\n");
         }
         int failed = new Gates(byRepeat, scale, out).evaluateAll();
         out.println("the run took " + Duration.between(started, Instant.now()).toSeconds() + " s (" + repeats
@@ -171,6 +163,24 @@ public final class LoadMain {
         return failed;
     }
 
+    /** {@code defaults} with the values {@code args} give, as {@code --flag value} pairs of flags it names. */
+    static Map<String, String> flags(List<String> args, Map<String, String> defaults) {
+        Map<String, String> flags = new HashMap<>(defaults);
+        for (int i = 0; i < args.size(); i += 2) {
+            if (i + 1 >= args.size() || flags.put(args.get(i), args.get(i + 1)) == null) {
+                throw new IllegalArgumentException((i + 1 >= args.size() ? "no value for flag " : "unknown flag ")
+                        + args.get(i) + "; known: " + new TreeSet<>(defaults.keySet()));
+            }
+        }
+        return flags;
+    }
+
+    /** How long a repeat took and, after the first, about how long the others will. */
+    static String repeatTook(int repeat, int repeats, long seconds) {
+        return "repeat " + repeat + " of " + repeats + " took " + seconds + " s" + (repeat == 1 ? "; the other "
+                + (repeats - 1) + " will take about " + duration((repeats - 1) * seconds) + " more" : "");
+    }
+
     /** {@code 45 s} under two minutes, else {@code 12 min}. */
     static String duration(long seconds) {
         return seconds < 120 ? seconds + " s" : Math.round(seconds / 60.0) + " min";
@@ -178,16 +188,10 @@ public final class LoadMain {
 
     /** {@code --repeats}: a whole number from 1. */
     static int repeats(String value) {
-        int repeats;
-        try {
-            repeats = Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
+        if (!value.trim().matches("[1-9]\\d{0,8}")) {
             throw new IllegalArgumentException("--repeats must be a whole number from 1, was " + value);
         }
-        if (repeats < 1) {
-            throw new IllegalArgumentException("--repeats must be a whole number from 1, was " + value);
-        }
-        return repeats;
+        return Integer.parseInt(value.trim());
     }
 
     /** Every scenario, step and lane once, in this order: A1 and A2 by step, each step on every lane; then B by lane. */
@@ -214,17 +218,6 @@ public final class LoadMain {
                         + " (A1, A2, B; C runs as DemandScenario)");
             }
         }
-    }
-
-    /** Scenario B's drain phase, one line per lane (the two B rows of a lane share it); empty without B. */
-    static String drains(List<Row> rows) {
-        List<Row> drained = rows.stream().filter(row -> row.drain() != null && row.step().equals("fast GET")).toList();
-        if (drained.isEmpty()) {
-            return "";
-        }
-        return "\nB drain (load stopped, every client closed, then " + Drain.DRAIN_SECONDS
-                + " s; live set = heap after a forced full GC, jcmd GC.run):\n" + Drain.header() + "\n"
-                + drained.stream().map(row -> row.drain().markdown(row) + "\n").collect(Collectors.joining()) + "\n";
     }
 
     /** Daemon threads named {@code name}: the harness's timers and clients never keep the JVM alive. */

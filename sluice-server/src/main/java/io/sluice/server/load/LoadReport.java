@@ -98,7 +98,7 @@ public final class LoadReport {
 
         /** Scenario B's drain table: one line per lane, or per lane and repeat. */
         String drains() {
-            return repeated() ? RepeatTables.drains(repeats) : LoadMain.drains(rows());
+            return RunTables.drains(repeats);
         }
 
         int noisySteps() {
@@ -115,45 +115,32 @@ public final class LoadReport {
         }
 
         /** Scenario C's tables as printed, then its machine line and gate lines as a code block. */
-        String scenarioC() throws IOException {
+        String scenarioC() {
             int gates = scenarioCGatesStart();
             return scenarioCLines.subList(0, gates).stream().filter(line -> !line.startsWith("series: "))
                     .collect(Collectors.joining("\n")).strip() + "\n\n" + scenarioCGates();
         }
 
         /** Scenario C's machine line and gate lines as a code block. */
-        String scenarioCGates() throws IOException {
+        String scenarioCGates() {
             return "```\n" + String.join("\n", scenarioCLines.subList(scenarioCGatesStart(), scenarioCLines.size()))
                     .strip() + "\n```\n";
         }
 
-        private int scenarioCGatesStart() throws IOException {
+        private int scenarioCGatesStart() {
             int gates = 0;
             while (gates < scenarioCLines.size() && !scenarioCLines.get(gates).startsWith("machine: ")) {
                 gates++;
             }
             if (gates == scenarioCLines.size()) {
-                throw new IOException("no " + SCENARIO_C + " with a 'machine:' line in this run");
+                throw new IllegalStateException("no " + SCENARIO_C + " with a 'machine:' line in this run");
             }
             return gates;
         }
 
         /** The step table with the columns a reader compares lanes by, and a server's death as its note. */
         String compactTable() {
-            if (repeated()) {
-                return RepeatTables.compact(repeats);
-            }
-            return "| scenario | step | lane | req/s | p50 ms | p99 ms | timeouts | errors | idle / peak RSS MiB "
-                    + "| peak send-queue MiB | CPU s/GiB | heap alloc MiB/GiB | note |\n"
-                    + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
-                    + rows().stream().map(row -> Row.cells(row.scenario(), row.step(), row.lane().flag(),
-                            Row.number(row.requestsPerSecond(), 0), Row.number(row.p50Millis(), 1),
-                            Row.number(row.p99Millis(), 1), row.timeouts(), row.errors(),
-                            Row.number(row.idleRssMiB(), 0) + " / " + Row.number(row.peakRssMiB(), 0),
-                            Row.number(row.sendQueuePeakMiB(), 0), Row.number(row.cpuSecondsPerGiB(), 1),
-                            Row.number(row.heapAllocatedMiBPerGiB(), 0),
-                            row.note().startsWith("server died") ? row.note().split(";")[0] : "") + "\n")
-                    .collect(Collectors.joining());
+            return RunTables.compact(repeats);
         }
 
         String line() {
@@ -171,11 +158,7 @@ public final class LoadReport {
         }
 
         String table() {
-            if (repeated()) {
-                return RepeatTables.table(repeats);
-            }
-            List<Row> rows = rows();
-            return Row.header() + "\n" + rows.stream().map(row -> row.markdown() + "\n").collect(Collectors.joining());
+            return RunTables.table(repeats);
         }
 
         /**
@@ -207,34 +190,30 @@ public final class LoadReport {
     LoadReport(Path root) {
         this.root = root;
         Map<String, Function<Run, String>> bodies = Map.of("run", run -> run.line() + "\n", "table", Run::table,
-                "drain", run -> run.drains().strip() + "\n", "gates", run -> "```\n" + run.gates() + "```\n");
+                "drain", run -> run.drains().strip() + "\n", "gates", run -> "```\n" + run.gates() + "```\n",
+                "scenario-c", Run::scenarioC, "scenario-c-gates", Run::scenarioCGates, "compact", Run::compactTable,
+                "gate-count", Run::gateCount);
+        Map<String, Function<FanOutReport, String>> fanOutBodies = Map.of("ws-run", run -> run.line() + "\n",
+                "ws-table", FanOutReport::table, "ws-seed", FanOutReport::seed,
+                "ws-gates", run -> "```\n" + run.gates() + "```\n");
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
-        bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
-        renderers.put("scenario-c", block -> run(block.reportFrom(root)).scenarioC());
-        renderers.put("scenario-c-gates", block -> run(block.reportFrom(root)).scenarioCGates());
-        renderers.put("compact", block -> run(block.reportFrom(root)).compactTable());
-        renderers.put("gate-count", block -> run(block.reportFrom(root)).gateCount());
-        renderers.put("ws-run", block -> fanOut(block.reportFrom(root)).line() + "\n");
-        renderers.put("ws-table", block -> fanOut(block.reportFrom(root)).table());
-        renderers.put("ws-seed", block -> fanOut(block.reportFrom(root)).seed());
-        renderers.put("ws-gates", block -> "```\n" + fanOut(block.reportFrom(root)).gates() + "```\n");
+        bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(runs, block, Run::read))));
+        fanOutBodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(fanOuts, block,
+                FanOutReport::read))));
         this.blocks = new GeneratedBlocks(TOOL, renderers);
     }
 
-    private Run run(Path folder) {
-        return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), f -> {
-            try {
-                return Run.read(f);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+    /** A run's folder read into what reports it. */
+    @FunctionalInterface
+    private interface RunReader<R> {
+        R read(Path folder) throws IOException;
     }
 
-    private FanOutReport fanOut(Path folder) {
-        return fanOuts.computeIfAbsent(folder.toAbsolutePath().normalize(), f -> {
+    /** The run {@code block} names, read once per folder. */
+    private <R> R read(Map<Path, R> cache, GeneratedBlocks.Block block, RunReader<R> reader) {
+        return cache.computeIfAbsent(block.reportFrom(root).toAbsolutePath().normalize(), folder -> {
             try {
-                return FanOutReport.read(f);
+                return reader.read(folder);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -283,38 +262,36 @@ public final class LoadReport {
             throw new IllegalArgumentException("report needs --from RUN, --check or --all");
         }
         Path from = Path.of(flags.get("--from"));
-        if (FanOutReport.isRun(from)) {
-            return fanOut(report, from, flags, out);
-        }
-        Run run = Run.read(from);
-        out.print(run.line() + "\n\n" + run.table() + run.drains() + run.gates());
-        if (!run.scenarioCLines().isEmpty()) {
-            out.print("\n" + run.scenarioC());
-        }
-        if (flags.containsKey("--charts")) {
-            LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
-                    run.repeats().get(0), Path.of(flags.get("--charts")), out);
-        }
-        if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
+        Path charts = flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null;
+        if (!(FanOutReport.isRun(from) ? printFanOut(from, charts, out) : print(Run.read(from), charts, out))
+                && !flags.containsKey("--allow-noisy")) {
             out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
             return 1;
         }
         return rewritten(out, report.rewrite(from), from.toString());
     }
 
-    /** {@code report --from} of a fan-out run: its tables and gates, its charts, its blocks. */
-    private static int fanOut(LoadReport report, Path from, Map<String, String> flags, PrintStream out)
-            throws IOException {
+    /** Prints a run's tables and gates, draws its charts into {@code charts} unless null; returns whether it was quiet. */
+    private static boolean print(Run run, Path charts, PrintStream out) throws IOException {
+        out.print(run.line() + "\n\n" + run.table() + run.drains() + run.gates());
+        if (!run.scenarioCLines().isEmpty()) {
+            out.print("\n" + run.scenarioC());
+        }
+        if (charts != null) {
+            LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
+                    run.repeats().get(0), charts, out);
+        }
+        return run.quiet();
+    }
+
+    /** {@link #print} of a fan-out run ({@link FanOutReport}). */
+    private static boolean printFanOut(Path from, Path charts, PrintStream out) throws IOException {
         FanOutReport run = FanOutReport.read(from);
         run.print(out);
-        if (flags.containsKey("--charts")) {
-            run.charts(Path.of(flags.get("--charts")), out);
+        if (charts != null) {
+            run.charts(charts, out);
         }
-        if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
-            out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
-            return 1;
-        }
-        return rewritten(out, report.rewrite(from), from.toString());
+        return run.quiet();
     }
 
     private static int rewritten(PrintStream out, List<GeneratedBlocks.Block> changed, String from) {

@@ -27,16 +27,28 @@ public final class ProcessReadings {
 
     /** {@code VmRSS} of process {@code pid} in bytes, -1 when it is gone or /proc cannot be read. */
     public static long rssBytes(long pid) {
+        return status(pid).getOrDefault("VmRSS", -1L);
+    }
+
+    /**
+     * {@code VmRSS}, {@code VmHWM} (peak RSS), in bytes, and {@code Threads} of process {@code pid}
+     * from {@code /proc/PID/status}; empty when it is gone.
+     */
+    public static Map<String, Long> status(long pid) {
+        Map<String, Long> values = new TreeMap<>();
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.split("\\s+")[1]) * 1024;
+                String[] parts = line.split("\\s+");
+                switch (parts[0]) {
+                    case "VmRSS:", "VmHWM:" -> values.put(parts[0].substring(0, 5), Long.parseLong(parts[1]) * 1024);
+                    case "Threads:" -> values.put("Threads", Long.parseLong(parts[1]));
+                    default -> { } // every other line
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // the process is gone
+            // the process is gone: no values
         }
-        return -1;
+        return values;
     }
 
     /** User + system CPU seconds of process {@code pid} so far, NaN when it is gone. */

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -46,11 +45,6 @@ final class RowsCsv {
     private RowsCsv() {
     }
 
-    /** Appends {@code row} of repeat 1 to {@code file}, writing the header first if the file is new. */
-    static void append(Path file, Origin origin, Row row) throws IOException {
-        append(file, origin, row, 1);
-    }
-
     /** Appends {@code row} of {@code repeat} to {@code file}, writing the header first if the file is new. */
     static void append(Path file, Origin origin, Row row, int repeat) throws IOException {
         String line = format(origin, row, repeat) + "\n";
@@ -75,27 +69,14 @@ final class RowsCsv {
                 .map(String::valueOf).collect(Collectors.joining(","));
     }
 
-    /** Every line of {@code file}; an error names the line that does not parse. */
+    /** Every line of {@code file} ({@link Csv#read}); an error names the line that does not parse. */
     static List<Line> read(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        if (lines.isEmpty() || !lines.get(0).equals(HEADER) && !lines.get(0).equals(HEADER_WITHOUT_REPEAT)) {
-            throw new IOException(file + ": not a rows.csv of this harness (its first line is not the header)");
-        }
-        boolean repeats = lines.get(0).equals(HEADER);
-        List<Line> parsed = new ArrayList<>();
-        for (int i = 1; i < lines.size(); i++) {
-            try {
-                parsed.add(parse(lines.get(i), repeats));
-            } catch (RuntimeException e) {
-                throw new IOException(file + ":" + (i + 1) + ": " + e.getMessage(), e);
-            }
-        }
-        return parsed;
+        return Csv.read(file, List.of(HEADER, HEADER_WITHOUT_REPEAT), (header, fields) -> parse(fields,
+                header.equals(HEADER)));
     }
 
     /** One line of a file with a repeat column ({@code repeats}) or without one (repeat 1). */
-    static Line parse(String line, boolean repeats) {
-        List<String> f = Csv.fields(line);
+    static Line parse(List<String> f, boolean repeats) {
         int fields = repeats ? FIELDS : FIELDS - 1;
         if (f.size() != fields) {
             throw new IllegalArgumentException(fields + " fields expected, found " + f.size());

@@ -1,33 +1,28 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
+import io.sluice.testkit.ServerJvm;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fresh server JVM per run (optionally pinned with {@code taskset}), with what the harness
- * measures from outside: RSS from {@code /proc}, CPU seconds, and the {@code /metrics} endpoint.
+ * A fresh server JVM per run ({@link ServerJvm}, optionally pinned with {@code taskset}), with what
+ * the harness measures from outside: RSS from {@code /proc}, CPU seconds, and the {@code /metrics}
+ * endpoint.
  *
- * @param process the server JVM
- * @param port the port it bound
- * @param stderr where its stderr goes
+ * @param jvm the server JVM
  * @param gcLog its GC log
  * @param jcmd the {@code jcmd} next to its {@code java}
  */
-record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path jcmd) implements AutoCloseable {
+record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoCloseable {
 
     /** Reads every server's {@code /metrics}. */
     private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
@@ -35,54 +30,36 @@ record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path j
 
     static ServerProcess start(Lane lane, Path directory, int platformThreads, String maxHeap, String cpu)
             throws IOException {
-        List<String> command = new ArrayList<>();
-        if (cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))) {
-            command.addAll(List.of("/usr/bin/taskset", "-c", cpu));
-        }
-        String java = System.getProperty("sluice.server.java",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> taskset = cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))
+                ? List.of("/usr/bin/taskset", "-c", cpu) : List.of();
         Path gcFile = Files.createTempFile("sluice-server-gc-", ".log");
-        command.addAll(List.of(java, "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError",
-                "-Xlog:gc:file=" + gcFile + "::filecount=0",
-                "-cp", System.getProperty("java.class.path"), "io.sluice.server.Main",
-                "--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
-                "--threads", Integer.toString(platformThreads)));
-        Path stderr = Files.createTempFile("sluice-server-", ".stderr");
-        Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
-        if (line == null || !line.startsWith("READY port=")) {
-            process.destroyForcibly();
+        try {
+            ServerJvm jvm = ServerJvm.start("server for lane " + lane.flag(), taskset, maxHeap,
+                    List.of("-Xlog:gc:file=" + gcFile + "::filecount=0"), "io.sluice.server.Main",
+                    List.of("--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
+                            "--threads", Integer.toString(platformThreads)));
+            return new ServerProcess(jvm, new GcLog(gcFile), ServerJvm.java().resolveSibling("jcmd"));
+        } catch (IOException e) {
             Files.deleteIfExists(gcFile);
-            throw new IOException("server for lane " + lane.flag() + " did not start: " + line + " / "
-                    + Files.readString(stderr));
+            throw e;
         }
-        int port = Integer.parseInt(line.substring("READY port=".length(), line.indexOf(' ', 11)));
-        return new ServerProcess(process, port, stderr, new GcLog(gcFile), Path.of(java).resolveSibling("jcmd"));
+    }
+
+    int port() {
+        return jvm.port();
     }
 
     URI uri(String target) {
-        return URI.create("http://127.0.0.1:" + port + target);
+        return URI.create("http://127.0.0.1:" + port() + target);
     }
 
     boolean alive() {
-        return process.isAlive();
+        return jvm.alive();
     }
 
-    /**
-     * Why the server died: {@code OutOfMemoryError} ({@code -XX:+ExitOnOutOfMemoryError} exits with
-     * status 3 and prints "Terminating due to ..."), or else the last line it wrote to stderr (its
-     * exit status when there is none); empty while it runs.
-     */
+    /** Why the server died ({@link ServerJvm#death()}); empty while it runs. */
     String death() throws IOException {
-        if (process.isAlive()) {
-            return "";
-        }
-        List<String> lines = Files.readAllLines(stderr);
-        if (process.exitValue() == 3 || lines.stream().anyMatch(line -> line.contains("OutOfMemoryError"))) {
-            return "OutOfMemoryError";
-        }
-        return lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
+        return jvm.death();
     }
 
     /**
@@ -122,14 +99,14 @@ record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path j
 
     /** Runs {@code jcmd PID command} with its output to {@code output}; returns why it failed, or empty. */
     private String jcmd(String command, ProcessBuilder.Redirect output) {
-        if (!process.isAlive()) {
+        if (!jvm.alive()) {
             return "server not running";
         }
         if (!Files.isExecutable(jcmd)) {
             return "no " + jcmd + " (a JRE without jcmd)";
         }
         try {
-            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command)
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(jvm.process().pid()), command)
                     .redirectErrorStream(true).redirectOutput(output).start();
             if (!attach.waitFor(30, TimeUnit.SECONDS)) {
                 attach.destroyForcibly();
@@ -160,27 +137,14 @@ record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path j
         }
     }
 
-    /** {@code VmRSS}, {@code VmHWM} (peak RSS) and {@code Threads} from /proc, in bytes or counts. */
+    /** {@link ProcessReadings#status} of the server. */
     Map<String, Long> procStatus() {
-        Map<String, Long> values = new TreeMap<>();
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-                String[] parts = line.split("\\s+");
-                switch (parts[0]) {
-                    case "VmRSS:", "VmHWM:" -> values.put(parts[0].substring(0, 5), Long.parseLong(parts[1]) * 1024);
-                    case "Threads:" -> values.put("Threads", Long.parseLong(parts[1]));
-                    default -> { } // every other line
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // the process is gone: no values
-        }
-        return values;
+        return ProcessReadings.status(jvm.process().pid());
     }
 
     /** User + system CPU seconds of the server so far. */
     double cpuSeconds() {
-        return ProcessReadings.cpuSeconds(process.pid());
+        return ProcessReadings.cpuSeconds(jvm.process().pid());
     }
 
     /** The server's own view: heap, heap allocated, direct memory, threads, queued bytes; empty if unreachable. */
@@ -198,15 +162,7 @@ record ServerProcess(Process process, int port, Path stderr, GcLog gcLog, Path j
 
     @Override
     public void close() throws IOException {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        Files.deleteIfExists(stderr);
+        jvm.close();
         Files.deleteIfExists(gcLog.file());
     }
 }

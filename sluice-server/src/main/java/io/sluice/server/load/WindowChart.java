@@ -9,10 +9,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -28,9 +25,7 @@ public final class WindowChart {
     static final String HEADER = WindowTrace.CSV_HEADER;
     static final int WIDTH = LoadCharts.WIDTH;
     static final int HEIGHT = 720;
-    /** A row: the strategy, quoted as RFC 4180 says when it holds a comma, then four numbers. */
-
-    /** One sample line of the CSV. */
+    /** One sample line of the CSV: the strategy, quoted when it holds a comma, then four numbers. */
     record Sample(String strategy, double millis, double sinkMiBPerSecond, double windowItems, double queuedBytes) {
     }
 
@@ -52,50 +47,21 @@ public final class WindowChart {
         try {
             int drawn = draw(read(Path.of(args[0])), strategy, Path.of(args[1]));
             System.out.println("wrote " + args[1] + " (" + drawn + " samples of " + strategy + ")");
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IOException e) {
             System.err.println("WindowChart: " + e.getMessage());
             System.exit(1);
         }
     }
 
-    /** Parses the CSV; the header must be exactly {@value #HEADER}. */
+    /** Parses the CSV ({@link Csv#read}); the header must be exactly {@value #HEADER}. */
     static List<Sample> read(Path csv) throws IOException {
-        List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-        if (lines.isEmpty() || !lines.get(0).trim().equals(HEADER)) {
-            throw new IllegalArgumentException(csv + ": the first line must be '" + HEADER + "', was '"
-                    + (lines.isEmpty() ? "" : lines.get(0)) + "'");
-        }
-        List<Sample> samples = new ArrayList<>();
-        for (int i = 1; i < lines.size(); i++) {
-            String line = lines.get(i).trim();
-            if (line.isEmpty()) {
-                continue;
+        return Csv.read(csv, List.of(HEADER), (header, f) -> {
+            if (f.size() != 5) {
+                throw new IllegalArgumentException("expected 5 fields, got " + f);
             }
-            String[] fields = fields(line);
-            if (fields == null) {
-                throw new IllegalArgumentException(csv + " line " + (i + 1) + ": expected 5 fields, got '" + line + "'");
-            }
-            try {
-                samples.add(new Sample(fields[0], Double.parseDouble(fields[1]), Double.parseDouble(fields[2]),
-                        Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(csv + " line " + (i + 1) + ": not a number in '" + line + "'");
-            }
-        }
-        return samples;
-    }
-
-    /**
-     * The five fields of a row: the strategy (such as {@code "fixed(16,4)"} unquoted, {@code ""}
-     * read as a quote), then the four numbers as text; null if malformed.
-     */
-    static String[] fields(String line) {
-        try {
-            List<String> fields = Csv.fields(line);
-            return fields.size() == 5 ? fields.toArray(String[]::new) : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+            return new Sample(f.get(0), Double.parseDouble(f.get(1)), Double.parseDouble(f.get(2)),
+                    Double.parseDouble(f.get(3)), Double.parseDouble(f.get(4)));
+        });
     }
 
     /** Draws the samples of {@code strategy}; returns how many there were. */

@@ -27,7 +27,6 @@ final class WindowTrace implements DemandRun.PassListener {
 
     static final long ROW_INTERVAL_NANOS = 10_000_000;
     static final String CSV_HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
-    private static final double MIB = 1024.0 * 1024.0;
 
     /** One fast period followed by a slow one: the window at the fast period's end, the slow one's minimum. */
     record Switch(long fastPeriod, long windowAtFastEnd, long slowMinimum) {
@@ -37,7 +36,8 @@ final class WindowTrace implements DemandRun.PassListener {
     }
 
     private final String strategy;
-    private final AlternatingSink sink;
+    private final long startNanos;           // the sink's first (fast) period began at this System.nanoTime()
+    private final long periodNanos;          // how long each of the sink's periods lasts
     private final List<String> rows = new ArrayList<>();
     private final Map<Long, long[]> windowByPeriod = new TreeMap<>(); // period -> {last, min}
     /** Window x nanoseconds and nanoseconds, in fast periods, then the same in slow ones. */
@@ -50,9 +50,10 @@ final class WindowTrace implements DemandRun.PassListener {
     private long smallest = Long.MAX_VALUE;
     private long largest = Long.MIN_VALUE;
 
-    WindowTrace(String strategy, AlternatingSink sink) {
+    WindowTrace(String strategy, long startNanos, long periodNanos) {
         this.strategy = strategy;
-        this.sink = sink;
+        this.startNanos = startNanos;
+        this.periodNanos = periodNanos;
     }
 
     @Override
@@ -65,16 +66,18 @@ final class WindowTrace implements DemandRun.PassListener {
         }
         lastNanos = now;
         lastWindow = window;
-        lastFast = sink.fastAt(now);
+        long period = (now - startNanos) / periodNanos;
+        lastFast = period % 2 == 0;
         smallest = Math.min(smallest, window);
         largest = Math.max(largest, window);
-        windowByPeriod.merge(sink.periodAt(now), new long[] {window, window},
+        windowByPeriod.merge(period, new long[] {window, window},
                 (old, latest) -> new long[] {latest[0], Math.min(old[1], latest[1])});
         if (window != lastRowWindow || now - lastRowNanos >= ROW_INTERVAL_NANOS) {
             lastRowNanos = now;
             lastRowWindow = window;
-            rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", Csv.quote(strategy),
-                    (now - sink.startNanos()) / 1e6, sink.rateAt(now) / MIB, window, queuedBytes));
+            rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", Csv.quote(strategy), (now - startNanos) / 1e6,
+                    DemandScenario.sinkBytesPerSecond(now - startNanos, periodNanos) / DemandScenario.MIB, window,
+                    queuedBytes));
         }
     }
 

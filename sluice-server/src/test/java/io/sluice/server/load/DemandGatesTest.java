@@ -21,7 +21,7 @@ class DemandGatesTest {
 
     @Test
     void oneRepeatPrintsPassAndFailWithItsFigures() {
-        int failed = gates().check(paced(114.8, 120), unpaced());
+        int failed = gates().judge(List.of(paced(114.8, 120)), List.of(unpaced()));
         String text = text();
         assertEquals(0, failed, text);
         assertTrue(text.contains("PASS C adaptive >= 93 MiB/s aggregate: 114.8 MiB/s ("), text);
@@ -29,7 +29,7 @@ class DemandGatesTest {
         assertTrue(text.endsWith("7 passed, 0 failed\n"), text);
 
         printed.reset();
-        assertEquals(1, gates().check(paced(110, 120), unpaced()));
+        assertEquals(1, gates().judge(List.of(paced(110, 120)), List.of(unpaced())));
         assertTrue(text().contains("FAIL C adaptive >= 0.95x best fixed: 110.0 vs 120.0 MiB/s (fixed(64,16)) = 0.92x"),
                 text());
     }
@@ -37,7 +37,7 @@ class DemandGatesTest {
     @Test
     void repeatsJudgeEachGateByItsInterval() {
         // adaptive against the best fixed strategy: 0.96x on average, from 0.90x to 1.02x: the interval straddles 0.95
-        int missed = gates().checkRepeats(List.of(paced(108, 120), paced(115.2, 120), paced(122.4, 120)),
+        int missed = gates().judge(List.of(paced(108, 120), paced(115.2, 120), paced(122.4, 120)),
                 List.of(unpaced(), unpaced(), unpaced()));
         String text = text();
         assertEquals(0, missed, text);

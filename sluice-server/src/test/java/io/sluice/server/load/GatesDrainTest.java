@@ -52,7 +52,7 @@ class GatesDrainTest {
         rows.add(RowFixtures.fastGet(Lane.C, 7, 151, 191, drain, ""));
         rows.add(RowFixtures.put(Lane.C, drain));
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new Gates(Scale.FULL, rows, new PrintStream(printed, true, StandardCharsets.UTF_8)).evaluateAll();
+        new Gates(List.of(rows), Scale.FULL, new PrintStream(printed, true, StandardCharsets.UTF_8)).evaluateAll();
         return printed.toString(StandardCharsets.UTF_8);
     }
 }

@@ -2,8 +2,12 @@ package io.sluice.server.load;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The harness's flags that need no load to check. */
 class LoadMainTest {
@@ -24,5 +28,15 @@ class LoadMainTest {
             assertEquals("--repeats must be a whole number from 1, was " + wrong,
                     assertThrows(IllegalArgumentException.class, () -> LoadMain.repeats(wrong)).getMessage());
         }
+    }
+
+    @Test
+    void flagsOverrideTheirDefaultsAndAnUnknownOrValuelessFlagIsRefused() {
+        Map<String, String> defaults = Map.of("--series", "", "--repeats", "1");
+        assertEquals(Map.of("--series", "s.csv", "--repeats", "1"), LoadMain.flags(List.of("--series", "s.csv"), defaults));
+        assertEquals("unknown flag --seris; known: [--repeats, --series]", assertThrows(IllegalArgumentException.class,
+                () -> LoadMain.flags(List.of("--seris", "s.csv"), defaults)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LoadMain.flags(List.of("--repeats"), defaults))
+                .getMessage().startsWith("no value for flag --repeats"));
     }
 }

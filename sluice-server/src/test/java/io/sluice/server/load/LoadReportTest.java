@@ -56,7 +56,7 @@ class LoadReportTest {
         assertEquals(List.of(), report.differing());
         String written = Files.readString(page);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new Gates(Scale.FULL, rows, new PrintStream(printed, true, StandardCharsets.UTF_8)).evaluateAll();
+        new Gates(List.of(rows), Scale.FULL, new PrintStream(printed, true, StandardCharsets.UTF_8)).evaluateAll();
         assertTrue(written.contains("```\n" + printed.toString(StandardCharsets.UTF_8) + "```\n"),
                 "the gates block is what the gates print for the same rows:\n" + written);
         assertTrue(written.contains("Commit abc1234, JDK 25.0.1+8-LTS, scale full, 4 rows; quiet: other work kept at most 3%"),
@@ -175,7 +175,7 @@ class LoadReportTest {
     private Path writeRun(String name, List<Row> rows) throws Exception {
         Path run = Files.createDirectories(dir.resolve("docs/results").resolve(name));
         for (Row row : rows) {
-            RowsCsv.append(run.resolve(RowsCsv.FILE), ORIGIN, row);
+            RowsCsv.append(run.resolve(RowsCsv.FILE), ORIGIN, row, 1);
         }
         return run;
     }

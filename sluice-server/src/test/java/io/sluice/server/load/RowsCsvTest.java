@@ -31,7 +31,7 @@ class RowsCsvTest {
         Row put = RowFixtures.put(Lane.B, drain);
         Path file = dir.resolve(RowsCsv.FILE);
         for (Row row : List.of(withLoad, fastGet, put)) {
-            RowsCsv.append(file, ORIGIN, row);
+            RowsCsv.append(file, ORIGIN, row, 1);
         }
 
         List<RowsCsv.Line> read = RowsCsv.read(file);
@@ -64,7 +64,7 @@ class RowsCsvTest {
     void aFileWithoutTheHeaderOrWithAShortLineIsRefusedByLine() throws IOException {
         Path file = dir.resolve(RowsCsv.FILE);
         Files.writeString(file, "scenario,step\nA1,64 conn\n");
-        assertTrue(assertThrows(IOException.class, () -> RowsCsv.read(file)).getMessage().contains("not a rows.csv"));
+        assertTrue(assertThrows(IOException.class, () -> RowsCsv.read(file)).getMessage().contains("the first line must be"));
 
         Files.writeString(file, RowsCsv.HEADER + "\n\"abc\",\"17\",\"full\",\"A1\"\n");
         String message = assertThrows(IOException.class, () -> RowsCsv.read(file)).getMessage();

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,19 +42,20 @@ class WindowChartTest {
     }
 
     @Test
-    void readsQuotedStrategyNamesAsRfc4180WritesThem() {
-        assertEquals(List.of("fixed(16,4)", "1.5", "200", "20", "0"),
-                List.of(WindowChart.fields("\"fixed(16,4)\",1.5,200,20,0")));
-        assertEquals("say \"hi\"", WindowChart.fields("\"say \"\"hi\"\"\",1,2,3,4")[0]);
-        assertEquals("unpaced adaptive", WindowChart.fields("unpaced adaptive,1,2,3,4")[0]);
-        assertEquals(null, WindowChart.fields("\"fixed(16,4),1,2,3,4"), "an unclosed quote");
-        assertEquals(null, WindowChart.fields("adaptive,1,2,3"), "four fields");
+    void readsQuotedStrategyNamesAsWindowTraceWritesThemAndRefusesAShortLineByNumber() throws Exception {
+        Path csv = Files.write(directory.resolve("quoted.csv"), List.of(WindowChart.HEADER,
+                "\"fixed(16,4)\",1.5,200,20,0", "unpaced adaptive,1,2,3,4"));
+        assertEquals(List.of(new WindowChart.Sample("fixed(16,4)", 1.5, 200, 20, 0),
+                new WindowChart.Sample("unpaced adaptive", 1, 2, 3, 4)), WindowChart.read(csv));
+        Files.write(csv, List.of(WindowChart.HEADER, "adaptive,1,2,3"));
+        IOException refused = assertThrows(IOException.class, () -> WindowChart.read(csv));
+        assertTrue(refused.getMessage().contains(":2: expected 5 fields"), refused.getMessage());
     }
 
     @Test
     void refusesACsvWithAnotherHeaderSayingWhatItExpected() throws Exception {
         Path csv = Files.write(directory.resolve("bad.csv"), List.of("t,window", "1,2"));
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> WindowChart.read(csv));
+        IOException refused = assertThrows(IOException.class, () -> WindowChart.read(csv));
         assertTrue(refused.getMessage().contains(WindowChart.HEADER), refused.getMessage());
     }
 
