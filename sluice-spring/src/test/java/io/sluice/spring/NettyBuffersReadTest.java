@@ -19,12 +19,10 @@ import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.core.io.buffer.PooledDataBuffer;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import static io.sluice.spring.DataBufferFilesWriteTest.random;
@@ -68,28 +66,9 @@ class NettyBuffersReadTest {
             "1000003, 65536, 0, -1", "1000003, 65536, 65535, 131074", "300000, 1000, 999, 5000"})
     void everyBufferIsNettysOverTheExactBytesAndItsReleaseGivesTheChunkBack(
             int size, int chunkBytes, long offset, long length) throws IOException {
-        byte[] content = random(size, size);
-        Path file = Files.write(dir.resolve("source"), content);
-        ChunkPool pool = ChunkPool.create(chunkBytes, 4);
-        ReadOptions options = ReadOptions.defaults().withLentChunks(pool);
-        if (offset > 0 || length >= 0) {
-            options = options.withRange(offset, length < 0 ? Long.MAX_VALUE : length);
-        }
-
-        List<byte[]> chunks = DataBufferFiles.read(file, netty, options).map(buffer -> {
-            NettyDataBuffer nettyBuffer = assertInstanceOf(NettyDataBuffer.class, buffer);
-            assertEquals(1, nettyBuffer.getNativeBuffer().refCnt());
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
-            return bytes;
-        }).collectList().block(WAIT);
-
-        int from = (int) Math.min(offset, size);
-        int to = length < 0 ? size : (int) Math.min(size, offset + length);
-        assertArrayEquals(Arrays.copyOfRange(content, from, to), concat(chunks));
-        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
-        assertEquals(0, pool.overflowed(), "no chunk stayed out, so the pool never ran dry");
+        DataBufferFilesReadTest.assertExactBytesAndEveryChunkBack(dir, size, chunkBytes, offset, length,
+                (file, options) -> DataBufferFiles.read(file, netty, options), buffer -> assertEquals(1,
+                        assertInstanceOf(NettyDataBuffer.class, buffer).getNativeBuffer().refCnt()));
     }
 
     @Test
@@ -161,25 +140,15 @@ class NettyBuffersReadTest {
         Path file = Files.write(dir.resolve("source"), content);
         ChunkPool pool = ChunkPool.create(4096, 4);
 
-        List<byte[]> chunks = DataBufferFiles.read(file, DefaultDataBufferFactory.sharedInstance,
-                ReadOptions.defaults().withLentChunks(pool)).map(buffer -> {
+        byte[] read = DataBufferFilesReadTest.readReleasing(DataBufferFiles.read(file,
+                DefaultDataBufferFactory.sharedInstance, ReadOptions.defaults().withLentChunks(pool)), buffer -> {
                     assertFalse(buffer instanceof NettyDataBuffer);
                     assertInstanceOf(LentChunkBuffer.class, buffer);
-                    byte[] bytes = new byte[buffer.readableByteCount()];
-                    buffer.read(bytes);
-                    assertTrue(DataBufferUtils.release(buffer));
-                    return bytes;
-                }).collectList().block(WAIT);
+                });
 
-        assertArrayEquals(content, concat(chunks));
+        assertArrayEquals(content, read);
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
         assertEquals("factory", assertThrows(NullPointerException.class,
                 () -> DataBufferFiles.read(file, null, ReadOptions.defaults())).getMessage());
-    }
-
-    private static byte[] concat(List<byte[]> chunks) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        chunks.forEach(out::writeBytes);
-        return out.toByteArray();
     }
 }
