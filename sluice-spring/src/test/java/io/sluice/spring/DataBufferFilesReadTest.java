@@ -93,11 +93,22 @@ class DataBufferFilesReadTest {
 
     @Test
     void aSecondReleaseIsRefusedAndGivesNothingBackTwice() throws IOException {
+        assertSecondReleaseRefused(dir, DataBufferFiles::read, IllegalStateException.class,
+                first -> assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::retain));
+    }
+
+    /**
+     * Holds the 3 buffers of a 10,000-byte read with {@code read} on a pool of 4 chunks of 4096,
+     * releases the first, and asserts that a second release is refused ({@code refused} from the
+     * buffer itself, {@code alsoRefused} for more) and gives its chunk back only once.
+     */
+    static void assertSecondReleaseRefused(Path dir, BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
+                                           Class<? extends Throwable> refused, Consumer<DataBuffer> alsoRefused)
+            throws IOException {
         Path file = Files.write(dir.resolve("source"), random(10_000, 1));
         ChunkPool pool = ChunkPool.create(4096, 4);
 
-        List<DataBuffer> held = DataBufferFiles.read(file, ReadOptions.defaults().withLentChunks(pool))
-                .collectList().block(WAIT);
+        List<DataBuffer> held = read.apply(file, ReadOptions.defaults().withLentChunks(pool)).collectList().block(WAIT);
         assertEquals(3, held.size());
         assertEquals(0, pool.idleChunks(), "all three are out: " + pool);
         DataBuffer first = held.get(0);
@@ -105,9 +116,9 @@ class DataBufferFilesReadTest {
         assertTrue(DataBufferUtils.release(first));
         assertEquals(1, pool.idleChunks());
         assertFalse(DataBufferUtils.release(first), "DataBufferUtils.release of a released buffer does nothing");
-        assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::release);
-        assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::retain);
-        assertEquals(1, pool.idleChunks(), "the chunk went back once");
+        assertThrows(refused, ((PooledDataBuffer) first)::release);
+        alsoRefused.accept(first);
+        assertEquals(1, pool.idleChunks(), "the chunk went back once: " + pool);
         held.subList(1, 3).forEach(DataBufferUtils::release);
         assertEquals(3, pool.idleChunks());
     }

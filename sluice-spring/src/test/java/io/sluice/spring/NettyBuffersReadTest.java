@@ -2,12 +2,10 @@ package io.sluice.spring;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.IllegalReferenceCountException;
-import io.netty.util.ResourceLeakDetector;
 import io.sluice.ChunkPool;
 import io.sluice.ReadOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,7 +15,6 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
-import org.springframework.core.io.buffer.PooledDataBuffer;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,26 +36,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is a {@link NettyDataBuffer} over a lent chunk, and Netty's count reaching 0 gives the chunk back,
  * once. Every test ends with the pool whole (allocated == idle). The leak detector runs at PARANOID.
  */
+@ExtendWith(ParanoidLeakDetection.class)
 class NettyBuffersReadTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static ResourceLeakDetector.Level previousLevel;
 
     private final NettyDataBufferFactory netty = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void paranoid() {
-        previousLevel = ResourceLeakDetector.getLevel();
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
-    }
-
-    @AfterAll
-    static void restore() {
-        ResourceLeakDetector.setLevel(previousLevel);
-    }
 
     @ParameterizedTest(name = "{0} bytes from {2} for {3}, chunks of {1}")
     @CsvSource({
@@ -73,23 +59,9 @@ class NettyBuffersReadTest {
 
     @Test
     void aSecondReleaseIsRefusedByNettyAndGivesNothingBackTwice() throws IOException {
-        Path file = Files.write(dir.resolve("source"), random(10_000, 1));
-        ChunkPool pool = ChunkPool.create(4096, 4);
-
-        List<DataBuffer> held = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
-                .collectList().block(WAIT);
-        assertEquals(3, held.size());
-        assertEquals(0, pool.idleChunks(), "all three are out: " + pool);
-        PooledDataBuffer first = (PooledDataBuffer) held.get(0);
-
-        assertTrue(DataBufferUtils.release(first));
-        assertEquals(1, pool.idleChunks());
-        assertFalse(DataBufferUtils.release(first), "DataBufferUtils.release of a released buffer does nothing");
-        assertThrows(IllegalReferenceCountException.class, first::release);
-        assertThrows(IllegalReferenceCountException.class, ((NettyDataBuffer) first).getNativeBuffer()::release);
-        assertEquals(1, pool.idleChunks(), "the chunk went back once: " + pool);
-        held.subList(1, 3).forEach(DataBufferUtils::release);
-        assertEquals(3, pool.idleChunks());
+        DataBufferFilesReadTest.assertSecondReleaseRefused(dir, (file, options) -> DataBufferFiles.read(file, netty,
+                options), IllegalReferenceCountException.class, first -> assertThrows(
+                        IllegalReferenceCountException.class, ((NettyDataBuffer) first).getNativeBuffer()::release));
     }
 
     @Test
