@@ -23,7 +23,7 @@ import java.util.concurrent.Flow;
  */
 public abstract class SendingSubscriber extends IteratingCallback implements Flow.Subscriber<ByteBuffer> {
 
-    private final Queue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // publisher adds, process() polls
+    private final Queue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // publisher adds; process() and the drop poll
     private volatile Flow.Subscription upstream;  // set once in onSubscribe
     private volatile boolean upstreamDone;        // publisher -> process()
     private volatile Throwable upstreamFailure;   // publisher -> process()
