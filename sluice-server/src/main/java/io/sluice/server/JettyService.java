@@ -66,6 +66,24 @@ public abstract class JettyService implements AutoCloseable {
         server.join();
     }
 
+    /**
+     * For a {@code main}: closes this from a shutdown hook (named {@code name + "-shutdown"}, its
+     * failure printed after {@code name}), prints {@code ready} on stdout, the line a harness waits
+     * for, and blocks until the server stops.
+     */
+    public final void serveUntilStopped(String name, String ready) throws InterruptedException {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                close();
+            } catch (IOException e) {
+                System.err.println(name + ": " + e.getMessage());
+            }
+        }, name + "-shutdown"));
+        System.out.println(ready);
+        System.out.flush();
+        join();
+    }
+
     /** What the subclass holds besides Jetty; runs once Jetty has stopped, or failed to. */
     protected abstract void release();
 
