@@ -3,33 +3,26 @@ package io.sluice.server;
 import io.sluice.ChunkPool;
 import io.sluice.IoExecutors;
 import io.sluice.ReadOptions;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
 
 /** The streaming file server: one Jetty 12 server, one lane. Stop it with {@link #close()}. */
-public final class FileServer implements AutoCloseable {
+public final class FileServer extends JettyService {
 
     /** Lane C's pool: a few threads are enough when nothing blocks. */
     static final int NON_BLOCKING_THREADS = 16;
-    /** The listen backlog of every lane (capped at {@code net.core.somaxconn}; docs/SERVER.md says why). */
-    static final int ACCEPT_QUEUE_SIZE = 2048;
     /** Lane B's bound on concurrent virtual threads (Jetty's default is 200). */
     static final int MAX_VIRTUAL_THREADS = 100_000;
     /** The size of each download buffer: lane C's largest read chunk. */
     static final int DOWNLOAD_CHUNK_BYTES = ReadOptions.DEFAULT_CHUNK_SIZE_BYTES;
 
     private final ServerConfig config;
-    private final Server server;
-    private final ServerConnector connector;
     private final Storage storage;
     /**
      * Lanes C and C-unbounded read downloads into chunks lent from here. The server's own pool, not
@@ -38,11 +31,9 @@ public final class FileServer implements AutoCloseable {
      */
     private final ChunkPool downloadChunks;
 
-    private FileServer(ServerConfig config, Server server, ServerConnector connector, Storage storage,
-                       ChunkPool downloadChunks) {
+    private FileServer(ServerConfig config, Storage storage, ChunkPool downloadChunks) {
+        super(threadPool(config), config.host(), config.port(), 0);
         this.config = config;
-        this.server = server;
-        this.connector = connector;
         this.storage = storage;
         this.downloadChunks = downloadChunks;
     }
@@ -65,25 +56,14 @@ public final class FileServer implements AutoCloseable {
         refuseUnsupportedLane(config.lane());
         Path directory = config.directory().toAbsolutePath().normalize();
         Files.createDirectories(directory);
-        Server server = new Server(threadPool(config));
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost(config.host());
-        connector.setPort(config.port());
-        connector.setAcceptQueueSize(ACCEPT_QUEUE_SIZE);
-        server.addConnector(connector);
         ChunkPool downloadChunks = ChunkPool.create(DOWNLOAD_CHUNK_BYTES, config.downloadChunks()); // empty until read
         Storage storage = config.lane().blocking()
                 ? new BlockingStorage(config.maxUploadBytes(), config.events())
                 : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files,
                         downloadChunks);
-        server.setHandler(new FileHandler(config.lane(), directory, storage));
-        FileServer fileServer = new FileServer(config, server, connector, storage, downloadChunks);
-        try {
-            server.start();
-        } catch (Exception e) {
-            fileServer.close();
-            throw e;
-        }
+        FileServer fileServer = new FileServer(config, storage, downloadChunks);
+        fileServer.server().setHandler(new FileHandler(config.lane(), directory, storage));
+        fileServer.start();
         return fileServer;
     }
 
@@ -111,11 +91,6 @@ public final class FileServer implements AutoCloseable {
         return pool;
     }
 
-    /** The port actually bound (useful with port 0). */
-    public int port() {
-        return connector.getLocalPort();
-    }
-
     /** {@code http://host:port} of this server. */
     public URI uri() {
         return URI.create("http://" + config.host() + ":" + port());
@@ -126,19 +101,8 @@ public final class FileServer implements AutoCloseable {
         return downloadChunks;
     }
 
-    /** Blocks until the server stops. */
-    public void join() throws InterruptedException {
-        server.join();
-    }
-
     @Override
-    public void close() throws IOException {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            throw new IOException("stopping the server failed", e);
-        } finally {
-            storage.close();
-        }
+    protected void release() {
+        storage.close();
     }
 }

@@ -37,17 +37,8 @@ public final class Main {
             return;
         }
         FileServer server = FileServer.start(config);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (Exception e) {
-                System.err.println("sluice-server: " + e.getMessage());
-            }
-        }, "sluice-server-shutdown"));
-        System.out.println("READY port=" + server.port() + " lane=" + config.lane().flag()
+        server.serveUntilStopped("sluice-server", "READY port=" + server.port() + " lane=" + config.lane().flag()
                 + " dir=" + config.directory().toAbsolutePath() + " java=" + Runtime.version());
-        System.out.flush();
-        server.join();
     }
 
     static ServerConfig parse(String[] args) {

@@ -6,8 +6,6 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
 
 import java.nio.ByteBuffer;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * after a chunk flagged last was written, which a publisher of plain {@code ByteBuffer}s never
  * sends, so the response never completes and a kept-alive connection hangs.
  */
-final class ResponseBodySubscriber extends IteratingCallback implements Flow.Subscriber<ByteBuffer> {
+final class ResponseBodySubscriber extends SendingSubscriber {
 
     static final AtomicLong QUEUED_BYTES = new AtomicLong();
 
@@ -53,11 +51,6 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
     private final Response response;
     private final Callback callback;
     private final boolean bounded;
-    private final Queue<ByteBuffer> queue = new ConcurrentLinkedQueue<>();
-    private volatile Flow.Subscription upstream;  // set once in onSubscribe
-    private volatile boolean upstreamDone;        // publisher -> process()
-    private volatile Throwable upstreamFailure;   // publisher -> process()
-    private volatile boolean failed;              // set once when the response failed
     private boolean lastWritten;                  // process()-confined
     private ByteBuffer writing;                   // serialised with process(): the lent chunk Jetty is writing
 
@@ -76,57 +69,39 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
     }
 
     @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-        upstream = subscription;
+    protected void subscribed(Flow.Subscription subscription) {
         subscription.request(bounded ? 1 : Long.MAX_VALUE);
     }
 
     @Override
-    public void onNext(ByteBuffer buffer) {
-        if (failed) {
-            ChunkPool.giveBack(buffer); // the client is gone and cancel was sent; items may still arrive (§2.8)
-            return;
-        }
+    protected RuntimeException accept(ByteBuffer buffer) {
         QUEUED_BYTES.addAndGet(buffer.remaining());
-        queue.add(buffer);
-        if (failed) {
-            // onCompleteFailure may have drained the queue between the check above and the add:
-            // set before its drain, the flag is seen here whenever that drain could miss the buffer.
-            dropQueued();
-            return;
+        return null;
+    }
+
+    /** A chunk the failed response will never write, queued or arriving after the failure (§2.8). */
+    @Override
+    protected void discard(ByteBuffer buffer, boolean accepted) {
+        if (accepted) {
+            QUEUED_BYTES.addAndGet(-buffer.remaining());
         }
-        iterate();
-    }
-
-    @Override
-    public void onError(Throwable failure) {
-        upstreamFailure = failure;
-        iterate();
-    }
-
-    @Override
-    public void onComplete() {
-        upstreamDone = true;
-        iterate();
+        ChunkPool.giveBack(buffer);
     }
 
     @Override
     protected Action process() throws Throwable {
-        ByteBuffer next = queue.poll();
+        ByteBuffer next = queue().poll();
         if (next != null) {
             QUEUED_BYTES.addAndGet(-next.remaining());
             if (bounded) {
-                upstream.request(1); // one in the socket, at most one waiting
+                upstream().request(1); // one in the socket, at most one waiting
             }
             writing = next;          // Jetty's until this write's callback completes
             response.write(false, next, this);
             return Action.SCHEDULED;
         }
-        Throwable failure = upstreamFailure;
-        if (failure != null) {
-            throw failure;
-        }
-        if (upstreamDone) {
+        throwIfUpstreamFailed();
+        if (upstreamDone()) {
             if (!lastWritten) {
                 lastWritten = true;
                 response.write(true, EMPTY, this);
@@ -150,14 +125,8 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
 
     /** Runs once no write is pending: the one that failed (if any) is done with its chunk. */
     @Override
-    protected void onCompleteFailure(Throwable cause) {
-        failed = true;
+    protected void ended(Throwable cause) {
         giveBackWritten();
-        Flow.Subscription subscription = upstream;
-        if (subscription != null) {
-            subscription.cancel();
-        }
-        dropQueued();
         callback.failed(cause);
     }
 
@@ -166,14 +135,6 @@ final class ResponseBodySubscriber extends IteratingCallback implements Flow.Sub
         if (written != null) {
             writing = null;
             ChunkPool.giveBack(written);
-        }
-    }
-
-    /** Gives back the chunks that will never be written; may run on two threads at once (each polls its own). */
-    private void dropQueued() {
-        for (ByteBuffer dropped = queue.poll(); dropped != null; dropped = queue.poll()) {
-            QUEUED_BYTES.addAndGet(-dropped.remaining());
-            ChunkPool.giveBack(dropped);
         }
     }
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.PooledDataBuffer;
+import reactor.core.publisher.Flux;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import static io.sluice.spring.DataBufferFilesWriteTest.random;
 import static io.sluice.spring.DataBufferFilesWriteTest.rootOf;
@@ -44,6 +47,20 @@ class DataBufferFilesReadTest {
             "100, 4096, 100, -1", "100, 4096, 150, 10"})
     void readsTheExactBytesAndEveryReleaseGivesItsChunkBack(int size, int chunkBytes, long offset, long length)
             throws IOException {
+        assertExactBytesAndEveryChunkBack(dir, size, chunkBytes, offset, length, DataBufferFiles::read, buffer -> {
+            assertTrue(buffer instanceof PooledDataBuffer pooled && pooled.isAllocated());
+            assertTrue(buffer.readableByteCount() <= chunkBytes);
+        });
+    }
+
+    /**
+     * Reads {@code size} random bytes from {@code offset} for {@code length} (-1: to the end) with
+     * {@code read}, on a pool of 4 chunks of {@code chunkBytes}; checks each buffer with
+     * {@code check}, then releases it. Asserts the exact bytes and the pool whole, never run dry.
+     */
+    static void assertExactBytesAndEveryChunkBack(Path dir, int size, int chunkBytes, long offset, long length,
+                                                  BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
+                                                  Consumer<DataBuffer> check) throws IOException {
         byte[] content = random(size, size);
         Path file = Files.write(dir.resolve("source"), content);
         ChunkPool pool = ChunkPool.create(chunkBytes, 4);
@@ -52,29 +69,46 @@ class DataBufferFilesReadTest {
             options = options.withRange(offset, length < 0 ? Long.MAX_VALUE : length);
         }
 
-        List<byte[]> chunks = DataBufferFiles.read(file, options).map(buffer -> {
-            assertTrue(buffer instanceof PooledDataBuffer pooled && pooled.isAllocated());
-            assertTrue(buffer.readableByteCount() <= chunkBytes);
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
-            return bytes;
-        }).collectList().block(WAIT);
+        byte[] bytes = readReleasing(read.apply(file, options), check);
 
         int from = (int) Math.min(offset, size);
         int to = length < 0 ? size : (int) Math.min(size, offset + length);
-        assertArrayEquals(Arrays.copyOfRange(content, from, to), concat(chunks));
+        assertArrayEquals(Arrays.copyOfRange(content, from, to), bytes);
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
         assertEquals(0, pool.overflowed(), "no chunk stayed out, so the pool never ran dry");
     }
 
+    /** Every buffer's bytes in order; each buffer is checked, then released (the first release must free it). */
+    static byte[] readReleasing(Flux<DataBuffer> buffers, Consumer<DataBuffer> check) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        buffers.doOnNext(buffer -> {
+            check.accept(buffer);
+            byte[] bytes = new byte[buffer.readableByteCount()];
+            buffer.read(bytes);
+            out.writeBytes(bytes);
+            assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
+        }).blockLast(WAIT);
+        return out.toByteArray();
+    }
+
     @Test
     void aSecondReleaseIsRefusedAndGivesNothingBackTwice() throws IOException {
+        assertSecondReleaseRefused(dir, DataBufferFiles::read, IllegalStateException.class,
+                first -> assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::retain));
+    }
+
+    /**
+     * Holds the 3 buffers of a 10,000-byte read with {@code read} on a pool of 4 chunks of 4096,
+     * releases the first, and asserts that a second release is refused ({@code refused} from the
+     * buffer itself, {@code alsoRefused} for more) and gives its chunk back only once.
+     */
+    static void assertSecondReleaseRefused(Path dir, BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
+                                           Class<? extends Throwable> refused, Consumer<DataBuffer> alsoRefused)
+            throws IOException {
         Path file = Files.write(dir.resolve("source"), random(10_000, 1));
         ChunkPool pool = ChunkPool.create(4096, 4);
 
-        List<DataBuffer> held = DataBufferFiles.read(file, ReadOptions.defaults().withLentChunks(pool))
-                .collectList().block(WAIT);
+        List<DataBuffer> held = read.apply(file, ReadOptions.defaults().withLentChunks(pool)).collectList().block(WAIT);
         assertEquals(3, held.size());
         assertEquals(0, pool.idleChunks(), "all three are out: " + pool);
         DataBuffer first = held.get(0);
@@ -82,9 +116,9 @@ class DataBufferFilesReadTest {
         assertTrue(DataBufferUtils.release(first));
         assertEquals(1, pool.idleChunks());
         assertFalse(DataBufferUtils.release(first), "DataBufferUtils.release of a released buffer does nothing");
-        assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::release);
-        assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::retain);
-        assertEquals(1, pool.idleChunks(), "the chunk went back once");
+        assertThrows(refused, ((PooledDataBuffer) first)::release);
+        alsoRefused.accept(first);
+        assertEquals(1, pool.idleChunks(), "the chunk went back once: " + pool);
         held.subList(1, 3).forEach(DataBufferUtils::release);
         assertEquals(3, pool.idleChunks());
     }
@@ -166,11 +200,5 @@ class DataBufferFilesReadTest {
         assertEquals("path", assertThrows(NullPointerException.class, () -> DataBufferFiles.read(null)).getMessage());
         assertEquals("options", assertThrows(NullPointerException.class,
                 () -> DataBufferFiles.read(dir, (ReadOptions) null)).getMessage());
-    }
-
-    private static byte[] concat(List<byte[]> chunks) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        chunks.forEach(out::writeBytes);
-        return out.toByteArray();
     }
 }

@@ -2,12 +2,10 @@ package io.sluice.spring;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.IllegalReferenceCountException;
-import io.netty.util.ResourceLeakDetector;
 import io.sluice.ChunkPool;
 import io.sluice.ReadOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,14 +15,11 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
-import org.springframework.core.io.buffer.PooledDataBuffer;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import static io.sluice.spring.DataBufferFilesWriteTest.random;
@@ -41,26 +36,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is a {@link NettyDataBuffer} over a lent chunk, and Netty's count reaching 0 gives the chunk back,
  * once. Every test ends with the pool whole (allocated == idle). The leak detector runs at PARANOID.
  */
+@ExtendWith(ParanoidLeakDetection.class)
 class NettyBuffersReadTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static ResourceLeakDetector.Level previousLevel;
 
     private final NettyDataBufferFactory netty = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void paranoid() {
-        previousLevel = ResourceLeakDetector.getLevel();
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
-    }
-
-    @AfterAll
-    static void restore() {
-        ResourceLeakDetector.setLevel(previousLevel);
-    }
 
     @ParameterizedTest(name = "{0} bytes from {2} for {3}, chunks of {1}")
     @CsvSource({
@@ -68,49 +52,16 @@ class NettyBuffersReadTest {
             "1000003, 65536, 0, -1", "1000003, 65536, 65535, 131074", "300000, 1000, 999, 5000"})
     void everyBufferIsNettysOverTheExactBytesAndItsReleaseGivesTheChunkBack(
             int size, int chunkBytes, long offset, long length) throws IOException {
-        byte[] content = random(size, size);
-        Path file = Files.write(dir.resolve("source"), content);
-        ChunkPool pool = ChunkPool.create(chunkBytes, 4);
-        ReadOptions options = ReadOptions.defaults().withLentChunks(pool);
-        if (offset > 0 || length >= 0) {
-            options = options.withRange(offset, length < 0 ? Long.MAX_VALUE : length);
-        }
-
-        List<byte[]> chunks = DataBufferFiles.read(file, netty, options).map(buffer -> {
-            NettyDataBuffer nettyBuffer = assertInstanceOf(NettyDataBuffer.class, buffer);
-            assertEquals(1, nettyBuffer.getNativeBuffer().refCnt());
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
-            return bytes;
-        }).collectList().block(WAIT);
-
-        int from = (int) Math.min(offset, size);
-        int to = length < 0 ? size : (int) Math.min(size, offset + length);
-        assertArrayEquals(Arrays.copyOfRange(content, from, to), concat(chunks));
-        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
-        assertEquals(0, pool.overflowed(), "no chunk stayed out, so the pool never ran dry");
+        DataBufferFilesReadTest.assertExactBytesAndEveryChunkBack(dir, size, chunkBytes, offset, length,
+                (file, options) -> DataBufferFiles.read(file, netty, options), buffer -> assertEquals(1,
+                        assertInstanceOf(NettyDataBuffer.class, buffer).getNativeBuffer().refCnt()));
     }
 
     @Test
     void aSecondReleaseIsRefusedByNettyAndGivesNothingBackTwice() throws IOException {
-        Path file = Files.write(dir.resolve("source"), random(10_000, 1));
-        ChunkPool pool = ChunkPool.create(4096, 4);
-
-        List<DataBuffer> held = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
-                .collectList().block(WAIT);
-        assertEquals(3, held.size());
-        assertEquals(0, pool.idleChunks(), "all three are out: " + pool);
-        PooledDataBuffer first = (PooledDataBuffer) held.get(0);
-
-        assertTrue(DataBufferUtils.release(first));
-        assertEquals(1, pool.idleChunks());
-        assertFalse(DataBufferUtils.release(first), "DataBufferUtils.release of a released buffer does nothing");
-        assertThrows(IllegalReferenceCountException.class, first::release);
-        assertThrows(IllegalReferenceCountException.class, ((NettyDataBuffer) first).getNativeBuffer()::release);
-        assertEquals(1, pool.idleChunks(), "the chunk went back once: " + pool);
-        held.subList(1, 3).forEach(DataBufferUtils::release);
-        assertEquals(3, pool.idleChunks());
+        DataBufferFilesReadTest.assertSecondReleaseRefused(dir, (file, options) -> DataBufferFiles.read(file, netty,
+                options), IllegalReferenceCountException.class, first -> assertThrows(
+                        IllegalReferenceCountException.class, ((NettyDataBuffer) first).getNativeBuffer()::release));
     }
 
     @Test
@@ -161,25 +112,15 @@ class NettyBuffersReadTest {
         Path file = Files.write(dir.resolve("source"), content);
         ChunkPool pool = ChunkPool.create(4096, 4);
 
-        List<byte[]> chunks = DataBufferFiles.read(file, DefaultDataBufferFactory.sharedInstance,
-                ReadOptions.defaults().withLentChunks(pool)).map(buffer -> {
+        byte[] read = DataBufferFilesReadTest.readReleasing(DataBufferFiles.read(file,
+                DefaultDataBufferFactory.sharedInstance, ReadOptions.defaults().withLentChunks(pool)), buffer -> {
                     assertFalse(buffer instanceof NettyDataBuffer);
                     assertInstanceOf(LentChunkBuffer.class, buffer);
-                    byte[] bytes = new byte[buffer.readableByteCount()];
-                    buffer.read(bytes);
-                    assertTrue(DataBufferUtils.release(buffer));
-                    return bytes;
-                }).collectList().block(WAIT);
+                });
 
-        assertArrayEquals(content, concat(chunks));
+        assertArrayEquals(content, read);
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
         assertEquals("factory", assertThrows(NullPointerException.class,
                 () -> DataBufferFiles.read(file, null, ReadOptions.defaults())).getMessage());
-    }
-
-    private static byte[] concat(List<byte[]> chunks) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        chunks.forEach(out::writeBytes);
-        return out.toByteArray();
     }
 }

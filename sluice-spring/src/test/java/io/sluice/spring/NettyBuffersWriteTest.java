@@ -1,10 +1,8 @@
 package io.sluice.spring;
 
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.util.ResourceLeakDetector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBuffer;
@@ -36,27 +34,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * double release (the test's own release would throw IllegalReferenceCountException), two mean a leak.
  * The leak detector runs at PARANOID meanwhile, tracking every buffer.
  */
+@ExtendWith(ParanoidLeakDetection.class)
 class NettyBuffersWriteTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static ResourceLeakDetector.Level previousLevel;
 
     private final NettyDataBufferFactory factory = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
     private final List<NettyDataBuffer> sent = Collections.synchronizedList(new ArrayList<>());
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void paranoid() {
-        previousLevel = ResourceLeakDetector.getLevel();
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
-    }
-
-    @AfterAll
-    static void restore() {
-        ResourceLeakDetector.setLevel(previousLevel);
-    }
 
     @Test
     void plainAndCompositeBuffersAreWrittenExactlyAndReleasedOnce() throws Exception {

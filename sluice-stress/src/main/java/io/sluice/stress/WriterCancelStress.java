@@ -1,7 +1,5 @@
 package io.sluice.stress;
 
-import io.sluice.WriteOptions;
-import io.sluice.internal.write.ChannelSink;
 import io.sluice.internal.write.ChannelWriteSubscriber;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -9,7 +7,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIIII_Result;
-import org.reactivestreams.Subscription;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CancellationException;
@@ -42,8 +39,7 @@ public class WriterCancelStress {
     private static final int ITEM_BYTES = 4;
 
     private final MemoryChannel channel = new MemoryChannel();
-    private final ChannelWriteSubscriber writer =
-            new ChannelWriteSubscriber(new ChannelSink(channel), WriteOptions.defaults(), Runnable::run, "stress");
+    private final ChannelWriteSubscriber writer = StressWriters.subscribed(channel);
     private volatile int openSeenByDependent = -1;     // the stage's dependent -> arbiter; -1: not run
 
     public WriterCancelStress() {
@@ -52,16 +48,6 @@ public class WriterCancelStress {
                 channel.cancelSeen();
             }
             openSeenByDependent = channel.isOpen() ? 1 : 0;
-        });
-        // The first request(1) is issued from the drain, here (direct executor): actor 1 may send.
-        writer.onSubscribe(new Subscription() {
-            @Override
-            public void request(long n) {
-            }
-
-            @Override
-            public void cancel() {
-            }
         });
     }
 

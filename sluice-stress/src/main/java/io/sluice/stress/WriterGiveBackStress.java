@@ -1,8 +1,6 @@
 package io.sluice.stress;
 
 import io.sluice.ChunkPool;
-import io.sluice.WriteOptions;
-import io.sluice.internal.write.ChannelSink;
 import io.sluice.internal.write.ChannelWriteSubscriber;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -10,7 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
-import org.reactivestreams.Subscription;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,23 +30,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WriterGiveBackStress {
 
-    private final ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
-            new ChannelSink(new MemoryChannel()), WriteOptions.defaults(), Runnable::run, "stress");
+    private final ChannelWriteSubscriber writer = StressWriters.subscribed(new MemoryChannel());
     private final AtomicInteger givenBack = new AtomicInteger();
     private final ByteBuffer chunk = ChunkPool.lend(ByteBuffer.allocate(4), givenBack::incrementAndGet);
-
-    public WriterGiveBackStress() {
-        // The first request(1) is issued from the drain, here (direct executor): actor 1 may send.
-        writer.onSubscribe(new Subscription() {
-            @Override
-            public void request(long n) {
-            }
-
-            @Override
-            public void cancel() {
-            }
-        });
-    }
 
     @Actor
     public void upstream() {

@@ -27,15 +27,7 @@ public final class FanOutMain {
         FanOutLane lane = FanOutLane.parse(flags.get("--lane"));
         FanOutServer server = FanOutServer.start(lane, flags.get("--host"), Integer.parseInt(flags.get("--port")),
                 Double.parseDouble(flags.get("--rate")), Integer.parseInt(flags.get("--send-buffer")));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (Exception e) {
-                System.err.println("ws server: " + e.getMessage());
-            }
-        }, "ws-server-shutdown"));
-        System.out.println("READY port=" + server.port() + " lane=" + lane.flag() + " java=" + Runtime.version());
-        System.out.flush();
-        server.join();
+        server.serveUntilStopped("ws-server", "READY port=" + server.port() + " lane=" + lane.flag()
+                + " java=" + Runtime.version());
     }
 }

@@ -1,16 +1,15 @@
 package io.sluice.server.ws;
 
+import io.sluice.server.JettyService;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,7 @@ import java.time.Duration;
  * with {@code ?gc=true}; messages generated and sent; bytes queued; subscribers live and ended).
  * Stop it with {@link #close()}.
  */
-public final class FanOutServer implements AutoCloseable {
+public final class FanOutServer extends JettyService {
 
     /** Jetty's pool: nothing blocks, so a few threads are enough (as lane C's). */
     static final int THREADS = 16;
@@ -35,16 +34,12 @@ public final class FanOutServer implements AutoCloseable {
      */
     static final Duration IDLE_TIMEOUT = Duration.ofMinutes(30);
 
-    private final Server server;
-    private final ServerConnector connector;
     private final MessageGenerator generator;
-    private final FanOutStats stats;
+    private final FanOutStats stats = new FanOutStats();
 
-    private FanOutServer(Server server, ServerConnector connector, MessageGenerator generator, FanOutStats stats) {
-        this.server = server;
-        this.connector = connector;
+    private FanOutServer(ThreadPool threads, String host, int port, int sendBufferBytes, MessageGenerator generator) {
+        super(threads, host, port, sendBufferBytes);
         this.generator = generator;
-        this.stats = stats;
     }
 
     /**
@@ -61,42 +56,22 @@ public final class FanOutServer implements AutoCloseable {
                                      int sendBufferBytes) throws Exception {
         QueuedThreadPool pool = new QueuedThreadPool(THREADS, 4);
         pool.setName("ws-" + lane.flag());
-        Server server = new Server(pool);
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost(host);
-        connector.setPort(port);
-        connector.setAcceptQueueSize(2048);
-        if (sendBufferBytes > 0) {
-            connector.setAcceptedSendBufferSize(sendBufferBytes);
-        }
-        server.addConnector(connector);
-        MessageGenerator generator = MessageGenerator.start(messagesPerSecond, "ws-generator");
-        FanOutStats stats = new FanOutStats();
-        WebSocketUpgradeHandler upgrades = WebSocketUpgradeHandler.from(server, container -> {
+        FanOutServer fanOut = new FanOutServer(pool, host, port, sendBufferBytes,
+                MessageGenerator.start(messagesPerSecond, "ws-generator"));
+        WebSocketUpgradeHandler upgrades = WebSocketUpgradeHandler.from(fanOut.server(), container -> {
             container.setIdleTimeout(IDLE_TIMEOUT);
             container.addMapping("/ws", (request, response, callback) ->
-                    new FanOutEndpoint(generator.publisher(), lane, stats));
+                    new FanOutEndpoint(fanOut.generator.publisher(), lane, fanOut.stats));
         });
-        FanOutServer fanOut = new FanOutServer(server, connector, generator, stats);
         upgrades.setHandler(fanOut.new StatsHandler());
-        server.setHandler(upgrades);
-        try {
-            server.start();
-        } catch (Exception e) {
-            fanOut.close();
-            throw e;
-        }
+        fanOut.server().setHandler(upgrades);
+        fanOut.start();
         return fanOut;
-    }
-
-    /** The port actually bound. */
-    public int port() {
-        return connector.getLocalPort();
     }
 
     /** {@code ws://host:port/ws}. */
     public URI uri() {
-        return URI.create("ws://" + connector.getHost() + ":" + port() + "/ws");
+        return URI.create("ws://" + host() + ":" + port() + "/ws");
     }
 
     /** The shared generator (tests watch its streams). */
@@ -109,20 +84,12 @@ public final class FanOutServer implements AutoCloseable {
         return stats;
     }
 
-    /** Blocks until the server stops. */
-    public void join() throws InterruptedException {
-        server.join();
-    }
-
     @Override
-    public void close() throws IOException {
+    protected void release() {
         try {
-            server.stop();
             generator.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            throw new IOException("stopping the WebSocket server failed", e);
         }
     }
 

@@ -83,11 +83,6 @@ public final class MessageGenerator implements AutoCloseable {
         return generated;
     }
 
-    /** Whether the generator thread is still running. */
-    public boolean running() {
-        return thread.isAlive();
-    }
-
     @Override
     public void close() throws InterruptedException {
         closed = true;

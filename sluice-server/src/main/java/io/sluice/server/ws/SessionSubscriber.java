@@ -3,6 +3,7 @@ package io.sluice.server.ws;
 import io.sluice.WriteListener;
 import io.sluice.WriteSnapshot;
 import io.sluice.demand.WriteLedger;
+import io.sluice.server.SendingSubscriber;
 import org.eclipse.jetty.util.IteratingCallback;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
@@ -10,8 +11,6 @@ import org.eclipse.jetty.websocket.api.StatusCode;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,21 +33,16 @@ import java.util.function.Consumer;
  * client that reads slowly keeps its sends pending, its ledger full, and its upstream unasked.
  *
  * <p><b>Resources.</b> {@link #sessionEnded()} (the session closed or failed) aborts: once no send is
- * pending, {@link #onCompleteFailure} cancels the upstream and drops what is queued, so a closed
- * client's subscription ends and its messages become garbage.
+ * pending, {@link #onCompleteFailure} cancels the upstream and drops what is queued
+ * ({@link SendingSubscriber}), so a closed client's subscription ends and its messages become garbage.
  */
-final class SessionSubscriber extends IteratingCallback implements Flow.Subscriber<ByteBuffer> {
+final class SessionSubscriber extends SendingSubscriber {
 
     private final Session session;
     private final WriteLedger ledger;
     private final WriteListener listener;
     private final Consumer<SessionSubscriber> onEnd; // told once, when the subscriber has released everything
-    private final Queue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // receiver adds, process() polls
     private final Batch batch = new Batch();      // the sends in flight: one batch at a time
-    private volatile Flow.Subscription upstream;  // set once in onSubscribe
-    private volatile boolean upstreamDone;        // publisher -> process()
-    private volatile Throwable upstreamFailure;   // publisher -> process()
-    private volatile boolean failed;              // set once in onCompleteFailure
     private long sendingItems;                    // process()-confined: the batch Jetty is sending
     private long sendingBytes;                    // process()-confined
     private long lastRequest;                     // process()-confined: for the listener
@@ -72,68 +66,38 @@ final class SessionSubscriber extends IteratingCallback implements Flow.Subscrib
     }
 
     @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-        if (upstream != null) {
-            subscription.cancel(); // §2.5
-            return;
-        }
-        upstream = subscription;
+    protected void subscribed(Flow.Subscription subscription) {
         iterate();
     }
 
+    /** §1.1 or a message over {@link Message#BYTES}: refused, the next pass fails the client. */
     @Override
-    public void onNext(ByteBuffer message) {
-        if (failed) {
-            return; // cancelled: items may still arrive (§2.8)
-        }
+    protected RuntimeException accept(ByteBuffer message) {
         RuntimeException refused = ledger.refusal(message.remaining(), "WebSocket send to " + session.getRemoteSocketAddress());
-        if (refused != null) {
-            upstreamFailure = refused; // §1.1 or a message over Message.BYTES: the next pass fails the client
-            iterate();
-            return;
+        if (refused == null) {
+            ledger.receive(message.remaining());
         }
-        ledger.receive(message.remaining());
-        queue.add(message);
-        if (failed) {
-            queue.clear(); // onCompleteFailure may have cleared before the add (the flag is set before its clear)
-            return;
-        }
-        iterate();
-    }
-
-    @Override
-    public void onError(Throwable failure) {
-        upstreamFailure = failure;
-        iterate();
-    }
-
-    @Override
-    public void onComplete() {
-        upstreamDone = true;
-        iterate();
+        return refused;
     }
 
     @Override
     protected Action process() throws Throwable {
-        Flow.Subscription subscription = upstream;
+        Flow.Subscription subscription = upstream();
         if (subscription == null) {
             return Action.IDLE;        // an abort before onSubscribe
         }
-        Throwable failure = upstreamFailure;
-        if (failure != null) {
-            throw failure;
-        }
+        throwIfUpstreamFailed();
         long n = ledger.nextRequest(); // the strategy, the byte cap, never stall
         lastRequest = n;
-        if (n > 0 && !upstreamDone) {
+        if (n > 0 && !upstreamDone()) {
             ledger.requested(n);
             subscription.request(n);   // §2.7: only here
         }
         int items = 0;
         long bytes = 0;
-        for (ByteBuffer message = queue.peek(); message != null && items < WriteLedger.MAX_BATCH_ITEMS
-                && (items == 0 || bytes + message.remaining() <= WriteLedger.MAX_BATCH_BYTES); message = queue.peek()) {
-            queue.poll();
+        for (ByteBuffer message = queue().peek(); message != null && items < WriteLedger.MAX_BATCH_ITEMS
+                && (items == 0 || bytes + message.remaining() <= WriteLedger.MAX_BATCH_BYTES); message = queue().peek()) {
+            queue().poll();
             if (items == 0) {
                 batch.start();
             }
@@ -148,7 +112,7 @@ final class SessionSubscriber extends IteratingCallback implements Flow.Subscrib
             batch.sealed();
             return Action.SCHEDULED;
         }
-        return upstreamDone ? Action.SUCCEEDED : Action.IDLE;
+        return upstreamDone() ? Action.SUCCEEDED : Action.IDLE;
     }
 
     /** Every send of a batch succeeded: its messages are written. */
@@ -166,15 +130,9 @@ final class SessionSubscriber extends IteratingCallback implements Flow.Subscrib
         onEnd.accept(this);
     }
 
-    /** Runs once no send is pending (after an abort it waits for the batch in flight). */
+    /** The upstream is cancelled and the queue dropped: the ledger holds nothing now. */
     @Override
-    protected void onCompleteFailure(Throwable cause) {
-        failed = true;
-        Flow.Subscription subscription = upstream;
-        if (subscription != null) {
-            subscription.cancel();
-        }
-        queue.clear();
+    protected void ended(Throwable cause) {
         ledger.dropQueued();
         if (!(cause instanceof ClosedChannelException)) {
             session.close(StatusCode.SERVER_ERROR, "send failed", Callback.NOOP);

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  * receipt, in microseconds.
  *
  * <p><b>Threading.</b> Jetty calls {@code onWebSocketBinary} for one frame at a time, after a
- * demand, so the order check's fields are confined to those calls; the counts are read by the
- * harness from another thread (volatile, one writer).
+ * demand, so the order check's field is confined to those calls; the totals go to the
+ * thread-safe {@link LoadTally}.
  *
  * <p>Public only because Jetty calls a listener's methods through method handles, which need a
  * public class; its constructor stays package-private.
@@ -31,7 +31,6 @@ public final class ClientEndpoint implements Session.Listener {
     private final Recorder latencyMicros;           // fast clients only; thread-safe
     private final LoadTally tally;                  // totals over all clients
     private volatile Session session;               // set on open
-    private volatile long received;                 // one writer: the frame callbacks
     private long expected;                          // frame-callback-confined: the next sequence number
 
     ClientEndpoint(boolean slow, long slowDelayMillis, ScheduledExecutorService timer, Recorder latencyMicros,
@@ -41,14 +40,6 @@ public final class ClientEndpoint implements Session.Listener {
         this.timer = timer;
         this.latencyMicros = latencyMicros;
         this.tally = tally;
-    }
-
-    boolean slow() {
-        return slow;
-    }
-
-    long received() {
-        return received;
     }
 
     /** Closes the connection (normal status); Jetty completes the close in the background. */
@@ -77,7 +68,6 @@ public final class ClientEndpoint implements Session.Listener {
             tally.duplicate();
         }
         expected = sequence + 1;
-        received++;
         tally.received(slow);
         callback.succeed();
         if (slow) {
@@ -85,11 +75,6 @@ public final class ClientEndpoint implements Session.Listener {
         } else {
             session.demand();
         }
-    }
-
-    @Override
-    public void onWebSocketClose(int statusCode, String reason) {
-        tally.closed();
     }
 
     @Override

@@ -6,9 +6,8 @@ import io.sluice.server.ws.load.FanOutGates.Gate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The gates of a full run (one with the all-fast reference), decided from its rows and time series
@@ -25,7 +24,7 @@ import java.util.stream.Collectors;
  * above {@link FanOutGates#UNBOUNDED_GROWTH_CAPS} byte caps per slow client and still grow (their
  * mean over the last quarter of the samples above the mean over the second quarter). The two
  * ratios are decided over every repeat of the run ({@link FanOutGates#ratio}), the rest within
- * each repeat ({@link FanOutGates#everyRepeat}).
+ * each repeat ({@link FanOutGates#withinRepeat}, {@link FanOutGates#everyRepeat}).
  */
 final class FanOutFullGates {
 
@@ -40,7 +39,8 @@ final class FanOutFullGates {
     }
 
     static List<Gate> evaluate(List<LaneResult> results, List<LaneSample> samples) {
-        List<Gate> gates = new ArrayList<>(FanOutGates.everyRepeat(results, samples, FanOutFullGates::withinRepeat));
+        List<Gate> gates = new ArrayList<>(FanOutGates.everyRepeat(results, samples,
+                (repeat, series) -> FanOutGates.withinRepeat(repeat, series, true)));
         List<String> lanes = results.stream().filter(result -> !result.allFast()
                 && !result.lane().equals(FanOutLane.UNBOUNDED.flag())).map(LaneResult::lane).distinct().toList();
         for (String lane : lanes) {
@@ -56,34 +56,11 @@ final class FanOutFullGates {
         return gates;
     }
 
-    /** The gates decided within one repeat: every one but the ratios to the other lanes. */
-    private static List<Gate> withinRepeat(List<LaneResult> results, List<LaneSample> samples) {
-        Map<String, List<LaneSample>> series = samples.stream()
-                .collect(Collectors.groupingBy(LaneSample::lane, Collectors.toList()));
-        List<Gate> gates = new ArrayList<>();
-        for (LaneResult result : results) {
-            String lane = result.lane();
-            List<LaneSample> mine = series.getOrDefault(lane, List.of());
-            gates.add(FanOutGates.inOrder(result));
-            if (lane.equals(FanOutLane.UNBOUNDED.flag())) {
-                gates.add(unboundedGrows(result, mine));
-                continue;
-            }
-            gates.add(new Gate(lane, "server alive", result.serverDeath().isEmpty(),
-                    result.serverDeath().isEmpty() ? "ran to the end" : "died: " + result.serverDeath()));
-            Optional.ofNullable(FanOutGates.noneDropped(result)).ifPresent(gates::add);
-            gates.add(new Gate(lane, "every subscription released after the clients closed",
-                    result.released() == result.clients(), result.released() + " of " + result.clients()));
-            if (result.allFast()) {
-                continue;
-            }
-            long rssLimit = result.idleRssBytes() + RSS_HEADROOM_BYTES;
-            gates.add(new Gate(lane, "RSS <= idle + 256 MiB for the whole run", result.peakRssBytes() <= rssLimit,
-                    String.format(Locale.ROOT, "peak %.1f MiB, idle %.1f MiB", LaneResult.mib(result.peakRssBytes()),
-                            LaneResult.mib(result.idleRssBytes()))));
-            gates.add(sendQueuesBounded(result, mine));
-        }
-        return gates;
+    static Gate rssHeld(LaneResult result) {
+        long rssLimit = result.idleRssBytes() + RSS_HEADROOM_BYTES;
+        return new Gate(result.lane(), "RSS <= idle + 256 MiB for the whole run", result.peakRssBytes() <= rssLimit,
+                String.format(Locale.ROOT, "peak %.1f MiB, idle %.1f MiB", LaneResult.mib(result.peakRssBytes()),
+                        LaneResult.mib(result.idleRssBytes())));
     }
 
     /**
@@ -91,60 +68,55 @@ final class FanOutFullGates {
      * of the same repeat; empty when no repeat has both with a window.
      */
     private static Optional<Gate> throughput(String lane, List<LaneResult> results, List<LaneSample> samples) {
-        List<Double> ours = new ArrayList<>();
-        List<Double> theirs = new ArrayList<>();
-        List<String> details = new ArrayList<>();
-        for (int repeat : FanOutGates.repeats(results)) {
-            Optional<LaneResult> mine = find(results, lane, repeat);
-            Optional<LaneResult> control = find(results, FanOutLane.UNBOUNDED.flag(), repeat);
-            if (mine.isEmpty() || control.isEmpty()) {
-                continue;
-            }
-            List<LaneSample> controlSeries = series(samples, control.get().lane(), repeat);
-            Degradation degradation = Degradation.of(controlSeries, control.get().idleRssBytes());
-            if (degradation.seconds() <= 0) {
-                continue;
-            }
-            double rate = degradation.rate(series(samples, lane, repeat));
-            double controlRate = degradation.rate(controlSeries);
-            ours.add(rate);
-            theirs.add(controlRate);
-            details.add(String.format(Locale.ROOT, "%s%.0f vs %.0f %s; the unbounded lane %s", label(results, repeat),
-                    rate, controlRate, degradation.window(), degradation.reason()));
-        }
-        return ours.isEmpty() ? Optional.empty() : Optional.of(FanOutGates.ratio(lane, "messages/s >= "
-                + THROUGHPUT_SHARE + "x the unbounded lane's before it degrades", array(ours), array(theirs),
-                THROUGHPUT_SHARE, false, details));
+        return overRepeats(lane, "messages/s >= " + THROUGHPUT_SHARE + "x the unbounded lane's before it degrades",
+                FanOutLane.UNBOUNDED.flag(), THROUGHPUT_SHARE, false, results, (mine, control) -> {
+                    List<LaneSample> controlSeries = series(samples, control.lane(), control.repeat());
+                    Degradation degradation = Degradation.of(controlSeries, control.idleRssBytes());
+                    if (degradation.seconds() <= 0) {
+                        return null;
+                    }
+                    double rate = degradation.rate(series(samples, mine.lane(), mine.repeat()));
+                    double controlRate = degradation.rate(controlSeries);
+                    return new Figures(rate, controlRate, String.format(Locale.ROOT, "%.0f vs %.0f %s; the unbounded"
+                            + " lane %s", rate, controlRate, degradation.window(), degradation.reason()));
+                });
     }
 
     /** Fast clients' p99 over the all-fast run's of the same repeat; empty when no repeat has both. */
     private static Optional<Gate> latency(String lane, List<LaneResult> results) {
-        List<Double> ours = new ArrayList<>();
-        List<Double> theirs = new ArrayList<>();
-        List<String> details = new ArrayList<>();
+        return overRepeats(lane, "fast clients' p99 <= " + (int) LATENCY_FACTOR + "x the all-fast run's",
+                LaneResult.ALL_FAST, LATENCY_FACTOR, true, results, (mine, reference) -> new Figures(
+                        mine.fastP99Micros(), reference.fastP99Micros(), String.format(Locale.ROOT, "%.2f ms vs %.2f ms",
+                                mine.fastP99Micros() / 1e3, reference.fastP99Micros() / 1e3)));
+    }
+
+    /** One repeat's figure of a lane and of its reference, and both in words. */
+    private record Figures(double ours, double theirs, String detail) {
+    }
+
+    /**
+     * A ratio gate ({@link FanOutGates#ratio}) of {@code lane} against the {@code reference} lane over
+     * every repeat that has both and for which {@code figures} gives a pair (null: none); empty when none does.
+     */
+    private static Optional<Gate> overRepeats(String lane, String name, String reference, double target, boolean atMost,
+                                              List<LaneResult> results, BiFunction<LaneResult, LaneResult, Figures> figures) {
+        List<Figures> pairs = new ArrayList<>();
         for (int repeat : FanOutGates.repeats(results)) {
             Optional<LaneResult> mine = find(results, lane, repeat);
-            Optional<LaneResult> reference = find(results, LaneResult.ALL_FAST, repeat);
-            if (mine.isEmpty() || reference.isEmpty()) {
-                continue;
+            Optional<LaneResult> other = find(results, reference, repeat);
+            Figures pair = mine.isEmpty() || other.isEmpty() ? null : figures.apply(mine.get(), other.get());
+            if (pair != null) {
+                pairs.add(new Figures(pair.ours(), pair.theirs(), label(results, repeat) + pair.detail()));
             }
-            ours.add((double) mine.get().fastP99Micros());
-            theirs.add((double) reference.get().fastP99Micros());
-            details.add(String.format(Locale.ROOT, "%s%.2f ms vs %.2f ms", label(results, repeat),
-                    mine.get().fastP99Micros() / 1e3, reference.get().fastP99Micros() / 1e3));
         }
-        return ours.isEmpty() ? Optional.empty() : Optional.of(FanOutGates.ratio(lane, "fast clients' p99 <= "
-                + (int) LATENCY_FACTOR + "x the all-fast run's", array(ours), array(theirs), LATENCY_FACTOR, true,
-                details));
+        return pairs.isEmpty() ? Optional.empty() : Optional.of(FanOutGates.ratio(lane, name,
+                pairs.stream().mapToDouble(Figures::ours).toArray(), pairs.stream().mapToDouble(Figures::theirs).toArray(),
+                target, atMost, pairs.stream().map(Figures::detail).toList()));
     }
 
     /** "repeat 2: " in a run of several repeats, nothing in a run of one. */
     private static String label(List<LaneResult> results, int repeat) {
         return FanOutGates.repeats(results).size() == 1 ? "" : "repeat " + repeat + ": ";
-    }
-
-    private static double[] array(List<Double> values) {
-        return values.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     private static List<LaneSample> series(List<LaneSample> samples, String lane, int repeat) {
@@ -155,7 +127,7 @@ final class FanOutFullGates {
         return results.stream().filter(result -> result.lane().equals(lane) && result.repeat() == repeat).findFirst();
     }
 
-    private static Gate sendQueuesBounded(LaneResult result, List<LaneSample> series) {
+    static Gate sendQueuesBounded(LaneResult result, List<LaneSample> series) {
         long cap = FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.clients();
         int half = series.size() / 2;
         long firstHalf = peak(series.subList(0, half));
@@ -172,17 +144,7 @@ final class FanOutFullGates {
         return samples.stream().mapToLong(LaneSample::sendQueueBytes).max().orElse(-1);
     }
 
-    private static Gate throughput(LaneResult result, List<LaneSample> mine, List<LaneSample> control,
-                                   Degradation degradation) {
-        double rate = degradation.rate(mine);
-        double controlRate = degradation.rate(control);
-        return new Gate(result.lane(), "messages/s >= " + THROUGHPUT_SHARE + "x the unbounded lane's before it degrades",
-                rate >= THROUGHPUT_SHARE * controlRate, String.format(Locale.ROOT,
-                        "%.0f vs %.0f %s; the unbounded lane %s", rate, controlRate, degradation.window(),
-                        degradation.reason()));
-    }
-
-    private static Gate unboundedGrows(LaneResult result, List<LaneSample> series) {
+    static Gate unboundedGrows(LaneResult result, List<LaneSample> series) {
         boolean outOfMemory = result.serverDeath().equals("OutOfMemoryError");
         long bound = (long) (FanOutGates.UNBOUNDED_GROWTH_CAPS * FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.slowClients());
         int quarter = series.size() / 4;

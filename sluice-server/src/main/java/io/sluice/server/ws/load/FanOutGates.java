@@ -64,7 +64,7 @@ final class FanOutGates {
      */
     static List<Gate> forRun(List<LaneResult> results, List<LaneSample> samples) {
         return results.stream().anyMatch(LaneResult::allFast) ? FanOutFullGates.evaluate(results, samples)
-                : everyRepeat(results, samples, (repeat, series) -> evaluate(repeat));
+                : everyRepeat(results, samples, (repeat, series) -> withinRepeat(repeat, series, false));
     }
 
     /** {@code gates: 18 passed, 1 failed}, and how many were neither when some were. */
@@ -157,43 +157,71 @@ final class FanOutGates {
                 result.subscribersAtEnd() + " of " + result.clients() + " subscribers live");
     }
 
+    /** The smoke gates of one repeat. */
     static List<Gate> evaluate(List<LaneResult> results) {
-        List<Gate> gates = new ArrayList<>();
+        return withinRepeat(results, List.of(), false);
+    }
+
+    /**
+     * The gates decided within one repeat, per lane in the run's order: every client in order; the
+     * unbounded control grows or dies; a bounded lane's server alive, every client still connected
+     * at the end and every subscription released. {@code full}: a full run's gates on the time
+     * series besides ({@link FanOutFullGates}); else the smoke gates: the byte cap at the end, fast
+     * over slow, and messages/s against the control's.
+     */
+    static List<Gate> withinRepeat(List<LaneResult> results, List<LaneSample> samples, boolean full) {
+        Map<String, List<LaneSample>> series = samples.stream().collect(Collectors.groupingBy(LaneSample::lane));
         Optional<LaneResult> unbounded = results.stream()
                 .filter(result -> result.lane().equals(FanOutLane.UNBOUNDED.flag())).findFirst();
+        List<Gate> gates = new ArrayList<>();
         for (LaneResult result : results) {
             String lane = result.lane();
-            boolean boundedLane = !lane.equals(FanOutLane.UNBOUNDED.flag());
+            List<LaneSample> mine = series.getOrDefault(lane, List.of());
             gates.add(inOrder(result));
-            if (!boundedLane) {
-                long bound = (long) (UNBOUNDED_GROWTH_CAPS * FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.slowClients());
-                gates.add(new Gate(lane, "queue grows past the bounded lanes' bound, or the server dies",
-                        !result.serverDeath().isEmpty() || result.queuedBytesAtEnd() > bound,
-                        String.format(Locale.ROOT, "queued %.2f MiB, bound %.2f MiB%s", LaneResult.mib(result.queuedBytesAtEnd()),
-                                LaneResult.mib(bound), result.serverDeath().isEmpty() ? "" : ", died: " + result.serverDeath())));
+            if (lane.equals(FanOutLane.UNBOUNDED.flag())) {
+                gates.add(full ? FanOutFullGates.unboundedGrows(result, mine) : queueGrows(result));
                 continue;
             }
             gates.add(new Gate(lane, "server alive", result.serverDeath().isEmpty(),
                     result.serverDeath().isEmpty() ? "ran to the end" : "died: " + result.serverDeath()));
-            long cap = FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.clients();
-            gates.add(new Gate(lane, "queued bytes within the byte cap times clients",
-                    result.queuedBytesAtEnd() >= 0 && result.queuedBytesAtEnd() <= cap,
-                    String.format(Locale.ROOT, "%.2f MiB <= %.2f MiB", LaneResult.mib(result.queuedBytesAtEnd()), LaneResult.mib(cap))));
-            int fast = result.clients() - result.slowClients();
-            double fastEach = fast == 0 ? 0 : (double) result.fastMessages() / fast;
-            double slowEach = result.slowClients() == 0 ? 0 : (double) result.slowMessages() / result.slowClients();
-            gates.add(new Gate(lane, "slow clients do not hold back the fast: a fast client gets >= "
-                    + (int) FAST_OVER_SLOW + "x a slow one's messages",
-                    fastEach >= FAST_OVER_SLOW * Math.max(1, slowEach) && (result.slowClients() == 0 || slowEach > 0),
-                    String.format(Locale.ROOT, "fast %.0f, slow %.1f per client", fastEach, slowEach)));
+            if (!full) {
+                long cap = FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.clients();
+                gates.add(new Gate(lane, "queued bytes within the byte cap times clients",
+                        result.queuedBytesAtEnd() >= 0 && result.queuedBytesAtEnd() <= cap,
+                        String.format(Locale.ROOT, "%.2f MiB <= %.2f MiB", LaneResult.mib(result.queuedBytesAtEnd()), LaneResult.mib(cap))));
+                gates.add(fastOverSlow(result));
+            }
             Optional.ofNullable(noneDropped(result)).ifPresent(gates::add);
             gates.add(new Gate(lane, "every subscription released after the clients closed",
                     result.released() == result.clients(), result.released() + " of " + result.clients()));
-            unbounded.filter(control -> control.serverDeath().isEmpty()).ifPresent(control -> gates.add(new Gate(lane,
-                    "messages/s >= " + THROUGHPUT_SHARE + "x the unbounded lane's",
-                    result.messagesPerSecond() >= THROUGHPUT_SHARE * control.messagesPerSecond(),
-                    String.format(Locale.ROOT, "%.0f vs %.0f", result.messagesPerSecond(), control.messagesPerSecond()))));
+            if (!full) {
+                unbounded.filter(control -> control.serverDeath().isEmpty()).ifPresent(control -> gates.add(new Gate(lane,
+                        "messages/s >= " + THROUGHPUT_SHARE + "x the unbounded lane's",
+                        result.messagesPerSecond() >= THROUGHPUT_SHARE * control.messagesPerSecond(),
+                        String.format(Locale.ROOT, "%.0f vs %.0f", result.messagesPerSecond(), control.messagesPerSecond()))));
+            } else if (!result.allFast()) {
+                gates.add(FanOutFullGates.rssHeld(result));
+                gates.add(FanOutFullGates.sendQueuesBounded(result, mine));
+            }
         }
         return gates;
+    }
+
+    private static Gate queueGrows(LaneResult result) {
+        long bound = (long) (UNBOUNDED_GROWTH_CAPS * FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.slowClients());
+        return new Gate(result.lane(), "queue grows past the bounded lanes' bound, or the server dies",
+                !result.serverDeath().isEmpty() || result.queuedBytesAtEnd() > bound,
+                String.format(Locale.ROOT, "queued %.2f MiB, bound %.2f MiB%s", LaneResult.mib(result.queuedBytesAtEnd()),
+                        LaneResult.mib(bound), result.serverDeath().isEmpty() ? "" : ", died: " + result.serverDeath()));
+    }
+
+    private static Gate fastOverSlow(LaneResult result) {
+        int fast = result.clients() - result.slowClients();
+        double fastEach = fast == 0 ? 0 : (double) result.fastMessages() / fast;
+        double slowEach = result.slowClients() == 0 ? 0 : (double) result.slowMessages() / result.slowClients();
+        return new Gate(result.lane(), "slow clients do not hold back the fast: a fast client gets >= "
+                + (int) FAST_OVER_SLOW + "x a slow one's messages",
+                fastEach >= FAST_OVER_SLOW * Math.max(1, slowEach) && (result.slowClients() == 0 || slowEach > 0),
+                String.format(Locale.ROOT, "fast %.0f, slow %.1f per client", fastEach, slowEach));
     }
 }

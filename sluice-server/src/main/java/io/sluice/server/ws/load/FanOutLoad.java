@@ -89,10 +89,6 @@ final class FanOutLoad implements AutoCloseable {
         return tally;
     }
 
-    List<ClientEndpoint> endpoints() {
-        return endpoints;
-    }
-
     /** The fast clients' latencies since the last call (the first call: since connect). */
     Histogram latencySinceLastCall() {
         return latencyMicros.getIntervalHistogram();

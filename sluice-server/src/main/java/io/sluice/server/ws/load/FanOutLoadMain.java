@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The fan-out harness, run in its own JVM as the load client: {@code java -cp sluice-server.jar
@@ -121,14 +122,10 @@ public final class FanOutLoadMain {
             return;
         }
         Files.createDirectories(run.results());
-        List<String> lines = new ArrayList<>();
-        lines.add(LaneResult.CSV_HEADER);
-        results.forEach(result -> lines.add(result.csvRow()));
-        Files.write(run.results().resolve(LaneResult.FILE), lines);
-        List<String> series = new ArrayList<>();
-        series.add(LaneSample.CSV_HEADER);
-        samples.forEach(sample -> series.add(sample.csvRow()));
-        Files.write(run.results().resolve(LaneSample.FILE), series);
+        Files.write(run.results().resolve(LaneResult.FILE), Stream.concat(Stream.of(LaneResult.CSV_HEADER),
+                results.stream().map(LaneResult::csvRow)).toList());
+        Files.write(run.results().resolve(LaneSample.FILE), Stream.concat(Stream.of(LaneSample.CSV_HEADER),
+                samples.stream().map(LaneSample::csvRow)).toList());
     }
 
     /**

@@ -4,7 +4,11 @@ import io.sluice.server.ws.FanOutLane;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * What one run of the fan-out harness does.
@@ -29,6 +33,10 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
                  long maxMessages, double messagesPerSecond, String serverHeap, int sendBufferBytes,
                  boolean allFastReference, Duration budget, Path results, int repeats) {
 
+    /** The flags {@link #withFlags} takes, each with a value. */
+    static final List<String> FLAGS = List.of("--clients", "--slow-share", "--slow-delay-ms", "--seconds",
+            "--max-messages", "--rate", "--heap", "--send-buffer", "--lanes", "--all-fast", "--budget-seconds",
+            "--results", "--repeats");
     /** The most one lane adds to its load time: a server start, 1,000 connects, the release check, the closes. */
     static final Duration LANE_OVERHEAD = Duration.ofSeconds(90);
     /**
@@ -82,57 +90,45 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      * --repeats N}).
      */
     FanOutRun withFlags(String[] args) {
-        List<FanOutLane> lanes = this.lanes;
-        int clients = this.clients;
-        double slowShare = this.slowShare;
-        long slowDelayMillis = this.slowDelayMillis;
-        Duration loadTime = this.loadTime;
-        long maxMessages = this.maxMessages;
-        double messagesPerSecond = this.messagesPerSecond;
-        String serverHeap = this.serverHeap;
-        int sendBufferBytes = this.sendBufferBytes;
-        boolean allFastReference = this.allFastReference;
-        Duration budget = this.budget;
-        Path results = this.results;
-        int repeats = this.repeats;
-        boolean budgetGiven = false;
+        Map<String, String> flags = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("flag " + args[i] + " needs a value");
             }
-            String value = args[i + 1];
-            switch (args[i]) {
-                case "--clients" -> clients = Integer.parseInt(value);
-                case "--slow-share" -> slowShare = Double.parseDouble(value);
-                case "--slow-delay-ms" -> slowDelayMillis = Long.parseLong(value);
-                case "--seconds" -> loadTime = Duration.ofSeconds(Long.parseLong(value));
-                case "--max-messages" -> maxMessages = Long.parseLong(value);
-                case "--rate" -> messagesPerSecond = Double.parseDouble(value);
-                case "--heap" -> serverHeap = value;
-                case "--lanes" -> lanes = List.of(value.split(",")).stream().map(FanOutLane::parse).toList();
-                case "--send-buffer" -> sendBufferBytes = Integer.parseInt(value);
-                case "--all-fast" -> allFastReference = Boolean.parseBoolean(value);
-                case "--budget-seconds" -> {
-                    budget = Duration.ofSeconds(Long.parseLong(value));
-                    budgetGiven = true;
-                }
-                case "--results" -> results = Path.of(value);
-                case "--repeats" -> repeats = Integer.parseInt(value);
-                default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --clients --slow-share"
-                        + " --slow-delay-ms --seconds --max-messages --rate --heap --send-buffer --lanes --all-fast"
-                        + " --budget-seconds --results --repeats; --smoke first for smoke scale)");
+            if (!FLAGS.contains(args[i])) {
+                throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: " + String.join(" ", FLAGS)
+                        + "; --smoke first for smoke scale)");
             }
+            flags.put(args[i], args[i + 1]);
         }
-        if (clients < 1 || !(slowShare >= 0 && slowShare <= 1) || loadTime.isNegative() || maxMessages < 1
-                || repeats < 1) {
+        int repeats = parse(flags, "--repeats", Integer::parseInt, this.repeats);
+        FanOutRun run = new FanOutRun(
+                parse(flags, "--lanes", value -> Stream.of(value.split(",")).map(FanOutLane::parse).toList(), lanes),
+                parse(flags, "--clients", Integer::parseInt, clients),
+                parse(flags, "--slow-share", Double::parseDouble, slowShare),
+                parse(flags, "--slow-delay-ms", Long::parseLong, slowDelayMillis),
+                parse(flags, "--seconds", value -> Duration.ofSeconds(Long.parseLong(value)), loadTime),
+                parse(flags, "--max-messages", Long::parseLong, maxMessages),
+                parse(flags, "--rate", Double::parseDouble, messagesPerSecond),
+                parse(flags, "--heap", value -> value, serverHeap),
+                parse(flags, "--send-buffer", Integer::parseInt, sendBufferBytes),
+                parse(flags, "--all-fast", Boolean::parseBoolean, allFastReference),
+                // the default budget is per repeat
+                parse(flags, "--budget-seconds", value -> Duration.ofSeconds(Long.parseLong(value)),
+                        budget.dividedBy(this.repeats).multipliedBy(repeats)),
+                parse(flags, "--results", Path::of, results), repeats);
+        if (run.clients < 1 || !(run.slowShare >= 0 && run.slowShare <= 1) || run.loadTime.isNegative()
+                || run.maxMessages < 1 || repeats < 1) {
             throw new IllegalArgumentException("clients >= 1, slow share in [0, 1], seconds >= 0, max messages >= 1,"
-                    + " repeats >= 1: " + clients + ", " + slowShare + ", " + loadTime + ", " + maxMessages + ", " + repeats);
+                    + " repeats >= 1: " + run.clients + ", " + run.slowShare + ", " + run.loadTime + ", "
+                    + run.maxMessages + ", " + repeats);
         }
-        if (!budgetGiven) {
-            budget = budget.dividedBy(this.repeats).multipliedBy(repeats); // the default budget is per repeat
-        }
-        return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, budget, results, repeats);
+        return run;
+    }
+
+    private static <T> T parse(Map<String, String> flags, String flag, Function<String, T> parser, T otherwise) {
+        String value = flags.get(flag);
+        return value == null ? otherwise : parser.apply(value);
     }
 
     /** The runs of one server JVM each: the lanes, and the all-fast reference if wanted, in every repeat. */

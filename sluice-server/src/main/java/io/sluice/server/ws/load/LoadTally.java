@@ -3,14 +3,13 @@ package io.sluice.server.ws.load;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
-/** The totals of one lane's clients: messages (fast and slow), order faults, closes, the first error. */
+/** The totals of one lane's clients: messages (fast and slow), order faults, the first error. */
 final class LoadTally {
 
     private final LongAdder fastMessages = new LongAdder();
     private final LongAdder slowMessages = new LongAdder();
     private final LongAdder gaps = new LongAdder();        // a sequence number skipped ahead
     private final LongAdder duplicates = new LongAdder();  // a sequence number seen again or gone back
-    private final LongAdder closed = new LongAdder();
     private final AtomicReference<Throwable> firstError = new AtomicReference<>();
 
     void received(boolean slow) {
@@ -23,10 +22,6 @@ final class LoadTally {
 
     void duplicate() {
         duplicates.increment();
-    }
-
-    void closed() {
-        closed.increment();
     }
 
     void error(Throwable cause) {
@@ -47,10 +42,6 @@ final class LoadTally {
 
     long duplicates() {
         return duplicates.sum();
-    }
-
-    long closedCount() {
-        return closed.sum();
     }
 
     /** The first client error, or null. */
