@@ -112,7 +112,7 @@ public final class FanOutLoadMain {
             out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
                     + run.results().resolve(LaneSample.FILE));
         }
-        out.print("where the CPU per message went (/proc at " + ProcessReadings.ticksPerSecond() + " ticks/s"
+        out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
                 + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
                 + "):\n" + CostTable.of(results));
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
