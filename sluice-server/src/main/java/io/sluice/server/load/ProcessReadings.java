@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.util.TreeMap;
 
 /**
  * What a load harness reads about a server process from outside: its resident memory and its CPU
- * time in {@code /proc} (Linux), and the {@code name=value} lines of its own figures over HTTP.
+ * time, its write system calls in {@code /proc} (Linux), and the {@code name=value} lines of its own figures over HTTP.
  * Every reading is of another process that may have died, so none throws: a gone process reads as
  * -1, NaN or nothing.
  */
@@ -59,6 +60,90 @@ public final class ProcessReadings {
             return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND;
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
+        }
+    }
+
+    /**
+     * User and system CPU seconds of a process, as {@code /proc/PID/stat} counts them.
+     *
+     * @param userSeconds {@code utime}, NaN when unread
+     * @param systemSeconds {@code stime}, NaN when unread
+     */
+    public record CpuTimes(double userSeconds, double systemSeconds) {
+
+        /** A process that could not be read. */
+        public static final CpuTimes UNREAD = new CpuTimes(Double.NaN, Double.NaN);
+    }
+
+    /** User and system CPU seconds of process {@code pid} so far, at {@link #ticksPerSecond()}; unread when it is gone. */
+    public static CpuTimes cpuTimes(long pid) {
+        try {
+            return cpuTimes(Files.readString(Path.of("/proc", Long.toString(pid), "stat")), ticksPerSecond());
+        } catch (IOException | RuntimeException e) {
+            return CpuTimes.UNREAD;
+        }
+    }
+
+    /**
+     * {@code utime} and {@code stime} (fields 14 and 15) of a {@code /proc/PID/stat} line in seconds;
+     * the fields are counted after the command's closing parenthesis, which may itself hold spaces.
+     */
+    public static CpuTimes cpuTimes(String stat, double ticksPerSecond) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        return new CpuTimes(Long.parseLong(fields[11]) / ticksPerSecond, Long.parseLong(fields[12]) / ticksPerSecond);
+    }
+
+    /**
+     * Write-family system calls process {@code pid} made so far ({@code syscw} of {@code /proc/PID/io}:
+     * write, writev, sendmsg, ...), -1 when it is gone or the file cannot be read.
+     */
+    public static long writeSyscalls(long pid) {
+        try {
+            return writeSyscalls(Files.readString(Path.of("/proc", Long.toString(pid), "io")));
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** {@code syscw} of a {@code /proc/PID/io} text, -1 when it has no such line. */
+    public static long writeSyscalls(String io) {
+        for (String line : io.split("\n")) {
+            if (line.startsWith("syscw:")) {
+                return Long.parseLong(line.substring("syscw:".length()).trim());
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The clock ticks per second of {@code /proc/PID/stat}'s times, as {@code getconf CLK_TCK} prints
+     * them, read once; 100 (Linux's {@code USER_HZ} on every common architecture) when it cannot be run.
+     */
+    public static double ticksPerSecond() {
+        return ClockTicks.READ > 0 ? ClockTicks.READ : TICKS_PER_SECOND;
+    }
+
+    /** Whether {@link #ticksPerSecond()} is the assumed 100 because {@code getconf CLK_TCK} could not be run. */
+    public static boolean ticksPerSecondAssumed() {
+        return !(ClockTicks.READ > 0);
+    }
+
+    /** {@code getconf CLK_TCK}, run on first use. */
+    private static final class ClockTicks {
+
+        static final double READ = read(); // NaN when getconf could not be run or printed no number
+
+        private static double read() {
+            try {
+                Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+                String printed = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+                return getconf.waitFor() == 0 ? Double.parseDouble(printed) : Double.NaN;
+            } catch (IOException | RuntimeException e) {
+                return Double.NaN;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Double.NaN;
+            }
         }
     }
 

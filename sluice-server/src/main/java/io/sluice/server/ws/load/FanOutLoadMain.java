@@ -1,5 +1,6 @@
 package io.sluice.server.ws.load;
 
+import io.sluice.server.load.ProcessReadings;
 import io.sluice.server.ws.FanOutLane;
 import io.sluice.testkit.BuildInfo;
 import io.sluice.testkit.Load;
@@ -23,7 +24,8 @@ import java.util.stream.Stream;
  * limit, prints the lane's figures, closes the clients and checks the server released every
  * subscription; with the all-fast reference ({@link FanOutRun#allFastReference()}) it then runs the
  * bounded lane once more with every client fast; with {@code --repeats N} it runs that sequence N
- * times; then it prints the gates ({@link FanOutGates#forRun}).
+ * times; then it prints where the CPU per message went ({@link CostTable}) and the gates
+ * ({@link FanOutGates#forRun}).
  * With {@code --results DIR} it writes {@code DIR/websocket.csv}, one row per lane, and
  * {@code DIR/websocket-series.csv}, the lanes' samples. Exits 1 when a gate fails.
  */
@@ -110,6 +112,9 @@ public final class FanOutLoadMain {
             out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
                     + run.results().resolve(LaneSample.FILE));
         }
+        out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
+                + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
+                + "):\n" + CostTable.of(results));
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
         gates.forEach(gate -> out.println(gate.line()));
         out.println(FanOutGates.count(gates));
@@ -142,6 +147,7 @@ public final class FanOutLoadMain {
             try {
                 load.latencySinceLastCall(); // the connect phase is not measured
                 double cpuBefore = server.cpuSeconds();
+                ProcessCost.Snapshot costBefore = ProcessCost.Snapshot.take(server.process().pid());
                 Load.Meter meter = new Load.Meter();
                 long start = System.nanoTime();
                 long deadline = start + run.loadTime().toNanos();
@@ -162,6 +168,7 @@ public final class FanOutLoadMain {
                 long fast = tally.fastMessages();
                 long slowMessages = tally.slowMessages();
                 double cpu = server.cpuSeconds() - cpuBefore;
+                ProcessCost cost = ProcessCost.Snapshot.take(server.process().pid()).since(costBefore);
                 Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's own
                 Histogram latency = load.latencySinceLastCall();
                 Map<String, Long> stats = server.stats(true);
@@ -174,7 +181,7 @@ public final class FanOutLoadMain {
                         latency.getValueAtPercentile(99.9), idleRss, peakRss, stats.getOrDefault("heapUsedBytes", -1L),
                         stats.getOrDefault("queuedBytes", -1L), peakQueued, peakSendQueue, cpu, released,
                         machine.othersBusy(), BuildInfo.commit(), Runtime.version().toString(), server.death(),
-                        stats.getOrDefault("liveSubscribers", -1L), repeat);
+                        stats.getOrDefault("liveSubscribers", -1L), repeat, cost);
                 out.println(result.summary());
                 return result;
             } finally {

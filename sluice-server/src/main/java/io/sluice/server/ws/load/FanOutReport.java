@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 /**
  * A fan-out run read back from its folder ({@code websocket.csv} and {@code websocket-series.csv},
  * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
- * into the docs' blocks from it: the run line, the lane table, the gates (computed again from the
+ * into the docs' blocks from it: the run line, the lane table, where the CPU per message went, the gates (computed again from the
  * CSVs by the classes the run used) and the seed's table side by side with ours. A run of several
  * repeats ({@code FanOutLoadMain --repeats N}) has a table line per lane and repeat and its gate
  * ratios as estimates over the repeats ({@link FanOutGates#ratio}).
@@ -41,9 +41,10 @@ public final class FanOutReport {
 
     public static FanOutReport read(Path folder) throws IOException {
         List<String> rows = Files.readAllLines(folder.resolve(LaneResult.FILE));
-        if (rows.size() < 2 || !rows.get(0).equals(LaneResult.CSV_HEADER) && !rows.get(0).equals(LaneResult.LEGACY_CSV_HEADER)) {
+        if (rows.size() < 2 || !LaneResult.knownHeader(rows.get(0))) {
             throw new IOException(folder.resolve(LaneResult.FILE) + " has no rows, or another header than "
-                    + LaneResult.CSV_HEADER + " (or, written before its last two columns, " + LaneResult.LEGACY_CSV_HEADER + ")");
+                    + LaneResult.CSV_HEADER + " (or, in older folders, " + LaneResult.BEFORE_COST_CSV_HEADER + " or "
+                    + LaneResult.LEGACY_CSV_HEADER + ")");
         }
         Path seriesFile = folder.resolve(LaneSample.FILE);
         List<String> series = Files.exists(seriesFile) ? Files.readAllLines(seriesFile) : List.of();
@@ -102,6 +103,11 @@ public final class FanOutReport {
                     r.serverDeath().isEmpty() ? "ran to the end" : "died: " + r.serverDeath()));
         }
         return table.toString();
+    }
+
+    /** Where the CPU per message went, one line per lane and repeat ({@link CostTable}). */
+    public String cost() {
+        return CostTable.of(results);
     }
 
     /** Every gate line and the count, as the run printed them. */
@@ -182,7 +188,7 @@ public final class FanOutReport {
 
     /** Everything {@code report --from} prints for a fan-out run. */
     public void print(PrintStream out) {
-        out.print(line() + "\n\n" + table() + "\n" + seed() + "\n" + gates());
+        out.print(line() + "\n\n" + table() + "\n" + cost() + "\n" + seed() + "\n" + gates());
     }
 
     /**

@@ -37,13 +37,15 @@ import java.util.Locale;
  * @param subscribersAtEnd subscribers the server had live at the end of the load, before the clients
  *        closed (fewer than {@code clients}: it dropped some), -1 if not recorded
  * @param repeat which repeat of the run's lane sequence this row is from, from 1
+ * @param cost the server's user and system CPU and write system calls and the clients' CPU during the
+ *        load, {@link ProcessCost#NOT_RECORDED} in a folder written before those columns
  */
 record LaneResult(String lane, int clients, int slowClients, double seconds, long fastMessages, long slowMessages,
                   long gaps, long duplicates, String clientError, long fastP50Micros, long fastP99Micros,
                   long fastP999Micros, long idleRssBytes, long peakRssBytes, long heapAfterGcBytes,
                   long queuedBytesAtEnd, long peakQueuedBytes, long peakSendQueueBytes, double serverCpuSeconds,
                   long released, double othersBusy, String commit, String jdk, String serverDeath,
-                  long subscribersAtEnd, int repeat) {
+                  long subscribersAtEnd, int repeat, ProcessCost cost) {
 
     /** The file a run's rows go to. */
     static final String FILE = "websocket.csv";
@@ -54,9 +56,19 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
             + "messages_per_s,fast_messages_per_s,gaps,duplicates,fast_p50_us,fast_p99_us,fast_p999_us,"
             + "idle_rss_bytes,peak_rss_bytes,heap_after_gc_bytes,queued_bytes_at_end,peak_queued_bytes,"
             + "peak_send_queue_bytes,server_cpu_s,cpu_s_per_million,released,others_busy,commit,jdk,server_death,"
-            + "client_error,subscribers_at_end,repeat";
-    /** The header of a folder written before the last two columns: its rows read as not recorded and repeat 1. */
+            + "client_error,subscribers_at_end,repeat," + ProcessCost.CSV_HEADER;
+    /** The header of a folder written before the {@link ProcessCost} columns: its rows read as cost not recorded. */
+    static final String BEFORE_COST_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf("," + ProcessCost.CSV_HEADER));
+    /**
+     * The header of a folder written before the subscriber and repeat columns: its rows read as
+     * not recorded, repeat 1 and cost not recorded.
+     */
     static final String LEGACY_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf(",subscribers_at_end"));
+
+    /** Whether {@code header} is the header of a {@code websocket.csv} this class reads, of now or of an older folder. */
+    static boolean knownHeader(String header) {
+        return header.equals(CSV_HEADER) || header.equals(BEFORE_COST_CSV_HEADER) || header.equals(LEGACY_CSV_HEADER);
+    }
 
     long messages() {
         return fastMessages + slowMessages;
@@ -84,20 +96,21 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                 Long.toString(queuedBytesAtEnd), Long.toString(peakQueuedBytes), Long.toString(peakSendQueueBytes),
                 fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), Long.toString(released), fmt(othersBusy),
                 Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError),
-                Long.toString(subscribersAtEnd), Integer.toString(repeat));
+                Long.toString(subscribersAtEnd), Integer.toString(repeat), cost.csvFields());
     }
 
     /**
      * A row as {@link #csvRow()} wrote it (the derived columns are computed again, not read), or as
-     * a folder with the {@link #LEGACY_CSV_HEADER} did.
+     * a folder with the {@link #BEFORE_COST_CSV_HEADER} or the {@link #LEGACY_CSV_HEADER} did.
      */
     static LaneResult parse(String line) {
         List<String> f = Csv.fields(line);
         int columns = CSV_HEADER.split(",").length;
+        int beforeCostColumns = BEFORE_COST_CSV_HEADER.split(",").length;
         int legacyColumns = LEGACY_CSV_HEADER.split(",").length;
-        if (f.size() != columns && f.size() != legacyColumns) {
-            throw new IllegalArgumentException("a websocket.csv row has " + columns + " fields (" + legacyColumns
-                    + " in older folders): " + line);
+        if (f.size() != columns && f.size() != beforeCostColumns && f.size() != legacyColumns) {
+            throw new IllegalArgumentException("a websocket.csv row has " + columns + " fields (" + beforeCostColumns
+                    + " or " + legacyColumns + " in older folders): " + line);
         }
         boolean legacy = f.size() == legacyColumns;
         return new LaneResult(f.get(0), Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)),
@@ -107,7 +120,8 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                 Long.parseLong(f.get(15)), Long.parseLong(f.get(16)), Long.parseLong(f.get(17)),
                 Long.parseLong(f.get(18)), Long.parseLong(f.get(19)), Double.parseDouble(f.get(20)),
                 Long.parseLong(f.get(22)), Double.parseDouble(f.get(23)), f.get(24), f.get(25), f.get(26),
-                legacy ? -1 : Long.parseLong(f.get(28)), legacy ? 1 : Integer.parseInt(f.get(29)));
+                legacy ? -1 : Long.parseLong(f.get(28)), legacy ? 1 : Integer.parseInt(f.get(29)),
+                f.size() == columns ? ProcessCost.parse(f, beforeCostColumns) : ProcessCost.NOT_RECORDED);
     }
 
     /** Whether this is the all-fast reference run. */

@@ -13,7 +13,9 @@ import java.util.List;
  * passes: the bounded lanes deliver 950,000 and 920,000 msg/s in a flat 150 MiB over idle; the
  * unbounded lane delivers 1,000,000 msg/s for 10 s, then 200,000, its held bytes growing 20 MiB/s,
  * until it dies of OutOfMemoryError at 15 s; the all-fast run's p99 is 5 ms. Every lane that ran to
- * its end had all its clients connected then; one repeat.
+ * its end had all its clients connected then; one repeat. Every lane's server spends 0.35 s of user
+ * and 0.25 s of system CPU per second of load and one write system call per 20 messages, and the
+ * clients 0.8 s of CPU per second.
  */
 public final class FanOutFixtures {
 
@@ -30,7 +32,8 @@ public final class FanOutFixtures {
         long slowMessages = slow * 5L * (long) seconds;
         return new LaneResult(lane, 1000, slow, seconds, messages - slowMessages, slowMessages, 0, 0, "", 900,
                 p99Micros, 2 * p99Micros, IDLE_RSS, peakRss, 40 * MIB, queuedAtEnd, Math.max(queuedAtEnd, 6 * MIB),
-                70 * MIB, 0.6 * seconds, 1000, 0.05, "abc1234", "25.0.1+8-LTS", death, death.isEmpty() ? 1000 : -1, 1);
+                70 * MIB, 0.6 * seconds, 1000, 0.05, "abc1234", "25.0.1+8-LTS", death, death.isEmpty() ? 1000 : -1, 1,
+                new ProcessCost(0.35 * seconds, 0.25 * seconds, messages / 20, 0.8 * seconds));
     }
 
     /** {@code result} as a row of another repeat. */
@@ -39,7 +42,7 @@ public final class FanOutFixtures {
                 r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
                 r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
                 r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
-                r.serverDeath(), r.subscribersAtEnd(), repeat);
+                r.serverDeath(), r.subscribersAtEnd(), repeat, r.cost());
     }
 
     /** {@code result} with {@code live} subscribers at the end of its load. */
@@ -48,7 +51,16 @@ public final class FanOutFixtures {
                 r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
                 r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
                 r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
-                r.serverDeath(), live, r.repeat());
+                r.serverDeath(), live, r.repeat(), r.cost());
+    }
+
+    /** {@code result} with {@code cost} for its load. */
+    static LaneResult withCost(LaneResult r, ProcessCost cost) {
+        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
+                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
+                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
+                r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
+                r.serverDeath(), r.subscribersAtEnd(), r.repeat(), cost);
     }
 
     /** {@code sample} as one of another repeat. */

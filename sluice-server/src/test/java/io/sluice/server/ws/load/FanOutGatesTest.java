@@ -15,7 +15,7 @@ class FanOutGatesTest {
                                    long released, String death) {
         return new LaneResult(lane.flag(), 20, 2, 3.0, fastMessages, slowMessages, gaps, 0, "", 1_000, 5_000, 9_000,
                 80L << 20, 180L << 20, 6L << 20, queuedBytes, queuedBytes, 1L << 20, 1.5, released, 0.05, "abc1234",
-                "17.0.9", death, death.isEmpty() ? 20 : -1, 1);
+                "17.0.9", death, death.isEmpty() ? 20 : -1, 1, ProcessCost.NOT_RECORDED);
     }
 
     private static long failed(List<LaneResult> results) {
@@ -61,7 +61,7 @@ class FanOutGatesTest {
         LaneResult died = lane(FanOutLane.UNBOUNDED, 100_000, 30, 0, -1, 0, "OutOfMemoryError");
         LaneResult errored = new LaneResult(died.lane(), 20, 2, 3.0, 100_000, 30, 0, 0, "ClosedChannelException",
                 1_000, 5_000, 9_000, 80L << 20, 180L << 20, 6L << 20, -1, -1, 1L << 20, 1.5, 0, 0.05, "abc1234",
-                "17.0.9", "OutOfMemoryError", -1, 1);
+                "17.0.9", "OutOfMemoryError", -1, 1, ProcessCost.NOT_RECORDED);
         assertEquals(0, failed(List.of(errored)), FanOutGates.evaluate(List.of(errored)).toString());
         assertTrue(FanOutGates.inOrder(errored).detail().endsWith("ClosedChannelException after the server died"));
     }

@@ -34,15 +34,50 @@ class FanOutReportTest {
     void aFolderWrittenBeforeTheRepeatAndSubscriberColumnsReadsAsRepeatOneNotRecorded() throws Exception {
         Path run = FanOutFixtures.write(dir);
         Path rows = run.resolve(LaneResult.FILE);
-        Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst(",[^,]*,[^,]*$", "")).toList());
+        Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst("(,[^,]*){6}$", "")).toList());
         Path series = run.resolve(LaneSample.FILE);
         Files.write(series, Files.readAllLines(series).stream().map(line -> line.replaceFirst(",[^,]*$", "")).toList());
         assertEquals(LaneResult.LEGACY_CSV_HEADER, Files.readAllLines(rows).get(0));
         FanOutReport report = FanOutReport.read(run);
-        assertTrue(report.results().stream().allMatch(r -> r.repeat() == 1 && r.subscribersAtEnd() == -1));
+        assertTrue(report.results().stream().allMatch(r -> r.repeat() == 1 && r.subscribersAtEnd() == -1
+                && r.cost().equals(ProcessCost.NOT_RECORDED)));
         assertTrue(report.samples().stream().allMatch(s -> s.repeat() == 1));
         assertEquals(1, report.repeats());
         assertTrue(report.gates().endsWith("gates: 19 passed, 0 failed\n"), "no connected-clients gate: " + report.gates());
+    }
+
+    @Test
+    void aFolderWrittenBeforeTheCostColumnsRendersItsOtherBlocksAsBeforeAndSaysTheCostWasNotRecorded() throws Exception {
+        FanOutReport full = FanOutReport.read(FanOutFixtures.write(dir.resolve("full")));
+        Path run = FanOutFixtures.write(dir.resolve("before-cost"));
+        Path rows = run.resolve(LaneResult.FILE);
+        Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst("(,[^,]*){4}$", "")).toList());
+        assertEquals(LaneResult.BEFORE_COST_CSV_HEADER, Files.readAllLines(rows).get(0));
+        FanOutReport before = FanOutReport.read(run);
+        assertTrue(before.results().stream().allMatch(r -> r.cost().equals(ProcessCost.NOT_RECORDED)
+                && r.subscribersAtEnd() == (r.serverDeath().isEmpty() ? 1000 : -1)), before.results().toString());
+        assertEquals(List.of(full.line(), full.table(), full.seed(), full.gates()),
+                List.of(before.line(), before.table(), before.seed(), before.gates()));
+        assertEquals(CostTable.NOT_RECORDED, before.cost());
+    }
+
+    @Test
+    void theCostTableGivesEachLanesCpuPerMessageWriteSyscallsPerThousandAndTheClientsCpu() throws Exception {
+        FanOutReport report = FanOutReport.read(FanOutFixtures.write(dir));
+        String cost = report.cost();
+        // bounded: 19,000,000 messages in 20 s; user 7 s, system 5 s, all 12 s, 950,000 write calls, clients 16 s
+        assertTrue(cost.contains("| bounded | 950,000 | 0.37 | 0.26 | 0.63 | 50.00 | 0.84 |\n"), cost);
+        assertEquals(2 + FanOutFixtures.results().size(), cost.lines().count(), cost);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        report.print(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains(cost), "report --from prints it");
+    }
+
+    @Test
+    void aCostFigureNotRecordedPrintsAsADash() {
+        LaneResult unread = FanOutFixtures.withCost(FanOutFixtures.results().get(0), new ProcessCost(7, 5, -1, Double.NaN));
+        assertTrue(CostTable.of(List.of(unread)).contains("| bounded | 950,000 | 0.37 | 0.26 | 0.63 | - | - |\n"),
+                CostTable.of(List.of(unread)));
     }
 
     @Test

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The fan-out smoke run in CI: {@link FanOutRun#smoke()} (a fresh server JVM per lane, this JVM
  * as the load client, about 20 seconds on 2 cores), every gate printed as PASS/FAIL, and the
- * build fails when one fails. {@code -Dsluice.smoke.skip=true} turns it off for quick local
+ * build fails when one fails; every lane has its server and client cost recorded. {@code -Dsluice.smoke.skip=true} turns it off for quick local
  * builds; it is never skipped by default.
  */
 class FanOutSmokeTest {
@@ -38,6 +38,11 @@ class FanOutSmokeTest {
         List<String> csv = Files.readAllLines(results.resolve("websocket.csv"));
         assertEquals(LaneResult.CSV_HEADER, csv.get(0));
         assertEquals(4, csv.size(), "a header and one row per lane:\n" + csv);
+        for (LaneResult lane : FanOutReport.read(results).results()) {
+            ProcessCost cost = lane.cost();
+            assertTrue(cost.serverUserSeconds() > 0 && cost.serverSystemSeconds() > 0 && cost.serverWriteSyscalls() > 0
+                    && cost.clientCpuSeconds() > 0, "the server's and the clients' cost was read: " + lane);
+        }
         assertEquals(0, failed, "failed fan-out smoke gates:\n" + report);
     }
 }
