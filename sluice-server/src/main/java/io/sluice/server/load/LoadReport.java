@@ -41,8 +41,9 @@ import java.util.stream.Collectors;
  * whose scenario C says NOISY, is noisy: {@code report} rewrites no block from it without
  * {@code --allow-noisy}. A folder with {@code websocket.csv} is a fan-out run ({@link FanOutReport}):
  * its blocks are {@code ws-run}, {@code ws-table} (one line per lane), {@code ws-gates} (the full
- * or smoke gates, computed again from its CSVs) and {@code ws-seed} (the seed's table beside
- * ours), its charts {@code websocket-*.png}, and a lane measured while other work kept more than
+ * or smoke gates, computed again from its CSVs), {@code ws-seed} (the seed's table beside
+ * ours) and {@code ws-cost} (CPU and write system calls per message), its charts
+ * {@code websocket-*.png}, and a lane measured while other work kept more than
  * {@link Load#NOISY_ABOVE} of the cores busy makes it noisy.
  */
 public final class LoadReport {
@@ -195,7 +196,7 @@ public final class LoadReport {
                 "gate-count", Run::gateCount);
         Map<String, Function<FanOutReport, String>> fanOutBodies = Map.of("ws-run", run -> run.line() + "\n",
                 "ws-table", FanOutReport::table, "ws-seed", FanOutReport::seed,
-                "ws-gates", run -> "```\n" + run.gates() + "```\n");
+                "ws-gates", run -> "```\n" + run.gates() + "```\n", "ws-cost", FanOutReport::cost);
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(runs, block, Run::read))));
         fanOutBodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(fanOuts, block,
