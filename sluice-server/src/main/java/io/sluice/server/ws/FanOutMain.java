@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * {@code java -cp sluice-server.jar io.sluice.server.ws.FanOutMain [--lane bounded|fixed|unbounded]
+ * {@code java -cp sluice-server.jar io.sluice.server.ws.FanOutMain [--lane bounded|fixed|unbounded|bounded-batched]
  * [--host 127.0.0.1] [--port 8090] [--rate 0] [--send-buffer 0]}: the fan-out server alone
  * ({@code --rate}: messages per second over all clients, 0 for as fast as the generator goes;
  * {@code --send-buffer}: each connection's {@code SO_SNDBUF}, 0 for the system's default). Prints
@@ -20,7 +20,7 @@ public final class FanOutMain {
                 "--port", "8090", "--rate", "0", "--send-buffer", "0"));
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length || flags.put(args[i], args[i + 1]) == null) {
-                System.err.println("usage: --lane bounded|fixed|unbounded --host 127.0.0.1 --port 8090 --rate 0 --send-buffer 0");
+                System.err.println("usage: --lane bounded|fixed|unbounded|bounded-batched --host 127.0.0.1 --port 8090 --rate 0 --send-buffer 0");
                 System.exit(2);
             }
         }

@@ -8,6 +8,10 @@ import org.eclipse.jetty.util.IteratingCallback;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
+import org.eclipse.jetty.websocket.common.WebSocketSession;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -32,6 +36,12 @@ import java.util.function.Consumer;
  * records them as written and tells the listener, and the next pass asks the ledger again. So a
  * client that reads slowly keeps its sends pending, its ledger full, and its upstream unasked.
  *
+ * <p><b>Batched lane</b> ({@link FanOutLane#batched()}): the pass sends its messages as batched
+ * frames on Jetty's {@link CoreSession}, which copies them into one buffer, then flushes once; the
+ * flush is one more send of the batch, so its messages count as written only when the flush has
+ * completed. Otherwise each message is its own {@code sendBinary}, a write of its own when Jetty
+ * has no earlier write pending.
+ *
  * <p><b>Resources.</b> {@link #sessionEnded()} (the session closed or failed) aborts: once no send is
  * pending, {@link #onCompleteFailure} cancels the upstream and drops what is queued
  * ({@link SendingSubscriber}), so a closed client's subscription ends and its messages become garbage.
@@ -39,6 +49,7 @@ import java.util.function.Consumer;
 final class SessionSubscriber extends SendingSubscriber {
 
     private final Session session;
+    private final CoreSession batching;           // the batched lane's core session; null in the others
     private final WriteLedger ledger;
     private final WriteListener listener;
     private final Consumer<SessionSubscriber> onEnd; // told once, when the subscriber has released everything
@@ -49,7 +60,14 @@ final class SessionSubscriber extends SendingSubscriber {
 
     SessionSubscriber(Session session, FanOutLane lane, WriteListener listener,
                       Consumer<SessionSubscriber> onEnd) {
+        this(session, lane.batched() ? ((WebSocketSession) session).getCoreSession() : null, lane, listener, onEnd);
+    }
+
+    /** With {@code batching} the core session the batched lane sends through (a test's own, or Jetty's). */
+    SessionSubscriber(Session session, CoreSession batching, FanOutLane lane, WriteListener listener,
+                      Consumer<SessionSubscriber> onEnd) {
         this.session = session;
+        this.batching = batching;
         this.ledger = new WriteLedger(lane.demand(), lane.maxQueuedBytes(), Message.BYTES);
         this.listener = listener;
         this.onEnd = onEnd;
@@ -104,9 +122,17 @@ final class SessionSubscriber extends SendingSubscriber {
             batch.add();
             items++;
             bytes += message.remaining();
-            session.sendBinary(message, batch);
+            if (batching == null) {
+                session.sendBinary(message, batch);
+            } else {
+                batching.sendFrame(new Frame(OpCode.BINARY).setPayload(message), batch.core, true);
+            }
         }
         if (items > 0) {
+            if (batching != null) {
+                batch.add();
+                batching.flush(batch.core); // writes what the pass batched; completes after its sends
+            }
             sendingItems = items;
             sendingBytes = bytes;
             batch.sealed();
@@ -151,10 +177,12 @@ final class SessionSubscriber extends SendingSubscriber {
      * completed (with the first failure, if any), so the batch is one step for
      * {@link IteratingCallback}. Jetty may complete a send inside {@code sendBinary}, before the
      * batch is sealed; the extra count held until {@link #sealed()} keeps the batch open until then.
+     * {@link #core} is the same count seen as a core callback, for the batched lane's frames and flush.
      */
     private final class Batch implements Callback {
         private final AtomicInteger pending = new AtomicInteger();       // sends not completed, +1 until sealed
         private final AtomicReference<Throwable> failure = new AtomicReference<>(); // the first send failure
+        private final org.eclipse.jetty.util.Callback core = org.eclipse.jetty.util.Callback.from(this::succeed, this::fail);
 
         void start() {
             failure.set(null);

@@ -64,7 +64,7 @@ class FanOutServerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = FanOutLane.class, names = {"BOUNDED", "FIXED"})
+    @EnumSource(value = FanOutLane.class, names = {"BOUNDED", "FIXED", "BOUNDED_BATCHED"})
     void aStalledClientDoesNotBlockFastOnesAndHoldsAtMostTheByteCap(FanOutLane lane) throws Exception {
         server = FanOutServer.start(lane, "127.0.0.1", 0, RATE, SMALL_SEND_BUFFER);
         RecordingClient stalled = new RecordingClient(1);

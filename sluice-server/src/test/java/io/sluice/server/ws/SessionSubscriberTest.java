@@ -3,6 +3,8 @@ package io.sluice.server.ws;
 import io.sluice.WriteSnapshot;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -61,6 +63,34 @@ class SessionSubscriberTest {
         }
     }
 
+    /** A core session that records the batched lane's frames and flushes; the test completes their callbacks. */
+    private static final class ScriptedCore {
+        final List<Frame> frames = new ArrayList<>();
+        final List<Boolean> batchFlags = new ArrayList<>();
+        final Deque<org.eclipse.jetty.util.Callback> frameSends = new ArrayDeque<>();
+        final Deque<org.eclipse.jetty.util.Callback> flushes = new ArrayDeque<>();
+
+        CoreSession session() {
+            return (CoreSession) Proxy.newProxyInstance(CoreSession.class.getClassLoader(), new Class<?>[] {CoreSession.class},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "sendFrame" -> {
+                            frames.add((Frame) args[0]);
+                            frameSends.add((org.eclipse.jetty.util.Callback) args[1]);
+                            batchFlags.add((Boolean) args[2]);
+                            yield null;
+                        }
+                        case "flush" -> {
+                            flushes.add((org.eclipse.jetty.util.Callback) args[0]);
+                            yield null;
+                        }
+                        case "toString" -> "scripted core session";
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    });
+        }
+    }
+
     /** An upstream that counts requests and records cancel. */
     private static final class CountingUpstream implements Flow.Subscription {
         long requested;
@@ -109,6 +139,37 @@ class SessionSubscriberTest {
         for (int i = 0; i < scripted.sent.size(); i++) {
             assertEquals(i, Message.sequence(scripted.sent.get(i)), "sent in order");
         }
+    }
+
+    @Test
+    void theBatchedLaneSendsBatchedFramesInOrderAndCountsAPassWrittenOnlyOnceItsFlushCompleted() {
+        ScriptedCore core = new ScriptedCore();
+        SessionSubscriber subscriber = new SessionSubscriber(scripted.session(), core.session(),
+                FanOutLane.BOUNDED_BATCHED, passes::add, ended::add);
+        subscriber.onSubscribe(upstream);
+        for (int round = 0; round < 20; round++) {
+            deliverAllRequested(subscriber);
+            while (!core.flushes.isEmpty()) {
+                assertEquals(1, core.flushes.size(), "one flush per pass, after its frames");
+                long written = passes.isEmpty() ? 0 : passes.get(passes.size() - 1).writtenItems();
+                for (var send = core.frameSends.poll(); send != null; send = core.frameSends.poll()) {
+                    send.succeeded();    // Jetty copied the frame into its batch buffer
+                }
+                long after = passes.isEmpty() ? 0 : passes.get(passes.size() - 1).writtenItems();
+                assertEquals(written, after, "nothing counts as written before the flush completed");
+                core.flushes.poll().succeeded(); // may run the next pass, with its own flush
+            }
+        }
+        assertTrue(upstream.requested > 2 * (FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES),
+                "it kept going: " + upstream.requested);
+        assertTrue(scripted.sent.isEmpty(), "no unbatched sendBinary");
+        assertEquals(delivered, core.frames.size(), "every delivered message sent");
+        for (int i = 0; i < core.frames.size(); i++) {
+            assertEquals(i, Message.sequence(core.frames.get(i).getPayload()), "sent in order, no gap");
+            assertTrue(core.batchFlags.get(i), "sent as a batched frame");
+        }
+        assertEquals(delivered, passes.get(passes.size() - 1).writtenItems(), "every message written");
+        assertEquals(0, subscriber.queuedBytes(), "nothing left queued");
     }
 
     @Test

@@ -157,7 +157,7 @@ public final class FanOutReport {
 
     private static String inFlight(String lane) {
         return switch (lane) {
-            case "bounded" -> "adaptive, at most " + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / 1024 + " KiB ("
+            case "bounded", "bounded-batched" -> "adaptive, at most " + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / 1024 + " KiB ("
                     + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES + " messages) per client";
             case "fixed" -> "100 messages per client";
             default -> "none";

@@ -66,7 +66,7 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      * 9 minutes, stopped at 15.
      */
     static FanOutRun defaults() {
-        return new FanOutRun(List.of(FanOutLane.values()), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
+        return new FanOutRun(FanOutLane.defaults(), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
                 0, FULL_HEAP, FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null, 1);
     }
 
@@ -75,7 +75,7 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      * without dying, and 16 KiB kernel send buffers so that seconds of load fill them; no all-fast run.
      */
     static FanOutRun smoke() {
-        return new FanOutRun(List.of(FanOutLane.values()), 20, 0.1, 200, Duration.ofSeconds(3), 10_000_000L,
+        return new FanOutRun(FanOutLane.defaults(), 20, 0.1, 200, Duration.ofSeconds(3), 10_000_000L,
                 40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null, 1);
     }
 
