@@ -2,13 +2,11 @@ package io.sluice.spring;
 
 import io.sluice.WriteOptions;
 import org.reactivestreams.Publisher;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.FilePartEvent;
 import org.springframework.http.codec.multipart.PartEvent;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Signal;
 
 import java.nio.file.Path;
 import java.util.Objects;
@@ -104,10 +102,12 @@ public final class FileParts {
      * returns {@code null} are skipped, their buffers released.
      *
      * <p>Parts are written one at a time, in order: a part's file is closed before the next part's
-     * file is opened. Events that Reactor's operators hold when the store ends early (cancelled,
-     * failed) are released through their discard hook. A failed write, a failed {@code targetOf} or
-     * a failed upload ends the {@code Flux} with that error, and the part being written is left as
-     * {@code options} say (with atomic replace: no file under its name).
+     * file is opened. The upstream is asked only for what the write of the current part asks for.
+     * When the store ends early (cancelled, failed), the events it holds are released, and any that
+     * arrive after; so are those the upstream's operators hold, through their discard hook. The
+     * upstream is subscribed with the store subscriber's context. A failed write, a failed
+     * {@code targetOf} or a failed upload ends the {@code Flux} with that error, and the part being
+     * written is left as {@code options} say (with atomic replace: no file under its name).
      *
      * @param parts the form's events, as {@code PartEventHttpMessageReader} emits them
      * @param targetOf the file for a part, given its first event (whose content is still to be
@@ -122,15 +122,14 @@ public final class FileParts {
         Objects.requireNonNull(parts, "parts");
         Objects.requireNonNull(targetOf, "targetOf");
         Objects.requireNonNull(options, "options");
-        // One window per part. Two discard hooks, because the write subscribes to a part's events as
-        // a plain Reactive Streams subscriber, which carries no Reactor context: the inner hook
-        // covers the events a window or switchOnFirst holds for the part when it ends early, the
-        // outer one those held for windows not yet opened.
-        return Flux.from(parts)
-                .windowUntil(PartEvent::isLast)
-                .concatMap(part -> part.switchOnFirst((first, events) -> storeOne(first, events, targetOf, options))
-                        .doOnDiscard(PartEvent.class, FileParts::release), 0)
-                .doOnDiscard(PartEvent.class, FileParts::release);
+        // A cursor rather than windowUntil + switchOnFirst: a Reactor window cancelled from one
+        // thread while its drain runs on another can drop the event that drain has just polled,
+        // unreleased. The cursor holds every event not yet handed to a write and releases them
+        // when the store ends.
+        return Flux.deferContextual(context -> Flux.using(() -> PartCursor.over(parts, context),
+                cursor -> Mono.defer(() -> cursor.nextHead().flatMap(head -> storeOne(head.event(), cursor, targetOf, options)))
+                        .repeat(() -> !cursor.ended()),
+                PartCursor::cancel));
     }
 
     /**
@@ -144,19 +143,15 @@ public final class FileParts {
     public record StoredPart(String name, String filename, Path file, long bytes) {
     }
 
-    private static Publisher<StoredPart> storeOne(Signal<? extends PartEvent> first, Flux<PartEvent> events,
-                                                  Function<? super FilePartEvent, Path> targetOf, WriteOptions options) {
-        if (first.hasValue() && first.get() instanceof FilePartEvent file) {
+    private static Mono<StoredPart> storeOne(PartEvent first, PartCursor cursor,
+                                             Function<? super FilePartEvent, Path> targetOf, WriteOptions options) {
+        if (first instanceof FilePartEvent file) {
             Path target = targetOf.apply(file);
             if (target != null) {
-                return DataBufferFiles.write(events.map(PartEvent::content), target, options)
+                return DataBufferFiles.write(cursor.partContents(), target, options)
                         .map(bytes -> new StoredPart(file.name(), file.filename(), target, bytes));
             }
         }
-        return events.doOnNext(FileParts::release).then(Mono.empty());
-    }
-
-    private static void release(PartEvent event) {
-        DataBufferUtils.release(event.content());
+        return cursor.skipPart().then(Mono.empty());
     }
 }

@@ -12,6 +12,8 @@ import org.springframework.http.codec.multipart.FormPartEvent;
 import org.springframework.http.codec.multipart.PartEvent;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +39,7 @@ class FilePartsStoreTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final WriteOptions ATOMIC = WriteOptions.defaults().withAtomicReplace();
+    private static final int CANCEL_ROUNDS = 300;
 
     @TempDir
     Path dir;
@@ -142,6 +145,27 @@ class FilePartsStoreTest {
     }
 
     @Test
+    void cancellingAtAnyMomentWhileTheUploadArrivesOnAnotherThreadReleasesEveryBuffer() throws Exception {
+        Scheduler network = Schedulers.newSingle("network");
+        Random random = new Random(11);
+        try {
+            for (int round = 0; round < CANCEL_ROUNDS; round++) {
+                TrackedBuffers buffers = new TrackedBuffers(random(32 * 1024, round), 1024, null);
+                Flux<PartEvent> parts = file("file", "f.bin", buffers.flux().subscribeOn(network));
+                Path target = dir.resolve("target-" + round);
+
+                Disposable store = FileParts.store(parts, event -> target, ATOMIC).subscribe();
+                spinMicros(random.nextInt(1_500));
+                store.dispose();
+
+                awaitEveryCreatedReleasedOnce(buffers, "round " + round);
+            }
+        } finally {
+            network.dispose();
+        }
+    }
+
+    @Test
     void nullArgumentsThrowAtTheCall() {
         Flux<PartEvent> parts = Flux.empty();
         Function<FilePartEvent, Path> targetOf = event -> dir.resolve("x");
@@ -185,6 +209,35 @@ class FilePartsStoreTest {
         buffers.awaitAllReleased();
         assertEquals(List.of(), buffers.problems());
         assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
+    }
+
+    /**
+     * Waits until each buffer the source created was released once and no new one appeared for a
+     * moment (a source cancelled late may create one more); fails after 10 s.
+     */
+    private static void awaitEveryCreatedReleasedOnce(TrackedBuffers buffers, String when) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (;;) {
+            List<Integer> counts = buffers.releaseCounts();
+            assertEquals(List.of(), buffers.problems(), when);
+            if (counts.stream().allMatch(count -> count == 1)) {
+                Thread.sleep(5);
+                if (buffers.releaseCounts().equals(counts)) {
+                    return;
+                }
+            } else if (System.nanoTime() > deadline) {
+                throw new AssertionError(when + ": not every buffer was released once: " + counts);
+            } else {
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    private static void spinMicros(long micros) {
+        long end = System.nanoTime() + micros * 1000;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
     }
 
     private static byte[] random(int size, long seed) {

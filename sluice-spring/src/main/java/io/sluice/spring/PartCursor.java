@@ -1,0 +1,378 @@
+package io.sluice.spring;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.codec.multipart.PartEvent;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
+import reactor.util.context.ContextView;
+
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A streamed form's events, taken one part at a time: {@link FileParts#store} waits for the next
+ * part's first event ({@link #nextHead()}), then either hands the part's contents to a write
+ * ({@link #partContents()}, through the event whose {@link PartEvent#isLast()} is true) or releases
+ * them ({@link #skipPart()}), and asks again. One queue, one drain, no operator in between that
+ * could hold an event when the store ends.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>P1: every event received is released exactly once: while it is in the queue it is the
+ *       cursor's, and the cursor releases it once cancelled; an event handed to a part's
+ *       subscriber is that subscriber's (the write gives each buffer back). An event that arrives
+ *       after cancel is released on arrival (§2.8).</li>
+ *   <li>P2: one consumer at a time (a head waiter, a part's subscriber, a skip), served by the
+ *       drain, which alone polls the queue, requests from or cancels the upstream and signals the
+ *       consumer: the upstream's requests are serial (§2.7), a part subscriber's signals too
+ *       (§1.3).</li>
+ *   <li>P3: the upstream is asked only for what the consumer wants beyond the events queued or
+ *       requested already; events past a part's last are queued for the next part.</li>
+ * </ul>
+ */
+final class PartCursor implements CoreSubscriber<PartEvent> {
+
+    private static final Log LOG = LogFactory.getLog(PartCursor.class);
+
+    /** The first event of a part, still in the cursor's queue (P1): a holder no discard hook matches. */
+    record Head(PartEvent event) {
+    }
+
+    private final Context context;               // the store subscriber's, for the upstream's operators
+    private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>();   // upstream -> drain (P1)
+    private final AtomicInteger wip = new AtomicInteger();                  // drain work in progress (P2)
+    private final AtomicReference<Consumer> next = new AtomicReference<>(); // installer -> drain: the next consumer
+    private volatile Subscription upstream;      // set once by onSubscribe, then used by the drain only
+    private Throwable error;                     // written before done, read after it
+    private volatile boolean done;               // upstream -> drain: onComplete or onError arrived
+    private volatile boolean cancelled;          // any thread -> drain (P1)
+    private volatile boolean ended;              // drain -> store: the form ended where a part would start
+    private Consumer current;                    // drain-confined
+    private long requestedUpstream;              // drain-confined: events requested so far (P3)
+    private long taken;                          // drain-confined: events polled so far
+    private boolean upstreamCancelled;           // drain-confined
+
+    private PartCursor(ContextView context) {
+        this.context = Context.of(context);
+    }
+
+    /**
+     * Subscribes a cursor to {@code parts}; events that the upstream's own operators hold when it is
+     * cancelled are released by their discard hook.
+     */
+    static PartCursor over(Publisher<PartEvent> parts, ContextView context) {
+        PartCursor cursor = new PartCursor(context);
+        Flux.from(parts).doOnDiscard(PartEvent.class, PartCursor::release).subscribe(cursor);
+        return cursor;
+    }
+
+    /** The next part's first event, left queued; empty once the form has ended (then {@link #ended()}). */
+    Mono<Head> nextHead() {
+        return Mono.create(sink -> install(new HeadWaiter(sink)));
+    }
+
+    /** Releases the current part's events, through its last; completes then. */
+    Mono<Void> skipPart() {
+        return Mono.create(sink -> install(new Skip(sink)));
+    }
+
+    /** The current part's contents, through its last event; one subscriber. */
+    Publisher<DataBuffer> partContents() {
+        AtomicBoolean subscribed = new AtomicBoolean();
+        return subscriber -> {
+            Objects.requireNonNull(subscriber, "subscriber");   // §1.9
+            if (!subscribed.compareAndSet(false, true)) {
+                subscriber.onSubscribe(Operators.emptySubscription());
+                subscriber.onError(new IllegalStateException("a part's contents allow one subscriber"));
+                return;
+            }
+            PartSubscription part = new PartSubscription(subscriber);
+            subscriber.onSubscribe(part);
+            install(part);
+        };
+    }
+
+    /** Whether the form ended where the next part would have started. */
+    boolean ended() {
+        return ended;
+    }
+
+    /** Cancels the upstream and releases every event held now or arriving later (P1). */
+    void cancel() {
+        cancelled = true;
+        drain();
+    }
+
+    // ---- Subscriber side: the upstream's serial signals ----
+
+    @Override
+    public Context currentContext() {
+        return context;
+    }
+
+    @Override
+    public void onSubscribe(Subscription subscription) {
+        Objects.requireNonNull(subscription, "§2.13: onSubscribe subscription");
+        if (upstream != null) {
+            subscription.cancel();                // §2.5: a second subscription
+            return;
+        }
+        upstream = subscription;
+        drain();
+    }
+
+    @Override
+    public void onNext(PartEvent event) {
+        Objects.requireNonNull(event, "§2.13: onNext event");
+        queue.offer(event);
+        drain();                                  // released there if cancelled (P1, §2.8)
+    }
+
+    @Override
+    public void onError(Throwable failure) {
+        error = Objects.requireNonNull(failure, "§2.13: onError throwable");
+        done = true;
+        drain();
+    }
+
+    @Override
+    public void onComplete() {
+        done = true;
+        drain();
+    }
+
+    // ---- the drain ----
+
+    private void install(Consumer consumer) {
+        if (!next.compareAndSet(null, consumer)) {
+            throw new IllegalStateException("a consumer is already waiting for this form's events");
+        }
+        drain();
+    }
+
+    private void drain() {
+        if (wip.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        do {
+            serve();
+            missed = wip.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    private void serve() {
+        Subscription subscription = upstream;
+        if (cancelled) {
+            if (subscription != null && !upstreamCancelled) {
+                upstreamCancelled = true;
+                subscription.cancel();
+            }
+            current = null;
+            next.set(null);
+            for (PartEvent event; (event = queue.poll()) != null; ) {
+                release(event);                   // P1
+            }
+            return;
+        }
+        for (;;) {
+            if (current == null) {
+                current = next.getAndSet(null);
+                if (current == null) {
+                    return;
+                }
+            }
+            if (!current.serve()) {
+                break;
+            }
+            current = null;                       // done with: a consumer installed meanwhile is next
+        }
+        long outstanding = requestedUpstream - taken;
+        long wanted = current.wanted() - outstanding;
+        if (subscription != null && !done && wanted > 0 && requestedUpstream != Long.MAX_VALUE) {
+            requestedUpstream = requestedUpstream + wanted < 0 ? Long.MAX_VALUE : requestedUpstream + wanted;
+            subscription.request(wanted);         // P3; a synchronous onNext loops this drain once more
+        }
+    }
+
+    /** Takes the next event, or null; drain only. */
+    private PartEvent take() {
+        PartEvent event = queue.poll();
+        if (event != null) {
+            taken++;
+        }
+        return event;
+    }
+
+    /** Releases an event's content; never throws, so the drain is never left held. */
+    private static void release(PartEvent event) {
+        try {
+            DataBufferUtils.release(event.content());
+        } catch (RuntimeException e) {
+            LOG.warn("Releasing the content of " + event, e);
+        }
+    }
+
+    /** Whom the drain serves. */
+    private abstract static class Consumer {
+        /** Serves from the queue; returns true once done with. Drain only. */
+        abstract boolean serve();
+
+        /** Events still wanted. Drain only. */
+        abstract long wanted();
+    }
+
+    /** Waits for a part's first event without taking it. */
+    private final class HeadWaiter extends Consumer {
+        private final MonoSink<Head> sink;
+
+        HeadWaiter(MonoSink<Head> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        boolean serve() {
+            boolean terminated = done;            // before the peek: no event can follow a terminal signal
+            PartEvent head = queue.peek();
+            if (head != null) {
+                sink.success(new Head(head));
+                return true;
+            }
+            if (!terminated) {
+                return false;
+            }
+            ended = true;                         // before the sink completes: the store reads it then
+            if (error != null) {
+                sink.error(error);
+            } else {
+                sink.success();
+            }
+            return true;
+        }
+
+        @Override
+        long wanted() {
+            return 1;
+        }
+    }
+
+    /** Releases a part's events through its last. */
+    private final class Skip extends Consumer {
+        private final MonoSink<Void> sink;
+
+        Skip(MonoSink<Void> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        boolean serve() {
+            for (;;) {
+                boolean terminated = done;
+                PartEvent event = take();
+                if (event == null) {
+                    if (!terminated) {
+                        return false;
+                    }
+                    if (error != null) {
+                        sink.error(error);
+                    } else {
+                        sink.success();
+                    }
+                    return true;
+                }
+                release(event);
+                if (event.isLast()) {
+                    sink.success();
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        long wanted() {
+            return 1;
+        }
+    }
+
+    /** A part's contents to its one subscriber, as it requests them. */
+    private final class PartSubscription extends Consumer implements Subscription {
+        private final Subscriber<? super DataBuffer> subscriber;
+        private final AtomicLong requested = new AtomicLong();   // subscriber -> drain, capped at Long.MAX_VALUE
+        private volatile boolean cancelledPart;                  // subscriber -> drain
+        private volatile IllegalArgumentException refused;       // subscriber -> drain: §3.9
+        private long delivered;                                  // drain-confined
+
+        PartSubscription(Subscriber<? super DataBuffer> subscriber) {
+            this.subscriber = subscriber;
+        }
+
+        @Override
+        public void request(long n) {
+            if (n <= 0) {
+                refused = new IllegalArgumentException("§3.9: request(" + n + "): n must be positive");
+            } else {
+                requested.accumulateAndGet(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
+            }
+            drain();
+        }
+
+        /** Stops the deliveries; the events left stay the cursor's, released when the store ends it. */
+        @Override
+        public void cancel() {
+            cancelledPart = true;
+            drain();
+        }
+
+        @Override
+        boolean serve() {
+            for (;;) {
+                if (cancelledPart) {
+                    return true;
+                }
+                if (refused != null) {
+                    subscriber.onError(refused);
+                    return true;
+                }
+                boolean terminated = done;
+                PartEvent event = delivered != requested.get() ? take() : null;
+                if (event == null) {
+                    if (!terminated || !queue.isEmpty()) {
+                        return false;
+                    }
+                    if (error != null) {
+                        subscriber.onError(error);
+                    } else {
+                        subscriber.onComplete();  // the upstream ended mid-part: the part ends there
+                    }
+                    return true;
+                }
+                delivered++;
+                subscriber.onNext(event.content());
+                if (event.isLast()) {
+                    subscriber.onComplete();
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        long wanted() {
+            return requested.get() - delivered;
+        }
+    }
+}
