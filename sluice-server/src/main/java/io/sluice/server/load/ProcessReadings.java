@@ -20,8 +20,8 @@ import java.util.TreeMap;
  */
 public final class ProcessReadings {
 
-    /** Clock ticks per second of {@code /proc/PID/stat}'s times ({@code USER_HZ}, 100 on Linux). */
-    private static final double TICKS_PER_SECOND = 100.0;
+    /** Linux's {@code USER_HZ}, assumed when {@code getconf CLK_TCK} cannot be run. */
+    private static final double ASSUMED_TICKS_PER_SECOND = 100.0;
 
     private ProcessReadings() {
     }
@@ -54,13 +54,8 @@ public final class ProcessReadings {
 
     /** User + system CPU seconds of process {@code pid} so far, NaN when it is gone. */
     public static double cpuSeconds(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND;
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
+        CpuTimes times = cpuTimes(pid);
+        return times.userSeconds() + times.systemSeconds();
     }
 
     /**
@@ -120,7 +115,7 @@ public final class ProcessReadings {
      * them, read once; 100 (Linux's {@code USER_HZ} on every common architecture) when it cannot be run.
      */
     public static double ticksPerSecond() {
-        return ClockTicks.READ > 0 ? ClockTicks.READ : TICKS_PER_SECOND;
+        return ClockTicks.READ > 0 ? ClockTicks.READ : ASSUMED_TICKS_PER_SECOND;
     }
 
     /** Whether {@link #ticksPerSecond()} is the assumed 100 because {@code getconf CLK_TCK} could not be run. */

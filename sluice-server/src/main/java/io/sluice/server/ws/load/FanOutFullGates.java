@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * The gates of a full run (one with the all-fast reference), decided from its rows and time series
  * alone, so that {@code report} computes them again from the committed CSVs. Per bounded lane
- * ({@code bounded}, {@code fixed}): every client in order; the server alive, every client still
+ * (every lane but {@code unbounded}: {@code bounded}, {@code fixed}, {@code bounded-batched}): every client in order; the server alive, every client still
  * connected at the end of the load, and every subscription released; RSS <= idle +
  * {@link #RSS_HEADROOM_BYTES} at every sample; the bytes the server holds within the byte cap
  * times the clients at every sample and the kernel send queues not growing (their peak over the
