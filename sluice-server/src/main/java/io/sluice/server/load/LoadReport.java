@@ -196,7 +196,8 @@ public final class LoadReport {
                 "gate-count", Run::gateCount);
         Map<String, Function<FanOutReport, String>> fanOutBodies = Map.of("ws-run", run -> run.line() + "\n",
                 "ws-table", FanOutReport::table, "ws-seed", FanOutReport::seed,
-                "ws-gates", run -> "```\n" + run.gates() + "```\n", "ws-cost", FanOutReport::cost);
+                "ws-gates", run -> "```\n" + run.gates() + "```\n", "ws-cost", FanOutReport::cost,
+                "ws-lanes", FanOutReport::lanes);
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(runs, block, Run::read))));
         fanOutBodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(fanOuts, block,

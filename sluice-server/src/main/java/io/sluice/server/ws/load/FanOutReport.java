@@ -2,12 +2,14 @@ package io.sluice.server.ws.load;
 
 import io.sluice.server.ws.FanOutLane;
 import io.sluice.server.ws.Message;
+import io.sluice.testkit.Estimate;
 import io.sluice.testkit.Load;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -16,7 +18,7 @@ import java.util.stream.Collectors;
 /**
  * A fan-out run read back from its folder ({@code websocket.csv} and {@code websocket-series.csv},
  * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
- * into the docs' blocks from it: the run line, the lane table, where the CPU per message went, the gates (computed again from the
+ * into the docs' blocks from it: the run line, the lane table, each lane over its repeats, where the CPU per message went, the gates (computed again from the
  * CSVs by the classes the run used) and the seed's table side by side with ours. A run of several
  * repeats ({@code FanOutLoadMain --repeats N}) has a table line per lane and repeat and its gate
  * ratios as estimates over the repeats ({@link FanOutGates#ratio}).
@@ -110,6 +112,48 @@ public final class FanOutReport {
         return CostTable.of(results);
     }
 
+    /**
+     * One line per lane over its repeats: messages/s (mean and 95% interval), the server's CPU per
+     * message (mean), the cores the server kept busy ({@code server_cpu_s} over the lane's seconds,
+     * lowest to highest repeat) and the lane's messages/s against the run's first lane's, a ratio of
+     * means with its 95% interval ({@link Estimate#ratioOfMeans}). A lane of one repeat shows its
+     * figures alone and says "1 sample"; a CPU figure not read (a server that died) prints as "-".
+     */
+    public String lanes() {
+        List<String> lanes = results.stream().map(LaneResult::lane).distinct().toList();
+        String reference = lanes.get(0);
+        double[] referenceRates = rates(reference);
+        StringBuilder table = new StringBuilder("| lane | repeats | msg/s, mean (95% interval) | server CPU µs/msg, mean "
+                + "| cores the server kept busy | msg/s against " + reference + " (95% interval) |\n"
+                + "|---|---:|---:|---:|---:|---:|\n");
+        for (String lane : lanes) {
+            List<LaneResult> runs = results.stream().filter(result -> result.lane().equals(lane)).toList();
+            double[] rates = rates(lane);
+            Estimate rate = Estimate.mean(rates);
+            DoubleSummaryStatistics busy = runs.stream()
+                    .mapToDouble(result -> result.serverCpuSeconds() / result.seconds()).summaryStatistics();
+            double cpuPerMessage = runs.stream()
+                    .mapToDouble(result -> result.serverCpuSeconds() * 1e6 / result.messages()).average().orElse(Double.NaN);
+            Estimate against = Estimate.ratioOfMeans(rates, referenceRates);
+            boolean single = rates.length == 1 || referenceRates.length == 1;
+            table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |\n", lane, runs.size(),
+                    rates.length == 1 ? String.format(Locale.ROOT, "%,.0f (1 sample)", rate.value())
+                            : String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", rate.value(), rate.low(), rate.high()),
+                    Double.isFinite(cpuPerMessage) ? String.format(Locale.ROOT, "%.2f", cpuPerMessage) : "-",
+                    !Double.isFinite(busy.getMin()) || !Double.isFinite(busy.getMax()) ? "-"
+                            : busy.getMin() == busy.getMax() ? String.format(Locale.ROOT, "%.2f", busy.getMin())
+                            : String.format(Locale.ROOT, "%.2f-%.2f", busy.getMin(), busy.getMax()),
+                    lane.equals(reference) ? "the reference"
+                            : single ? String.format(Locale.ROOT, "%.2f (1 sample)", against.value()) : against.format()));
+        }
+        return table.toString();
+    }
+
+    private double[] rates(String lane) {
+        return results.stream().filter(result -> result.lane().equals(lane))
+                .mapToDouble(LaneResult::messagesPerSecond).toArray();
+    }
+
     /** Every gate line and the count, as the run printed them. */
     public String gates() {
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
@@ -188,7 +232,7 @@ public final class FanOutReport {
 
     /** Everything {@code report --from} prints for a fan-out run. */
     public void print(PrintStream out) {
-        out.print(line() + "\n\n" + table() + "\n" + cost() + "\n" + seed() + "\n" + gates());
+        out.print(line() + "\n\n" + table() + "\n" + lanes() + "\n" + cost() + "\n" + seed() + "\n" + gates());
     }
 
     /**

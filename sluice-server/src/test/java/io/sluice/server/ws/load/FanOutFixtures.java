@@ -63,6 +63,15 @@ public final class FanOutFixtures {
                 r.serverDeath(), r.subscribersAtEnd(), r.repeat(), cost);
     }
 
+    /** {@code result} with {@code serverCpuSeconds} (NaN: a server that died before it was read). */
+    static LaneResult withServerCpu(LaneResult r, double serverCpuSeconds) {
+        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
+                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
+                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
+                r.peakSendQueueBytes(), serverCpuSeconds, r.released(), r.othersBusy(), r.commit(), r.jdk(),
+                r.serverDeath(), r.subscribersAtEnd(), r.repeat(), r.cost());
+    }
+
     /** {@code sample} as one of another repeat. */
     static LaneSample inRepeat(LaneSample s, int repeat) {
         return new LaneSample(s.lane(), s.seconds(), s.messages(), s.fastMessages(), s.rssBytes(), s.heapUsedBytes(),

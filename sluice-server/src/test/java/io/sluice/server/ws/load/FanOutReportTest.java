@@ -74,6 +74,30 @@ class FanOutReportTest {
     }
 
     @Test
+    void theLanesTableGivesEachLanesRateCpuPerMessageBusyCoresAndItsRatioToTheFirstLane() throws Exception {
+        FanOutReport report = FanOutReport.read(FanOutFixtures.write(dir));
+        String lanes = report.lanes();
+        // bounded: 19,000,000 messages in 20 s with 12 s of server CPU; fixed: 18,400,000 in 20 s, 12 s
+        assertTrue(lanes.contains("| bounded | 1 | 950,000 (1 sample) | 0.63 | 0.60 | the reference |\n"), lanes);
+        assertTrue(lanes.contains("| fixed | 1 | 920,000 (1 sample) | 0.65 | 0.60 | 0.97 (1 sample) |\n"), lanes);
+        assertEquals(2 + 4, lanes.lines().count(), lanes);
+    }
+
+    @Test
+    void aLaneWhoseServerCpuWasNotReadShowsDashesInTheLanesTable() throws Exception {
+        Path run = FanOutFixtures.write(dir);
+        Path rows = run.resolve(LaneResult.FILE);
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(rows).subList(0, 1));
+        FanOutFixtures.results().forEach(r -> lines.add((r.lane().equals("unbounded")
+                ? FanOutFixtures.withServerCpu(r, Double.NaN) : r).csvRow()));
+        Files.write(rows, lines);
+
+        String lanes = FanOutReport.read(run).lanes();
+
+        assertTrue(lanes.contains("| unbounded | 1 | 700,000 (1 sample) | - | - | 0.74 (1 sample) |\n"), lanes);
+    }
+
+    @Test
     void aCostFigureNotRecordedPrintsAsADash() {
         LaneResult unread = FanOutFixtures.withCost(FanOutFixtures.results().get(0), new ProcessCost(7, 5, -1, Double.NaN));
         assertTrue(CostTable.of(List.of(unread)).contains("| bounded | 950,000 | 0.37 | 0.26 | 0.63 | - | - |\n"),
@@ -97,6 +121,8 @@ class FanOutReportTest {
         assertTrue(report.line().contains("bounded-all-fast, 2 repeats;"), report.line());
         assertTrue(report.seed().contains("| ours: bounded (repeat 1 of 2) |"), report.seed());
         assertTrue(report.gates().contains("ratio 1.07 (1.07-1.07) over 2 repeats"), report.gates());
+        assertTrue(report.lanes().contains("| fixed | 2 | 920,000 (920,000-920,000) | 0.65 | 0.60 | 0.97 (0.97-0.97) |"),
+                report.lanes());
     }
 
     @Test
