@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * warm-up samples of every transfer first, then sample 0 of every transfer, then sample 1 of every
  * transfer..., so that a drift of the machine over the cell hits every transfer alike. Before the
  * first recorded cell, an unrecorded warm-up pass runs every transfer once at the smallest and the
- * largest size, at each client count, so that no recorded cell runs on a young application.
+ * largest size, at each client count, so that no recorded cell runs on a young application; then
+ * {@code sync} and a pause, so that the pass's write-back does not land in the first recorded cell.
  * Raw rows go to {@code uploads.csv} and {@code downloads.csv} in {@code --results}, the start and
  * the arguments to {@code run.txt} ({@link SpringReport} reads them all); the console gets each
  * cell's median MiB/s and the ratio sluice/Spring. With an application it started, the harness
@@ -49,6 +50,9 @@ import java.util.stream.Stream;
  * only report back through their futures.
  */
 public final class LoadHarness {
+
+    /** How long the harness waits after the warm-up pass's {@code sync}. */
+    private static final long SETTLE_MILLIS = 10_000;
 
     private final Map<String, String> options;
     private final Map<String, Map<String, List<Double>>> mibPerSecond = new LinkedHashMap<>(); // cell -> label -> samples
@@ -97,6 +101,7 @@ public final class LoadHarness {
                     cell.run(source(work, size, sources), size, clients, Schedule.warmUpPass(transfers));
                 }
             }
+            settle();
             int warmup = Integer.parseInt(options.get("warmup"));
             int samples = Integer.parseInt(options.get("samples"));
             for (long size : sizes) {
@@ -110,6 +115,21 @@ public final class LoadHarness {
             }
         }
         printRatios();
+    }
+
+    /**
+     * Lets the disk settle after the warm-up pass: {@code sync} writes back the dirty pages its
+     * uploads left, and a pause lets the kernel's write-back threads go idle, so that their work
+     * does not fall into the first recorded samples (where the load guard counts it as other work).
+     */
+    private static void settle() throws InterruptedException {
+        System.out.println("warm-up pass done: sync, then a " + SETTLE_MILLIS / 1000 + " s pause");
+        try {
+            new ProcessBuilder("sync").inheritIO().start().waitFor();
+        } catch (IOException e) {
+            System.out.println("sync could not be run (" + e.getMessage() + "): the pause alone");
+        }
+        Thread.sleep(SETTLE_MILLIS);
     }
 
     /** Runs cells against one application; used by the main thread only. */
