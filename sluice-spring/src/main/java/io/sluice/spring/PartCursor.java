@@ -219,6 +219,15 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         return event;
     }
 
+    /** Completes {@code sink} empty, or with the upstream's error; after {@code done} was read true. */
+    private void endEmpty(MonoSink<?> sink) {
+        if (error != null) {
+            sink.error(error);
+        } else {
+            sink.success();
+        }
+    }
+
     /** Releases an event's content; never throws, so the drain is never left held. */
     private static void release(PartEvent event) {
         try {
@@ -257,11 +266,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
                 return false;
             }
             ended = true;                         // before the sink completes: the store reads it then
-            if (error != null) {
-                sink.error(error);
-            } else {
-                sink.success();
-            }
+            endEmpty(sink);
             return true;
         }
 
@@ -288,11 +293,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
                     if (!terminated) {
                         return false;
                     }
-                    if (error != null) {
-                        sink.error(error);
-                    } else {
-                        sink.success();
-                    }
+                    endEmpty(sink);
                     return true;
                 }
                 release(event);
