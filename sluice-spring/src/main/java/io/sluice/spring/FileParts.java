@@ -102,8 +102,8 @@ public final class FileParts {
      * returns {@code null} are skipped, their buffers released.
      *
      * <p>Parts are written one at a time, in order: a part's file is closed before the next part's
-     * file is opened. The upstream is asked only for what the write of the current part asks for.
-     * When the store ends early (cancelled, failed), the events it holds are released, and any that
+     * file is opened. The store keeps up to 256 events requested ahead of the write, as
+     * {@code windowUntil} would. When the store ends early (cancelled, failed), the events it holds are released, and any that
      * arrive after; so are those the upstream's operators hold, through their discard hook. The
      * upstream is subscribed with the store subscriber's context. A failed write, a failed
      * {@code targetOf} or a failed upload ends the {@code Flux} with that error, and the part being

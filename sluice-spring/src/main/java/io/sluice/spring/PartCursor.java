@@ -41,13 +41,18 @@ import java.util.concurrent.atomic.AtomicReference;
  *       drain, which alone polls the queue, requests from or cancels the upstream and signals the
  *       consumer: the upstream's requests are serial (§2.7), a part subscriber's signals too
  *       (§1.3).</li>
- *   <li>P3: the upstream is asked only for what the consumer wants beyond the events queued or
- *       requested already; events past a part's last are queued for the next part.</li>
+ *   <li>P3: the upstream is kept {@link #PREFETCH} events ahead of those taken, whatever the
+ *       consumer asks: the operators upstream pass each event on as it is made and hold none
+ *       (Spring's multipart reader holds its tokens in windows of its own, whose discard no hook
+ *       of ours can match), and the cursor holds them, at most that many. Events past a part's
+ *       last wait in the queue for the next part.</li>
  * </ul>
  */
 final class PartCursor implements CoreSubscriber<PartEvent> {
 
     private static final Log LOG = LogFactory.getLog(PartCursor.class);
+    /** Events requested ahead of those taken (P3): {@code windowUntil}'s prefetch, which the store used before. */
+    static final int PREFETCH = 256;
 
     /** The first event of a part, still in the cursor's queue (P1): a holder no discard hook matches. */
     record Head(PartEvent event) {
@@ -194,7 +199,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             if (current == null) {
                 current = next.getAndSet(null);
                 if (current == null) {
-                    return;
+                    break;
                 }
             }
             if (!current.serve()) {
@@ -202,11 +207,15 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             }
             current = null;                       // done with: a consumer installed meanwhile is next
         }
-        long outstanding = requestedUpstream - taken;
-        long wanted = current.wanted() - outstanding;
-        if (subscription != null && !done && wanted > 0 && requestedUpstream != Long.MAX_VALUE) {
-            requestedUpstream = requestedUpstream + wanted < 0 ? Long.MAX_VALUE : requestedUpstream + wanted;
-            subscription.request(wanted);         // P3; a synchronous onNext loops this drain once more
+        replenish(subscription);
+    }
+
+    /** P3: tops the events requested ahead up to {@link #PREFETCH}, once a quarter of them was taken. */
+    private void replenish(Subscription subscription) {
+        long wanted = PREFETCH - (requestedUpstream - taken);
+        if (subscription != null && !done && wanted >= PREFETCH / 4) {
+            requestedUpstream += wanted;
+            subscription.request(wanted);         // a synchronous onNext loops this drain once more
         }
     }
 
@@ -241,9 +250,6 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     private abstract static class Consumer {
         /** Serves from the queue; returns true once done with. Drain only. */
         abstract boolean serve();
-
-        /** Events still wanted. Drain only. */
-        abstract long wanted();
     }
 
     /** Waits for a part's first event without taking it. */
@@ -270,10 +276,6 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             return true;
         }
 
-        @Override
-        long wanted() {
-            return 1;
-        }
     }
 
     /** Releases a part's events through its last. */
@@ -304,10 +306,6 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             }
         }
 
-        @Override
-        long wanted() {
-            return 1;
-        }
     }
 
     /** A part's contents to its one subscriber, as it requests them. */
@@ -369,11 +367,6 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
                     return true;
                 }
             }
-        }
-
-        @Override
-        long wanted() {
-            return requested.get() - delivered;
         }
     }
 }
