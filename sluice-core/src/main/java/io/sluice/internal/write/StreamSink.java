@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>S3: {@code abort()} closes the stream on a new daemon thread {@code sluice-stream-close},
  *       because a stream's {@code close()} may block (S2) or wait for a lock a blocked call holds,
  *       and waits at most {@link #ABORT_WAIT_MILLIS} ms for a call in flight to end and the close
- *       to return, counted from the moment the helper runs: a busy machine that is slow to
+ *       to return (whichever thread started it: the drain's own {@link #close()} may have won the
+ *       race to close), counted from the moment the helper runs: a busy machine that is slow to
  *       schedule a new thread does not shorten the wait. With no call in flight and a close that
  *       does not block, the stream is closed when {@code abort()} returns. Where closing
  *       unblocks a write (a socket's stream, a {@code PipedOutputStream}), the write fails at once,
@@ -57,7 +58,8 @@ public final class StreamSink implements WriteSink {
     private final OutputStream stream;
     private final AtomicInteger state = new AtomicInteger();              // drain sets/clears CALLING; any thread sets ABORTED (S1)
     private final AtomicBoolean closed = new AtomicBoolean();             // drain, aborting thread or closer: the stream is closed once (S4)
-    private final CountDownLatch abortSettled = new CountDownLatch(2);    // drain (call ended), closer or aborting thread (close done) -> aborting thread (S3)
+    private final CountDownLatch callEnded = new CountDownLatch(1);      // drain, or aborting thread if none in flight -> aborting thread (S3)
+    private final CountDownLatch closeReturned = new CountDownLatch(1);  // whichever thread closed the stream -> aborting thread (S3)
     private final CountDownLatch closerRunning = new CountDownLatch(1);   // closer or aborting thread -> aborting thread (S3)
     private final ThreadFactory closers;                                  // immutable: makes the helper of S3
 
@@ -143,7 +145,7 @@ public final class StreamSink implements WriteSink {
     private void end() {
         if (!state.compareAndSet(CALLING, 0)) {
             state.set(ABORTED);                  // CALLING | ABORTED: no call starts again
-            abortSettled.countDown();
+            callEnded.countDown();
         }
     }
 
@@ -190,30 +192,37 @@ public final class StreamSink implements WriteSink {
             return;
         }
         if ((before & CALLING) == 0) {
-            abortSettled.countDown();            // no call in flight: only the close is awaited
+            callEnded.countDown();               // no call in flight: only the close is awaited
         }
         try {
             closers.newThread(() -> {
                 closerRunning.countDown();
                 closeQuietly();
-                abortSettled.countDown();
             }).start();
         } catch (OutOfMemoryError | RuntimeException noThread) {
             closerRunning.countDown();
-            abortSettled.countDown();            // the drain's close() closes it once the call ends
+            closeReturned.countDown();           // nothing to wait for: the drain's close() closes it once the call ends
         }
         try {
             if (closerRunning.await(CLOSER_START_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {   // S3: from when it runs
-                abortSettled.await(ABORT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ABORT_WAIT_MILLIS);
+                if (callEnded.await(ABORT_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    closeReturned.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
+    /** Closes the stream unless another thread has; whoever closes it tells abort() when the close returned (S3). */
     private void closeOnce() throws IOException {
         if (closed.compareAndSet(false, true)) {
-            stream.close();
+            try {
+                stream.close();
+            } finally {
+                closeReturned.countDown();
+            }
         }
     }
 

@@ -8,7 +8,9 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -158,6 +160,55 @@ class StreamSinkTest {
         }));
         sink.abort();
         assertEquals(1, closes.get(), "the stream is closed when abort() returns");
+    }
+
+    /**
+     * S3 when the drain's own {@code close()} wins the race to close: abort() has set ABORTED, the
+     * drain closes the stream (slowly, as a stream whose {@code close()} releases resources may), and
+     * the helper finds it already claimed. abort() still returns only once that close has returned.
+     */
+    @Test
+    void abortWaitsForACloseTheDrainStartedFirst() throws Exception {
+        CountDownLatch aborting = new CountDownLatch(1);
+        CountDownLatch drainClosing = new CountDownLatch(1);
+        AtomicBoolean closeReturned = new AtomicBoolean();
+        long closeMillis = StreamSink.ABORT_WAIT_MILLIS / 4;
+        OutputStream stream = new ByteArrayOutputStream() {
+            @Override
+            public void close() {
+                drainClosing.countDown();
+                try {
+                    Thread.sleep(closeMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                closeReturned.set(true);
+            }
+        };
+        StreamSink sink = new StreamSink(stream, task -> {
+            aborting.countDown();                     // ABORTED is set: the drain's close() takes the aborted path
+            return new Thread(() -> {
+                try {
+                    drainClosing.await();             // the drain has claimed the close
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                task.run();
+            });
+        });
+        Thread drain = new Thread(() -> {
+            try {
+                aborting.await();
+                sink.close();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        drain.start();
+        sink.abort();
+        boolean closedWhenAbortReturned = closeReturned.get();
+        drain.join();
+        assertTrue(closedWhenAbortReturned, "abort() returned while the drain's close() was still running");
     }
 
     @Test
