@@ -1,6 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.testkit.Csv;
+import io.sluice.testkit.Estimate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -132,6 +133,12 @@ public final class AdaptiveTables {
         return b.toString();
     }
 
+    /**
+     * Targets 1 and 2 per scenario. Every ratio is of the means over repetitions with its 95% bootstrap
+     * interval ({@link Estimate#ratioOfMeans}); a target is met only when the interval clears it,
+     * missed when the interval lies on the wrong side, otherwise inconclusive. Peak queued bytes
+     * are a bound, not an estimate: the largest of the repetitions against the cap.
+     */
     private static String targets(List<Row> rows) {
         StringBuilder b = new StringBuilder("| scenario | adaptive / unbounded throughput | adaptive peak queued (cap) "
                 + "| unbounded peak queued | request calls adaptive / oneByOne | MiB/s adaptive / oneByOne |\n"
@@ -144,19 +151,31 @@ public final class AdaptiveTables {
             if (a == null || u == null || o == null) {
                 continue;
             }
-            double mib = med(a, Row::measured);
-            double ratio = mib / med(u, Row::measured);
+            Estimate throughput = Estimate.ratioOfMeans(values(a, Row::measured), values(u, Row::measured));
             long peak = a.stream().mapToLong(Row::measuredPeak).max().orElseThrow();
-            double calls = med(a, r -> r.measuredCalls()) / med(o, r -> r.measuredCalls());
-            double vsOne = med(o, Row::measured);
-            b.append(String.format(Locale.ROOT, "| %s | %.1f%% %s | %s (%s) %s | %s | 1/%.0f %s | %.1f / %.1f%s |%n",
-                    scenario, 100 * ratio, ratio >= 0.95 ? "met" : "missed", ChartWriter.bytes(peak),
-                    ChartWriter.bytes(a.get(0).cap()), peak <= a.get(0).cap() ? "met" : "missed",
-                    ChartWriter.bytes(u.stream().mapToLong(Row::measuredPeak).max().orElseThrow()), 1 / calls,
-                    calls <= 1.0 / 8 ? "met" : "missed", mib, vsOne,
-                    a.get(0).family().equals("slow-producer") ? (mib > vsOne ? " met" : " missed") : ""));
+            Estimate calls = Estimate.ratioOfMeans(values(a, Row::measuredCalls), values(o, Row::measuredCalls));
+            Estimate vsOne = Estimate.ratioOfMeans(values(a, Row::measured), values(o, Row::measured));
+            b.append(String.format(Locale.ROOT, "| %s | %.1f%% (%.1f-%.1f%%) %s | %s (%s) %s | %s | 1/%.0f (1/%.0f-1/%.0f) %s "
+                            + "| %.1f / %.1f%s |%n",
+                    scenario, 100 * throughput.value(), 100 * throughput.low(), 100 * throughput.high(),
+                    throughput.against(0.95, false), ChartWriter.bytes(peak), ChartWriter.bytes(a.get(0).cap()),
+                    peak <= a.get(0).cap() ? "met" : "missed",
+                    ChartWriter.bytes(u.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
+                    1 / calls.value(), 1 / calls.low(), 1 / calls.high(), calls.against(1.0 / 8, true),
+                    mean(a, Row::measured), mean(o, Row::measured),
+                    a.get(0).family().equals("slow-producer") ? " = " + vsOne.format() + " " + vsOne.against(1, false) : ""));
         }
-        return b.append("\nMedians over repetitions; peak queued: the largest of the repetitions.\n").toString();
+        return b.append("\nMeans over repetitions, ratios with their 95% bootstrap interval: met only when the interval "
+                + "clears the target (95%; 1/8 of the calls; faster than oneByOne), missed when it lies on the wrong "
+                + "side, otherwise inconclusive. Peak queued: the largest of the repetitions.\n").toString();
+    }
+
+    private static double[] values(List<Row> rows, ToDoubleFunction<Row> field) {
+        return rows.stream().mapToDouble(field).toArray();
+    }
+
+    private static double mean(List<Row> rows, ToDoubleFunction<Row> field) {
+        return rows.stream().mapToDouble(field).average().orElseThrow();
     }
 
     private static String windows(Path folder) {

@@ -49,13 +49,41 @@ class AdaptiveTablesTest {
         assertTrue(families.contains("| b-flow | 1 | 5.0% | 1 | 100.0% | 0 | 1 |"), families);
         assertTrue(blocks.get("adaptive-latency-bound").contains("| b-flow-1k | oneByOne | 1.0 | 20.0 | 21.0 | 40.0 | 5.0% |"),
                 blocks.get("adaptive-latency-bound"));
-        assertTrue(blocks.get("adaptive-targets").contains("| a-sink-64k | 112.5% met | 1.0 MiB (1.0 MiB) met "
-                + "| 50.0 MiB | 1/8 met | 112.5 / 50.0 |"), blocks.get("adaptive-targets"));
+        assertTrue(blocks.get("adaptive-targets").contains("| a-sink-64k | 112.5% (100.0-125.0%) met | 1.0 MiB (1.0 MiB) met "
+                + "| 50.0 MiB | 1/8 (1/8-1/8) met | 112.5 / 50.0 |"), blocks.get("adaptive-targets"));
         assertTrue(blocks.get("adaptive-window-response").contains("| a-sink-64k | adaptive | 2000 ms, fast → slow "
                 + "| 1024 → 257 in 7.0 ms; 1024, unchanged | 1024, unchanged |"), blocks.get("adaptive-window-response"));
         assertTrue(blocks.get("adaptive-runs").contains("| a-sink-64k | adaptive | 112.5 (100.0-125.0) | 105.0 | 150.0 "
                 + "| 1.0 MiB / 1.0 MiB | 100 / 90 |"), blocks.get("adaptive-runs"));
         assertTrue(blocks.get("adaptive-costs").contains("| dispatch_ns | 5015 |"));
+    }
+
+    /**
+     * Adaptive at 90 and 100 against unbounded's 100: a mean of 95%, but the interval (90-100%)
+     * straddles the 95% bar, so the target is inconclusive, not met; a slow producer's win over
+     * oneByOne carries its interval too.
+     */
+    @Test
+    void aTargetIsMetOnlyWhenItsIntervalClearsIt(@TempDir Path dir) throws IOException {
+        String rest = ",1048576,1048576,1048576,16,16,";
+        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER + "\n"
+                + "c-sink-64k,c-sink,65536,\"adaptive\",1,1000,90.00,100.00,100.00" + rest + "10,10,0.5,0.5\n"
+                + "c-sink-64k,c-sink,65536,\"adaptive\",2,1000,100.00,100.00,100.00" + rest + "20,20,0.5,0.5\n"
+                + "c-sink-64k,c-sink,65536,\"unbounded\",1,1000,100.00,100.00,100.00" + rest + "1,1,0.5,0.5\n"
+                + "c-sink-64k,c-sink,65536,\"oneByOne\",1,1000,50.00,50.00,100.00" + rest + "100,100,0.5,0.5\n"
+                + "d-slow-64k,slow-producer,65536,\"adaptive\",1,1000,40.00,40.00,40.00" + rest + "10,10,0.5,0.5\n"
+                + "d-slow-64k,slow-producer,65536,\"adaptive\",2,1000,44.00,40.00,40.00" + rest + "10,10,0.5,0.5\n"
+                + "d-slow-64k,slow-producer,65536,\"unbounded\",1,1000,42.00,40.00,40.00" + rest + "1,1,0.5,0.5\n"
+                + "d-slow-64k,slow-producer,65536,\"oneByOne\",1,1000,30.00,30.00,40.00" + rest + "100,100,0.5,0.5\n");
+        Files.writeString(dir.resolve(ScenarioMain.WINDOWS_CSV), ScenarioMain.WINDOWS_HEADER + "\n");
+        Files.writeString(dir.resolve(ScenarioMain.COSTS_CSV), "cost,value\n");
+
+        String targets = AdaptiveTables.blocks(dir).get("adaptive-targets");
+
+        assertTrue(targets.contains("| c-sink-64k | 95.0% (90.0-100.0%) inconclusive |"), targets);
+        assertTrue(targets.contains("| 1/7 (1/10-1/5) inconclusive | 95.0 / 50.0 |"), targets);
+        assertTrue(targets.contains("| d-slow-64k | 100.0% (95.2-104.8%) met |"), targets);
+        assertTrue(targets.contains("| 42.0 / 30.0 = 1.40 (1.33-1.47) met |"), targets);
     }
 
     @Test
