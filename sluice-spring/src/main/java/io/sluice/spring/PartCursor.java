@@ -247,13 +247,13 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     }
 
     /** Whom the drain serves. */
-    private abstract static class Consumer {
+    private interface Consumer {
         /** Serves from the queue; returns true once done with. Drain only. */
-        abstract boolean serve();
+        boolean serve();
     }
 
     /** Waits for a part's first event without taking it. */
-    private final class HeadWaiter extends Consumer {
+    private final class HeadWaiter implements Consumer {
         private final MonoSink<Head> sink;
 
         HeadWaiter(MonoSink<Head> sink) {
@@ -261,7 +261,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         }
 
         @Override
-        boolean serve() {
+        public boolean serve() {
             boolean terminated = done;            // before the peek: no event can follow a terminal signal
             PartEvent head = queue.peek();
             if (head != null) {
@@ -275,11 +275,10 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             endEmpty(sink);
             return true;
         }
-
     }
 
     /** Releases a part's events through its last. */
-    private final class Skip extends Consumer {
+    private final class Skip implements Consumer {
         private final MonoSink<Void> sink;
 
         Skip(MonoSink<Void> sink) {
@@ -287,7 +286,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         }
 
         @Override
-        boolean serve() {
+        public boolean serve() {
             for (;;) {
                 boolean terminated = done;
                 PartEvent event = take();
@@ -305,11 +304,10 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
                 }
             }
         }
-
     }
 
     /** A part's contents to its one subscriber, as it requests them. */
-    private final class PartSubscription extends Consumer implements Subscription {
+    private final class PartSubscription implements Consumer, Subscription {
         private final Subscriber<? super DataBuffer> subscriber;
         private final AtomicLong requested = new AtomicLong();   // subscriber -> drain, capped at Long.MAX_VALUE
         private volatile boolean cancelledPart;                  // subscriber -> drain
@@ -338,7 +336,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         }
 
         @Override
-        boolean serve() {
+        public boolean serve() {
             for (;;) {
                 if (cancelledPart) {
                     return true;
