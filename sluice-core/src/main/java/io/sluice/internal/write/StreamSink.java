@@ -57,7 +57,7 @@ public final class StreamSink implements WriteSink {
 
     private final OutputStream stream;
     private final AtomicInteger state = new AtomicInteger();              // drain sets/clears CALLING; any thread sets ABORTED (S1)
-    private final AtomicBoolean closed = new AtomicBoolean();             // drain, aborting thread or closer: the stream is closed once (S4)
+    private final AtomicBoolean closed = new AtomicBoolean();             // drain or closer: the stream is closed once (S4)
     private final CountDownLatch callEnded = new CountDownLatch(1);      // drain, or aborting thread if none in flight -> aborting thread (S3)
     private final CountDownLatch closeReturned = new CountDownLatch(1);  // whichever thread closed the stream -> aborting thread (S3)
     private final CountDownLatch closerRunning = new CountDownLatch(1);   // closer or aborting thread -> aborting thread (S3)
