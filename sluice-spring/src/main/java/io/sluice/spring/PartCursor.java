@@ -36,7 +36,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>P1: every event received is released exactly once: while it is in the queue it is the
  *       cursor's, and the cursor releases it once cancelled; an event handed to a part's
  *       subscriber is that subscriber's (the write gives each buffer back). An event that arrives
- *       after cancel is released on arrival (§2.8).</li>
+ *       after cancel is released on arrival (§2.8). The upstream's discard hook releases only events
+ *       the cursor never received: an operator that discards a value it has already emitted (as
+ *       {@code concatMap} does on cancel) would otherwise release the cursor's event a second
+ *       time.</li>
  *   <li>P2: one consumer at a time (a head waiter, a part's subscriber, a skip), served by the
  *       drain, which alone polls the queue, requests from or cancels the upstream and signals the
  *       consumer: the upstream's requests are serial (§2.7), a part subscriber's signals too
@@ -67,6 +70,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     private volatile boolean done;               // upstream -> drain: onComplete or onError arrived
     private volatile boolean cancelled;          // any thread -> drain (P1)
     private volatile boolean ended;              // drain -> store: the form ended where a part would start
+    private volatile PartEvent lastReceived;     // upstream -> discard hook: the event onNext took last (P1)
     private Consumer current;                    // drain-confined
     private long requestedUpstream;              // drain-confined: events requested so far (P3)
     private long taken;                          // drain-confined: events polled so far
@@ -78,11 +82,11 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     /**
      * Subscribes a cursor to {@code parts}; events that the upstream's own operators hold when it is
-     * cancelled are released by their discard hook.
+     * cancelled are released by their discard hook, except one the cursor has already received (P1).
      */
     static PartCursor over(Publisher<PartEvent> parts, ContextView context) {
         PartCursor cursor = new PartCursor(context);
-        Flux.from(parts).doOnDiscard(PartEvent.class, PartCursor::release).subscribe(cursor);
+        Flux.from(parts).doOnDiscard(PartEvent.class, cursor::discarded).subscribe(cursor);
         return cursor;
     }
 
@@ -144,6 +148,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     @Override
     public void onNext(PartEvent event) {
         Objects.requireNonNull(event, "§2.13: onNext event");
+        lastReceived = event;
         queue.offer(event);
         drain();                                  // released there if cancelled (P1, §2.8)
     }
@@ -234,6 +239,18 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             sink.error(error);
         } else {
             sink.success();
+        }
+    }
+
+    /**
+     * The upstream's discard hook: releases an event its operators dropped, unless the cursor received
+     * it, which makes it the cursor's (P1). Reactor's {@code concatMap} (3.7), cancelled after its inner
+     * {@code Mono.just} has emitted, discards that value all the same; Spring's multipart reader builds
+     * each event so, and an upload that fails mid-part cancels it right after the last event arrived.
+     */
+    private void discarded(PartEvent event) {
+        if (event != lastReceived) {
+            release(event);
         }
     }
 
