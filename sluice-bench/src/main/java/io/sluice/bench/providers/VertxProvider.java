@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options, driven as
- * docs/BENCHMARKS.md, "Method", lists: writes through the {@code vertx-reactive-streams} bridge
+ * docs/BENCHMARK-METHOD.md lists: writes through the {@code vertx-reactive-streams} bridge
  * ({@link ReactiveReadStream} piped to the file), reads through the file's handler.
  *
  * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
