@@ -43,13 +43,8 @@ record GcLog(Path file) {
                 .toList();
     }
 
-    private static long bytes(String number, String unit) {
-        long value = Long.parseLong(number);
-        return switch (unit) {
-            case "K" -> value * 1024;
-            case "M" -> value * 1024 * 1024;
-            default -> value * 1024 * 1024 * 1024;
-        };
+    private static long bytes(String number, String unit) { // unit K, M or G
+        return Long.parseLong(number) << 10 * ("KMG".indexOf(unit) + 1);
     }
 
     private List<String> lines() {

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * {@code java -jar sluice-server.jar report --from RUN [--charts DIR] [--allow-noisy] | --check | --all}: a load
@@ -86,7 +87,8 @@ public final class LoadReport {
 
         /** Scenario C's tables as printed, then its machine line and gate lines as a code block. */
         String scenarioC() {
-            return scenarioCLines.subList(0, scenarioCGatesStart()).stream().filter(line -> !line.startsWith("series: "))
+            return scenarioCLines.subList(0, scenarioCGatesStart()).stream()
+                    .filter(line -> !line.startsWith("series: "))
                     .collect(Collectors.joining("\n")).strip() + "\n\n" + scenarioCGates();
         }
 
@@ -96,14 +98,9 @@ public final class LoadReport {
         }
 
         private int scenarioCGatesStart() {
-            int gates = 0;
-            while (gates < scenarioCLines.size() && !scenarioCLines.get(gates).startsWith("machine: ")) {
-                gates++;
-            }
-            if (gates == scenarioCLines.size()) {
-                throw new IllegalStateException("no " + SCENARIO_C + " with a 'machine:' line in this run");
-            }
-            return gates;
+            return IntStream.range(0, scenarioCLines.size()).filter(i -> scenarioCLines.get(i).startsWith("machine: "))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no " + SCENARIO_C
+                            + " with a 'machine:' line in this run"));
         }
 
         String line() {

@@ -86,12 +86,8 @@ public final class ProcessReadings {
 
     /** {@code syscw} of a {@code /proc/PID/io} text, -1 when it has no such line. */
     public static long writeSyscalls(String io) {
-        for (String line : io.split("\n")) {
-            if (line.startsWith("syscw:")) {
-                return Long.parseLong(line.substring("syscw:".length()).trim());
-            }
-        }
-        return -1;
+        return io.lines().filter(line -> line.startsWith("syscw:"))
+                .mapToLong(line -> Long.parseLong(line.substring("syscw:".length()).trim())).findFirst().orElse(-1);
     }
 
     /** Ticks per second of {@code /proc/PID/stat}'s times; Linux's {@code USER_HZ}, 100, when getconf failed. */

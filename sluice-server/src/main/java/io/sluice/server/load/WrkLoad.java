@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -31,17 +32,10 @@ record WrkLoad(Path wrk) {
             """.formatted(MARK);
 
     static Optional<WrkLoad> find() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String directory : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(directory, "wrk");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(new WrkLoad(candidate));
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(System.getenv("PATH")).stream()
+                .flatMap(path -> Arrays.stream(path.split(File.pathSeparator)))
+                .map(directory -> Path.of(directory, "wrk"))
+                .filter(Files::isExecutable).findFirst().map(WrkLoad::new);
     }
 
     @Override
