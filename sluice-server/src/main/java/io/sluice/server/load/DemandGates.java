@@ -13,16 +13,9 @@ import static io.sluice.server.load.GateBook.check;
 import static io.sluice.server.load.GateBook.f;
 
 /**
- * Scenario C's gates: absolute figures at full scale, ratios with headroom at smoke scale (seconds
- * of load on a shared 2-core CI machine), where the window gate compares time-weighted means and
- * the per-switch count is only a NOTE. Each gate's figures and why: the gate table of
- * {@code docs/results/2026-11-22-scenario-c/README.md}. The unpaced case is gated on memory only:
- * its producers outrun the sink in both phases, so no window behaviour is asked of it. With several
- * repeats each figure is the mean over the repeats (a ratio: of two strategies' means) with its 95%
- * interval, and a gate is met, missed or inconclusive ({@link GateBook}); the lines' one-sample
- * figures are the first repeat's.
- *
- * <p><b>Threading:</b> used by one thread.
+ * Scenario C's gates: absolute figures at full scale, ratios with headroom at smoke scale, where the per-switch
+ * window count is only a NOTE; the unpaced case (its producers outrun the sink in both phases) is gated on memory
+ * only. Figures and why: {@code docs/results/2026-11-22-scenario-c/README.md}. Repeats as in {@link Gates}.
  */
 final class DemandGates {
 
@@ -44,13 +37,7 @@ final class DemandGates {
         this.out = out;
     }
 
-    /**
-     * Prints one line per gate and the closing count.
-     *
-     * @param paced each repeat's paced results, adaptive first and all-at-once last
-     * @param unpaced each repeat's unpaced results, in the same order
-     * @return the number of failed (one repeat) or missed (repeats) gates
-     */
+    /** Prints the gates of each repeat's results (adaptive first, all-at-once last); returns the failed ones. */
     int judge(List<List<DemandScenario.Result>> paced, List<List<DemandScenario.Result>> unpaced) {
         GateBook book = new GateBook(paced.size(), out);
         List<DemandScenario.Result> first = paced.get(0);

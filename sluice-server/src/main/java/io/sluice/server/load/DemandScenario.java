@@ -33,28 +33,13 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * Scenario C, in process: {@code uploads} concurrent writes into one {@link ThrottledSink}
- * alternating 200 and 20 MiB/s ({@link #sinkBytesPerSecond}), once per demand strategy, in two cases; each run is a
- * {@link DemandRun}. The set-up, what is measured and why are in
- * {@code docs/results/2026-11-22-scenario-c/README.md}.
- *
- * <p><b>Paced producers (gated).</b> Each upload's client sends {@code --rate-mib} MiB/s (default
- * {@value #DEFAULT_PRODUCER_MIB_PER_SECOND}) in {@code --chunk-kib} KiB chunks (default 8, Jetty 12's
- * default input buffer) through a {@link ScheduledPublisher#timed timed ScheduledPublisher}: fresh
- * heap chunks, up to {@link #CLIENT_BURST_BYTES} sent ahead, one timer thread for all uploads. The
- * best any strategy can do, {@code (min(8r, 200) + min(8r, 20)) / 2}, is printed as "ideal".
- *
- * <p><b>Unpaced producers (reported).</b> Each upload reads a file ({@code ReactiveFile.read()}) as
- * fast as the page cache gives it, so the sink is the bottleneck in both phases.
- *
- * <p>{@code --series FILE} writes stream 0's window, queued bytes and the sink's rate over time as
- * CSV ({@link WindowTrace#CSV_HEADER}); rows of the unpaced case name their strategy
- * {@code unpaced <strategy>}.
- *
- * <p>{@code --repeats N} (default 1) runs both cases N times, each repeat every strategy in turn, so
- * that drift on the machine hits every strategy alike; each repeat prints its tables, the gates are
- * judged on all of them with 95% intervals ({@link DemandGates}), and the series is repeat 1's. The
- * warm-up runs before repeat 1 only: the JVM stays warm for the others.
+ * Scenario C, in process: {@code uploads} concurrent writes into one {@link ThrottledSink} alternating 200 and
+ * 20 MiB/s, once per demand strategy, each run a {@link DemandRun}, in two cases: paced producers (gated; each
+ * client sends {@code --rate-mib} MiB/s in {@code --chunk-kib} KiB chunks through a timed
+ * {@link ScheduledPublisher}) and unpaced ones (reported; each reads a file as fast as the page cache gives it).
+ * {@code --series FILE} writes stream 0's window over time as CSV ({@link WindowTrace#CSV_HEADER}, repeat 1's);
+ * {@code --repeats N} runs both cases N times, every strategy in turn, and {@link DemandGates} judges all of them.
+ * Set-up, measures and why: {@code docs/results/2026-11-22-scenario-c/README.md}.
  *
  * <pre>java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full] [--series FILE]
  *     [--rate-mib R] [--chunk-kib K] [--repeats N]</pre>
@@ -76,39 +61,19 @@ public final class DemandScenario {
     }
 
     /**
-     * How big a run is: {@link #FULL} is the measured run, the one the full gates' absolute figures
-     * are set for; {@link #SMOKE} the CI one (about 2.5 s per strategy and case, with two
-     * fast-to-slow switches for the paced producers).
-     *
-     * @param name smoke or full
-     * @param uploads concurrent streams into the one sink
-     * @param bytesEach bytes per stream
-     * @param periodNanos how long the sink stays fast, then slow
-     * @param rounds how often every strategy runs, interleaved; throughput is the best round's, every
-     *     other measure is taken over all rounds (smoke: 2, so that a second of load from another build
-     *     on a shared CI machine cannot decide a gate alone)
+     * How big a run is: {@link #FULL} the measured one, {@link #SMOKE} CI's. {@code rounds}: how often every
+     * strategy runs, interleaved; throughput is the best round's, every other measure over all rounds (smoke: 2,
+     * so that a second of load from another build on a shared machine cannot decide a gate alone).
      */
     record Size(String name, int uploads, long bytesEach, long periodNanos, int rounds) {
         static final Size SMOKE = new Size("smoke", 8, 32L << 20, TimeUnit.MILLISECONDS.toNanos(500), 2);
         static final Size FULL = new Size("full", 8, 256L << 20, TimeUnit.MILLISECONDS.toNanos(2000), 1);
     }
 
-    /**
-     * A run's settings.
-     *
-     * @param scale the sizes and period
-     * @param producerMibPerSecond each paced client's rate
-     * @param chunkBytes each paced client's chunk size
-     * @param series where to write stream 0's window over time as CSV, or null
-     * @param repeats how often both cases run, from 1
-     */
+    /** A run's settings; {@code series} is null when no CSV is written. */
     record Settings(Size scale, double producerMibPerSecond, int chunkBytes, Path series, int repeats) {
 
-        /**
-         * The best aggregate the producers and the sink together allow over the first {@code seconds}
-         * of a run (a run that ends inside a fast period has a higher mean than whole period pairs;
-         * over one pair it is the best any strategy can reach).
-         */
+        /** The best aggregate the producers and the sink together allow over the first {@code seconds}. */
         double idealPacedMibPerSecond(double seconds) {
             double producers = scale.uploads() * producerMibPerSecond;
             double period = scale.periodNanos() / 1e9;
@@ -165,12 +130,7 @@ public final class DemandScenario {
         }
     }
 
-    /**
-     * Runs scenario C and exits 1 if a gate failed.
-     *
-     * @param args {@code smoke} or {@code full}, then optionally {@code --series FILE},
-     *     {@code --rate-mib R}, {@code --chunk-kib K}, {@code --repeats N}
-     */
+    /** Runs scenario C (arguments as in the class comment) and exits 1 if a gate failed. */
     public static void main(String[] args) throws Exception {
         boolean named = args.length > 0 && !args[0].startsWith("--");
         Size scale = !named ? Size.SMOKE : Stream.of(Size.SMOKE, Size.FULL).filter(size -> size.name().equals(args[0]))
@@ -184,11 +144,7 @@ public final class DemandScenario {
                 System.out) == 0 ? 0 : 1);
     }
 
-    /**
-     * Runs both cases, prints their tables and the gates to {@code out}.
-     *
-     * @return the number of failed gates
-     */
+    /** Runs both cases, prints their tables and the gates to {@code out}; returns the number of failed gates. */
     static int run(Settings settings, PrintStream out) throws Exception {
         Size scale = settings.scale();
         Load.Meter machine = new Load.Meter();
@@ -232,7 +188,7 @@ public final class DemandScenario {
         return new DemandGates(settings, out).judge(paced, unpaced);
     }
 
-    /** Both cases once, each strategy in turn, their tables printed and their results added to {@code paced} and {@code unpaced}. */
+    /** Both cases once, each strategy in turn; adds their results to the repeats' lists. */
     private static void runRepeat(Settings settings, List<String> csv, boolean warmUp, PrintStream out,
                                   List<List<Result>> pacedRepeats, List<List<Result>> unpacedRepeats) throws Exception {
         Size scale = settings.scale();

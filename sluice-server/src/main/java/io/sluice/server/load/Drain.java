@@ -1,15 +1,9 @@
 package io.sluice.server.load;
 
 /**
- * What the server's memory did after scenario B's load: every client closed, then
- * {@link #DRAIN_SECONDS} of nothing, RSS sampled every 250 ms; then a forced full GC.
- *
- * @param rssAtLoadEndMiB RSS just before the clients closed
- * @param rssMaxOverDrainMiB the highest RSS sampled during the drain
- * @param rssAfterDrainMiB RSS at the end of the drain
- * @param liveSetIdleMiB heap after a forced full GC of the fresh server, before its warm-up (NaN if not measured)
- * @param liveSetAfterDrainMiB heap after a forced full GC after the drain (NaN if not measured)
- * @param note why a live set is missing, or empty
+ * What the server's memory did after scenario B's load: every client closed, then {@link #DRAIN_SECONDS} of
+ * RSS samples, then a forced full GC. The live sets are heap after a forced full GC (idle: before the warm-up),
+ * NaN if not measured; {@code note} says why.
  */
 record Drain(double rssAtLoadEndMiB, double rssMaxOverDrainMiB, double rssAfterDrainMiB, double liveSetIdleMiB,
              double liveSetAfterDrainMiB, String note) {

@@ -10,14 +10,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The gate lines and count of one evaluation. On one sample per figure a gate prints
- * {@code PASS}/{@code FAIL} with its run's figures and the count is {@code N passed, N failed}; on
- * several repeats every figure is an {@link Estimate} with its 95% interval, a gate prints
- * {@code MET}, {@code MISSED} or {@code INCONCLUSIVE} ({@link Estimate#against}) with its
- * estimates, and the count is {@code N met, N missed, N inconclusive}. A gate's verdict on one
- * sample is the same rule: an estimate of one sample has no width, so it is met or missed.
- *
- * <p><b>Threading:</b> used by one thread.
+ * The gate lines and count of one evaluation: on one sample {@code PASS}/{@code FAIL} with the run's figures; on
+ * repeats {@code MET}, {@code MISSED} or {@code INCONCLUSIVE} by each {@link Estimate}'s 95% interval. Both use
+ * the same rule: an estimate of one sample has no width, so it is met or missed.
  */
 final class GateBook {
 
@@ -34,23 +29,17 @@ final class GateBook {
         }
     }
 
-    /** {@code measured} against {@code target}: at least, or at most if {@code atMost}. */
     static Check check(String label, Estimate measured, double target, boolean atMost) {
         return new Check(label, measured, target, atMost);
     }
 
-    private final int repeats;                  // samples behind every figure
+    private final int repeats;
     private final PrintStream out;
     private final Map<Estimate.Verdict, Integer> counted = new EnumMap<>(Estimate.Verdict.class);
 
     GateBook(int repeats, PrintStream out) {
         this.repeats = repeats;
         this.out = out;
-    }
-
-    /** Whether figures have intervals (more than one repeat). */
-    boolean repeated() {
-        return repeats > 1;
     }
 
     /** A gate that holds when every check holds; {@code detail} is the one-sample line's figures. */
@@ -82,7 +71,7 @@ final class GateBook {
 
     private void print(String name, String detail, List<Check> checks, Estimate.Verdict verdict) {
         counted.merge(verdict, 1, Integer::sum);
-        if (!repeated()) {
+        if (repeats <= 1) {
             out.println((verdict == Estimate.Verdict.MET ? "PASS " : "FAIL ") + name + ": " + detail);
         } else {
             out.println(verdict.name() + " " + name + ": " + (checks.isEmpty() ? detail
@@ -95,7 +84,7 @@ final class GateBook {
         int met = counted.getOrDefault(Estimate.Verdict.MET, 0);
         int missed = counted.getOrDefault(Estimate.Verdict.MISSED, 0);
         int inconclusive = counted.getOrDefault(Estimate.Verdict.INCONCLUSIVE, 0);
-        if (repeated()) {
+        if (repeats > 1) {
             out.println(met + " met, " + missed + " missed, " + inconclusive + " inconclusive (" + repeats
                     + " repeats, 95% intervals)");
             return missed;

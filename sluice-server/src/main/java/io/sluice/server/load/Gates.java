@@ -13,12 +13,10 @@ import static io.sluice.server.load.GateBook.check;
 import static io.sluice.server.load.GateBook.f;
 
 /**
- * Scenarios A1, A2 and B's gates, evaluated on measured rows. At smoke scale the same gates run
- * with wider ratios (a shared 2-core machine, seconds of load); absolute numbers that only mean
- * something at full scale are replaced by ratios to the control lane. docs/SERVER.md, "Gates:
- * status", lists both forms. With several repeats a figure is the mean over the repeats (a ratio:
- * the ratio of the two lanes' means) with its 95% interval, and a gate is met, missed or
- * inconclusive ({@link GateBook}); the lines' one-sample figures are the first repeat's.
+ * Scenarios A1, A2 and B's gates on measured rows; at smoke scale wider ratios, and ratios to the control lane
+ * in place of absolute figures (docs/SERVER.md, "Gates: status"). With repeats a figure is the mean over them (a
+ * ratio: of the lanes' means) judged by its 95% interval ({@link GateBook}); a line's one-sample figures are
+ * repeat 1's.
  */
 final class Gates {
 
@@ -29,7 +27,6 @@ final class Gates {
     private final PrintStream out;
     private final List<String> notEvaluated = new ArrayList<>();
 
-    /** The gates of a run of {@code repeats.size()} repeats, each a list of rows. */
     Gates(List<List<Row>> repeats, Scale scale, PrintStream out) {
         this.scale = scale;
         this.repeats = repeats;
@@ -62,7 +59,7 @@ final class Gates {
                 && row.lane() == lane).findFirst();
     }
 
-    /** {@code figure} of the row of {@code scenario}, {@code step} and {@code lane} in every repeat that has it. */
+    /** {@code figure} of that row in every repeat that has it. */
     private double[] each(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
         return repeats.stream().map(repeat -> find(repeat, scenario, step, lane)).flatMap(Optional::stream)
                 .mapToDouble(figure).toArray();
@@ -219,12 +216,9 @@ final class Gates {
     }
 
     /**
-     * "RSS flat at the end", made precise: over a {@value Drain#DRAIN_SECONDS} s drain after the
-     * load (every client closed), RSS never rises more than {@link #drainRiseMiB()} above its value
-     * at the end of the load (nothing keeps growing once traffic stops), and the heap live set after
-     * the drain (a forced full GC) is within {@link #LIVE_SET_SLACK_MIB} of the idle live set (what
-     * the connections held was let go). When jcmd is missing (in any repeat) only the RSS half is
-     * checked, and the detail says so.
+     * "RSS flat at the end": over the drain RSS rises at most {@link #drainRiseMiB()} above its value at the
+     * load's end, and the live set after it is within {@link #LIVE_SET_SLACK_MIB} of the idle one (only the RSS
+     * half when jcmd is missing in any repeat).
      */
     private void rssFlatAtTheEnd(Row row) {
         Drain drain = row.drain();
@@ -260,9 +254,4 @@ final class Gates {
     }
 
     static final double LIVE_SET_SLACK_MIB = 32;
-
-    /** Every row of every repeat, each repeat's in the order they ran. */
-    static List<Row> flatten(List<List<Row>> repeats) {
-        return repeats.stream().flatMap(List::stream).toList();
-    }
 }

@@ -9,20 +9,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The server's {@code -Xlog:gc} file, read from outside the process. Every pause line ends with
- * {@code before->after(committed)}; "after" is the heap right after a collection. The highest
- * "after" during a load is an upper bound on the live set that costs the run nothing (a young
- * pause leaves old garbage in place); after a forced full collection ({@code jcmd PID GC.run},
- * which is {@code System.gc()}, a full pause in G1, Serial and Parallel) it is the live set itself.
- *
- * @param file the log the server writes
+ * The server's {@code -Xlog:gc} file. Every pause line ends with {@code before->after(committed)}: the highest
+ * "after" during a load bounds the live set from above (a young pause leaves old garbage); after a forced full
+ * collection ({@code jcmd PID GC.run}) it is the live set.
  */
 record GcLog(Path file) {
 
     private static final Pattern PAUSE = Pattern.compile(
             "Pause (Young|Full).*?\\s(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
 
-    /** One pause line: whether it was a full pause, and the heap after it. */
     record Pause(boolean full, long afterBytes) {
     }
 
@@ -42,20 +37,14 @@ record GcLog(Path file) {
                 .reduce((earlier, later) -> later);
     }
 
-    /** Every pause line, in order. */
     static List<Pause> pauses(List<String> lines) {
         return lines.stream().map(PAUSE::matcher).filter(Matcher::find)
                 .map(matcher -> new Pause(matcher.group(1).equals("Full"), bytes(matcher.group(4), matcher.group(5))))
                 .toList();
     }
 
-    private static long bytes(String number, String unit) {
-        long value = Long.parseLong(number);
-        return switch (unit) {
-            case "K" -> value * 1024;
-            case "M" -> value * 1024 * 1024;
-            default -> value * 1024 * 1024 * 1024;
-        };
+    private static long bytes(String number, String unit) { // unit K, M or G
+        return Long.parseLong(number) << 10 * ("KMG".indexOf(unit) + 1);
     }
 
     private List<String> lines() {

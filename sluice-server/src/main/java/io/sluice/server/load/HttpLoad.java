@@ -17,9 +17,8 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * JDK {@code HttpClient} traffic: closed-loop (N requests always in flight, like wrk) and
- * open-model (a fixed arrival rate whatever the server does; latency counts from the intended
- * start, so a stalled server cannot hide queueing: no coordinated omission).
+ * JDK {@code HttpClient} traffic: closed-loop (N requests always in flight, like wrk) and open-model (a fixed
+ * arrival rate; latency counts from the intended start, so a stalled server cannot hide queueing).
  */
 final class HttpLoad implements AutoCloseable {
 
@@ -103,10 +102,8 @@ final class HttpLoad implements AutoCloseable {
     }
 
     /**
-     * Closes every connection of the client now (requests that timed out leave theirs open, and
-     * the server keeps serving them). {@code HttpClient.shutdownNow()} exists from JDK 21 and is
-     * called reflectively, since this code is compiled for 17; returns false where it does not
-     * exist: there the connections close at the client's idle timeout.
+     * Closes every connection now (timed-out requests leave theirs open) with {@code HttpClient.shutdownNow()},
+     * called reflectively: it exists from JDK 21 and this is compiled for 17. False where it does not exist.
      */
     boolean closeConnections() {
         try {
@@ -125,10 +122,7 @@ final class HttpLoad implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    /**
-     * Latencies (HdrHistogram, microseconds, up to 60 s) and outcome counts of one traffic class,
-     * recorded from the client's threads: every field is guarded by the recorder's monitor.
-     */
+    /** Latencies (microseconds, up to 60 s) and outcome counts; every field is guarded by its monitor. */
     private static final class LatencyRecorder {
 
         private final Histogram histogram = new Histogram(60_000_000L, 3);
@@ -153,7 +147,6 @@ final class HttpLoad implements AutoCloseable {
             timeouts++;
         }
 
-        /** The counts and percentiles as a row reports them. */
         synchronized Traffic traffic() {
             return new Traffic(ok, bytes, errors, timeouts, percentileMillis(50), percentileMillis(99),
                     percentileMillis(99.9));

@@ -22,24 +22,16 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The charts of one harness run (XChart, written by {@link Png}), each only when its scenario ran,
- * and the style every load chart shares ({@link WindowChart} draws scenario C's from its CSV):
- * <ul>
- *   <li>{@code server-a1.png}, {@code server-a2.png}: req/s (top panel, titled) and p99 (bottom
- *       panel) per lane against the connection steps, a dot per step; A2 adds lane A's plateau
- *       (threads / 0.1 s) as a dashed line;</li>
- *   <li>{@code server-b.png}: scenario B per lane, three bar panels: fast-GET p99, peak RSS (idle
- *       RSS as a black marker) and the peak kernel send queue, each bar labelled with its value; a
- *       lane whose server died, or whose GETs timed out, says so under its bars.</li>
- * </ul>
- * Panels are stacked so that the titles fit.
+ * The charts of one harness run (XChart), each only when its scenario ran, and the style every load chart
+ * shares: {@code server-a1.png} and {@code server-a2.png} (req/s and p99 per lane against the connection steps;
+ * A2 adds lane A's plateau), {@code server-b.png} (B's fast-GET p99, peak and idle RSS, peak send queue).
  */
 final class LoadCharts {
 
     static final int WIDTH = 960;
     static final int CONNECTIONS_HEIGHT = 640;
     static final int SLOW_CLIENTS_HEIGHT = 780;
-    /** One colour per lane (A, B, C, C-unbounded) and per series elsewhere, in this order. */
+    /** One colour per lane (A, B, C, C-unbounded), in this order. */
     static final Color[] SERIES_COLOURS = {new Color(0xD6, 0x27, 0x28), new Color(0x1F, 0x77, 0xB4),
         new Color(0x2C, 0xA0, 0x2C), new Color(0x7F, 0x7F, 0x7F)};
     static final Color INK = new Color(0x33, 0x33, 0x33);
@@ -74,7 +66,7 @@ final class LoadCharts {
         return rows.stream().anyMatch(row -> row.scenario().equals(scenario));
     }
 
-    /** A1 or A2; {@code plateau} NaN draws no plateau line. */
+    /** A1 or A2; a NaN {@code plateau} draws no plateau line. */
     private static Path connections(List<Row> rows, String scenario, String title, double plateau,
                                     String plateauLabel, Path file) throws IOException {
         List<Row> mine = rows.stream().filter(row -> row.scenario().equals(scenario)).toList();
@@ -105,7 +97,7 @@ final class LoadCharts {
         return chart;
     }
 
-    /** Lane {@code lane}'s value at each step, no point where it has none (or it is NaN). */
+    /** Lane {@code lane}'s value at each step, no point where it has none or it is NaN. */
     private static void stepLine(CategoryChart chart, List<Row> rows, List<String> steps, Lane lane,
                                  ToDoubleFunction<Row> value) {
         List<Double> values = steps.stream().map(step -> rows.stream()
@@ -115,7 +107,6 @@ final class LoadCharts {
                 .setMarkerColor(colour(lane.ordinal())).setLineColor(colour(lane.ordinal()));
     }
 
-    /** Scenario B's three bar panels. */
     private static Path slowClients(List<Row> rows, String title, Path file) throws IOException {
         List<Row> gets = rows.stream().filter(row -> row.scenario().equals("B") && row.step().equals("fast GET"))
                 .sorted(Comparator.comparing(Row::lane)).toList();
@@ -165,12 +156,11 @@ final class LoadCharts {
                 .map(v -> v.isNaN() ? null : v).toList();
     }
 
-    /** The colour of {@code index}'s series (a lane's ordinal). */
     static Color colour(int index) {
         return SERIES_COLOURS[index % SERIES_COLOURS.length];
     }
 
-    /** White background, a 12-point bold title (long titles fit a panel), the given title shown or not. */
+    /** White background, a 12-point bold title (long titles fit a panel), shown or not. */
     static void style(Styler styler, boolean titled) {
         styler.setChartBackgroundColor(Color.WHITE).setChartTitleVisible(titled)
                 .setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 12)).setSeriesColors(SERIES_COLOURS);

@@ -28,29 +28,17 @@ import java.util.stream.Stream;
  * The load harness: {@code java -cp sluice-server.jar io.sluice.server.load.LoadMain
  * [--scale smoke|full] [--scenarios A1,A2,B] [--lanes A,B,C,C-unbounded] [--server-cpu 0]
  * [--run-seconds N] [--charts DIR] [--closed-loop auto|wrk|java] [--results DIR] [--repeats N]}.
- * {@code --closed-loop}: A1 and A2's generator, {@link WrkLoad wrk} (auto: when it is on the
- * {@code PATH}) or the JDK {@code HttpClient}; B's open-model traffic is always the JDK's.
- * {@code --charts DIR} writes {@code server-a1.png}, {@code server-a2.png} and {@code server-b.png}
- * there after the run (see {@link LoadCharts}). {@code --results DIR} writes the run's raw results
- * there: {@code rows.csv} ({@link RowsCsv}, a line as each step ends) and {@code run.properties}
- * (how the run was made); {@link LoadReport} regenerates the tables, gates and charts from them.
- * {@code --repeats N} (default 1) runs every lane and step N times, interleaved: repeat 1 of every
- * scenario, lane and step, then repeat 2, and so on, so that drift on the machine hits every lane
- * alike; each row carries its repeat. Prints a Markdown table, one PASS/FAIL line per gate and
- * {@code N passed, N failed}; exits 1 when a gate failed. With repeats the gates are met, missed or
- * inconclusive by their 95% intervals ({@link Gates}) and it exits 1 when one was missed; the
- * charts draw repeat 1. Lane B is left out on JDKs without virtual threads (said in the output).
+ * {@code --closed-loop}: A1 and A2's generator, {@link WrkLoad wrk} (auto: when on the {@code PATH}) or the
+ * JDK {@code HttpClient}; B's is always the JDK's. {@code --charts DIR}: {@link LoadCharts} of repeat 1.
+ * {@code --results DIR}: {@code rows.csv} ({@link RowsCsv}) and {@code run.properties}, which {@link LoadReport}
+ * reports from. {@code --repeats N} runs every scenario, lane and step N times, interleaved, so that drift on
+ * the machine hits every lane alike. Prints the tables and gates ({@link Gates}); exits 1 when one failed.
  */
 public final class LoadMain {
 
     private LoadMain() {
     }
 
-    /**
-     * Runs the harness.
-     *
-     * @param args flags as in the class comment
-     */
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = flags(List.of(args), Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
                 "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
@@ -79,11 +67,7 @@ public final class LoadMain {
         System.exit(failed == 0 ? 0 : 1);
     }
 
-    /**
-     * Runs and prints everything; A1 and A2 run on {@code wrk}, or on the JDK {@code HttpClient}
-     * when it is empty; the raw results go to {@code results} unless it is null. Returns the number
-     * of failed gates.
-     */
+    /** Runs and prints everything, the raw results to {@code results} unless null; returns the failed gates. */
     static int run(Scale scale, int repeats, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
                    Path chartDirectory, Optional<WrkLoad> wrk, Path results, PrintStream out) throws Exception {
         List<Lane> lanes = new ArrayList<>(requestedLanes);

@@ -13,15 +13,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a load harness reads about a server process from outside: its resident memory and its CPU
- * time, its write system calls in {@code /proc} (Linux), and the {@code name=value} lines of its own figures over HTTP.
- * Every reading is of another process that may have died, so none throws: a gone process reads as
- * -1, NaN or nothing.
+ * What a load harness reads about a server process from outside: RSS, CPU time and write system calls from
+ * {@code /proc} (Linux), and its own {@code name=value} figures over HTTP. The process may have died, so no
+ * reading throws: a gone process reads as -1, NaN or nothing.
  */
 public final class ProcessReadings {
 
-    /** Linux's {@code USER_HZ}, assumed when {@code getconf CLK_TCK} cannot be run. */
-    private static final double ASSUMED_TICKS_PER_SECOND = 100.0;
+    /** {@code getconf CLK_TCK}, read once; NaN when it could not be run. */
+    private static final double CLOCK_TICKS = readClockTicks();
 
     private ProcessReadings() {
     }
@@ -31,10 +30,7 @@ public final class ProcessReadings {
         return status(pid).getOrDefault("VmRSS", -1L);
     }
 
-    /**
-     * {@code VmRSS}, {@code VmHWM} (peak RSS), in bytes, and {@code Threads} of process {@code pid}
-     * from {@code /proc/PID/status}; empty when it is gone.
-     */
+    /** {@code VmRSS}, {@code VmHWM} (peak RSS) in bytes and {@code Threads} from {@code /proc/PID/status}. */
     public static Map<String, Long> status(long pid) {
         Map<String, Long> values = new TreeMap<>();
         try {
@@ -43,7 +39,7 @@ public final class ProcessReadings {
                 switch (parts[0]) {
                     case "VmRSS:", "VmHWM:" -> values.put(parts[0].substring(0, 5), Long.parseLong(parts[1]) * 1024);
                     case "Threads:" -> values.put("Threads", Long.parseLong(parts[1]));
-                    default -> { } // every other line
+                    default -> { }
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -58,19 +54,13 @@ public final class ProcessReadings {
         return times.userSeconds() + times.systemSeconds();
     }
 
-    /**
-     * User and system CPU seconds of a process, as {@code /proc/PID/stat} counts them.
-     *
-     * @param userSeconds {@code utime}, NaN when unread
-     * @param systemSeconds {@code stime}, NaN when unread
-     */
+    /** {@code utime} and {@code stime} of {@code /proc/PID/stat} in seconds, NaN when unread. */
     public record CpuTimes(double userSeconds, double systemSeconds) {
 
-        /** A process that could not be read. */
         public static final CpuTimes UNREAD = new CpuTimes(Double.NaN, Double.NaN);
     }
 
-    /** User and system CPU seconds of process {@code pid} so far, at {@link #ticksPerSecond()}; unread when it is gone. */
+    /** User and system CPU seconds of process {@code pid} so far; unread when it is gone. */
     public static CpuTimes cpuTimes(long pid) {
         try {
             return cpuTimes(Files.readString(Path.of("/proc", Long.toString(pid), "stat")), ticksPerSecond());
@@ -79,19 +69,13 @@ public final class ProcessReadings {
         }
     }
 
-    /**
-     * {@code utime} and {@code stime} (fields 14 and 15) of a {@code /proc/PID/stat} line in seconds;
-     * the fields are counted after the command's closing parenthesis, which may itself hold spaces.
-     */
+    /** Fields 14 and 15, counted after the command's closing parenthesis (the command may hold spaces). */
     public static CpuTimes cpuTimes(String stat, double ticksPerSecond) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
         return new CpuTimes(Long.parseLong(fields[11]) / ticksPerSecond, Long.parseLong(fields[12]) / ticksPerSecond);
     }
 
-    /**
-     * Write-family system calls process {@code pid} made so far ({@code syscw} of {@code /proc/PID/io}:
-     * write, writev, sendmsg, ...), -1 when it is gone or the file cannot be read.
-     */
+    /** Write-family system calls so far ({@code syscw} of {@code /proc/PID/io}), -1 when unread. */
     public static long writeSyscalls(long pid) {
         try {
             return writeSyscalls(Files.readString(Path.of("/proc", Long.toString(pid), "io")));
@@ -102,50 +86,34 @@ public final class ProcessReadings {
 
     /** {@code syscw} of a {@code /proc/PID/io} text, -1 when it has no such line. */
     public static long writeSyscalls(String io) {
-        for (String line : io.split("\n")) {
-            if (line.startsWith("syscw:")) {
-                return Long.parseLong(line.substring("syscw:".length()).trim());
-            }
-        }
-        return -1;
+        return io.lines().filter(line -> line.startsWith("syscw:"))
+                .mapToLong(line -> Long.parseLong(line.substring("syscw:".length()).trim())).findFirst().orElse(-1);
     }
 
-    /**
-     * The clock ticks per second of {@code /proc/PID/stat}'s times, as {@code getconf CLK_TCK} prints
-     * them, read once; 100 (Linux's {@code USER_HZ} on every common architecture) when it cannot be run.
-     */
+    /** Ticks per second of {@code /proc/PID/stat}'s times; Linux's {@code USER_HZ}, 100, when getconf failed. */
     public static double ticksPerSecond() {
-        return ClockTicks.READ > 0 ? ClockTicks.READ : ASSUMED_TICKS_PER_SECOND;
+        return ticksPerSecondAssumed() ? 100.0 : CLOCK_TICKS;
     }
 
     /** Whether {@link #ticksPerSecond()} is the assumed 100 because {@code getconf CLK_TCK} could not be run. */
     public static boolean ticksPerSecondAssumed() {
-        return !(ClockTicks.READ > 0);
+        return !(CLOCK_TICKS > 0);
     }
 
-    /** {@code getconf CLK_TCK}, run on first use. */
-    private static final class ClockTicks {
-
-        static final double READ = read(); // NaN when getconf could not be run or printed no number
-
-        private static double read() {
-            try {
-                Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-                String printed = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-                return getconf.waitFor() == 0 ? Double.parseDouble(printed) : Double.NaN;
-            } catch (IOException | RuntimeException e) {
-                return Double.NaN;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Double.NaN;
-            }
+    private static double readClockTicks() {
+        try {
+            Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            String printed = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+            return getconf.waitFor() == 0 ? Double.parseDouble(printed) : Double.NaN;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
         }
     }
 
-    /**
-     * The {@code name=value} lines (values are longs) that {@code GET uri} answers, such as a
-     * server's {@code /metrics}; empty when it does not answer in {@code timeout} (dead or saturated).
-     */
+    /** The {@code name=value} lines (long values) {@code GET uri} answers; empty when none in {@code timeout}. */
     public static Map<String, Long> keyValues(HttpClient client, URI uri, Duration timeout) {
         Map<String, Long> values = new TreeMap<>();
         try {

@@ -8,27 +8,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * One measured line of a table: a scenario step on one lane.
- *
- * @param step what varied (connections, or "fast GET" / "PUT" in B)
- * @param errors failed or wrong answers
- * @param idleRssMiB the server's RSS before load
- * @param peakRssMiB the server's peak RSS (VmHWM)
- * @param heapPeakShare the highest heap used / max heap seen while loaded
- * @param heapAfterGcMiB the highest heap right after a GC pause during the load (GC log): an upper
- *                       bound on the live set, NaN if no pause happened
- * @param directPeakMiB the highest direct-buffer memory seen while loaded ({@code /metrics})
- * @param sendQueuePeakMiB the highest total kernel send queue of the server's sockets (NaN: not Linux)
- * @param threads the server's threads at the end of the load
- * @param cpuSeconds server CPU seconds spent during the load
- * @param cpuSecondsPerGiB server CPU seconds per GiB of body bytes the whole step moved (both directions)
- * @param heapAllocatedMiBPerGiB MiB of heap the server allocated during the load per GiB of body bytes
- *                               the whole step moved (the same bytes as {@code cpuSecondsPerGiB}), NaN
- *                               if not measured
- * @param load the machine's load over the measured window, the server's and the load generator's
- *             own CPU time left out of {@code othersBusy}
- * @param drain scenario B's drain phase, or null
- * @param note anything else (died of OOM, uploads verified)
+ * One measured line of a table: a scenario step on one lane. Peaks are over the loaded window; heapAfterGcMiB
+ * is the highest heap after a GC pause in it (an upper bound on the live set); the per-GiB figures are per GiB
+ * of body the whole step moved, both ways; {@code load} leaves the server's and harness's CPU out of
+ * {@code othersBusy}; {@code drain} is B's, or null. NaN: not measured.
  */
 record Row(String scenario, String step, Lane lane, double requestsPerSecond, double mibPerSecond, double p50Millis,
            double p99Millis, double p999Millis, long timeouts, long errors, double idleRssMiB, double peakRssMiB,

@@ -14,38 +14,31 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * A run's raw results, {@code rows.csv}: a header, then one line per lane, step and repeat as it
- * was measured, with the commit, JDK and scale it was measured with and the repeat it belongs to
- * (1, 2, ...; the last column). A file written before runs had repeats has no {@code repeat}
- * column: its lines read as repeat 1. Figures are written at full
- * precision ({@code NaN} where not measured), so the tables and gates a report computes from the
- * file are the ones the run printed. Text fields are quoted ({@link Csv}).
+ * A run's raw results, {@code rows.csv}: one line per lane, step and repeat as measured, with its commit, JDK,
+ * scale and repeat (a file without the {@code repeat} column is repeat 1). Figures are at full precision
+ * ({@code NaN} where not measured), so a report computes the tables and gates the run printed.
  */
 final class RowsCsv {
 
-    /** The file's name in a run's results folder. */
     static final String FILE = "rows.csv";
     static final String HEADER = "commit,jdk,scale,scenario,step,lane,requestsPerSecond,mibPerSecond,p50Millis,"
             + "p99Millis,p999Millis,timeouts,errors,idleRssMiB,peakRssMiB,heapPeakShare,heapAfterGcMiB,directPeakMiB,"
             + "sendQueuePeakMiB,threads,cpuSeconds,cpuSecondsPerGiB,heapAllocatedMiBPerGiB,load1Before,load1After,"
             + "othersBusy,drainRssAtLoadEndMiB,drainRssMaxMiB,drainRssAfterMiB,liveSetIdleMiB,liveSetAfterDrainMiB,"
             + "drainNote,note,repeat";
-    /** The header of a file written before runs had repeats: every line is repeat 1. */
     static final String HEADER_WITHOUT_REPEAT = HEADER.substring(0, HEADER.lastIndexOf(','));
     private static final int FIELDS = HEADER.split(",").length;
 
-    /** What every line of a run shares. */
     record Origin(String commit, String jdk, String scale) {
     }
 
-    /** One measured row with where it came from and its repeat (from 1). */
     record Line(Origin origin, Row row, int repeat) {
     }
 
     private RowsCsv() {
     }
 
-    /** Appends {@code row} of {@code repeat} to {@code file}, writing the header first if the file is new. */
+    /** Appends a line to {@code file}, after the header if the file is new. */
     static void append(Path file, Origin origin, Row row, int repeat) throws IOException {
         String line = format(origin, row, repeat) + "\n";
         if (!Files.exists(file)) {
@@ -69,13 +62,11 @@ final class RowsCsv {
                 .map(String::valueOf).collect(Collectors.joining(","));
     }
 
-    /** Every line of {@code file} ({@link Csv#read}); an error names the line that does not parse. */
     static List<Line> read(Path file) throws IOException {
         return Csv.read(file, List.of(HEADER, HEADER_WITHOUT_REPEAT), (header, fields) -> parse(fields,
                 header.equals(HEADER)));
     }
 
-    /** One line of a file with a repeat column ({@code repeats}) or without one (repeat 1). */
     static Line parse(List<String> f, boolean repeats) {
         int fields = repeats ? FIELDS : FIELDS - 1;
         if (f.size() != fields) {

@@ -8,11 +8,8 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The tables of a run, from its rows by repeat. The compact table gives one line per lane and
- * step: its figures, or with several repeats their mean with its 95% bootstrap interval
- * ({@link Estimate#mean}), the same figures its gates judge. The full table and the drain table
- * list every row, with several repeats each line marked with its repeat (the raw record), since
- * twenty columns of intervals would not be read.
+ * The tables of a run, from its rows by repeat: the compact one has a line per lane and step (with repeats, the
+ * mean and 95% interval its gates judge); the full and drain tables list every row, marked with its repeat.
  */
 final class RunTables {
 
@@ -44,7 +41,6 @@ final class RunTables {
         return table.toString();
     }
 
-    /** Every row. */
     static String table(List<List<Row>> repeats) {
         return everyRow(Row.header(), repeats, Row::markdown);
     }
@@ -63,10 +59,7 @@ final class RunTables {
         return row.drain() != null && row.step().equals("fast GET");
     }
 
-    /**
-     * {@code header}, then {@code line} of every row that has one (not null); with several repeats
-     * the first column is the line's repeat.
-     */
+    /** {@code header}, then every non-null {@code line}; with repeats the first column is the line's repeat. */
     private static String everyRow(String header, List<List<Row>> repeats, Function<Row, String> line) {
         boolean one = repeats.size() == 1;
         String[] headers = header.split("\n");

@@ -6,17 +6,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * How big a run is. {@link #FULL} is the measured run, the one the full gates' absolute figures are
- * set for; {@link #SMOKE} shrinks counts and times (and lane A's pool, so its plateau is reachable on a 2-core machine) for CI.
- *
- * @param platformThreads lane A's pool
- * @param a1Connections closed-loop connections for A1, one step each (A2 likewise)
- * @param runTime load time per lane and step
- * @param warmUpMin a closed-loop step's least warm-up ({@link WarmUp}), and B's whole warm-up
- * @param slowReaders B's slow downloaders (slowWriters: uploaders), each of {@code slowFileBytes}
- *     (each upload {@code slowUploadBytes})
- * @param fastGetsPerSecond B's open-model fast GETs (putsPerSecond: its 1 MiB PUTs)
- * @param serverHeap the server's -Xmx
+ * How big a run is: {@link #FULL} the measured one, {@link #SMOKE} CI's (with a smaller lane A pool, so its
+ * plateau is reachable on 2 cores). {@code warmUpMin} is also B's whole warm-up; {@code serverHeap} is -Xmx.
  */
 record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Connections, Duration runTime,
              Duration warmUpMin, Duration warmUpMax, int slowReaders, int slowWriters, int slowUploadBytes,
@@ -30,7 +21,6 @@ record Scale(String name, int platformThreads, int[] a1Connections, int[] a2Conn
             Duration.ofSeconds(20), Duration.ofSeconds(15), Duration.ofSeconds(45), 256, 64, 1024 * 1024,
             64L * 1024 * 1024, 400, 10, Duration.ofSeconds(5), "1g");
 
-    /** The same scale with another load time per lane and step (a reduced full run). */
     Scale withRunTime(Duration time) {
         return new Scale(name + "(" + time.toSeconds() + "s)", platformThreads, a1Connections, a2Connections, time,
                 warmUpMin, warmUpMax, slowReaders, slowWriters, slowUploadBytes, slowFileBytes, fastGetsPerSecond,

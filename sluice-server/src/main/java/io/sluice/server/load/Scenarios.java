@@ -19,12 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * Runs scenarios A1, A2 and B: one fresh server JVM per lane and step.
- *
- * @param scale how big a run is
- * @param workDirectory where each step's files go
- * @param serverCpu the CPU the server is pinned to, or null
- * @param wrk A1 and A2's generator when present; otherwise the JDK {@code HttpClient} ({@link HttpLoad#closed})
+ * Runs scenarios A1, A2 and B: one fresh server JVM per lane and step, pinned to {@code serverCpu} unless null;
+ * A1 and A2 run on {@code wrk} when present, else on the JDK {@code HttpClient}.
  */
 record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<WrkLoad> wrk) {
 
@@ -48,7 +44,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             WarmUp.Slice closedLoop = length -> wrk.isPresent()
                     ? wrk.get().closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
                     : load.closed(() -> request, valid, connections, length);
-            // JIT and connections, discarded
             WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
             Window window = Window.open(server, sampler);
             long start = System.nanoTime();
@@ -62,10 +57,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         }
     }
 
-    /**
-     * B: slow downloaders and uploaders hold connections while open-model fast GETs and 1 MiB PUTs
-     * (every upload verified by SHA-256) measure what everybody else gets.
-     */
+    /** B: slow clients hold connections while open-model fast GETs and verified 1 MiB PUTs measure the rest. */
     List<Row> b(Lane lane) throws Exception {
         Path directory = freshDirectory("B", lane);
         writeRandom(directory.resolve("big.bin"), scale.slowFileBytes(), 2);
@@ -89,7 +81,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             for (int i = 0; i < scale.slowWriters(); i++) {
                 slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
             }
-            // Let the slow clients take their connections (and lane A's threads) and the server fill their send queues.
             SlowClientRamp.Outcome ramp = SlowClientRamp.await(new SendQueueProbe(server.port())::sendQueueBytes,
                     RAMP_MAX_MILLIS);
             HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
@@ -133,7 +124,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
     private record Window(ServerProcess server, StepSampler sampler, double idleRss, double cpuBefore,
                           long allocatedBefore, int gcMark, Load.Meter load) {
 
-        /** Reads the counters, then starts the sampler. */
         static Window open(ServerProcess server, StepSampler sampler) {
             Window window = new Window(server, sampler, mib(server.procStatus().getOrDefault("VmRSS", 0L)),
                     server.cpuSeconds(), server.heapAllocatedBytes(), server.gcLog().pauses(), new Load.Meter());
@@ -157,11 +147,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return ServerProcess.start(lane, directory, scale.platformThreads(), scale.serverHeap(), serverCpu);
     }
 
-    /**
-     * The drain: the load has stopped; every slow client and every connection of the HTTP client
-     * closes now, then {@link Drain#DRAIN_SECONDS} of RSS samples every 250 ms, then a forced full
-     * GC for the live set.
-     */
+    /** The drain: every client closes, RSS is sampled for {@link Drain#DRAIN_SECONDS}, then a forced full GC. */
     private static Drain drain(ServerProcess server, SlowClients slow, HttpLoad load, ServerProcess.LiveSet idle)
             throws InterruptedException {
         double atLoadEnd = rssMiB(server);
@@ -194,7 +180,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return new Drain(atLoadEnd, max, last, idle.mib(), after.mib(), note);
     }
 
-    /** RSS now, NaN when the process is gone. */
     private static double rssMiB(ServerProcess server) {
         Long rss = server.procStatus().get("VmRSS");
         return rss == null ? Double.NaN : mib(rss);
@@ -217,11 +202,8 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
     }
 
     /**
-     * MiB of heap the server allocated per GiB of body bytes moved, from its allocation counter
-     * ({@link ServerProcess#heapAllocatedBytes()}) read before and after the measured window. NaN
-     * when a reading is missing (-1), or when the counter fell: on JDK 17 it sums the live threads
-     * only, and a thread that ended in the window takes its share away. Infinite (shown n/a) when
-     * nothing moved.
+     * MiB of heap allocated per GiB of body moved; NaN when a reading is missing (-1) or the counter fell (on
+     * JDK 17 it sums live threads only, so a thread that ended takes its share away).
      */
     static double heapAllocatedMiBPerGiB(long allocatedBefore, long allocatedAfter, long movedBytes) {
         if (allocatedBefore < 0 || allocatedAfter < allocatedBefore) {
@@ -230,7 +212,6 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return mib(allocatedAfter - allocatedBefore) / gib(movedBytes);
     }
 
-    /** A new directory for one step, holding {@code small.bin}. */
     private Path freshDirectory(String scenario, Lane lane) throws IOException {
         Path directory = Files.createDirectories(
                 workDirectory.resolve(scenario + "-" + lane.flag() + "-" + System.nanoTime()));

@@ -8,19 +8,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Bytes the kernel holds in the send queues of the server's sockets: the sum of {@code tx_queue}
- * over every non-listening TCP socket whose local port is the server's, read from
- * {@code /proc/net/tcp} and {@code /proc/net/tcp6} (a dual-stack JVM socket on 127.0.0.1 shows up
- * in tcp6). For an established socket the kernel reports {@code write_seq - snd_una} there: bytes
- * the server has written that the peer has not acknowledged yet, sent or not. Those files exist on
- * every Linux, so no tool ({@code ss}, iproute2) is needed; elsewhere {@link #available()} is false.
+ * Bytes the kernel holds in the send queues of the server's sockets: the sum of {@code tx_queue} (written, not
+ * yet acknowledged) over every non-listening TCP socket on its port in {@code /proc/net/tcp} and {@code tcp6}
+ * (a dual-stack socket on 127.0.0.1 shows up there). Linux only: elsewhere {@link #available()} is false.
  */
 public record SendQueueProbe(int port) {
 
     private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
     private static final String LISTEN = "0A";
 
-    /** Whether the kernel tables can be read here (Linux). */
     public static boolean available() {
         return Files.isReadable(TABLES.get(0));
     }
@@ -42,11 +38,8 @@ public record SendQueueProbe(int port) {
     }
 
     /**
-     * Sums {@code tx_queue} of the non-listening sockets bound to {@code localPort} in one table's
-     * lines (the header line is skipped because its address field has no port in hex), counting
-     * each connection (local and remote address) once across calls that share {@code seen}: the
-     * kernel's tables are not a snapshot, and read while thousands of sockets open and close a
-     * socket can be listed twice.
+     * Sums {@code tx_queue} of the non-listening sockets on {@code localPort} in one table's lines, each
+     * connection once across calls sharing {@code seen}: the tables are not a snapshot, a socket can show twice.
      */
     static long sumTxQueue(List<String> lines, int localPort, Set<String> seen) {
         long total = 0;

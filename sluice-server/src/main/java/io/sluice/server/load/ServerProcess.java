@@ -14,17 +14,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fresh server JVM per run ({@link ServerJvm}, optionally pinned with {@code taskset}), with what
- * the harness measures from outside: RSS from {@code /proc}, CPU seconds, and the {@code /metrics}
- * endpoint.
- *
- * @param jvm the server JVM
- * @param gcLog its GC log
- * @param jcmd the {@code jcmd} next to its {@code java}
+ * A fresh server JVM per run ({@link ServerJvm}, optionally pinned with {@code taskset}), with what the harness
+ * measures from outside: {@code /proc}, its GC log, {@code /metrics}, and {@code jcmd} (the one next to its java).
  */
 record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoCloseable {
 
-    /** Reads every server's {@code /metrics}. */
     private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .build();
 
@@ -57,17 +51,12 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
         return jvm.alive();
     }
 
-    /** Why the server died ({@link ServerJvm#death()}); empty while it runs. */
+    /** Why the server died; empty while it runs. */
     String death() throws IOException {
         return jvm.death();
     }
 
-    /**
-     * Writes {@code jcmd PID command} (such as {@code Thread.print} for a step in which the server
-     * answered nothing, or {@code GC.class_histogram}, itself a full GC) to a new file in the
-     * temporary directory, named {@code prefix*.txt}; returns a note naming the file, or saying why
-     * there is none.
-     */
+    /** Writes {@code jcmd PID command}'s output to a new temporary {@code prefix*.txt}; returns a note naming it. */
     String jcmdToFile(String command, String prefix) {
         try {
             Path file = Files.createTempFile(prefix, ".txt");
@@ -82,10 +71,7 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
         }
     }
 
-    /**
-     * Forces a full collection with {@code jcmd PID GC.run} (the {@code jcmd} next to the server's
-     * {@code java}) and reads the heap right after it from the GC log.
-     */
+    /** Forces a full collection with {@code jcmd PID GC.run} and reads the heap after it from the GC log. */
     LiveSet forcedGcLiveSet() {
         int mark = gcLog.pauses();
         String failure = jcmd("GC.run", ProcessBuilder.Redirect.DISCARD);
@@ -121,12 +107,7 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
         }
     }
 
-    /**
-     * The heap after a forced full collection.
-     *
-     * @param bytes live bytes, or -1 when not measured
-     * @param failure why not, or empty
-     */
+    /** The heap after a forced full collection: live bytes, or -1 and why not. */
     record LiveSet(long bytes, String failure) {
         static LiveSet failed(String why) {
             return new LiveSet(-1, why);
@@ -137,25 +118,20 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
         }
     }
 
-    /** {@link ProcessReadings#status} of the server. */
     Map<String, Long> procStatus() {
         return ProcessReadings.status(jvm.process().pid());
     }
 
-    /** User + system CPU seconds of the server so far. */
     double cpuSeconds() {
         return ProcessReadings.cpuSeconds(jvm.process().pid());
     }
 
-    /** The server's own view: heap, heap allocated, direct memory, threads, queued bytes; empty if unreachable. */
+    /** The server's {@code /metrics}; empty if unreachable. */
     Map<String, Long> metrics() {
         return ProcessReadings.keyValues(METRICS_CLIENT, uri("/metrics"), Duration.ofSeconds(3));
     }
 
-    /**
-     * The heap the server has allocated so far ({@code heapAllocatedBytes} of {@code /metrics}),
-     * -1 when {@code /metrics} did not answer or its JVM does not measure allocation.
-     */
+    /** {@code heapAllocatedBytes} of {@code /metrics}; -1 when it did not answer or its JVM does not measure it. */
     long heapAllocatedBytes() {
         return metrics().getOrDefault("heapAllocatedBytes", -1L);
     }

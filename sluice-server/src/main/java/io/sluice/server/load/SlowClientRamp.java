@@ -6,17 +6,10 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * Scenario B's ramp: after the slow clients connected, waits until the server has filled their
- * kernel send queues, so that the measured load meets the slow clients' steady state and not the
- * burst of their arrival.
- *
- * <p>The server fills each slow reader's socket send buffer first (docs/results/2026-11-23-server/README.md).
- *
- * <p>Settled: at least {@link #MIN_MILLIS} after the last client connected, the summed send queue
- * grew by no more than {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}, whichever is
- * larger) over the last {@link #WINDOW_MILLIS}. A server that dies during the ramp (C-unbounded)
- * settles at once: its queue stops growing. Gives up at {@code maxMillis} and says so. Where the
- * kernel tables cannot be read (not Linux) it waits {@code maxMillis}.
+ * Scenario B's ramp: waits until the server has filled the slow clients' send queues, so that the measured load
+ * meets their steady state, not their arrival. Settled: at least {@link #MIN_MILLIS} in, the summed send queue
+ * grew by at most {@link #SLACK_SHARE} of its value (or {@link #SLACK_BYTES}) over the last
+ * {@link #WINDOW_MILLIS}. Gives up at {@code maxMillis}; waits that long where the queues cannot be read.
  */
 final class SlowClientRamp {
 
@@ -26,13 +19,9 @@ final class SlowClientRamp {
     static final double SLACK_SHARE = 0.01;
     static final long SLACK_BYTES = 1024 * 1024;
 
-    /**
-     * How the ramp ended: after {@code seconds}, with {@code sendQueueBytes} queued (-1: not
-     * measurable); {@code settled} is false when it gave up or could not measure.
-     */
+    /** How the ramp ended ({@code sendQueueBytes} -1: not measurable). */
     record Outcome(double seconds, long sendQueueBytes, boolean settled) {
 
-        /** For the scenario's note: "ramp 3.2 s (send queues settled at 812 MiB)". */
         String describe() {
             if (sendQueueBytes < 0) {
                 return String.format(Locale.ROOT, "ramp %.1f s (send queues not measurable here)", seconds);
@@ -45,10 +34,6 @@ final class SlowClientRamp {
     private SlowClientRamp() {
     }
 
-    /**
-     * Polls {@code sendQueueBytes} (a {@link SendQueueProbe}; -1 when it cannot measure) until the
-     * send queues settle or {@code maxMillis} passed.
-     */
     static Outcome await(LongSupplier sendQueueBytes, long maxMillis) throws InterruptedException {
         long start = System.nanoTime();
         if (sendQueueBytes.getAsLong() < 0) {

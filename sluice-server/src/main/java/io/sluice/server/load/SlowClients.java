@@ -18,9 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Slow readers (small receive buffer, 8 KiB every 200 ms) and slow writers (4 KiB every 100 ms)
- * on raw non-blocking sockets, all driven by one timer thread: the load side never needs a thread
- * per slow client, so it cannot be the bottleneck.
+ * Slow readers (small receive buffer, 8 KiB every 200 ms) and slow writers (4 KiB every 100 ms) on raw
+ * non-blocking sockets, all driven by one timer thread, so the load side cannot be the bottleneck.
  */
 final class SlowClients implements AutoCloseable {
 
@@ -38,10 +37,8 @@ final class SlowClients implements AutoCloseable {
     final AtomicLong clientErrors = new AtomicLong();
 
     /**
-     * Connects (a reader with a receive buffer of {@link #READ_BYTES}), sends {@code head} and leaves
-     * the channel non-blocking; null when the server refuses.
-     * A server that dies while the clients connect (C-unbounded runs out of memory) refuses the
-     * rest: those count as client errors, and the scenario goes on and reports them.
+     * Connects, sends {@code head} and leaves the channel non-blocking; null when the server refuses (one that
+     * died while the clients connected): those count as client errors, which the scenario reports.
      */
     private SocketChannel connect(int port, String head, boolean reader) {
         try {

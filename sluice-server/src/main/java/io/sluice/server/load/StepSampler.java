@@ -6,9 +6,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Samples the server every 250 ms while a step is loaded: heap share and direct memory from
- * {@code /metrics}, RSS and threads from {@code /proc/PID/status}, and the kernel send-queue bytes
- * of its sockets ({@link SendQueueProbe}). Keeps the peaks; {@link #stop()} ends the window.
+ * Samples the server every 250 ms while a step is loaded ({@code /metrics}, {@code /proc/PID/status} and its
+ * sockets' send queues) and keeps the peaks; {@link #stop()} ends the window.
  */
 final class StepSampler implements AutoCloseable {
 
@@ -30,25 +29,14 @@ final class StepSampler implements AutoCloseable {
         this.sendQueue = new SendQueueProbe(server.port());
     }
 
-    /** Starts the sampling window; called once. */
     void start() {
         timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * What the sampler saw while a step was loaded.
-     *
-     * @param heapShare the highest heap used / max heap
-     * @param rssMiB the highest RSS
-     * @param threads the server's threads at the last sample (0: none read)
-     * @param directMiB the highest direct memory, NaN if /metrics never answered
-     * @param sendQueueMiB the highest total send queue of the server's sockets, NaN where /proc/net/tcp
-     *     cannot be read
-     */
+    /** The peaks (threads: at the last sample, 0 if none read; NaN where never read). */
     record Peaks(double heapShare, double rssMiB, long threads, double directMiB, double sendQueueMiB) {
     }
 
-    /** Ends the sampling window, waits for a sample in progress and returns the peaks. */
     Peaks stop() throws InterruptedException {
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);

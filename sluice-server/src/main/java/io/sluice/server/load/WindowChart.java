@@ -14,10 +14,8 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Scenario C's demand window over time, from the series CSV the demand scenario writes (header
- * exactly {@value #HEADER}, one row per sample): three stacked panels (XChart) on one time span, the
- * sink rate as a step line, the writer's window in items, and the queued MiB, for one strategy
- * ({@code adaptive} unless a third argument names another).
+ * Scenario C's demand window over time from its series CSV ({@value #HEADER}): the sink rate, the window in
+ * items and the queued MiB, three stacked panels on one time span, for one strategy (default adaptive).
  * <pre>java -cp sluice-server.jar io.sluice.server.load.WindowChart series.csv out.png [strategy]</pre>
  */
 public final class WindowChart {
@@ -25,18 +23,12 @@ public final class WindowChart {
     static final String HEADER = WindowTrace.CSV_HEADER;
     static final int WIDTH = LoadCharts.WIDTH;
     static final int HEIGHT = 720;
-    /** One sample line of the CSV: the strategy, quoted when it holds a comma, then four numbers. */
     record Sample(String strategy, double millis, double sinkMiBPerSecond, double windowItems, double queuedBytes) {
     }
 
     private WindowChart() {
     }
 
-    /**
-     * Draws the chart.
-     *
-     * @param args the CSV, the PNG to write, and optionally the strategy (default adaptive)
-     */
     public static void main(String[] args) throws IOException {
         if (args.length < 2 || args.length > 3) {
             System.err.println("usage: WindowChart series.csv out.png [strategy, default adaptive]");
@@ -53,7 +45,6 @@ public final class WindowChart {
         }
     }
 
-    /** Parses the CSV ({@link Csv#read}); the header must be exactly {@value #HEADER}. */
     static List<Sample> read(Path csv) throws IOException {
         return Csv.read(csv, List.of(HEADER), (header, f) -> {
             if (f.size() != 5) {
@@ -84,10 +75,7 @@ public final class WindowChart {
         return samples.size();
     }
 
-    /**
-     * One of the three stacked panels, with its one line: the top one titled, the bottom one with
-     * the time axis title.
-     */
+    /** One of the stacked panels: the top one titled, the bottom one with the time axis. */
     private static XYChart panel(String title, String yLabel, String xLabel, double start, double[] seconds,
                                  List<Sample> samples, ToDoubleFunction<Sample> value, Color colour) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT / 3).title(title).xAxisTitle(xLabel)

@@ -10,18 +10,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Stream 0's demand window over one run: the CSV rows for {@code --series} and, per sink period,
- * the window's last and smallest value, from which {@link #switches()} finds whether the window
- * shrank after each fast-to-slow switch.
+ * Stream 0's demand window over one run: the {@code --series} CSV rows (one per 10 ms at most, plus one per
+ * window change) and, per sink period, the window's last and smallest value, from which {@link #switches()}
+ * finds whether it shrank after each fast-to-slow switch.
  *
- * <p>A row is kept for a snapshot at least {@link #ROW_INTERVAL_NANOS} after the last kept row, and
- * for every snapshot whose window differs from the last kept row's (changes are few: a handful per
- * switch), so the series is at most one row per 10 ms plus one per window change.
- *
- * <p><b>Threading:</b> {@link #onPass} is called from stream 0's {@code WriteListener}, which the
- * writer calls serially on its drain, so every field is confined to that write's drain passes. The
- * other methods are called after the write's stage has completed, which happens after its last
- * pass.
+ * <p><b>Threading:</b> {@link #onPass} is called serially by the writer's drain; the other methods after the
+ * write's stage completed, which happens after its last pass.
  */
 final class WindowTrace implements DemandRun.PassListener {
 
@@ -29,7 +23,7 @@ final class WindowTrace implements DemandRun.PassListener {
     static final String CSV_HEADER = "strategy,t_ms,sink_mib_s,window_items,queued_bytes";
 
     /** One fast period followed by a slow one: the window at the fast period's end, the slow one's minimum. */
-    record Switch(long fastPeriod, long windowAtFastEnd, long slowMinimum) {
+    record Switch(long windowAtFastEnd, long slowMinimum) {
         boolean shrank() {
             return slowMinimum < windowAtFastEnd;
         }
@@ -82,10 +76,8 @@ final class WindowTrace implements DemandRun.PassListener {
     }
 
     /**
-     * Every fast period with snapshots that is followed by a slow period the write lived through (it
-     * has snapshots after that slow period too). A write that ends inside the slow period had
-     * requested all its remaining items before it began, so it has no batch left whose eligible point
-     * could adapt the window: such a switch says nothing about the strategy and is not counted.
+     * Every fast period followed by a slow period the write lived through (with snapshots after it): a write
+     * that ends inside the slow period had requested all its items before it began, so could not adapt.
      */
     List<Switch> switches() {
         List<Switch> switches = new ArrayList<>();
@@ -93,17 +85,13 @@ final class WindowTrace implements DemandRun.PassListener {
             long period = entry.getKey();
             long[] slow = windowByPeriod.get(period + 1);
             if (period % 2 == 0 && slow != null && windowByPeriod.containsKey(period + 2)) {
-                switches.add(new Switch(period, entry.getValue()[0], slow[1]));
+                switches.add(new Switch(entry.getValue()[0], slow[1]));
             }
         }
         return switches;
     }
 
-    /**
-     * Stream 0's window weighted by time, in fast and in slow periods: {@code {sum of window x
-     * nanos in fast periods, fast nanos, the same for slow periods, slow nanos}}; each interval
-     * between snapshots is attributed to the earlier snapshot's window.
-     */
+    /** {@link #windowTime}; each interval between snapshots counts at the earlier snapshot's window. */
     double[] windowTime() {
         return windowTime.clone();
     }

@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -12,17 +13,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Closed-loop traffic from {@code wrk} (one thread, on the CPU the child process inherits from the
- * harness's {@code taskset}), far lighter on it than the JDK {@code HttpClient}
- * (docs/results/2026-11-23-server/README.md).
- *
- * <p>What wrk counts: latency from a request's send to its response's end on its connection, the
- * same as {@link HttpLoad#closed}. A request wrk times out is counted as a timeout, not in its
- * histogram, so the gates that require no timeouts see it. wrk reports bytes with headers: the body
- * bytes are counted as {@code bodyBytes} per 2xx answer, and a run whose total bytes cannot hold
- * that many bodies counts the shortfall as errors (a server sending short bodies cannot pass).
- *
- * @param wrk the executable
+ * Closed-loop traffic from {@code wrk} (one thread), far lighter than the JDK {@code HttpClient}
+ * (docs/results/2026-11-23-server/README.md); latency as {@link HttpLoad#closed} counts it. wrk's timeouts are
+ * counted as timeouts; its bytes include headers, so {@code bodyBytes} count per 2xx answer and a total that
+ * cannot hold that many bodies counts the shortfall as errors.
  */
 record WrkLoad(Path wrk) {
 
@@ -37,19 +31,11 @@ record WrkLoad(Path wrk) {
             end
             """.formatted(MARK);
 
-    /** wrk from the {@code PATH}, if it is there. */
     static Optional<WrkLoad> find() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String directory : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(directory, "wrk");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(new WrkLoad(candidate));
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(System.getenv("PATH")).stream()
+                .flatMap(path -> Arrays.stream(path.split(File.pathSeparator)))
+                .map(directory -> Path.of(directory, "wrk"))
+                .filter(Files::isExecutable).findFirst().map(WrkLoad::new);
     }
 
     @Override

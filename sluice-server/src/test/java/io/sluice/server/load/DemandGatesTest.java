@@ -55,7 +55,7 @@ class DemandGatesTest {
 
     /** Adaptive at {@code adaptiveMib}, fixed(64,16) the best fixed at {@code fixedMib}, all-at-once out of memory. */
     private static List<DemandScenario.Result> paced(double adaptiveMib, double fixedMib) {
-        List<WindowTrace.Switch> shrinking = List.of(new WindowTrace.Switch(0, 128, 33), new WindowTrace.Switch(2, 128, 33));
+        List<WindowTrace.Switch> shrinking = List.of(new WindowTrace.Switch(128, 33), new WindowTrace.Switch(128, 33));
         return List.of(result("adaptive", adaptiveMib, 3.5, shrinking, false),
                 result("fixed(4,1)", fixedMib - 1, 0.3, List.of(), false),
                 result("fixed(16,4)", fixedMib - 0.5, 0.9, List.of(), false),

@@ -144,15 +144,16 @@ class LoadReportTest {
         assertEquals(3, read.repeats().size());
         assertTrue(read.line().startsWith("Commit abc1234, JDK 25.0.1+8-LTS, scale full, 12 rows in 3 repeats; quiet"),
                 read.line());
-        String compact = read.compactTable();
+        String compact = RunTables.compact(read.repeats());
         assertTrue(compact.startsWith("Mean of 3 repeats per lane and step with its 95% interval"), compact);
         assertTrue(compact.contains("\n| A1 | 64 conn | C | 6400 (63"), compact);
         assertTrue(compact.contains("\n| A1 | 64 conn | A | 5000 (5000..5000) | 2.0 (2.0..2.0) | 3.0 (3.0..3.0) | 0 | 0 |"),
                 compact);
         assertEquals(4, compact.lines().filter(line -> line.startsWith("| A1 ") || line.startsWith("| B ")).count(),
                 "one line per scenario, step and lane:\n" + compact);
-        assertEquals(12, read.table().lines().filter(line -> line.matches("\\| [123] \\| (A1|B) .*")).count(),
-                "the full table lists every repeat's rows:\n" + read.table());
+        String table = RunTables.table(read.repeats());
+        assertEquals(12, table.lines().filter(line -> line.matches("\\| [123] \\| (A1|B) .*")).count(),
+                "the full table lists every repeat's rows:\n" + table);
 
         String gates = read.gates();
         assertTrue(gates.contains("MET A1 64 conn lane C throughput >= 0.8x best other lane: C / A req/s 1.28 ("), gates);
@@ -161,7 +162,8 @@ class LoadReportTest {
         String count = read.gateCount();
         assertTrue(count.startsWith("**6 met, 0 missed, 1 inconclusive (3 repeats, 95% intervals)**, "), count);
         assertEquals(1, count.lines().filter(line -> line.startsWith("- INCONCLUSIVE A1 64 conn lane C p99")).count(), count);
-        assertTrue(read.drains().contains("| 3 | C | 130 | 150 | 140 | 141 | 139 | 4 | 9 |  |"), read.drains());
+        String drains = RunTables.drains(read.repeats());
+        assertTrue(drains.contains("| 3 | C | 130 | 150 | 140 | 141 | 139 | 4 | 9 |  |"), drains);
     }
 
     private static List<Row> quietRows() {
