@@ -135,7 +135,7 @@ public final class BenchMain {
                 + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
         Files.writeString(out.resolve("report.md"), markdown, StandardCharsets.UTF_8);
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
-        Charts.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
+        BarChart.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
         System.out.printf(Locale.ROOT, "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"
                 + " charts: %s%nWrites reach the page cache only (no fsync) except in write_sync cells.%n",
                 report.compact(), Targets.text(report), run.line(), minutes, out, chartsDir);
@@ -174,7 +174,7 @@ public final class BenchMain {
         RunInfo run = RunInfo.of(samples);
         System.out.printf("%s%n%s%n%s%n%s%n", run.line(), report.markdown(), report.compact(), Targets.text(report));
         if (options.containsKey("charts")) {
-            Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
+            BarChart.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }
         if (repository.isPresent() && !run.quiet() && !options.containsKey("allow-noisy")) {
             System.out.println("not rewriting the docs' blocks: the machine was " + run.quietness()

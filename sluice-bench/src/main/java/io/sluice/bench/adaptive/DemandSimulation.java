@@ -62,7 +62,7 @@ public final class DemandSimulation {
     private long sinkBytes;
     private long callBytes;
 
-    private final RunRecorder recorder = new RunRecorder(0, ScenarioRunner.SAMPLE_NANOS, () -> sinkBytes);
+    private final RunRecorder recorder = new RunRecorder(0, RunRecorder.SAMPLE_NANOS, () -> sinkBytes);
 
     private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
         this.scenario = scenario;

@@ -71,7 +71,7 @@ public final class ScenarioMain {
                                        Path images, Path results, long seed, long calibrationNanos,
                                        PrintStream out) throws InterruptedException, IOException {
         for (StrategyCase strategy : strategies) {
-            ScenarioRunner.run(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
+            RunRecorder.measure(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
         }
         ModelCosts costs = Calibration.fit(calibrationNanos, out);
         Files.createDirectories(results);
@@ -87,7 +87,7 @@ public final class ScenarioMain {
                 List<Comparison> rows = new ArrayList<>();
                 for (StrategyCase strategy : strategies) {
                     Load.Meter meter = new Load.Meter();
-                    RunResult measured = ScenarioRunner.run(scenario, strategy);
+                    RunResult measured = RunRecorder.measure(scenario, strategy);
                     Load load = meter.stop();
                     RunResult model = models.computeIfAbsent(scenario.name() + "/" + strategy.name(),
                             k -> DemandSimulation.run(scenario, strategy, costs, seed));
@@ -135,18 +135,12 @@ public final class ScenarioMain {
                              RunResult model, double scheduleMibPerSecond) {
 
         String csv(Load load) {
-            return String.join(",", scenario.name(), Scenario.family(scenario.name()),
-                    Integer.toString(scenario.itemBytes()), Csv.quote(strategy.name()), Integer.toString(repetition),
-                    Long.toString(scenario.durationNanos() / 1_000_000), fmt(measured.mibPerSecond()),
-                    fmt(model.mibPerSecond()), fmt(scheduleMibPerSecond), Long.toString(measured.peakQueuedBytes()),
-                    Long.toString(model.peakQueuedBytes()), Long.toString(scenario.maxQueuedBytes()),
-                    Long.toString(measured.peakOutstandingItems()), Long.toString(model.peakOutstandingItems()),
-                    Long.toString(measured.requestCalls()), Long.toString(model.requestCalls()), fmt(load.load1Before()),
-                    fmt(load.load1After()));
+            return String.format(Locale.ROOT, "%s,%s,%d,%s,%d,%d,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f",
+                    scenario.name(), Scenario.family(scenario.name()), scenario.itemBytes(), Csv.quote(strategy.name()),
+                    repetition, scenario.durationNanos() / 1_000_000, measured.mibPerSecond(), model.mibPerSecond(),
+                    scheduleMibPerSecond, measured.peakQueuedBytes(), model.peakQueuedBytes(), scenario.maxQueuedBytes(),
+                    measured.peakOutstandingItems(), model.peakOutstandingItems(), measured.requestCalls(),
+                    model.requestCalls(), load.load1Before(), load.load1After());
         }
-    }
-
-    private static String fmt(double value) {
-        return String.format(Locale.ROOT, "%.2f", value);
     }
 }
