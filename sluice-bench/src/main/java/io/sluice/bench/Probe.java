@@ -115,7 +115,6 @@ public final class Probe implements AutoCloseable {
         sampler.interrupt();
     }
 
-    /** Counters at the start of an invocation. */
     public record Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
     }
 
