@@ -73,12 +73,8 @@ public final class BarChart {
         }
         List<String> names = categories.stream().map(c -> c.replace('\n', ' ')).toList();
         for (int s = 0; s < series.size(); s++) {
-            List<Double> bars = new ArrayList<>();
-            for (int c = 0; c < categories.size(); c++) {
-                double v = values[s][c];
-                bars.add(v > 0 ? Double.valueOf(v) : anyBar ? null : Double.valueOf(0));
-            }
-            chart.addSeries(series.get(s), names, bars);
+            chart.addSeries(series.get(s), names, Arrays.stream(values[s], 0, categories.size())
+                    .mapToObj(v -> v > 0 ? Double.valueOf(v) : anyBar ? null : Double.valueOf(0)).toList());
         }
     }
 
