@@ -111,9 +111,4 @@ public final class BarChart {
         }
         return files;
     }
-
-    /** The chart's width in pixels. */
-    int width() {
-        return chart.getWidth();
-    }
 }
