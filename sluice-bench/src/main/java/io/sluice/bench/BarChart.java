@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.bench.providers.Providers;
 import io.sluice.testkit.Png;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -10,15 +11,27 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.DoubleSummaryStatistics;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A grouped bar chart (XChart): one group per category (a cell), one coloured bar per series (a
  * provider), optionally on a log scale. Missing or failed values ({@code NaN}, or not positive) have
- * no bar.
+ * no bar. {@link #draw} draws a report's charts.
  */
 public final class BarChart {
+
+    /** One chart per operation: the file name's start, the title after the operation, the axis. */
+    private record Metric(String file, ToDoubleFunction<Row> value, String title, String axis) {
+    }
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric("speed", Row::mibPerSecond, "speed (MiB/s, higher is better)", "MiB/s"),
+            new Metric("cpu", Row::cpuSecondsPerGiB, "CPU seconds per GiB (lower is better)", "CPU s/GiB"),
+            new Metric("alloc", Row::allocatedMiBPerGiB, "heap allocated per GiB moved (lower is better)", "MiB/GiB"));
 
     /** Chart height in pixels; the width grows with the number of categories and series. */
     static final int HEIGHT = 460;
@@ -60,12 +73,8 @@ public final class BarChart {
         }
         List<String> names = categories.stream().map(c -> c.replace('\n', ' ')).toList();
         for (int s = 0; s < series.size(); s++) {
-            List<Double> bars = new ArrayList<>();
-            for (int c = 0; c < categories.size(); c++) {
-                double v = values[s][c];
-                bars.add(v > 0 ? Double.valueOf(v) : anyBar ? null : Double.valueOf(0));
-            }
-            chart.addSeries(series.get(s), names, bars);
+            chart.addSeries(series.get(s), names, Arrays.stream(values[s], 0, categories.size())
+                    .mapToObj(v -> v > 0 ? Double.valueOf(v) : anyBar ? null : Double.valueOf(0)).toList());
         }
     }
 
@@ -74,8 +83,32 @@ public final class BarChart {
         Png.write(List.of(chart), 1, 1, file);
     }
 
-    /** The chart's width in pixels. */
-    int width() {
-        return chart.getWidth();
+    /**
+     * Writes {@code <prefix>speed-<op>.png}, {@code <prefix>cpu-<op>.png} and {@code <prefix>alloc-<op>.png} for
+     * each operation of {@code report}: one group per cell, one bar per provider; returns the files.
+     */
+    public static List<Path> draw(Report report, Path dir, String prefix, String subtitle) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Op op : Op.values()) {
+            List<Cell> cells = report.rowsByCell().keySet().stream().filter(cell -> cell.op() == op).toList();
+            if (cells.isEmpty()) {
+                continue;
+            }
+            List<String> series = cells.stream().flatMap(cell -> report.rowsByCell().get(cell).stream())
+                    .map(Row::provider).distinct().sorted(Comparator.comparingInt(Providers::legendOrder)).toList();
+            List<String> categories = cells.stream()
+                    .map(cell -> Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism()).toList();
+            String name = op.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            for (Metric metric : METRICS) {
+                double[][] values = series.stream().map(provider -> cells.stream().mapToDouble(cell -> report
+                        .row(cell, provider).filter(Row::ok).map(metric.value()::applyAsDouble).orElse(Double.NaN))
+                        .toArray()).toArray(double[][]::new);   // NaN where a row is missing or failed
+                Path file = dir.resolve(prefix + metric.file() + "-" + name + ".png");
+                new BarChart(name + ": " + metric.title() + subtitle, metric.axis(), categories, series, values, true)
+                        .writePng(file);
+                files.add(file);
+            }
+        }
+        return files;
     }
 }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The benchmark's command line; {@link #usage()} lists the commands and options. A profile's run is a
@@ -74,11 +74,7 @@ public final class BenchMain {
                 .formatted(String.join(",", Providers.comparison()));
     }
 
-    /**
-     * {@code --name value} pairs and {@link #FLAGS} (as {@code true}), by name without the dashes.
-     *
-     * @throws IllegalArgumentException for a word that is not an option or an option without its value
-     */
+    /** {@code --name value} pairs and {@link #FLAGS} (as {@code true}), by name without the dashes. */
     public static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -108,8 +104,8 @@ public final class BenchMain {
     }
 
     private static void profile(Profile profile, Map<String, String> options) throws Exception {
-        Path out = Path.of(options.getOrDefault("out", "target/bench-results/" + profile.name()));
-        Files.createDirectories(out);
+        Path out = Files.createDirectories(Path.of(options.getOrDefault("out",
+                "target/bench-results/" + profile.name())));
         Path dir = tempDir(options);
         String java = options.getOrDefault("java", Worker.currentJava());
         List<String> jvmArgs = options.containsKey("jvm-args")
@@ -123,11 +119,10 @@ public final class BenchMain {
         double minutes = (System.nanoTime() - began) / 60e9;
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
-        List<String> line = new ArrayList<>(List.of("java", "-jar", "sluice-bench/target/sluice-bench.jar",
-                profile.name())); // the command that repeats this run, with the options it was given
-        new TreeMap<>(options).forEach((name, value) -> line.add("--" + name + " "
-                + (value.contains(" ") ? "\"" + value + "\"" : value)));
-        String command = String.join(" ", line);
+        String command = "java -jar sluice-bench/target/sluice-bench.jar " + profile.name() // repeats this run
+                + new TreeMap<>(options).entrySet().stream().map(option -> " --" + option.getKey() + " "
+                        + (option.getValue().contains(" ") ? "\"" + option.getValue() + "\"" : option.getValue()))
+                .collect(Collectors.joining());
         run.write(out.resolve("run.properties"), command, minutes);
         String markdown = "# sluice-bench " + profile.name() + "\n\n" + run.line() + "\n\n"
                 + machine(dir, java, jvmArgs)
@@ -135,7 +130,7 @@ public final class BenchMain {
                 + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
         Files.writeString(out.resolve("report.md"), markdown, StandardCharsets.UTF_8);
         Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
-        Charts.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
+        BarChart.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
         System.out.printf(Locale.ROOT, "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"
                 + " charts: %s%nWrites reach the page cache only (no fsync) except in write_sync cells.%n",
                 report.compact(), Targets.text(report), run.line(), minutes, out, chartsDir);
@@ -174,7 +169,7 @@ public final class BenchMain {
         RunInfo run = RunInfo.of(samples);
         System.out.printf("%s%n%s%n%s%n%s%n", run.line(), report.markdown(), report.compact(), Targets.text(report));
         if (options.containsKey("charts")) {
-            Charts.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
+            BarChart.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
         }
         if (repository.isPresent() && !run.quiet() && !options.containsKey("allow-noisy")) {
             System.out.println("not rewriting the docs' blocks: the machine was " + run.quietness()
@@ -200,8 +195,7 @@ public final class BenchMain {
         long size = Cell.parseSize(options.getOrDefault("size", "1G"));
         List<String> providers = options.containsKey("providers")
                 ? List.of(options.get("providers").split(",")) : Providers.stress();
-        Path out = Path.of(options.getOrDefault("out", "target/bench-results"));
-        Files.createDirectories(out);
+        Path out = Files.createDirectories(Path.of(options.getOrDefault("out", "target/bench-results")));
         String java = options.getOrDefault("java", Worker.currentJava());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
         Path dir = tempDir(options);

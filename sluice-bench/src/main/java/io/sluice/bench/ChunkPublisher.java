@@ -33,7 +33,6 @@ public final class ChunkPublisher<T> implements Publisher<T> {
         this.wrap = Objects.requireNonNull(wrap, "wrap");
     }
 
-    /** Plain {@link ByteBuffer} chunks. */
     public static ChunkPublisher<ByteBuffer> of(long count) {
         return new ChunkPublisher<>(count, Function.identity());
     }

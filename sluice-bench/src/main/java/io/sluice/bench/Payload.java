@@ -49,7 +49,6 @@ public final class Payload {
         return TEMPLATE[(int) ((offset / CHUNK_BYTES) % PERIOD_CHUNKS) + (int) (offset % CHUNK_BYTES)];
     }
 
-    /** The number of chunks in a file of {@code sizeBytes}. */
     public static long chunks(long sizeBytes) {
         return sizeBytes / CHUNK_BYTES;
     }

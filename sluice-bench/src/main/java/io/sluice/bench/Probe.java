@@ -101,12 +101,8 @@ public final class Probe implements AutoCloseable {
     }
 
     private long allocatedSince(Map<Long, Long> before) {
-        Map<Long, Long> after = allocated();
-        long sum = 0;
-        for (Map.Entry<Long, Long> entry : after.entrySet()) {
-            sum += entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
-        }
-        return sum;
+        return allocated().entrySet().stream()
+                .mapToLong(entry -> entry.getValue() - before.getOrDefault(entry.getKey(), 0L)).sum();
     }
 
     @Override
@@ -115,7 +111,6 @@ public final class Probe implements AutoCloseable {
         sampler.interrupt();
     }
 
-    /** Counters at the start of an invocation. */
     public record Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
     }
 

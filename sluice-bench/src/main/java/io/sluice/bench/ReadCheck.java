@@ -1,6 +1,12 @@
 package io.sluice.bench;
 
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Counts the bytes a read delivers and spot-checks them: the first and last byte of every chunk
@@ -42,6 +48,46 @@ public final class ReadCheck {
         }
         received += length;
         largestChunkBytes = Math.max(largestChunkBytes, length);
+    }
+
+    /**
+     * Reads {@code chunks} as a user would write the sink: requests everything at once (like Reactor's
+     * {@code subscribe()}), checks each chunk, hands it to {@code after}, then drops it. Completes with
+     * {@link #finish()} when the stream completes, exceptionally when it fails or a check throws.
+     */
+    public CompletableFuture<Delivered> drain(Publisher<? extends ByteBuffer> chunks, Consumer<ByteBuffer> after) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        chunks.subscribe(new Subscriber<ByteBuffer>() {
+            private Subscription subscription;
+
+            @Override
+            public void onSubscribe(Subscription subscription) {
+                this.subscription = subscription;
+                subscription.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(ByteBuffer chunk) {
+                try {
+                    accept(chunk);
+                    after.accept(chunk);
+                } catch (RuntimeException e) {
+                    subscription.cancel();
+                    done.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(null);
+            }
+        });
+        return done.thenApply(ignored -> finish());
     }
 
     /** What the stream delivered when it was complete and correct; throws otherwise. */

@@ -29,7 +29,6 @@ public final class Worker {
     private Worker() {
     }
 
-    /** The {@code java} launcher of this JVM. */
     public static String currentJava() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());

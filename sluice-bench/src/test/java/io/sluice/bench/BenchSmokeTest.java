@@ -58,7 +58,7 @@ class BenchSmokeTest {
         }
 
         Report report = new Report(samples);
-        List<Path> charts = Charts.draw(report, dir.resolve("images"), "smoke-", "");
+        List<Path> charts = BarChart.draw(report, dir.resolve("images"), "smoke-", "");
         assertEquals(3 * 4, charts.size(), "speed, CPU and allocation charts for each of the 4 operations");
         for (Path chart : charts) {
             BufferedImage image = ImageIO.read(chart.toFile());

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -179,11 +178,10 @@ public final class AdaptiveTables {
     }
 
     private static String windows(Path folder) {
-        Map<String, List<String[]>> bySwitch = new LinkedHashMap<>();
-        for (String[] f : read(folder, ScenarioMain.WINDOWS_CSV, ScenarioMain.WINDOWS_HEADER)) {
-            bySwitch.computeIfAbsent(f[0] + " | " + f[1] + " | " + f[4] + " ms, " + (Boolean.parseBoolean(f[5])
-                    ? "fast → slow" : "slow → fast"), k -> new ArrayList<>()).add(f);
-        }
+        Map<String, List<String[]>> bySwitch = read(folder, ScenarioMain.WINDOWS_CSV, ScenarioMain.WINDOWS_HEADER)
+                .stream().collect(Collectors.groupingBy(f -> f[0] + " | " + f[1] + " | " + f[4] + " ms, "
+                        + (Boolean.parseBoolean(f[5]) ? "fast → slow" : "slow → fast"), LinkedHashMap::new,
+                        Collectors.toList()));
         StringBuilder b = new StringBuilder("| scenario | strategy | switch | measured: window before → after, "
                 + "reaction per repetition | model |\n|---|---|---|---|---|\n");
         bySwitch.forEach((key, list) -> b.append("| ").append(key).append(" | ").append(reactions(list, "measured"))
@@ -214,9 +212,8 @@ public final class AdaptiveTables {
     }
 
     private static Map<String, List<Row>> byRun(List<Row> rows) {
-        Map<String, List<Row>> runs = new LinkedHashMap<>();
-        rows.forEach(r -> runs.computeIfAbsent(r.scenario() + "/" + r.strategy(), k -> new ArrayList<>()).add(r));
-        return runs;
+        return rows.stream().collect(Collectors.groupingBy(r -> r.scenario() + "/" + r.strategy(), LinkedHashMap::new,
+                Collectors.toList()));
     }
 
     private static double med(List<Row> rows, ToDoubleFunction<Row> value) {

@@ -48,7 +48,7 @@ public final class Calibration {
             throws InterruptedException {
         Scenario scenario = new Scenario("calibration-" + Scenario.label(itemBytes), RateSchedule.unlimited(),
                 RateSchedule.unlimited(), itemBytes, runNanos, emission, 64L * 1024 * 1024);
-        RunResult run = ScenarioRunner.run(scenario, new StrategyCase("calibration", strategy));
+        RunResult run = RunRecorder.measure(scenario, new StrategyCase("calibration", strategy));
         double items = Math.max(1, run.writtenBytes() / (double) itemBytes);
         return run.elapsedNanos() / items;
     }

@@ -10,10 +10,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
+import java.util.stream.IntStream;
 
 /**
  * Draws time series as a PNG (XChart): one panel per run, stacked, on the same time span. Each
@@ -36,10 +36,8 @@ public final class ChartWriter {
 
     /** Writes {@code runs} (same scenario) to {@code file} under {@code title}. */
     public static void write(Path file, String title, Scenario scenario, List<RunResult> runs) throws IOException {
-        List<XYChart> panels = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-            panels.add(panel(i == 0 ? title : "", scenario, runs.get(i)));
-        }
+        List<XYChart> panels = IntStream.range(0, runs.size())
+                .mapToObj(i -> panel(i == 0 ? title : "", scenario, runs.get(i))).toList();
         Png.write(panels, panels.size(), 1, file);
     }
 

@@ -31,7 +31,6 @@ public final class DemandSimulation {
     private final StrategyCase strategy;
     private final ModelCosts costs;
     private final SplittableRandom random;
-    private final DemandController controller;
     private final PriorityQueue<Event> events = new PriorityQueue<>(    // by time, then in scheduling order
             Comparator.comparingLong(Event::nanos).thenComparingLong(Event::sequence));
     private final long itemBytes;
@@ -62,7 +61,7 @@ public final class DemandSimulation {
     private long sinkBytes;
     private long callBytes;
 
-    private final RunRecorder recorder = new RunRecorder(0, ScenarioRunner.SAMPLE_NANOS, () -> sinkBytes);
+    private final RunRecorder recorder = new RunRecorder(0, RunRecorder.SAMPLE_NANOS, () -> sinkBytes);
 
     private DemandSimulation(Scenario scenario, StrategyCase strategy, ModelCosts costs, long seed) {
         this.scenario = scenario;
@@ -70,7 +69,6 @@ public final class DemandSimulation {
         this.costs = costs;
         this.random = new SplittableRandom(seed);
         this.ledger = new WriteLedger(strategy.strategy(), scenario.maxQueuedBytes(), 0);
-        this.controller = ledger.controller();
         this.itemBytes = scenario.itemBytes();
         this.syncProducer = scenario.emission() == ScheduledPublisher.Emission.SYNC;
         this.sinkPacer = new Pacer(scenario.sink(), 0);
@@ -99,8 +97,6 @@ public final class DemandSimulation {
         }
         return recorder.result(scenario.name(), strategy.name(), end, sinkBytes);
     }
-
-    // ---- producer ----
 
     private void request(long n, long now) {
         if (producerPacer == null) {
@@ -157,8 +153,6 @@ public final class DemandSimulation {
         }
     }
 
-    // ---- the drain ----
-
     private void startPass(long now) {
         drain = DrainStatus.RUNNING;
         signalledDuringPass = false;
@@ -210,8 +204,8 @@ public final class DemandSimulation {
     private void afterWrite(long now) {
         Issued issued = issueDemand(now);
         now = issued.nanos;
-        recorder.pass(now, ledger.queuedBytes(), controller.windowItems(), ledger.outstandingItems(), sinkBytes,
-                ledger.requestCalls());
+        recorder.pass(now, ledger.queuedBytes(), ledger.controller().windowItems(), ledger.outstandingItems(),
+                sinkBytes, ledger.requestCalls());
         if (queuedInList == 0 && issued.items == 0) {
             endPass(now);
             return;
@@ -264,8 +258,6 @@ public final class DemandSimulation {
         }
         return new Issued(n, now, emitted);
     }
-
-    // ---- plumbing ----
 
     /** When a paced end waiting for {@code deadline} goes on, as {@link PacingClock#system()} waits. */
     private long waitUntil(long deadline, long now) {

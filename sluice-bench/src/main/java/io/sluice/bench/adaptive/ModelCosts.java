@@ -1,8 +1,6 @@
 package io.sluice.bench.adaptive;
 
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The model's costs: what the real pipeline spends besides the schedules themselves. Latencies are
@@ -28,16 +26,11 @@ public record ModelCosts(long dispatchNanos, long producerWakeNanos, long produc
         }
     }
 
-    /** The costs by name, in declaration order (the report's and {@code calibration.csv}'s rows). */
-    public Map<String, String> named() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("dispatch_ns", Long.toString(dispatchNanos));
-        m.put("producer_wake_ns", Long.toString(producerWakeNanos));
-        m.put("producer_item_ns", Long.toString(producerItemNanos));
-        m.put("producer_ns_per_byte", String.format(Locale.ROOT, "%.3f", producerNanosPerByte));
-        m.put("drain_item_ns", Long.toString(drainItemNanos));
-        m.put("write_call_ns", Long.toString(writeCallNanos));
-        m.put("park_overshoot_ns", Long.toString(parkOvershootNanos));
-        return m;
+    /** {@value ScenarioMain#COSTS_CSV}: the costs by name, in declaration order (also the report's rows). */
+    String csv() {
+        return String.format(Locale.ROOT, "cost,value\ndispatch_ns,%d\nproducer_wake_ns,%d\nproducer_item_ns,%d\n"
+                        + "producer_ns_per_byte,%.3f\ndrain_item_ns,%d\nwrite_call_ns,%d\npark_overshoot_ns,%d\n",
+                dispatchNanos, producerWakeNanos, producerItemNanos, producerNanosPerByte, drainItemNanos,
+                writeCallNanos, parkOvershootNanos);
     }
 }

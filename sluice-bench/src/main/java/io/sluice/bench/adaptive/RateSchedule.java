@@ -10,9 +10,7 @@ import java.util.List;
  * A rate in bytes per second as a cyclic, piecewise-constant function of time since an origin:
  * constant, steps (such as 20 ↔ 200 MiB/s every 2 s), stalls (rate 0 for a few hundred ms), or
  * unlimited. The same schedule paces the real {@link ThrottledChannel} and
- * {@link ScheduledPublisher} and the simulated ends in {@link DemandSimulation}.
- *
- * <p>Immutable and shareable.
+ * {@link ScheduledPublisher} and the simulated ends in {@link DemandSimulation}. Immutable.
  */
 public final class RateSchedule implements Schedule {
 
@@ -54,7 +52,6 @@ public final class RateSchedule implements Schedule {
         this.description = description;
     }
 
-    /** A constant rate. */
     public static RateSchedule constantMiBps(double mibPerSecond) {
         return new RateSchedule(List.of(new Segment(NANOS_PER_SECOND, mibPerSecond * MIB)),
                 format(mibPerSecond) + " MiB/s");
@@ -89,7 +86,6 @@ public final class RateSchedule implements Schedule {
                         + stallMillis + " ms stall");
     }
 
-    /** The rate at {@code nanos} since the origin. */
     public double bytesPerSecondAt(long nanos) {
         return segments.get(indexAt(nanos)).bytesPerSecond();
     }

@@ -1,7 +1,11 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.ByteChannels;
+import io.sluice.WriteOptions;
 import io.sluice.testkit.DemandRun;
+import io.sluice.testkit.PacingClock;
 import io.sluice.testkit.ScheduledPublisher;
+import io.sluice.testkit.ThrottledChannel;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +21,12 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Threading:</b> {@link #onPass} runs on the write's drain, {@link #emitted} on the
  * producer's thread; the results are read after the write has ended. The model calls everything
- * on its one thread, passing its simulated time to {@link #pass}.
+ * on its one thread, passing its simulated time to {@link #pass}. {@link #measure} runs a scenario for real.
  */
 final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.EmissionProbe {
+
+    /** The time between chart samples. */
+    static final long SAMPLE_NANOS = 5_000_000;
 
     private final long originNanos;
     private final long sampleNanos;
@@ -35,6 +42,34 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
         this.originNanos = originNanos;
         this.sampleNanos = sampleNanos;
         this.sinkWrittenBytes = sinkWrittenBytes;
+    }
+
+    /**
+     * Runs {@code scenario} under {@code strategy} for real, as a {@link DemandRun}, blocking for its duration: a
+     * {@link ScheduledPublisher} (endless) written through {@link ByteChannels#write} to a {@link ThrottledChannel},
+     * cancelled at the scenario's duration; throughput is the bytes the sink completed over the elapsed time.
+     * Returns only after the channel is closed and the producer thread has ended; fails if either does not
+     * happen within {@link DemandRun#SHUTDOWN_TIMEOUT}.
+     */
+    static RunResult measure(Scenario scenario, StrategyCase strategy) throws InterruptedException {
+        PacingClock clock = PacingClock.system();
+        ThrottledChannel channel = new ThrottledChannel(scenario.sink(), clock);
+        RunRecorder recorder = new RunRecorder(clock.nanoTime(), SAMPLE_NANOS, channel::writtenBytes);
+        ScheduledPublisher producer = new ScheduledPublisher(Long.MAX_VALUE, scenario.itemBytes(),
+                scenario.producer(), scenario.emission(), clock, recorder);
+        WriteOptions options = WriteOptions.defaults()
+                .withDemand(strategy.strategy())
+                .withMaxQueuedBytes(scenario.maxQueuedBytes());
+        DemandRun.Result run = DemandRun.run(scenario.name() + " / " + strategy.name(), List.of(channel),
+                stream -> producer, (sink, body, listener) -> ByteChannels.write(sink, body,
+                        options.withListener(s -> listener.onPass(s.queuedBytes(), s.windowItems(),
+                                s.outstandingItems(), s.writtenBytes(), s.requestCalls()))),
+                recorder, scenario.durationNanos());
+        if (!producer.awaitThreads(DemandRun.SHUTDOWN_TIMEOUT)) {
+            throw new IllegalStateException("the producer did not stop within " + DemandRun.SHUTDOWN_TIMEOUT
+                    + " after cancel");
+        }
+        return recorder.result(scenario.name(), strategy.name(), run.elapsedNanos(), run.writtenBytes());
     }
 
     @Override

@@ -23,7 +23,6 @@ public record RunResult(String scenario, String strategy, long elapsedNanos, lon
         series = List.copyOf(series);
     }
 
-    /** Throughput in MiB/s. */
     public double mibPerSecond() {
         return writtenBytes / RateSchedule.MIB / (elapsedNanos / 1e9);
     }

@@ -71,13 +71,12 @@ public final class ScenarioMain {
                                        Path images, Path results, long seed, long calibrationNanos,
                                        PrintStream out) throws InterruptedException, IOException {
         for (StrategyCase strategy : strategies) {
-            ScenarioRunner.run(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
+            RunRecorder.measure(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2),
+                    strategy);
         }
         ModelCosts costs = Calibration.fit(calibrationNanos, out);
         Files.createDirectories(results);
-        StringBuilder costsCsv = new StringBuilder("cost,value\n");
-        costs.named().forEach((name, value) -> costsCsv.append(name).append(',').append(value).append('\n'));
-        Files.writeString(results.resolve(COSTS_CSV), costsCsv, StandardCharsets.UTF_8);
+        Files.writeString(results.resolve(COSTS_CSV), costs.csv(), StandardCharsets.UTF_8);
         StringBuilder runs = new StringBuilder(RUNS_HEADER).append('\n');
         StringBuilder windows = new StringBuilder(WINDOWS_HEADER).append('\n');
         Map<String, RunResult> models = new HashMap<>();
@@ -87,7 +86,7 @@ public final class ScenarioMain {
                 List<Comparison> rows = new ArrayList<>();
                 for (StrategyCase strategy : strategies) {
                     Load.Meter meter = new Load.Meter();
-                    RunResult measured = ScenarioRunner.run(scenario, strategy);
+                    RunResult measured = RunRecorder.measure(scenario, strategy);
                     Load load = meter.stop();
                     RunResult model = models.computeIfAbsent(scenario.name() + "/" + strategy.name(),
                             k -> DemandSimulation.run(scenario, strategy, costs, seed));
@@ -135,18 +134,13 @@ public final class ScenarioMain {
                              RunResult model, double scheduleMibPerSecond) {
 
         String csv(Load load) {
-            return String.join(",", scenario.name(), Scenario.family(scenario.name()),
-                    Integer.toString(scenario.itemBytes()), Csv.quote(strategy.name()), Integer.toString(repetition),
-                    Long.toString(scenario.durationNanos() / 1_000_000), fmt(measured.mibPerSecond()),
-                    fmt(model.mibPerSecond()), fmt(scheduleMibPerSecond), Long.toString(measured.peakQueuedBytes()),
-                    Long.toString(model.peakQueuedBytes()), Long.toString(scenario.maxQueuedBytes()),
-                    Long.toString(measured.peakOutstandingItems()), Long.toString(model.peakOutstandingItems()),
-                    Long.toString(measured.requestCalls()), Long.toString(model.requestCalls()), fmt(load.load1Before()),
-                    fmt(load.load1After()));
+            return String.format(Locale.ROOT, "%s,%s,%d,%s,%d,%d,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f",
+                    scenario.name(), Scenario.family(scenario.name()), scenario.itemBytes(),
+                    Csv.quote(strategy.name()), repetition, scenario.durationNanos() / 1_000_000,
+                    measured.mibPerSecond(), model.mibPerSecond(), scheduleMibPerSecond, measured.peakQueuedBytes(),
+                    model.peakQueuedBytes(), scenario.maxQueuedBytes(), measured.peakOutstandingItems(),
+                    model.peakOutstandingItems(), measured.requestCalls(), model.requestCalls(), load.load1Before(),
+                    load.load1After());
         }
-    }
-
-    private static String fmt(double value) {
-        return String.format(Locale.ROOT, "%.2f", value);
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.testkit.Csv;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How a window reacts to the sink's switches, read from a run's series: for each switch, the
@@ -38,22 +39,16 @@ final class WindowResponse {
                 continue;
             }
             boolean toSlower = after < before;
-            long windowBefore = windowAt(series, end);
+            long at = end;
+            long windowBefore = series.stream().takeWhile(s -> s.nanos() <= at).reduce((first, next) -> next)
+                    .map(RunResult.Sample::windowItems).orElse(Long.MAX_VALUE);    // the last sample's at the switch
             if (windowBefore == Long.MAX_VALUE) {
                 continue;
             }
-            long reaction = -1;
-            long windowAfter = windowBefore;
-            for (RunResult.Sample s : series) {
-                if (s.nanos() <= end) {
-                    continue;
-                }
-                if (toSlower ? s.windowItems() < windowBefore : s.windowItems() > windowBefore) {
-                    reaction = s.nanos() - end;
-                    windowAfter = s.windowItems();
-                    break;
-                }
-            }
+            Optional<RunResult.Sample> moved = series.stream().filter(s -> s.nanos() > at
+                    && (toSlower ? s.windowItems() < windowBefore : s.windowItems() > windowBefore)).findFirst();
+            long reaction = moved.map(s -> s.nanos() - at).orElse(-1L);
+            long windowAfter = moved.map(RunResult.Sample::windowItems).orElse(windowBefore);
             double windowBytes = Math.min((double) windowBefore * scenario.itemBytes(), scenario.maxQueuedBytes());
             double slowRate = Math.min(before, after);
             double refillNanos = windowBytes / slowRate * 1e9;
@@ -74,16 +69,5 @@ final class WindowResponse {
                     .append('\n');
         }
         return b.toString();
-    }
-
-    private static long windowAt(List<RunResult.Sample> series, long nanos) {
-        long window = Long.MAX_VALUE;
-        for (RunResult.Sample s : series) {
-            if (s.nanos() > nanos) {
-                break;
-            }
-            window = s.windowItems();
-        }
-        return window;
     }
 }

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * operation per thread (a cached pool of platform threads, or one virtual thread each on JDK 21+).
  * The reused direct buffers come from a small pool per provider, taken for one operation and given
  * back at its end, so that short operations do not each allocate (and zero) one.
- * A durable write ends with {@link DurableEnd#force}: the file with its metadata, then its directory.
+ * A durable write ends with {@link #force}: the file with its metadata, then its directory.
  */
 final class LoopProvider extends NamedProvider {
 
@@ -127,7 +127,7 @@ final class LoopProvider extends NamedProvider {
                     }
                 }
                 if (sync) {
-                    DurableEnd.force(channel, target);
+                    force(channel, target);
                 }
                 return chunks * Payload.CHUNK_BYTES;
             }

@@ -125,7 +125,6 @@ public final class Providers {
         return new SluiceProvider(name, ops, writing, reading, false);
     }
 
-    /** Whether {@code name} is a plain-JDK baseline. */
     public static boolean isBaseline(String name) {
         return name.startsWith("loop") || name.startsWith("vt-") || name.equals("files-copy");
     }

@@ -1,7 +1,6 @@
 package io.sluice.bench.providers;
 
 import io.sluice.bench.ChunkPublisher;
-import io.sluice.bench.DiscardingSubscriber;
 import io.sluice.bench.ReadCheck;
 import org.cqfn.rio.file.File;
 import org.reactivestreams.Publisher;
@@ -36,10 +35,7 @@ final class RioProvider extends NamedProvider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        ReadCheck check = new ReadCheck(sizeBytes);
-        DiscardingSubscriber<ByteBuffer> sink = new DiscardingSubscriber<>(check::accept);
-        content(source).subscribe(sink);
-        return sink.done().thenApply(ignored -> check.finish());
+        return new ReadCheck(sizeBytes).drain(content(source), chunk -> { });
     }
 
     @Override

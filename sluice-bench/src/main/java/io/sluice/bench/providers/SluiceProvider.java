@@ -5,12 +5,9 @@ import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
 import io.sluice.bench.ChunkPublisher;
-import io.sluice.bench.DiscardingSubscriber;
 import io.sluice.bench.Op;
 import io.sluice.bench.ReadCheck;
-import org.reactivestreams.Subscriber;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -44,15 +41,11 @@ final class SluiceProvider extends NamedProvider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        ReadCheck check = new ReadCheck(sizeBytes);
-        DiscardingSubscriber<ByteBuffer> sink = reading.lentChunks()
-                ? new DiscardingSubscriber<>(chunk -> {
-                    check.accept(chunk);
-                    ChunkPool.giveBack(chunk);
-                })
-                : new DiscardingSubscriber<>(check::accept);
-        ReactiveFile.of(source).read(reading).subscribe((Subscriber<ByteBuffer>) sink);
-        return sink.done().thenApply(ignored -> check.finish());
+        return new ReadCheck(sizeBytes).drain(ReactiveFile.of(source).read(reading), chunk -> {
+            if (reading.lentChunks()) {
+                ChunkPool.giveBack(chunk);
+            }
+        });
     }
 
     @Override

@@ -26,7 +26,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
  * every write, so the durable write closes the file (which waits for its writes), then forces it
- * through a {@code FileChannel} on a worker thread ({@link DurableEnd#forceClosed}), as a Vert.x user
+ * through a {@code FileChannel} on a worker thread ({@link #forceClosed}), as a Vert.x user
  * who needs {@code force(true)} would.
  */
 final class VertxProvider extends NamedProvider {
@@ -61,7 +61,7 @@ final class VertxProvider extends NamedProvider {
             return pipe.endOnComplete(false).to(file)
                     .compose(ignored -> file.close())
                     .compose(ignored -> vertx.<Void>executeBlocking(() -> {
-                        DurableEnd.forceClosed(target);
+                        forceClosed(target);
                         return null;
                     }, false));
         });
