@@ -12,8 +12,7 @@ import io.sluice.demand.DemandStrategy;
  * paper's examples: amount 100 (doubling without bound), shift 2, in [1, 3]; amount at least 3.
  * Where the paper is ambiguous it adapts first, then requests the new amount (the other reading
  * stalls); one call processes in order every eligible point the receipts since the last call
- * passed. docs/ADAPTIVE.md §2 explains the drift this rule shows and the ambiguity. Other bounds:
- * {@code min == max} keeps a parameter constant.
+ * passed. docs/ADAPTIVE.md §2 explains the drift this rule shows and the ambiguity.
  */
 public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmount,
                                  long initialShift, long minShift, long maxShift) implements DemandStrategy {
@@ -21,6 +20,18 @@ public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmo
     /** The paper's rules with its constants: amount 100 (min 3), shift 2 in [1, 3]. */
     public PaperLiteralDemand() {
         this(100, 3, Long.MAX_VALUE / 2, 2, 1, 3);
+    }
+
+    /** The rules with other bounds; {@code min == max} keeps a parameter constant. */
+    public PaperLiteralDemand {
+        if (minAmount < 1 || initialAmount < minAmount || initialAmount > maxAmount) {
+            throw new IllegalArgumentException("amount must satisfy 1 <= min <= initial <= max, was "
+                    + minAmount + ", " + initialAmount + ", " + maxAmount);
+        }
+        if (minShift < 0 || initialShift < minShift || initialShift > maxShift || initialShift >= initialAmount) {
+            throw new IllegalArgumentException("shift must satisfy 0 <= min <= initial <= max and initial < amount, was "
+                    + minShift + ", " + initialShift + ", " + maxShift);
+        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sluice.WriteOptions;
 import io.sluice.testkit.ScheduledPublisher;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One producer → writer → sink set-up, named in tables, CSV and file names: the producer's and the
@@ -14,6 +15,10 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
                        long durationNanos, ScheduledPublisher.Emission emission, long maxQueuedBytes) {
 
     public Scenario {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(producer, "producer");
+        Objects.requireNonNull(sink, "sink");
+        Objects.requireNonNull(emission, "emission");
         if (itemBytes <= 0 || durationNanos <= 0 || maxQueuedBytes <= 0) {
             throw new IllegalArgumentException("itemBytes, durationNanos and maxQueuedBytes must be positive: "
                     + itemBytes + ", " + durationNanos + ", " + maxQueuedBytes);
@@ -56,6 +61,7 @@ public record Scenario(String name, RateSchedule producer, RateSchedule sink, in
                 bothVariable(64 * 1024, durationScale), bothVariable(1024, durationScale));
     }
 
+    /** A copy lasting {@code nanos}. */
     public Scenario withDurationNanos(long nanos) {
         return new Scenario(name, producer, sink, itemBytes, nanos, emission, maxQueuedBytes);
     }

@@ -5,9 +5,15 @@ import io.sluice.demand.Demand;
 import io.sluice.demand.DemandStrategy;
 
 import java.util.List;
+import java.util.Objects;
 
 /** A named demand strategy under comparison. */
 public record StrategyCase(String name, DemandStrategy strategy) {
+
+    public StrategyCase {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(strategy, "strategy");
+    }
 
     /**
      * The constants the sweep of docs/ADAPTIVE.md §5 recommended, now the core defaults: amount 16 in [16, 1024],

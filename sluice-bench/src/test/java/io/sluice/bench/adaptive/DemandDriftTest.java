@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The paper's literal trigger drifts; ours (W3) does not. */
@@ -93,5 +94,15 @@ class DemandDriftTest {
                 assertEquals(102, write.outstandingItems(), "amount + shift, every cycle");
             }
         }
+    }
+
+    @Test
+    void literalRuleRefusesBoundsItCannotKeep() {
+        IllegalArgumentException amount = assertThrows(IllegalArgumentException.class,
+                () -> new PaperLiteralDemand(2, 3, 100, 1, 1, 1));
+        assertTrue(amount.getMessage().contains("amount must satisfy"), amount.getMessage());
+        IllegalArgumentException shift = assertThrows(IllegalArgumentException.class,
+                () -> new PaperLiteralDemand(3, 3, 3, 3, 1, 3));
+        assertTrue(shift.getMessage().contains("initial < amount"), shift.getMessage());
     }
 }
