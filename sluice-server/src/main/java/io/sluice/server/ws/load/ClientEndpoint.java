@@ -63,12 +63,12 @@ public final class ClientEndpoint implements Session.Listener {
             latencyMicros.recordValue(Math.max(0, (Message.nowEpochNanos() - Message.sentEpochNanos(payload)) / 1000));
         }
         if (sequence > expected) {
-            tally.gap();
+            tally.gaps().increment();
         } else if (sequence < expected) {
-            tally.duplicate();
+            tally.duplicates().increment();
         }
         expected = sequence + 1;
-        tally.received(slow);
+        (slow ? tally.slowMessages() : tally.fastMessages()).increment();
         callback.succeed();
         if (slow) {
             timer.schedule(session::demand, slowDelayMillis, TimeUnit.MILLISECONDS);
@@ -79,6 +79,6 @@ public final class ClientEndpoint implements Session.Listener {
 
     @Override
     public void onWebSocketError(Throwable cause) {
-        tally.error(cause);
+        tally.firstError().compareAndSet(null, cause);
     }
 }

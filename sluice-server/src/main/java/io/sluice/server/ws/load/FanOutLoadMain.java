@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * limit, prints the lane's figures, closes the clients and checks the server released every
  * subscription; with the all-fast reference ({@link FanOutRun#allFastReference()}) it then runs the
  * bounded lane once more with every client fast; with {@code --repeats N} it runs that sequence N
- * times; then it prints where the CPU per message went ({@link CostTable}) and the gates
+ * times; then it prints where the CPU per message went ({@link FanOutReport#costTable}) and the gates
  * ({@link FanOutGates#forRun}).
  * With {@code --results DIR} it writes {@code DIR/websocket.csv}, one row per lane, and
  * {@code DIR/websocket-series.csv}, the lanes' samples. Exits 1 when a gate fails.
@@ -114,7 +114,7 @@ public final class FanOutLoadMain {
         }
         out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
                 + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
-                + "):\n" + CostTable.of(results));
+                + "):\n" + FanOutReport.costTable(results));
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
         gates.forEach(gate -> out.println(gate.line()));
         out.println(FanOutGates.count(gates));
@@ -142,58 +142,53 @@ public final class FanOutLoadMain {
         try (FanOutProcess server = FanOutProcess.start(lane, run.serverHeap(), run.messagesPerSecond(),
                 run.sendBufferBytes())) {
             long idleRss = server.rssBytes();
-            int slow = FanOutLoad.slowClients(run.clients(), slowShare);
-            FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), slowShare, run.slowDelayMillis());
-            try {
+            try (FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), slowShare, run.slowDelayMillis())) {
                 load.latencySinceLastCall(); // the connect phase is not measured
                 double cpuBefore = server.cpuSeconds();
-                ProcessCost.Snapshot costBefore = ProcessCost.Snapshot.take(server.process().pid());
+                ProcessCost.Snapshot costBefore = ProcessCost.Snapshot.take(server.pid());
                 Load.Meter meter = new Load.Meter();
                 long start = System.nanoTime();
                 long deadline = start + run.loadTime().toNanos();
-                long peakRss = idleRss;
-                long peakQueued = -1;
-                long peakSendQueue = -1;
                 LoadTally tally = load.tally();
-                while (System.nanoTime() < deadline && tally.fastMessages() + tally.slowMessages() < run.maxMessages()
-                        && server.alive()) {
+                List<LaneSample> series = new ArrayList<>();
+                while (System.nanoTime() < deadline && server.jvm().alive()
+                        && tally.fastMessages().sum() + tally.slowMessages().sum() < run.maxMessages()) {
                     TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS); // the sampling period
-                    LaneSample sample = sample(label, repeat, start, tally, server);
-                    samples.add(sample);
-                    peakRss = Math.max(peakRss, sample.rssBytes());
-                    peakQueued = Math.max(peakQueued, sample.queuedBytes());
-                    peakSendQueue = Math.max(peakSendQueue, sample.sendQueueBytes());
+                    series.add(sample(label, repeat, start, tally, server));
                 }
+                samples.addAll(series);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                long fast = tally.fastMessages();
-                long slowMessages = tally.slowMessages();
+                long fast = tally.fastMessages().sum();
+                long slowMessages = tally.slowMessages().sum();
                 double cpu = server.cpuSeconds() - cpuBefore;
-                ProcessCost cost = ProcessCost.Snapshot.take(server.process().pid()).since(costBefore);
-                Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's own
+                ProcessCost cost = ProcessCost.Snapshot.take(server.pid()).since(costBefore);
+                Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's
                 Histogram latency = load.latencySinceLastCall();
                 Map<String, Long> stats = server.stats(true);
-                Throwable error = tally.firstError(); // before the close, which fails what is in flight
-                load.close(); // the finally's close then does nothing
+                Throwable error = tally.firstError().get(); // before the close, which fails what is in flight
+                load.close(); // the try's close then does nothing
                 long released = awaitReleased(server, run.clients());
-                LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages, tally.gaps(),
-                        tally.duplicates(), error == null ? "" : error.toString(),
+                int slow = FanOutLoad.slowClients(run.clients(), slowShare);
+                LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages,
+                        tally.gaps().sum(), tally.duplicates().sum(), error == null ? "" : error.toString(),
                         latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
-                        latency.getValueAtPercentile(99.9), idleRss, peakRss, stats.getOrDefault("heapUsedBytes", -1L),
-                        stats.getOrDefault("queuedBytes", -1L), peakQueued, peakSendQueue, cpu, released,
-                        machine.othersBusy(), BuildInfo.commit(), Runtime.version().toString(), server.death(),
+                        latency.getValueAtPercentile(99.9), idleRss,
+                        Math.max(idleRss, LaneSample.peak(series, LaneSample::rssBytes)),
+                        stats.getOrDefault("heapUsedBytes", -1L), stats.getOrDefault("queuedBytes", -1L),
+                        LaneSample.peak(series, LaneSample::queuedBytes),
+                        LaneSample.peak(series, LaneSample::sendQueueBytes), cpu, released, machine.othersBusy(),
+                        BuildInfo.commit(), Runtime.version().toString(), server.jvm().death(),
                         stats.getOrDefault("liveSubscribers", -1L), repeat, cost);
                 out.println(result.summary());
                 return result;
-            } finally {
-                load.close();
             }
         }
     }
 
     /** What the clients have received and the server holds now. */
     private static LaneSample sample(String label, int repeat, long start, LoadTally tally, FanOutProcess server) {
-        long fast = tally.fastMessages();
-        long messages = fast + tally.slowMessages();
+        long fast = tally.fastMessages().sum();
+        long messages = fast + tally.slowMessages().sum();
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> stats = server.stats(false);
         return new LaneSample(label, seconds, messages, fast, server.rssBytes(), stats.getOrDefault("heapUsedBytes", -1L),
@@ -204,7 +199,7 @@ public final class FanOutLoadMain {
     private static long awaitReleased(FanOutProcess server, int clients) throws InterruptedException {
         long deadline = System.currentTimeMillis() + RELEASE_TIMEOUT_MILLIS;
         long ended = 0;
-        while (System.currentTimeMillis() < deadline && server.alive()) {
+        while (System.currentTimeMillis() < deadline && server.jvm().alive()) {
             Map<String, Long> stats = server.stats(false);
             ended = stats.getOrDefault("endedSubscribers", 0L);
             if (ended >= clients && stats.getOrDefault("activeStreams", -1L) == 0) {

@@ -18,25 +18,16 @@ import java.util.stream.Collectors;
 /**
  * A fan-out run read back from its folder ({@code websocket.csv} and {@code websocket-series.csv},
  * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
- * into the docs' blocks from it: the run line, the lane table, each lane over its repeats, where the CPU per message went, the gates (computed again from the
- * CSVs by the classes the run used) and the seed's table side by side with ours. A run of several
- * repeats ({@code FanOutLoadMain --repeats N}) has a table line per lane and repeat and its gate
- * ratios as estimates over the repeats ({@link FanOutGates#ratio}).
+ * into the docs' blocks from it; the gates are computed again from the CSVs by the classes the run used.
  */
-public final class FanOutReport {
+public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
 
-    /** The seed's server and machine, as its text gives them; its figures are in {@link #seed()}. */
+    /** The seed's server and machine; its figures are in {@link #seed()}. */
     static final String SEED = "Undertow, an actor per client; 4-core i7-4770, JDK 12";
+    /** The cost table of a run without the {@link ProcessCost} columns. */
+    static final String COST_NOT_RECORDED = "Not recorded: this run's websocket.csv has no server user and system CPU,"
+            + " write system call or client CPU columns.\n";
 
-    private final List<LaneResult> results;
-    private final List<LaneSample> samples;
-
-    private FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
-        this.results = results;
-        this.samples = samples;
-    }
-
-    /** Whether {@code folder} holds a fan-out run. */
     public static boolean isRun(Path folder) {
         return Files.isRegularFile(folder.resolve(LaneResult.FILE));
     }
@@ -52,14 +43,6 @@ public final class FanOutReport {
         List<String> series = Files.exists(seriesFile) ? Files.readAllLines(seriesFile) : List.of();
         return new FanOutReport(rows.subList(1, rows.size()).stream().map(LaneResult::parse).toList(),
                 series.stream().skip(1).map(LaneSample::parse).toList());
-    }
-
-    List<LaneResult> results() {
-        return results;
-    }
-
-    List<LaneSample> samples() {
-        return samples;
     }
 
     /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
@@ -84,7 +67,6 @@ public final class FanOutReport {
                         + (repeats() == 1 ? "" : ", " + repeats() + " repeats"), machine);
     }
 
-    /** How many repeats of the lane sequence the run holds (a folder without the column: 1). */
     int repeats() {
         return FanOutGates.repeats(results).size();
     }
@@ -107,9 +89,39 @@ public final class FanOutReport {
         return table.toString();
     }
 
-    /** Where the CPU per message went, one line per lane and repeat ({@link CostTable}). */
     public String cost() {
-        return CostTable.of(results);
+        return costTable(results);
+    }
+
+    /**
+     * Where the CPU per delivered message went, one line per lane (and repeat): the server's user,
+     * system and all CPU, its write-family system calls and the CPU of the harness JVM, in which the
+     * clients run. A figure not recorded prints as "-".
+     */
+    static String costTable(List<LaneResult> results) {
+        if (results.stream().noneMatch(result -> result.cost().recorded())) {
+            return COST_NOT_RECORDED;
+        }
+        boolean severalRepeats = FanOutGates.repeats(results).size() > 1;
+        StringBuilder table = new StringBuilder("| lane | msg/s | server user µs/msg | server system µs/msg "
+                + "| server µs/msg | server write syscalls per 1,000 msg | clients' JVM µs/msg |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
+        for (LaneResult r : results) {
+            ProcessCost cost = r.cost();
+            double messages = r.messages();
+            table.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %s |\n",
+                    severalRepeats ? r.lane() + " (repeat " + r.repeat() + ")" : r.lane(), r.messagesPerSecond(),
+                    figure(cost.serverUserSeconds() * 1e6 / messages),
+                    figure(cost.serverSystemSeconds() * 1e6 / messages), figure(r.serverCpuSeconds() * 1e6 / messages),
+                    cost.serverWriteSyscalls() < 0 ? "-" : figure(1000.0 * cost.serverWriteSyscalls() / messages),
+                    figure(cost.clientCpuSeconds() * 1e6 / messages)));
+        }
+        return table.toString();
+    }
+
+    /** Two decimals; "-" for a figure not recorded or over no messages. */
+    private static String figure(double value) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%.2f", value) : "-";
     }
 
     /**
@@ -223,7 +235,7 @@ public final class FanOutReport {
 
     /** The first repeat's samples of {@code lane}. */
     private List<LaneSample> series(String lane) {
-        return samples.stream().filter(sample -> sample.lane().equals(lane) && sample.repeat() == firstRepeat()).toList();
+        return LaneSample.series(samples, lane, firstRepeat());
     }
 
     private int firstRepeat() {

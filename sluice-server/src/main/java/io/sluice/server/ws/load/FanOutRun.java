@@ -11,23 +11,18 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * What one run of the fan-out harness does.
+ * What one run of the fan-out harness does (docs/WEBSOCKET.md describes each flag).
  *
  * @param lanes the lanes, one fresh server JVM each, in this order
- * @param clients connections per lane
- * @param slowShare the share of slow clients
  * @param slowDelayMillis a slow client's pause per message
- * @param loadTime the most load time per lane
  * @param maxMessages the most messages per lane (the run stops at whichever limit comes first)
  * @param messagesPerSecond the generator's total rate, 0 for as fast as it goes
- * @param serverHeap the server's -Xmx
  * @param sendBufferBytes the server's {@code SO_SNDBUF} per connection, 0 for the system's default
  * @param allFastReference whether to run the bounded lane once more with every client fast, after
  *        the lanes: the reference for the fast clients' latency
- * @param budget the most the whole run may take from the command line ({@link FanOutLoadMain#main}),
- *        after which it stops its servers and exits; zero for no limit; unless given, it scales with the repeats
+ * @param budget the most the whole run may take from the command line, zero for no limit; unless
+ *        given, it scales with the repeats
  * @param results where to write the raw CSVs, or null
- * @param repeats how many times the whole lane sequence runs, one repeat after the other, into one folder
  */
 record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slowDelayMillis, Duration loadTime,
                  long maxMessages, double messagesPerSecond, String serverHeap, int sendBufferBytes,
@@ -58,13 +53,7 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
      */
     static final String FULL_HEAP = "256m";
 
-    /**
-     * The published run: the seed's shape (1,000 clients, 10% slow at 200 ms per message, up to 100
-     * million messages) for up to {@link #FULL_LOAD_TIME} per lane, the kernel send buffers sized to
-     * the seed's send queues ({@link #FULL_SEND_BUFFER_BYTES}), a server heap of {@link #FULL_HEAP},
-     * and the all-fast reference; about
-     * 9 minutes, stopped at 15.
-     */
+    /** The published run: the seed's shape (1,000 clients, 10% slow at 200 ms per message) and the all-fast reference. */
     static FanOutRun defaults() {
         return new FanOutRun(FanOutLane.defaults(), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
                 0, FULL_HEAP, FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null, 1);
@@ -79,16 +68,7 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
                 40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null, 1);
     }
 
-    FanOutRun withResults(Path directory) {
-        return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, budget, directory, repeats);
-    }
-
-    /**
-     * This run with its flags applied ({@code --clients N --slow-share F --slow-delay-ms N --seconds N
-     * --max-messages N --rate F --heap S --send-buffer N --lanes a,b --all-fast true|false --budget-seconds N --results DIR
-     * --repeats N}).
-     */
+    /** This run with its flags ({@link #FLAGS}) applied. */
     FanOutRun withFlags(String[] args) {
         Map<String, String> flags = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {

@@ -2,6 +2,7 @@ package io.sluice.server.ws.load;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 
 /**
  * One point of a lane's time series, taken every {@link FanOutLoadMain#SAMPLE_MILLIS} during its
@@ -41,6 +42,16 @@ record LaneSample(String lane, double seconds, long messages, long fastMessages,
         return new LaneSample(f.get(0), Double.parseDouble(f.get(1)), Long.parseLong(f.get(2)),
                 Long.parseLong(f.get(3)), Long.parseLong(f.get(4)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
                 Long.parseLong(f.get(7)), f.size() == LEGACY_FIELDS ? 1 : Integer.parseInt(f.get(8)));
+    }
+
+    /** The samples of {@code lane} in {@code repeat}. */
+    static List<LaneSample> series(List<LaneSample> samples, String lane, int repeat) {
+        return samples.stream().filter(sample -> sample.lane().equals(lane) && sample.repeat() == repeat).toList();
+    }
+
+    /** The highest of {@code figure} over {@code series}, -1 when it has none. */
+    static long peak(List<LaneSample> series, ToLongFunction<LaneSample> figure) {
+        return series.stream().mapToLong(figure).max().orElse(-1);
     }
 
     /** Messages per second delivered between {@code previous} and this sample. */

@@ -23,16 +23,8 @@ record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long se
     static final ProcessCost NOT_RECORDED = new ProcessCost(Double.NaN, Double.NaN, -1, Double.NaN);
     /** The columns, appended at the end of a {@code websocket.csv} row. */
     static final String CSV_HEADER = "server_user_s,server_system_s,server_write_syscalls,client_cpu_s";
-    /** How many columns {@link #CSV_HEADER} has. */
-    static final int COLUMNS = CSV_HEADER.split(",").length;
 
-    /**
-     * The counters at one instant.
-     *
-     * @param server the server's CPU times
-     * @param serverWriteSyscalls the server's {@code syscw}, -1 if unreadable
-     * @param client this JVM's CPU times
-     */
+    /** The counters at one instant; {@code serverWriteSyscalls}: -1 if unreadable. */
     record Snapshot(ProcessReadings.CpuTimes server, long serverWriteSyscalls, ProcessReadings.CpuTimes client) {
 
         static Snapshot take(long serverPid) {
@@ -51,13 +43,11 @@ record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long se
         }
     }
 
-    /** Whether any of the figures was recorded. */
     boolean recorded() {
         return !Double.isNaN(serverUserSeconds) || !Double.isNaN(serverSystemSeconds) || serverWriteSyscalls >= 0
                 || !Double.isNaN(clientCpuSeconds);
     }
 
-    /** The {@link #CSV_HEADER} fields. */
     String csvFields() {
         return String.join(",", fmt(serverUserSeconds), fmt(serverSystemSeconds), Long.toString(serverWriteSyscalls),
                 fmt(clientCpuSeconds));
