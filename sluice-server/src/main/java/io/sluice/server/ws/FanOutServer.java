@@ -43,14 +43,8 @@ public final class FanOutServer extends JettyService {
     }
 
     /**
-     * Starts a server.
-     *
-     * @param lane how each client's subscriber requests messages
-     * @param host the address to bind (loopback for every run here)
-     * @param port the port, 0 for a free one
-     * @param messagesPerSecond the generator's total rate, 0 for as fast as it goes
-     * @param sendBufferBytes each connection's kernel send buffer ({@code SO_SNDBUF}), 0 for the system's
-     *     default (autotuned); a smoke run makes it small so seconds of load fill it
+     * Starts a server on {@code port} (0: a free one); {@code messagesPerSecond} 0: unpaced;
+     * {@code sendBufferBytes}: each connection's {@code SO_SNDBUF}, 0 for the system's default.
      */
     public static FanOutServer start(FanOutLane lane, String host, int port, double messagesPerSecond,
                                      int sendBufferBytes) throws Exception {
