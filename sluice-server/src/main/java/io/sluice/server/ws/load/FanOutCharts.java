@@ -17,14 +17,9 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * The charts of a fan-out run, drawn from its time series (XChart, written by {@link Png}), one
- * line per lane against the seconds since its load began:
- * <ul>
- *   <li>{@code websocket-rate.png}: messages/s delivered to every client (top) and to the fast ones
- *       (bottom), each over the last {@link Degradation#RATE_WINDOW_SAMPLES} samples;</li>
- *   <li>{@code websocket-memory.png}: the server's RSS, its heap used, and the bytes in the kernel
- *       send queues of its connections.</li>
- * </ul>
+ * The charts of a fan-out run from its time series, one line per lane against the seconds since its
+ * load began: {@code websocket-rate.png} (messages/s to all and to the fast clients) and
+ * {@code websocket-memory.png} (the server's RSS, heap used and kernel send queues).
  */
 final class FanOutCharts {
 

@@ -43,12 +43,7 @@ final class FanOutGates {
         }
 
         String line() {
-            String mark = switch (verdict) {
-                case MET -> "PASS";
-                case MISSED -> "FAIL";
-                case INCONCLUSIVE -> "INCONCLUSIVE";
-                case NOT_MEASURED -> "NOT MEASURED";
-            };
+            String mark = passed() ? "PASS" : failed() ? "FAIL" : verdict.name().replace('_', ' ');
             return mark + " " + lane + ": " + name + " (" + detail + ")";
         }
     }

@@ -55,8 +55,7 @@ record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<C
             int slow = slowClients(clients, slowShare);
             List<CompletableFuture<?>> opened = new ArrayList<>(clients);
             for (int i = 0; i < clients; i++) {
-                ClientEndpoint endpoint = new ClientEndpoint(i < slow, slowDelayMillis, timer, load.latencyMicros,
-                        load.tally);
+                ClientEndpoint endpoint = new ClientEndpoint(i < slow, slowDelayMillis, load);
                 load.endpoints.add(endpoint);
                 opened.add(client.connect(endpoint, uri));
             }

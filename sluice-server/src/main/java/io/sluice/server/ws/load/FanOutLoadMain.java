@@ -19,15 +19,9 @@ import java.util.stream.Stream;
 
 /**
  * The fan-out harness, run in its own JVM as the load client: {@code java -cp sluice-server.jar
- * io.sluice.server.ws.load.FanOutLoadMain [--smoke] [flags of FanOutRun]}. For each lane it starts
- * a fresh server JVM, opens the clients on loopback, lets them read until the time or message
- * limit, prints the lane's figures, closes the clients and checks the server released every
- * subscription; with the all-fast reference ({@link FanOutRun#allFastReference()}) it then runs the
- * bounded lane once more with every client fast; with {@code --repeats N} it runs that sequence N
- * times; then it prints where the CPU per message went ({@link FanOutReport#costTable}) and the gates
- * ({@link FanOutGates#forRun}).
- * With {@code --results DIR} it writes {@code DIR/websocket.csv}, one row per lane, and
- * {@code DIR/websocket-series.csv}, the lanes' samples. Exits 1 when a gate fails.
+ * io.sluice.server.ws.load.FanOutLoadMain [--smoke] [flags of FanOutRun]}. Each lane gets a fresh
+ * server JVM and the clients on loopback; it prints each lane's figures, the cost table and the
+ * gates, and with {@code --results DIR} writes the raw CSVs there. Exits 1 when a gate fails.
  */
 public final class FanOutLoadMain {
 
@@ -56,10 +50,7 @@ public final class FanOutLoadMain {
         System.exit(run(run, System.out) == 0 ? 0 : 1);
     }
 
-    /**
-     * Stops the run when it outlasts {@code budget}: destroys the server JVMs it started and halts,
-     * exit status 3. The lanes that ended before are already in the results folder.
-     */
+    /** Stops the run when it outlasts {@code budget}: destroys the server JVMs it started and halts, exit status 3. */
     private static void startWatchdog(Duration budget) {
         Thread watchdog = new Thread(() -> {
             try {
@@ -76,11 +67,7 @@ public final class FanOutLoadMain {
         watchdog.start();
     }
 
-    /**
-     * Runs every lane of {@code run} and its gates.
-     *
-     * @return the number of gates that failed
-     */
+    /** Runs every lane of {@code run} and its gates; returns how many gates failed. */
     static int run(FanOutRun run, PrintStream out) throws Exception {
         out.println("fan-out run: " + run.clients() + " clients (" + FanOutLoad.slowClients(run.clients(), run.slowShare())
                 + " slow, " + run.slowDelayMillis() + " ms per message), up to " + run.loadTime().toSeconds() + " s or "

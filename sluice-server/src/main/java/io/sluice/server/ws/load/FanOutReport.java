@@ -125,11 +125,8 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
     }
 
     /**
-     * One line per lane over its repeats: messages/s (mean and 95% interval), the server's CPU per
-     * message (mean), the cores the server kept busy ({@code server_cpu_s} over the lane's seconds,
-     * lowest to highest repeat) and the lane's messages/s against the run's first lane's, a ratio of
-     * means with its 95% interval ({@link Estimate#ratioOfMeans}). A lane of one repeat shows its
-     * figures alone and says "1 sample"; a CPU figure not read (a server that died) prints as "-".
+     * One line per lane over its repeats: messages/s, the server's CPU per message, the cores it kept
+     * busy (lowest to highest repeat) and messages/s against the first lane's, a ratio of means.
      */
     public String lanes() {
         List<String> lanes = results.stream().map(LaneResult::lane).distinct().toList();
@@ -174,10 +171,8 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
     }
 
     /**
-     * The seed's table side by side with ours: clients, message size, in-flight limit, messages/s,
-     * the cost of backpressure (1 - a lane's messages/s over the unbounded lane's, both over the
-     * window before the unbounded lane degraded, warm-up left out: {@link Degradation}) and memory;
-     * in a run of several repeats, the first repeat's.
+     * The seed's table side by side with ours (the first repeat's); the cost of backpressure is 1 - a
+     * lane's messages/s over the unbounded lane's, over the window before it degraded ({@link Degradation}).
      */
     public String seed() {
         Optional<LaneResult> control = results.stream().filter(result -> result.repeat() == firstRepeat()
@@ -247,10 +242,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
         out.print(line() + "\n\n" + table() + "\n" + lanes() + "\n" + cost() + "\n" + seed() + "\n" + gates());
     }
 
-    /**
-     * Draws {@code websocket-rate.png} and {@code websocket-memory.png} into {@code directory}, from
-     * the first repeat in a run of several.
-     */
+    /** Draws the charts ({@link FanOutCharts}) of the first repeat into {@code directory}. */
     public List<Path> charts(Path directory, PrintStream out) throws IOException {
         List<Path> written = FanOutCharts.write(results.stream().filter(result -> result.repeat() == firstRepeat()).toList(),
                 samples.stream().filter(sample -> sample.repeat() == firstRepeat()).toList(), directory);

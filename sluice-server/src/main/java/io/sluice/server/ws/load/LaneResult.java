@@ -5,6 +5,8 @@ import io.sluice.testkit.Load;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One lane's figures from one run: what the clients got, what the server cost, and whether every
@@ -71,15 +73,12 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
     }
 
     String csvRow() {
-        return String.join(",", lane, Integer.toString(clients), Integer.toString(slowClients), fmt(seconds),
-                Long.toString(messages()), Long.toString(fastMessages), Long.toString(slowMessages),
-                fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), Long.toString(gaps), Long.toString(duplicates),
-                Long.toString(fastP50Micros), Long.toString(fastP99Micros), Long.toString(fastP999Micros),
-                Long.toString(idleRssBytes), Long.toString(peakRssBytes), Long.toString(heapAfterGcBytes),
-                Long.toString(queuedBytesAtEnd), Long.toString(peakQueuedBytes), Long.toString(peakSendQueueBytes),
-                fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), Long.toString(released), fmt(othersBusy),
-                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError),
-                Long.toString(subscribersAtEnd), Integer.toString(repeat), cost.csvFields());
+        return Stream.of(lane, clients, slowClients, fmt(seconds), messages(), fastMessages, slowMessages,
+                fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), gaps, duplicates, fastP50Micros, fastP99Micros,
+                fastP999Micros, idleRssBytes, peakRssBytes, heapAfterGcBytes, queuedBytesAtEnd, peakQueuedBytes,
+                peakSendQueueBytes, fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), released, fmt(othersBusy),
+                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError), subscribersAtEnd,
+                repeat, cost.csvFields()).map(String::valueOf).collect(Collectors.joining(","));
     }
 
     /** A row as {@link #csvRow()} or an older folder wrote it; derived columns are computed again, not read. */

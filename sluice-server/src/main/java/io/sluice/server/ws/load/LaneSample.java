@@ -6,17 +6,11 @@ import java.util.function.ToLongFunction;
 
 /**
  * One point of a lane's time series, taken every {@link FanOutLoadMain#SAMPLE_MILLIS} during its
- * load: what the clients had received so far and what the server held at that moment.
+ * load: what the clients had received so far and what the server held then (each byte figure -1
+ * when not read; the heap with no collection forced).
  *
- * @param lane the lane's label (as in {@link LaneResult#lane()})
  * @param seconds seconds since the load began
  * @param messages messages every client had received so far
- * @param fastMessages of them, the fast clients'
- * @param rssBytes the server's RSS, -1 when it is gone
- * @param heapUsedBytes the server's heap used (no collection forced), -1 when it did not answer
- * @param queuedBytes bytes the server held for its clients, -1 when it did not answer
- * @param sendQueueBytes bytes in the kernel send queues of the server's connections, -1 where unknown
- * @param repeat which repeat of the run's lane sequence, from 1 (as in {@link LaneResult#repeat()})
  */
 record LaneSample(String lane, double seconds, long messages, long fastMessages, long rssBytes, long heapUsedBytes,
                   long queuedBytes, long sendQueueBytes, int repeat) {
