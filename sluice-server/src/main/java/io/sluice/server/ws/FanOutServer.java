@@ -26,11 +26,8 @@ public final class FanOutServer extends JettyService {
     /** Jetty's pool: nothing blocks, so a few threads are enough (as lane C's). */
     static final int THREADS = 16;
     /**
-     * A connection none of whose reads or sends progress for this long is dropped by Jetty. A slow
-     * client's sends stall for minutes while it reads (the kernel wakes a blocked writer only once
-     * half its send buffer is free: 352 KiB at 5 messages/s of 250 B is about 5 minutes), and a
-     * dropped subscriber's backlog vanishes from every figure; so it is longer than any run's budget
-     * (every lane's clients close at its end).
+     * Jetty drops a connection with no progress for this long: longer than any run's budget, since a
+     * slow client's sends stall for minutes and a dropped subscriber's backlog vanishes from every figure.
      */
     static final Duration IDLE_TIMEOUT = Duration.ofMinutes(30);
 
