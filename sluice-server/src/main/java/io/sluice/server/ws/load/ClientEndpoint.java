@@ -24,7 +24,7 @@ public final class ClientEndpoint implements Session.Listener {
 
     private final boolean slow;
     private final long slowDelayMillis;
-    private final FanOutLoad load;                  // its timer, latency recorder and totals, all thread-safe
+    private final FanOutLoad load;                  // its timer, latency recorder and totals, thread-safe
     private volatile Session session;               // set on open
     private long expected;                          // frame-callback-confined: the next sequence number
 
@@ -52,15 +52,16 @@ public final class ClientEndpoint implements Session.Listener {
     public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
         long sequence = Message.sequence(payload);
         if (!slow) {
-            load.latencyMicros().recordValue(Math.max(0, (Message.nowEpochNanos() - Message.sentEpochNanos(payload)) / 1000));
+            long latencyNanos = Message.nowEpochNanos() - Message.sentEpochNanos(payload);
+            load.latencyMicros().recordValue(Math.max(0, latencyNanos / 1000));
         }
         if (sequence > expected) {
-            load.tally().gaps().increment();
+            load.gaps().increment();
         } else if (sequence < expected) {
-            load.tally().duplicates().increment();
+            load.duplicates().increment();
         }
         expected = sequence + 1;
-        (slow ? load.tally().slowMessages() : load.tally().fastMessages()).increment();
+        (slow ? load.slowMessages() : load.fastMessages()).increment();
         callback.succeed();
         if (slow) {
             load.timer().schedule(session::demand, slowDelayMillis, TimeUnit.MILLISECONDS);
@@ -71,6 +72,6 @@ public final class ClientEndpoint implements Session.Listener {
 
     @Override
     public void onWebSocketError(Throwable cause) {
-        load.tally().firstError().compareAndSet(null, cause);
+        load.firstError().compareAndSet(null, cause);
     }
 }

@@ -117,11 +117,8 @@ final class FanOutGates {
                                 + (errorFromDeath ? " after the server died" : "")));
     }
 
-    /** Every client the lane opened still connected at the end of its load; null for a row that did not record it. */
+    /** Every client the lane opened still connected at the end of its load (for a row that recorded it). */
     static Gate noneDropped(LaneResult result) {
-        if (result.subscribersAtEnd() < 0) {
-            return null;
-        }
         return new Gate(result.lane(), "every client still connected at the end of the load",
                 result.subscribersAtEnd() == result.clients(),
                 result.subscribersAtEnd() + " of " + result.clients() + " subscribers live");
@@ -150,7 +147,9 @@ final class FanOutGates {
                         String.format(Locale.ROOT, "%.2f MiB <= %.2f MiB", LaneResult.mib(result.queuedBytesAtEnd()), LaneResult.mib(cap))));
                 gates.add(fastOverSlow(result));
             }
-            Optional.ofNullable(noneDropped(result)).ifPresent(gates::add);
+            if (result.subscribersAtEnd() >= 0) {
+                gates.add(noneDropped(result));
+            }
             gates.add(new Gate(lane, "every subscription released after the clients closed",
                     result.released() == result.clients(), result.released() + " of " + result.clients()));
             if (!full) {

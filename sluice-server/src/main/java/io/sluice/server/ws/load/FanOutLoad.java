@@ -14,17 +14,24 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One lane's clients: {@code clients} WebSocket connections from Jetty's client, the first
  * {@code round(clients * slowShare)} of them slow. Every client checks its order
  * ({@link ClientEndpoint}); fast clients' latencies go into one histogram.
  * {@link #close()} closes every connection and stops the client and its timer; a second call does nothing.
+ * The totals are thread-safe.
  *
  * @param timer the slow clients' delayed demands; shut down once closed
+ * @param gaps sequence numbers skipped ahead, over all clients
+ * @param duplicates sequence numbers seen again or gone back, over all clients
+ * @param firstError the first client error, or null
  */
 record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<ClientEndpoint> endpoints,
-                  Recorder latencyMicros, LoadTally tally) implements AutoCloseable {
+                  Recorder latencyMicros, LongAdder fastMessages, LongAdder slowMessages, LongAdder gaps,
+                  LongAdder duplicates, AtomicReference<Throwable> firstError) implements AutoCloseable {
 
     /** The most a connection may take to open. */
     static final long CONNECT_TIMEOUT_SECONDS = 60;
@@ -50,7 +57,8 @@ record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<C
             thread.setDaemon(true);
             return thread;
         });
-        FanOutLoad load = new FanOutLoad(client, timer, new ArrayList<>(clients), new Recorder(3), new LoadTally());
+        FanOutLoad load = new FanOutLoad(client, timer, new ArrayList<>(clients), new Recorder(3), new LongAdder(),
+                new LongAdder(), new LongAdder(), new LongAdder(), new AtomicReference<>());
         try {
             int slow = slowClients(clients, slowShare);
             List<CompletableFuture<?>> opened = new ArrayList<>(clients);

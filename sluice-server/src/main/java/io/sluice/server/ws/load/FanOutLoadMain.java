@@ -101,7 +101,7 @@ public final class FanOutLoadMain {
         }
         out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
                 + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
-                + "):\n" + FanOutReport.costTable(results));
+                + "):\n" + new FanOutReport(results, samples).cost());
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
         gates.forEach(gate -> out.println(gate.line()));
         out.println(FanOutGates.count(gates));
@@ -136,28 +136,27 @@ public final class FanOutLoadMain {
                 Load.Meter meter = new Load.Meter();
                 long start = System.nanoTime();
                 long deadline = start + run.loadTime().toNanos();
-                LoadTally tally = load.tally();
                 List<LaneSample> series = new ArrayList<>();
                 while (System.nanoTime() < deadline && server.jvm().alive()
-                        && tally.fastMessages().sum() + tally.slowMessages().sum() < run.maxMessages()) {
+                        && load.fastMessages().sum() + load.slowMessages().sum() < run.maxMessages()) {
                     TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS); // the sampling period
-                    series.add(sample(label, repeat, start, tally, server));
+                    series.add(sample(label, repeat, start, load, server));
                 }
                 samples.addAll(series);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                long fast = tally.fastMessages().sum();
-                long slowMessages = tally.slowMessages().sum();
+                long fast = load.fastMessages().sum();
+                long slowMessages = load.slowMessages().sum();
                 double cpu = server.cpuSeconds() - cpuBefore;
                 ProcessCost cost = ProcessCost.Snapshot.take(server.pid()).since(costBefore);
                 Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's
                 Histogram latency = load.latencySinceLastCall();
                 Map<String, Long> stats = server.stats(true);
-                Throwable error = tally.firstError().get(); // before the close, which fails what is in flight
+                Throwable error = load.firstError().get(); // before the close, which fails what is in flight
                 load.close(); // the try's close then does nothing
                 long released = awaitReleased(server, run.clients());
                 int slow = FanOutLoad.slowClients(run.clients(), slowShare);
                 LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages,
-                        tally.gaps().sum(), tally.duplicates().sum(), error == null ? "" : error.toString(),
+                        load.gaps().sum(), load.duplicates().sum(), error == null ? "" : error.toString(),
                         latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
                         latency.getValueAtPercentile(99.9), idleRss,
                         Math.max(idleRss, LaneSample.peak(series, LaneSample::rssBytes)),
@@ -173,9 +172,9 @@ public final class FanOutLoadMain {
     }
 
     /** What the clients have received and the server holds now. */
-    private static LaneSample sample(String label, int repeat, long start, LoadTally tally, FanOutProcess server) {
-        long fast = tally.fastMessages().sum();
-        long messages = fast + tally.slowMessages().sum();
+    private static LaneSample sample(String label, int repeat, long start, FanOutLoad load, FanOutProcess server) {
+        long fast = load.fastMessages().sum();
+        long messages = fast + load.slowMessages().sum();
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> stats = server.stats(false);
         return new LaneSample(label, seconds, messages, fast, server.rssBytes(), stats.getOrDefault("heapUsedBytes", -1L),

@@ -89,20 +89,15 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
         return table.toString();
     }
 
-    public String cost() {
-        return costTable(results);
-    }
-
     /**
      * Where the CPU per delivered message went, one line per lane (and repeat): the server's user,
      * system and all CPU, its write-family system calls and the CPU of the harness JVM, in which the
      * clients run. A figure not recorded prints as "-".
      */
-    static String costTable(List<LaneResult> results) {
+    public String cost() {
         if (results.stream().noneMatch(result -> result.cost().recorded())) {
             return COST_NOT_RECORDED;
         }
-        boolean severalRepeats = FanOutGates.repeats(results).size() > 1;
         StringBuilder table = new StringBuilder("| lane | msg/s | server user µs/msg | server system µs/msg "
                 + "| server µs/msg | server write syscalls per 1,000 msg | clients' JVM µs/msg |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|\n");
@@ -110,7 +105,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
             ProcessCost cost = r.cost();
             double messages = r.messages();
             table.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %s |\n",
-                    severalRepeats ? r.lane() + " (repeat " + r.repeat() + ")" : r.lane(), r.messagesPerSecond(),
+                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")", r.messagesPerSecond(),
                     figure(cost.serverUserSeconds() * 1e6 / messages),
                     figure(cost.serverSystemSeconds() * 1e6 / messages), figure(r.serverCpuSeconds() * 1e6 / messages),
                     cost.serverWriteSyscalls() < 0 ? "-" : figure(1000.0 * cost.serverWriteSyscalls() / messages),
@@ -148,7 +143,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
             table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |\n", lane, runs.size(),
                     rates.length == 1 ? String.format(Locale.ROOT, "%,.0f (1 sample)", rate.value())
                             : String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", rate.value(), rate.low(), rate.high()),
-                    Double.isFinite(cpuPerMessage) ? String.format(Locale.ROOT, "%.2f", cpuPerMessage) : "-",
+                    figure(cpuPerMessage),
                     !Double.isFinite(busy.getMin()) || !Double.isFinite(busy.getMax()) ? "-"
                             : busy.getMin() == busy.getMax() ? String.format(Locale.ROOT, "%.2f", busy.getMin())
                             : String.format(Locale.ROOT, "%.2f-%.2f", busy.getMin(), busy.getMax()),
