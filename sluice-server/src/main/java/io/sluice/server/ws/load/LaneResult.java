@@ -122,7 +122,7 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
         return bytes < 0 ? Double.NaN : bytes / (1024.0 * 1024);
     }
 
-    private static String fmt(double value) {
+    static String fmt(double value) {
         return String.format(Locale.ROOT, "%.3f", value);
     }
 }

@@ -3,7 +3,6 @@ package io.sluice.server.ws.load;
 import io.sluice.server.load.ProcessReadings;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Where a lane's CPU went during its load: the server JVM's user and system CPU seconds and its
@@ -49,17 +48,13 @@ record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long se
     }
 
     String csvFields() {
-        return String.join(",", fmt(serverUserSeconds), fmt(serverSystemSeconds), Long.toString(serverWriteSyscalls),
-                fmt(clientCpuSeconds));
+        return String.join(",", LaneResult.fmt(serverUserSeconds), LaneResult.fmt(serverSystemSeconds),
+                Long.toString(serverWriteSyscalls), LaneResult.fmt(clientCpuSeconds));
     }
 
     /** The {@link #CSV_HEADER} fields from {@code first} on. */
     static ProcessCost parse(List<String> fields, int first) {
         return new ProcessCost(Double.parseDouble(fields.get(first)), Double.parseDouble(fields.get(first + 1)),
                 Long.parseLong(fields.get(first + 2)), Double.parseDouble(fields.get(first + 3)));
-    }
-
-    private static String fmt(double value) {
-        return String.format(Locale.ROOT, "%.3f", value);
     }
 }
