@@ -26,11 +26,8 @@ public final class FanOutServer extends JettyService {
     /** Jetty's pool: nothing blocks, so a few threads are enough (as lane C's). */
     static final int THREADS = 16;
     /**
-     * A connection none of whose reads or sends progress for this long is dropped by Jetty. A slow
-     * client's sends stall for minutes while it reads (the kernel wakes a blocked writer only once
-     * half its send buffer is free: 352 KiB at 5 messages/s of 250 B is about 5 minutes), and a
-     * dropped subscriber's backlog vanishes from every figure; so it is longer than any run's budget
-     * (every lane's clients close at its end).
+     * Jetty drops a connection with no progress for this long: longer than any run's budget, since a
+     * slow client's sends stall for minutes and a dropped subscriber's backlog vanishes from every figure.
      */
     static final Duration IDLE_TIMEOUT = Duration.ofMinutes(30);
 
@@ -43,14 +40,8 @@ public final class FanOutServer extends JettyService {
     }
 
     /**
-     * Starts a server.
-     *
-     * @param lane how each client's subscriber requests messages
-     * @param host the address to bind (loopback for every run here)
-     * @param port the port, 0 for a free one
-     * @param messagesPerSecond the generator's total rate, 0 for as fast as it goes
-     * @param sendBufferBytes each connection's kernel send buffer ({@code SO_SNDBUF}), 0 for the system's
-     *     default (autotuned); a smoke run makes it small so seconds of load fill it
+     * Starts a server on {@code port} (0: a free one); {@code messagesPerSecond} 0: unpaced;
+     * {@code sendBufferBytes}: each connection's {@code SO_SNDBUF}, 0 for the system's default.
      */
     public static FanOutServer start(FanOutLane lane, String host, int port, double messagesPerSecond,
                                      int sendBufferBytes) throws Exception {

@@ -40,26 +40,7 @@ final class FanOutStats {
     void ended(SessionSubscriber subscriber) {
         if (live.remove(subscriber)) {
             ended.increment();
-            synchronized (this) {
-                notifyAll(); // awaitEnded
-            }
         }
-    }
-
-    /**
-     * Waits until at least {@code count} subscribers have ended.
-     *
-     * @return whether they had within {@code timeoutMillis}
-     */
-    synchronized boolean awaitEnded(long count, long timeoutMillis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        for (long left = timeoutMillis; ended.sum() < count; left = deadline - System.currentTimeMillis()) {
-            if (left <= 0) {
-                return false;
-            }
-            wait(left);
-        }
-        return true;
     }
 
     long sentMessages() {
@@ -76,10 +57,6 @@ final class FanOutStats {
 
     /** Bytes received from the generator and not yet sent, over every live client. */
     long queuedBytes() {
-        long total = 0;
-        for (SessionSubscriber subscriber : live) {
-            total += subscriber.queuedBytes();
-        }
-        return total;
+        return live.stream().mapToLong(SessionSubscriber::queuedBytes).sum();
     }
 }

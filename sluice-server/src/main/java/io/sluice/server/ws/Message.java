@@ -16,12 +16,7 @@ public final class Message {
     private Message() {
     }
 
-    /**
-     * A new message, position 0, limit {@link #BYTES}.
-     *
-     * @param sequence its number in its client's stream
-     * @param sentEpochNanos the time it was made, from {@link #nowEpochNanos()}
-     */
+    /** A new message, position 0, limit {@link #BYTES}; {@code sentEpochNanos} from {@link #nowEpochNanos()}. */
     public static ByteBuffer encode(long sequence, long sentEpochNanos) {
         ByteBuffer message = ByteBuffer.allocate(BYTES);
         message.putLong(0, sequence).putLong(8, sentEpochNanos);

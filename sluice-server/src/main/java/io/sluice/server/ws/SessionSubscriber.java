@@ -22,29 +22,19 @@ import java.util.function.Consumer;
 
 /**
  * One client's end: a publisher of binary messages written to a Jetty WebSocket {@link Session}
- * by {@code sendBinary(message, callback)}, under sluice's write rules. The rules are a
- * {@link WriteLedger} (§1.1, the strategy's window, the byte cap, never stall), driven here as
- * sluice's channel writer drives its own; the I/O is Jetty's asynchronous send in place of a
- * channel write.
+ * under sluice's write rules, a {@link WriteLedger} (§1.1, the strategy's window, the byte cap,
+ * never stall), with Jetty's asynchronous send in place of a channel write.
  *
- * <p><b>One pass</b> ({@link #process()}, serialised by Jetty's {@link IteratingCallback}): ask
- * the ledger and make the request it allows (every call on the upstream subscription is made
- * here or in {@link #onCompleteFailure}, which is serialised with it: §2.7); then take up to a
- * batch of queued messages ({@link WriteLedger#MAX_BATCH_ITEMS}, {@link WriteLedger#MAX_BATCH_BYTES})
- * and hand them all to the session, which may gather them into one socket write. The batch's
- * messages count as queued until Jetty has completed every send of it; then {@link #onSuccess}
- * records them as written and tells the listener, and the next pass asks the ledger again. So a
- * client that reads slowly keeps its sends pending, its ledger full, and its upstream unasked.
+ * <p><b>One pass</b> ({@link #process()}, serialised by Jetty's {@link IteratingCallback}): make the
+ * request the ledger allows (every call on the upstream subscription is made here or in
+ * {@link #onCompleteFailure}, serialised with it: §2.7), then hand a batch of queued messages to the
+ * session. The batch counts as queued until Jetty has completed every send of it; then
+ * {@link #onSuccess} records it as written. So a client that reads slowly keeps its sends pending,
+ * its ledger full, and its upstream unasked. The batched lane ({@link FanOutLane#batched()}) sends
+ * batched frames on Jetty's {@link CoreSession} and flushes once; the flush is one more send of the batch.
  *
- * <p><b>Batched lane</b> ({@link FanOutLane#batched()}): the pass sends its messages as batched
- * frames on Jetty's {@link CoreSession}, which copies them into one buffer, then flushes once; the
- * flush is one more send of the batch, so its messages count as written only when the flush has
- * completed. Otherwise each message is its own {@code sendBinary}, a write of its own when Jetty
- * has no earlier write pending.
- *
- * <p><b>Resources.</b> {@link #sessionEnded()} (the session closed or failed) aborts: once no send is
- * pending, {@link #onCompleteFailure} cancels the upstream and drops what is queued
- * ({@link SendingSubscriber}), so a closed client's subscription ends and its messages become garbage.
+ * <p>{@link #sessionEnded()} aborts: once no send is pending, the upstream is cancelled and the
+ * queue dropped ({@link SendingSubscriber}).
  */
 final class SessionSubscriber extends SendingSubscriber {
 
@@ -135,7 +125,7 @@ final class SessionSubscriber extends SendingSubscriber {
             }
             sendingItems = items;
             sendingBytes = bytes;
-            batch.sealed();
+            batch.completeOne(); // sealed: the count held since start()
             return Action.SCHEDULED;
         }
         return upstreamDone() ? Action.SUCCEEDED : Action.IDLE;
@@ -174,10 +164,8 @@ final class SessionSubscriber extends SendingSubscriber {
 
     /**
      * The callback of every send in one batch: completes the subscriber once all of them have
-     * completed (with the first failure, if any), so the batch is one step for
-     * {@link IteratingCallback}. Jetty may complete a send inside {@code sendBinary}, before the
-     * batch is sealed; the extra count held until {@link #sealed()} keeps the batch open until then.
-     * {@link #core} is the same count seen as a core callback, for the batched lane's frames and flush.
+     * completed (with the first failure, if any). Jetty may complete a send inside {@code sendBinary};
+     * the extra count held until the pass sealed it keeps the batch open until then.
      */
     private final class Batch implements Callback {
         private final AtomicInteger pending = new AtomicInteger();       // sends not completed, +1 until sealed
@@ -193,10 +181,6 @@ final class SessionSubscriber extends SendingSubscriber {
             pending.incrementAndGet();
         }
 
-        void sealed() {
-            completeOne();
-        }
-
         @Override
         public void succeed() {
             completeOne();
@@ -208,7 +192,7 @@ final class SessionSubscriber extends SendingSubscriber {
             completeOne();
         }
 
-        private void completeOne() {
+        void completeOne() {
             if (pending.decrementAndGet() == 0) {
                 Throwable first = failure.get();
                 if (first == null) {

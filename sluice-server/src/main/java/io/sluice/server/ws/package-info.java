@@ -1,8 +1,7 @@
 /**
  * WebSocket fan-out to slow clients: a shared {@link io.sluice.server.ws.MessageGenerator} feeds
- * each client a {@code Flow.Publisher} of 250-byte binary messages, and a
- * {@link io.sluice.server.ws.SessionSubscriber} per client writes them to its Jetty
- * {@code Session} under sluice's demand rules ({@link io.sluice.demand.WriteLedger}).
+ * each client's {@link io.sluice.server.ws.SessionSubscriber}, which writes to its Jetty session
+ * under sluice's demand rules.
  *
  * <p><b>Threading.</b> The generator's one thread calls every subscriber's {@code onNext}; a
  * subscription is scheduled on it at most once at a time, so each client's signals are serial

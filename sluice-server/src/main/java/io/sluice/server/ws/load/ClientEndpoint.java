@@ -1,12 +1,10 @@
 package io.sluice.server.ws.load;
 
 import io.sluice.server.ws.Message;
-import org.HdrHistogram.Recorder;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,8 +15,7 @@ import java.util.concurrent.TimeUnit;
  * receipt, in microseconds.
  *
  * <p><b>Threading.</b> Jetty calls {@code onWebSocketBinary} for one frame at a time, after a
- * demand, so the order check's field is confined to those calls; the totals go to the
- * thread-safe {@link LoadTally}.
+ * demand, so the order check's field is confined to those calls.
  *
  * <p>Public only because Jetty calls a listener's methods through method handles, which need a
  * public class; its constructor stays package-private.
@@ -27,19 +24,14 @@ public final class ClientEndpoint implements Session.Listener {
 
     private final boolean slow;
     private final long slowDelayMillis;
-    private final ScheduledExecutorService timer;   // the slow clients' delayed demands
-    private final Recorder latencyMicros;           // fast clients only; thread-safe
-    private final LoadTally tally;                  // totals over all clients
+    private final FanOutLoad load;                  // its timer, latency recorder and totals, thread-safe
     private volatile Session session;               // set on open
     private long expected;                          // frame-callback-confined: the next sequence number
 
-    ClientEndpoint(boolean slow, long slowDelayMillis, ScheduledExecutorService timer, Recorder latencyMicros,
-                   LoadTally tally) {
+    ClientEndpoint(boolean slow, long slowDelayMillis, FanOutLoad load) {
         this.slow = slow;
         this.slowDelayMillis = slowDelayMillis;
-        this.timer = timer;
-        this.latencyMicros = latencyMicros;
-        this.tally = tally;
+        this.load = load;
     }
 
     /** Closes the connection (normal status); Jetty completes the close in the background. */
@@ -60,18 +52,19 @@ public final class ClientEndpoint implements Session.Listener {
     public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
         long sequence = Message.sequence(payload);
         if (!slow) {
-            latencyMicros.recordValue(Math.max(0, (Message.nowEpochNanos() - Message.sentEpochNanos(payload)) / 1000));
+            long latencyNanos = Message.nowEpochNanos() - Message.sentEpochNanos(payload);
+            load.latencyMicros().recordValue(Math.max(0, latencyNanos / 1000));
         }
         if (sequence > expected) {
-            tally.gap();
+            load.gaps().increment();
         } else if (sequence < expected) {
-            tally.duplicate();
+            load.duplicates().increment();
         }
         expected = sequence + 1;
-        tally.received(slow);
+        (slow ? load.slowMessages() : load.fastMessages()).increment();
         callback.succeed();
         if (slow) {
-            timer.schedule(session::demand, slowDelayMillis, TimeUnit.MILLISECONDS);
+            load.timer().schedule(session::demand, slowDelayMillis, TimeUnit.MILLISECONDS);
         } else {
             session.demand();
         }
@@ -79,6 +72,6 @@ public final class ClientEndpoint implements Session.Listener {
 
     @Override
     public void onWebSocketError(Throwable cause) {
-        tally.error(cause);
+        load.firstError().compareAndSet(null, cause);
     }
 }

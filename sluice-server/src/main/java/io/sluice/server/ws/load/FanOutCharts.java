@@ -11,20 +11,13 @@ import java.awt.Font;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * The charts of a fan-out run, drawn from its time series (XChart, written by {@link Png}), one
- * line per lane against the seconds since its load began:
- * <ul>
- *   <li>{@code websocket-rate.png}: messages/s delivered to every client (top) and to the fast ones
- *       (bottom), each over the last {@link Degradation#RATE_WINDOW_SAMPLES} samples;</li>
- *   <li>{@code websocket-memory.png}: the server's RSS, its heap used, and the bytes in the kernel
- *       send queues of its connections.</li>
- * </ul>
+ * The charts of a fan-out run from its time series, one line per lane against the seconds since its
+ * load began: {@code websocket-rate.png} (messages/s to all and to the fast clients) and
+ * {@code websocket-memory.png} (the server's RSS, heap used and kernel send queues).
  */
 final class FanOutCharts {
 
@@ -38,9 +31,7 @@ final class FanOutCharts {
     }
 
     static List<Path> write(List<LaneResult> results, List<LaneSample> samples, Path directory) throws IOException {
-        Map<String, List<LaneSample>> lanes = new LinkedHashMap<>();
-        results.forEach(result -> lanes.put(result.lane(), samples.stream()
-                .filter(sample -> sample.lane().equals(result.lane())).toList()));
+        List<String> lanes = results.stream().map(LaneResult::lane).distinct().toList();
         String suffix = results.isEmpty() ? "" : " (" + results.get(0).clients() + " clients, java "
                 + Runtime.Version.parse(results.get(0).jdk()).feature() + ")";
         XYChart all = panel("messages/s delivered per lane" + suffix, "messages/s, all clients");
@@ -48,15 +39,15 @@ final class FanOutCharts {
         XYChart rss = panel("server memory per lane" + suffix, "RSS, MiB");
         XYChart heap = panel("heap used (no collection forced)", "heap used, MiB");
         XYChart kernel = panel("kernel send queues of the server's connections", "send queue, MiB");
-        int index = 0;
-        for (Map.Entry<String, List<LaneSample>> lane : lanes.entrySet()) {
-            Color colour = LANE_COLOURS[index++ % LANE_COLOURS.length];
-            List<LaneSample> series = lane.getValue();
-            rate(all, lane.getKey(), series, LaneSample::messages, colour);
-            rate(fast, lane.getKey(), series, LaneSample::fastMessages, colour);
-            mib(rss, lane.getKey(), series, LaneSample::rssBytes, colour);
-            mib(heap, lane.getKey(), series, LaneSample::heapUsedBytes, colour);
-            mib(kernel, lane.getKey(), series, LaneSample::sendQueueBytes, colour);
+        for (int i = 0; i < lanes.size(); i++) {
+            String lane = lanes.get(i);
+            Color colour = LANE_COLOURS[i % LANE_COLOURS.length];
+            List<LaneSample> series = samples.stream().filter(sample -> sample.lane().equals(lane)).toList();
+            rate(all, lane, series, LaneSample::messages, colour);
+            rate(fast, lane, series, LaneSample::fastMessages, colour);
+            mib(rss, lane, series, LaneSample::rssBytes, colour);
+            mib(heap, lane, series, LaneSample::heapUsedBytes, colour);
+            mib(kernel, lane, series, LaneSample::sendQueueBytes, colour);
         }
         Path rateFile = directory.resolve("websocket-rate.png");
         Path memoryFile = directory.resolve("websocket-memory.png");

@@ -8,29 +8,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The gates of a full run (one with the all-fast reference), decided from its rows and time series
- * alone, so that {@code report} computes them again from the committed CSVs. Per bounded lane
- * (every lane but {@code unbounded}: {@code bounded}, {@code fixed}, {@code bounded-batched}): every client in order; the server alive, every client still
- * connected at the end of the load, and every subscription released; RSS <= idle +
- * {@link #RSS_HEADROOM_BYTES} at every sample; the bytes the server holds within the byte cap
- * times the clients at every sample and the kernel send queues not growing (their peak over the
- * second half of the samples at most {@link #SEND_QUEUE_GROWTH} times their peak over the first
- * half); messages/s at least {@link #THROUGHPUT_SHARE} times the unbounded lane's over the window
- * before that lane degraded, warm-up left out ({@link Degradation}); fast clients' p99 at most
- * {@link #LATENCY_FACTOR} times the all-fast run's. The unbounded control: its server ran out of
- * memory, or, with every client still connected at the end of the load, the bytes it holds end
- * above {@link FanOutGates#UNBOUNDED_GROWTH_CAPS} byte caps per slow client and still grow (their
- * mean over the last quarter of the samples above the mean over the second quarter). The two
- * ratios are decided over every repeat of the run ({@link FanOutGates#ratio}), the rest within
- * each repeat ({@link FanOutGates#withinRepeat}, {@link FanOutGates#everyRepeat}).
+ * alone, so that {@code report} computes them again from the committed CSVs (docs/WEBSOCKET.md lists
+ * them). The two ratios, throughput against the unbounded lane before it degraded ({@link Degradation})
+ * and fast clients' p99 against the all-fast run's, are decided over every repeat
+ * ({@link FanOutGates#ratio}); the rest within each repeat ({@link FanOutGates#withinRepeat}).
  */
 final class FanOutFullGates {
 
     static final long RSS_HEADROOM_BYTES = 256L * 1024 * 1024;
     static final double THROUGHPUT_SHARE = 0.9;
     static final double LATENCY_FACTOR = 2;
+    /** The kernel send queues' peak over the second half of the samples at most this times the first half's. */
     static final double SEND_QUEUE_GROWTH = 1.25;
     /** Kernel send-queue slack under which growth is noise: one 64 KiB socket buffer. */
     static final long SEND_QUEUE_SLACK_BYTES = 64 * 1024;
@@ -44,14 +36,10 @@ final class FanOutFullGates {
         List<String> lanes = results.stream().filter(result -> !result.allFast()
                 && !result.lane().equals(FanOutLane.UNBOUNDED.flag())).map(LaneResult::lane).distinct().toList();
         for (String lane : lanes) {
-            List<Gate> ratios = new ArrayList<>();
-            throughput(lane, results, samples).ifPresent(ratios::add);
-            latency(lane, results).ifPresent(ratios::add);
-            int last = 0;
-            for (int i = 0; i < gates.size(); i++) {
-                last = gates.get(i).lane().equals(lane) ? i + 1 : last;
-            }
-            gates.addAll(last, ratios); // after the lane's other gates
+            List<Gate> ratios = Stream.of(throughput(lane, results, samples), latency(lane, results))
+                    .flatMap(Optional::stream).toList();
+            int last = gates.stream().map(Gate::lane).toList().lastIndexOf(lane);
+            gates.addAll(last + 1, ratios); // after the lane's other gates
         }
         return gates;
     }
@@ -70,12 +58,12 @@ final class FanOutFullGates {
     private static Optional<Gate> throughput(String lane, List<LaneResult> results, List<LaneSample> samples) {
         return overRepeats(lane, "messages/s >= " + THROUGHPUT_SHARE + "x the unbounded lane's before it degrades",
                 FanOutLane.UNBOUNDED.flag(), THROUGHPUT_SHARE, false, results, (mine, control) -> {
-                    List<LaneSample> controlSeries = series(samples, control.lane(), control.repeat());
+                    List<LaneSample> controlSeries = LaneSample.series(samples, control.lane(), control.repeat());
                     Degradation degradation = Degradation.of(controlSeries, control.idleRssBytes());
                     if (degradation.seconds() <= 0) {
                         return null;
                     }
-                    double rate = degradation.rate(series(samples, mine.lane(), mine.repeat()));
+                    double rate = degradation.rate(LaneSample.series(samples, mine.lane(), mine.repeat()));
                     double controlRate = degradation.rate(controlSeries);
                     return new Figures(rate, controlRate, String.format(Locale.ROOT, "%.0f vs %.0f %s; the unbounded"
                             + " lane %s", rate, controlRate, degradation.window(), degradation.reason()));
@@ -106,21 +94,13 @@ final class FanOutFullGates {
             Optional<LaneResult> other = find(results, reference, repeat);
             Figures pair = mine.isEmpty() || other.isEmpty() ? null : figures.apply(mine.get(), other.get());
             if (pair != null) {
-                pairs.add(new Figures(pair.ours(), pair.theirs(), label(results, repeat) + pair.detail()));
+                String label = FanOutGates.repeats(results).size() == 1 ? "" : "repeat " + repeat + ": ";
+                pairs.add(new Figures(pair.ours(), pair.theirs(), label + pair.detail()));
             }
         }
         return pairs.isEmpty() ? Optional.empty() : Optional.of(FanOutGates.ratio(lane, name,
                 pairs.stream().mapToDouble(Figures::ours).toArray(), pairs.stream().mapToDouble(Figures::theirs).toArray(),
                 target, atMost, pairs.stream().map(Figures::detail).toList()));
-    }
-
-    /** "repeat 2: " in a run of several repeats, nothing in a run of one. */
-    private static String label(List<LaneResult> results, int repeat) {
-        return FanOutGates.repeats(results).size() == 1 ? "" : "repeat " + repeat + ": ";
-    }
-
-    private static List<LaneSample> series(List<LaneSample> samples, String lane, int repeat) {
-        return samples.stream().filter(sample -> sample.lane().equals(lane) && sample.repeat() == repeat).toList();
     }
 
     private static Optional<LaneResult> find(List<LaneResult> results, String lane, int repeat) {
@@ -130,18 +110,14 @@ final class FanOutFullGates {
     static Gate sendQueuesBounded(LaneResult result, List<LaneSample> series) {
         long cap = FanOutLane.BOUNDED_MAX_QUEUED_BYTES * result.clients();
         int half = series.size() / 2;
-        long firstHalf = peak(series.subList(0, half));
-        long secondHalf = peak(series.subList(half, series.size()));
+        long firstHalf = LaneSample.peak(series.subList(0, half), LaneSample::sendQueueBytes);
+        long secondHalf = LaneSample.peak(series.subList(half, series.size()), LaneSample::sendQueueBytes);
         boolean held = result.peakQueuedBytes() >= 0 && result.peakQueuedBytes() <= cap;
         boolean kernelFlat = firstHalf >= 0 && secondHalf <= SEND_QUEUE_GROWTH * firstHalf + SEND_QUEUE_SLACK_BYTES;
         return new Gate(result.lane(), "send queues bounded: held <= byte cap x clients at every sample, kernel's not growing",
                 held && kernelFlat, String.format(Locale.ROOT, "held peak %.2f MiB <= %.2f MiB; kernel peak %.2f MiB in the"
                         + " first half, %.2f MiB in the second", LaneResult.mib(result.peakQueuedBytes()),
                         LaneResult.mib(cap), LaneResult.mib(firstHalf), LaneResult.mib(secondHalf)));
-    }
-
-    private static long peak(List<LaneSample> samples) {
-        return samples.stream().mapToLong(LaneSample::sendQueueBytes).max().orElse(-1);
     }
 
     static Gate unboundedGrows(LaneResult result, List<LaneSample> series) {

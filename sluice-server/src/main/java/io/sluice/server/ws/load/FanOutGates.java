@@ -11,18 +11,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * The smoke gates of one run, as ratios and counts that seconds of load on a shared machine can
- * decide (docs/WEBSOCKET.md lists them next to the full gates they stand for). Each gate is one
- * line, PASS or FAIL; with repeats, one line per lane and gate over all of them ({@link #everyRepeat}).
+ * decide (docs/WEBSOCKET.md lists them next to the full gates they stand for), one line each.
  */
 final class FanOutGates {
 
     /** A bounded lane's fast client gets at least this many times a slow client's messages. */
     static final double FAST_OVER_SLOW = 10;
-    /** A bounded lane delivers at least this share of the unbounded lane's messages/s (the full gate: 0.9; seconds on 2 shared cores swing widely). */
+    /** A bounded lane delivers at least this share of the unbounded lane's messages/s (the full gate: 0.9). */
     static final double THROUGHPUT_SHARE = 0.4;
     /** The unbounded lane's queue ends above this many bounded caps per slow client. */
     static final double UNBOUNDED_GROWTH_CAPS = 2;
@@ -30,10 +28,7 @@ final class FanOutGates {
     private FanOutGates() {
     }
 
-    /**
-     * A gate's verdict: a count or a limit passes or fails; a ratio over repeats is met, missed or
-     * inconclusive by its 95% interval ({@link Estimate#against}).
-     */
+    /** A gate's verdict: a count or a limit passes or fails; a ratio over repeats may be inconclusive. */
     record Gate(String lane, String name, Estimate.Verdict verdict, String detail) {
         Gate(String lane, String name, boolean passed, String detail) {
             this(lane, name, passed ? Estimate.Verdict.MET : Estimate.Verdict.MISSED, detail);
@@ -48,20 +43,12 @@ final class FanOutGates {
         }
 
         String line() {
-            String mark = switch (verdict) {
-                case MET -> "PASS";
-                case MISSED -> "FAIL";
-                case INCONCLUSIVE -> "INCONCLUSIVE";
-                case NOT_MEASURED -> "NOT MEASURED";
-            };
+            String mark = passed() ? "PASS" : failed() ? "FAIL" : verdict.name().replace('_', ' ');
             return mark + " " + lane + ": " + name + " (" + detail + ")";
         }
     }
 
-    /**
-     * The gates of a run: the full gates ({@link FanOutFullGates}) when it has the all-fast
-     * reference, else these smoke gates, each decided in every repeat.
-     */
+    /** The gates of a run: the full gates when it has the all-fast reference, else these smoke gates. */
     static List<Gate> forRun(List<LaneResult> results, List<LaneSample> samples) {
         return results.stream().anyMatch(LaneResult::allFast) ? FanOutFullGates.evaluate(results, samples)
                 : everyRepeat(results, samples, (repeat, series) -> withinRepeat(repeat, series, false));
@@ -78,8 +65,7 @@ final class FanOutGates {
 
     /**
      * Gates decided within each repeat ({@code perRepeat} gets one repeat's rows and samples), one
-     * line per lane and gate: passed when it passed in every repeat, failed when it failed in any;
-     * the detail names each repeat's. A run of one repeat gets {@code perRepeat}'s lines as they are.
+     * line per lane and gate: passed when it passed in every repeat, failed when it failed in any.
      */
     static List<Gate> everyRepeat(List<LaneResult> results, List<LaneSample> samples,
                                   BiFunction<List<LaneResult>, List<LaneSample>, List<Gate>> perRepeat) {
@@ -87,35 +73,23 @@ final class FanOutGates {
         if (repeats.size() == 1) {
             return perRepeat.apply(results, samples);
         }
-        Map<String, List<Gate>> byGate = new LinkedHashMap<>();   // lane and name -> one gate per repeat
-        Map<String, List<Integer>> repeatsOf = new LinkedHashMap<>();
+        Map<List<String>, List<Gate>> byGate = new LinkedHashMap<>(); // lane and name -> one gate per repeat
         for (int repeat : repeats) {
             List<LaneResult> rows = results.stream().filter(result -> result.repeat() == repeat).toList();
             List<LaneSample> series = samples.stream().filter(sample -> sample.repeat() == repeat).toList();
-            for (Gate gate : perRepeat.apply(rows, series)) {
-                String key = gate.lane() + "\n" + gate.name();
-                byGate.computeIfAbsent(key, k -> new ArrayList<>()).add(gate);
-                repeatsOf.computeIfAbsent(key, k -> new ArrayList<>()).add(repeat);
-            }
+            perRepeat.apply(rows, series).forEach(gate -> byGate.computeIfAbsent(List.of(gate.lane(), gate.name()),
+                    key -> new ArrayList<>()).add(new Gate(gate.lane(), gate.name(), gate.verdict(),
+                    "repeat " + repeat + ": " + gate.detail())));
         }
-        List<Gate> merged = new ArrayList<>();
-        byGate.forEach((key, gates) -> {
-            Estimate.Verdict verdict = gates.stream().allMatch(Gate::passed) ? Estimate.Verdict.MET
-                    : gates.stream().anyMatch(Gate::failed) ? Estimate.Verdict.MISSED : Estimate.Verdict.INCONCLUSIVE;
-            List<Integer> in = repeatsOf.get(key);
-            String detail = IntStream.range(0, gates.size()).mapToObj(i -> "repeat " + in.get(i) + ": " + gates.get(i).detail())
-                    .collect(Collectors.joining("; "));
-            merged.add(new Gate(gates.get(0).lane(), gates.get(0).name(), verdict, detail));
-        });
-        return merged;
+        return byGate.values().stream().map(gates -> new Gate(gates.get(0).lane(), gates.get(0).name(),
+                gates.stream().allMatch(Gate::passed) ? Estimate.Verdict.MET : gates.stream().anyMatch(Gate::failed)
+                        ? Estimate.Verdict.MISSED : Estimate.Verdict.INCONCLUSIVE,
+                gates.stream().map(Gate::detail).collect(Collectors.joining("; ")))).toList();
     }
 
     /**
-     * A ratio gate over repeats: {@code ours[i] / theirs[i]} is repeat {@code i}'s ratio, the gate's
-     * verdict is their ratio of means' 95% interval against {@code target} ({@link Estimate}); with
-     * one repeat the interval is the value itself, and the detail says "1 sample".
-     *
-     * @param details one per repeat, as "figures vs figures" in words
+     * A ratio gate over repeats: the 95% interval of the ratio of means of {@code ours} and {@code theirs}
+     * against {@code target}; {@code details}: one per repeat, in words.
      */
     static Gate ratio(String lane, String name, double[] ours, double[] theirs, double target, boolean atMost,
                       List<String> details) {
@@ -126,7 +100,6 @@ final class FanOutGates {
         return new Gate(lane, name, estimate.against(target, atMost), detail);
     }
 
-    /** The repeats a run holds, in order. */
     static List<Integer> repeats(List<LaneResult> results) {
         return results.stream().map(LaneResult::repeat).distinct().sorted().toList();
     }
@@ -144,31 +117,14 @@ final class FanOutGates {
                                 + (errorFromDeath ? " after the server died" : "")));
     }
 
-    /**
-     * Every client the lane opened was still connected to the server at the end of its load (the
-     * server's live subscribers, read before the clients close); null for a row that did not record it.
-     */
+    /** Every client the lane opened still connected at the end of its load (for a row that recorded it). */
     static Gate noneDropped(LaneResult result) {
-        if (result.subscribersAtEnd() < 0) {
-            return null;
-        }
         return new Gate(result.lane(), "every client still connected at the end of the load",
                 result.subscribersAtEnd() == result.clients(),
                 result.subscribersAtEnd() + " of " + result.clients() + " subscribers live");
     }
 
-    /** The smoke gates of one repeat. */
-    static List<Gate> evaluate(List<LaneResult> results) {
-        return withinRepeat(results, List.of(), false);
-    }
-
-    /**
-     * The gates decided within one repeat, per lane in the run's order: every client in order; the
-     * unbounded control grows or dies; a bounded lane's server alive, every client still connected
-     * at the end and every subscription released. {@code full}: a full run's gates on the time
-     * series besides ({@link FanOutFullGates}); else the smoke gates: the byte cap at the end, fast
-     * over slow, and messages/s against the control's.
-     */
+    /** The gates decided within one repeat, per lane in the run's order; {@code full}: a full run's. */
     static List<Gate> withinRepeat(List<LaneResult> results, List<LaneSample> samples, boolean full) {
         Map<String, List<LaneSample>> series = samples.stream().collect(Collectors.groupingBy(LaneSample::lane));
         Optional<LaneResult> unbounded = results.stream()
@@ -191,7 +147,9 @@ final class FanOutGates {
                         String.format(Locale.ROOT, "%.2f MiB <= %.2f MiB", LaneResult.mib(result.queuedBytesAtEnd()), LaneResult.mib(cap))));
                 gates.add(fastOverSlow(result));
             }
-            Optional.ofNullable(noneDropped(result)).ifPresent(gates::add);
+            if (result.subscribersAtEnd() >= 0) {
+                gates.add(noneDropped(result));
+            }
             gates.add(new Gate(lane, "every subscription released after the clients closed",
                     result.released() == result.clients(), result.released() + " of " + result.clients()));
             if (!full) {

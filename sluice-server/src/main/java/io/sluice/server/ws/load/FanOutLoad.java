@@ -14,35 +14,27 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One lane's clients: {@code clients} WebSocket connections from Jetty's client, the first
  * {@code round(clients * slowShare)} of them slow. Every client checks its order
  * ({@link ClientEndpoint}); fast clients' latencies go into one histogram.
+ * {@link #close()} closes every connection and stops the client and its timer; a second call does nothing.
+ * The totals are thread-safe.
  *
- * <p><b>Resources.</b> {@link #close()} closes every connection and stops the client and its timer;
- * a second call does nothing.
+ * @param timer the slow clients' delayed demands; shut down once closed
+ * @param gaps sequence numbers skipped ahead, over all clients
+ * @param duplicates sequence numbers seen again or gone back, over all clients
+ * @param firstError the first client error, or null
  */
-final class FanOutLoad implements AutoCloseable {
+record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<ClientEndpoint> endpoints,
+                  Recorder latencyMicros, LongAdder fastMessages, LongAdder slowMessages, LongAdder gaps,
+                  LongAdder duplicates, AtomicReference<Throwable> firstError) implements AutoCloseable {
 
     /** The most a connection may take to open. */
     static final long CONNECT_TIMEOUT_SECONDS = 60;
-
-    private final WebSocketClient client;
-    private final ScheduledExecutorService timer;
-    private final List<ClientEndpoint> endpoints;
-    private final Recorder latencyMicros;
-    private final LoadTally tally;
-    private boolean closed;                          // close() ran: a second call does nothing
-
-    private FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<ClientEndpoint> endpoints,
-                       Recorder latencyMicros, LoadTally tally) {
-        this.client = client;
-        this.timer = timer;
-        this.endpoints = endpoints;
-        this.latencyMicros = latencyMicros;
-        this.tally = tally;
-    }
 
     /** The number of slow clients among {@code clients}. */
     static int slowClients(int clients, double slowShare) {
@@ -65,16 +57,14 @@ final class FanOutLoad implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        Recorder latency = new Recorder(3);
-        LoadTally tally = new LoadTally();
-        List<ClientEndpoint> endpoints = new ArrayList<>(clients);
-        FanOutLoad load = new FanOutLoad(client, timer, endpoints, latency, tally);
+        FanOutLoad load = new FanOutLoad(client, timer, new ArrayList<>(clients), new Recorder(3), new LongAdder(),
+                new LongAdder(), new LongAdder(), new LongAdder(), new AtomicReference<>());
         try {
             int slow = slowClients(clients, slowShare);
             List<CompletableFuture<?>> opened = new ArrayList<>(clients);
             for (int i = 0; i < clients; i++) {
-                ClientEndpoint endpoint = new ClientEndpoint(i < slow, slowDelayMillis, timer, latency, tally);
-                endpoints.add(endpoint);
+                ClientEndpoint endpoint = new ClientEndpoint(i < slow, slowDelayMillis, load);
+                load.endpoints.add(endpoint);
                 opened.add(client.connect(endpoint, uri));
             }
             CompletableFuture.allOf(opened.toArray(CompletableFuture[]::new)).get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -85,10 +75,6 @@ final class FanOutLoad implements AutoCloseable {
         return load;
     }
 
-    LoadTally tally() {
-        return tally;
-    }
-
     /** The fast clients' latencies since the last call (the first call: since connect). */
     Histogram latencySinceLastCall() {
         return latencyMicros.getIntervalHistogram();
@@ -96,13 +82,10 @@ final class FanOutLoad implements AutoCloseable {
 
     @Override
     public synchronized void close() throws Exception {
-        if (closed) {
+        if (timer.isShutdown()) {
             return;
         }
-        closed = true;
-        for (ClientEndpoint endpoint : endpoints) {
-            endpoint.close();
-        }
+        endpoints.forEach(ClientEndpoint::close);
         timer.shutdownNow();
         client.stop();
         client.getHttpClient().stop();

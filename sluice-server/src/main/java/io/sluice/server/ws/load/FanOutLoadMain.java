@@ -19,15 +19,9 @@ import java.util.stream.Stream;
 
 /**
  * The fan-out harness, run in its own JVM as the load client: {@code java -cp sluice-server.jar
- * io.sluice.server.ws.load.FanOutLoadMain [--smoke] [flags of FanOutRun]}. For each lane it starts
- * a fresh server JVM, opens the clients on loopback, lets them read until the time or message
- * limit, prints the lane's figures, closes the clients and checks the server released every
- * subscription; with the all-fast reference ({@link FanOutRun#allFastReference()}) it then runs the
- * bounded lane once more with every client fast; with {@code --repeats N} it runs that sequence N
- * times; then it prints where the CPU per message went ({@link CostTable}) and the gates
- * ({@link FanOutGates#forRun}).
- * With {@code --results DIR} it writes {@code DIR/websocket.csv}, one row per lane, and
- * {@code DIR/websocket-series.csv}, the lanes' samples. Exits 1 when a gate fails.
+ * io.sluice.server.ws.load.FanOutLoadMain [--smoke] [flags of FanOutRun]}. Each lane gets a fresh
+ * server JVM and the clients on loopback; it prints each lane's figures, the cost table and the
+ * gates, and with {@code --results DIR} writes the raw CSVs there. Exits 1 when a gate fails.
  */
 public final class FanOutLoadMain {
 
@@ -56,10 +50,7 @@ public final class FanOutLoadMain {
         System.exit(run(run, System.out) == 0 ? 0 : 1);
     }
 
-    /**
-     * Stops the run when it outlasts {@code budget}: destroys the server JVMs it started and halts,
-     * exit status 3. The lanes that ended before are already in the results folder.
-     */
+    /** Stops the run when it outlasts {@code budget}: destroys the server JVMs it started and halts, exit status 3. */
     private static void startWatchdog(Duration budget) {
         Thread watchdog = new Thread(() -> {
             try {
@@ -76,11 +67,7 @@ public final class FanOutLoadMain {
         watchdog.start();
     }
 
-    /**
-     * Runs every lane of {@code run} and its gates.
-     *
-     * @return the number of gates that failed
-     */
+    /** Runs every lane of {@code run} and its gates; returns how many gates failed. */
     static int run(FanOutRun run, PrintStream out) throws Exception {
         out.println("fan-out run: " + run.clients() + " clients (" + FanOutLoad.slowClients(run.clients(), run.slowShare())
                 + " slow, " + run.slowDelayMillis() + " ms per message), up to " + run.loadTime().toSeconds() + " s or "
@@ -112,13 +99,11 @@ public final class FanOutLoadMain {
             out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
                     + run.results().resolve(LaneSample.FILE));
         }
+        FanOutReport report = new FanOutReport(results, samples);
         out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
                 + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
-                + "):\n" + CostTable.of(results));
-        List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
-        gates.forEach(gate -> out.println(gate.line()));
-        out.println(FanOutGates.count(gates));
-        return (int) gates.stream().filter(FanOutGates.Gate::failed).count();
+                + "):\n" + report.cost() + report.gates());
+        return (int) FanOutGates.forRun(results, samples).stream().filter(FanOutGates.Gate::failed).count();
     }
 
     /** Writes the lanes so far to the results folder, if there is one: a run stopped later keeps them. */
@@ -142,58 +127,52 @@ public final class FanOutLoadMain {
         try (FanOutProcess server = FanOutProcess.start(lane, run.serverHeap(), run.messagesPerSecond(),
                 run.sendBufferBytes())) {
             long idleRss = server.rssBytes();
-            int slow = FanOutLoad.slowClients(run.clients(), slowShare);
-            FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), slowShare, run.slowDelayMillis());
-            try {
+            try (FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), slowShare, run.slowDelayMillis())) {
                 load.latencySinceLastCall(); // the connect phase is not measured
                 double cpuBefore = server.cpuSeconds();
-                ProcessCost.Snapshot costBefore = ProcessCost.Snapshot.take(server.process().pid());
+                ProcessCost.Snapshot costBefore = ProcessCost.Snapshot.take(server.pid());
                 Load.Meter meter = new Load.Meter();
                 long start = System.nanoTime();
                 long deadline = start + run.loadTime().toNanos();
-                long peakRss = idleRss;
-                long peakQueued = -1;
-                long peakSendQueue = -1;
-                LoadTally tally = load.tally();
-                while (System.nanoTime() < deadline && tally.fastMessages() + tally.slowMessages() < run.maxMessages()
-                        && server.alive()) {
+                List<LaneSample> series = new ArrayList<>();
+                while (System.nanoTime() < deadline && server.jvm().alive()
+                        && load.fastMessages().sum() + load.slowMessages().sum() < run.maxMessages()) {
                     TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS); // the sampling period
-                    LaneSample sample = sample(label, repeat, start, tally, server);
-                    samples.add(sample);
-                    peakRss = Math.max(peakRss, sample.rssBytes());
-                    peakQueued = Math.max(peakQueued, sample.queuedBytes());
-                    peakSendQueue = Math.max(peakSendQueue, sample.sendQueueBytes());
+                    series.add(sample(label, repeat, start, load, server));
                 }
+                samples.addAll(series);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                long fast = tally.fastMessages();
-                long slowMessages = tally.slowMessages();
+                long fast = load.fastMessages().sum();
+                long slowMessages = load.slowMessages().sum();
                 double cpu = server.cpuSeconds() - cpuBefore;
-                ProcessCost cost = ProcessCost.Snapshot.take(server.process().pid()).since(costBefore);
-                Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's own
+                ProcessCost cost = ProcessCost.Snapshot.take(server.pid()).since(costBefore);
+                Load machine = meter.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's
                 Histogram latency = load.latencySinceLastCall();
                 Map<String, Long> stats = server.stats(true);
-                Throwable error = tally.firstError(); // before the close, which fails what is in flight
-                load.close(); // the finally's close then does nothing
+                Throwable error = load.firstError().get(); // before the close, which fails what is in flight
+                load.close(); // the try's close then does nothing
                 long released = awaitReleased(server, run.clients());
-                LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages, tally.gaps(),
-                        tally.duplicates(), error == null ? "" : error.toString(),
+                int slow = FanOutLoad.slowClients(run.clients(), slowShare);
+                LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages,
+                        load.gaps().sum(), load.duplicates().sum(), error == null ? "" : error.toString(),
                         latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
-                        latency.getValueAtPercentile(99.9), idleRss, peakRss, stats.getOrDefault("heapUsedBytes", -1L),
-                        stats.getOrDefault("queuedBytes", -1L), peakQueued, peakSendQueue, cpu, released,
-                        machine.othersBusy(), BuildInfo.commit(), Runtime.version().toString(), server.death(),
+                        latency.getValueAtPercentile(99.9), idleRss,
+                        Math.max(idleRss, LaneSample.peak(series, LaneSample::rssBytes)),
+                        stats.getOrDefault("heapUsedBytes", -1L), stats.getOrDefault("queuedBytes", -1L),
+                        LaneSample.peak(series, LaneSample::queuedBytes),
+                        LaneSample.peak(series, LaneSample::sendQueueBytes), cpu, released, machine.othersBusy(),
+                        BuildInfo.commit(), Runtime.version().toString(), server.jvm().death(),
                         stats.getOrDefault("liveSubscribers", -1L), repeat, cost);
                 out.println(result.summary());
                 return result;
-            } finally {
-                load.close();
             }
         }
     }
 
     /** What the clients have received and the server holds now. */
-    private static LaneSample sample(String label, int repeat, long start, LoadTally tally, FanOutProcess server) {
-        long fast = tally.fastMessages();
-        long messages = fast + tally.slowMessages();
+    private static LaneSample sample(String label, int repeat, long start, FanOutLoad load, FanOutProcess server) {
+        long fast = load.fastMessages().sum();
+        long messages = fast + load.slowMessages().sum();
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> stats = server.stats(false);
         return new LaneSample(label, seconds, messages, fast, server.rssBytes(), stats.getOrDefault("heapUsedBytes", -1L),
@@ -204,7 +183,7 @@ public final class FanOutLoadMain {
     private static long awaitReleased(FanOutProcess server, int clients) throws InterruptedException {
         long deadline = System.currentTimeMillis() + RELEASE_TIMEOUT_MILLIS;
         long ended = 0;
-        while (System.currentTimeMillis() < deadline && server.alive()) {
+        while (System.currentTimeMillis() < deadline && server.jvm().alive()) {
             Map<String, Long> stats = server.stats(false);
             ended = stats.getOrDefault("endedSubscribers", 0L);
             if (ended >= clients && stats.getOrDefault("activeStreams", -1L) == 0) {

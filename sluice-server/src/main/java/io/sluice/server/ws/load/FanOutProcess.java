@@ -17,8 +17,6 @@ import java.util.Map;
  * The fan-out server in a JVM of its own ({@link FanOutMain}, started by {@link ServerJvm}), with
  * what the harness reads from outside: RSS, CPU seconds and kernel send-queue bytes from
  * {@code /proc}, and the server's {@code /stats}.
- *
- * @param jvm the server JVM
  */
 record FanOutProcess(ServerJvm jvm) implements AutoCloseable {
 
@@ -31,31 +29,22 @@ record FanOutProcess(ServerJvm jvm) implements AutoCloseable {
                         "--rate", Double.toString(messagesPerSecond), "--send-buffer", Integer.toString(sendBufferBytes))));
     }
 
-    Process process() {
-        return jvm.process();
-    }
-
     URI uri() {
         return URI.create("ws://127.0.0.1:" + jvm.port() + "/ws");
     }
 
-    boolean alive() {
-        return jvm.alive();
-    }
-
-    /** "OutOfMemoryError" when the server died of it, else the last line of its stderr (or its exit status); empty while it runs. */
-    String death() throws IOException {
-        return jvm.death();
+    long pid() {
+        return jvm.process().pid();
     }
 
     /** {@code VmRSS} of the server in bytes, -1 when it is gone. */
     long rssBytes() {
-        return ProcessReadings.rssBytes(jvm.process().pid());
+        return ProcessReadings.rssBytes(pid());
     }
 
     /** User + system CPU seconds of the server so far. */
     double cpuSeconds() {
-        return ProcessReadings.cpuSeconds(jvm.process().pid());
+        return ProcessReadings.cpuSeconds(pid());
     }
 
     /** Bytes the kernel holds in the send queues of the server's connections, -1 where /proc/net/tcp is absent. */

@@ -18,25 +18,16 @@ import java.util.stream.Collectors;
 /**
  * A fan-out run read back from its folder ({@code websocket.csv} and {@code websocket-series.csv},
  * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
- * into the docs' blocks from it: the run line, the lane table, each lane over its repeats, where the CPU per message went, the gates (computed again from the
- * CSVs by the classes the run used) and the seed's table side by side with ours. A run of several
- * repeats ({@code FanOutLoadMain --repeats N}) has a table line per lane and repeat and its gate
- * ratios as estimates over the repeats ({@link FanOutGates#ratio}).
+ * into the docs' blocks from it; the gates are computed again from the CSVs by the classes the run used.
  */
-public final class FanOutReport {
+public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
 
-    /** The seed's server and machine, as its text gives them; its figures are in {@link #seed()}. */
+    /** The seed's server and machine; its figures are in {@link #seed()}. */
     static final String SEED = "Undertow, an actor per client; 4-core i7-4770, JDK 12";
+    /** The cost table of a run without the {@link ProcessCost} columns. */
+    static final String COST_NOT_RECORDED = "Not recorded: this run's websocket.csv has no server user and system CPU,"
+            + " write system call or client CPU columns.\n";
 
-    private final List<LaneResult> results;
-    private final List<LaneSample> samples;
-
-    private FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
-        this.results = results;
-        this.samples = samples;
-    }
-
-    /** Whether {@code folder} holds a fan-out run. */
     public static boolean isRun(Path folder) {
         return Files.isRegularFile(folder.resolve(LaneResult.FILE));
     }
@@ -52,14 +43,6 @@ public final class FanOutReport {
         List<String> series = Files.exists(seriesFile) ? Files.readAllLines(seriesFile) : List.of();
         return new FanOutReport(rows.subList(1, rows.size()).stream().map(LaneResult::parse).toList(),
                 series.stream().skip(1).map(LaneSample::parse).toList());
-    }
-
-    List<LaneResult> results() {
-        return results;
-    }
-
-    List<LaneSample> samples() {
-        return samples;
     }
 
     /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
@@ -84,7 +67,6 @@ public final class FanOutReport {
                         + (repeats() == 1 ? "" : ", " + repeats() + " repeats"), machine);
     }
 
-    /** How many repeats of the lane sequence the run holds (a folder without the column: 1). */
     int repeats() {
         return FanOutGates.repeats(results).size();
     }
@@ -107,17 +89,39 @@ public final class FanOutReport {
         return table.toString();
     }
 
-    /** Where the CPU per message went, one line per lane and repeat ({@link CostTable}). */
+    /**
+     * Where the CPU per delivered message went, one line per lane (and repeat): the server's user,
+     * system and all CPU, its write-family system calls and the CPU of the harness JVM, in which the
+     * clients run. A figure not recorded prints as "-".
+     */
     public String cost() {
-        return CostTable.of(results);
+        if (results.stream().noneMatch(result -> result.cost().recorded())) {
+            return COST_NOT_RECORDED;
+        }
+        StringBuilder table = new StringBuilder("| lane | msg/s | server user µs/msg | server system µs/msg "
+                + "| server µs/msg | server write syscalls per 1,000 msg | clients' JVM µs/msg |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
+        for (LaneResult r : results) {
+            ProcessCost cost = r.cost();
+            double messages = r.messages();
+            table.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %s |\n",
+                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")", r.messagesPerSecond(),
+                    figure(cost.serverUserSeconds() * 1e6 / messages),
+                    figure(cost.serverSystemSeconds() * 1e6 / messages), figure(r.serverCpuSeconds() * 1e6 / messages),
+                    cost.serverWriteSyscalls() < 0 ? "-" : figure(1000.0 * cost.serverWriteSyscalls() / messages),
+                    figure(cost.clientCpuSeconds() * 1e6 / messages)));
+        }
+        return table.toString();
+    }
+
+    /** Two decimals; "-" for a figure not recorded or over no messages. */
+    private static String figure(double value) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%.2f", value) : "-";
     }
 
     /**
-     * One line per lane over its repeats: messages/s (mean and 95% interval), the server's CPU per
-     * message (mean), the cores the server kept busy ({@code server_cpu_s} over the lane's seconds,
-     * lowest to highest repeat) and the lane's messages/s against the run's first lane's, a ratio of
-     * means with its 95% interval ({@link Estimate#ratioOfMeans}). A lane of one repeat shows its
-     * figures alone and says "1 sample"; a CPU figure not read (a server that died) prints as "-".
+     * One line per lane over its repeats: messages/s, the server's CPU per message, the cores it kept
+     * busy (lowest to highest repeat) and messages/s against the first lane's, a ratio of means.
      */
     public String lanes() {
         List<String> lanes = results.stream().map(LaneResult::lane).distinct().toList();
@@ -139,7 +143,7 @@ public final class FanOutReport {
             table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |\n", lane, runs.size(),
                     rates.length == 1 ? String.format(Locale.ROOT, "%,.0f (1 sample)", rate.value())
                             : String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", rate.value(), rate.low(), rate.high()),
-                    Double.isFinite(cpuPerMessage) ? String.format(Locale.ROOT, "%.2f", cpuPerMessage) : "-",
+                    figure(cpuPerMessage),
                     !Double.isFinite(busy.getMin()) || !Double.isFinite(busy.getMax()) ? "-"
                             : busy.getMin() == busy.getMax() ? String.format(Locale.ROOT, "%.2f", busy.getMin())
                             : String.format(Locale.ROOT, "%.2f-%.2f", busy.getMin(), busy.getMax()),
@@ -162,10 +166,8 @@ public final class FanOutReport {
     }
 
     /**
-     * The seed's table side by side with ours: clients, message size, in-flight limit, messages/s,
-     * the cost of backpressure (1 - a lane's messages/s over the unbounded lane's, both over the
-     * window before the unbounded lane degraded, warm-up left out: {@link Degradation}) and memory;
-     * in a run of several repeats, the first repeat's.
+     * The seed's table side by side with ours (the first repeat's); the cost of backpressure is 1 - a
+     * lane's messages/s over the unbounded lane's, over the window before it degraded ({@link Degradation}).
      */
     public String seed() {
         Optional<LaneResult> control = results.stream().filter(result -> result.repeat() == firstRepeat()
@@ -223,7 +225,7 @@ public final class FanOutReport {
 
     /** The first repeat's samples of {@code lane}. */
     private List<LaneSample> series(String lane) {
-        return samples.stream().filter(sample -> sample.lane().equals(lane) && sample.repeat() == firstRepeat()).toList();
+        return LaneSample.series(samples, lane, firstRepeat());
     }
 
     private int firstRepeat() {
@@ -235,10 +237,7 @@ public final class FanOutReport {
         out.print(line() + "\n\n" + table() + "\n" + lanes() + "\n" + cost() + "\n" + seed() + "\n" + gates());
     }
 
-    /**
-     * Draws {@code websocket-rate.png} and {@code websocket-memory.png} into {@code directory}, from
-     * the first repeat in a run of several.
-     */
+    /** Draws the charts ({@link FanOutCharts}) of the first repeat into {@code directory}. */
     public List<Path> charts(Path directory, PrintStream out) throws IOException {
         List<Path> written = FanOutCharts.write(results.stream().filter(result -> result.repeat() == firstRepeat()).toList(),
                 samples.stream().filter(sample -> sample.repeat() == firstRepeat()).toList(), directory);

@@ -11,23 +11,18 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * What one run of the fan-out harness does.
+ * What one run of the fan-out harness does (docs/WEBSOCKET.md describes each flag).
  *
  * @param lanes the lanes, one fresh server JVM each, in this order
- * @param clients connections per lane
- * @param slowShare the share of slow clients
  * @param slowDelayMillis a slow client's pause per message
- * @param loadTime the most load time per lane
  * @param maxMessages the most messages per lane (the run stops at whichever limit comes first)
  * @param messagesPerSecond the generator's total rate, 0 for as fast as it goes
- * @param serverHeap the server's -Xmx
  * @param sendBufferBytes the server's {@code SO_SNDBUF} per connection, 0 for the system's default
  * @param allFastReference whether to run the bounded lane once more with every client fast, after
  *        the lanes: the reference for the fast clients' latency
- * @param budget the most the whole run may take from the command line ({@link FanOutLoadMain#main}),
- *        after which it stops its servers and exits; zero for no limit; unless given, it scales with the repeats
+ * @param budget the most the whole run may take from the command line, zero for no limit; unless
+ *        given, it scales with the repeats
  * @param results where to write the raw CSVs, or null
- * @param repeats how many times the whole lane sequence runs, one repeat after the other, into one folder
  */
 record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slowDelayMillis, Duration loadTime,
                  long maxMessages, double messagesPerSecond, String serverHeap, int sendBufferBytes,
@@ -39,56 +34,26 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
             "--results", "--repeats");
     /** The most one lane adds to its load time: a server start, 1,000 connects, the release check, the closes. */
     static final Duration LANE_OVERHEAD = Duration.ofSeconds(90);
-    /**
-     * A full run's load per lane: long enough for the unbounded lane's slow clients to fill their
-     * kernel send queues (704 KiB each at a few hundred messages/s per client: about 20 s) and then
-     * grow the server's heap for the rest, short enough for four server runs in 15 minutes.
-     */
+    /** A full run's load per lane: the unbounded lane's kernel send queues fill in about 20 s, its heap grows after. */
     static final Duration FULL_LOAD_TIME = Duration.ofSeconds(120);
-    /**
-     * A full run's {@code SO_SNDBUF}: 352 KiB, which Linux doubles to 704 KiB of send queue per
-     * connection, the 710-725 KB the seed saw; the system's autotuned default (up to
-     * {@code tcp_wmem}'s 4 MiB) would hold a slow client's backlog for minutes at this machine's rate.
-     */
+    /** A full run's {@code SO_SNDBUF}: Linux doubles it to 704 KiB of send queue, the 710-725 KB the seed saw. */
     static final int FULL_SEND_BUFFER_BYTES = 352 * 1024;
-    /**
-     * A full run's server heap, as in the smoke run: the bounded lanes live in about 10 MiB, and with
-     * more G1 sizes the heap by the allocation rate, so RSS would measure that choice rather than
-     * what the server holds; the unbounded lane runs out of it within the run.
-     */
+    /** A full run's server heap: the bounded lanes live in about 10 MiB; the unbounded lane runs out of it. */
     static final String FULL_HEAP = "256m";
 
-    /**
-     * The published run: the seed's shape (1,000 clients, 10% slow at 200 ms per message, up to 100
-     * million messages) for up to {@link #FULL_LOAD_TIME} per lane, the kernel send buffers sized to
-     * the seed's send queues ({@link #FULL_SEND_BUFFER_BYTES}), a server heap of {@link #FULL_HEAP},
-     * and the all-fast reference; about
-     * 9 minutes, stopped at 15.
-     */
+    /** The published run: the seed's shape (1,000 clients, 10% slow at 200 ms per message) and the all-fast reference. */
     static FanOutRun defaults() {
         return new FanOutRun(FanOutLane.defaults(), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
                 0, FULL_HEAP, FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null, 1);
     }
 
-    /**
-     * Seconds of load for CI: 20 clients, 2 slow, a paced generator so the unbounded lane grows
-     * without dying, and 16 KiB kernel send buffers so that seconds of load fill them; no all-fast run.
-     */
+    /** Seconds of load for CI: a paced generator, and kernel send buffers small enough to fill in seconds. */
     static FanOutRun smoke() {
         return new FanOutRun(FanOutLane.defaults(), 20, 0.1, 200, Duration.ofSeconds(3), 10_000_000L,
                 40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null, 1);
     }
 
-    FanOutRun withResults(Path directory) {
-        return new FanOutRun(lanes, clients, slowShare, slowDelayMillis, loadTime, maxMessages, messagesPerSecond,
-                serverHeap, sendBufferBytes, allFastReference, budget, directory, repeats);
-    }
-
-    /**
-     * This run with its flags applied ({@code --clients N --slow-share F --slow-delay-ms N --seconds N
-     * --max-messages N --rate F --heap S --send-buffer N --lanes a,b --all-fast true|false --budget-seconds N --results DIR
-     * --repeats N}).
-     */
+    /** This run with its flags ({@link #FLAGS}) applied. */
     FanOutRun withFlags(String[] args) {
         Map<String, String> flags = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {

@@ -5,40 +5,28 @@ import io.sluice.testkit.Load;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One lane's figures from one run: what the clients got, what the server cost, and whether every
  * subscription was released after the clients closed.
  *
- * @param lane the lane's flag
- * @param clients connections opened
- * @param slowClients of them slow
- * @param seconds the load time measured
- * @param fastMessages messages the fast clients received
- * @param slowMessages messages the slow clients received
+ * @param lane the lane's flag, or {@link #ALL_FAST}
  * @param gaps sequence numbers skipped, over all clients
  * @param duplicates sequence numbers seen again or gone back, over all clients
  * @param clientError the first client error, empty when none
- * @param fastP50Micros fast clients' latency, send to receipt: median
- * @param fastP99Micros 99th percentile
- * @param fastP999Micros 99.9th percentile
+ * @param fastP50Micros fast clients' latency, send to receipt (also p99, p999)
  * @param idleRssBytes the server's RSS before the clients connected
- * @param peakRssBytes the highest RSS sampled during the load
  * @param heapAfterGcBytes the server's heap used after a full collection at the end of the load
  * @param queuedBytesAtEnd bytes the server held for its clients at the end of the load
- * @param peakQueuedBytes the most bytes the server held for its clients in a sample, -1 if never read
+ * @param peakQueuedBytes the most bytes it held in a sample, -1 if never read
  * @param peakSendQueueBytes the most bytes in the kernel send queues of its connections in a sample, -1 if unknown
- * @param serverCpuSeconds the server's CPU seconds during the load
- * @param released subscriptions the server released after the clients closed
  * @param othersBusy the share of the cores other work kept busy during the load ({@link Load}), NaN if unknown
- * @param commit the commit the harness was built from
- * @param jdk the JDK the server ran on
  * @param serverDeath why the server died during the load ("OutOfMemoryError", ...), empty if it did not
- * @param subscribersAtEnd subscribers the server had live at the end of the load, before the clients
- *        closed (fewer than {@code clients}: it dropped some), -1 if not recorded
+ * @param subscribersAtEnd subscribers live at the end of the load, before the clients closed; -1 if not recorded
  * @param repeat which repeat of the run's lane sequence this row is from, from 1
- * @param cost the server's user and system CPU and write system calls and the clients' CPU during the
- *        load, {@link ProcessCost#NOT_RECORDED} in a folder written before those columns
+ * @param cost {@link ProcessCost#NOT_RECORDED} in a folder written before those columns
  */
 record LaneResult(String lane, int clients, int slowClients, double seconds, long fastMessages, long slowMessages,
                   long gaps, long duplicates, String clientError, long fastP50Micros, long fastP99Micros,
@@ -57,15 +45,12 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
             + "idle_rss_bytes,peak_rss_bytes,heap_after_gc_bytes,queued_bytes_at_end,peak_queued_bytes,"
             + "peak_send_queue_bytes,server_cpu_s,cpu_s_per_million,released,others_busy,commit,jdk,server_death,"
             + "client_error,subscribers_at_end,repeat," + ProcessCost.CSV_HEADER;
-    /** The header of a folder written before the {@link ProcessCost} columns: its rows read as cost not recorded. */
+    /** The header of a folder written before the {@link ProcessCost} columns. */
     static final String BEFORE_COST_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf("," + ProcessCost.CSV_HEADER));
-    /**
-     * The header of a folder written before the subscriber and repeat columns: its rows read as
-     * not recorded, repeat 1 and cost not recorded.
-     */
+    /** The header of a folder written before the subscriber and repeat columns: repeat 1, not recorded. */
     static final String LEGACY_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf(",subscribers_at_end"));
 
-    /** Whether {@code header} is the header of a {@code websocket.csv} this class reads, of now or of an older folder. */
+    /** Whether {@code header} is one this class reads, of now or of an older folder. */
     static boolean knownHeader(String header) {
         return header.equals(CSV_HEADER) || header.equals(BEFORE_COST_CSV_HEADER) || header.equals(LEGACY_CSV_HEADER);
     }
@@ -88,21 +73,15 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
     }
 
     String csvRow() {
-        return String.join(",", lane, Integer.toString(clients), Integer.toString(slowClients), fmt(seconds),
-                Long.toString(messages()), Long.toString(fastMessages), Long.toString(slowMessages),
-                fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), Long.toString(gaps), Long.toString(duplicates),
-                Long.toString(fastP50Micros), Long.toString(fastP99Micros), Long.toString(fastP999Micros),
-                Long.toString(idleRssBytes), Long.toString(peakRssBytes), Long.toString(heapAfterGcBytes),
-                Long.toString(queuedBytesAtEnd), Long.toString(peakQueuedBytes), Long.toString(peakSendQueueBytes),
-                fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), Long.toString(released), fmt(othersBusy),
-                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError),
-                Long.toString(subscribersAtEnd), Integer.toString(repeat), cost.csvFields());
+        return Stream.of(lane, clients, slowClients, fmt(seconds), messages(), fastMessages, slowMessages,
+                fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), gaps, duplicates, fastP50Micros, fastP99Micros,
+                fastP999Micros, idleRssBytes, peakRssBytes, heapAfterGcBytes, queuedBytesAtEnd, peakQueuedBytes,
+                peakSendQueueBytes, fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), released, fmt(othersBusy),
+                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError), subscribersAtEnd,
+                repeat, cost.csvFields()).map(String::valueOf).collect(Collectors.joining(","));
     }
 
-    /**
-     * A row as {@link #csvRow()} wrote it (the derived columns are computed again, not read), or as
-     * a folder with the {@link #BEFORE_COST_CSV_HEADER} or the {@link #LEGACY_CSV_HEADER} did.
-     */
+    /** A row as {@link #csvRow()} or an older folder wrote it; derived columns are computed again, not read. */
     static LaneResult parse(String line) {
         List<String> f = Csv.fields(line);
         int columns = CSV_HEADER.split(",").length;
@@ -124,7 +103,6 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                 f.size() == columns ? ProcessCost.parse(f, beforeCostColumns) : ProcessCost.NOT_RECORDED);
     }
 
-    /** Whether this is the all-fast reference run. */
     boolean allFast() {
         return lane.equals(ALL_FAST);
     }
@@ -144,7 +122,7 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
         return bytes < 0 ? Double.NaN : bytes / (1024.0 * 1024);
     }
 
-    private static String fmt(double value) {
+    static String fmt(double value) {
         return String.format(Locale.ROOT, "%.3f", value);
     }
 }

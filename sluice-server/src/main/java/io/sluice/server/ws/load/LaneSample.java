@@ -2,20 +2,15 @@ package io.sluice.server.ws.load;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 
 /**
  * One point of a lane's time series, taken every {@link FanOutLoadMain#SAMPLE_MILLIS} during its
- * load: what the clients had received so far and what the server held at that moment.
+ * load: what the clients had received so far and what the server held then (each byte figure -1
+ * when not read; the heap with no collection forced).
  *
- * @param lane the lane's label (as in {@link LaneResult#lane()})
  * @param seconds seconds since the load began
  * @param messages messages every client had received so far
- * @param fastMessages of them, the fast clients'
- * @param rssBytes the server's RSS, -1 when it is gone
- * @param heapUsedBytes the server's heap used (no collection forced), -1 when it did not answer
- * @param queuedBytes bytes the server held for its clients, -1 when it did not answer
- * @param sendQueueBytes bytes in the kernel send queues of the server's connections, -1 where unknown
- * @param repeat which repeat of the run's lane sequence, from 1 (as in {@link LaneResult#repeat()})
  */
 record LaneSample(String lane, double seconds, long messages, long fastMessages, long rssBytes, long heapUsedBytes,
                   long queuedBytes, long sendQueueBytes, int repeat) {
@@ -41,6 +36,16 @@ record LaneSample(String lane, double seconds, long messages, long fastMessages,
         return new LaneSample(f.get(0), Double.parseDouble(f.get(1)), Long.parseLong(f.get(2)),
                 Long.parseLong(f.get(3)), Long.parseLong(f.get(4)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
                 Long.parseLong(f.get(7)), f.size() == LEGACY_FIELDS ? 1 : Integer.parseInt(f.get(8)));
+    }
+
+    /** The samples of {@code lane} in {@code repeat}. */
+    static List<LaneSample> series(List<LaneSample> samples, String lane, int repeat) {
+        return samples.stream().filter(sample -> sample.lane().equals(lane) && sample.repeat() == repeat).toList();
+    }
+
+    /** The highest of {@code figure} over {@code series}, -1 when it has none. */
+    static long peak(List<LaneSample> series, ToLongFunction<LaneSample> figure) {
+        return series.stream().mapToLong(figure).max().orElse(-1);
     }
 
     /** Messages per second delivered between {@code previous} and this sample. */

@@ -3,7 +3,6 @@ package io.sluice.server.ws.load;
 import io.sluice.server.load.ProcessReadings;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Where a lane's CPU went during its load: the server JVM's user and system CPU seconds and its
@@ -23,16 +22,8 @@ record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long se
     static final ProcessCost NOT_RECORDED = new ProcessCost(Double.NaN, Double.NaN, -1, Double.NaN);
     /** The columns, appended at the end of a {@code websocket.csv} row. */
     static final String CSV_HEADER = "server_user_s,server_system_s,server_write_syscalls,client_cpu_s";
-    /** How many columns {@link #CSV_HEADER} has. */
-    static final int COLUMNS = CSV_HEADER.split(",").length;
 
-    /**
-     * The counters at one instant.
-     *
-     * @param server the server's CPU times
-     * @param serverWriteSyscalls the server's {@code syscw}, -1 if unreadable
-     * @param client this JVM's CPU times
-     */
+    /** The counters at one instant; {@code serverWriteSyscalls}: -1 if unreadable. */
     record Snapshot(ProcessReadings.CpuTimes server, long serverWriteSyscalls, ProcessReadings.CpuTimes client) {
 
         static Snapshot take(long serverPid) {
@@ -51,25 +42,19 @@ record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long se
         }
     }
 
-    /** Whether any of the figures was recorded. */
     boolean recorded() {
         return !Double.isNaN(serverUserSeconds) || !Double.isNaN(serverSystemSeconds) || serverWriteSyscalls >= 0
                 || !Double.isNaN(clientCpuSeconds);
     }
 
-    /** The {@link #CSV_HEADER} fields. */
     String csvFields() {
-        return String.join(",", fmt(serverUserSeconds), fmt(serverSystemSeconds), Long.toString(serverWriteSyscalls),
-                fmt(clientCpuSeconds));
+        return String.join(",", LaneResult.fmt(serverUserSeconds), LaneResult.fmt(serverSystemSeconds),
+                Long.toString(serverWriteSyscalls), LaneResult.fmt(clientCpuSeconds));
     }
 
     /** The {@link #CSV_HEADER} fields from {@code first} on. */
     static ProcessCost parse(List<String> fields, int first) {
         return new ProcessCost(Double.parseDouble(fields.get(first)), Double.parseDouble(fields.get(first + 1)),
                 Long.parseLong(fields.get(first + 2)), Double.parseDouble(fields.get(first + 3)));
-    }
-
-    private static String fmt(double value) {
-        return String.format(Locale.ROOT, "%.3f", value);
     }
 }

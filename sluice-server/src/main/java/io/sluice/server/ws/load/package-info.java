@@ -1,9 +1,6 @@
 /**
- * The fan-out load harness: {@link io.sluice.server.ws.load.FanOutLoadMain} runs in its own JVM as
- * the load client (Jetty's WebSocket client, loopback only), starts a fresh server JVM per lane
- * (and one for the all-fast reference), prints each lane's figures and the gates, and writes the
- * raw CSVs; {@link io.sluice.server.ws.load.FanOutReport} reads them back for
- * {@code sluice-server report}, which computes the same gates again and draws the charts.
+ * The fan-out load harness ({@link io.sluice.server.ws.load.FanOutLoadMain}, loopback only) and its
+ * report ({@link io.sluice.server.ws.load.FanOutReport}).
  *
  * <p><b>Threading.</b> Jetty's client threads call each {@code ClientEndpoint} one frame at a time;
  * one timer thread makes the slow clients' delayed demands; the harness thread samples the server

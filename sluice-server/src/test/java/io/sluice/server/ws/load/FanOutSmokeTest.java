@@ -30,7 +30,7 @@ class FanOutSmokeTest {
         }
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         Path results = Path.of("target", "smoke-websocket");
-        int failed = FanOutLoadMain.run(FanOutRun.smoke().withResults(results),
+        int failed = FanOutLoadMain.run(FanOutRun.smoke().withFlags(new String[] {"--results", results.toString()}),
                 new PrintStream(captured, true, StandardCharsets.UTF_8));
         String report = captured.toString(StandardCharsets.UTF_8);
         System.out.print(report);
