@@ -5,16 +5,15 @@ import java.io.InputStream;
 import java.util.Properties;
 
 /**
- * What the build that made these classes knew: the commit of its tree, written by this module's
- * pom ({@code git describe}) into {@code build.properties}. The harness jars shade this module, so
- * a run's raw results name the commit they were measured on.
+ * The commit the build was made from, written by this module's pom ({@code git describe}) into
+ * {@code build.properties}: the harness jars shade this module, so raw results name their commit.
  */
 public final class BuildInfo {
 
     private BuildInfo() {
     }
 
-    /** The commit of the tree this jar was built from, {@code -dirty} if it had changes; {@code unknown} if not known. */
+    /** The commit, {@code -dirty} if the tree had changes; {@code unknown} if not known. */
     public static String commit() {
         try (InputStream in = BuildInfo.class.getResourceAsStream("build.properties")) {
             Properties build = new Properties();

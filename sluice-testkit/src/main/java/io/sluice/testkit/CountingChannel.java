@@ -9,17 +9,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A channel that keeps nothing, for checking what a reader or a writer does with its channel: a
- * write takes every byte offered, a read fills the buffer (leaving its content as it was) and never
- * reaches the end, and both count the bytes. It counts its closes, and once closed it refuses
- * reads and writes with {@link ClosedChannelException}, counting them as uses after the close.
- *
- * <p><b>Threading:</b> any thread may call any method; every count is atomic.
+ * write takes every byte, a read fills the buffer (content unchanged) and never ends; it counts
+ * bytes, closes, and reads and writes refused after a close. Any thread may call any method.
  */
 public final class CountingChannel implements ByteChannel {
 
-    private final AtomicLong bytes = new AtomicLong();                // bytes read or written; any thread
-    private final AtomicInteger closes = new AtomicInteger();         // close() calls; any thread
-    private final AtomicInteger usesAfterClose = new AtomicInteger(); // refused reads and writes; any thread
+    private final AtomicLong bytes = new AtomicLong();                // bytes read or written
+    private final AtomicInteger closes = new AtomicInteger();         // close() calls
+    private final AtomicInteger usesAfterClose = new AtomicInteger(); // refused reads and writes
     private final CountDownLatch closed = new CountDownLatch(1);      // opened by the first close()
 
     @Override
@@ -54,22 +51,18 @@ public final class CountingChannel implements ByteChannel {
         closed.countDown();
     }
 
-    /** The bytes read and written so far. */
     public long bytes() {
         return bytes.get();
     }
 
-    /** The calls to {@link #close()} so far: 0 while the channel is open. */
     public int closeCount() {
         return closes.get();
     }
 
-    /** The reads and writes refused because the channel was closed. */
     public int usesAfterClose() {
         return usesAfterClose.get();
     }
 
-    /** A latch that the first {@link #close()} counts down. */
     public CountDownLatch closedLatch() {
         return closed;
     }

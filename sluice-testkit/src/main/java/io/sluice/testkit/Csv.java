@@ -22,11 +22,7 @@ public final class Csv {
         return '"' + text.replace("\"", "\"\"").replace('\n', ' ') + '"';
     }
 
-    /**
-     * The fields of one record; a quoted field may hold commas and doubled quotes.
-     *
-     * @throws IllegalArgumentException if a quoted field has no closing quote
-     */
+    /** The fields of one record; IllegalArgumentException if a quoted field has no closing quote. */
     public static List<String> fields(String line) {
         List<String> fields = new ArrayList<>();
         StringBuilder field = new StringBuilder();
@@ -53,12 +49,9 @@ public final class Csv {
     }
 
     /**
-     * The records of {@code file} after its header, each made by {@code record} from the header the
-     * file has (one of {@code headers}, the first line without surrounding blanks) and the record's
-     * fields; blank lines are skipped.
-     *
-     * @throws IOException if the file cannot be read, its first line is none of {@code headers}, or
-     *     {@code record} throws (the message names the file and the line)
+     * The records of {@code file} after its header (one of {@code headers}, trimmed), each made by
+     * {@code record} from that header and its fields; blank lines are skipped. An IOException names
+     * the file and line if the header is none of those or {@code record} throws.
      */
     public static <T> List<T> read(Path file, List<String> headers, BiFunction<String, List<String>, T> record)
             throws IOException {

@@ -19,21 +19,15 @@ import java.util.stream.IntStream;
 
 /**
  * The demand scenarios' one run: {@code streams} publishers, each written by the caller's
- * {@link Write} (sluice's writer: this module does not depend on it) into a {@link ThrottledChannel},
- * every writer pass reported. Either every body is endless and the writes are cancelled after a
- * duration (the bench's scenarios), or every body is finite and the run waits for all of them (the
- * server's scenario C). Measured: the elapsed time, the bytes the channels took, the peak of the
- * bytes queued in all writers together, and whether a write ran out of memory; stream 0's passes go
- * to the caller's {@link PassListener}.
- *
- * <p><b>Threading:</b> {@link #run} blocks its caller; the listeners run on the writers' drains.
- * The queued-bytes total is summed over the latest report of every stream, so it may mix instants
- * by a drain pass; the peak is the largest such sum.
+ * {@link Write} (sluice's writer: this module does not depend on it) into a {@link ThrottledChannel}.
+ * Measured: the elapsed time, the bytes the channels took, whether a write ran out of memory, and
+ * the peak over writer passes of the bytes queued in all writers (summed over every stream's latest
+ * report, so it may mix instants by a drain pass). {@link #run} blocks; listeners run on the drains.
  */
 public final class DemandRun {
 
     /** How long a finite run may take. */
-    public static final long TIMEOUT_MINUTES = 10;
+    private static final long TIMEOUT_MINUTES = 10;
     /** How long a cancelled run's channels may take to close. */
     public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
 
@@ -64,11 +58,11 @@ public final class DemandRun {
     /**
      * Runs one {@code write} per stream {@code i}, of {@code bodies.apply(i)} into
      * {@code channels.get(i)}, telling {@code stream0} stream 0's passes. {@code durationNanos}
-     * positive: the bodies are endless, cancelled then, and every channel must close within
-     * {@link #SHUTDOWN_TIMEOUT}; 0: the bodies are finite and the run waits for every write.
+     * positive: the bodies are endless (the bench), cancelled then, and every channel must close
+     * within {@link #SHUTDOWN_TIMEOUT}; 0: they are finite (the server) and the run waits for all.
      *
-     * @throws IllegalStateException naming the run if a write fails (a finite one may run out of
-     *     memory), an endless one completes, or a cancelled channel does not close
+     * @throws IllegalStateException if a write fails (but for a finite one's OutOfMemoryError), an
+     *     endless one completes, or a cancelled channel does not close
      */
     public static Result run(String name, List<ThrottledChannel> channels, IntFunction<Publisher<ByteBuffer>> bodies,
                              Write write, PassListener stream0, long durationNanos) throws InterruptedException {

@@ -12,7 +12,7 @@ import java.util.Random;
  */
 public record Estimate(double value, double low, double high) {
 
-    public static final int RESAMPLES = 10_000;
+    private static final int RESAMPLES = 10_000;
     public static final Estimate NONE = new Estimate(Double.NaN, Double.NaN, Double.NaN);
 
     private static final long SEED = 20261125L;
@@ -27,11 +27,7 @@ public record Estimate(double value, double low, double high) {
         }
     }
 
-    /**
-     * {@code mean(numerator) / mean(denominator)}; {@link #NONE} if either side is empty. With one
-     * sample on a side that side is not resampled, so the interval is too narrow: the report marks
-     * cells with few samples.
-     */
+    /** {@code mean(numerator) / mean(denominator)}; {@link #NONE} if a side is empty; one sample: too narrow. */
     public static Estimate ratioOfMeans(double[] numerator, double[] denominator) {
         if (numerator.length == 0 || denominator.length == 0) {
             return NONE;

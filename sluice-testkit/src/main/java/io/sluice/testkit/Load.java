@@ -7,16 +7,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The machine's load around one measurement (a bench cell, a server load step), measured by the
- * process that runs it: the 1-minute load average before and after, and {@code othersBusy}, the
- * share of all cores that work other than the measurement's own kept busy meanwhile (0 to 1: busy
- * time from {@code /proc/stat}, steal included, minus the CPU time of this process, of its children
- * that ended and were waited for, such as a {@code wrk} run, and of any other process the
- * measurement names, such as the server under load). The load average counts the measurement's own
- * threads and decays over minutes, so after a step with 100 threads it stays high through the next;
- * it is recorded for the reader, and {@code othersBusy} decides whether a measurement was quiet.
- * Kernel threads count as others, page-cache writeback included. NaN where the platform does not
- * say ({@code /proc} is Linux only).
+ * The machine's load around one measurement: the 1-minute load average before and after (for the
+ * reader: it counts the measurement's own threads and decays over minutes), and {@code othersBusy},
+ * the share of all cores (0 to 1) that work other than the measurement's own kept busy meanwhile:
+ * busy time from {@code /proc/stat}, steal and kernel threads included, minus the CPU time of this
+ * process, of its waited-for children (a {@code wrk} run) and of any process it names (the server
+ * under load). {@code othersBusy} decides whether a measurement was quiet. NaN where unknown.
  */
 public record Load(double load1Before, double load1After, double othersBusy) {
 
@@ -46,10 +42,7 @@ public record Load(double load1Before, double load1After, double othersBusy) {
             return stop(0);
         }
 
-        /**
-         * The load since this meter was created, {@code alsoOwnCpuNanos} of CPU time spent meanwhile
-         * by another process of the measurement's own counted as its own.
-         */
+        /** The load since this meter was created, {@code alsoOwnCpuNanos} of another process's CPU time as own. */
         public Load stop(long alsoOwnCpuNanos) {
             long ownCpu = OS.getProcessCpuTime() - ownCpuNanos + alsoOwnCpuNanos;
             long wall = System.nanoTime() - began;
@@ -74,10 +67,7 @@ public record Load(double load1Before, double load1After, double othersBusy) {
         }
     }
 
-    /**
-     * CPU ticks of this process's children that ended and were waited for ({@code cutime} and
-     * {@code cstime} of {@code /proc/self/stat}, in the unit of {@code /proc/stat}); -1 if unreadable.
-     */
+    /** Ticks of this process's waited-for children ({@code cutime + cstime} of /proc/self/stat); -1 if unknown. */
     private static long waitedChildrenTicks() {
         try {
             String stat = Files.readString(Path.of("/proc/self/stat"));

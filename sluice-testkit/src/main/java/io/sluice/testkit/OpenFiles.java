@@ -16,16 +16,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * This JVM's open file descriptors, read from {@code /proc/self/fd} (Linux). Where there is no
- * {@code /proc}, {@link #supported()} is false and callers skip their check: the listing methods
- * fail there, except {@link #inside}, which sees nothing. A channel is often closed on an
+ * This JVM's open file descriptors, read from {@code /proc/self/fd} (Linux; elsewhere the listing
+ * methods fail, except {@link #inside}, which sees nothing). A channel is often closed on an
  * operation's drain, just after its stage completes, so the {@code await} methods poll until
- * {@link #DEADLINE} instead of sampling once.
- *
- * <p>Loading the class makes the JDK open its process-wide descriptors, so that a baseline taken
- * afterwards does not count them as a test's.
- *
- * <p>Stateless and thread-safe.
+ * {@link #DEADLINE}. Loading the class makes the JDK open its process-wide descriptors, so that a
+ * baseline taken afterwards does not count them as a test's.
  */
 public final class OpenFiles {
 
@@ -33,15 +28,7 @@ public final class OpenFiles {
     public static final Duration DEADLINE = Duration.ofSeconds(10);
     private static final Path FDS = Paths.get("/proc/self/fd");
 
-    static {
-        warmUp();
-    }
-
-    private OpenFiles() {
-    }
-
-    /** The first FileChannel's dispatcher keeps a socket for asynchronous close; SecureRandom keeps its devices. */
-    private static void warmUp() {
+    static {                                // the first FileChannel's dispatcher keeps a socket for async close
         try {
             Path file = Files.createTempFile("sluice-fd-warm-up", ".tmp");
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -53,7 +40,10 @@ public final class OpenFiles {
         } catch (IOException e) {
             throw new ExceptionInInitializerError(e);
         }
-        new SecureRandom().nextBytes(new byte[16]);
+        new SecureRandom().nextBytes(new byte[16]);     // SecureRandom keeps its devices open
+    }
+
+    private OpenFiles() {
     }
 
     /** Whether {@code /proc/self/fd} can be listed. */
@@ -61,7 +51,6 @@ public final class OpenFiles {
         return Files.isDirectory(FDS);
     }
 
-    /** How many descriptors are open now. */
     public static int count() {
         return targets().size();
     }
@@ -104,9 +93,8 @@ public final class OpenFiles {
 
     /**
      * Descriptors pointing at files beneath {@code directory}, the directory itself left out: a sync
-     * write forces a new file's directory, and that force, which cannot be interrupted, may still
-     * hold it open just after a cancel. Where {@linkplain #supported() unsupported}, empty: checks
-     * of content and outcome still run there, only their "closed" part cannot fail.
+     * write forces a new file's directory, and that uninterruptible force may still hold it open
+     * just after a cancel. Empty where {@linkplain #supported() unsupported}.
      */
     public static List<String> inside(Path directory) {
         return supported() ? open(directory, false) : List.of();
@@ -126,10 +114,7 @@ public final class OpenFiles {
         })).collect(Collectors.toList());
     }
 
-    /**
-     * Waits until no descriptor points into {@code directory} and nothing is open that was not open
-     * in {@code baseline} (see {@link #openedSince}); fails naming what is still open at the deadline.
-     */
+    /** Waits until nothing points into {@code directory} nor was {@link #openedSince} {@code baseline}. */
     public static void awaitClosed(Path directory, List<String> baseline) {
         await(() -> {
             List<String> inside = under(directory);
@@ -139,7 +124,7 @@ public final class OpenFiles {
         });
     }
 
-    /** Waits until no descriptor points into {@code directory}; fails naming them at the deadline. */
+    /** Waits until no descriptor points into {@code directory}. */
     public static void awaitNoneUnder(Path directory) {
         await(() -> {
             List<String> open = under(directory);
@@ -147,7 +132,7 @@ public final class OpenFiles {
         });
     }
 
-    /** Waits until at most {@code baseline} descriptors are open; fails with the count at the deadline. */
+    /** Waits until at most {@code baseline} descriptors are open. */
     public static void awaitAtMost(long baseline) {
         await(() -> {
             int now = count();

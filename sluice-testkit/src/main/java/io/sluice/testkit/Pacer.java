@@ -1,15 +1,10 @@
 package io.sluice.testkit;
 
 /**
- * Turns a {@link Schedule} into deadlines for one end (a channel or a producer): each
- * {@link #reserve} of {@code bytes} starts when the previous transfer ended, or now if the end
- * has been idle since, and ends when the schedule has carried the bytes.
- *
- * <p>Oversleeping is paid back, idleness is not: {@link #woke} tells the pacer how late the
- * previous sleep ended (park latency, a busy machine), and the next transfer may start that much
- * before now, so the schedule's rate holds; the time the caller spent elsewhere (the writer
- * waiting for data) earns nothing. The model never oversleeps. Not thread-safe: one end, one
- * thread at a time.
+ * Turns a {@link Schedule} into deadlines for one end (a channel or a producer): a transfer starts
+ * when the previous one ended, or now if the end has been idle since, and ends when the schedule
+ * has carried its bytes. Oversleeping is paid back ({@link #woke}: the next transfer may start that
+ * much before now, so the rate holds), idleness is not. One thread at a time.
  */
 public final class Pacer {
 
@@ -36,11 +31,7 @@ public final class Pacer {
         return originNanos + busyUntilNanos;
     }
 
-    /**
-     * Books a transfer of {@code bytes} that follows the previous one without a gap: for an end
-     * that has been busy all along (a producer with demand), whose time between transfers is its
-     * own work, not idleness. Returns when it ends (clock time).
-     */
+    /** Books {@code bytes} right after the previous transfer (a producer's own work is not idleness). */
     public long reserveContinuing(long bytes) {
         creditNanos = 0;
         busyUntilNanos = schedule.finishNanos(busyUntilNanos, bytes);
@@ -52,21 +43,12 @@ public final class Pacer {
         busyUntilNanos = Math.max(busyUntilNanos, Math.max(0, nowNanos - originNanos));
     }
 
-    /**
-     * Reports that a sleep meant to end at {@code dueNanos} (the deadline, or the call's start if
-     * that was later) ended at {@code wokeNanos}, clock time.
-     */
+    /** Reports that a sleep meant to end at {@code dueNanos} ended at {@code wokeNanos}, clock time. */
     public void woke(long dueNanos, long wokeNanos) {
         creditNanos = Math.min(MAX_CREDIT_NANOS, Math.max(0, wokeNanos - dueNanos));
     }
 
-    /** The clock time at which the schedule's time 0 lies. */
     public long originNanos() {
         return originNanos;
-    }
-
-    /** The schedule this pacer follows. */
-    public Schedule schedule() {
-        return schedule;
     }
 }

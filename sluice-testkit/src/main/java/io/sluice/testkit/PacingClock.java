@@ -12,21 +12,16 @@ public interface PacingClock {
     /** The current time in nanoseconds (any origin). */
     long nanoTime();
 
-    /**
-     * Waits until {@code deadlineNanos} or until {@code stop} says so (checked whenever the
-     * waiting thread is unparked).
-     */
+    /** Waits until {@code deadlineNanos} or until {@code stop} says so (checked whenever unparked). */
     void sleepUntil(long deadlineNanos, BooleanSupplier stop);
 
-    /** {@link System#nanoTime()} and {@link LockSupport#parkNanos}. */
     static PacingClock system() {
         return SystemClock.INSTANCE;
     }
 
     /**
      * The real clock. Waits shorter than {@link #MIN_PARK_NANOS} return at once: parking for a few
-     * microseconds costs a context switch and oversleeps by tens, so the paced end runs up to that
-     * far ahead and pays it back at its next longer wait (the {@link Pacer} keeps the booked time).
+     * microseconds oversleeps by tens, so the end runs ahead and pays it back at its next longer wait.
      */
     enum SystemClock implements PacingClock {
         INSTANCE;

@@ -22,10 +22,7 @@ public final class Png {
     private Png() {
     }
 
-    /**
-     * Writes {@code charts}, all of one size and given row by row, as a grid of {@code rows} by
-     * {@code cols} in one PNG, creating the directory if needed.
-     */
+    /** Writes {@code charts}, of one size, row by row as a {@code rows} by {@code cols} grid in one PNG. */
     public static void write(List<? extends Chart<?, ?>> charts, int rows, int cols, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {

@@ -1,17 +1,10 @@
 package io.sluice.testkit;
 
-/**
- * A rate in bytes per second as a function of time since an origin, as the paced ends
- * ({@link ThrottledChannel}, {@link ScheduledPublisher}) see it: when a transfer that starts at a
- * given time ends. Implementations are immutable and shareable.
- */
+/** A rate in bytes per second over time since an origin, for the paced ends; immutable and shareable. */
 @FunctionalInterface
 public interface Schedule {
 
-    /**
-     * When a transfer of {@code bytes} that starts at {@code startNanos} (nanoseconds since the
-     * origin, not negative) ends, in nanoseconds since the origin, following the rate through its changes.
-     */
+    /** When a transfer of {@code bytes} starting at {@code startNanos} ends (nanoseconds since the origin). */
     long finishNanos(long startNanos, long bytes);
 
     /** A constant rate of {@code bytesPerSecond}, positive. */

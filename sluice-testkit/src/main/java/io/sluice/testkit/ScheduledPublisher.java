@@ -18,29 +18,21 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A producer of fresh heap buffers of {@code itemBytes} (the last one shorter if
- * {@code totalBytes} is not a multiple) at the pace of a {@link Schedule} (which starts at the
- * first request), honouring demand strictly: never more {@code onNext} than requested (§1.1),
- * nothing produced ahead of demand, and time without demand not made up, except for a burst
- * allowance: what a client on a network link has sent ahead into the receive buffer while nobody
- * read, there at once when demand returns (the subscription starts with it full).
- *
- * <p><b>Threading:</b> {@link Emission#ASYNC} emits from its own daemon thread per subscriber
- * (which also calls {@code onSubscribe}), parking while there is no demand or while the schedule
- * says wait; {@link Emission#SYNC} emits inside {@code request}, on the requesting thread, pacing
- * there (a blocking source), with re-entrant requests only adding demand (§3.3);
- * {@link Emission#TIMER} emits from a caller's single-threaded scheduler, which any number of
- * publishers may share, no sooner than {@link #TIMER_TICK_NANOS} after its previous run (at most
- * 1,000 wake-ups per second per stream), and calls {@code onSubscribe} on the subscribing thread.
- * The pacing state of a subscription is confined to its emitter; {@code request} and
- * {@code cancel} may come from any thread and touch only the atomics.
- *
- * <p><b>Errors:</b> {@code request(n <= 0)} ends the stream with {@code onError} naming §3.9;
- * demand saturates at {@code Long.MAX_VALUE} (§3.17).
+ * A producer of fresh heap buffers of {@code itemBytes} (the last one shorter) at the pace of a
+ * {@link Schedule} that starts at the first request, never emitting more than requested (§1.1) nor
+ * ahead of demand; time without demand is not made up, except for a burst allowance (what a client
+ * has sent ahead into the receive buffer, there at once when demand returns). The pacing state is
+ * confined to the emitter ({@link Emission}); {@code request} and {@code cancel} may come from any
+ * thread and touch only the atomics. {@code request(n <= 0)} ends the stream with {@code onError}
+ * naming §3.9; demand saturates at {@code Long.MAX_VALUE} (§3.17).
  */
 public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
-    /** Where items are emitted from: a thread per subscriber, the requesting thread, or {@link #timed}'s scheduler. */
+    /**
+     * Where items are emitted from: ASYNC, a daemon thread per subscriber (which also calls
+     * {@code onSubscribe}); SYNC, inside {@code request} on the requesting thread, re-entrant requests
+     * only adding demand (§3.3); TIMER, {@link #timed}'s single-threaded scheduler, shareable.
+     */
     public enum Emission { ASYNC, SYNC, TIMER }
 
     /** Told on the emitter after each {@code onNext} how many bytes have been emitted so far; must be fast. */
@@ -49,7 +41,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         void emitted(long totalBytes);
     }
 
-    /** {@link Emission#TIMER}: the shortest time between two runs of one subscription's emitter. */
+    /** TIMER: the shortest time between two runs of one subscription's emitter (1,000 wake-ups/s at most). */
     public static final long TIMER_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
@@ -64,11 +56,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     private final EmissionProbe probe;                               // immutable: called by the emitter
     private final List<Thread> threads = new CopyOnWriteArrayList<>(); // subscribe -> awaitThreads
 
-    /**
-     * A producer without burst allowance, emitting {@code totalBytes} ({@code Long.MAX_VALUE}:
-     * endless) from a thread of its own ({@code ASYNC}) or inside {@code request} ({@code SYNC}),
-     * waiting in {@code clock}'s time and telling {@code probe} (nullable) after every item.
-     */
+    /** Without burst allowance; {@code totalBytes} {@code Long.MAX_VALUE}: endless; {@code probe} nullable. */
     public ScheduledPublisher(long totalBytes, int itemBytes, Schedule schedule, Emission emission,
                               PacingClock clock, EmissionProbe probe) {
         this(itemBytes, totalBytes, schedule, 0, emission, null, clock, probe);
@@ -97,10 +85,9 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     }
 
     /**
-     * An upload body as a client on a finite link sends it, with {@code burstBytes} sent ahead while
-     * not being read (counted in the schedule's time from its origin: exact for a constant rate),
-     * emitted by the caller's single-threaded {@code timer} ({@link Emission#TIMER}); once the timer
-     * rejects a task, the streams it served stop.
+     * An upload body as a client on a finite link sends it, {@code burstBytes} sent ahead (in the
+     * schedule's time from its origin: exact for a constant rate); once {@code timer} rejects a task,
+     * the streams it served stop.
      */
     public static ScheduledPublisher timed(long totalBytes, int itemBytes, Schedule schedule, long burstBytes,
                                            ScheduledExecutorService timer, PacingClock clock) {
@@ -123,10 +110,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         thread.start();
     }
 
-    /**
-     * Waits up to {@code timeout} for the emitting threads started so far ({@link Emission#ASYNC})
-     * to end; false if one is still alive.
-     */
+    /** Waits up to {@code timeout} for the ASYNC emitting threads started so far to end; false if one lives. */
     public boolean awaitThreads(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread thread : threads) {
@@ -171,10 +155,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
             if (n <= 0) {
                 badRequest = new IllegalArgumentException("§3.9: request must be positive, was " + n);
             } else {
-                demand.getAndAccumulate(n, (current, add) -> {
-                    long sum = current + add;
-                    return sum < 0 ? Long.MAX_VALUE : sum;                // §3.17: saturate
-                });
+                demand.accumulateAndGet(n, (current, add) -> current + add < 0 ? Long.MAX_VALUE : current + add);
             }
             switch (emission) {
                 case ASYNC -> LockSupport.unpark(thread);
@@ -225,7 +206,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
         /** TIMER: the emitter, on the timer only. */
         private void runOnTimer() {
-            runPending.set(false);                                        // before reading demand: a later request reschedules
+            runPending.set(false);                                        // before reading demand: requests reschedule
             long now = clock.nanoTime();
             if (lastRunNanos != Long.MIN_VALUE && now - lastRunNanos < TIMER_TICK_NANOS) {
                 scheduleRun(TIMER_TICK_NANOS - (now - lastRunNanos));
@@ -282,10 +263,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
             }
         }
 
-        /**
-         * Waits for the booked item's time: sleeps (ASYNC, SYNC) or, if it lies ahead, has the timer
-         * come back then (TIMER). Returns whether to emit it now.
-         */
+        /** Waits for the booked item's time (TIMER: reschedules if it lies ahead); whether to emit it now. */
         private boolean awaitDue() {
             if (emission != Emission.TIMER) {
                 clock.sleepUntil(dueNanos, () -> cancelled);

@@ -11,14 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A server under load in a JVM of its own: this JVM's classpath, run by this JVM's {@code java}
- * or by {@code -Dsluice.server.java}, with {@code -XX:+ExitOnOutOfMemoryError}. The server's first
- * line on stdout is {@code READY port=N ...}; its stderr goes to a temporary file, read to say why
- * it died. {@link #close} stops it and deletes that file.
- *
- * @param process the server JVM
- * @param port the port it announced
- * @param stderr where its stderr goes
+ * A server under load in a JVM of its own, on this JVM's classpath, whose first line on stdout is
+ * {@code READY port=N ...}; its stderr goes to a temporary file, read to say why it died.
  */
 public record ServerJvm(Process process, int port, Path stderr) implements AutoCloseable {
 
@@ -32,10 +26,8 @@ public record ServerJvm(Process process, int port, Path stderr) implements AutoC
 
     /**
      * Starts {@code launcher} (such as {@code taskset -c 0}, or nothing), then {@link #java()} with
-     * {@code -Xmx}{@code maxHeap} and {@code jvmOptions}, running {@code mainClass} with {@code args};
-     * returns once the server said it is ready.
-     *
-     * @throws IOException naming {@code name} and the server's first line and stderr if it did not start
+     * {@code -Xmx}{@code maxHeap}, {@code -XX:+ExitOnOutOfMemoryError} and {@code jvmOptions}, running
+     * {@code mainClass} with {@code args}; returns once the server said it is ready.
      */
     public static ServerJvm start(String name, List<String> launcher, String maxHeap, List<String> jvmOptions,
                                   String mainClass, List<String> args) throws IOException {
@@ -63,9 +55,8 @@ public record ServerJvm(Process process, int port, Path stderr) implements AutoC
     }
 
     /**
-     * Why the server died: {@code OutOfMemoryError} ({@code -XX:+ExitOnOutOfMemoryError} exits with
-     * status 3 and prints "Terminating due to ..."), or else the last line it wrote to stderr (its
-     * exit status when there is none); empty while it runs.
+     * Why the server died: {@code OutOfMemoryError} (exit status 3 or said on stderr), or else its
+     * last line on stderr, or its exit status; empty while it runs.
      */
     public String death() throws IOException {
         if (process.isAlive()) {
@@ -78,7 +69,7 @@ public record ServerJvm(Process process, int port, Path stderr) implements AutoC
         return lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
     }
 
-    /** Stops the server (killed if it has not ended 10 s after being asked) and deletes its stderr file. */
+    /** Stops the server (killed after 10 s) and deletes its stderr file. */
     @Override
     public void close() throws IOException {
         process.destroy();

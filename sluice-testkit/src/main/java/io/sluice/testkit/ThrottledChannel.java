@@ -13,35 +13,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A sink that discards its bytes at the speed of a {@link Schedule}: each write takes the bytes
- * (at most {@link #MAX_BYTES_PER_WRITE} per call, or the {@link ThrottledSink}'s limit; a short
- * write the caller loops on) and returns when the schedule has carried them, parking the writing
- * thread meanwhile (never spinning). A channel either has a budget of its own or is one of many on
- * a shared budget ({@link ThrottledSink#channel()}: concurrent writers into one disk).
- *
- * <p><b>Threading:</b> one writer at a time per channel (as {@link WritableByteChannel} requires);
- * {@link #close()} from any thread wakes a parked writer, which then throws
- * {@link java.nio.channels.AsynchronousCloseException}, so a cancelled write ends promptly.
+ * A sink that discards its bytes at the speed of a {@link Schedule}: each write takes at most
+ * {@link #MAX_BYTES_PER_WRITE} (or its {@link ThrottledSink}'s limit) and returns when the schedule
+ * has carried them, parking meanwhile. One writer at a time; {@link #close()} from any thread wakes
+ * a parked writer, which then throws {@link java.nio.channels.AsynchronousCloseException}.
  */
 public final class ThrottledChannel extends AbstractInterruptibleChannel implements GatheringByteChannel {
 
-    /** The most one call takes, unless a {@link ThrottledSink} says otherwise; a write of more returns short. */
+    /** The most one call takes, unless a {@link ThrottledSink} says otherwise. */
     public static final int MAX_BYTES_PER_WRITE = 128 * 1024;
 
     private final ThrottledSink sink;                        // immutable: its budget is shared, locked
-    private final PacingClock clock;                         // immutable: any thread
     private final AtomicLong writtenBytes = new AtomicLong(); // writer -> any thread
     private final CountDownLatch closed = new CountDownLatch(1); // close() -> any thread
     private volatile Thread writer;                          // writer -> close()
 
-    /** A channel on a budget of its own whose schedule starts now, its writer waiting in {@code clock}. */
+    /** A channel on a budget of its own whose schedule starts now. */
     public ThrottledChannel(Schedule schedule, PacingClock clock) {
         this(new ThrottledSink(schedule, clock, MAX_BYTES_PER_WRITE));
     }
 
     ThrottledChannel(ThrottledSink sink) {
         this.sink = sink;
-        this.clock = sink.clock();
     }
 
     @Override
@@ -60,7 +53,7 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
-        long calledAt = clock.nanoTime();
+        long calledAt = sink.clock.nanoTime();
         long taken = 0;
         boolean completed = false;
         writer = Thread.currentThread();
@@ -69,8 +62,8 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
             taken = take(sources, offset, length);
             if (taken > 0) {
                 long deadline = sink.reserve(calledAt, taken);
-                clock.sleepUntil(deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
-                sink.woke(Math.max(deadline, calledAt), clock.nanoTime());
+                sink.clock.sleepUntil(deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
+                sink.woke(Math.max(deadline, calledAt), sink.clock.nanoTime());
             }
             completed = isOpen();
         } finally {
@@ -83,7 +76,7 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
 
     /** Drops at most the sink's per-write limit from {@code sources}, advancing each; returns how many. */
     private long take(ByteBuffer[] sources, int offset, int length) {
-        long budget = sink.maxBytesPerWrite();
+        long budget = sink.maxBytesPerWrite;
         long taken = 0;
         for (int i = offset; i < offset + length && taken < budget; i++) {
             int n = (int) Math.min(sources[i].remaining(), budget - taken);
@@ -114,6 +107,6 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
 
     @Override
     public String toString() {
-        return "ThrottledChannel[" + sink.schedule() + "]";
+        return "ThrottledChannel[" + sink.schedule + "]";
     }
 }

@@ -12,22 +12,18 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A small tmpfs mounted by a test, for faults a real file system produces only when it is full or
- * read-only (permission bits do not stop root). Needs {@code mount} permission: CI runs as root.
- * Where mounting is refused the test is skipped with the reason, except under {@code CI=true},
- * where a skip would hide a missing check and the test fails instead.
+ * read-only (permission bits do not stop root). Where mounting is refused the test is skipped,
+ * except under {@code CI=true} (CI runs as root), where a skip would hide a missing check.
  */
 public final class Tmpfs implements AutoCloseable {
 
-    private final Path mountPoint;                  // immutable: any thread
+    private final Path mountPoint;
 
     private Tmpfs(Path mountPoint) {
         this.mountPoint = mountPoint;
     }
 
-    /**
-     * Mounts a tmpfs of {@code sizeBytes} at {@code mountPoint}, an existing empty directory, or
-     * skips the calling test with the reason (fails it under {@code CI=true}).
-     */
+    /** Mounts a tmpfs of {@code sizeBytes} at {@code mountPoint}, an existing empty directory. */
     public static Tmpfs mount(Path mountPoint, long sizeBytes) {
         String failure = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + sizeBytes + ",mode=0777",
                 "tmpfs", mountPoint.toString()));
@@ -41,7 +37,6 @@ public final class Tmpfs implements AutoCloseable {
         return new Tmpfs(mountPoint);
     }
 
-    /** The mount point. */
     public Path path() {
         return mountPoint;
     }
@@ -54,7 +49,7 @@ public final class Tmpfs implements AutoCloseable {
         }
     }
 
-    /** Unmounts it; the files written there are gone. Fails the test if it cannot. */
+    /** Unmounts it; the files written there are gone. */
     @Override
     public void close() {
         String failure = run(List.of("umount", mountPoint.toString()));
