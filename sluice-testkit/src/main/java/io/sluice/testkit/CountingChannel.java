@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CountingChannel implements ByteChannel {
 
-    private final AtomicLong bytes = new AtomicLong();                // bytes read or written
-    private final AtomicInteger closes = new AtomicInteger();         // close() calls
-    private final AtomicInteger usesAfterClose = new AtomicInteger(); // refused reads and writes
+    private final AtomicLong bytes = new AtomicLong();                // bytes read or written; any thread
+    private final AtomicInteger closes = new AtomicInteger();         // close() calls; any thread
+    private final AtomicInteger usesAfterClose = new AtomicInteger(); // refused reads and writes; any thread
     private final CountDownLatch closed = new CountDownLatch(1);      // opened by the first close()
 
     @Override

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 public final class Tmpfs implements AutoCloseable {
 
-    private final Path mountPoint;
+    private final Path mountPoint;                  // immutable: any thread
 
     private Tmpfs(Path mountPoint) {
         this.mountPoint = mountPoint;

@@ -33,7 +33,7 @@ final class GateBook {
         return new Check(label, measured, target, atMost);
     }
 
-    private final int repeats;
+    private final int repeats;                  // samples behind every figure
     private final PrintStream out;
     private final Map<Estimate.Verdict, Integer> counted = new EnumMap<>(Estimate.Verdict.class);
 
