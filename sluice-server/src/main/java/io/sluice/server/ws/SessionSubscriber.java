@@ -125,7 +125,7 @@ final class SessionSubscriber extends SendingSubscriber {
             }
             sendingItems = items;
             sendingBytes = bytes;
-            batch.completeOne(); // sealed: the count held since start()
+            batch.sealed();
             return Action.SCHEDULED;
         }
         return upstreamDone() ? Action.SUCCEEDED : Action.IDLE;
@@ -170,6 +170,7 @@ final class SessionSubscriber extends SendingSubscriber {
     private final class Batch implements Callback {
         private final AtomicInteger pending = new AtomicInteger();       // sends not completed, +1 until sealed
         private final AtomicReference<Throwable> failure = new AtomicReference<>(); // the first send failure
+        // the same count as a core callback, for the batched lane's frames and flush
         private final org.eclipse.jetty.util.Callback core = org.eclipse.jetty.util.Callback.from(this::succeed, this::fail);
 
         void start() {
@@ -179,6 +180,11 @@ final class SessionSubscriber extends SendingSubscriber {
 
         void add() {
             pending.incrementAndGet();
+        }
+
+        /** Every send of the batch has been made: drops the count {@link #start()} held. */
+        void sealed() {
+            completeOne();
         }
 
         @Override
@@ -192,7 +198,7 @@ final class SessionSubscriber extends SendingSubscriber {
             completeOne();
         }
 
-        void completeOne() {
+        private void completeOne() {
             if (pending.decrementAndGet() == 0) {
                 Throwable first = failure.get();
                 if (first == null) {
