@@ -74,7 +74,11 @@ public final class BenchMain {
                 .formatted(String.join(",", Providers.comparison()));
     }
 
-    /** {@code --name value} pairs and {@link #FLAGS} (as {@code true}), by name without the dashes. */
+    /**
+     * {@code --name value} pairs and {@link #FLAGS} (as {@code true}), by name without the dashes.
+     *
+     * @throws IllegalArgumentException for a word that is not an option or an option without its value
+     */
     public static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {

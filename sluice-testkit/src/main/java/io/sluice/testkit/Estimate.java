@@ -12,7 +12,7 @@ import java.util.Random;
  */
 public record Estimate(double value, double low, double high) {
 
-    private static final int RESAMPLES = 10_000;
+    public static final int RESAMPLES = 10_000;
     public static final Estimate NONE = new Estimate(Double.NaN, Double.NaN, Double.NaN);
 
     private static final long SEED = 20261125L;

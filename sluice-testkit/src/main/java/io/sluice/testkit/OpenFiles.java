@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * methods fail, except {@link #inside}, which sees nothing). A channel is often closed on an
  * operation's drain, just after its stage completes, so the {@code await} methods poll until
  * {@link #DEADLINE}. Loading the class makes the JDK open its process-wide descriptors, so that a
- * baseline taken afterwards does not count them as a test's.
+ * baseline taken afterwards does not count them as a test's. Stateless and thread-safe.
  */
 public final class OpenFiles {
 
@@ -114,7 +114,10 @@ public final class OpenFiles {
         })).collect(Collectors.toList());
     }
 
-    /** Waits until nothing points into {@code directory} nor was {@link #openedSince} {@code baseline}. */
+    /**
+     * Waits until nothing points into {@code directory} nor was {@link #openedSince} {@code baseline};
+     * fails naming what is still open at the deadline.
+     */
     public static void awaitClosed(Path directory, List<String> baseline) {
         await(() -> {
             List<String> inside = under(directory);
@@ -124,7 +127,7 @@ public final class OpenFiles {
         });
     }
 
-    /** Waits until no descriptor points into {@code directory}. */
+    /** Waits until no descriptor points into {@code directory}; fails naming them at the deadline. */
     public static void awaitNoneUnder(Path directory) {
         await(() -> {
             List<String> open = under(directory);
@@ -132,7 +135,7 @@ public final class OpenFiles {
         });
     }
 
-    /** Waits until at most {@code baseline} descriptors are open. */
+    /** Waits until at most {@code baseline} descriptors are open; fails with the count at the deadline. */
     public static void awaitAtMost(long baseline) {
         await(() -> {
             int now = count();

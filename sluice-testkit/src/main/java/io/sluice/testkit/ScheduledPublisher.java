@@ -30,8 +30,10 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
     /**
      * Where items are emitted from: ASYNC, a daemon thread per subscriber (which also calls
-     * {@code onSubscribe}); SYNC, inside {@code request} on the requesting thread, re-entrant requests
-     * only adding demand (§3.3); TIMER, {@link #timed}'s single-threaded scheduler, shareable.
+     * {@code onSubscribe}), parking while there is no demand or the schedule says wait; SYNC, inside
+     * {@code request} on the requesting thread, re-entrant requests only adding demand (§3.3); TIMER,
+     * {@link #timed}'s single-threaded scheduler, shareable, with {@code onSubscribe} called on the
+     * subscribing thread.
      */
     public enum Emission { ASYNC, SYNC, TIMER }
 

@@ -28,6 +28,8 @@ public record ServerJvm(Process process, int port, Path stderr) implements AutoC
      * Starts {@code launcher} (such as {@code taskset -c 0}, or nothing), then {@link #java()} with
      * {@code -Xmx}{@code maxHeap}, {@code -XX:+ExitOnOutOfMemoryError} and {@code jvmOptions}, running
      * {@code mainClass} with {@code args}; returns once the server said it is ready.
+     *
+     * @throws IOException naming {@code name} and the server's first line and stderr if it did not start
      */
     public static ServerJvm start(String name, List<String> launcher, String maxHeap, List<String> jvmOptions,
                                   String mainClass, List<String> args) throws IOException {
@@ -69,7 +71,7 @@ public record ServerJvm(Process process, int port, Path stderr) implements AutoC
         return lines.isEmpty() ? "exit status " + process.exitValue() : lines.get(lines.size() - 1);
     }
 
-    /** Stops the server (killed after 10 s) and deletes its stderr file. */
+    /** Stops the server (killed if it has not ended 10 s after being asked) and deletes its stderr file. */
     @Override
     public void close() throws IOException {
         process.destroy();

@@ -23,7 +23,10 @@ public final class Tmpfs implements AutoCloseable {
         this.mountPoint = mountPoint;
     }
 
-    /** Mounts a tmpfs of {@code sizeBytes} at {@code mountPoint}, an existing empty directory. */
+    /**
+     * Mounts a tmpfs of {@code sizeBytes} at {@code mountPoint}, an existing empty directory, or
+     * skips the calling test with the reason (fails it under {@code CI=true}).
+     */
     public static Tmpfs mount(Path mountPoint, long sizeBytes) {
         String failure = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + sizeBytes + ",mode=0777",
                 "tmpfs", mountPoint.toString()));
@@ -49,7 +52,7 @@ public final class Tmpfs implements AutoCloseable {
         }
     }
 
-    /** Unmounts it; the files written there are gone. */
+    /** Unmounts it; the files written there are gone. Fails the test if it cannot. */
     @Override
     public void close() {
         String failure = run(List.of("umount", mountPoint.toString()));

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 /**
  * The gate lines and count of one evaluation: on one sample {@code PASS}/{@code FAIL} with the run's figures; on
  * repeats {@code MET}, {@code MISSED} or {@code INCONCLUSIVE} by each {@link Estimate}'s 95% interval. Both use
- * the same rule: an estimate of one sample has no width, so it is met or missed.
+ * the same rule: an estimate of one sample has no width, so it is met or missed. Used by one thread.
  */
 final class GateBook {
 

@@ -31,7 +31,7 @@ final class LoadCharts {
     static final int WIDTH = 960;
     static final int CONNECTIONS_HEIGHT = 640;
     static final int SLOW_CLIENTS_HEIGHT = 780;
-    /** One colour per lane (A, B, C, C-unbounded), in this order. */
+    /** One colour per lane (A, B, C, C-unbounded), in this order, and per series elsewhere. */
     static final Color[] SERIES_COLOURS = {new Color(0xD6, 0x27, 0x28), new Color(0x1F, 0x77, 0xB4),
         new Color(0x2C, 0xA0, 0x2C), new Color(0x7F, 0x7F, 0x7F)};
     static final Color INK = new Color(0x33, 0x33, 0x33);

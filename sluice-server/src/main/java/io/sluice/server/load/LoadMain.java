@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * JDK {@code HttpClient}; B's is always the JDK's. {@code --charts DIR}: {@link LoadCharts} of repeat 1.
  * {@code --results DIR}: {@code rows.csv} ({@link RowsCsv}) and {@code run.properties}, which {@link LoadReport}
  * reports from. {@code --repeats N} runs every scenario, lane and step N times, interleaved, so that drift on
- * the machine hits every lane alike. Prints the tables and gates ({@link Gates}); exits 1 when one failed.
+ * the machine hits every lane alike. Prints the tables and gates ({@link Gates}); exits 1 when one failed (with
+ * repeats: was missed). Lane B is left out on JDKs without virtual threads, and the output says so.
  */
 public final class LoadMain {
 

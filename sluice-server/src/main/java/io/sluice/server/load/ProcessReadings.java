@@ -19,7 +19,7 @@ import java.util.TreeMap;
  */
 public final class ProcessReadings {
 
-    /** {@code getconf CLK_TCK}, read once; NaN when it could not be run. */
+    /** {@code getconf CLK_TCK}, read once; NaN when it could not be run or printed no number. */
     private static final double CLOCK_TICKS = readClockTicks();
 
     private ProcessReadings() {

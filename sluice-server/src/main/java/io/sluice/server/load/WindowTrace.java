@@ -14,8 +14,8 @@ import java.util.TreeMap;
  * window change) and, per sink period, the window's last and smallest value, from which {@link #switches()}
  * finds whether it shrank after each fast-to-slow switch.
  *
- * <p><b>Threading:</b> {@link #onPass} is called serially by the writer's drain; the other methods after the
- * write's stage completed, which happens after its last pass.
+ * <p><b>Threading:</b> {@link #onPass} is called serially by the writer's drain, so every field is confined to
+ * that write's passes; the other methods after the write's stage completed, which happens after its last pass.
  */
 final class WindowTrace implements DemandRun.PassListener {
 

@@ -27,11 +27,12 @@ import java.util.function.Consumer;
  *
  * <p><b>One pass</b> ({@link #process()}, serialised by Jetty's {@link IteratingCallback}): make the
  * request the ledger allows (every call on the upstream subscription is made here or in
- * {@link #onCompleteFailure}, serialised with it: §2.7), then hand a batch of queued messages to the
- * session. The batch counts as queued until Jetty has completed every send of it; then
- * {@link #onSuccess} records it as written. So a client that reads slowly keeps its sends pending,
- * its ledger full, and its upstream unasked. The batched lane ({@link FanOutLane#batched()}) sends
- * batched frames on Jetty's {@link CoreSession} and flushes once; the flush is one more send of the batch.
+ * {@link #onCompleteFailure}, serialised with it: §2.7), then hand a batch of queued messages (at
+ * most {@link WriteLedger#MAX_BATCH_ITEMS} and {@link WriteLedger#MAX_BATCH_BYTES}) to the session.
+ * The batch counts as queued until Jetty has completed every send of it; then {@link #onSuccess}
+ * records it as written. So a client that reads slowly keeps its sends pending, its ledger full, and
+ * its upstream unasked. The batched lane ({@link FanOutLane#batched()}) sends batched frames on
+ * Jetty's {@link CoreSession} and flushes once; the flush is one more send of the batch.
  *
  * <p>{@link #sessionEnded()} aborts: once no send is pending, the upstream is cancelled and the
  * queue dropped ({@link SendingSubscriber}).

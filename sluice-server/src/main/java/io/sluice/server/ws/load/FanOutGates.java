@@ -117,7 +117,7 @@ final class FanOutGates {
                                 + (errorFromDeath ? " after the server died" : "")));
     }
 
-    /** Every client the lane opened still connected at the end of its load (for a row that recorded it). */
+    /** Every client the lane opened still connected at the end of its load; only for a row that recorded it. */
     static Gate noneDropped(LaneResult result) {
         return new Gate(result.lane(), "every client still connected at the end of the load",
                 result.subscribersAtEnd() == result.clients(),

@@ -85,8 +85,11 @@ record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<C
         if (timer.isShutdown()) {
             return;
         }
-        endpoints.forEach(ClientEndpoint::close);
-        timer.shutdownNow();
+        try {
+            endpoints.forEach(ClientEndpoint::close);
+        } finally {
+            timer.shutdownNow();                     // marks it closed: a second call does nothing
+        }
         client.stop();
         client.getHttpClient().stop();
     }
