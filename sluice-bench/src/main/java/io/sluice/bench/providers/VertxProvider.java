@@ -104,11 +104,24 @@ final class VertxProvider extends NamedProvider {
                         Pipe<Buffer> pipe = subscriber.pipe();
                         publisher.subscribe(subscriber);
                         piped = pipe.to(to);
-                        from.pipeTo(publisher);
+                        from.pipe().endOnComplete(false).to(publisher).onSuccess(ignored -> endWhenSent(publisher));
                     }
                     return piped.eventually(() -> from.close());
                 }));
         return copied.toCompletionStage().toCompletableFuture();
+    }
+
+    /**
+     * Ends the bridge once its subscriber has taken every buffer: {@code ReactiveWriteStream.end()} drops the
+     * buffers still waiting for demand, so ending it as soon as the file is read would cut the copy short.
+     * With a queue of one, "not full" means "nothing pending", which is when the drain handler runs.
+     */
+    static void endWhenSent(ReactiveWriteStream<Buffer> publisher) {
+        publisher.setWriteQueueMaxSize(1);
+        publisher.drainHandler(ignored -> publisher.end());
+        if (!publisher.writeQueueFull()) {
+            publisher.end();
+        }
     }
 
     @Override

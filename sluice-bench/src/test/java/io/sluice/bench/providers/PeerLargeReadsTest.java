@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -82,6 +84,26 @@ class PeerLargeReadsTest {
                 Path target = dir.resolve("durable-" + size);
                 vertx.start(Op.WRITE_SYNC, null, target, size).get(30, TimeUnit.SECONDS);
                 assertNull(Payload.verify(target, size));
+            }
+        }
+    }
+
+    @Test
+    void vertxBridgeCopiesKeepTheirLastChunksUnderConcurrency() throws Exception {
+        for (String name : List.of("vertx", "vertx-64k")) {
+            try (Provider vertx = Providers.create(name)) {
+                for (int round = 0; round < 10; round++) {
+                    List<CompletableFuture<?>> copies = new ArrayList<>();
+                    List<Path> targets = new ArrayList<>();
+                    for (int i = 0; i < 10; i++) {
+                        targets.add(dir.resolve(name + "-" + round + "-" + i));
+                        copies.add(vertx.start(Op.COPY, source, targets.get(i), SIZE));
+                    }
+                    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                    for (Path target : targets) {
+                        assertNull(Payload.verify(target, SIZE), name + " round " + round);
+                    }
+                }
             }
         }
     }
