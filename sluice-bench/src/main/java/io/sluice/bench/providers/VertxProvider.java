@@ -22,7 +22,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options, driven as
  * docs/BENCHMARK-METHOD.md lists: writes through the {@code vertx-reactive-streams} bridge
- * ({@link ReactiveReadStream} piped to the file), reads through the file's handler.
+ * ({@link ReactiveReadStream} piped to the file), reads through the file's handler, copies through
+ * both ends of the bridge, each ended only after it has passed on every buffer ({@link #endWhenSent},
+ * {@link CountedBridge}).
  *
  * <p>Vert.x's {@code flush()} is {@code force(false)}, its channel is hidden and {@code setSync} syncs
  * every write, so the durable write closes the file (which waits for its writes), then forces it
@@ -100,7 +102,7 @@ final class VertxProvider extends NamedProvider {
                         piped = from.pipeTo(to);
                     } else {
                         ReactiveWriteStream<Buffer> publisher = ReactiveWriteStream.writeStream(vertx);
-                        ReactiveReadStream<Buffer> subscriber = ReactiveReadStream.readStream();
+                        CountedBridge subscriber = new CountedBridge();
                         Pipe<Buffer> pipe = subscriber.pipe();
                         publisher.subscribe(subscriber);
                         piped = pipe.to(to);
