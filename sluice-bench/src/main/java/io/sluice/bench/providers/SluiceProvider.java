@@ -8,9 +8,11 @@ import io.sluice.bench.ChunkPublisher;
 import io.sluice.bench.Op;
 import io.sluice.bench.ReadCheck;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * sluice as its README shows it: {@code ReactiveFile.of(path).write(publisher)}, {@code read()},
@@ -41,11 +43,8 @@ final class SluiceProvider extends NamedProvider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return new ReadCheck(sizeBytes).drain(ReactiveFile.of(source).read(reading), chunk -> {
-            if (reading.lentChunks()) {
-                ChunkPool.giveBack(chunk);
-            }
-        });
+        Consumer<ByteBuffer> after = reading.lentChunks() ? ChunkPool::giveBack : chunk -> { };
+        return new ReadCheck(sizeBytes).drain(ReactiveFile.of(source).read(reading), after);
     }
 
     @Override
