@@ -99,11 +99,11 @@ public final class FanOutLoadMain {
             out.println("raw results: " + run.results().resolve(LaneResult.FILE) + ", "
                     + run.results().resolve(LaneSample.FILE));
         }
-        FanOutReport report = new FanOutReport(results, samples);
+        List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
         out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
                 + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
-                + "):\n" + report.cost() + report.gates());
-        return (int) FanOutGates.forRun(results, samples).stream().filter(FanOutGates.Gate::failed).count();
+                + "):\n" + new FanOutReport(results, samples).cost() + FanOutReport.lines(gates));
+        return (int) gates.stream().filter(FanOutGates.Gate::failed).count();
     }
 
     /** Writes the lanes so far to the results folder, if there is one: a run stopped later keeps them. */

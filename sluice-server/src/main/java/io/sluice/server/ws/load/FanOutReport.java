@@ -160,7 +160,11 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
 
     /** Every gate line and the count, as the run printed them. */
     public String gates() {
-        List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
+        return lines(FanOutGates.forRun(results, samples));
+    }
+
+    /** One line per gate, then the count. */
+    static String lines(List<FanOutGates.Gate> gates) {
         return gates.stream().map(gate -> gate.line() + "\n").collect(Collectors.joining())
                 + FanOutGates.count(gates) + "\n";
     }
