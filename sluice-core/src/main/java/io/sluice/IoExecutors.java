@@ -1,13 +1,10 @@
 package io.sluice;
 
+import io.sluice.internal.CompensatingPool;
+
 import java.lang.reflect.Method;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The library's executors.
@@ -25,6 +22,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link #newVirtualThreadExecutor()}: a virtual thread per task on JDK 21+.</li>
  * </ul>
  * Threads of both pools end after 60 s idle; every entry point also accepts a user executor.
+ *
+ * <p><b>Stuck calls:</b> a call that may never return (opening or examining a file on a hung
+ * network mount, an open held by a file lease) keeps its thread until it returns: the JDK cannot
+ * abandon it. When such a call on a pool thread has run for 50 ms, the pool starts one more thread
+ * in its place (up to 256 more per pool), and stops when the call returns, so the pool's size in
+ * threads free to work holds and other operations go on. A cancelled operation does not wait for
+ * such a call; what it opens is closed as soon as it returns. A {@code read}, {@code write} or
+ * {@code fsync} in flight on a hung mount is not abandoned either: the file's close waits for it,
+ * and so does a {@code cancel} that closes it.
  *
  * <p><b>Threading:</b> the methods may be called from any thread; each shared pool is created on
  * its first use and lives as long as the JVM.
@@ -144,10 +150,7 @@ public final class IoExecutors {
     }
 
     private static ExecutorService pool(String prefix, int threads) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), new NamedDaemonThreads(prefix));
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
+        return CompensatingPool.create(prefix, threads);
     }
 
     private static final class VirtualThreads {
@@ -159,22 +162,6 @@ public final class IoExecutors {
             } catch (NoSuchMethodException e) {
                 return null;
             }
-        }
-    }
-
-    private static final class NamedDaemonThreads implements ThreadFactory {
-        private final String prefix;
-        private final AtomicInteger next = new AtomicInteger(1);
-
-        NamedDaemonThreads(String prefix) {
-            this.prefix = prefix;
-        }
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, prefix + next.getAndIncrement());
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

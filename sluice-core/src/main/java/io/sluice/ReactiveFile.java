@@ -55,9 +55,14 @@ import java.util.concurrent.Flow;
  * completes: the file is closed (a copy closes both files at once, mid-slice) before any dependent
  * of the stage runs, and no byte of the operation reaches the file once {@code cancel} has
  * returned, not even an open that had not started (nothing is then created or truncated); an atomic
- * write deletes its temporary file. The close waits for the one system call in flight on the file,
- * so {@code cancel} can block for as long as an {@code fsync} in progress. The upstream is
- * cancelled afterwards, from the write's drain (§2.7). A completion from outside loses
+ * write deletes its temporary file; a copy, plain or atomic, closes its source too. The close waits
+ * for the one system call in flight on the file, so {@code cancel} can block for as long as an
+ * {@code fsync} in progress. An open in flight is waited for at most 20 ms: one that does not
+ * return (a hung network mount) is left to return on its own thread, and what it opens is closed
+ * the moment it does, with nothing read or written through it (it may have created or truncated
+ * the file it opened). {@code orTimeout} and {@code completeOnTimeout} run the abort on sluice's
+ * own threads, never on the JDK's shared delayer thread. The upstream is cancelled afterwards,
+ * from the write's drain (§2.7). A completion from outside loses
  * ({@code cancel} returns {@code false}) once the operation has completed or a write has claimed
  * its end (every byte written and, with sync, forced; an atomic write's rename).
  *
@@ -65,6 +70,13 @@ import java.util.concurrent.Flow;
  * {@link IllegalArgumentException}); anything after that fails the stage, or reaches the
  * subscriber as {@code onError}, with the original exception ({@code NoSuchFileException},
  * {@code AccessDeniedException}, an {@code IOException} for a full disk ...).
+ *
+ * <p><b>Regular files only:</b> a read's file, a copy's source, and a write's or copy's target if
+ * it exists must be regular files (symbolic links are followed). A directory, FIFO, socket or
+ * device is refused before it is opened, with a {@link java.nio.file.FileSystemException} naming
+ * the path and what it is; an atomic replace never renames a file over such a node. Opening a FIFO
+ * waits for its peer, and none of them has a size or positions to read at: for pipes and devices,
+ * open the channel yourself and use {@link ByteChannels}.
  */
 public final class ReactiveFile {
 

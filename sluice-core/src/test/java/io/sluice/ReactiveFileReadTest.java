@@ -165,7 +165,7 @@ class ReactiveFileReadTest {
         ReactiveFile.of(dir).read().subscribe(subscriber);
         subscriber.await();
         assertInstanceOf(IOException.class, subscriber.error);
-        assertTrue(subscriber.error.getMessage().contains("is a directory"), subscriber.error.getMessage());
+        assertTrue(subscriber.error.getMessage().contains("Is a directory"), subscriber.error.getMessage());
     }
 
     @Test

@@ -3,6 +3,9 @@ package io.sluice.internal;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -27,6 +30,9 @@ import java.util.function.Supplier;
  *       ({@code cancel} returns {@code false}) and the stage reports what the operation did. Either
  *       the claim or an outside completion wins, never both, so a cancelled stage never hides a
  *       replaced target.</li>
+ *   <li>F3: {@code orTimeout} and {@code completeOnTimeout} complete from outside like any other
+ *       completion, but from sluice's own threads: the JDK's delayer thread is never blocked by
+ *       an abort.</li>
  * </ul>
  */
 public final class OperationFuture<T> extends CompletableFuture<T> {
@@ -41,6 +47,21 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
     /** Sets what an outside completion triggers; call before returning the future to users. */
     public void onAbort(Runnable hook) {
         this.onAbort = hook;
+    }
+
+    /**
+     * Adds {@code next} to what an outside completion triggers, to run after the hook set so far
+     * (even if that throws); call before returning the future to users.
+     */
+    public void alsoOnAbort(Runnable next) {
+        Runnable first = onAbort;
+        this.onAbort = () -> {
+            try {
+                first.run();
+            } finally {
+                next.run();
+            }
+        };
     }
 
     /**
@@ -144,6 +165,33 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
         Objects.requireNonNull(ex, "ex");
         abortFirst();
         super.obtrudeException(ex);
+    }
+
+    /**
+     * F3: times out on {@link SluiceTimer}, never on the JDK's shared delayer thread: the abort may
+     * wait for a system call in flight, and that thread serves every timeout in the JVM. The abort
+     * and the stage's completion run on a thread of {@link SluiceTimer#runMayBlock}.
+     */
+    @Override
+    public CompletableFuture<T> orTimeout(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        return onTimeout(timeout, unit, () -> completeExceptionally(new TimeoutException()));
+    }
+
+    /** F3: as {@link #orTimeout}, completing with {@code value}. */
+    @Override
+    public CompletableFuture<T> completeOnTimeout(T value, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        return onTimeout(timeout, unit, () -> complete(value));
+    }
+
+    private CompletableFuture<T> onTimeout(long timeout, TimeUnit unit, Runnable completion) {
+        if (!isDone()) {
+            ScheduledFuture<?> timer = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(completion),
+                    unit.toNanos(timeout));
+            whenComplete((value, error) -> timer.cancel(false));
+        }
+        return this;
     }
 
     @Override

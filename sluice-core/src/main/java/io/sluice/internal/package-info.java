@@ -4,8 +4,11 @@
  * operation's stage ({@link io.sluice.internal.OperationFuture}) and abort gate
  * ({@link io.sluice.internal.AbortGate}), waiting on a stalled channel
  * ({@link io.sluice.internal.Readiness}), lent chunks ({@link io.sluice.internal.ChunkArena},
- * {@link io.sluice.internal.Loans}), and three stateless helpers ({@link io.sluice.internal.Openers},
- * {@link io.sluice.internal.Descriptions}, {@link io.sluice.internal.Directories}). No class here
+ * {@link io.sluice.internal.Loans}), the shared pools that replace threads stuck in a call
+ * ({@link io.sluice.internal.CompensatingPool}), the library's own timer
+ * ({@link io.sluice.internal.SluiceTimer}), and four stateless helpers
+ * ({@link io.sluice.internal.Openers}, {@link io.sluice.internal.Descriptions},
+ * {@link io.sluice.internal.Directories}, {@link io.sluice.internal.RegularFiles}). No class here
  * signals a subscriber or calls a subscription: each data path's package says which Reactive
  * Streams rules its drain enforces. Not exported.
  *
@@ -45,15 +48,19 @@
  *       {@code enterCommit} from the drain; every other completion from any thread, which runs the
  *       abort hook on that thread before the stage completes (F1, F2).</li>
  *   <li>{@link io.sluice.internal.AbortGate}: {@code open} from the drain, {@code abort} from any
- *       thread; the two meet under one lock (G1).</li>
+ *       thread; the two meet under one lock, held only to change the gate's state, never during
+ *       the open (G1-G3).</li>
+ *   <li>{@link io.sluice.internal.CompensatingPool}: {@code watch} from any thread (it watches
+ *       only on its pools' threads); its watcher runs on {@link io.sluice.internal.SluiceTimer}
+ *       (P1-P3).</li>
  *   <li>{@link io.sluice.internal.Readiness}: the drain only, its {@code cancelled} supplier
  *       included.</li>
  *   <li>{@link io.sluice.internal.ChunkArena} and {@link io.sluice.internal.Loans}: any thread (a
  *       read's drain lends, a consumer gives back); their state is guarded by their locks, and
  *       P1-P3 in {@code ChunkArena} are the lending contract.</li>
  *   <li>{@link io.sluice.internal.Openers}: calls a user's opener on the drain that invokes it.
- *       {@link io.sluice.internal.Descriptions} and {@link io.sluice.internal.Directories}: any
- *       thread, no state.</li>
+ *       {@link io.sluice.internal.Descriptions}, {@link io.sluice.internal.Directories} and
+ *       {@link io.sluice.internal.RegularFiles}: any thread, no state.</li>
  * </ul>
  */
 package io.sluice.internal;

@@ -1,14 +1,15 @@
 package io.sluice.internal.read;
 
+import io.sluice.internal.CompensatingPool;
+import io.sluice.internal.RegularFiles;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessMode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
@@ -31,29 +32,32 @@ public final class FileReadSource implements ReadSource {
         this.end = end;
     }
 
-    /** Opens a file for reading; a directory is refused with an {@link IOException} naming it. */
+    /**
+     * Opens a regular file for reading; anything else is refused with a {@link java.nio.file.FileSystemException}
+     * naming it and its type ({@link RegularFiles}), before it is opened.
+     */
     public static FileChannel openForRead(Path path) throws IOException {
-        if (Files.isDirectory(path)) {
-            throw new IOException(path + ": is a directory, not a regular file");
-        }
+        RegularFiles.requireRegular(path);
         return FileChannel.open(path, StandardOpenOption.READ);
     }
 
     /**
-     * The {@link ReadSource.Check} for a file read: it exists, is not a directory and may be read
+     * The {@link ReadSource.Check} for a file read: it exists, is a regular file and may be read
      * (stat and access check only; nothing is opened). Throws the original
-     * {@code NoSuchFileException} / {@code AccessDeniedException}.
+     * {@code NoSuchFileException} / {@code AccessDeniedException}. Watched
+     * ({@link CompensatingPool}): a stat on a hung mount does not take a thread from the pool.
      */
     public static void check(Path path) throws IOException {
-        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        if (attributes.isDirectory()) {
-            throw new IOException(path + ": is a directory, not a regular file");
-        }
-        path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
+        CompensatingPool.watch(() -> {
+            RegularFiles.requireRegular(path);
+            path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
+            return null;
+        });
     }
 
+    /** Opens the range of {@code path} to read, watched as {@link #check} is. */
     public static ReadSource open(Path path, long offset, long length) throws IOException {
-        FileChannel channel = openForRead(path);
+        FileChannel channel = CompensatingPool.watch(() -> openForRead(path));
         try {
             long size = channel.size();
             long start = Math.min(offset, size);

@@ -1,6 +1,7 @@
 package io.sluice.internal.write;
 
 import io.sluice.internal.Directories;
+import io.sluice.internal.RegularFiles;
 import io.sluice.WriteMode;
 
 import java.io.IOException;
@@ -41,8 +42,9 @@ import java.util.function.Supplier;
  *       appeared meanwhile), and the directory is forced.</li>
  *   <li>A3: every other way out ({@link #close()} without commit, {@link #abort()}, a failing
  *       commit) deletes the temporary file; {@code abort()} closes and deletes it before it
- *       returns ({@link ChannelSink} K1-K3: an abort racing the open waits for it, an abort before
- *       it means no temporary file is ever created). Either the commit or an abort wins, never
+ *       returns ({@link ChannelSink} K1-K3: an abort racing the open waits for it briefly, and an
+ *       open still blocked then deletes its file the moment it returns; an abort before it means
+ *       no temporary file is ever created). Either the commit or an abort wins, never
  *       both: an abort after the commit began changes nothing.</li>
  * </ul>
  *
@@ -91,12 +93,21 @@ public final class AtomicFileSink extends ChannelSink {
         if (directory == null) {
             throw new FileSystemException(target.toString(), null, "has no parent directory to write into");
         }
-        if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileSystemException(target.toString(), null, "Is a directory");
-        }
+        openChannel(() -> createTemporary(directory));   // K1: never after an abort
+        state.compareAndSet(State.NEW, State.OPEN);
+    }
+
+    /**
+     * A1: the open step, under the abort gate: checks the target (never a directory, FIFO, socket
+     * or device, whose node a rename would replace), then creates the temporary file. Every call
+     * here touches the file system, so all of it may block on a hung mount; the gate lets an abort
+     * go on without it.
+     */
+    private FileChannel createTemporary(Path directory) throws IOException {
         if (mode == WriteMode.CREATE_NEW && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString());
         }
+        RegularFiles.requireRegularOrAbsent(target);
         if (!Files.isDirectory(directory)) {
             throw new NoSuchFileException(target.toString(), null, "parent directory does not exist");
         }
@@ -106,13 +117,6 @@ public final class AtomicFileSink extends ChannelSink {
                 : new FileAttribute<?>[0];
         Set<OpenOption> options = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
                 LinkOption.NOFOLLOW_LINKS);
-        openChannel(() -> createTemporary(directory, options, attributes));   // K1: never after an abort
-        state.compareAndSet(State.NEW, State.OPEN);
-    }
-
-    /** A1: the open step, under the abort gate. */
-    private FileChannel createTemporary(Path directory, Set<OpenOption> options, FileAttribute<?>[] attributes)
-            throws IOException {
         FileAlreadyExistsException collision = null;
         for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
             Path candidate = directory.resolve(names.get());

@@ -20,7 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>K1: an abort and a subclass's {@link #openChannel open} are ordered by an
  *       {@link AbortGate}: an abort that comes first means no file is ever opened (not even
- *       truncated); an abort that comes during the open waits for it and closes what it opened.</li>
+ *       truncated); an abort that comes during the open waits for it briefly
+ *       ({@link AbortGate#OPEN_WAIT_NANOS}) and closes what it opened, or leaves the close to the
+ *       drain, which runs it the moment an open that blocks returns (G2): either way nothing is
+ *       written through what the open returns, and the abort does not block on it.</li>
  *   <li>K2: the drain claims every {@code write} call ({@code IDLE -> WRITING}) and gives it back
  *       after it returns ({@code WRITING -> IDLE}); an abort sets {@code ABORTED}, so no write call
  *       begins once {@code abort()} has returned, and a call in flight then ends the write.</li>
@@ -68,8 +71,8 @@ public class ChannelSink implements WriteSink {
 
     /**
      * Opens the channel, from a subclass's {@link #openTarget()} on the drain: {@code opener} runs under
-     * the abort gate (K1), so it never runs after an abort, and an abort waits for it and then
-     * closes the channel it returned.
+     * the abort gate (K1), so it never runs after an abort, and the channel it returns is closed by
+     * an abort that comes while it runs (by the abort, or here when it returns late).
      *
      * @throws IOException the opener's, or a cancellation when the sink was aborted first
      */

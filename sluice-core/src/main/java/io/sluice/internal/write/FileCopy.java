@@ -3,12 +3,15 @@ package io.sluice.internal.write;
 import io.sluice.internal.AbortGate;
 import io.sluice.internal.Directories;
 import io.sluice.internal.OperationFuture;
+import io.sluice.internal.RegularFiles;
 import io.sluice.internal.SerialDrain;
 import io.sluice.internal.read.FileReadSource;
 import io.sluice.WriteMode;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executor;
@@ -28,12 +31,15 @@ import java.util.concurrent.RejectedExecutionException;
  *   <li>C3: an outside completion's abort hook closes both files before it returns, so no byte
  *       reaches the target afterwards. The drain opens them under an {@link AbortGate}: an abort
  *       that comes first means the target is never opened (nor truncated); one that comes during
- *       the open waits for it. The source is closed first: a {@code transferTo} in flight is
+ *       the open waits for it briefly, and an open still blocked then closes what it opened the
+ *       moment it returns ({@link AbortGate} G2). The source is closed first: a {@code transferTo} in flight is
  *       registered with the source channel (JDK 17: only with it), whose close waits for that
  *       system call to return; the target's close then waits for a fallback write in flight on
  *       it, and none starts after. The drain then fails on the closed channels and ends.</li>
  *   <li>C4: with sync, the target is forced, then its directory, so that a copy that created the
  *       file still has it after a crash.</li>
+ *   <li>C5: the source is a regular file, and so is the target if it exists
+ *       ({@link RegularFiles}): nothing else is opened, so no copy waits for a FIFO's peer.</li>
  * </ul>
  */
 public final class FileCopy {
@@ -82,10 +88,6 @@ public final class FileCopy {
         }
         try {
             if (in == null) {
-                if (java.nio.file.Files.exists(target) && java.nio.file.Files.isSameFile(source, target)) {
-                    throw new java.nio.file.FileSystemException(source.toString(), target.toString(),
-                            "source and target are the same file");
-                }
                 gate.open(this::openBoth, this);       // C3: never after an abort
                 size = in.size();
             }
@@ -112,8 +114,16 @@ public final class FileCopy {
         }
     }
 
-    /** The open step, under the gate; a source that fails to open leaves the target untouched. */
+    /**
+     * The open step, under the gate: both files regular (C5), not one file; a source that fails to
+     * open leaves the target untouched.
+     */
     private Void openBoth() throws IOException {
+        RegularFiles.requireRegularOrAbsent(target);
+        if (Files.exists(target) && Files.isSameFile(source, target)) {
+            throw new FileSystemException(source.toString(), target.toString(),
+                    "source and target are the same file");
+        }
         in = FileReadSource.openForRead(source);
         out = FileChannel.open(target, FileSink.openOptions(mode));
         return null;

@@ -1,6 +1,8 @@
 package io.sluice.internal.write;
 
+import io.sluice.internal.AbortGate;
 import io.sluice.internal.Directories;
+import io.sluice.internal.RegularFiles;
 import io.sluice.WriteMode;
 
 import java.io.IOException;
@@ -12,18 +14,29 @@ import java.nio.file.StandardOpenOption;
 /**
  * A file opened on the drain in the requested mode. Forcing it forces the file ({@code force(true)})
  * and then its directory, so that a file the write created still exists after a crash. An abort
- * ({@link ChannelSink} K1-K3) closes the file before it returns, waiting at most for the open or
- * the one system call in flight on it; an abort before the open means the file is never opened,
- * created or truncated.
+ * ({@link ChannelSink} K1-K3) closes the file before it returns, waiting at most for the one system
+ * call in flight on it, and for an open in flight at most {@link AbortGate#OPEN_WAIT_NANOS} (an open
+ * still blocked then is closed by the drain the moment it returns, and nothing is written through
+ * it); an abort before the open means the file is never opened, created or truncated. A target
+ * that exists and is not a regular file (a directory, FIFO, socket or device) is refused before
+ * the open ({@link RegularFiles}).
  */
 public final class FileSink extends ChannelSink {
 
     private final Path path;
-    private final WriteMode mode;
+    private final AbortGate.OpenStep<? extends FileChannel> opener;   // called on the drain, under the abort gate
 
     public FileSink(Path path, WriteMode mode) {
+        this(path, () -> {
+            RegularFiles.requireRegularOrAbsent(path);
+            return FileChannel.open(path, openOptions(mode));
+        });
+    }
+
+    /** A sink whose file {@code opener} opens: for tests that make the open block or fail. */
+    public FileSink(Path path, AbortGate.OpenStep<? extends FileChannel> opener) {
         this.path = path;
-        this.mode = mode;
+        this.opener = opener;
     }
 
     static OpenOption[] openOptions(WriteMode mode) {
@@ -42,7 +55,7 @@ public final class FileSink extends ChannelSink {
 
     @Override
     protected void openTarget() throws IOException {
-        openChannel(() -> FileChannel.open(path, openOptions(mode)));
+        openChannel(opener);
     }
 
     /**

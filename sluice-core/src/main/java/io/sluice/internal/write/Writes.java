@@ -1,12 +1,12 @@
 package io.sluice.internal.write;
 
 import io.sluice.WriteOptions;
+import io.sluice.internal.OperationFuture;
 import org.reactivestreams.FlowAdapters;
 import org.reactivestreams.Publisher;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.function.Supplier;
@@ -23,7 +23,7 @@ public final class Writes {
      * @param defaultExecutor asked only when the options name no executor, so a write on a user's
      *     executor never creates (or fails on the configuration of) a shared pool
      */
-    public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
+    public static OperationFuture<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
                                               WriteOptions options, Supplier<Executor> defaultExecutor,
                                               String target) {
         return start(upstream, sink, options, defaultExecutor, null, target);
@@ -36,7 +36,7 @@ public final class Writes {
      * @param defaultFinisher asked only for a sync write without a user executor; {@code null}:
      *     the write ends where it ran
      */
-    public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
+    public static OperationFuture<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
                                               WriteOptions options, Supplier<Executor> defaultExecutor,
                                               Supplier<Executor> defaultFinisher, String target) {
         Objects.requireNonNull(upstream, "publisher");
@@ -55,7 +55,7 @@ public final class Writes {
     }
 
     /** As {@link #start(Publisher, WriteSink, WriteOptions, Supplier, String)}, with a default executor at hand. */
-    public static CompletionStage<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
+    public static OperationFuture<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
                                               WriteOptions options, Executor defaultExecutor, String target) {
         return start(upstream, sink, options, () -> defaultExecutor, target);
     }
