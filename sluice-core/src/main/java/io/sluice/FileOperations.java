@@ -1,7 +1,10 @@
 package io.sluice;
 
+import io.sluice.internal.OperationFuture;
 import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.read.FileReadSource;
+import io.sluice.internal.read.OutsideClosableSource;
+import io.sluice.internal.read.ReadSource;
 import io.sluice.internal.write.AtomicFileSink;
 import io.sluice.internal.write.FileCopy;
 import io.sluice.internal.write.FileSink;
@@ -29,15 +32,18 @@ final class FileOperations {
 
     /** A cold publisher of {@code path}'s bytes in the options' range and chunks. */
     static BytePublisher read(Path path, ReadOptions options) {
+        return ChannelPublisher.cold(opener(path, options), () -> FileReadSource.check(path), options.chunkSupply(),
+                executor(options.executor()), path.toString());
+    }
+
+    private static ReadSource.Opener opener(Path path, ReadOptions options) {
         long offset = options.offset();
         long length = options.length();
-        return ChannelPublisher.cold(cancelled -> FileReadSource.open(path, offset, length),
-                () -> FileReadSource.check(path), options.chunkSupply(), executor(options.executor()),
-                path.toString());
+        return cancelled -> FileReadSource.open(path, offset, length);
     }
 
     /** Starts writing {@code publisher} to {@code path}, through a temporary file with atomic replace. */
-    static CompletionStage<Long> write(Path path, Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
+    static OperationFuture<Long> write(Path path, Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
                 : new FileSink(path, options.mode());
         return Writes.start(publisher, sink, options, IoExecutors::files, IoExecutors::blocking, path.toString());
@@ -54,7 +60,14 @@ final class FileOperations {
             if (options.executor() != null) {
                 reading = reading.withExecutor(options.executor());
             }
-            return write(target, read(source, reading), options);
+            // both files closed before the stage completes, whoever completes it: the source too
+            OutsideClosableSource closable = new OutsideClosableSource();
+            BytePublisher chunks = ChannelPublisher.cold(closable.wrap(opener(source, reading), "copy of " + source),
+                    () -> FileReadSource.check(source), reading.chunkSupply(), executor(reading.executor()),
+                    source.toString());
+            OperationFuture<Long> stage = write(target, chunks, options);
+            stage.alsoOnAbort(closable::closeNow);
+            return stage;
         }
         return new FileCopy(source, target, options.mode(), options.sync(), executor(options.executor()))
                 .start();
