@@ -57,7 +57,7 @@ import java.util.concurrent.Flow;
  * returned, not even an open that had not started (nothing is then created or truncated); an atomic
  * write deletes its temporary file; a copy, plain or atomic, closes its source too. The close waits
  * for the one system call in flight on the file, so {@code cancel} can block for as long as an
- * {@code fsync} in progress. An open in flight is waited for at most 20 ms: one that does not
+ * {@code fsync} in progress. An open in flight is waited for at most 50 ms: one that does not
  * return (a hung network mount) is left to return on its own thread, and what it opens is closed
  * the moment it does, with nothing read or written through it (it may have created or truncated
  * the file it opened). {@code orTimeout} and {@code completeOnTimeout} run the abort on sluice's

@@ -32,7 +32,7 @@ public final class AbortGate {
      * the operation's stage completes with its files closed), short enough that a cancel never
      * waits noticeably for one that never returns.
      */
-    public static final long OPEN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    public static final long OPEN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** An open step: opens files and stores their channels where the close step finds them. */
     @FunctionalInterface
@@ -100,7 +100,7 @@ public final class AbortGate {
             lock.unlock();
         }
         if (close != null || (aborted && failure != null)) {
-            IOException refused = cancelled(what);
+            IOException refused = close != null ? cancelledWhileOpening(what) : cancelled(what);
             if (failure != null) {
                 refused.addSuppressed(failure);
             }
@@ -158,7 +158,15 @@ public final class AbortGate {
 
     /** The exception of a drain step refused because the operation was aborted. */
     public static IOException cancelled(Object what) {
-        String message = what + " was cancelled";
+        return cancellation(what + " was cancelled");
+    }
+
+    /** G2: the exception of an open that returned after the abort stopped waiting for it. */
+    static IOException cancelledWhileOpening(Object what) {
+        return cancellation(what + " was cancelled while it opened; what it opened is closed");
+    }
+
+    private static IOException cancellation(String message) {
         IOException refused = new IOException(message);
         refused.initCause(new CancellationException(message));
         return refused;
