@@ -44,6 +44,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * is unreachable. When all are out (consumers hold them, or dropped them and the collector has not
  * found them yet), a read is lent a heap chunk instead, which is ordinary garbage afterwards
  * ({@link #overflowed()} counts them): direct memory stays within the bound whatever consumers do.
+ * A {@linkplain #shared shared pool} whose chunk size is larger than its whole budget holds no
+ * buffers at all ({@link #maxChunks()} is 0): it lends each chunk unpooled, as a direct buffer of
+ * its own of at most twice the chunk's bytes, which is never kept: given back (once, as any lent
+ * chunk) or dropped, it is garbage, and the collector frees its memory. So no chunk size makes a
+ * pool keep more than its bound, and a huge chunk costs what a huge owned chunk costs.
  *
  * <p><b>Errors:</b> {@link #giveBack} throws {@link IllegalArgumentException} for a buffer that is
  * not out on loan; the factories validate their arguments and name the bad one.
@@ -82,7 +87,9 @@ public final class ChunkPool {
 
     /**
      * The JVM's shared pool of buffers of exactly {@code chunkSizeBytes}: at most 1/16 of the
-     * maximum heap in direct memory, between 4 MiB and 64 MiB (and at least one buffer).
+     * maximum heap in direct memory, between 4 MiB and 64 MiB. A chunk size larger than that budget
+     * is not pooled: the pool holds no buffers and lends every chunk unpooled, as a direct buffer
+     * that is garbage once given back (see Resources above).
      *
      * @param chunkSizeBytes the chunk size, at least 1
      * @return the same pool for the same size, every time
@@ -93,7 +100,7 @@ public final class ChunkPool {
             throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
         }
         return SHARED.computeIfAbsent(chunkSizeBytes, size ->
-                new ChunkPool(size, (int) Math.max(1, Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size))));
+                new ChunkPool(size, (int) Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size)));   // 0: unpooled
     }
 
     /**
@@ -180,7 +187,8 @@ public final class ChunkPool {
     /**
      * The pool's bound.
      *
-     * @return the most direct buffers this pool holds at once
+     * @return the most direct buffers this pool holds at once; 0 for a shared pool whose chunk
+     *     size is larger than its budget, which lends every chunk unpooled
      */
     public int maxChunks() {
         return arena.maxChunks();
@@ -207,7 +215,7 @@ public final class ChunkPool {
     /**
      * A count of loans.
      *
-     * @return chunks lent since the pool was created, heap ones included
+     * @return chunks lent since the pool was created, heap and unpooled ones included
      */
     public long lentChunks() {
         return arena.lent();

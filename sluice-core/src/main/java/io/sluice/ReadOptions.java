@@ -79,7 +79,11 @@ public final class ReadOptions {
     /**
      * A copy emitting chunks of at most {@code bytes}. A file's chunks are full but the last; a
      * channel's or stream's chunk holds what one read returned (never nothing), emitted as soon as
-     * it is read, so a peer waiting for an answer is not kept waiting for a full chunk.
+     * it is read, so a peer waiting for an answer is not kept waiting for a full chunk. With
+     * {@link #withLentChunks()}, a chunk size larger than its shared pool's whole budget (at most
+     * 64 MiB, see {@link ChunkPool#shared}) is not pooled: each chunk is lent as a direct buffer of
+     * its own, given back like any lent chunk and garbage afterwards, so no chunk size makes a shared
+     * pool keep more than its budget.
      *
      * @param bytes the largest chunk in bytes, at least 1; each subscriber reads into a buffer of
      *     this size per item (a chunk of less than half of it is copied out into a buffer of its

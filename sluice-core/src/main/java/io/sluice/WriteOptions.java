@@ -31,6 +31,19 @@ import java.util.concurrent.Executor;
  * </ul>
  * {@link io.sluice.demand.Demand#unbounded()} is the one strategy the cap does not limit.
  *
+ * <p><b>Timeouts:</b> a write has none of its own: it waits for its upstream as long as the upstream
+ * takes, and cannot tell a slow publisher from one that will never signal. A publisher that never
+ * calls {@code onSubscribe} (or subscribes and then goes silent) leaves the write's stage pending
+ * for ever; only the caller ends it, by completing the stage from outside, for example
+ * <pre>{@code
+ * ReactiveFile.of(path).write(publisher, options).toCompletableFuture().orTimeout(30, TimeUnit.SECONDS)
+ * }</pre>
+ * which aborts the write as {@code cancel} does: the stage fails with a {@code TimeoutException}.
+ * A write opens its target only after {@code onSubscribe}, so if that never came, no file was
+ * created or opened (not even an atomic write's temporary file); a channel or stream given to
+ * {@link ByteChannels} or {@link ByteStreams} is closed as their Cancel paragraphs say. A
+ * subscription that arrives after the abort is cancelled at once, with nothing requested.
+ *
  * <p><b>Resources:</b> an executor set with {@link #withExecutor} is used, never shut down, by the library.
  *
  * <p><b>Errors:</b> every method validates its argument and throws {@link NullPointerException} or

@@ -146,6 +146,80 @@ class LentReadTest {
     }
 
     @Test
+    void aChunkLargerThanTheSharedBudgetIsLentUnpooledAndNotKept() throws Exception {
+        int chunkSize = 100 * 1024 * 1024;
+        byte[] content = Bytes.random(3 * 1024 * 1024 + 5, 7);
+        Path file = Bytes.file(dir, "source", content);
+        ReadOptions options = ReadOptions.defaults().withChunkSize(chunkSize).withLentChunks();
+        ChunkPool pool = options.chunkPool();
+        long lentBefore = pool.lentChunks();
+        long directBefore = directBytes();
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        List<ByteBuffer> givenBack = new ArrayList<>();
+        List<String> oversized = new ArrayList<>();                 // chunks not direct, or of more than twice their bytes
+        Drain drain = new Drain(chunk -> {
+            if (!chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
+                oversized.add(chunk.toString());
+            }
+            byte[] bytes = new byte[chunk.remaining()];
+            chunk.get(bytes);
+            received.write(bytes, 0, bytes.length);
+            ChunkPool.giveBack(chunk);
+            givenBack.add(chunk);
+        });
+        ReactiveFile.of(file).read(options).subscribe(drain);
+        drain.done.get(30, TimeUnit.SECONDS);
+
+        assertArrayEquals(content, received.toByteArray());
+        assertTrue((long) pool.maxChunks() * pool.chunkSizeBytes() <= 64L << 20,
+                "a shared pool holds at most 64 MiB: " + pool);
+        assertEquals(0, pool.allocatedChunks(), "the pool keeps nothing of the read: " + pool);
+        assertEquals(0, pool.idleChunks());
+        assertEquals(givenBack.size(), pool.lentChunks() - lentBefore, "each chunk is still a loan");
+        assertEquals(0, pool.overflowed(), "an unpooled chunk is not an overflow: the pool is not too small");
+        assertEquals(List.of(), oversized, "each chunk is direct, with no more memory than twice its bytes");
+        for (ByteBuffer chunk : givenBack) {
+            assertFalse(ChunkPool.isLent(chunk));
+            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk));
+            assertTrue(twice.getMessage().contains("given back already"), twice.getMessage());
+        }
+
+        givenBack.clear();                                           // dropped: the collector frees their memory
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (directBytes() - directBefore >= chunkSize / 2 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertTrue(directBytes() - directBefore < chunkSize / 2, "direct memory still held after the read: "
+                + (directBytes() - directBefore) + " bytes more than before, " + pool);
+    }
+
+    @Test
+    void aStreamReadWithChunksLargerThanTheSharedBudgetLendsExactCopies() throws Exception {
+        byte[] content = Bytes.random(300_000, 8);
+        ReadOptions options = ReadOptions.defaults().withChunkSize(100 * 1024 * 1024).withLentChunks();
+        ChunkPool pool = options.chunkPool();
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        List<String> oversized = new ArrayList<>();                 // chunks not direct, or of more than twice their bytes
+        Drain drain = new Drain(chunk -> {
+            if (!chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
+                oversized.add(chunk.toString());
+            }
+            byte[] bytes = new byte[chunk.remaining()];
+            chunk.get(bytes);
+            received.write(bytes, 0, bytes.length);
+            ChunkPool.giveBack(chunk);
+        });
+        ByteStreams.publisher(new ByteArrayInputStream(content), options).subscribe(drain);
+        drain.done.get(30, TimeUnit.SECONDS);
+
+        assertArrayEquals(content, received.toByteArray());
+        assertEquals(List.of(), oversized, "a small read is copied out into a direct chunk of its own size");
+        assertEquals(0, pool.allocatedChunks(), pool.toString());
+        assertEquals(0, pool.overflowed(), pool.toString());
+    }
+
+    @Test
     void channelAndStreamReadsLendChunksToo() throws Exception {
         byte[] content = "a pipe's bytes, lent".getBytes(StandardCharsets.UTF_8);
         ChunkPool pool = ChunkPool.create(8, 2);

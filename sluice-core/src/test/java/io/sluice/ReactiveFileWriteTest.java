@@ -9,12 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,6 +25,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -160,6 +163,36 @@ class ReactiveFileWriteTest {
                 assertThrows(CompletionException.class, stage::join).getCause());
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aPublisherThatNeverSubscribesIsEndedOnlyByTheCallersTimeout(boolean atomic) throws Exception {
+        WriteOptions options = atomic ? WriteOptions.defaults().withAtomicReplace() : WriteOptions.defaults();
+        List<String> baseline = OpenFiles.targets();
+        SilentPublisher forgotten = new SilentPublisher();
+        CompletableFuture<Long> pending = ReactiveFile.of(dir.resolve("pending")).write(forgotten, options)
+                .toCompletableFuture();
+        SilentPublisher silent = new SilentPublisher();
+        CompletableFuture<Long> timed = ReactiveFile.of(dir.resolve("out")).write(silent, options)
+                .toCompletableFuture().orTimeout(100, TimeUnit.MILLISECONDS);
+
+        Throwable failure = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> timed.get(10, TimeUnit.SECONDS)).getCause();
+        assertInstanceOf(java.util.concurrent.TimeoutException.class, failure);
+        assertFalse(pending.isDone(), "without a timeout nothing ends the write");
+        OpenFiles.awaitClosed(dir, baseline);
+        assertEquals(List.of(), listing(dir), "nothing was created, not even a temporary file");
+
+        RecordingSubscription late = new RecordingSubscription();
+        silent.subscriber.onSubscribe(late);                       // a subscription after the end is cancelled
+        assertTrue(late.cancelled.await(10, TimeUnit.SECONDS));
+        assertEquals(0, late.requested.get(), "and nothing is requested from it");
+        assertEquals(List.of(), listing(dir));
+
+        assertTrue(pending.cancel(true));
+        assertTrue(pending.isCancelled());
+        assertEquals(List.of(), listing(dir));
+    }
+
     @Test
     void writesAFlowPublisher() throws IOException {
         byte[] content = Bytes.random(200_000, 6);
@@ -210,6 +243,38 @@ class ReactiveFileWriteTest {
     }
 
     /** Never completes; records the first request and the cancel. */
+    private static List<String> listing(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(path -> path.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /** Keeps its subscriber and never calls it: no {@code onSubscribe}, no terminal signal. */
+    static final class SilentPublisher implements org.reactivestreams.Publisher<java.nio.ByteBuffer> {
+        volatile org.reactivestreams.Subscriber<? super java.nio.ByteBuffer> subscriber;   // subscribing thread -> test
+
+        @Override
+        public void subscribe(org.reactivestreams.Subscriber<? super java.nio.ByteBuffer> subscriber) {
+            this.subscriber = subscriber;
+        }
+    }
+
+    /** Counts what the writer asks of it. */
+    static final class RecordingSubscription implements org.reactivestreams.Subscription {
+        final java.util.concurrent.atomic.AtomicLong requested = new java.util.concurrent.atomic.AtomicLong();   // writer's drain -> test
+        final java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public void request(long n) {
+            requested.addAndGet(n);
+        }
+
+        @Override
+        public void cancel() {
+            cancelled.countDown();
+        }
+    }
+
     static final class NeverEndingPublisher implements org.reactivestreams.Publisher<java.nio.ByteBuffer> {
         final java.util.concurrent.CountDownLatch firstRequest = new java.util.concurrent.CountDownLatch(1);
         final java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The memory behind a {@code ChunkPool}: at most {@code maxChunks} direct buffers of one size,
- * each either idle here or out on loan as a fresh view that {@link Loans} records.
+ * each either idle here or out on loan as a fresh view that {@link Loans} records. An arena of no
+ * buffers ({@code maxChunks} 0, a shared pool whose chunk size is larger than its budget) keeps
+ * nothing: it lends each chunk as a direct buffer of its own ({@link #lendUnpooled}).
  *
  * <p>Invariants:
  * <ul>
@@ -20,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>P2: {@code allocated <= maxChunks}: slots whose memory is alive, idle or lent. When all
  *       are lent, a read gets a heap chunk instead (counted in {@link #overflowed()}), which is
  *       ordinary garbage once given back or dropped: direct memory stays within the bound,
- *       whatever consumers do.</li>
+ *       whatever consumers do. An unpooled chunk is no slot: given back or dropped, it is
+ *       garbage, so the arena holds no memory of it.</li>
  *   <li>P3: a slot's memory is held strongly only while idle ({@link Slot#idle}); while lent, only
  *       the views out there hold it, so a chunk never given back is collected like any buffer,
  *       and its slot is counted free when {@link #collected} reports it.</li>
@@ -61,11 +64,20 @@ public final class ChunkArena {
         return maxChunks;
     }
 
+    /** Whether the arena keeps buffers: false for one that lends every chunk unpooled. */
+    public boolean pooled() {
+        return maxChunks > 0;
+    }
+
     /**
      * Lends a chunk with position 0 and limit {@code bytes}: a direct buffer of the arena's memory,
-     * or a heap buffer if every slot is lent (P2).
+     * or a heap buffer if every slot is lent (P2); from an arena that is not {@link #pooled()}, a
+     * direct buffer of exactly {@code bytes}, unpooled.
      */
     public ByteBuffer lend(int bytes) {
+        if (!pooled()) {
+            return lendUnpooled(ByteBuffer.allocateDirect(bytes));
+        }
         Slot slot;
         ByteBuffer memory = null;
         boolean full = false;
@@ -83,7 +95,7 @@ public final class ChunkArena {
         }
         if (full) {
             overflowCount.increment();
-            return lendHeap(bytes);
+            return lendUnpooled(ByteBuffer.allocate(bytes));
         }
         if (memory == null) {
             try {
@@ -102,17 +114,20 @@ public final class ChunkArena {
         return chunk;
     }
 
-    private ByteBuffer lendHeap(int bytes) {
-        ByteBuffer heap = ByteBuffer.allocate(bytes);
-        Loans.lend(heap, this, null);
+    /**
+     * Lends {@code chunk} as it is, a buffer outside the arena's memory that nobody else holds: it
+     * is garbage once given back or dropped (P2).
+     */
+    public ByteBuffer lendUnpooled(ByteBuffer chunk) {
+        Loans.lend(chunk, this, null);
         lentCount.increment();
-        return heap;
+        return chunk;
     }
 
-    /** A chunk {@link Loans} found on loan from here comes back; {@code slot} null for a heap chunk. */
+    /** A chunk {@link Loans} found on loan from here comes back; {@code slot} null for a heap or unpooled chunk. */
     void takeBack(Slot slot, ByteBuffer chunk) {
         if (slot == null) {
-            return;                                 // a heap chunk: garbage from here on
+            return;                                 // a heap or unpooled chunk: garbage from here on
         }
         ByteBuffer memory = slot.get();             // alive: the chunk given back is a view of it
         Reference.reachabilityFence(chunk);
@@ -140,7 +155,7 @@ public final class ChunkArena {
         return idle.size();
     }
 
-    /** Chunks lent since creation, heap ones included. */
+    /** Chunks lent since creation, heap and unpooled ones included. */
     public long lent() {
         return lentCount.sum();
     }

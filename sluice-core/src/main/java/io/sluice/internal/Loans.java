@@ -32,7 +32,7 @@ public final class Loans {
     static final class Loan extends WeakReference<ByteBuffer> {
         final int hash;                             // identity hash of the chunk
         final ChunkArena arena;                     // takes the chunk back; null: an owner's buffer
-        final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound
+        final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound, or an unpooled one
         final Runnable onGiveBack;                  // run by the giver when arena is null
         Loan next;                                  // guarded by LOCK
 

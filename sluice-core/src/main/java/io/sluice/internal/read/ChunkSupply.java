@@ -4,7 +4,7 @@ import io.sluice.internal.ChunkArena;
 
 /**
  * Where a read publisher's chunks come from: fresh buffers each subscriber owns, or chunks lent from
- * an arena. Immutable: one per publisher, shared by its subscribing threads, each of which makes
+ * an arena (unpooled ones from an arena that keeps none). Immutable: one per publisher, shared by its subscribing threads, each of which makes
  * its read's {@link ReadBuffers}.
  */
 public final class ChunkSupply {
@@ -32,7 +32,10 @@ public final class ChunkSupply {
     }
 
     ReadBuffers newBuffers() {
-        return arena == null ? new OwnedChunks(chunkSizeBytes) : new LentChunks(arena, chunkSizeBytes);
+        if (arena == null) {
+            return new OwnedChunks(chunkSizeBytes);
+        }
+        return arena.pooled() ? new LentChunks(arena, chunkSizeBytes) : new UnpooledChunks(arena, chunkSizeBytes);
     }
 
     @Override
