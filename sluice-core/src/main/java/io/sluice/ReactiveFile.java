@@ -153,7 +153,12 @@ public final class ReactiveFile {
      *     run on {@link IoExecutors#blocking()}, so a slow {@code fsync} never holds a file-pool thread
      * @return a stage completing with the number of bytes written once the file is closed (and
      *     forced, with sync), or failing with the upstream's or the file system's exception;
-     *     cancelling it closes the file before the stage completes (see Cancel above)
+     *     cancelling it closes the file before the stage completes (see Cancel above). A write has
+     *     no timeout of its own: a publisher that never calls {@code onSubscribe} leaves the stage
+     *     pending for ever, and only the caller ends it, e.g. with
+     *     {@code toCompletableFuture().orTimeout(30, TimeUnit.SECONDS)}, which aborts the write as
+     *     {@code cancel} does; the file is opened only after {@code onSubscribe}, so nothing is then
+     *     created
      * @throws NullPointerException if {@code publisher} or {@code options} is {@code null}
      * @throws IllegalArgumentException if {@code options} combine
      *     {@link WriteOptions#withAtomicReplace()} with {@link WriteMode#APPEND}
