@@ -25,7 +25,7 @@ import java.util.concurrent.ExecutorService;
  *
  * <p><b>Stuck calls:</b> a call that may never return (opening or examining a file on a hung
  * network mount, an open held by a file lease) keeps its thread until it returns: the JDK cannot
- * abandon it. When such a call on a pool thread has run for 50 ms, the pool starts one more thread
+ * abandon it. When such a call on a pool thread has run for 250 ms, the pool starts one more thread
  * in its place (up to 256 more per pool), and stops when the call returns, so the pool's size in
  * threads free to work holds and other operations go on. A cancelled operation does not wait for
  * such a call; what it opens is closed as soon as it returns. A {@code read}, {@code write} or

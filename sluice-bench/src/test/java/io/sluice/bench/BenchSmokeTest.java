@@ -84,6 +84,7 @@ class BenchSmokeTest {
         Stress.Result sluice = results.get(0);
         assertEquals("completed", sluice.outcome());
         int poolSize = Math.max(4, 2 * Runtime.getRuntime().availableProcessors()); // IoExecutors' default
-        assertTrue(sluice.peakThreads() - sluice.threadsBefore() <= poolSize, sluice.threadsLine());
+        int timer = 1;                // sluice-timer: watches opens in flight for ones that are stuck
+        assertTrue(sluice.peakThreads() - sluice.threadsBefore() <= poolSize + timer, sluice.threadsLine());
     }
 }

@@ -36,10 +36,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class CompensatingPool {
 
-    /** How long a watched call runs before its thread is replaced. */
-    public static final long STUCK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * How long a watched call runs before its thread is replaced: far beyond any open that is only
+     * slow (a thread descheduled on a busy machine, which must not make the pool grow), and short
+     * next to what a hung mount or a FIFO without a peer holds an open (for ever).
+     */
+    public static final long STUCK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /** How often the watcher looks while watched calls are in flight. */
-    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** The most threads a pool adds for stuck calls; beyond it, further stuck calls hold their threads. */
     public static final int MAX_EXTRA_THREADS = 256;
 

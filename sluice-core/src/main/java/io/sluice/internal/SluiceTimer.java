@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The library's own timer: one daemon thread {@code sluice-timer}, started on first use, so that
+ * The library's own timer: one daemon thread {@code sluice-timer}, alive while something is
+ * scheduled and for 10 s after, so that
  * no timeout or watch of sluice's runs on a thread it does not own (the JDK's shared
  * {@code CompletableFuture} delayer above all, which every {@code orTimeout} in the JVM shares).
  * Its tasks must not block: whatever may wait (an abort waiting for a system call in flight) is
@@ -57,6 +58,8 @@ public final class SluiceTimer {
                 return thread;
             });
             timer.setRemoveOnCancelPolicy(true);      // cancelled timeouts do not pile up in the queue
+            timer.setKeepAliveTime(10, TimeUnit.SECONDS);
+            timer.allowCoreThreadTimeOut(true);       // no thread while nothing is scheduled
             return timer;
         }
     }

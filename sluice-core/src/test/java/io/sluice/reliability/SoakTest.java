@@ -55,6 +55,8 @@ class SoakTest {
     private static final long HEAP_MARGIN_BYTES = 512L * 1024;
     private static final int WARM_UP_OPERATIONS = 50;
     private static final String FILE_POOL_PREFIX = "sluice-io-";
+    private static final String TIMER_THREAD = "sluice-timer";          // the one timer: timeouts, the stuck-call watch
+    private static final String TIMEOUT_PREFIX = "sluice-timeout-";     // aborts of timed-out stages; end when idle
     private static final String BLOCKING_POOL_PREFIX = "sluice-blocking-";
 
     @TempDir
@@ -222,7 +224,8 @@ class SoakTest {
      *       a thread already busy at the baseline (another test's) is left out;</li>
      *   <li>more {@code sluice-io-} threads than the file pool's size, or more {@code sluice-blocking-}
      *       threads than the blocking pool's: a pool created per operation, not shared;</li>
-     *   <li>any other new {@code sluice-} thread: the shared pools are the only ones.</li>
+     *   <li>more than one {@code sluice-timer}, or any other new {@code sluice-} thread: the shared
+     *       pools, the timer and its timeout threads are the only ones.</li>
      * </ul>
      */
     private static ThreadsAfter awaitIdleSluiceThreads(Map<Thread, StackTraceElement[]> baseline) {
@@ -250,7 +253,9 @@ class SoakTest {
         assertAtMost(blockingPoolSize(), withPrefix(now, BLOCKING_POOL_PREFIX), "the blocking pool's size");
         Map<Thread, StackTraceElement[]> foreign = new LinkedHashMap<>(added);
         foreign.keySet().removeIf(thread -> thread.getName().startsWith(FILE_POOL_PREFIX)
-                || thread.getName().startsWith(BLOCKING_POOL_PREFIX));
+                || thread.getName().startsWith(BLOCKING_POOL_PREFIX)
+                || thread.getName().equals(TIMER_THREAD) || thread.getName().startsWith(TIMEOUT_PREFIX));
+        assertAtMost(1, withPrefix(now, TIMER_THREAD), "one timer");
         if (!foreign.isEmpty()) {
             fail("sluice threads outside the shared pools were started and are still alive:\n" + describe(foreign));
         }
