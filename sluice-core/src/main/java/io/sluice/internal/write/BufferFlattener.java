@@ -1,5 +1,7 @@
 package io.sluice.internal.write;
 
+import io.sluice.internal.SerialDrain;
+
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
@@ -7,7 +9,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>F1: at most one list is requested from upstream at a time, and only when the downstream
  *       has unmet demand and no buffer is left: nothing is read ahead beyond one list.</li>
  *   <li>F2: every signal to the downstream and every {@code request}/{@code cancel} on the upstream
- *       is issued from the drain, which one thread at a time runs (§1.3, §2.7).</li>
+ *       is issued from the drain, a {@link SerialDrain} run on the signalling thread, one thread at
+ *       a time (§1.3, §2.7).</li>
  *   <li>F3: the downstream receives at most as many buffers as it requested (§1.1), and exactly one
  *       terminal signal, after the last buffer (§1.7).</li>
  *   <li>F4: the drain reads {@code upstreamDone} and {@code listOutstanding} before it looks at the
@@ -30,7 +32,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
 
     private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>(); // upstream -> drain
     private final AtomicLong requested = new AtomicLong();                   // downstream -> drain
-    private final AtomicInteger drainRequests = new AtomicInteger();         // any thread -> drain
+    private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false);
     private final AtomicBoolean subscribed = new AtomicBoolean();            // subscribe, once
 
     private volatile Flow.Subscriber<? super ByteBuffer> downstream;         // subscribe -> drain, clears
@@ -62,7 +64,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
         }
         subscriber.onSubscribe(this);
         downstream = subscriber;
-        drain();
+        drain.signal();
     }
 
     @Override
@@ -72,13 +74,13 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
         } else {
             requested.getAndAccumulate(n, (current, more) -> current + more < 0 ? Long.MAX_VALUE : current + more);
         }
-        drain();
+        drain.signal();
     }
 
     @Override
     public void cancel() {
         cancelled = true;
-        drain();
+        drain.signal();
     }
 
     @Override
@@ -89,7 +91,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
             return;
         }
         upstream = subscription;
-        drain();
+        drain.signal();
     }
 
     @Override
@@ -101,31 +103,44 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
             }
         }
         listOutstanding = false;
-        drain();
+        drain.signal();
     }
 
     @Override
     public void onError(Throwable error) {
         upstreamError = Objects.requireNonNull(error, "§2.13: error must not be null");
         upstreamDone = true;
-        drain();
+        drain.signal();
     }
 
     @Override
     public void onComplete() {
         upstreamDone = true;
-        drain();
+        drain.signal();
     }
 
-    private void drain() {
-        if (drainRequests.getAndIncrement() != 0) {
-            return;
+    /** One pass of the drain; never yields, as it runs on whichever thread signalled. */
+    private boolean pass() {
+        drainPass();
+        return false;
+    }
+
+    /**
+     * SerialDrain D4: a pass threw, which only a downstream or upstream breaking §2.13 makes it
+     * do. The subscription is treated as cancelled: the drain stays held, so nothing more is
+     * signalled, and the upstream is cancelled (unless its own {@code request} was what threw).
+     */
+    private void passFailed(Throwable error) {
+        Flow.Subscription source = upstream;
+        downstream = null;                                                    // §3.13
+        if (source != null && !upstreamCancelled) {
+            upstreamCancelled = true;
+            try {
+                source.cancel();
+            } catch (RuntimeException ignored) {
+                // §2.13 broken upstream too; nothing is left to tell
+            }
         }
-        int missed = 1;
-        do {
-            drainPass();
-            missed = drainRequests.addAndGet(-missed);
-        } while (missed != 0);
     }
 
     private void drainPass() {
