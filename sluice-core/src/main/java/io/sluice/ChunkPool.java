@@ -45,10 +45,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * found them yet), a read is lent a heap chunk instead, which is ordinary garbage afterwards
  * ({@link #overflowed()} counts them): direct memory stays within the bound whatever consumers do.
  * A {@linkplain #shared shared pool} whose chunk size is larger than its whole budget holds no
- * buffers at all ({@link #maxChunks()} is 0): it lends each chunk unpooled, as a direct buffer of
+ * buffers at all ({@link #maxChunks()} is 0): it lends each chunk unpooled, as a heap buffer of
  * its own of at most twice the chunk's bytes, which is never kept: given back (once, as any lent
- * chunk) or dropped, it is garbage, and the collector frees its memory. So no chunk size makes a
- * pool keep more than its bound, and a huge chunk costs what a huge owned chunk costs.
+ * chunk) or dropped, it is garbage, as an overflow chunk is. Not a direct one: direct memory is
+ * freed only when the collector finds its buffer, so a direct buffer per huge chunk could exhaust
+ * it between collections. So no chunk size makes a pool hold more direct memory than its bound,
+ * and a huge chunk costs what a huge owned chunk costs.
  *
  * <p><b>Errors:</b> {@link #giveBack} throws {@link IllegalArgumentException} for a buffer that is
  * not out on loan; the factories validate their arguments and name the bad one.
@@ -88,7 +90,7 @@ public final class ChunkPool {
     /**
      * The JVM's shared pool of buffers of exactly {@code chunkSizeBytes}: at most 1/16 of the
      * maximum heap in direct memory, between 4 MiB and 64 MiB. A chunk size larger than that budget
-     * is not pooled: the pool holds no buffers and lends every chunk unpooled, as a direct buffer
+     * is not pooled: the pool holds no buffers and lends every chunk unpooled, as a heap buffer
      * that is garbage once given back (see Resources above).
      *
      * @param chunkSizeBytes the chunk size, at least 1

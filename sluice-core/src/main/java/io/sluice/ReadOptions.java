@@ -81,7 +81,7 @@ public final class ReadOptions {
      * channel's or stream's chunk holds what one read returned (never nothing), emitted as soon as
      * it is read, so a peer waiting for an answer is not kept waiting for a full chunk. With
      * {@link #withLentChunks()}, a chunk size larger than its shared pool's whole budget (at most
-     * 64 MiB, see {@link ChunkPool#shared}) is not pooled: each chunk is lent as a direct buffer of
+     * 64 MiB, see {@link ChunkPool#shared}) is not pooled: each chunk is lent as a heap buffer of
      * its own, given back like any lent chunk and garbage afterwards, so no chunk size makes a shared
      * pool keep more than its budget.
      *

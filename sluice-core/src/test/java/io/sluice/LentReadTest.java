@@ -156,9 +156,9 @@ class LentReadTest {
         long directBefore = directBytes();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
         List<ByteBuffer> givenBack = new ArrayList<>();
-        List<String> oversized = new ArrayList<>();                 // chunks not direct, or of more than twice their bytes
+        List<String> oversized = new ArrayList<>();                 // chunks of direct memory, or of more than twice their bytes
         Drain drain = new Drain(chunk -> {
-            if (!chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
+            if (chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
                 oversized.add(chunk.toString());
             }
             byte[] bytes = new byte[chunk.remaining()];
@@ -177,7 +177,7 @@ class LentReadTest {
         assertEquals(0, pool.idleChunks());
         assertEquals(givenBack.size(), pool.lentChunks() - lentBefore, "each chunk is still a loan");
         assertEquals(0, pool.overflowed(), "an unpooled chunk is not an overflow: the pool is not too small");
-        assertEquals(List.of(), oversized, "each chunk is direct, with no more memory than twice its bytes");
+        assertEquals(List.of(), oversized, "each chunk is a heap buffer, with no more memory than twice its bytes");
         for (ByteBuffer chunk : givenBack) {
             assertFalse(ChunkPool.isLent(chunk));
             IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk));
@@ -200,9 +200,9 @@ class LentReadTest {
         ReadOptions options = ReadOptions.defaults().withChunkSize(100 * 1024 * 1024).withLentChunks();
         ChunkPool pool = options.chunkPool();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        List<String> oversized = new ArrayList<>();                 // chunks not direct, or of more than twice their bytes
+        List<String> oversized = new ArrayList<>();                 // chunks of direct memory, or of more than twice their bytes
         Drain drain = new Drain(chunk -> {
-            if (!chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
+            if (chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
                 oversized.add(chunk.toString());
             }
             byte[] bytes = new byte[chunk.remaining()];

@@ -79,30 +79,34 @@ public final class AbortGate {
         T opened = null;
         IOException failure = null;
         RuntimeException bug = null;
+        Runnable close = null;
         try {
             opened = CompensatingPool.watch(step);   // may block for good: not on the pool's account
         } catch (IOException e) {
             failure = e;
         } catch (RuntimeException e) {
             bug = e;
-        }
-        Runnable close;
-        lock.lock();
-        try {
-            opening = false;
-            openReturned.signalAll();
-            close = deferredClose;
-            deferredClose = null;
-            if (close != null) {
-                close.run();                   // G2: the abort stopped waiting; close what we opened
+        } finally {                                  // an Error too: the gate must not stay "opening"
+            lock.lock();
+            try {
+                opening = false;
+                openReturned.signalAll();
+                close = deferredClose;
+                deferredClose = null;
+                if (close != null) {
+                    close.run();                     // G2: the abort stopped waiting; close what we opened
+                }
+            } finally {
+                lock.unlock();
             }
-        } finally {
-            lock.unlock();
         }
         if (close != null || (aborted && failure != null)) {
             IOException refused = close != null ? cancelledWhileOpening(what) : cancelled(what);
             if (failure != null) {
                 refused.addSuppressed(failure);
+            }
+            if (bug != null) {
+                refused.addSuppressed(bug);
             }
             throw refused;
         }

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
  * The memory behind a {@code ChunkPool}: at most {@code maxChunks} direct buffers of one size,
  * each either idle here or out on loan as a fresh view that {@link Loans} records. An arena of no
  * buffers ({@code maxChunks} 0, a shared pool whose chunk size is larger than its budget) keeps
- * nothing: it lends each chunk as a direct buffer of its own ({@link #lendUnpooled}).
+ * nothing: it lends each chunk as a heap buffer of its own ({@link #lendUnpooled}), as it lends
+ * overflow chunks, so direct memory stays within every arena's bound.
  *
  * <p>Invariants:
  * <ul>
@@ -72,11 +73,11 @@ public final class ChunkArena {
     /**
      * Lends a chunk with position 0 and limit {@code bytes}: a direct buffer of the arena's memory,
      * or a heap buffer if every slot is lent (P2); from an arena that is not {@link #pooled()}, a
-     * direct buffer of exactly {@code bytes}, unpooled.
+     * heap buffer of exactly {@code bytes}, unpooled.
      */
     public ByteBuffer lend(int bytes) {
         if (!pooled()) {
-            return lendUnpooled(ByteBuffer.allocateDirect(bytes));
+            return lendUnpooled(ByteBuffer.allocate(bytes));
         }
         Slot slot;
         ByteBuffer memory = null;

@@ -86,6 +86,9 @@ public final class CompensatingPool {
             return call.open();
         }
         PoolThread thread = (PoolThread) current;
+        if (thread.call.get() != IDLE) {
+            return call.open();                    // nested in a watched call: the outer one is watched (P2)
+        }
         thread.callStart = System.nanoTime();
         thread.call.set(IN_CALL);                  // P3: registered before the watcher check
         if (!WATCHING.get() && WATCHING.compareAndSet(false, true)) {
@@ -100,8 +103,13 @@ public final class CompensatingPool {
         }
     }
 
+    /** Schedules the next tick; if the timer cannot (no thread to be had), the next watched call tries again (P3). */
     private static void scheduleTick() {
-        SluiceTimer.schedule(CompensatingPool::tick, TICK_NANOS);
+        try {
+            SluiceTimer.schedule(CompensatingPool::tick, TICK_NANOS);
+        } catch (Throwable refused) {
+            WATCHING.set(false);
+        }
     }
 
     /** The watcher: counts calls stuck past the limit (P1, P2) and reschedules while any is in flight (P3). */

@@ -5,10 +5,12 @@ import java.nio.ByteBuffer;
 
 /**
  * Chunks lent from an arena that keeps no buffers ({@link ChunkArena#pooled()} false): each is a
- * direct buffer of its own, garbage once given back. As with {@link OwnedChunks}, a read that filled
- * more than half of its buffer (a file's reads fill theirs) is lent as it is, with no copy; one that
- * filled at most half (a pipe, socket or stream returns what it has) is copied out into a direct
- * chunk of its own size, so a small chunk never holds a chunk size of memory downstream, and the
+ * heap buffer of its own, garbage once given back, as the arena's overflow chunks are: direct
+ * memory is freed only when the collector finds its buffer, so a direct buffer per chunk of a size
+ * beyond the pool's whole budget could exhaust it between collections. As with {@link OwnedChunks},
+ * a read that filled more than half of its buffer (a file's reads fill theirs) is lent as it is,
+ * with no copy; one that filled at most half (a pipe, socket or stream returns what it has) is
+ * copied out into a chunk of its own size, so a small chunk never holds a chunk size of memory downstream, and the
  * read buffer is kept for the next read. One not emitted is kept the same way. Drain-confined.
  */
 final class UnpooledChunks implements ReadBuffers {
@@ -31,7 +33,7 @@ final class UnpooledChunks implements ReadBuffers {
             buffer.clear().limit(size);
             return buffer;
         }
-        return ByteBuffer.allocateDirect(size);
+        return ByteBuffer.allocate(size);
     }
 
     @Override
@@ -45,7 +47,7 @@ final class UnpooledChunks implements ReadBuffers {
         if (n == 0) {
             return null;
         }
-        ByteBuffer copy = ByteBuffer.allocateDirect(n).put(read).flip();
+        ByteBuffer copy = ByteBuffer.allocate(n).put(read).flip();
         return arena.lendUnpooled(copy);
     }
 

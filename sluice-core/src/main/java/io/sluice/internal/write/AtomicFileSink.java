@@ -34,7 +34,10 @@ import java.util.function.Supplier;
  *       created with {@code CREATE_NEW} and {@code NOFOLLOW_LINKS} (a file or symbolic link planted
  *       at that name is never opened or followed: another name is drawn) and, where the file system
  *       is POSIX, with owner-only permissions ({@code rw-------}).</li>
- *   <li>A2: the target changes only in {@link #commit()}: the temporary file is forced, closed, given
+ *   <li>A2: the target changes only in {@link #commit()}: the temporary file is forced, closed, the
+ *       target checked again (a directory, FIFO, socket or device made there since the open is
+ *       refused, and the write fails; only what appears between that check and the rename can
+ *       still be replaced), given
  *       the permissions of the file it replaces (through a symbolic link: of the file the link
  *       points to, while the link itself is what the rename replaces; for a new file or a dangling
  *       link: those a plain create gives), renamed over the target with
@@ -161,6 +164,7 @@ public final class AtomicFileSink extends ChannelSink {
                 ((FileChannel) channel()).force(true);
             }
             closeChannel();
+            RegularFiles.requireRegularOrAbsent(target);   // a node made there meanwhile is never replaced
             copyPermissionsOfReplacedFile();
             if (mode == WriteMode.CREATE_NEW) {
                 Files.createLink(target, temporary);   // fails if the target appeared meanwhile

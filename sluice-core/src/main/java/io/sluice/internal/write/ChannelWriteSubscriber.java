@@ -224,13 +224,13 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (terminated) {
             return true;
         }
+        if (aborted) {                            // first: an abort's own fallout (a closed source) is no failure
+            terminate(end.cancellation());
+            return true;
+        }
         Throwable error = failure.get();
         if (error != null) {
             terminate(error);
-            return true;
-        }
-        if (aborted) {
-            terminate(end.cancellation());
             return true;
         }
         return false;

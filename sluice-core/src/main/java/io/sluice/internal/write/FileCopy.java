@@ -32,7 +32,8 @@ import java.util.concurrent.RejectedExecutionException;
  *       reaches the target afterwards. The drain opens them under an {@link AbortGate}: an abort
  *       that comes first means the target is never opened (nor truncated); one that comes during
  *       the open waits for it briefly, and an open still blocked then closes what it opened the
- *       moment it returns ({@link AbortGate} G2). The source is closed first: a {@code transferTo} in flight is
+ *       moment it returns ({@link AbortGate} G2); a source opened before an open of the target that
+ *       hangs is closed at once all the same. The source is closed first: a {@code transferTo} in flight is
  *       registered with the source channel (JDK 17: only with it), whose close waits for that
  *       system call to return; the target's close then waits for a fallback write in flight on
  *       it, and none starts after. The drain then fails on the closed channels and ends.</li>
@@ -54,8 +55,8 @@ public final class FileCopy {
     private final SerialDrain drain;
     private final AbortGate gate = new AbortGate();
 
-    private FileChannel in;                            // drain, set under the gate -> abort hook, under the gate
-    private FileChannel out;                           // drain, set under the gate -> abort hook, under the gate
+    private volatile FileChannel in;                   // drain, set under the gate -> abort hook (C3: closed at once)
+    private volatile FileChannel out;                  // drain, set under the gate -> abort hook, under the gate
     private long size;                                 // drain-confined
     private long position;                             // drain-confined
     private boolean done;                              // drain-confined
@@ -67,6 +68,7 @@ public final class FileCopy {
         this.sync = sync;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         result.onAbort(() -> {
+            closeQuietly(in);                          // C3: opened before an open of the target that may hang
             gate.abort(this::closeBoth);               // C3: closed before the stage completes
             drain.signal();
         });
@@ -131,13 +133,16 @@ public final class FileCopy {
 
     /** C3: the abort hook's close step, under the gate: the source first. */
     private void closeBoth() {
-        for (FileChannel channel : new FileChannel[] {in, out}) {
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // the copy is cancelled; the drain's end() reports nothing further
-                }
+        closeQuietly(in);
+        closeQuietly(out);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the copy is cancelled; the drain's end() reports nothing further
             }
         }
     }
