@@ -14,13 +14,14 @@ import org.springframework.core.io.buffer.PooledDataBuffer;
 import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Spring's {@link DataBuffer} streams to and from files and channels through sluice: the
@@ -35,7 +36,8 @@ import java.util.function.Supplier;
  * <p><b>Threading:</b> the returned {@code Mono} and {@code Flux} are cold: each subscription starts
  * its own write or read, which runs on {@link io.sluice.IoExecutors#files()} (or the options'
  * executor), and signals its subscriber from there. A write subscribes to its source on the
- * subscribing thread.
+ * subscribing thread, with the subscriber's Reactor context (so a {@code contextWrite} below the
+ * write reaches the source, as with {@code DataBufferUtils.write}).
  *
  * <p><b>Backpressure:</b> a write requests from its source as {@link WriteOptions} say (adaptive
  * demand within a byte cap, 1 MiB by default); a read reads only what is requested, one pooled
@@ -43,9 +45,11 @@ import java.util.function.Supplier;
  *
  * <p><b>Resources:</b> a write releases each {@code DataBuffer} it receives exactly once, after its
  * bytes are written, or when the write ends without writing them (cancelled, failed, the source
- * failed): never before, never twice. A read emits {@link PooledDataBuffer}s (Netty's, given Netty's
- * factory) whose memory is a chunk lent by a {@link ChunkPool}: {@code DataBufferUtils.release(buffer)}
- * gives the chunk back; one never released is garbage, and its pool lends a heap chunk instead while
+ * failed): never before, never twice. Those the source's Reactor operators hold when the write ends
+ * early ({@code publishOn}'s queue, a {@code buffer} being filled) never reach it: the context it
+ * subscribes the source with carries a discard hook that releases them, once. A read emits
+ * {@link PooledDataBuffer}s (Netty's, given Netty's factory) whose memory is a chunk lent by a
+ * {@link ChunkPool}: {@code DataBufferUtils.release(buffer)} gives the chunk back; one never released is garbage, and its pool lends a heap chunk instead while
  * it is out. Files and channels are closed when the operation ends, whichever way.
  *
  * <p><b>Errors:</b> a {@code null} argument throws {@link NullPointerException} at the call;
@@ -95,7 +99,7 @@ public final class DataBufferFiles {
         Objects.requireNonNull(source, "source");
         ReactiveFile file = ReactiveFile.of(target);
         Objects.requireNonNull(options, "options");
-        return started(() -> file.write(new LendingPublisher(source), options));
+        return started(context -> file.write(new LendingPublisher(source, context), options));
     }
 
     /**
@@ -120,7 +124,7 @@ public final class DataBufferFiles {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
-        return started(() -> ByteChannels.write(channel, new LendingPublisher(source), options));
+        return started(context -> ByteChannels.write(channel, new LendingPublisher(source, context), options));
     }
 
     /**
@@ -203,9 +207,10 @@ public final class DataBufferFiles {
         return chunks.map(LentChunkBuffer::of);
     }
 
-    private static Mono<Long> started(Supplier<CompletionStage<Long>> write) {
+    private static Mono<Long> started(Function<ContextView, CompletionStage<Long>> write) {
         // Not suppressing cancel: cancelling the subscription cancels sluice's stage, which stops
-        // the write, closes its target and cancels the source.
-        return Mono.fromFuture(() -> write.get().toCompletableFuture(), false);
+        // the write, closes its target and cancels the source. The source is subscribed with the
+        // context of the subscriber here, as Spring's DataBufferUtils.write subscribes it.
+        return Mono.deferContextual(context -> Mono.fromFuture(() -> write.apply(context).toCompletableFuture(), false));
     }
 }

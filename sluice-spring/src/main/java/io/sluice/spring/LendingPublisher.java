@@ -8,9 +8,17 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
+import reactor.util.context.ContextView;
 
 import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A {@code Publisher<DataBuffer>} seen as the {@code Publisher<ByteBuffer>} a sluice writer takes:
@@ -31,22 +39,41 @@ import java.util.Objects;
  *       in order (the upstream is serial, §1.3, so this is too). After this subscriber failed a
  *       buffer (L1), later buffers are released on arrival and later terminal signals dropped
  *       (§2.8: items may still arrive after cancel).</li>
+ *   <li>L4: a buffer the source's own operators drop (what {@code publishOn}, {@code buffer},
+ *       {@code flatMap}, {@code onBackpressureBuffer} hold in their queues when the write is
+ *       cancelled or fails, what {@code filter} rejects) never reaches this subscriber, so L1 cannot
+ *       release it: Reactor hands it to the discard hook in this subscriber's context, which releases
+ *       it, once. Two exceptions keep that once: the buffer this subscriber received last is the
+ *       writer's (L1), though {@code concatMap} discards the scalar it has already emitted when
+ *       cancelled; and a buffer discarded twice (that same scalar, still in a {@code publishOn}
+ *       queue downstream of the {@code concatMap}) is released the first time only, so the hook
+ *       remembers what it released until the write's subscription is garbage. An element an
+ *       operator loses without discarding it (Reactor's own races between a cancel and its drain)
+ *       reaches no hook.</li>
  * </ul>
+ *
+ * <p>The source is subscribed with the write's subscriber's context, the hook added, so that what
+ * the source reads from the context ({@code deferContextual}, {@code contextWrite} downstream of
+ * it) is there as with Spring's {@code DataBufferUtils.write}.
  */
 final class LendingPublisher implements Publisher<ByteBuffer> {
 
     private static final Log LOG = LogFactory.getLog(LendingPublisher.class);
 
     private final Publisher<? extends DataBuffer> source;
+    private final ContextView context;
 
-    LendingPublisher(Publisher<? extends DataBuffer> source) {
+    /** {@code context}: the write's subscriber's, which the source's operators see (L4). */
+    LendingPublisher(Publisher<? extends DataBuffer> source, ContextView context) {
         this.source = source;
+        this.context = context;
     }
 
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "subscriber");   // §1.9
-        source.subscribe(new Lending(subscriber));
+        // A CoreSubscriber: Reactor gives a plain Subscriber an empty context, so no discard hook.
+        source.subscribe(new Lending(subscriber, context));
     }
 
     /** Lends {@code buffer}'s readable bytes; the view's give-back releases it (L1, L2). */
@@ -64,24 +91,59 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
         return ChunkPool.lend(bytes, () -> release(buffer));
     }
 
-    /** Runs on the writer's drain: must not throw (see {@link ChunkPool#lend}). */
+    /**
+     * Runs on the writer's drain (see {@link ChunkPool#lend}) or in an operator's discard (L4): must
+     * not throw.
+     */
     private static void release(DataBuffer buffer) {
         try {
             DataBufferUtils.release(buffer);
         } catch (RuntimeException e) {
-            LOG.warn("Releasing " + buffer + " after its write failed", e);
+            LOG.warn("Releasing " + buffer + " failed", e);
         }
     }
 
-    /** Between the user's publisher and the writer; every method is called serially (L3). */
-    private static final class Lending implements Subscriber<DataBuffer>, Subscription {
+    /**
+     * Between the user's publisher and the writer; every Subscriber and Subscription method is
+     * called serially (L3); {@link #discarded} is called by whichever thread an operator drops a
+     * buffer on (L4).
+     */
+    private static final class Lending implements CoreSubscriber<DataBuffer>, Subscription {
 
         private final Subscriber<? super ByteBuffer> downstream;
+        private final Context context;             // the write's subscriber's, with the hook (L4)
+        private final Set<DataBuffer> discarded =  // any thread, guarded by itself: released by the hook (L4)
+                Collections.newSetFromMap(new IdentityHashMap<>());
         private Subscription upstream;             // set in onSubscribe, before any other signal
         private boolean failed;                    // upstream's signal thread: L1's exception was sent
+        private volatile DataBuffer lastReceived;  // upstream's signal thread -> hook: the writer's (L4)
 
-        Lending(Subscriber<? super ByteBuffer> downstream) {
+        Lending(Subscriber<? super ByteBuffer> downstream, ContextView context) {
             this.downstream = downstream;
+            this.context = Operators.enableOnDiscard(Context.of(context), this::discarded);
+        }
+
+        @Override
+        public Context currentContext() {
+            return context;
+        }
+
+        /** Reactor's discard hook for the source's operators: releases a dropped buffer once (L4). */
+        private void discarded(Object dropped) {
+            if (dropped instanceof DataBuffer buffer) {
+                if (buffer == lastReceived) {
+                    return;                         // L4: the writer's, given back by it
+                }
+                boolean first;
+                synchronized (discarded) {
+                    first = discarded.add(buffer);
+                }
+                if (first) {
+                    release(buffer);
+                }
+            } else if (dropped instanceof Collection<?> several) {
+                several.forEach(this::discarded);   // buffer()'s lists, dropped from a queue whole
+            }
         }
 
         @Override
@@ -92,6 +154,7 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
 
         @Override
         public void onNext(DataBuffer buffer) {
+            lastReceived = buffer;
             if (failed) {
                 DataBufferUtils.release(buffer);    // L3: late, after our own onError
                 return;

@@ -7,13 +7,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferWrapper;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.PooledDataBuffer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -239,6 +242,24 @@ class DataBufferFilesWriteTest {
         Files.delete(target);
         assertEquals(content.length, write.block(WAIT));
         assertArrayEquals(content, Files.readAllBytes(target));
+    }
+
+    @Test
+    void theSourceSeesTheContextOfTheWritesSubscriber() throws Exception {
+        Flux<DataBuffer> source = Flux.deferContextual(context -> Flux.just(
+                DefaultDataBufferFactory.sharedInstance.wrap(context.get("user").toString().getBytes(StandardCharsets.UTF_8))));
+        Path file = dir.resolve("file");
+        Path channelTarget = dir.resolve("channel");
+
+        long written = DataBufferFiles.write(source, file).contextWrite(Context.of("user", "alice")).block(WAIT);
+        long writtenToChannel = DataBufferFiles.write(source, FileChannel.open(channelTarget,
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), WriteOptions.defaults())
+                .contextWrite(Context.of("user", "bob")).block(WAIT);
+
+        assertEquals(5, written);
+        assertEquals("alice", Files.readString(file));
+        assertEquals(3, writtenToChannel);
+        assertEquals("bob", Files.readString(channelTarget));
     }
 
     @Test
