@@ -14,6 +14,7 @@ import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -43,12 +44,13 @@ import java.util.Set;
  *       {@code flatMap}, {@code onBackpressureBuffer} hold in their queues when the write is
  *       cancelled or fails, what {@code filter} rejects) never reaches this subscriber, so L1 cannot
  *       release it: Reactor hands it to the discard hook in this subscriber's context, which releases
- *       it, once. Two exceptions keep that once: the buffer this subscriber received last is the
- *       writer's (L1), though {@code concatMap} discards the scalar it has already emitted when
- *       cancelled; and a buffer discarded twice (that same scalar, still in a {@code publishOn}
- *       queue downstream of the {@code concatMap}) is released the first time only, so the hook
- *       remembers what it released until the write's subscription is garbage. An element an
- *       operator loses without discarding it (Reactor's own races between a cancel and its drain)
+ *       it, once. Once, because operators discard what they no longer own but did emit: a
+ *       {@code concatMap} discards its scalar when cancelled, after emitting it, and a
+ *       {@code publishOn} after it may hold and discard it again. So the hook releases only a buffer
+ *       the writer does not hold (it gives those back itself, L1) and that was not released
+ *       already, by the writer or the hook: both sides record what they release, the last
+ *       {@code REMEMBERED_RELEASES} of them, under one lock. An element an operator loses without
+ *       discarding it (Reactor's own races between a cancel and its drain)
  *       reaches no hook.</li>
  * </ul>
  *
@@ -59,6 +61,13 @@ import java.util.Set;
 final class LendingPublisher implements Publisher<ByteBuffer> {
 
     private static final Log LOG = LogFactory.getLog(LendingPublisher.class);
+    /**
+     * How many released buffers a write remembers (L4): an operator discards a buffer already
+     * released (one it had emitted, or discarded before) only within one cancel's cascade (a
+     * {@code concatMap}'s scalar, then the queue of a {@code publishOn} after it, whose default
+     * prefetch is 256), so a long write does not make the set grow with it.
+     */
+    private static final int REMEMBERED_RELEASES = 1024;
 
     private final Publisher<? extends DataBuffer> source;
     private final ContextView context;
@@ -76,8 +85,8 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
         source.subscribe(new Lending(subscriber, context));
     }
 
-    /** Lends {@code buffer}'s readable bytes; the view's give-back releases it (L1, L2). */
-    static ByteBuffer lend(DataBuffer buffer) {
+    /** Lends {@code buffer}'s readable bytes; the view's give-back runs {@code release} (L1, L2). */
+    static ByteBuffer lend(DataBuffer buffer, Runnable release) {
         ByteBuffer bytes;
         try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
             ByteBuffer first = views.hasNext() ? views.next() : ByteBuffer.allocate(0);
@@ -88,7 +97,7 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
                 bytes = first;
             }
         }
-        return ChunkPool.lend(bytes, () -> release(buffer));
+        return ChunkPool.lend(bytes, release);
     }
 
     /**
@@ -112,11 +121,14 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
 
         private final Subscriber<? super ByteBuffer> downstream;
         private final Context context;             // the write's subscriber's, with the hook (L4)
-        private final Set<DataBuffer> discarded =  // any thread, guarded by itself: released by the hook (L4)
+        private final Object releases = new Object();   // guards the two below: the writer's drain and the hook meet here (L4)
+        private final Set<DataBuffer> held =       // guarded by releases: lent to the writer, not yet given back
                 Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<DataBuffer> released =   // guarded by releases: the last ones released, by either side
+                Collections.newSetFromMap(new IdentityHashMap<>());
+        private final ArrayDeque<DataBuffer> releaseOrder = new ArrayDeque<>();   // guarded by releases: oldest first
         private Subscription upstream;             // set in onSubscribe, before any other signal
         private boolean failed;                    // upstream's signal thread: L1's exception was sent
-        private volatile DataBuffer lastReceived;  // upstream's signal thread -> hook: the writer's (L4)
 
         Lending(Subscriber<? super ByteBuffer> downstream, ContextView context) {
             this.downstream = downstream;
@@ -128,22 +140,46 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
             return context;
         }
 
-        /** Reactor's discard hook for the source's operators: releases a dropped buffer once (L4). */
+        /**
+         * Reactor's discard hook for the source's operators: releases a dropped buffer unless the
+         * writer holds it (it gives it back itself) or it was released already (L4).
+         */
         private void discarded(Object dropped) {
             if (dropped instanceof DataBuffer buffer) {
-                if (buffer == lastReceived) {
-                    return;                         // L4: the writer's, given back by it
+                boolean ours;
+                synchronized (releases) {
+                    ours = !held.contains(buffer) && remembered(buffer);
                 }
-                boolean first;
-                synchronized (discarded) {
-                    first = discarded.add(buffer);
-                }
-                if (first) {
+                if (ours) {
                     release(buffer);
                 }
             } else if (dropped instanceof Collection<?> several) {
                 several.forEach(this::discarded);   // buffer()'s lists, dropped from a queue whole
             }
+        }
+
+        /** The writer gave back {@code buffer}'s bytes (L1): released once, whatever an operator discards later. */
+        private void givenBack(DataBuffer buffer) {
+            boolean first;
+            synchronized (releases) {
+                held.remove(buffer);
+                first = remembered(buffer);
+            }
+            if (first) {
+                release(buffer);
+            }
+        }
+
+        /** Under {@code releases}: records a release; false if {@code buffer} was released already. */
+        private boolean remembered(DataBuffer buffer) {
+            if (!released.add(buffer)) {
+                return false;
+            }
+            releaseOrder.addLast(buffer);
+            if (releaseOrder.size() > REMEMBERED_RELEASES) {
+                released.remove(releaseOrder.removeFirst());
+            }
+            return true;
         }
 
         @Override
@@ -154,15 +190,21 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
 
         @Override
         public void onNext(DataBuffer buffer) {
-            lastReceived = buffer;
             if (failed) {
-                DataBufferUtils.release(buffer);    // L3: late, after our own onError
+                givenBack(buffer);                  // L3: late, after our own onError; L4: recorded
                 return;
             }
             ByteBuffer view;
+            synchronized (releases) {
+                held.add(buffer);                   // L4: from here on the writer's to give back
+            }
             try {
-                view = lend(buffer);
+                view = lend(buffer, () -> givenBack(buffer));
             } catch (RuntimeException e) {
+                synchronized (releases) {
+                    held.remove(buffer);
+                    remembered(buffer);
+                }
                 DataBufferUtils.release(buffer);    // L1: never lent, so ours to release
                 failed = true;
                 upstream.cancel();
