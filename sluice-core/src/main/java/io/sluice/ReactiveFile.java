@@ -152,7 +152,9 @@ public final class ReactiveFile {
      *     listener of the write; without an executor, a sync write's final force, commit and close
      *     run on {@link IoExecutors#blocking()}, so a slow {@code fsync} never holds a file-pool thread
      * @return a stage completing with the number of bytes written once the file is closed (and
-     *     forced, with sync), or failing with the upstream's or the file system's exception;
+     *     forced, with sync), or failing with the upstream's or the file system's exception (an
+     *     upstream that fails gets every item it sent before {@code onError} written first, then
+     *     the stage fails with its very exception; an atomic write keeps the old content);
      *     cancelling it closes the file before the stage completes (see Cancel above). A write has
      *     no timeout of its own: a publisher that never calls {@code onSubscribe} leaves the stage
      *     pending for ever, and only the caller ends it, e.g. with

@@ -52,7 +52,9 @@ import java.util.function.Function;
  * {@link ChunkPool}: {@code DataBufferUtils.release(buffer)} gives the chunk back; one never released is garbage, and its pool lends a heap chunk instead while
  * it is out. Files and channels are closed when the operation ends, whichever way.
  *
- * <p><b>Errors:</b> a {@code null} argument throws {@link NullPointerException} at the call;
+ * <p><b>Errors:</b> a source that fails has every buffer it sent before the error written, then
+ * the write fails with that error, as with {@code DataBufferUtils.write}; a {@code null} argument
+ * throws {@link NullPointerException} at the call;
  * anything else (options that combine atomic replace with append, a missing directory, a directory
  * as target or source, no permission, a full disk, the source's own error) reaches the subscriber
  * as {@code onError} with the original exception.

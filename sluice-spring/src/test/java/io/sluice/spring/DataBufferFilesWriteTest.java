@@ -12,6 +12,7 @@ import org.springframework.core.io.buffer.PooledDataBuffer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 import java.io.IOException;
@@ -193,6 +194,29 @@ class DataBufferFilesWriteTest {
         buffers.awaitAllReleased();
         assertEquals(List.of(), buffers.problems());
         assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
+    }
+
+    /**
+     * As Spring's {@code DataBufferUtils.write}: foo, bar, then an error gives "foobar" and the
+     * error, every time, whether the source signals on the subscribing thread or another.
+     */
+    @Test
+    void whatTheSourceSentBeforeItsErrorIsWrittenEveryTime() throws Exception {
+        Path target = dir.resolve("partial");
+        DefaultDataBufferFactory factory = DefaultDataBufferFactory.sharedInstance;
+        for (int run = 0; run < 200; run++) {
+            IOException boom = new IOException("upload aborted");
+            Flux<DataBuffer> body = Flux.just("foo", "bar")
+                    .map(text -> (DataBuffer) factory.wrap(text.getBytes(StandardCharsets.US_ASCII)))
+                    .concatWith(Flux.error(boom));
+            if (run % 2 == 1) {
+                body = body.publishOn(Schedulers.parallel());
+            }
+            Flux<DataBuffer> source = body;
+            Throwable failed = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(source, target).block(WAIT));
+            assertEquals(boom, rootOf(failed), "run " + run);
+            assertEquals("foobar", Files.readString(target, StandardCharsets.US_ASCII), "run " + run);
+        }
     }
 
     @Test

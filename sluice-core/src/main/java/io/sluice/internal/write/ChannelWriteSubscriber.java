@@ -33,6 +33,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
     private final WriteQueue queue = new WriteQueue();   // onNext -> drain (W8)
     private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
+    private volatile Throwable upstreamError;            // onError -> drain: ends the write once what came before is written (W11)
     private final Upstream upstream = new Upstream();    // attached by onSubscribe, called from the drain (W1)
     private volatile boolean aborted;                    // any thread -> drain: the stage was completed from outside
     private volatile boolean terminated;                 // drain -> onNext: late items are dropped
@@ -116,7 +117,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             upstream.completed();                 // the upstream meant to end: nothing to cancel
             throw violated2_13("onError throwable");
         }
-        failure.compareAndSet(null, error);       // before the flag: a drain that sees it sees the error
+        upstreamError = error;                    // W11: before the flag, so a drain that sees it sees the error
         upstream.completed();                     // terminal: nothing to cancel
         drain.signal();
     }
@@ -156,6 +157,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return false;                         // waiting for onSubscribe
         }
         if (!opened) {
+            if (upstream.isCompleted() && upstreamError != null && ledger.receivedItems() == 0) {
+                terminate(upstreamError);         // W11: nothing came before the error; nothing is opened
+                return false;
+            }
             try {
                 sink.open(() -> aborted || failure.get() != null);
                 opened = true;
@@ -205,6 +210,11 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             if (queue.isEmpty()) {
                 if (upstream.isCompleted() && failure.get() == null && ledger.queuedItems() == 0) {
+                    Throwable error = upstreamError;
+                    if (error != null) {
+                        terminate(error);         // W11: all that came before the error is written
+                        return false;
+                    }
                     terminated = true;            // no later pass touches this write (W9)
                     end.succeed();
                     return false;

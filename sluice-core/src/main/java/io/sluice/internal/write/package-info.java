@@ -62,6 +62,12 @@
  *       that took it returned (written, stopped or failed), or when the write ends without writing
  *       it (queued at a cancel or failure, refused by W5, late after the end). The sink is done
  *       when its call returns: every sink reads a buffer only inside its own call.</li>
+ *   <li>W11: an upstream's {@code onError} ends the write as {@code onComplete} would, but failed:
+ *       every item received before it is written first, then the sink is closed (not forced, not
+ *       committed) and the stage fails with that very error. What reaches the file is therefore
+ *       exactly what the upstream sent before failing, whatever the timing; an error before any
+ *       item opens nothing. Failures of the write's own making (a refused item, a listener or
+ *       controller that throws, a §2.13 violation) and an outside completion stop at once.</li>
  * </ul>
  */
 package io.sluice.internal.write;
