@@ -91,7 +91,7 @@ public final class ByteChannels {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
-                cancelled -> new ChannelReadSource(channel, options.offset(), options.length(), cancelled),
+                cancelled -> new ChannelReadSource(channel, options.offset(), options.length(), options.exactRange(), cancelled),
                 channel, options.chunkSupply(), executorFor(channel, options.executor()), Descriptions.of(channel));
     }
 
@@ -127,7 +127,7 @@ public final class ByteChannels {
         Executor executor = options.executor() != null ? options.executor() : IoExecutors.blocking();
         return ChannelPublisher.cold(cancelled -> {
             ReadableByteChannel channel = Openers.open(opener, "channel");
-            return new ChannelReadSource(channel, options.offset(), options.length(), cancelled);
+            return new ChannelReadSource(channel, options.offset(), options.length(), options.exactRange(), cancelled);
         }, options.chunkSupply(), executor, Descriptions.of(opener));
     }
 

@@ -83,7 +83,7 @@ public final class ByteStreams {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
-                cancelled -> new StreamReadSource(stream, options.offset(), options.length()),
+                cancelled -> new StreamReadSource(stream, options.offset(), options.length(), options.exactRange()),
                 stream, options.chunkSupply(), executor(options.executor()), Descriptions.of(stream));
     }
 
@@ -117,7 +117,7 @@ public final class ByteStreams {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.cold(cancelled -> {
             InputStream stream = Openers.open(opener, "stream");
-            return new StreamReadSource(stream, options.offset(), options.length());
+            return new StreamReadSource(stream, options.offset(), options.length(), options.exactRange());
         }, options.chunkSupply(), executor(options.executor()), Descriptions.of(opener));
     }
 

@@ -39,7 +39,8 @@ final class FileOperations {
     private static ReadSource.Opener opener(Path path, ReadOptions options) {
         long offset = options.offset();
         long length = options.length();
-        return cancelled -> FileReadSource.open(path, offset, length);
+        boolean exact = options.exactRange();
+        return cancelled -> FileReadSource.open(path, offset, length, exact);
     }
 
     /** Starts writing {@code publisher} to {@code path}, through a temporary file with atomic replace. */

@@ -34,7 +34,7 @@ public final class ReadOptions {
     public static final int DEFAULT_CHUNK_SIZE_BYTES = 64 * 1024;
 
     private static final ReadOptions DEFAULTS =
-            new ReadOptions(DEFAULT_CHUNK_SIZE_BYTES, 0, Long.MAX_VALUE, null, false, null);
+            new ReadOptions(DEFAULT_CHUNK_SIZE_BYTES, 0, Long.MAX_VALUE, null, false, null, false);
 
     private final int chunkSizeBytes;
     private final long offset;
@@ -42,15 +42,17 @@ public final class ReadOptions {
     private final Executor executor;         // null: the library's default for the source
     private final boolean lent;              // chunks lent from a pool, not owned
     private final ChunkPool pool;            // null: the shared pool for the chunk size (when lent)
+    private final boolean exact;             // a source shorter than the range fails the read
 
     private ReadOptions(int chunkSizeBytes, long offset, long length, Executor executor,
-                        boolean lent, ChunkPool pool) {
+                        boolean lent, ChunkPool pool, boolean exact) {
         this.chunkSizeBytes = chunkSizeBytes;
         this.offset = offset;
         this.length = length;
         this.executor = executor;
         this.lent = lent;
         this.pool = pool;
+        this.exact = exact;
     }
 
     /**
@@ -100,7 +102,7 @@ public final class ReadOptions {
             throw new IllegalArgumentException("chunkSize " + bytes + " is larger than the chunks of "
                     + pool + "; use a pool of larger chunks");
         }
-        return new ReadOptions(bytes, offset, length, executor, lent, pool);
+        return new ReadOptions(bytes, offset, length, executor, lent, pool, exact);
     }
 
     /**
@@ -113,7 +115,7 @@ public final class ReadOptions {
      * @return a copy with lent chunks from the shared pool
      */
     public ReadOptions withLentChunks() {
-        return new ReadOptions(chunkSizeBytes, offset, length, executor, true, null);
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, true, null, exact);
     }
 
     /**
@@ -125,7 +127,7 @@ public final class ReadOptions {
      */
     public ReadOptions withLentChunks(ChunkPool pool) {
         Objects.requireNonNull(pool, "pool");
-        return new ReadOptions(pool.chunkSizeBytes(), offset, length, executor, true, pool);
+        return new ReadOptions(pool.chunkSizeBytes(), offset, length, executor, true, pool, exact);
     }
 
     /**
@@ -134,7 +136,7 @@ public final class ReadOptions {
      * @return a copy with owned chunks
      */
     public ReadOptions withOwnedChunks() {
-        return new ReadOptions(chunkSizeBytes, offset, length, executor, false, null);
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, false, null, exact);
     }
 
     /**
@@ -155,7 +157,23 @@ public final class ReadOptions {
         if (length < 0) {
             throw new IllegalArgumentException("length must not be negative, was " + length);
         }
-        return new ReadOptions(chunkSizeBytes, offset, length, executor, lent, pool);
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, lent, pool, exact);
+    }
+
+    /**
+     * A copy that reads its range in full or fails: where the source has fewer than
+     * {@link #length()} bytes from {@link #offset()} (a file shorter when it is opened, or one that
+     * shrinks while it is read; a channel or stream that ends first), the subscriber gets
+     * {@code onError} with an {@link java.io.EOFException} naming the shortfall, never a short,
+     * silently completed read. For a response whose {@code Content-Length} was taken from the
+     * file's size: a file that changed meanwhile fails the response at once. A file that grew is
+     * read up to the range only. Without a range ({@code length} {@code Long.MAX_VALUE}) it changes
+     * nothing.
+     *
+     * @return a copy that reads the range exactly
+     */
+    public ReadOptions withExactRange() {
+        return new ReadOptions(chunkSizeBytes, offset, length, executor, lent, pool, true);
     }
 
     /**
@@ -168,7 +186,7 @@ public final class ReadOptions {
      */
     public ReadOptions withExecutor(Executor executor) {
         return new ReadOptions(chunkSizeBytes, offset, length,
-                Objects.requireNonNull(executor, "executor"), lent, pool);
+                Objects.requireNonNull(executor, "executor"), lent, pool, exact);
     }
 
     /**
@@ -220,6 +238,15 @@ public final class ReadOptions {
     }
 
     /**
+     * Whether the range must be read in full.
+     *
+     * @return {@code true} after {@link #withExactRange()}
+     */
+    public boolean exactRange() {
+        return exact;
+    }
+
+    /**
      * The pool lent chunks come from.
      *
      * @return the pool set with {@link #withLentChunks(ChunkPool)}, the shared pool for the chunk
@@ -240,6 +267,6 @@ public final class ReadOptions {
     public String toString() {
         return "ReadOptions[chunkSize=" + chunkSizeBytes + ", offset=" + offset
                 + ", length=" + (length == Long.MAX_VALUE ? "all" : Long.toString(length))
-                + (lent ? ", lent from " + chunkPool() : "") + "]";
+                + (exact ? ", exact" : "") + (lent ? ", lent from " + chunkPool() : "") + "]";
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.internal.read;
 
 import io.sluice.internal.Readiness;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -22,12 +23,22 @@ public final class ChannelReadSource implements ReadSource {
     private final Readiness readiness;              // used by the drain only
     private long toSkip;                            // drain-confined: bytes still to skip
     private long left;                              // drain-confined: bytes left; MAX_VALUE: open-ended
+    private final boolean exact;                    // ending before the range's end is an error
+    private final BooleanSupplier cancelled;        // a read ended by a cancel is no shortfall
 
     public ChannelReadSource(ReadableByteChannel channel, long offset, long length, BooleanSupplier cancelled) {
+        this(channel, offset, length, false, cancelled);
+    }
+
+    /** As above; with {@code exact}, a channel that ends before the range's end fails the read. */
+    public ChannelReadSource(ReadableByteChannel channel, long offset, long length, boolean exact,
+                             BooleanSupplier cancelled) {
         this.channel = channel;
         this.readiness = new Readiness(channel, SelectionKey.OP_READ, cancelled);
         this.toSkip = offset;
         this.left = length;
+        this.exact = exact && length != Long.MAX_VALUE;
+        this.cancelled = cancelled;
     }
 
     @Override
@@ -36,6 +47,7 @@ public final class ChannelReadSource implements ReadSource {
             ByteBuffer skip = ByteBuffer.allocate((int) Math.min(toSkip, 8 * 1024));
             int n = readSome(skip);
             if (n < 0) {
+                endedEarly(toSkip + left);
                 toSkip = 0;
                 left = 0;
                 return -1;
@@ -52,7 +64,17 @@ public final class ChannelReadSource implements ReadSource {
         if (n > 0 && left != Long.MAX_VALUE) {
             left -= n;
         }
+        if (n < 0) {
+            endedEarly(left);
+        }
         return n;
+    }
+
+    /** With an exact range, the channel's end before the range's end is an error. */
+    private void endedEarly(long missing) throws EOFException {
+        if (exact && missing > 0 && !cancelled.getAsBoolean()) {
+            throw new EOFException("the channel ended " + missing + " bytes before the end of the range");
+        }
     }
 
     private int readSome(ByteBuffer dst) throws IOException {

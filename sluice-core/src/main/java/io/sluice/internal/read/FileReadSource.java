@@ -55,11 +55,18 @@ public final class FileReadSource implements ReadSource {
         });
     }
 
-    /** Opens the range of {@code path} to read, watched as {@link #check} is. */
-    public static ReadSource open(Path path, long offset, long length) throws IOException {
+    /**
+     * Opens the range of {@code path} to read, watched as {@link #check} is; with {@code exact}, a
+     * file with fewer than {@code length} bytes from {@code offset} is an {@link EOFException}.
+     */
+    public static ReadSource open(Path path, long offset, long length, boolean exact) throws IOException {
         FileChannel channel = CompensatingPool.watch(() -> openForRead(path));
         try {
             long size = channel.size();
+            if (exact && length != Long.MAX_VALUE && (offset > size || size - offset < length)) {
+                throw new EOFException(path + ": file has " + size + " bytes, shorter than the range of "
+                        + length + " bytes from byte " + offset);
+            }
             long start = Math.min(offset, size);
             long end = length > size - start ? size : start + length;
             return new FileReadSource(path, channel, start, end);

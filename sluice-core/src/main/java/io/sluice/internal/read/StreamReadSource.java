@@ -1,5 +1,6 @@
 package io.sluice.internal.read;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -16,10 +17,18 @@ public final class StreamReadSource implements ReadSource {
     private long toSkip;                                        // drain-confined: bytes still to skip
     private long left;                                          // drain-confined: bytes left; MAX_VALUE: open-ended
 
+    private final boolean exact;                                // ending before the range's end is an error
+
     public StreamReadSource(InputStream stream, long offset, long length) {
+        this(stream, offset, length, false);
+    }
+
+    /** As above; with {@code exact}, a stream that ends before the range's end fails the read. */
+    public StreamReadSource(InputStream stream, long offset, long length, boolean exact) {
         this.stream = stream;
         this.toSkip = offset;
         this.left = length;
+        this.exact = exact && length != Long.MAX_VALUE;
     }
 
     @Override
@@ -47,7 +56,17 @@ public final class StreamReadSource implements ReadSource {
         if (n > 0 && left != Long.MAX_VALUE) {
             left -= n;
         }
+        if (n < 0) {
+            endedEarly(left);
+        }
         return n == 0 ? readOneByte(dst) : n;
+    }
+
+    /** With an exact range, the stream's end before the range's end is an error. */
+    private void endedEarly(long missing) throws EOFException {
+        if (exact && missing > 0) {
+            throw new EOFException("the stream ended " + missing + " bytes before the end of the range");
+        }
     }
 
     /** Reads and drops {@code toSkip} bytes; false if the stream ends first. */
@@ -56,6 +75,7 @@ public final class StreamReadSource implements ReadSource {
         while (toSkip > 0) {
             int n = stream.read(scratch, 0, (int) Math.min(toSkip, scratch.length));
             if (n < 0) {
+                endedEarly(toSkip + left);
                 toSkip = 0;
                 left = 0;
                 return false;
@@ -69,6 +89,7 @@ public final class StreamReadSource implements ReadSource {
     private int readOneByte(ByteBuffer dst) throws IOException {
         int b = stream.read();
         if (b < 0) {
+            endedEarly(left);
             return -1;
         }
         dst.put((byte) b);
