@@ -2,13 +2,13 @@ package io.sluice.spring;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.codec.multipart.FilePart;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -42,7 +42,7 @@ class FileController {
     }
 
     @GetMapping("/files/{id}")
-    Flux<DataBuffer> download(@PathVariable String id, ServerHttpResponse response) {
-        return DataBufferFiles.read(uploads.resolve(UUID.fromString(id).toString()), response.bufferFactory());
+    Mono<Void> download(@PathVariable UUID id, ServerWebExchange exchange) {
+        return FileResponses.write(exchange, uploads.resolve(id.toString()));
     }
 }
