@@ -35,7 +35,7 @@ public final class ChunkSupply {
         if (arena == null) {
             return new OwnedChunks(chunkSizeBytes);
         }
-        return arena.pooled() ? new LentChunks(arena, chunkSizeBytes) : new UnpooledChunks(arena, chunkSizeBytes);
+        return arena.pooled() ? new LentChunks(arena, chunkSizeBytes) : OwnedChunks.lentFrom(arena, chunkSizeBytes);
     }
 
     @Override

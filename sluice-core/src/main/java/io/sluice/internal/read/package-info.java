@@ -46,7 +46,7 @@
  * With lent chunks ({@link io.sluice.internal.read.ChunkSupply#lent}), the drain lends each
  * chunk from the arena ({@link io.sluice.internal.read.LentChunks}) and gives back those it does
  * not emit; the consumer gives back the ones it received. From an arena that keeps no buffers,
- * {@link io.sluice.internal.read.UnpooledChunks} lends only the chunks it emits, each a heap
+ * {@link io.sluice.internal.read.OwnedChunks#lentFrom} lends only the chunks it emits, each a heap
  * buffer of its own. The contract is stated where its state
  * lives: P1-P3 in {@link io.sluice.internal.ChunkArena} (what the arena lends, and how much direct
  * memory), R11 in {@code ReadSubscription} (who holds a chunk when).
