@@ -1,5 +1,6 @@
 package io.sluice.spring;
 
+import io.sluice.WriteOptions;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,6 +26,8 @@ class FileController {
 
     private final Path uploads;
 
+    static final WriteOptions ATOMIC = WriteOptions.defaults().withAtomicReplace();   // no half upload under an id
+
     FileController(Path uploads) {
         this.uploads = uploads;
     }
@@ -32,13 +35,13 @@ class FileController {
     @PostMapping("/files")
     Mono<String> uploadPart(@RequestPart("file") FilePart part) {
         String id = UUID.randomUUID().toString();
-        return FileParts.transferTo(part, uploads.resolve(id)).thenReturn(id);
+        return FileParts.transferTo(part, uploads.resolve(id), ATOMIC).thenReturn(id);
     }
 
     @PostMapping("/files/raw")
     Mono<String> uploadBody(@RequestBody Flux<DataBuffer> body) {
         String id = UUID.randomUUID().toString();
-        return DataBufferFiles.write(body, uploads.resolve(id)).thenReturn(id);
+        return DataBufferFiles.write(body, uploads.resolve(id), ATOMIC).thenReturn(id);
     }
 
     @GetMapping("/files/{id}")
