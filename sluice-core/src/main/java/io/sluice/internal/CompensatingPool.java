@@ -24,12 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Invariants:
  * <ul>
- *   <li>P1: the pool's size is {@code threads} plus the number of its threads whose watched call
+ *   <li>H1: the pool's size is {@code threads} plus the number of its threads whose watched call
  *       has been counted stuck and has not returned, at most {@link #MAX_EXTRA_THREADS} more.</li>
- *   <li>P2: a thread's watched call is counted stuck at most once, and given back exactly once
+ *   <li>H2: a thread's watched call is counted stuck at most once, and given back exactly once
  *       when it returns, whichever of the watcher and the returning thread comes first; the size
  *       is set from the count under one lock, so grow and shrink commute.</li>
- *   <li>P3: the watcher runs only while a watched call may be in flight: a call that starts
+ *   <li>H3: the watcher runs only while a watched call may be in flight: a call that starts
  *       registers before it checks whether the watcher runs, and a watcher that finds none clears
  *       its flag and then looks once more.</li>
  * </ul>
@@ -52,11 +52,11 @@ public final class CompensatingPool {
     private static final int COUNTED_STUCK = 2;
 
     private static final Set<PoolThread> LIVE = ConcurrentHashMap.newKeySet();   // pool threads, while they live -> watcher
-    private static final AtomicBoolean WATCHING = new AtomicBoolean();           // any thread: whether a watcher tick is scheduled (P3)
+    private static final AtomicBoolean WATCHING = new AtomicBoolean();           // any thread: whether a watcher tick is scheduled (H3)
 
     private final ThreadPoolExecutor executor;
     private final int threads;
-    private int extra;                    // guarded by executor: threads added for stuck calls (P1)
+    private int extra;                    // guarded by executor: threads added for stuck calls (H1)
 
     private CompensatingPool(String prefix, int threads) {
         this.threads = threads;
@@ -78,7 +78,7 @@ public final class CompensatingPool {
     /**
      * Runs {@code call}, which may block for as long as a system call does; on a thread of such a
      * pool the call is watched, so a call stuck past {@link #STUCK_NANOS} does not take a thread
-     * from the pool's work (P1). On any other thread it just runs.
+     * from the pool's work (H1). On any other thread it just runs.
      */
     public static <T> T watch(AbortGate.OpenStep<T> call) throws IOException {
         Thread current = Thread.currentThread();
@@ -87,10 +87,10 @@ public final class CompensatingPool {
         }
         PoolThread thread = (PoolThread) current;
         if (thread.call.get() != IDLE) {
-            return call.open();                    // nested in a watched call: the outer one is watched (P2)
+            return call.open();                    // nested in a watched call: the outer one is watched (H2)
         }
         thread.callStart = System.nanoTime();
-        thread.call.set(IN_CALL);                  // P3: registered before the watcher check
+        thread.call.set(IN_CALL);                  // H3: registered before the watcher check
         if (!WATCHING.get() && WATCHING.compareAndSet(false, true)) {
             scheduleTick();
         }
@@ -98,12 +98,12 @@ public final class CompensatingPool {
             return call.open();
         } finally {
             if (thread.call.getAndSet(IDLE) == COUNTED_STUCK) {
-                thread.pool.resize(-1);            // P2: given back once
+                thread.pool.resize(-1);            // H2: given back once
             }
         }
     }
 
-    /** Schedules the next tick; if the timer cannot (no thread to be had), the next watched call tries again (P3). */
+    /** Schedules the next tick; if the timer cannot (no thread to be had), the next watched call tries again (H3). */
     private static void scheduleTick() {
         try {
             SluiceTimer.schedule(CompensatingPool::tick, TICK_NANOS);
@@ -112,14 +112,14 @@ public final class CompensatingPool {
         }
     }
 
-    /** The watcher: counts calls stuck past the limit (P1, P2) and reschedules while any is in flight (P3). */
+    /** The watcher: counts calls stuck past the limit (H1, H2) and reschedules while any is in flight (H3). */
     private static void tick() {
         if (scan()) {
             scheduleTick();
             return;
         }
         WATCHING.set(false);
-        if (scan() && WATCHING.compareAndSet(false, true)) {   // P3: a call that started meanwhile
+        if (scan() && WATCHING.compareAndSet(false, true)) {   // H3: a call that started meanwhile
             scheduleTick();
         }
     }
@@ -136,13 +136,13 @@ public final class CompensatingPool {
             inFlight = true;
             if (state == IN_CALL && now - thread.callStart >= STUCK_NANOS
                     && thread.call.compareAndSet(IN_CALL, COUNTED_STUCK)) {
-                thread.pool.resize(+1);             // P2: counted once
+                thread.pool.resize(+1);             // H2: counted once
             }
         }
         return inFlight;
     }
 
-    /** P1, P2: applies a change of the stuck count; the size follows the count, capped. */
+    /** H1, H2: applies a change of the stuck count; the size follows the count, capped. */
     private void resize(int change) {
         synchronized (executor) {
             extra += change;

@@ -52,7 +52,7 @@
  *       the open (G1-G3).</li>
  *   <li>{@link io.sluice.internal.CompensatingPool}: {@code watch} from any thread (it watches
  *       only on its pools' threads); its watcher runs on {@link io.sluice.internal.SluiceTimer}
- *       (P1-P3).</li>
+ *       (H1-H3).</li>
  *   <li>{@link io.sluice.internal.Readiness}: the drain only, its {@code cancelled} supplier
  *       included.</li>
  *   <li>{@link io.sluice.internal.ChunkArena} and {@link io.sluice.internal.Loans}: any thread (a

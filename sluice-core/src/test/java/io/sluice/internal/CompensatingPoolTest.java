@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * P2 when watched calls nest: watch() nests in the atomic copy's read (AbortGate.open watches the
+ * H2 when watched calls nest: watch() nests in the atomic copy's read (AbortGate.open watches the
  * OutsideClosableSource step, which calls FileReadSource.open, which watches again). If the outer
  * call has been counted stuck before the inner one starts (a thread descheduled or a GC pause of
  * 250 ms there), the inner watch must leave the outer call's state alone, or the thread is never
- * given back and the pool stays one thread larger for good (P1, P2).
+ * given back and the pool stays one thread larger for good (H1, H2).
  */
 class CompensatingPoolTest {
 
