@@ -1,6 +1,8 @@
 package io.sluice.spring.boot;
 
 import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -172,6 +174,20 @@ class SluiceObservationTest {
                     .hasObservationWithNameEqualTo("storage.transfer").that()
                     .hasLowCardinalityKeyValue("sluice.outcome", "completed")
                     .doesNotHaveHighCardinalityKeyValueWithKey("sluice.file");
+        });
+    }
+
+    @Test
+    void withBothRegistriesATransferIsMeasuredAndObserved() {
+        runner.withBean(SimpleMeterRegistry.class).run(context -> {
+            assertThat(context.getBean(SluiceTransfers.class)).isNotNull();
+            assertThat(context.getBeanProvider(TransferObserver.class).orderedStream().toList())
+                    .as("the observation outermost").hasExactlyElementsOfTypes(TransferObservations.class, TransferMeters.class);
+            completed(context.getBean(SluiceTransfers.class).write(chunks(new byte[1000], 100), dir.resolve("both.bin")));
+            assertThat(context.getBean(MeterRegistry.class).get("sluice.write.bytes").counter().count()).isEqualTo(1000);
+            TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
+                    .hasObservationWithNameEqualTo("sluice.transfer").that()
+                    .hasHighCardinalityKeyValue("sluice.bytes", "1000");
         });
     }
 
