@@ -65,7 +65,8 @@ public class SluiceAutoConfiguration {
      * @param properties {@code sluice.pool.chunk-size}
      * @param pool the pool to lend from
      * @param executor the application's file executor, if any
-     * @return the options, chunks of {@code chunk-size} or the pool's chunk size if smaller
+     * @return the options: chunks of {@code chunk-size}, or of the pool's chunk size when the pool
+     *     is the application's
      */
     @Bean
     @ConditionalOnMissingBean
@@ -73,8 +74,9 @@ public class SluiceAutoConfiguration {
                                          ObjectProvider<SluiceFileExecutor> executor) {
         ReadOptions options = ReadOptions.defaults().withLentChunks(pool);
         int chunkSize = chunkSize(properties);
-        if (chunkSize < pool.chunkSizeBytes()) {
-            // A shared pool's chunks are rounded up to a power of two; the reads keep the size asked.
+        if (pool == ChunkPool.sharedFor(chunkSize) && chunkSize < pool.chunkSizeBytes()) {
+            // The shared pool's chunks are the size rounded up to a power of two; the reads keep the
+            // size asked. An application's pool keeps its own chunk size.
             options = options.withChunkSize(chunkSize);
         }
         SluiceFileExecutor files = executor.getIfAvailable();

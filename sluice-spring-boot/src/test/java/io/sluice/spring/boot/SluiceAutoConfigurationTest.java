@@ -170,6 +170,9 @@ class SluiceAutoConfigurationTest {
             assertThat(context.getBean(SluiceTransfers.class).writeOptions()).isSameAs(write);
             assertThat(context.getBean(SluiceTransfers.class).uploadOptions().maxQueuedBytes()).isEqualTo(4096);
         });
+        ChunkPool large = ChunkPool.create(256 * 1024, 2);
+        runner.withBean(ChunkPool.class, () -> large).run(context ->
+                assertThat(context.getBean(ReadOptions.class).chunkSizeBytes()).as("the pool's chunks, whole").isEqualTo(256 * 1024));
         ReadOptions read = ReadOptions.defaults();
         SluiceTransfers own = new SluiceTransfers(read, WriteOptions.defaults(), WriteOptions.defaults(), List.of());
         runner.withBean(ReadOptions.class, () -> read).withBean(SluiceTransfers.class, () -> own)
