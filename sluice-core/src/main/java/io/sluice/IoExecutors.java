@@ -19,6 +19,8 @@ import java.util.concurrent.ExecutorService;
  *       file pool (its {@code fsync}, which a busy device can stretch to seconds). Daemon threads {@code sluice-blocking-N},
  *       at most {@code -Dsluice.blocking.threads} (default 64). Kept apart so a stalled stream
  *       never holds a file thread.</li>
+ *   <li>{@link #newFilePool(int)}: a file pool of its own, for a caller that sizes and shuts it
+ *       down itself.</li>
  *   <li>{@link #newVirtualThreadExecutor()}: a virtual thread per task on JDK 21+.</li>
  * </ul>
  * Threads of both pools end after 60 s idle; every entry point also accepts a user executor.
@@ -101,6 +103,28 @@ public final class IoExecutors {
             }
         }
         return pool;
+    }
+
+    /**
+     * A new file-IO executor of {@code threads} threads, of the same kind as {@link #files()}: for
+     * an application that sizes its file pool in its own configuration (a Spring Boot property)
+     * rather than with {@code -Dsluice.io.threads}, and owns the pool's lifetime. It is this kind,
+     * not a plain {@code ThreadPoolExecutor}, because it keeps the shared pool's behaviour for
+     * stuck calls (see Stuck calls above): an open that hangs on a dead mount does not take one of
+     * its {@code threads} away from the other operations. Pass it with
+     * {@link WriteOptions#withExecutor} and {@link ReadOptions#withExecutor}; the caller shuts it
+     * down.
+     *
+     * @param threads the pool's size in threads free to work, at least 1; daemon threads named
+     *     {@code sluice-files-N}, ending after 60 s idle, with an unbounded FIFO queue
+     * @return a new executor, owned by the caller
+     * @throws IllegalArgumentException if {@code threads} is below 1
+     */
+    public static ExecutorService newFilePool(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be positive, was " + threads);
+        }
+        return pool("sluice-files-", threads);
     }
 
     /**

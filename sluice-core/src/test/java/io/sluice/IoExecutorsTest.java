@@ -7,8 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,6 +28,36 @@ class IoExecutorsTest {
         Thread worker = thread.get(10, TimeUnit.SECONDS);
         assertTrue(worker.getName().startsWith("sluice-io-"), worker.getName());
         assertTrue(worker.isDaemon());
+    }
+
+    @Test
+    void aNewFilePoolIsBoundedAndOwnedByTheCaller() throws Exception {
+        assertThrows(IllegalArgumentException.class, () -> IoExecutors.newFilePool(0));
+        ExecutorService pool = IoExecutors.newFilePool(2);
+        try {
+            CountDownLatch release = new CountDownLatch(1);
+            Set<String> names = ConcurrentHashMap.newKeySet();
+            List<CompletableFuture<Void>> tasks = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                tasks.add(CompletableFuture.runAsync(() -> {
+                    names.add(Thread.currentThread().getName());
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, pool));
+            }
+            Thread.sleep(100);
+            assertEquals(2, ((ThreadPoolExecutor) pool).getActiveCount(), "two threads run, the rest queue");
+            release.countDown();
+            CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertTrue(names.stream().allMatch(n -> n.startsWith("sluice-files-")), names.toString());
+            assertEquals(2, names.size(), names.toString());
+        } finally {
+            pool.shutdown();
+        }
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "the caller's shutdown ends it");
     }
 
     @Test
