@@ -157,10 +157,6 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return false;                         // waiting for onSubscribe
         }
         if (!opened) {
-            if (upstream.isCompleted() && upstreamError != null && ledger.receivedItems() == 0) {
-                terminate(upstreamError);         // W11: nothing came before the error; nothing is opened
-                return false;
-            }
             try {
                 sink.open(() -> aborted || failure.get() != null);
                 opened = true;

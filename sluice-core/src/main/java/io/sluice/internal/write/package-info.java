@@ -65,8 +65,9 @@
  *   <li>W11: an upstream's {@code onError} ends the write as {@code onComplete} would, but failed:
  *       every item received before it is written first, then the sink is closed (not forced, not
  *       committed) and the stage fails with that very error. What reaches the file is therefore
- *       exactly what the upstream sent before failing, whatever the timing; an error before any
- *       item opens nothing. Failures of the write's own making (a refused item, a listener or
+ *       exactly what the upstream sent before failing, whatever the timing: the target is opened
+ *       (created, truncated) as for any write, even when the error came before any item, as
+ *       Spring's {@code DataBufferUtils.write} opens it on subscription. Failures of the write's own making (a refused item, a listener or
  *       controller that throws, a §2.13 violation) and an outside completion stop at once.</li>
  * </ul>
  */
