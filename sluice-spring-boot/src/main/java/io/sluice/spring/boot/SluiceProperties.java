@@ -19,6 +19,10 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("sluice")
 public class SluiceProperties {
 
+    /** Defaults everywhere; Spring binds the {@code sluice.*} properties onto them. */
+    public SluiceProperties() {
+    }
+
     /** The file executor. */
     private final Executors executors = new Executors();
     /** The chunk pool reads lend from. */
@@ -67,6 +71,10 @@ public class SluiceProperties {
     /** {@code sluice.executors.*}. */
     public static class Executors {
 
+        /** No executor of the application's own until a size is set. */
+        public Executors() {
+        }
+
         /** The file executor's properties. */
         private final Files files = new Files();
 
@@ -82,6 +90,10 @@ public class SluiceProperties {
 
     /** {@code sluice.executors.files.*}. */
     public static class Files {
+
+        /** No size: the shared file pool. */
+        public Files() {
+        }
 
         /**
          * Threads of a file executor of the application's own, used by the default read and write
@@ -111,6 +123,10 @@ public class SluiceProperties {
 
     /** {@code sluice.pool.*}. */
     public static class Pool {
+
+        /** The default chunk size and the shared pool. */
+        public Pool() {
+        }
 
         /** Size of each chunk a read lends, and so of each buffer it emits. */
         private DataSize chunkSize = DataSize.ofKilobytes(64);   // ReadOptions.DEFAULT_CHUNK_SIZE_BYTES: a literal, so the metadata shows it
@@ -161,6 +177,10 @@ public class SluiceProperties {
 
     /** {@code sluice.write.*}. */
     public static class Write {
+
+        /** The default write options. */
+        public Write() {
+        }
 
         /** How a write opens its target. */
         private WriteMode mode = WriteMode.TRUNCATE;
@@ -273,6 +293,10 @@ public class SluiceProperties {
 
     /** {@code sluice.upload.*}. */
     public static class Upload {
+
+        /** Uploads atomic by default. */
+        public Upload() {
+        }
 
         /**
          * Whether uploads (SluiceTransfers.upload, SluiceFileParts) replace their target atomically,
