@@ -5,9 +5,9 @@
 # while a block differs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mvn -q -B -DskipTests -Dsluice.stress.skip=true package -pl sluice-bench,sluice-server,sluice-examples-spring -am
-java -jar sluice-bench/target/sluice-bench.jar report --all
-java -jar sluice-server/target/sluice-server.jar report --all
-java -Dloader.main=io.sluice.examples.spring.load.SpringReport \
-  -cp sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar \
+mvn -q -B -DskipTests -Dsluice.stress.skip=true package -Plab -pl lab/sluice-bench,lab/sluice-server,lab/sluice-spring-load -am
+java -jar lab/sluice-bench/target/sluice-bench.jar report --all
+java -jar lab/sluice-server/target/sluice-server.jar report --all
+java -Dloader.main=io.sluice.lab.spring.SpringReport \
+  -cp lab/sluice-spring-load/target/sluice-spring-load.jar \
   org.springframework.boot.loader.launch.PropertiesLauncher --all

@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  *
  * <pre>
  * mvn -q -B -DskipTests package -pl sluice-examples-spring -am
- * java -jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT.jar --sluice.storage=/tmp/uploads
+ * java -jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar --sluice.storage=/tmp/uploads
  * </pre>
  */
 @SpringBootApplication

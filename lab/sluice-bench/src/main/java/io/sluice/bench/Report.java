@@ -1,0 +1,155 @@
+package io.sluice.bench;
+
+import io.sluice.lab.Estimate;
+import io.sluice.bench.providers.Providers;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/** Turns samples into rows and tables: the full Markdown table and the compact console table. */
+public final class Report {
+
+    private static final List<String> PEERS = List.of("rio", "vertx", "spring");
+
+    private static final Comparator<Cell> CELL_ORDER = Comparator.comparing(Cell::op)
+            .thenComparingLong(Cell::sizeBytes).thenComparingInt(Cell::parallelism);
+    /** Failed rows last, the others fastest first. */
+    private static final Comparator<Row> ROW_ORDER = Comparator.comparing((Row row) -> !row.ok())
+            .thenComparing(Comparator.comparingDouble(Row::mibPerSecond).reversed());
+
+    private final Map<Cell, List<Row>> rowsByCell = new LinkedHashMap<>();
+
+    public Report(List<Sample> samples) {
+        Map<Cell, Map<String, List<Sample>>> grouped = samples.stream().collect(Collectors.groupingBy(Sample::cell,
+                LinkedHashMap::new, Collectors.groupingBy(Sample::provider, LinkedHashMap::new, Collectors.toList())));
+        grouped.keySet().stream().sorted(CELL_ORDER).forEach(cell -> rowsByCell.put(cell, grouped.get(cell)
+                .entrySet().stream()
+                .map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
+                .sorted(ROW_ORDER).toList()));
+    }
+
+    public Map<Cell, List<Row>> rowsByCell() {
+        return rowsByCell;
+    }
+
+    /** The fastest correct baseline in {@code cell}. */
+    public Optional<Row> bestBaseline(Cell cell) {
+        return rowsByCell.getOrDefault(cell, List.of()).stream().filter(Row::baseline).filter(Row::ok)
+                .max(Comparator.comparingDouble(Row::mibPerSecond));
+    }
+
+    public Optional<Row> row(Cell cell, String provider) {
+        return rowsByCell.getOrDefault(cell, List.of()).stream()
+                .filter(row -> row.provider().equals(provider)).findFirst();
+    }
+
+    /**
+     * {@code a}'s speed over {@code b}'s in {@code cell}, the ratio of their mean times per
+     * invocation (so the table's Speed columns give the same figure), with its interval;
+     * {@link Estimate#NONE} if either is missing or failed.
+     */
+    public Estimate speedRatio(Cell cell, String a, String b) {
+        return ratio(cell, a, b, Sample::nanos, true);
+    }
+
+    /** {@code a}'s mean of {@code value} over {@code b}'s ({@code b}'s over {@code a}'s if {@code inverse}). */
+    public Estimate ratio(Cell cell, String a, String b, ToDoubleFunction<Sample> value, boolean inverse) {
+        Optional<Row> first = row(cell, a).filter(Row::ok);
+        Optional<Row> second = row(cell, b).filter(Row::ok);
+        if (first.isEmpty() || second.isEmpty()) {
+            return Estimate.NONE;
+        }
+        double[] x = first.get().each(value);
+        double[] y = second.get().each(value);
+        return inverse ? Estimate.ratioOfMeans(y, x) : Estimate.ratioOfMeans(x, y);
+    }
+
+    /** Whether a correct row of {@code cell} has fewer than {@link Row#MIN_SAMPLES} samples. */
+    public boolean fewSamples(Cell cell) {
+        return rowsByCell.getOrDefault(cell, List.of()).stream()
+                .anyMatch(row -> row.ok() && row.samples().size() < Row.MIN_SAMPLES);
+    }
+
+    private String fewSamplesNote() {
+        return rowsByCell.keySet().stream().anyMatch(this::fewSamples)
+                ? "* fewer than " + Row.MIN_SAMPLES + " samples for a provider in this cell: its intervals are too "
+                + "narrow to trust\n" : "";
+    }
+
+    /**
+     * The paper's table plus costs, one Markdown table per operation; "x best baseline" is the
+     * row's speed over the fastest correct baseline's, with its 95% interval.
+     */
+    public String markdown() {
+        StringBuilder md = new StringBuilder();
+        Op current = null;
+        for (Map.Entry<Cell, List<Row>> entry : rowsByCell.entrySet()) {
+            Cell cell = entry.getKey();
+            if (cell.op() != current) {
+                current = cell.op();
+                md.append("\n#### ").append(current.name().toLowerCase(Locale.ROOT)).append("\n\n")
+                        .append("| Size | Count | Parallelism | Provider | AVG ms | STDDEV ms | STDERR ms | Speed MiB/s "
+                                + "| x best baseline | CPU s/GiB | Alloc MiB/GiB | Peak heap MiB | Peak direct MiB "
+                                + "| Peak threads |\n")
+                        .append("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            }
+            String best = bestBaseline(cell).map(Row::provider).orElse("");
+            for (Row row : entry.getValue()) {
+                md.append(String.format(Locale.ROOT, "| %s | %d%s | %d | %s |", Cell.formatSize(cell.sizeBytes()),
+                        row.samples().size(), row.samples().size() < Row.MIN_SAMPLES ? "*" : "", cell.parallelism(),
+                        row.baseline() ? "_" + row.provider() + "_" : row.provider()));
+                if (!row.ok()) {
+                    md.append(" FAILED: ").append(row.failure().replace("FAILED: ", "").replace('|', '/'))
+                            .append(" | | | | | | | | | |\n");
+                    continue;
+                }
+                md.append(String.format(Locale.ROOT,
+                        " %.2f | %.2f | %.2f | %.0f | %s | %.2f | %.0f | %.0f | %.1f | %d |\n",
+                        row.avgMs(), row.stddevMs(), row.stderrMs(), row.mibPerSecond(),
+                        speedRatio(cell, row.provider(), best).format(), row.cpuSecondsPerGiB(),
+                        row.allocatedMiBPerGiB(), row.peakHeapMiB(), row.peakDirectMiB(), row.peakThreads()));
+            }
+        }
+        String note = fewSamplesNote();
+        return md + (note.isEmpty() ? "" : "\n" + note);
+    }
+
+    /**
+     * One line per cell: sluice's speed, the best baseline, and sluice's speed over it and over
+     * each peer, each with its 95% interval.
+     */
+    public String compact() {
+        StringBuilder out = new StringBuilder();
+        String format = "%-24s %7s  %-16s %7s  %-18s %-18s %-18s %-18s%n";
+        out.append(String.format(Locale.ROOT, format, "cell", "sluice", "best baseline", "MiB/s", "x base", "x rio",
+                "x vertx", "x spring"));
+        for (Cell cell : rowsByCell.keySet()) {
+            Optional<Row> sluice = row(cell, "sluice").or(() -> row(cell, "sluice-rw"));
+            String name = sluice.map(Row::provider).orElse("sluice");
+            Optional<Row> best = bestBaseline(cell);
+            List<Object> columns = new ArrayList<>(List.of(cell.label() + (fewSamples(cell) ? " *" : ""),
+                    sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED")
+                            .orElse("-"),
+                    best.map(Row::provider).orElse("-"),
+                    best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),
+                    speedRatio(cell, name, best.map(Row::provider).orElse("")).format()));
+            PEERS.forEach(peer -> columns.add(speedRatio(cell, name, peer).format()));
+            out.append(String.format(Locale.ROOT, format, columns.toArray()));
+        }
+        out.append(fewSamplesNote());
+        List<Row> failed = rowsByCell.values().stream().flatMap(List::stream).filter(row -> !row.ok()).toList();
+        if (!failed.isEmpty()) {
+            out.append("failed (wrong output, error or timeout; reported as failed, not fast):\n");
+            failed.forEach(row -> out.append("  ").append(row.cell().label()).append(' ').append(row.provider())
+                    .append(": ").append(row.failure()).append('\n'));
+        }
+        return out.toString();
+    }
+}

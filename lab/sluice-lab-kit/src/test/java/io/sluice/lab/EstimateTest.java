@@ -1,0 +1,73 @@
+package io.sluice.lab;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EstimateTest {
+
+    private static final double[] FAST = {10, 11, 9, 10, 12, 10, 9, 11};
+    private static final double[] SLOW = {20, 22, 19, 21, 20, 18, 21, 20};
+
+    @Test
+    void theRatioIsOfTheMeansAndItsIntervalSurroundsIt() {
+        Estimate ratio = Estimate.ratioOfMeans(SLOW, FAST);
+
+        assertEquals(161.0 / 82.0, ratio.value(), 1e-12);
+        assertTrue(ratio.low() < ratio.value() && ratio.value() < ratio.high(), ratio.format());
+        assertTrue(ratio.low() > 1.8 && ratio.high() < 2.15, "tight samples, a tight interval: " + ratio.format());
+    }
+
+    @Test
+    void theSameSamplesGiveTheSameIntervalEveryTime() {
+        assertEquals(Estimate.ratioOfMeans(SLOW, FAST), Estimate.ratioOfMeans(SLOW, FAST));
+        assertEquals(Estimate.ratioOfMeans(SLOW, FAST).format(), Estimate.ratioOfMeans(SLOW.clone(), FAST.clone()).format());
+    }
+
+    @Test
+    void identicalSamplesHaveNoSpread() {
+        Estimate ratio = Estimate.ratioOfMeans(new double[] {6, 6, 6}, new double[] {3, 3});
+
+        assertEquals(new Estimate(2, 2, 2), ratio);
+        assertEquals("2.00 (2.00-2.00)", ratio.format());
+    }
+
+    @Test
+    void theIntervalCutsTwoAndAHalfPercentOffEachEnd() {
+        // The resampled mean of {1, 2} is 1, 1.5 or 2 with chances 1/4, 1/2 and 1/4: each end holds
+        // far more than 2.5% of the resamples, so the interval runs from one end to the other.
+        Estimate ratio = Estimate.ratioOfMeans(new double[] {1, 2}, new double[] {1});
+
+        assertEquals(1.5, ratio.value(), 1e-12);
+        assertEquals(1.0, ratio.low(), 1e-12);
+        assertEquals(2.0, ratio.high(), 1e-12);
+    }
+
+    @Test
+    void aTargetAtLeastIsMetOnlyWhenTheLowEndClearsIt() {
+        Estimate ratio = new Estimate(1.0, 0.9, 1.1);
+
+        assertEquals(Estimate.Verdict.MET, ratio.against(0.9, false), "the low end on the target clears it");
+        assertEquals(Estimate.Verdict.INCONCLUSIVE, ratio.against(0.91, false));
+        assertEquals(Estimate.Verdict.INCONCLUSIVE, ratio.against(1.1, false), "the high end on the target");
+        assertEquals(Estimate.Verdict.MISSED, ratio.against(1.11, false));
+        assertEquals(Estimate.Verdict.NOT_MEASURED, Estimate.NONE.against(1, false));
+    }
+
+    @Test
+    void aTargetAtMostIsMetOnlyWhenTheHighEndStaysUnderIt() {
+        Estimate ratio = new Estimate(1.0, 0.9, 1.1);
+
+        assertEquals(Estimate.Verdict.MET, ratio.against(1.1, true));
+        assertEquals(Estimate.Verdict.INCONCLUSIVE, ratio.against(1.09, true));
+        assertEquals(Estimate.Verdict.INCONCLUSIVE, ratio.against(0.9, true));
+        assertEquals(Estimate.Verdict.MISSED, ratio.against(0.89, true));
+    }
+
+    @Test
+    void aMissingSideIsNotMeasured() {
+        assertEquals(Estimate.NONE, Estimate.ratioOfMeans(new double[0], FAST));
+        assertEquals("-", Estimate.NONE.format());
+    }
+}

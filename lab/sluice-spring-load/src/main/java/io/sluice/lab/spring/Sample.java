@@ -1,0 +1,60 @@
+package io.sluice.lab.spring;
+
+import io.sluice.lab.Csv;
+import io.sluice.lab.Load;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One recorded sample of {@link LoadHarness}: one row of its {@code uploads.csv} or {@code downloads.csv}. */
+record Sample(String commit, String jdk, String transfer, long sizeBytes, int clients, int sample, double seconds,
+              double mibPerSecond, double serverCpuSeconds, long heapAfterGcBytes, long peakRssBytes, Load load) {
+
+    /** The columns, in {@link LoadHarness}'s order. */
+    static final String HEADER = "commit,jdk,transfer,size_bytes,clients,sample,seconds,mib_per_s,"
+            + "server_cpu_s,server_heap_after_gc_bytes,server_peak_rss_bytes,load1_before,load1_after,others_busy";
+
+    /**
+     * The samples of one of the harness's CSV files.
+     *
+     * @throws IOException if the file cannot be read, its header is not {@link #HEADER} or a row
+     *     does not have its columns
+     */
+    static List<Sample> read(Path csv) throws IOException {
+        List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+        if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+            throw new IOException(csv + ": expected the header " + HEADER);
+        }
+        List<Sample> samples = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            List<String> f = Csv.fields(lines.get(i));
+            try {
+                samples.add(new Sample(f.get(0), f.get(1), f.get(2), Long.parseLong(f.get(3)), Integer.parseInt(f.get(4)),
+                        Integer.parseInt(f.get(5)), Double.parseDouble(f.get(6)), Double.parseDouble(f.get(7)),
+                        Double.parseDouble(f.get(8)), Long.parseLong(f.get(9)), Long.parseLong(f.get(10)),
+                        new Load(Double.parseDouble(f.get(11)), Double.parseDouble(f.get(12)),
+                                Double.parseDouble(f.get(13)))));
+            } catch (RuntimeException e) {
+                throw new IOException(csv + ":" + (i + 1) + ": " + e.getMessage(), e);
+            }
+        }
+        return samples;
+    }
+
+    /** The server's CPU seconds per GiB this sample moved (all clients' bytes). */
+    double cpuSecondsPerGiB() {
+        return serverCpuSeconds / (sizeBytes * (double) clients / (1L << 30));
+    }
+
+    /** Whether the machine's load during this sample is unknown (no reading). */
+    boolean loadUnknown() {
+        return Double.isNaN(load.othersBusy());
+    }
+}

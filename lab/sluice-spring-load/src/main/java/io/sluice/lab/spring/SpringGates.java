@@ -1,0 +1,147 @@
+package io.sluice.lab.spring;
+
+import io.sluice.lab.Estimate;
+import io.sluice.lab.Estimate.Verdict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The targets a Spring run is judged against, each by the 95% bootstrap interval of a ratio of
+ * means ({@link Estimate#against}): met when the whole interval clears the target, missed when it
+ * lies wholly on the wrong side, inconclusive otherwise; a gate is met only if every cell it names
+ * is met, missed if one is missed, not measured ({@code n/a}) if none is measured, and inconclusive
+ * otherwise.
+ * <ul>
+ *   <li><b>3x transferTo:</b> at every size from {@link #FROM_BYTES} and at 1 and at 10 clients,
+ *       sluice's streamed multipart upload ({@link Transfer#SLUICE_STREAM}: {@code FileParts.store}
+ *       on the form's {@code PartEvent}s) moves at least {@link #TIMES_TRANSFER_TO} times the MiB/s
+ *       of Spring's multipart upload ({@code FilePart.transferTo}): the same form, each the
+ *       application's way to store its file part. Each cell also shows, for reference, sluice's
+ *       {@code FileParts.transferTo} on Boot's {@code FilePart} (behind the same temporary file as
+ *       Spring's, so it measures the writer behind that file) and sluice's raw upload (the writer
+ *       alone) over Spring's multipart. A run without {@code sluice-stream} samples has its cells
+ *       not measured.</li>
+ *   <li><b>heap flat:</b> for each of sluice's transfers and client counts, the server's heap after
+ *       a full GC following a sample at the largest size measured is at most
+ *       {@link #HEAP_GROWTH_AT_MOST} times that at the smallest (1 GiB against 1 MiB in the full run):
+ *       what sluice's path holds after a transfer does not grow with the file. The allowance is a
+ *       quarter of the application's own heap after GC (its context, Netty, Reactor), a small
+ *       fraction of a 1 GiB file.</li>
+ * </ul>
+ *
+ * <p>Heap flat compares two moments of one application, so it is fair only if nothing but the
+ * file's size differs between them. A young application's heap after GC grows over its first
+ * requests whatever they move (classes loaded, code compiled, Netty's pools and caches filled, for
+ * Spring's transfers as for sluice's), and the smallest size is measured first. {@link LoadHarness}
+ * therefore runs an unrecorded warm-up pass over every transfer at the smallest and the largest size
+ * before its first recorded cell ({@link Schedule}), so both moments the gate compares come from a
+ * warmed application and the criterion stays as stated. Judging sluice's growth against Spring's in
+ * the same cells instead would change what the gate says: a growth with the file that both share
+ * would pass, and Spring's own noise would move sluice's verdict.
+ */
+final class SpringGates {
+
+    static final long FROM_BYTES = 100L << 20;
+    static final double TIMES_TRANSFER_TO = 3.0;
+    static final List<Integer> GATE_CLIENTS = List.of(1, 10);
+    static final double HEAP_GROWTH_AT_MOST = 1.25;
+
+    private SpringGates() {
+    }
+
+    /** Both gates, each cell's line and each gate's verdict, as a code block's text. */
+    static String render(SpringRun run) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "3x transferTo: %s / %s MiB/s >= %.1f at every size from %s, at 1 and 10 "
+                + "clients", Transfer.SLUICE_STREAM.label(), Transfer.SLUICE_STREAM.baseline(), TIMES_TRANSFER_TO,
+                SpringTables.size(FROM_BYTES)));
+        Verdict transferTo = transferTo(run, lines);
+        lines.add("=> " + transferTo);
+        lines.add(String.format(Locale.ROOT, "heap flat: sluice's server heap after a full GC at the largest size "
+                + "<= %.2fx at the smallest, each sluice transfer and client count", HEAP_GROWTH_AT_MOST));
+        Verdict heap = heapFlat(run, lines);
+        lines.add("=> " + heap);
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static Verdict transferTo(SpringRun run, List<String> lines) {
+        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        if (sizes.isEmpty()) {
+            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : sizes) {
+            for (int clients : GATE_CLIENTS) {
+                Estimate ratio = ratio(run, Transfer.SLUICE_STREAM, size, clients);
+                Verdict verdict = ratio.against(TIMES_TRANSFER_TO, false);
+                verdicts.add(verdict);
+                String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_STREAM.label() + " not measured"
+                        : ratio.format() + ": " + verdict;
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s)", SpringTables.size(size),
+                        clients, judged, String.join(", ", reference(run, size, clients))));
+            }
+        }
+        return all(verdicts);
+    }
+
+    private static Verdict heapFlat(SpringRun run, List<String> lines) {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (List<Sample> samples : List.of(run.uploads(), run.downloads())) {
+            List<Long> sizes = SpringRun.sizes(samples);
+            if (sizes.size() < 2) {
+                continue;
+            }
+            long smallest = sizes.get(0);
+            long largest = sizes.get(sizes.size() - 1);
+            for (String transfer : samples.stream().map(Sample::transfer).filter(t -> t.startsWith("sluice-"))
+                    .distinct().sorted().toList()) {
+                for (int clients : SpringRun.clients(samples)) {
+                    Estimate growth = Estimate.ratioOfMeans(
+                            SpringRun.values(samples, transfer, largest, clients, Sample::heapAfterGcBytes),
+                            SpringRun.values(samples, transfer, smallest, clients, Sample::heapAfterGcBytes));
+                    Verdict verdict = growth.against(HEAP_GROWTH_AT_MOST, true);
+                    verdicts.add(verdict);
+                    lines.add(String.format(Locale.ROOT, "  %s x%d, %s / %s: %s: %s", transfer, clients,
+                            SpringTables.size(largest), SpringTables.size(smallest), growth.format(), verdict));
+                }
+            }
+        }
+        if (verdicts.isEmpty()) {
+            lines.add("  fewer than two sizes in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        return all(verdicts);
+    }
+
+    /** {@code transfer}'s mean MiB/s over its baseline's in one upload cell. */
+    private static Estimate ratio(SpringRun run, Transfer transfer, long size, int clients) {
+        return SpringTables.ratio(run.uploads(), transfer.label(), transfer.baseline(), size, clients);
+    }
+
+    /** The 3x gate's reference ratios: sluice's other uploads over the gate's baseline. */
+    private static List<String> reference(SpringRun run, long size, int clients) {
+        List<String> ratios = new ArrayList<>();
+        for (Transfer transfer : List.of(Transfer.SLUICE_MULTIPART, Transfer.SLUICE_RAW)) {
+            ratios.add(transfer.label() + " / " + Transfer.SLUICE_STREAM.baseline() + " " + SpringTables.ratio(
+                    run.uploads(), transfer.label(), Transfer.SLUICE_STREAM.baseline(), size, clients).format());
+        }
+        return ratios;
+    }
+
+    /**
+     * Met if every cell is, missed if one is, not measured if none is, inconclusive otherwise (a
+     * cell not measured among measured ones included).
+     */
+    private static Verdict all(List<Verdict> verdicts) {
+        if (verdicts.contains(Verdict.MISSED)) {
+            return Verdict.MISSED;
+        }
+        if (verdicts.stream().allMatch(v -> v == Verdict.NOT_MEASURED)) {
+            return Verdict.NOT_MEASURED;
+        }
+        return verdicts.stream().allMatch(v -> v == Verdict.MET) ? Verdict.MET : Verdict.INCONCLUSIVE;
+    }
+}

@@ -1,0 +1,124 @@
+package io.sluice.lab.spring;
+
+import io.sluice.lab.Load;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * One run of {@link LoadHarness} as its results folder holds it: {@code uploads.csv},
+ * {@code downloads.csv} and {@code run.txt} (when it started, and its arguments).
+ */
+record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, String arguments) {
+
+    /** The harness's note of its start and arguments in a results folder. */
+    static final String ABOUT = "run.txt";
+
+    private static final String STARTED = "started ";
+    private static final String ARGUMENTS = "arguments ";
+
+    /** What {@link #ABOUT} holds: the start to the second, and the harness's arguments. */
+    static String about(Instant started, String arguments) {
+        return STARTED + started.truncatedTo(ChronoUnit.SECONDS) + "\n" + ARGUMENTS + arguments + "\n";
+    }
+
+    /**
+     * Reads a results folder; a folder without {@link #ABOUT} reads as started and run with
+     * arguments "not recorded".
+     *
+     * @throws IOException if a CSV is missing, malformed or empty, or rows of several commits or JDKs mix
+     */
+    static SpringRun read(Path folder) throws IOException {
+        List<Sample> uploads = Sample.read(folder.resolve("uploads.csv"));
+        List<Sample> downloads = Sample.read(folder.resolve("downloads.csv"));
+        List<Sample> all = Stream.concat(uploads.stream(), downloads.stream()).toList();
+        if (all.isEmpty()) {
+            throw new IOException(folder + ": no samples");
+        }
+        if (all.stream().map(sample -> sample.commit() + " " + sample.jdk()).distinct().count() > 1) {
+            throw new IOException(folder + ": samples of several runs (the commit or the JDK differs)");
+        }
+        String started = "not recorded";
+        String arguments = "not recorded";
+        Path about = folder.resolve(ABOUT);
+        if (Files.exists(about)) {
+            for (String line : Files.readAllLines(about, StandardCharsets.UTF_8)) {
+                started = line.startsWith(STARTED) ? line.substring(STARTED.length()) : started;
+                arguments = line.startsWith(ARGUMENTS) ? line.substring(ARGUMENTS.length()) : arguments;
+            }
+        }
+        return new SpringRun(uploads, downloads, started, arguments);
+    }
+
+    List<Sample> all() {
+        return Stream.concat(uploads.stream(), downloads.stream()).toList();
+    }
+
+    /** Samples measured while other work kept more than {@link Load#NOISY_ABOVE} of the cores busy. */
+    long noisySamples() {
+        return all().stream().filter(sample -> sample.load().noisy()).count();
+    }
+
+    long samplesWithoutLoad() {
+        return all().stream().filter(Sample::loadUnknown).count();
+    }
+
+    /** No sample noisy, and every sample's load known. */
+    boolean quiet() {
+        return noisySamples() == 0 && samplesWithoutLoad() == 0;
+    }
+
+    /** The sizes measured in {@code samples}, smallest first. */
+    static List<Long> sizes(List<Sample> samples) {
+        return samples.stream().map(Sample::sizeBytes).distinct().sorted().toList();
+    }
+
+    /** The client counts measured in {@code samples}, smallest first. */
+    static List<Integer> clients(List<Sample> samples) {
+        return samples.stream().map(Sample::clients).distinct().sorted().toList();
+    }
+
+    /** {@code value} of each sample of {@code transfer} at {@code size} with {@code clients}. */
+    static double[] values(List<Sample> samples, String transfer, long size, int clients,
+                           ToDoubleFunction<Sample> value) {
+        return samples.stream().filter(s -> s.transfer().equals(transfer) && s.sizeBytes() == size
+                && s.clients() == clients).mapToDouble(value).toArray();
+    }
+
+    /** The fewest and the most recorded samples of a cell (transfer, size, clients). */
+    IntSummaryStatistics samplesPerCell() {
+        Map<String, Long> counts = all().stream().collect(Collectors.groupingBy(
+                s -> s.transfer() + " " + s.sizeBytes() + " " + s.clients(), Collectors.counting()));
+        return counts.values().stream().mapToInt(Long::intValue).summaryStatistics();
+    }
+
+    /** The {@code run} block: origin, samples, the machine's load and the command. */
+    String line() {
+        Sample first = all().get(0);
+        IntSummaryStatistics perCell = samplesPerCell();
+        String samples = perCell.getMin() == perCell.getMax() ? Integer.toString(perCell.getMax())
+                : perCell.getMin() + " to " + perCell.getMax();
+        double othersBusy = all().stream().mapToDouble(s -> s.load().othersBusy()).filter(v -> !Double.isNaN(v))
+                .max().orElse(Double.NaN);
+        List<String> parts = new ArrayList<>();
+        parts.add("Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + samples
+                + " recorded samples per cell");
+        parts.add(samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad()
+                + " samples)" : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
+                + "during a sample (%d samples above %.0f%%)", quiet() ? "quiet" : "NOISY", 100 * othersBusy,
+                noisySamples(), 100 * Load.NOISY_ABOVE));
+        return String.join("; ", parts) + ".\nCommand: `LoadHarness " + arguments + "`.\n";
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.lab.spring;
+
+import io.sluice.examples.spring.FilesClient;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One way to move a file that the harness measures, in Spring's variant or sluice's. Each of
+ * sluice's is compared with the Spring transfer its {@link #baseline()} names: the one of its own
+ * kind, except {@link #SLUICE_STREAM}, which Spring has no counterpart for and which is compared with
+ * {@link #SPRING_MULTIPART} (the same form, read as {@code PartEvent}s instead of a {@code FilePart}).
+ */
+enum Transfer {
+    SPRING_MULTIPART("spring", "multipart", "multipart"),
+    SLUICE_MULTIPART("sluice", "multipart", "multipart"),
+    SLUICE_STREAM("sluice", "stream", "multipart"),
+    SPRING_RAW("spring", "raw", "raw"),
+    SLUICE_RAW("sluice", "raw", "raw"),
+    SPRING_DOWNLOAD("spring", "download", "download"),
+    SLUICE_DOWNLOAD("sluice", "download", "download");
+
+    final String variant;  // the application's path prefix
+    final String kind;     // multipart, stream, raw or download
+    final String against;  // the kind of Spring's transfer this one is compared with
+
+    Transfer(String variant, String kind, String against) {
+        this.variant = variant;
+        this.kind = kind;
+        this.against = against;
+    }
+
+    boolean upload() {
+        return !kind.equals("download");
+    }
+
+    /** The label in the raw results: {@code spring-raw}, {@code sluice-stream}... */
+    String label() {
+        return variant + "-" + kind;
+    }
+
+    /** The label of the Spring transfer this one is compared with (for Spring's, its own). */
+    String baseline() {
+        return "spring-" + against;
+    }
+
+    /** sluice's transfers, uploads or downloads, in the order of the tables. */
+    static List<Transfer> sluices(boolean uploads) {
+        return Arrays.stream(values()).filter(t -> t.variant.equals("sluice") && t.upload() == uploads).toList();
+    }
+
+    /**
+     * Moves {@code source} once (stored as, or read from, {@code name}) and fails unless every byte
+     * arrived: an upload's answer is the stored size, a download's body has the file's length.
+     */
+    void once(FilesClient client, String name, Path source, long size) throws IOException, InterruptedException {
+        String answer = switch (kind) {
+            case "multipart" -> check(client.uploadPart(variant, name, source));
+            case "stream" -> check(client.uploadStreamedPart(name, source));
+            case "raw" -> check(client.uploadRaw(variant, name, source));
+            default -> {
+                FilesClient.Answer got = client.count(variant, name);
+                yield got.status() == 200 ? Long.toString(got.bodyBytes()) : "status " + got.status();
+            }
+        };
+        if (!answer.equals(Long.toString(size))) {
+            throw new IOException(label() + " of " + name + ": expected " + size + " bytes, got " + answer);
+        }
+    }
+
+    private static String check(FilesClient.Stored stored) {
+        return stored.status() == 200 ? stored.body() : "status " + stored.status() + ": " + stored.body();
+    }
+}
