@@ -18,8 +18,10 @@ import java.util.concurrent.Executor;
  * write gets its own demand controller from the strategy).
  *
  * <p><b>Backpressure:</b> the {@link #demand() demand strategy} decides how many items to request
- * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes by the rule
- * {@link io.sluice.demand.WriteLedger} states, with its bound: {@code max(C, M)} for cap {@code C}
+ * and when; {@link #maxQueuedBytes()} caps the received, unwritten bytes: demand is forwarded only
+ * while the queued bytes plus the outstanding items, each counted at the largest item seen (or
+ * declared), stay within the cap, and one item is always requested when nothing is queued or
+ * outstanding. Its bound: {@code max(C, M)} for cap {@code C}
  * and the write's largest item {@code M} while no item outgrows those before it. Demand cannot be
  * taken back, so over a whole write, with the first non-empty item {@code F} and the strategy's
  * largest window {@code W} (items queued plus outstanding), a write holds at most

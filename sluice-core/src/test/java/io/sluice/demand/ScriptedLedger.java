@@ -1,5 +1,7 @@
 package io.sluice.demand;
 
+import io.sluice.internal.write.WriteLedger;
+
 /**
  * One write's {@link WriteLedger} moved by hand, as a writer would move it: the test says when
  * items arrive and when they are written, all of one size, and {@link #ask()} records whatever the

@@ -4,7 +4,7 @@ import io.sluice.internal.Loans;
 import io.sluice.internal.OperationFuture;
 import io.sluice.internal.SerialDrain;
 import io.sluice.WriteOptions;
-import io.sluice.demand.WriteLedger;
+import io.sluice.internal.write.WriteLedger;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 

@@ -30,7 +30,7 @@
  *       maxQueuedBytes}, where {@code L} is the larger of the largest item seen and the declared
  *       {@link io.sluice.WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
  *       before the first item one item is requested, unless a declared size lets more in). Every
- *       strategy but {@code Demand.unbounded()} is capped. {@link io.sluice.demand.WriteLedger} keeps the counts and
+ *       strategy but {@code Demand.unbounded()} is capped. {@link WriteLedger} keeps the counts and
  *       applies this rule and states the bound on held bytes it gives for any item sizes.</li>
  *   <li>W5 (§1.1): an item beyond the requested total fails the write naming §1.1; it is dropped,
  *       never queued.</li>
@@ -38,8 +38,8 @@
  *       live upstream. The writer's own completion comes after the sink is closed (and forced, with
  *       sync); an outside completion comes after {@link io.sluice.internal.write.WriteSink#abort()} returned, which closes
  *       every sink but a user's non-interruptible channel with a write in flight.</li>
- *   <li>W7: one pass writes at most {@link io.sluice.demand.WriteLedger#YIELD_AFTER_BYTES} and handles at most
- *       {@link io.sluice.demand.WriteLedger#YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
+ *   <li>W7: one pass writes at most {@link WriteLedger#YIELD_AFTER_BYTES} and handles at most
+ *       {@link WriteLedger#YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
  *       concurrent writes share it fairly.</li>
  *   <li>W8: {@code onNext} publishes an item's bytes ({@code queuedBytes}) before its count
  *       ({@code received}), and the drain reads the count before the bytes, so the drain never sees

@@ -101,7 +101,7 @@ class WriterGuaranteesTest {
         SyncUpstream source = new SyncUpstream(writer, 1_000_000, i -> one.duplicate());
         writer.onSubscribe(source);
         assertTrue(executor.runNext());
-        assertTrue(sink.items <= io.sluice.demand.WriteLedger.YIELD_AFTER_ITEMS,
+        assertTrue(sink.items <= WriteLedger.YIELD_AFTER_ITEMS,
                 "one pass wrote " + sink.items + " items");
         assertEquals(1, executor.queued(), "the pass yielded: the write is queued behind other tasks");
         executor.runAll();

@@ -1,7 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.demand.DemandController;
-import io.sluice.demand.WriteLedger;
+import io.sluice.internal.write.WriteLedger;
 import io.sluice.lab.Pacer;
 import io.sluice.lab.PacingClock;
 import io.sluice.lab.ScheduledPublisher;

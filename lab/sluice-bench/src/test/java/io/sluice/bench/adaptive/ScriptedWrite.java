@@ -2,7 +2,7 @@ package io.sluice.bench.adaptive;
 
 import io.sluice.demand.DemandController;
 import io.sluice.demand.DemandStrategy;
-import io.sluice.demand.WriteLedger;
+import io.sluice.internal.write.WriteLedger;
 
 /**
  * Drives a controller by hand, item by item, on the writer's own {@link WriteLedger}: the test

@@ -2,7 +2,7 @@ package io.sluice.server.ws;
 
 import io.sluice.WriteListener;
 import io.sluice.WriteSnapshot;
-import io.sluice.demand.WriteLedger;
+import io.sluice.internal.write.WriteLedger;
 import io.sluice.server.SendingSubscriber;
 import org.eclipse.jetty.util.IteratingCallback;
 import org.eclipse.jetty.websocket.api.Callback;

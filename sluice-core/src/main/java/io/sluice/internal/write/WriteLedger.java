@@ -1,4 +1,9 @@
-package io.sluice.demand;
+package io.sluice.internal.write;
+
+import io.sluice.demand.Demand;
+import io.sluice.demand.DemandController;
+import io.sluice.demand.DemandState;
+import io.sluice.demand.DemandStrategy;
 
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 

@@ -1,5 +1,8 @@
-package io.sluice.demand;
+package io.sluice.internal.write;
 
+import io.sluice.demand.Demand;
+import io.sluice.demand.DemandController;
+import io.sluice.demand.DemandState;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
