@@ -83,7 +83,7 @@ public final class AdaptiveDemand implements DemandStrategy {
     }
 
     /**
-     * The defaults, chosen by the model sweep in {@code docs/ADAPTIVE.md}: amount 16 in [16, 1024],
+     * The defaults, chosen by the lab's model sweep ({@code lab/docs/ADAPTIVE.md}): amount 16 in [16, 1024],
      * shift 1 (fixed), growth and shrink factors 4, 256 KiB minimum batch. The paper's constants
      * (amount at least 3, shift in [1, 3], factors 2) are {@code withAmount(16, 3, 1024)
      * .withShift(1, 1, 3).withFactors(2, 2).withMinBatchBytes(0)}.

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LentChunksDocTest {
 
-    private static final String HEADING = "### Lent chunks: reads without garbage";
+    private static final String HEADING = "## Lent chunks: reads without garbage";
     private static final Pattern EXAMPLE_LINK =
             Pattern.compile("\\(\\.\\./sluice-examples/src/main/java/io/sluice/examples/(\\w+)\\.java\\)");
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)\\n```", Pattern.DOTALL);
@@ -54,7 +54,7 @@ class LentChunksDocTest {
     private static String section(String page) {
         int start = page.indexOf(HEADING);
         assertTrue(start >= 0, "USING.md has the section " + HEADING);
-        int end = page.indexOf("\n### ", start + HEADING.length());
+        int end = page.indexOf("\n## ", start + HEADING.length());
         return page.substring(start, end < 0 ? page.length() : end);
     }
 

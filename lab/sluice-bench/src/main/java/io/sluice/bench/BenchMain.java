@@ -212,7 +212,7 @@ public final class BenchMain {
         Stress.chart(results, size).writePng(chartsDir.resolve("memory-stress.png"));
     }
 
-    /** The machine, in the form of "How it was run" in docs/results/2026-11-23-grid/README.md. */
+    /** The machine, in the form of "How it was run" in lab/results/2026-11-23-grid/README.md. */
     static String machine(Path dir, String java, List<String> jvmArgs) throws IOException {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

@@ -70,13 +70,13 @@ final class Docs {
 
     /** Every block of every page whose body differs from what its data generates now. */
     List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root.resolve("docs"));
+        return blocks.differingUnder(root);
     }
 
     /** Rewrites the blocks generated from {@code from} (every block if null); returns those that changed. */
     List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
         Path file = from == null ? null : samplesFile(from).toAbsolutePath().normalize();
-        return blocks.rewriteUnder(root.resolve("docs"),
+        return blocks.rewriteUnder(root,
                 block -> file == null || samplesFile(from(block)).toAbsolutePath().normalize().equals(file));
     }
 }

@@ -27,7 +27,7 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
     private static final String QUICK = "WRITE:1M:1,WRITE:10M:1,WRITE:1M:10,WRITE:1K:100,"
             + "READ:10M:1,READ:1M:10,COPY:10M:1,COPY:1M:10";
 
-    /** The paper's grid, reduced where one invocation would move more than 1 GiB (docs/BENCHMARKS.md shows `full`). */
+    /** The paper's grid, reduced where one invocation would move more than 1 GiB (lab/docs/BENCHMARKS.md shows `full`). */
     private static final String STANDARD = "WRITE:1K:1,WRITE:1K:10,WRITE:1K:100,WRITE:1K:1000,"
             + "WRITE:1M:1,WRITE:1M:10,WRITE:1M:100,WRITE:10M:1,WRITE:10M:10,WRITE:100M:1,"
             + "READ:1K:1,READ:1K:10,READ:1K:100,READ:1K:1000,"

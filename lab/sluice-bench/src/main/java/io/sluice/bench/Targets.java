@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * The benchmark's targets, checked against a report: sluice's speed and CPU against Rio and the
  * plain-JDK code that does the same work, and the heap lent reads allocate. A target is met,
  * missed or inconclusive by its measured figure's 95% interval ({@link Estimate#against}).
- * Measured here, never asserted in tests; docs/BENCHMARKS.md, "Targets: met, missed, inconclusive", reads them.
+ * Measured here, never asserted in tests; lab/docs/BENCHMARKS.md, "Targets: met, missed, inconclusive", reads them.
  */
 public final class Targets {
 

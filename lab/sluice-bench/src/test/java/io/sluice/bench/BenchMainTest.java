@@ -12,8 +12,8 @@ class BenchMainTest {
 
     @Test
     void readsNameValuePairsAndFlags() {
-        assertEquals(Map.of("from", "docs/results/x", "allow-noisy", "true", "charts", "out"),
-                BenchMain.options(new String[] {"--from", "docs/results/x", "--allow-noisy", "--charts", "out"}));
+        assertEquals(Map.of("from", "lab/results/x", "allow-noisy", "true", "charts", "out"),
+                BenchMain.options(new String[] {"--from", "lab/results/x", "--allow-noisy", "--charts", "out"}));
     }
 
     @Test

@@ -13,7 +13,7 @@ import java.io.IOException;
  */
 public abstract class JettyService implements AutoCloseable {
 
-    /** The listen backlog of every server (capped at {@code net.core.somaxconn}; docs/SERVER.md says why). */
+    /** The listen backlog of every server (capped at {@code net.core.somaxconn}; lab/docs/SERVER.md says why). */
     static final int ACCEPT_QUEUE_SIZE = 2048;
 
     private final Server server;

@@ -14,7 +14,7 @@ import java.util.Locale;
 /**
  * Measures the model's {@link ModelCosts} on this machine, in the run that then uses them, with
  * unlimited ends (so nothing but the pipeline's own costs limits a run) and on no scenario the
- * model is later compared with; docs/ADAPTIVE.md §4 says which run gives which cost.
+ * model is later compared with; lab/docs/ADAPTIVE.md §4 says which run gives which cost.
  */
 public final class Calibration {
 

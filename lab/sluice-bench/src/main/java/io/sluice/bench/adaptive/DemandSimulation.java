@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * sink on a simulated clock. Every decision is the real one (its writer keeps sluice's own
  * {@link WriteLedger} around the strategy's {@link DemandController}); the model adds only the
  * writer's and the producer's steps and their time, with delays drawn from {@link ModelCosts}' means
- * by a generator the caller seeds. docs/ADAPTIVE.md §4 lists the steps and what the model leaves out.
+ * by a generator the caller seeds. lab/docs/ADAPTIVE.md §4 lists the steps and what the model leaves out.
  */
 public final class DemandSimulation {
 

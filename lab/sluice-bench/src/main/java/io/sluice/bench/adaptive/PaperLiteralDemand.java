@@ -12,7 +12,7 @@ import io.sluice.demand.DemandStrategy;
  * paper's examples: amount 100 (doubling without bound), shift 2, in [1, 3]; amount at least 3.
  * Where the paper is ambiguous it adapts first, then requests the new amount (the other reading
  * stalls); one call processes in order every eligible point the receipts since the last call
- * passed. docs/ADAPTIVE.md §2 explains the drift this rule shows and the ambiguity.
+ * passed. lab/docs/ADAPTIVE.md §2 explains the drift this rule shows and the ambiguity.
  */
 public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmount,
                                  long initialShift, long minShift, long maxShift) implements DemandStrategy {

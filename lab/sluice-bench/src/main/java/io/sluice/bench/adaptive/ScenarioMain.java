@@ -20,7 +20,7 @@ import java.util.Map;
  * runs every strategy of {@link StrategyCase#all()} on every scenario of {@link Scenario#all} for
  * real, {@code --repetitions} times, each beside the model's and the schedule-only prediction;
  * writes the raw data and {@code adaptive-report.md} to {@code --results}, the first repetition's
- * charts to {@code --images} (docs/ADAPTIVE.md §3 names the files).
+ * charts to {@code --images} (lab/docs/ADAPTIVE.md §3 names the files).
  *
  * <pre>
  * mvn -q -B -Plab -pl lab/sluice-bench -am package -DskipTests

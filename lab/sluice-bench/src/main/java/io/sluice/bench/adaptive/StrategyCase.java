@@ -16,7 +16,7 @@ public record StrategyCase(String name, DemandStrategy strategy) {
     }
 
     /**
-     * The constants the sweep of docs/ADAPTIVE.md §5 recommended, now the core defaults: amount 16 in [16, 1024],
+     * The constants the sweep of lab/docs/ADAPTIVE.md §5 recommended, now the core defaults: amount 16 in [16, 1024],
      * shift 1 in [1, 1], factors 4 and 4, shrinking no lower than 256 KiB worth of items.
      */
     public static AdaptiveDemand recommendedAdaptive() {
@@ -27,7 +27,7 @@ public record StrategyCase(String name, DemandStrategy strategy) {
                 .withMinBatchBytes(256 * 1024);
     }
 
-    /** The strategies every scenario runs (docs/ADAPTIVE.md §3). */
+    /** The strategies every scenario runs (lab/docs/ADAPTIVE.md §3). */
     public static List<StrategyCase> all() {
         return List.of(
                 new StrategyCase("adaptive", Demand.adaptive()),

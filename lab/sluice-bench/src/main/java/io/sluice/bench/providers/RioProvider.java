@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Rio 0.3 as its README shows it, with its defaults (docs/BENCHMARK-METHOD.md lists the calls);
+ * Rio 0.3 as its README shows it, with its defaults (lab/docs/BENCHMARK-METHOD.md lists the calls);
  * {@code rio-64k} reads with fresh 64 KiB direct buffers, sluice's chunk size. Rio has no force
  * option, so it has no durable row.
  */

@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Vert.x 4.5 {@link AsyncFile}s, one {@link Vertx} per provider with default options, driven as
- * docs/BENCHMARK-METHOD.md lists: writes through the {@code vertx-reactive-streams} bridge
+ * lab/docs/BENCHMARK-METHOD.md lists: writes through the {@code vertx-reactive-streams} bridge
  * ({@link ReactiveReadStream} piped to the file), reads through the file's handler, copies through
  * both ends of the bridge, each ended only after it has passed on every buffer ({@link #endWhenSent},
  * {@link CountedBridge}).

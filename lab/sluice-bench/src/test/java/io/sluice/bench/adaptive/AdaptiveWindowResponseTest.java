@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with 1 KiB items at 120 MiB/s (8 us apart) and a drain that runs tens of microseconds after a
  * signal, the queue at the eligible point is rarely below {@code shift = 1}, so in the model the
  * rule never sees "the channel is faster" and the window stays at its byte floor, with nothing to
- * shrink (docs/ADAPTIVE.md, §7 and §8: a finding about the rule, not the model). The window can
+ * shrink (lab/docs/ADAPTIVE.md, §7 and §8: a finding about the rule, not the model). The window can
  * never exceed what the byte cap lets the writer hold; with the recommended constants 64 KiB items
  * fill the default 1 MiB cap at the floor (16 items), so their response is checked under an 8 MiB
  * cap, and pinned under the default one.

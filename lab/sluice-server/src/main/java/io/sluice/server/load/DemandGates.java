@@ -15,7 +15,7 @@ import static io.sluice.server.load.GateBook.f;
 /**
  * Scenario C's gates: absolute figures at full scale, ratios with headroom at smoke scale, where the per-switch
  * window count is only a NOTE; the unpaced case (its producers outrun the sink in both phases) is gated on memory
- * only. Figures and why: {@code docs/results/2026-11-22-scenario-c/README.md}. Repeats as in {@link Gates}.
+ * only. Figures and why: {@code lab/results/2026-11-22-scenario-c/README.md}. Repeats as in {@link Gates}.
  * Used by one thread.
  */
 final class DemandGates {

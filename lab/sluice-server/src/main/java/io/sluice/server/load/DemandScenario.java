@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * {@link ScheduledPublisher}) and unpaced ones (reported; each reads a file as fast as the page cache gives it).
  * {@code --series FILE} writes stream 0's window over time as CSV ({@link WindowTrace#CSV_HEADER}, repeat 1's);
  * {@code --repeats N} runs both cases N times, every strategy in turn, and {@link DemandGates} judges all of them.
- * Set-up, measures and why: {@code docs/results/2026-11-22-scenario-c/README.md}.
+ * Set-up, measures and why: {@code lab/results/2026-11-22-scenario-c/README.md}.
  *
  * <pre>java -cp sluice-server.jar io.sluice.server.load.DemandScenario [smoke|full] [--series FILE]
  *     [--rate-mib R] [--chunk-kib K] [--repeats N]</pre>

@@ -14,7 +14,7 @@ import static io.sluice.server.load.GateBook.f;
 
 /**
  * Scenarios A1, A2 and B's gates on measured rows; at smoke scale wider ratios, and ratios to the control lane
- * in place of absolute figures (docs/SERVER.md, "Gates: status"). With repeats a figure is the mean over them (a
+ * in place of absolute figures (lab/docs/SERVER.md, "Gates: status"). With repeats a figure is the mean over them (a
  * ratio: of the lanes' means) judged by its 95% interval ({@link GateBook}); a line's one-sample figures are
  * repeat 1's.
  */
@@ -193,7 +193,7 @@ final class Gates {
             if (smoke()) {
                 // At smoke scale (16 threads, 64 slow readers, seconds of load) whether lane A is
                 // starved depends on what else the shared machine runs: not a reliable control.
-                notEvaluated.add("B control lane A at smoke scale (not reproducible, see docs/SERVER.md): " + detail);
+                notEvaluated.add("B control lane A at smoke scale (not reproducible, see lab/docs/SERVER.md): " + detail);
             } else {
                 book.any("B control: lane A shows >= 5% timeouts or p99 >= 2 s", detail,
                         List.of(check("timeout share", mean("B", "fast GET", Lane.A, this::timeoutShare), 0.05, false),

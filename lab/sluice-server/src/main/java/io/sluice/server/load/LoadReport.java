@@ -177,13 +177,13 @@ public final class LoadReport {
 
     /** Every block of every page that differs from what its run generates now. */
     List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root.resolve("docs"));
+        return blocks.differingUnder(root);
     }
 
     /** Rewrites the blocks generated from {@code folder} (every block if null); returns those that changed. */
     List<GeneratedBlocks.Block> rewrite(Path folder) throws IOException {
         Path wanted = folder == null ? null : folder.toAbsolutePath().normalize();
-        return blocks.rewriteUnder(root.resolve("docs"), block -> wanted == null
+        return blocks.rewriteUnder(root, block -> wanted == null
                 || block.reportFrom(root).toAbsolutePath().normalize().equals(wanted));
     }
 

@@ -28,7 +28,7 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
     static final int PUT_BYTES = 1024 * 1024;
     static final long DELAY_MILLIS = 100;
     private static final double MIB = 1024.0 * 1024.0;
-    /** B's ramp gives up here (docs/results/2026-11-23-server/README.md). */
+    /** B's ramp gives up here (lab/results/2026-11-23-server/README.md). */
     private static final long RAMP_MAX_MILLIS = 20_000;
 
     /** A1 (fast 16 KiB GETs, closed loop) or A2 (the same GET behind 100 ms of simulated slow storage). */

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Closed-loop traffic from {@code wrk} (one thread), far lighter than the JDK {@code HttpClient}
- * (docs/results/2026-11-23-server/README.md); latency as {@link HttpLoad#closed} counts it. wrk's timeouts are
+ * (lab/results/2026-11-23-server/README.md); latency as {@link HttpLoad#closed} counts it. wrk's timeouts are
  * counted as timeouts; its bytes include headers, so {@code bodyBytes} count per 2xx answer and a total that
  * cannot hold that many bodies counts the shortfall as errors.
  */

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * case, two interleaved rounds, about 40-60 s on 2 cores), every gate printed as PASS/FAIL with a closing
  * {@code N passed, N failed} line, and the build fails when a gate fails. The smoke thresholds are
  * ratios with headroom for a loaded machine ({@link DemandGates} and
- * {@code docs/results/2026-11-22-scenario-c/README.md} list them next to the full-scale gates).
+ * {@code lab/results/2026-11-22-scenario-c/README.md} list them next to the full-scale gates).
  * {@code -Dsluice.smoke.skip=true} turns it off for quick local builds; it is never skipped by
  * default.
  */

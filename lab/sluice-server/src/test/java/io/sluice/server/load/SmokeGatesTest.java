@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The smoke run in CI: scenarios A1, A2 and B at smoke scale (a fresh server JVM per lane, about
  * 2 minutes on 2 cores, charts in target/smoke-charts), every gate printed as PASS/FAIL, and the build fails when one fails. Lane B
  * joins on JDK 21+ (its drain gate "RSS flat at the end" with it); on JDK 17 the output says it was left out and why. The thresholds are the
- * full gates widened for seconds of load on a shared machine (docs/SERVER.md, "Gates: status", lists them).
+ * full gates widened for seconds of load on a shared machine (lab/docs/SERVER.md, "Gates: status", lists them).
  * {@code -Dsluice.smoke.skip=true} turns it off for quick local builds; it is never skipped by
  * default.
  */

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 /**
  * The gates of a full run (one with the all-fast reference), decided from its rows and time series
- * alone, so that {@code report} computes them again from the committed CSVs (docs/WEBSOCKET.md lists
+ * alone, so that {@code report} computes them again from the committed CSVs (lab/docs/WEBSOCKET.md lists
  * them). The two ratios, throughput against the unbounded lane before it degraded ({@link Degradation})
  * and fast clients' p99 against the all-fast run's, are decided over every repeat
  * ({@link FanOutGates#ratio}); the rest within each repeat ({@link FanOutGates#withinRepeat}).

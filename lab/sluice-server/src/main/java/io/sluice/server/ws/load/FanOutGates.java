@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 
 /**
  * The smoke gates of one run, as ratios and counts that seconds of load on a shared machine can
- * decide (docs/WEBSOCKET.md lists them next to the full gates they stand for), one line each.
+ * decide (lab/docs/WEBSOCKET.md lists them next to the full gates they stand for), one line each.
  */
 final class FanOutGates {
 

@@ -11,7 +11,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * What one run of the fan-out harness does (docs/WEBSOCKET.md describes each flag).
+ * What one run of the fan-out harness does (lab/docs/WEBSOCKET.md describes each flag).
  *
  * @param lanes the lanes, one fresh server JVM each, in this order
  * @param slowDelayMillis a slow client's pause per message
