@@ -2,7 +2,8 @@
  * sluice: files and byte channels as Reactive Streams and {@link java.util.concurrent.Flow}
  * publishers and writers, with bounded, adaptive write demand.
  *
- * <p>Exports the API packages only; {@code io.sluice.internal} stays hidden.
+ * <p>Exports the API packages only; {@code io.sluice.internal} stays hidden, but for sluice's own
+ * Spring module, whose multipart cursor runs on the one drain idiom ({@code SerialDrain}).
  */
 module io.sluice {
     requires transitive org.reactivestreams;
@@ -12,4 +13,5 @@ module io.sluice {
     exports io.sluice;
     exports io.sluice.demand;
     exports io.sluice.http;
+    exports io.sluice.internal to io.sluice.spring;   // the Spring module's automatic name
 }

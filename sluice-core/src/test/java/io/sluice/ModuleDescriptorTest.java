@@ -30,14 +30,17 @@ class ModuleDescriptorTest {
             io.sluice.http.FileBodyHandler.class);
 
     @Test
-    void exportsOnlyTheApiPackages() {
+    void exportsTheApiPackagesToAllAndTheInternalsOnlyToTheSpringModule() {
         Path classes = Path.of(ReactiveFile.class.getProtectionDomain().getCodeSource().getLocation().getPath());
         ModuleReference module = ModuleFinder.of(classes).find("io.sluice")
                 .orElseThrow(() -> new AssertionError("no module io.sluice in " + classes));
         ModuleDescriptor descriptor = module.descriptor();
-        Set<String> exports = descriptor.exports().stream().map(ModuleDescriptor.Exports::source)
-                .collect(Collectors.toSet());
+        Set<String> exports = descriptor.exports().stream().filter(export -> !export.isQualified())
+                .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
         assertEquals(Set.of("io.sluice", "io.sluice.demand", "io.sluice.http"), exports);
+        Set<String> qualified = descriptor.exports().stream().filter(ModuleDescriptor.Exports::isQualified)
+                .map(export -> export.source() + " to " + export.targets()).collect(Collectors.toSet());
+        assertEquals(Set.of("io.sluice.internal to [io.sluice.spring]"), qualified);
         assertTrue(descriptor.requires().stream().anyMatch(r -> r.name().equals("org.reactivestreams")));
     }
 

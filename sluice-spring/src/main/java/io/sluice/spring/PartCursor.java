@@ -1,5 +1,6 @@
 package io.sluice.spring;
 
+import io.sluice.internal.SerialDrain;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
@@ -20,7 +21,6 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -49,6 +49,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *       (Spring's multipart reader holds its tokens in windows of its own, whose discard no hook
  *       of ours can match), and the cursor holds them, at most that many. Events past a part's
  *       last wait in the queue for the next part.</li>
+ *   <li>P4: a pass that throws (a consumer breaking §2.13) ends the cursor: the drain stays held
+ *       ({@link SerialDrain} D4), so {@link #passFailed} does what a cancel's pass would, and from
+ *       then on an event is released on arrival and a consumer is failed on arrival. Each is
+ *       checked after it is published (the event queued, the consumer installed), and the
+ *       failure is published before the queue is emptied, so none is left behind.</li>
  * </ul>
  */
 final class PartCursor implements CoreSubscriber<PartEvent> {
@@ -63,13 +68,14 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     private final Context context;               // the store subscriber's, for the upstream's operators
     private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>();   // upstream -> drain (P1)
-    private final AtomicInteger wip = new AtomicInteger();                  // drain work in progress (P2)
+    private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false); // P2
     private final AtomicReference<Consumer> next = new AtomicReference<>(); // installer -> drain: the next consumer
     private volatile Subscription upstream;      // set once by onSubscribe, then used by the drain only
     private Throwable error;                     // written before done, read after it
     private volatile boolean done;               // upstream -> drain: onComplete or onError arrived
     private volatile boolean cancelled;          // any thread -> drain (P1)
     private volatile boolean ended;              // drain -> store: the form ended where a part would start
+    private volatile Throwable failure;          // the failed pass -> everyone: the drain will not run again (P4)
     private volatile PartEvent lastReceived;     // upstream -> discard hook: the event onNext took last (P1)
     private Consumer current;                    // drain-confined
     private long requestedUpstream;              // drain-confined: events requested so far (P3)
@@ -124,7 +130,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     /** Cancels the upstream and releases every event held now or arriving later (P1). */
     void cancel() {
         cancelled = true;
-        drain();
+        drain.signal();
     }
 
     // ---- Subscriber side: the upstream's serial signals ----
@@ -142,7 +148,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             return;
         }
         upstream = subscription;
-        drain();
+        drain.signal();
     }
 
     @Override
@@ -150,40 +156,80 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         Objects.requireNonNull(event, "§2.13: onNext event");
         lastReceived = event;
         queue.offer(event);
-        drain();                                  // released there if cancelled (P1, §2.8)
+        if (failure != null) {
+            releaseQueued();                      // P4: no drain will; after the offer, see passFailed
+            return;
+        }
+        drain.signal();                           // released there if cancelled (P1, §2.8)
     }
 
     @Override
     public void onError(Throwable failure) {
         error = Objects.requireNonNull(failure, "§2.13: onError throwable");
         done = true;
-        drain();
+        drain.signal();
     }
 
     @Override
     public void onComplete() {
         done = true;
-        drain();
+        drain.signal();
     }
 
     // ---- the drain ----
 
     private void install(Consumer consumer) {
+        Throwable failed = failure;
+        if (failed != null) {
+            consumer.fail(ended(failed));        // P4: the drain will not run again
+            return;
+        }
         if (!next.compareAndSet(null, consumer)) {
             throw new IllegalStateException("a consumer is already waiting for this form's events");
         }
-        drain();
+        drain.signal();
+        if (failure != null && next.compareAndSet(consumer, null)) {
+            consumer.fail(ended(failure));       // P4: the pass failed before it took this consumer
+        }
     }
 
-    private void drain() {
-        if (wip.getAndIncrement() != 0) {
-            return;
+    /** One pass of the drain, run on whichever thread signalled it (P2). */
+    private boolean pass() {
+        serve();
+        return false;
+    }
+
+    /**
+     * P4, SerialDrain D4: a pass threw, which only a consumer breaking §2.13 (a part's subscriber
+     * throwing from {@code onNext}) makes it do. The drain stays held, so this ends the cursor as
+     * the drain would on cancel: the upstream is cancelled, the queued events are released, the
+     * consumer waiting is failed, and every later consumer and event is refused or released at once.
+     */
+    private void passFailed(Throwable thrown) {
+        LOG.warn("A consumer of a form's events threw; the form is cancelled", thrown);
+        failure = thrown;                         // before the queue is emptied: see onNext
+        cancelled = true;
+        Subscription subscription = upstream;
+        if (subscription != null && !upstreamCancelled) {
+            upstreamCancelled = true;
+            subscription.cancel();
         }
-        int missed = 1;
-        do {
-            serve();
-            missed = wip.addAndGet(-missed);
-        } while (missed != 0);
+        releaseQueued();
+        Consumer waiting = current != null ? current : next.getAndSet(null);
+        current = null;
+        if (waiting != null) {
+            waiting.fail(ended(thrown));
+        }
+    }
+
+    private static IllegalStateException ended(Throwable cause) {
+        return new IllegalStateException("the form's events were ended by a failure of their consumer", cause);
+    }
+
+    private void releaseQueued() {
+        for (PartEvent event; (event = queue.poll()) != null; ) {
+            release(event);                       // P1
+        }
     }
 
     private void serve() {
@@ -195,9 +241,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             }
             current = null;
             next.set(null);
-            for (PartEvent event; (event = queue.poll()) != null; ) {
-                release(event);                   // P1
-            }
+            releaseQueued();
             return;
         }
         for (;;) {
@@ -267,6 +311,9 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     private interface Consumer {
         /** Serves from the queue; returns true once done with. Drain only. */
         boolean serve();
+
+        /** Ends this consumer with {@code error}: the cursor can no longer serve it (P4). */
+        void fail(Throwable error);
     }
 
     /** Waits for a part's first event without taking it. */
@@ -275,6 +322,11 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
         HeadWaiter(MonoSink<Head> sink) {
             this.sink = sink;
+        }
+
+        @Override
+        public void fail(Throwable error) {
+            sink.error(error);
         }
 
         @Override
@@ -300,6 +352,11 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
         Skip(MonoSink<Void> sink) {
             this.sink = sink;
+        }
+
+        @Override
+        public void fail(Throwable error) {
+            sink.error(error);
         }
 
         @Override
@@ -335,6 +392,12 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             this.subscriber = subscriber;
         }
 
+        /** The subscriber that broke §2.13 gets no further signal (§2.13: its subscription is cancelled). */
+        @Override
+        public void fail(Throwable error) {
+            cancelledPart = true;
+        }
+
         @Override
         public void request(long n) {
             if (n <= 0) {
@@ -342,14 +405,14 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             } else {
                 requested.accumulateAndGet(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
             }
-            drain();
+            drain.signal();
         }
 
         /** Stops the deliveries; the events left stay the cursor's, released when the store ends it. */
         @Override
         public void cancel() {
             cancelledPart = true;
-            drain();
+            drain.signal();
         }
 
         @Override

@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The cursor under the store: parts end at their last event, and every event is released once. */
@@ -104,6 +105,36 @@ class PartCursorTest {
     }
 
     @Test
+    void aPartSubscriberThatThrowsEndsTheCursorReleasingEveryEventItHolds() {
+        TrackedBuffers first = new TrackedBuffers(bytes("0123456789"), 1, null);
+        TrackedBuffers second = new TrackedBuffers(bytes("abcdef"), 1, null);
+        List<PartEvent> events = new ArrayList<>(file("a", first.flux()));
+        events.addAll(file("b", second.flux()));
+        LateSource source = new LateSource(events, events.size());
+        PartCursor cursor = PartCursor.over(source, Context.empty());
+        cursor.nextHead().block(WAIT);
+        Recorder throwing = new Recorder(Long.MAX_VALUE) {
+            @Override
+            public void onNext(DataBuffer buffer) {
+                super.onNext(buffer);
+                throw new IllegalStateException("a subscriber breaking §2.13");
+            }
+        };
+
+        cursor.partContents().subscribe(throwing);   // the throw reaches the cursor's drain, not here
+
+        assertTrue(source.cancelled, "the upstream is cancelled");
+        throwing.releaseAll();                       // the one buffer it received is its own (P1)
+        for (int i = source.sent; i < events.size(); i++) {
+            DataBufferUtils.release(events.get(i).content());   // never sent: the test's to release
+        }
+        assertEquals(Collections.nCopies(first.createdCount(), 1), first.releaseCounts());
+        assertEquals(Collections.nCopies(second.createdCount(), 1), second.releaseCounts());
+        IllegalStateException next = assertThrows(IllegalStateException.class, () -> cursor.nextHead().block(WAIT));
+        assertTrue(next.getMessage().contains("ended by a failure"), next.getMessage());
+    }
+
+    @Test
     void theUpstreamSeesTheContextGiven() {
         List<Object> seen = new ArrayList<>();
         Flux<PartEvent> parts = Flux.deferContextual(context -> {
@@ -160,7 +191,7 @@ class PartCursorTest {
     }
 
     /** Requests {@code initial} at subscribe and records what arrives, keeping the buffers until released. */
-    private static final class Recorder implements Subscriber<DataBuffer> {
+    private static class Recorder implements Subscriber<DataBuffer> {
         private final long initial;
         private final List<DataBuffer> received = new ArrayList<>();
         boolean completed;
