@@ -1,5 +1,6 @@
 package io.sluice.spring;
 
+import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
 import org.reactivestreams.Publisher;
 import org.springframework.http.codec.multipart.FilePart;
@@ -8,6 +9,7 @@ import org.springframework.http.codec.multipart.PartEvent;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Function;
@@ -65,7 +67,11 @@ public final class FileParts {
     /**
      * Writes {@code part}'s content to {@code dest} as {@code options} say (append, create new,
      * sync, atomic replace, demand); {@link DataBufferFiles#write(org.reactivestreams.Publisher, Path,
-     * WriteOptions)} on the part's content, which also gives the byte count.
+     * WriteOptions)} on the part's content, which also gives the byte count. A part that a
+     * {@link StoringPartReader} stored is moved instead when the mode is {@code TRUNCATE}: its file
+     * is renamed over {@code dest}, then forced with its directory if {@code options} sync; with
+     * atomic replace and {@code dest} on another file system, where no rename can reach, its
+     * content is written as atomic replace writes; other modes write its content.
      *
      * @param part the uploaded file part
      * @param dest the file to write
@@ -76,6 +82,14 @@ public final class FileParts {
      */
     public static Mono<Void> transferTo(FilePart part, Path dest, WriteOptions options) {
         Objects.requireNonNull(part, "part");
+        Objects.requireNonNull(dest, "dest");
+        if (part instanceof StoringPartReader.StoredFilePart stored && options.mode() == WriteMode.TRUNCATE) {
+            // Already written by sluice: a rename replaces dest at once. Atomic replace takes a
+            // rename only; across file systems it writes the content as any other part's.
+            Mono<Void> moved = stored.transferTo(dest, options.sync(), options.atomicReplace());
+            return options.atomicReplace() ? moved.onErrorResume(AtomicMoveNotSupportedException.class,
+                    crossing -> DataBufferFiles.write(part.content(), dest, options).then()) : moved;
+        }
         return DataBufferFiles.write(part.content(), dest, options).then();
     }
 

@@ -79,7 +79,7 @@ class FileControllerTest {
 
         assertArrayEquals(new byte[]{1, 2, 3}, Files.readAllBytes(dest));
         assertEquals("part", assertThrows(NullPointerException.class, () -> FileParts.transferTo(null, dest)).getMessage());
-        assertEquals("path", assertThrows(NullPointerException.class, () -> FileParts.transferTo(part, null)).getMessage());
+        assertEquals("dest", assertThrows(NullPointerException.class, () -> FileParts.transferTo(part, null)).getMessage());
         assertThrows(RuntimeException.class, () -> FileParts.transferTo(part, uploads).block(WAIT),
                 "a directory as destination fails the transfer");
     }

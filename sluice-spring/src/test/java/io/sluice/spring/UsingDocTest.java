@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class UsingDocTest {
 
-    private static final String HEADING = "### Spring WebFlux: uploads to disk, downloads from disk";
+    private static final String HEADING = "## Spring WebFlux: uploads to disk, downloads from disk";
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)\\n```", Pattern.DOTALL);
 
     @Test
@@ -29,7 +29,7 @@ class UsingDocTest {
         String page = Files.readString(Path.of("..", "docs", "USING.md"));
         int start = page.indexOf(HEADING);
         assertTrue(start >= 0, "USING.md has the section " + HEADING);
-        int end = page.indexOf("\n### ", start + HEADING.length());
+        int end = page.indexOf("\n## ", start + HEADING.length());
         String section = page.substring(start, end < 0 ? page.length() : end);
         List<String> code = trimmedLines(Files.readString(
                 Path.of("src", "test", "java", "io", "sluice", "spring", "FileController.java")));

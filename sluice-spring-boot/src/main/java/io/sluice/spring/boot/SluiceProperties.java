@@ -31,6 +31,8 @@ public class SluiceProperties {
     private final Write write = new Write();
     /** What uploads add to the default write options. */
     private final Upload upload = new Upload();
+    /** How multipart forms are read. */
+    private final Multipart multipart = new Multipart();
 
     /**
      * The file executor's properties.
@@ -66,6 +68,15 @@ public class SluiceProperties {
      */
     public Upload getUpload() {
         return upload;
+    }
+
+    /**
+     * The multipart reader's properties.
+     *
+     * @return the {@code sluice.multipart.*} group
+     */
+    public Multipart getMultipart() {
+        return multipart;
     }
 
     /** {@code sluice.executors.*}. */
@@ -321,6 +332,39 @@ public class SluiceProperties {
          */
         public void setAtomicReplace(boolean atomicReplace) {
             this.atomicReplace = atomicReplace;
+        }
+    }
+
+    /** {@code sluice.multipart.*}. */
+    public static class Multipart {
+
+        /** sluice's reader by default. */
+        public Multipart() {
+        }
+
+        /**
+         * Whether multipart forms are read by sluice's StoringPartReader in place of Spring's reader:
+         * file parts stored through sluice and moved, not copied, by FilePart.transferTo. Spring's
+         * spring.webflux.multipart.* limits and storage directory apply to it.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Whether sluice reads multipart forms.
+         *
+         * @return {@code true} (the default) for sluice's reader
+         */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /**
+         * Sets whether sluice reads multipart forms.
+         *
+         * @param enabled {@code true} for sluice's reader
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 }

@@ -31,7 +31,7 @@ class PropertiesDocTest {
         String table = doc.substring(doc.indexOf("### Properties"), doc.indexOf("### Meters and the observation"));
         Set<String> documented = names(Pattern.compile("(?m)^\\| `(sluice\\.[^`]+)` \\|"), table);
 
-        assertThat(bound).hasSize(9);
+        assertThat(bound).hasSize(10);
         assertThat(documented).isEqualTo(bound);
     }
 

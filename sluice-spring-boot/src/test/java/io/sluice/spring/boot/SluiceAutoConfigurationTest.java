@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -129,9 +130,11 @@ class SluiceAutoConfigurationTest {
             assertThat(context.getBean(WriteOptions.class).executor()).isSameAs(executor[0]);
             SluiceTransfers transfers = context.getBean(SluiceTransfers.class);
             Path file = dir.resolve("threads.txt");
-            String thread = transfers.write(buffers("hello"), file)
-                    .map(bytes -> Thread.currentThread().getName()).block(Duration.ofSeconds(10));
-            assertThat(thread).startsWith("sluice-files-");
+            List<String> requesting = new CopyOnWriteArrayList<>();   // the write asks from its drain, on its executor
+            transfers.write(buffers("hello").doOnRequest(n -> requesting.add(Thread.currentThread().getName())), file)
+                    .block(Duration.ofSeconds(10));
+            assertThat(file).hasContent("hello");
+            assertThat(requesting).isNotEmpty().allMatch(name -> name.startsWith("sluice-files-"));
             assertThat(executor[0].isShutdown()).isFalse();
         });
         assertThat(executor[0].isShutdown()).as("shut down when the context closed").isTrue();

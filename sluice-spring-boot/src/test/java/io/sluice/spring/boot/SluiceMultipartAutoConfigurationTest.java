@@ -1,0 +1,92 @@
+package io.sluice.spring.boot;
+
+import io.sluice.spring.StoringPartReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.web.reactive.ReactiveMultipartAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.web.codec.CodecCustomizer;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.ResolvableType;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The multipart reader a reactive application gets: sluice's, with Boot's limits, unless turned off. */
+class SluiceMultipartAutoConfigurationTest {
+
+    private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class,
+                    ReactiveMultipartAutoConfiguration.class, SluiceMultipartAutoConfiguration.class));
+
+    @TempDir
+    Path storage;
+
+    @Test
+    void theServersMultipartReaderIsSluicesWithBootsLimitsAndDirectory() {
+        runner.withPropertyValues("spring.webflux.multipart.file-storage-directory=" + storage,
+                "spring.webflux.multipart.max-parts=7").run(context -> {
+                    StoringPartReader reader = context.getBean(StoringPartReader.class);
+                    assertThat(reader.storage()).isEqualTo(storage);
+                    assertThat(multipartReaderOf(context)).isSameAs(reader);
+                    assertThat(partReadersOf(context)).containsExactly(reader);
+                });
+    }
+
+    @Test
+    void withoutADirectoryTheReaderStoresInANewTemporaryOne() {
+        runner.run(context -> {
+            Path directory = context.getBean(StoringPartReader.class).storage();
+            assertThat(directory).isDirectory();
+            assertThat(directory.getFileName().toString()).startsWith("sluice-parts-");
+        });
+    }
+
+    @Test
+    void turnedOffSpringsReaderStays() {
+        runner.withPropertyValues("sluice.multipart.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(StoringPartReader.class);
+            assertThat(multipartReaderOf(context)).isInstanceOf(DefaultPartHttpMessageReader.class);
+            assertThat(partReadersOf(context)).singleElement().isInstanceOf(DefaultPartHttpMessageReader.class);
+        });
+    }
+
+    @Test
+    void outsideAReactiveWebApplicationThereIsNoReader() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class,
+                SluiceMultipartAutoConfiguration.class)).run(context ->
+                assertThat(context).doesNotHaveBean(StoringPartReader.class));
+    }
+
+    /** The part reader of the multipart reader a server configured with the context's customizers gets. */
+    private static HttpMessageReader<?> multipartReaderOf(ApplicationContext context) {
+        return configured(context).getReaders().stream()
+                .filter(MultipartHttpMessageReader.class::isInstance)
+                .map(reader -> ((MultipartHttpMessageReader) reader).getPartReader())
+                .findFirst().orElseThrow();
+    }
+
+    /** The readers of {@code Flux<Part>} (a controller's {@code @RequestBody Flux<Part>}) the server gets. */
+    private static List<HttpMessageReader<?>> partReadersOf(ApplicationContext context) {
+        return configured(context).getReaders().stream()
+                .filter(reader -> reader.canRead(ResolvableType.forClass(Part.class), MediaType.MULTIPART_FORM_DATA))
+                .toList();
+    }
+
+    private static ServerCodecConfigurer configured(ApplicationContext context) {
+        ServerCodecConfigurer configurer = ServerCodecConfigurer.create();
+        context.getBeanProvider(CodecCustomizer.class).orderedStream()
+                .forEach(customizer -> customizer.customize(configurer));
+        return configurer;
+    }
+}
