@@ -38,7 +38,7 @@ class ModuleDescriptorTest {
         Set<String> exports = descriptor.exports().stream().map(ModuleDescriptor.Exports::source)
                 .collect(Collectors.toSet());
         assertEquals(Set.of("io.sluice", "io.sluice.demand", "io.sluice.http"), exports);
-        assertTrue(descriptor.requires().stream().anyMatch(r -> r.name().equals("org.reactivestreams")));
+        assertTrue(descriptor.requires().stream().anyMatch(requirement -> requirement.name().equals("org.reactivestreams")));
     }
 
     @Test
