@@ -126,9 +126,9 @@ class ByteStreamsTest {
         AtomicReference<String> readThread = new AtomicReference<>();
         InputStream stream = new ByteArrayInputStream(new byte[100]) {
             @Override
-            public synchronized int read(byte[] b, int off, int len) {
+            public synchronized int read(byte[] buffer, int off, int len) {
                 readThread.set(Thread.currentThread().getName());
-                return super.read(b, off, len);
+                return super.read(buffer, off, len);
             }
         };
         CollectingSubscriber subscriber = CollectingSubscriber.all();
@@ -139,12 +139,12 @@ class ByteStreamsTest {
         AtomicReference<String> writeThread = new AtomicReference<>();
         OutputStream out = new OutputStream() {
             @Override
-            public void write(int b) {
+            public void write(int oneByte) {
                 writeThread.set(Thread.currentThread().getName());
             }
 
             @Override
-            public void write(byte[] b, int off, int len) {
+            public void write(byte[] bytes, int off, int len) {
                 writeThread.set(Thread.currentThread().getName());
             }
         };
@@ -158,18 +158,18 @@ class ByteStreamsTest {
         IOException broken = new IOException("broken pipe");
         OutputStream out = new OutputStream() {
             @Override
-            public void write(int b) throws IOException {
+            public void write(int oneByte) throws IOException {
                 throw broken;
             }
 
             @Override
-            public void write(byte[] b, int off, int len) throws IOException {
+            public void write(byte[] bytes, int off, int len) throws IOException {
                 throw broken;
             }
         };
-        CompletionException e = assertThrows(CompletionException.class, () -> ByteStreams.write(out,
+        CompletionException exception = assertThrows(CompletionException.class, () -> ByteStreams.write(out,
                 TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults()).toCompletableFuture().join());
-        assertSame(broken, e.getCause());
+        assertSame(broken, exception.getCause());
     }
 
     @Test

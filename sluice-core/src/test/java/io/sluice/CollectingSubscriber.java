@@ -72,11 +72,11 @@ final class CollectingSubscriber implements Subscriber<ByteBuffer> {
     }
 
     @Override
-    public void onSubscribe(Subscription s) {
-        subscription = s;
+    public void onSubscribe(Subscription subscription) {
+        this.subscription = subscription;
         subscribed.countDown();
         if (initialRequest > 0) {
-            s.request(initialRequest);
+            subscription.request(initialRequest);
         }
     }
 
@@ -94,8 +94,8 @@ final class CollectingSubscriber implements Subscriber<ByteBuffer> {
     }
 
     @Override
-    public void onError(Throwable t) {
-        error = t;
+    public void onError(Throwable error) {
+        this.error = error;
         terminated.countDown();
     }
 

@@ -97,9 +97,9 @@ class FileCopyTest {
 
     @Test
     void aMissingSourceFailsWithNoSuchFileExceptionAndCreatesNothing() {
-        CompletionException e = assertThrows(CompletionException.class,
+        CompletionException exception = assertThrows(CompletionException.class,
                 () -> ReactiveFile.of(dir.resolve("missing")).copyTo(dir.resolve("out")).toCompletableFuture().join());
-        assertInstanceOf(NoSuchFileException.class, e.getCause());
+        assertInstanceOf(NoSuchFileException.class, exception.getCause());
         assertTrue(Files.notExists(dir.resolve("out")));
     }
 
@@ -139,8 +139,8 @@ class FileCopyTest {
 
     @Test
     void aDirectorySourceFails() {
-        CompletionException e = assertThrows(CompletionException.class,
+        CompletionException exception = assertThrows(CompletionException.class,
                 () -> ReactiveFile.of(dir).copyTo(dir.resolve("out")).toCompletableFuture().join());
-        assertInstanceOf(IOException.class, e.getCause());
+        assertInstanceOf(IOException.class, exception.getCause());
     }
 }

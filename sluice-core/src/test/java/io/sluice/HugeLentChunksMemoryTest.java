@@ -5,17 +5,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
-import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -57,13 +54,13 @@ class HugeLentChunksMemoryTest {
             ReactiveFile.of(Path.of(args[0])).read(ReadOptions.defaults().withChunkSize(chunk).withLentChunks())
                     .subscribe(new Subscriber<ByteBuffer>() {
                         Subscription s;
-                        public void onSubscribe(Subscription s) { this.s = s; s.request(1); }
-                        public void onNext(ByteBuffer b) { bytes.addAndGet(b.remaining()); ChunkPool.giveBack(b); s.request(1); }
-                        public void onError(Throwable t) { done.complete(t); }
+                        public void onSubscribe(Subscription subscription) { this.s = subscription; subscription.request(1); }
+                        public void onNext(ByteBuffer buffer) { bytes.addAndGet(buffer.remaining()); ChunkPool.giveBack(buffer); s.request(1); }
+                        public void onError(Throwable error) { done.complete(error); }
                         public void onComplete() { done.complete(null); }
                     });
-            Throwable t = done.get(50, TimeUnit.SECONDS);
-            System.out.println("maxChunks " + ChunkPool.shared(chunk).maxChunks() + " read " + bytes.get() + " error=" + t);
+            Throwable error = done.get(50, TimeUnit.SECONDS);
+            System.out.println("maxChunks " + ChunkPool.shared(chunk).maxChunks() + " read " + bytes.get() + " error=" + error);
         }
     }
 }

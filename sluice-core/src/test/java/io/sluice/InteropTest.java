@@ -36,7 +36,7 @@ class InteropTest {
         byte[] content = Bytes.random(2_000_000, 2);
         Path file = dir.resolve("out");
         Flux<ByteBuffer> flux = Flux.range(0, content.length / 1000)
-                .map(i -> ByteBuffer.wrap(content, i * 1000, 1000));
+                .map(index -> ByteBuffer.wrap(content, index * 1000, 1000));
         long written = ReactiveFile.of(file).write(flux).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(file));
@@ -47,7 +47,7 @@ class InteropTest {
         byte[] content = Bytes.random(1_500_000, 3);
         Path file = dir.resolve("out");
         Flowable<ByteBuffer> flowable = Flowable.range(0, content.length / 500)
-                .map(i -> ByteBuffer.wrap(content, i * 500, 500));
+                .map(index -> ByteBuffer.wrap(content, index * 500, 500));
         long written = ReactiveFile.of(file).write(flowable).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(file));

@@ -52,7 +52,7 @@ class IoExecutorsTest {
             assertEquals(2, ((ThreadPoolExecutor) pool).getActiveCount(), "two threads run, the rest queue");
             release.countDown();
             CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-            assertTrue(names.stream().allMatch(n -> n.startsWith("sluice-files-")), names.toString());
+            assertTrue(names.stream().allMatch(name -> name.startsWith("sluice-files-")), names.toString());
             assertEquals(2, names.size(), names.toString());
         } finally {
             pool.shutdown();
@@ -149,9 +149,9 @@ class IoExecutorsTest {
                 executor.shutdown();
             }
         } else {
-            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+            UnsupportedOperationException exception = assertThrows(UnsupportedOperationException.class,
                     IoExecutors::newVirtualThreadExecutor);
-            assertTrue(e.getMessage().startsWith("virtual threads need JDK 21 or newer"), e.getMessage());
+            assertTrue(exception.getMessage().startsWith("virtual threads need JDK 21 or newer"), exception.getMessage());
         }
     }
 }

@@ -24,6 +24,9 @@ public final class LentReadChild {
     private static final int POOL_CHUNKS = 32;
     private static final int CHUNK = 64 * 1024;
 
+    private LentReadChild() {
+    }
+
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]).resolve("gibibyte");
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
@@ -83,9 +86,9 @@ public final class LentReadChild {
         long chunks;
 
         @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
-            s.request(16);
+        public void onSubscribe(Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(16);
         }
 
         @Override
@@ -111,8 +114,8 @@ public final class LentReadChild {
         }
 
         @Override
-        public void onError(Throwable t) {
-            done.completeExceptionally(t);
+        public void onError(Throwable error) {
+            done.completeExceptionally(error);
         }
 
         @Override

@@ -52,7 +52,7 @@ class LentReadTest {
         drain.done.get(30, TimeUnit.SECONDS);
 
         assertArrayEquals(content, received.toByteArray());
-        assertTrue(direct.stream().allMatch(d -> d), "every chunk is direct while the pool has room");
+        assertTrue(direct.stream().allMatch(isDirect -> isDirect), "every chunk is direct while the pool has room");
         assertEquals(1, pool.allocatedChunks(), "a consumer that gives back at once needs one buffer");
         assertEquals(1, pool.idleChunks());
         assertEquals(0, pool.overflowed());
@@ -298,7 +298,7 @@ class LentReadTest {
     /** Direct memory in use by the JVM's direct buffers. */
     static long directBytes() {
         return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+                .filter(pool -> pool.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
     }
 
     /** Requests everything and hands each chunk to {@code consumer}. */
@@ -311,8 +311,8 @@ class LentReadTest {
         }
 
         @Override
-        public void onSubscribe(Subscription s) {
-            s.request(Long.MAX_VALUE);
+        public void onSubscribe(Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
         }
 
         @Override
@@ -321,8 +321,8 @@ class LentReadTest {
         }
 
         @Override
-        public void onError(Throwable t) {
-            done.completeExceptionally(t);
+        public void onError(Throwable error) {
+            done.completeExceptionally(error);
         }
 
         @Override

@@ -41,7 +41,7 @@ class ModuleDescriptorTest {
         Set<String> qualified = descriptor.exports().stream().filter(ModuleDescriptor.Exports::isQualified)
                 .map(export -> export.source() + " to " + export.targets()).collect(Collectors.toSet());
         assertEquals(Set.of("io.sluice.internal to [io.sluice.spring]"), qualified);
-        assertTrue(descriptor.requires().stream().anyMatch(r -> r.name().equals("org.reactivestreams")));
+        assertTrue(descriptor.requires().stream().anyMatch(requirement -> requirement.name().equals("org.reactivestreams")));
     }
 
     @Test

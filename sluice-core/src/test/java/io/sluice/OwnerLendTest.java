@@ -37,14 +37,14 @@ class OwnerLendTest {
         int items = (content.length + itemBytes - 1) / itemBytes;
         AtomicInteger[] givenBack = new AtomicInteger[items];
         ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
-        Flux<ByteBuffer> lent = Flux.range(0, items).map(i -> {
-            givenBack[i] = new AtomicInteger();
-            int end = Math.min(content.length, (i + 1) * itemBytes);
-            ByteBuffer own = ByteBuffer.wrap(content, i * itemBytes, end - i * itemBytes);
+        Flux<ByteBuffer> lent = Flux.range(0, items).map(index -> {
+            givenBack[index] = new AtomicInteger();
+            int end = Math.min(content.length, (index + 1) * itemBytes);
+            ByteBuffer own = ByteBuffer.wrap(content, index * itemBytes, end - index * itemBytes);
             return ChunkPool.lend(own, () -> {
-                givenBack[i].incrementAndGet();
+                givenBack[index].incrementAndGet();
                 if (!fileHolds(target, content, end)) {
-                    early.add("item " + i + " given back before its bytes were in the file");
+                    early.add("item " + index + " given back before its bytes were in the file");
                 }
             });
         });
@@ -61,7 +61,7 @@ class OwnerLendTest {
     void aFailedWriteGivesBackEveryBufferItReceived() {
         AtomicInteger lentCount = new AtomicInteger();
         AtomicInteger givenBack = new AtomicInteger();
-        Flux<ByteBuffer> lent = Flux.range(0, 5).map(i -> {
+        Flux<ByteBuffer> lent = Flux.range(0, 5).map(index -> {
             lentCount.incrementAndGet();
             return ChunkPool.lend(ByteBuffer.allocate(100), givenBack::incrementAndGet);
         });

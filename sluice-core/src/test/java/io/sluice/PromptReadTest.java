@@ -64,12 +64,12 @@ class PromptReadTest {
             }
 
             @Override
-            public int read(byte[] b, int off, int len) throws IOException {
+            public int read(byte[] buffer, int off, int len) throws IOException {
                 if (first) {
                     first = false;
-                    b[off] = 'a';
-                    b[off + 1] = 'b';
-                    b[off + 2] = 'c';
+                    buffer[off] = 'a';
+                    buffer[off + 1] = 'b';
+                    buffer[off + 2] = 'c';
                     return 3;
                 }
                 try {
@@ -157,11 +157,11 @@ class PromptReadTest {
             if (channel.read(one) < 0) {
                 throw new IOException("peer closed before a whole line; got '" + line + "'");
             }
-            char c = (char) one.get(0);
-            if (c == '\n') {
+            char character = (char) one.get(0);
+            if (character == '\n') {
                 return line.toString();
             }
-            line.append(c);
+            line.append(character);
         }
     }
 
@@ -180,9 +180,9 @@ class PromptReadTest {
         }
 
         @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
-            s.request(1);
+        public void onSubscribe(Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(1);
         }
 
         @Override
@@ -207,8 +207,8 @@ class PromptReadTest {
         }
 
         @Override
-        public void onError(Throwable t) {
-            error = t;
+        public void onError(Throwable error) {
+            this.error = error;
             done.countDown();
         }
 

@@ -50,9 +50,9 @@ class ReactiveFileWriteTest {
     }
 
     private static Throwable failureOf(java.util.concurrent.CompletionStage<Long> stage) {
-        CompletionException e = assertThrows(CompletionException.class,
+        CompletionException exception = assertThrows(CompletionException.class,
                 () -> stage.toCompletableFuture().orTimeout(30, TimeUnit.SECONDS).join());
-        return e.getCause();
+        return exception.getCause();
     }
 
     @ParameterizedTest

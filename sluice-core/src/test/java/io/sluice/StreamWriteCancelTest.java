@@ -68,9 +68,9 @@ class StreamWriteCancelTest {
                 CountDownLatch writing = new CountDownLatch(1);
                 OutputStream out = new FilterOutputStream(client.getOutputStream()) {
                     @Override
-                    public void write(byte[] b, int off, int len) throws IOException {
+                    public void write(byte[] bytes, int off, int len) throws IOException {
                         writing.countDown();
-                        BlockedIn.socketWrite(() -> out.write(b, off, len));
+                        BlockedIn.socketWrite(() -> out.write(bytes, off, len));
                     }
                 };
                 CompletableFuture<Long> stage = ByteStreams.write(out,
@@ -168,7 +168,7 @@ class StreamWriteCancelTest {
     /** Waits until no live thread has this name (the close helper ends once its close returns); 10 s. */
     private static void awaitNoThreadNamed(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name))) {
+        while (Thread.getAllStackTraces().keySet().stream().anyMatch(thread -> thread.getName().equals(name))) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("a " + name + " thread is still alive");
             }
@@ -211,9 +211,9 @@ class StreamWriteCancelTest {
         }
 
         @Override
-        public void write(byte[] b, int off, int len) throws IOException {
+        public void write(byte[] bytes, int off, int len) throws IOException {
             writing.countDown();
-            BlockedIn.pipedWrite(() -> super.write(b, off, len));
+            BlockedIn.pipedWrite(() -> super.write(bytes, off, len));
         }
 
         @Override

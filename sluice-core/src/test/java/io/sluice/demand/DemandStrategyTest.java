@@ -205,7 +205,7 @@ class DemandStrategyTest {
     }
 
     private static void assertMessage(String expected, Runnable call) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
-        assertEquals(expected, e.getMessage());
+        IllegalArgumentException exception = assertThrows(IllegalArgumentException.class, call::run);
+        assertEquals(expected, exception.getMessage());
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,6 +37,7 @@ class AbortGateTest {
         AbortGate gate = new AbortGate(0);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Exception> lost = new AtomicReference<>();   // what the opener caught without the step's exception
         Thread opener = new Thread(() -> {
             try {
                 gate.open(() -> {
@@ -50,7 +52,7 @@ class AbortGateTest {
             } catch (Exception e) {
                 boolean kept = e instanceof IllegalStateException || e.getSuppressed().length > 0;
                 if (!kept) {
-                    thrown.set(e);
+                    lost.set(e);
                 }
             }
         });
@@ -59,8 +61,6 @@ class AbortGateTest {
         gate.abort(() -> { });
         release.countDown();
         opener.join(5000);
-        assertTrue(thrown.get() == null, "the step's IllegalStateException was lost: got only " + thrown.get());
+        assertTrue(lost.get() == null, "the step's IllegalStateException was lost: got only " + lost.get());
     }
-
-    private static final java.util.concurrent.atomic.AtomicReference<Exception> thrown = new java.util.concurrent.atomic.AtomicReference<>();
 }

@@ -68,12 +68,12 @@ class CancelPointPropertyTest {
     void anOutsideCompletionStopsTheWriteForGood(
             @ForAll("sizes") List<Integer> sizes, @ForAll Items.Kind buffers, @ForAll Upstream.Emission emission,
             @ForAll WriteTarget.Kind targetKind, @ForAll("executors") ExecutorKind executorKind,
-            @ForAll CancelPoint point, @ForAll @IntRange(min = 0, max = 40) int k) throws Exception {
-        List<ByteBuffer> items = Items.buffers(sizes, buffers, sizes.hashCode() + k);
+            @ForAll CancelPoint point, @ForAll @IntRange(min = 0, max = 40) int seed) throws Exception {
+        List<ByteBuffer> items = Items.buffers(sizes, buffers, sizes.hashCode() + seed);
         byte[] data = Items.concat(items);
         Executor executor = executorKind.create();
         WriteOptions options = executor == null ? WriteOptions.defaults() : WriteOptions.defaults().withExecutor(executor);
-        try (WriteTarget target = WriteTarget.create(targetKind, k)) {
+        try (WriteTarget target = WriteTarget.create(targetKind, seed)) {
             AtomicReference<CompletableFuture<Long>> stageRef = new AtomicReference<>();
             AtomicReference<Boolean> outsideWon = new AtomicReference<>();   // what cancel(true) or complete(0L) returned
             AtomicInteger outsideCalls = new AtomicInteger();
@@ -81,7 +81,7 @@ class CancelPointPropertyTest {
             CompletableFuture<Void> kDeliveredStage = new CompletableFuture<>();
             Upstream upstream = new Upstream(items, emission, point == CancelPoint.BEFORE_ON_SUBSCRIBE)
                     .afterItem(count -> {
-                        if (count == k) {
+                        if (count == seed) {
                             kDelivered.countDown();
                             kDeliveredStage.complete(null);
                         }
@@ -91,7 +91,7 @@ class CancelPointPropertyTest {
                         kDeliveredStage.complete(null);
                     });
             if (point == CancelPoint.INSIDE_REQUEST) {
-                int atCall = 1 + k % 4;
+                int atCall = 1 + seed % 4;
                 upstream.onRequest(call -> {
                     CompletableFuture<Long> stage = stageRef.get();
                     if (call >= atCall && stage != null && outsideCalls.get() == 0) {
@@ -100,7 +100,7 @@ class CancelPointPropertyTest {
                     }
                 });
             }
-            if (k == 0) {
+            if (seed == 0) {
                 kDelivered.countDown();
                 kDeliveredStage.complete(null);
             }

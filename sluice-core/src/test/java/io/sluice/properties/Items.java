@@ -36,7 +36,7 @@ final class Items {
      */
     static Arbitrary<List<Integer>> sizes() {
         Arbitrary<Integer> boundary = Arbitraries.of(BOUNDARIES)
-                .flatMap(b -> Arbitraries.integers().between(-2, 2).map(d -> b + d));
+                .flatMap(edge -> Arbitraries.integers().between(-2, 2).map(offset -> edge + offset));
         Arbitrary<Integer> size = Arbitraries.frequencyOf(
                 Tuple.of(2, Arbitraries.just(0)),
                 Tuple.of(3, Arbitraries.just(1)),

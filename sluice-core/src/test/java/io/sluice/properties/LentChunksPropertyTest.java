@@ -110,7 +110,7 @@ class LentChunksPropertyTest {
                 holder.checkHeldAndGiveBack();                              // late, after the read ended
                 assertEquals(List.of(), holder.problems, "reader " + holder.index + " after the end");
             }
-            assertTrue(holders.stream().allMatch(h -> h.peakAllocated <= poolChunks),
+            assertTrue(holders.stream().allMatch(holder -> holder.peakAllocated <= poolChunks),
                     "more direct buffers than the pool's " + poolChunks);
             assertTrue(pool.allocatedChunks() <= poolChunks, pool.toString());
             Statistics.label("actions").collect(actions.contains(Action.HOLD) ? "holds" : "no hold",
@@ -194,15 +194,15 @@ class LentChunksPropertyTest {
         }
 
         @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
+        public void onSubscribe(Subscription subscription) {
+            this.subscription = subscription;
             if (cancelAfter == 0) {
                 cancelled = true;
-                s.cancel();
+                subscription.cancel();
                 settled.countDown();
                 return;
             }
-            s.request(1);
+            subscription.request(1);
         }
 
         @Override
@@ -281,8 +281,8 @@ class LentChunksPropertyTest {
         }
 
         @Override
-        public void onError(Throwable t) {
-            error = t;
+        public void onError(Throwable error) {
+            this.error = error;
             settled.countDown();
         }
 

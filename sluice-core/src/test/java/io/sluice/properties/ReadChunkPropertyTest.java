@@ -141,17 +141,17 @@ class ReadChunkPropertyTest {
     }
 
     @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
-    void chunksAreExactBoundedAndTheFileIsClosed(@ForAll("cases") Case c, @ForAll("requests") List<Long> requests,
+    void chunksAreExactBoundedAndTheFileIsClosed(@ForAll("cases") Case readCase, @ForAll("requests") List<Long> requests,
                                                  @ForAll("cancelAfter") int cancelAfter,
                                                  @ForAll boolean requestFromAnotherThread,
                                                  @ForAll("executors") ExecutorKind executorKind) throws Exception {
         Path directory = Files.createTempDirectory("sluice-props-read");
         Executor executor = executorKind.create();
         try {
-            byte[] file = new byte[c.size];
-            new Random(c.size * 31L + c.chunk).nextBytes(file);
+            byte[] file = new byte[readCase.size];
+            new Random(readCase.size * 31L + readCase.chunk).nextBytes(file);
             Path path = Files.write(directory.resolve("source"), file);
-            ReadOptions options = executor == null ? c.options() : c.options().withExecutor(executor);
+            ReadOptions options = executor == null ? readCase.options() : readCase.options().withExecutor(executor);
             Reader reader = new Reader(directory, requests, cancelAfter, requestFromAnotherThread);
 
             ReactiveFile.of(path).read(options).subscribe(reader);
@@ -166,16 +166,16 @@ class ReadChunkPropertyTest {
             }
 
             Statistics.label("ending").collect(reader.cancelled ? "cancelled" : "completed",
-                    c.offset < 0 ? "whole file" : "range");
+                    readCase.offset < 0 ? "whole file" : "range");
             Statistics.label("chunks").collect(reader.chunks.size() <= 1 ? "0-1" : reader.chunks.size() <= 8 ? "2-8" : "9+");
             assertNull(reader.violation, reader.violation);
             assertNull(reader.error, "onError: " + reader.error);
-            byte[] expected = c.expected(file);
+            byte[] expected = readCase.expected(file);
             byte[] received = reader.bytes.toByteArray();
             for (int i = 0; i < reader.chunks.size(); i++) {
                 int chunk = reader.chunks.get(i);
-                assertTrue(chunk > 0 && chunk <= c.chunk, "chunk " + i + " has " + chunk + " bytes");
-                assertTrue(i == reader.chunks.size() - 1 || chunk == c.chunk, "chunk " + i + " of "
+                assertTrue(chunk > 0 && chunk <= readCase.chunk, "chunk " + i + " has " + chunk + " bytes");
+                assertTrue(i == reader.chunks.size() - 1 || chunk == readCase.chunk, "chunk " + i + " of "
                         + reader.chunks.size() + " is not full: " + chunk);
             }
             if (reader.cancelled) {
@@ -248,8 +248,8 @@ class ReadChunkPropertyTest {
         }
 
         @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
+        public void onSubscribe(Subscription subscription) {
+            this.subscription = subscription;
             if (fromAnotherThread) {
                 commands.add(cancelAfter == 0 ? CANCEL : MORE);
             } else if (cancelAfter == 0) {
@@ -287,8 +287,8 @@ class ReadChunkPropertyTest {
         }
 
         @Override
-        public void onError(Throwable t) {
-            error = t;
+        public void onError(Throwable error) {
+            this.error = error;
             terminated.countDown();
             settled.countDown();
             commands.add(DONE);

@@ -69,12 +69,12 @@ final class Upstream implements Publisher<ByteBuffer> {
     }
 
     @Override
-    public void subscribe(Subscriber<? super ByteBuffer> s) {
+    public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         synchronized (lock) {
-            if (subscriber != null) {
+            if (this.subscriber != null) {
                 fail("a second subscribe");
             }
-            subscriber = s;
+            this.subscriber = subscriber;
         }
         if (!deferOnSubscribe) {
             start();

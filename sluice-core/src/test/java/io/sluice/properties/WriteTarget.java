@@ -173,7 +173,7 @@ final class WriteTarget implements AutoCloseable {
     List<String> temporaries() throws IOException {
         List<String> names = new ArrayList<>();
         try (Stream<Path> entries = Files.list(directory)) {
-            entries.map(p -> p.getFileName().toString()).filter(AtomicTemporaries::isTemporaryName).forEach(names::add);
+            entries.map(path -> path.getFileName().toString()).filter(AtomicTemporaries::isTemporaryName).forEach(names::add);
         }
         return names;
     }

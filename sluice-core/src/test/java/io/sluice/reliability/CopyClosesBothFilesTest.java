@@ -93,7 +93,7 @@ class CopyClosesBothFilesTest {
             default:
                 boolean wasDone = stage.isDone();
                 stage.orTimeout(0, TimeUnit.NANOSECONDS);
-                Predicate<Throwable> timedOut = e -> e instanceof java.util.concurrent.TimeoutException;
+                Predicate<Throwable> timedOut = error -> error instanceof java.util.concurrent.TimeoutException;
                 try {
                     stage.get(30, TimeUnit.SECONDS);
                     return false;

@@ -79,7 +79,7 @@ class DirectoryForceTest {
                 recording.dump(dump);
                 return RecordingFile.readAllEvents(dump).stream()
                         .filter(event -> event.getEventType().getName().equals("jdk.FileForce"))
-                        .sorted((a, b) -> a.getStartTime().compareTo(b.getStartTime()))
+                        .sorted((left, right) -> left.getStartTime().compareTo(right.getStartTime()))
                         .map(DirectoryForceTest::absolutePath)
                         .filter(path -> path.startsWith(directory.toString()))
                         .collect(Collectors.toList());

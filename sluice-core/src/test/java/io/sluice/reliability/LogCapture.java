@@ -74,8 +74,8 @@ final class LogCapture implements AutoCloseable {
 
     private static void invoke(Object target, String method) {
         try {
-            Method m = target.getClass().getMethod(method);
-            m.invoke(target);
+            Method invoked = target.getClass().getMethod(method);
+            invoked.invoke(target);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }

@@ -96,18 +96,18 @@ class SpecialFilesTest {
         baselineFds = OpenFiles.targets();        // after making the node: JDK 25 keeps a descriptor of its own once a UNIX socket was bound
         boolean wasOther = Files.readAttributes(node, "*", LinkOption.NOFOLLOW_LINKS).get("isOther") == Boolean.TRUE;
         Map<String, Function<Path, CompletionStage<Long>>> operations = new LinkedHashMap<>();
-        operations.put("write", p -> ReactiveFile.of(p).write(Content.publisher(new byte[100], 10, 1)));
-        operations.put("append", p -> ReactiveFile.of(p).write(Content.publisher(new byte[100], 10, 1),
+        operations.put("write", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1)));
+        operations.put("append", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1),
                 WriteOptions.append()));
-        operations.put("sync write", p -> ReactiveFile.of(p).write(Content.publisher(new byte[100], 10, 1),
+        operations.put("sync write", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1),
                 WriteOptions.defaults().withSync()));
-        operations.put("atomic write", p -> ReactiveFile.of(p).write(Content.publisher(new byte[100], 10, 1),
+        operations.put("atomic write", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1),
                 WriteOptions.defaults().withAtomicReplace()));
-        operations.put("copy to it", p -> ReactiveFile.of(regular).copyTo(p));
-        operations.put("atomic copy to it", p -> ReactiveFile.of(regular).copyTo(p,
+        operations.put("copy to it", path -> ReactiveFile.of(regular).copyTo(path));
+        operations.put("atomic copy to it", path -> ReactiveFile.of(regular).copyTo(path,
                 WriteOptions.defaults().withAtomicReplace()));
-        operations.put("copy from it", p -> ReactiveFile.of(p).copyTo(directory.resolve("copy")));
-        operations.put("atomic copy from it", p -> ReactiveFile.of(p).copyTo(directory.resolve("atomic-copy"),
+        operations.put("copy from it", path -> ReactiveFile.of(path).copyTo(directory.resolve("copy")));
+        operations.put("atomic copy from it", path -> ReactiveFile.of(path).copyTo(directory.resolve("atomic-copy"),
                 WriteOptions.defaults().withAtomicReplace()));
 
         List<String> problems = new ArrayList<>();

@@ -60,7 +60,7 @@ final class Stages {
     /** Names in {@code directory} shaped like atomic-write temporaries. */
     static List<String> temporaries(Path directory) throws IOException {
         try (Stream<Path> entries = Files.list(directory)) {
-            return entries.map(p -> p.getFileName().toString())
+            return entries.map(path -> path.getFileName().toString())
                     .filter(AtomicTemporaries::isTemporaryName)
                     .collect(Collectors.toList());
         }

@@ -143,8 +143,8 @@ public final class TestPublishers {
             });
         }
 
-        private static long saturatingAdd(long a, long b) {
-            long sum = a + b;
+        private static long saturatingAdd(long current, long increment) {
+            long sum = current + increment;
             return sum < 0 ? Long.MAX_VALUE : sum;
         }
     }

@@ -30,7 +30,6 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Why {@link HttpTransfers#upload} reads owned chunks, not lent ones: the JDK {@code HttpClient}

@@ -58,7 +58,7 @@ class PublisherToFileTest {
         AtomicLong largestRequest = new AtomicLong();
         Flux<ByteBuffer> chunks = Flux.range(0, CHUNKS)
                 .map(index -> ByteBuffer.wrap(source, index * CHUNK_BYTES, CHUNK_BYTES))
-                .doOnRequest(n -> largestRequest.accumulateAndGet(n, Math::max));
+                .doOnRequest(requested -> largestRequest.accumulateAndGet(requested, Math::max));
 
         long written = PublisherToFile.writeFlux(chunks, target).toCompletableFuture().get(30, TimeUnit.SECONDS);
 

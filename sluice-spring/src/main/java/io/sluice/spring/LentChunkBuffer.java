@@ -169,8 +169,8 @@ final class LentChunkBuffer extends DataBufferWrapper implements PooledDataBuffe
     }
 
     @Override
-    public DataBuffer write(byte b) {
-        dataBuffer().write(b);
+    public DataBuffer write(byte oneByte) {
+        dataBuffer().write(oneByte);
         return this;
     }
 

@@ -403,7 +403,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             if (n <= 0) {
                 refused = new IllegalArgumentException("§3.9: request(" + n + "): n must be positive");
             } else {
-                requested.accumulateAndGet(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
+                requested.accumulateAndGet(n, (current, increment) -> current + increment < 0 ? Long.MAX_VALUE : current + increment);
             }
             drain.signal();
         }

@@ -2,8 +2,6 @@ package io.sluice.spring;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.reactivestreams.Publisher;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -13,7 +11,6 @@ import org.springframework.http.ZeroCopyHttpOutputMessage;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 import org.springframework.mock.web.server.MockServerWebExchange;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import java.io.EOFException;
@@ -36,7 +33,6 @@ import static io.sluice.spring.DataBufferFilesWriteTest.random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,19 +117,19 @@ class FileResponsesTest {
         String lastModified = DateTimeFormatter.RFC_1123_DATE_TIME.format(
                 ZonedDateTime.ofInstant(Instant.ofEpochMilli(first.getLastModified()), ZoneOffset.UTC));
 
-        assertEquals(HttpStatus.NOT_MODIFIED, status(get(file, r -> r.header(HttpHeaders.IF_NONE_MATCH, etag)).getResponse()));
+        assertEquals(HttpStatus.NOT_MODIFIED, status(get(file, request -> request.header(HttpHeaders.IF_NONE_MATCH, etag)).getResponse()));
         assertEquals(HttpStatus.NOT_MODIFIED,
-                status(get(file, r -> r.header(HttpHeaders.IF_MODIFIED_SINCE, lastModified)).getResponse()));
+                status(get(file, request -> request.header(HttpHeaders.IF_MODIFIED_SINCE, lastModified)).getResponse()));
         assertEquals(HttpStatus.PRECONDITION_FAILED,
-                status(get(file, r -> r.header(HttpHeaders.IF_MATCH, "\"other\"")).getResponse()));
-        assertEquals(HttpStatus.OK, status(get(file, r -> r.header(HttpHeaders.IF_MATCH, etag)).getResponse()));
-        assertEquals(HttpStatus.PRECONDITION_FAILED, status(get(file, r -> r.header(HttpHeaders.IF_UNMODIFIED_SINCE,
+                status(get(file, request -> request.header(HttpHeaders.IF_MATCH, "\"other\"")).getResponse()));
+        assertEquals(HttpStatus.OK, status(get(file, request -> request.header(HttpHeaders.IF_MATCH, etag)).getResponse()));
+        assertEquals(HttpStatus.PRECONDITION_FAILED, status(get(file, request -> request.header(HttpHeaders.IF_UNMODIFIED_SINCE,
                 "Mon, 01 Jan 2001 00:00:00 GMT")).getResponse()));
 
-        MockServerHttpResponse current = get(file, r -> r.header(HttpHeaders.RANGE, "bytes=0-9")
+        MockServerHttpResponse current = get(file, request -> request.header(HttpHeaders.RANGE, "bytes=0-9")
                 .header(HttpHeaders.IF_RANGE, etag)).getResponse();
         assertEquals(HttpStatus.PARTIAL_CONTENT, status(current));
-        MockServerHttpResponse stale = get(file, r -> r.header(HttpHeaders.RANGE, "bytes=0-9")
+        MockServerHttpResponse stale = get(file, request -> request.header(HttpHeaders.RANGE, "bytes=0-9")
                 .header(HttpHeaders.IF_RANGE, "\"stale\"")).getResponse();
         assertEquals(HttpStatus.OK, status(stale));
         assertArrayEquals(content, body(stale));
@@ -155,8 +151,8 @@ class FileResponsesTest {
 
     @Test
     void aMissingFileOrADirectoryIs404() throws Exception {
-        assertEquals(HttpStatus.NOT_FOUND, status(get(dir.resolve("missing"), r -> { }).getResponse()));
-        assertEquals(HttpStatus.NOT_FOUND, status(get(Files.createDirectory(dir.resolve("d")), r -> { }).getResponse()));
+        assertEquals(HttpStatus.NOT_FOUND, status(get(dir.resolve("missing"), request -> { }).getResponse()));
+        assertEquals(HttpStatus.NOT_FOUND, status(get(Files.createDirectory(dir.resolve("d")), request -> { }).getResponse()));
     }
 
     @Test

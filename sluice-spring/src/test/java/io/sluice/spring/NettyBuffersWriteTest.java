@@ -87,11 +87,11 @@ class NettyBuffersWriteTest {
      */
     private Flux<DataBuffer> buffers(byte[] content, int itemBytes) {
         int items = (content.length + itemBytes - 1) / itemBytes;
-        return Flux.range(0, items).map(i -> {
-            int start = i * itemBytes;
+        return Flux.range(0, items).map(index -> {
+            int start = index * itemBytes;
             int end = Math.min(content.length, start + itemBytes);
             NettyDataBuffer buffer;
-            if (i % 3 == 2 && end - start > 1) {
+            if (index % 3 == 2 && end - start > 1) {
                 int middle = (start + end) / 2;
                 buffer = (NettyDataBuffer) factory.join(List.of(
                         factory.allocateBuffer(middle - start).write(content, start, middle - start),

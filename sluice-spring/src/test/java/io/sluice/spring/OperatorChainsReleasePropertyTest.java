@@ -121,7 +121,7 @@ class OperatorChainsReleasePropertyTest {
         List<NettyDataBuffer> sent = Collections.synchronizedList(new ArrayList<>());
         Set<Object> reached = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         Flux<DataBuffer> made = Flux.range(0, end == End.SOURCE_ERROR ? Math.min(endAfter, items) : items)
-                .map(i -> made(itemBytes, i, sent));
+                .map(index -> made(itemBytes, index, sent));
         Flux<DataBuffer> body = end == End.SOURCE_ERROR
                 ? made.concatWith(Flux.error(new IOException("upload aborted")))
                 : made.concatWith(Flux.never());

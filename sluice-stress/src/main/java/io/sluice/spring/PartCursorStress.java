@@ -56,9 +56,9 @@ public class PartCursorStress {
         }
 
         @Arbiter
-        public void arbiter(II_Result r) {
-            r.r1 = releases.get();
-            r.r2 = received.get();
+        public void arbiter(II_Result result) {
+            result.r1 = releases.get();
+            result.r2 = received.get();
         }
     }
 
@@ -84,9 +84,9 @@ public class PartCursorStress {
         }
 
         @Arbiter
-        public void arbiter(II_Result r) {
-            r.r1 = releases.get();
-            r.r2 = received.get();
+        public void arbiter(II_Result result) {
+            result.r1 = releases.get();
+            result.r2 = received.get();
         }
     }
 

@@ -75,11 +75,11 @@ public final class AbortGateStress {
             return won ? 1 : 0;
         }
 
-        void report(IIII_Result r) {
+        void report(IIII_Result result) {
             FakeFile current = file;
-            r.r1 = opened;
-            r.r2 = current == null ? 0 : current.closes.get();
-            r.r3 = writesAfterAbort;
+            result.r1 = opened;
+            result.r2 = current == null ? 0 : current.closes.get();
+            result.r3 = writesAfterAbort;
         }
     }
 
@@ -97,18 +97,18 @@ public final class AbortGateStress {
         }
 
         @Actor
-        public void drain(IIII_Result r) {
+        public void drain(IIII_Result result) {
             open();
         }
 
         @Actor
-        public void outside(IIII_Result r) {
-            r.r4 = abort();
+        public void outside(IIII_Result result) {
+            result.r4 = abort();
         }
 
         @Arbiter
-        public void arbiter(IIII_Result r) {
-            report(r);
+        public void arbiter(IIII_Result result) {
+            report(result);
         }
     }
 
@@ -126,18 +126,18 @@ public final class AbortGateStress {
         }
 
         @Actor
-        public void drain(IIII_Result r) {
+        public void drain(IIII_Result result) {
             open();
         }
 
         @Actor
-        public void outside(IIII_Result r) {
-            r.r4 = abort();
+        public void outside(IIII_Result result) {
+            result.r4 = abort();
         }
 
         @Arbiter
-        public void arbiter(IIII_Result r) {
-            report(r);
+        public void arbiter(IIII_Result result) {
+            report(result);
         }
     }
 }

@@ -57,13 +57,13 @@ public class BufferFlattenerStress {
     }
 
     @Arbiter
-    public void arbiter(IIIII_Result r) {
+    public void arbiter(IIIII_Result result) {
         downstream.subscription.request(1);
-        r.r1 = downstream.items.get();
-        r.r2 = downstream.completes.get();
-        r.r3 = downstream.errors.get();
-        r.r4 = downstream.afterTerminal.get();
-        r.r5 = upstream.readAhead.get();
+        result.r1 = downstream.items.get();
+        result.r2 = downstream.completes.get();
+        result.r3 = downstream.errors.get();
+        result.r4 = downstream.afterTerminal.get();
+        result.r5 = upstream.readAhead.get();
     }
 
     /** The HttpClient's side: counts requests made while a sent list is still undelivered. */
@@ -92,8 +92,8 @@ public class BufferFlattenerStress {
         private Flow.Subscription subscription;                           // set in the state's constructor
 
         @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
         }
 
         @Override

@@ -50,10 +50,10 @@ public final class OperationFutureStress {
             future.whenComplete((value, error) -> dependentSawHookDone = hookDone ? 1 : 0);
         }
 
-        void report(IIIII_Result r) {
-            r.r3 = hookRuns.get();
-            r.r4 = dependentSawHookDone;
-            r.r5 = holder();
+        void report(IIIII_Result result) {
+            result.r3 = hookRuns.get();
+            result.r4 = dependentSawHookDone;
+            result.r5 = holder();
         }
 
         /** 1: the stage holds the outside completion's result; 2: the operation's; 0: neither. */
@@ -81,18 +81,18 @@ public final class OperationFutureStress {
     @State
     public static class CancelVsSucceed extends Staged {
         @Actor
-        public void outside(IIIII_Result r) {
-            r.r1 = future.cancel(true) ? 1 : 0;
+        public void outside(IIIII_Result result) {
+            result.r1 = future.cancel(true) ? 1 : 0;
         }
 
         @Actor
-        public void operation(IIIII_Result r) {
-            r.r2 = future.succeed(OPERATION_VALUE) ? 1 : 0;
+        public void operation(IIIII_Result result) {
+            result.r2 = future.succeed(OPERATION_VALUE) ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(IIIII_Result r) {
-            report(r);
+        public void arbiter(IIIII_Result result) {
+            report(result);
         }
     }
 
@@ -105,18 +105,18 @@ public final class OperationFutureStress {
     @State
     public static class CancelVsFail extends Staged {
         @Actor
-        public void outside(IIIII_Result r) {
-            r.r1 = future.cancel(true) ? 1 : 0;
+        public void outside(IIIII_Result result) {
+            result.r1 = future.cancel(true) ? 1 : 0;
         }
 
         @Actor
-        public void operation(IIIII_Result r) {
-            r.r2 = future.fail(OPERATION_ERROR) ? 1 : 0;
+        public void operation(IIIII_Result result) {
+            result.r2 = future.fail(OPERATION_ERROR) ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(IIIII_Result r) {
-            report(r);
+        public void arbiter(IIIII_Result result) {
+            report(result);
         }
     }
 
@@ -129,18 +129,18 @@ public final class OperationFutureStress {
     @State
     public static class CompleteVsFail extends Staged {
         @Actor
-        public void outside(IIIII_Result r) {
-            r.r1 = future.complete(OUTSIDE_VALUE) ? 1 : 0;
+        public void outside(IIIII_Result result) {
+            result.r1 = future.complete(OUTSIDE_VALUE) ? 1 : 0;
         }
 
         @Actor
-        public void operation(IIIII_Result r) {
-            r.r2 = future.fail(OPERATION_ERROR) ? 1 : 0;
+        public void operation(IIIII_Result result) {
+            result.r2 = future.fail(OPERATION_ERROR) ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(IIIII_Result r) {
-            report(r);
+        public void arbiter(IIIII_Result result) {
+            report(result);
         }
     }
 
@@ -153,18 +153,18 @@ public final class OperationFutureStress {
     @State
     public static class CompleteExceptionallyVsSucceed extends Staged {
         @Actor
-        public void outside(IIIII_Result r) {
-            r.r1 = future.completeExceptionally(OUTSIDE_ERROR) ? 1 : 0;
+        public void outside(IIIII_Result result) {
+            result.r1 = future.completeExceptionally(OUTSIDE_ERROR) ? 1 : 0;
         }
 
         @Actor
-        public void operation(IIIII_Result r) {
-            r.r2 = future.succeed(OPERATION_VALUE) ? 1 : 0;
+        public void operation(IIIII_Result result) {
+            result.r2 = future.succeed(OPERATION_VALUE) ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(IIIII_Result r) {
-            report(r);
+        public void arbiter(IIIII_Result result) {
+            report(result);
         }
     }
 
@@ -181,22 +181,22 @@ public final class OperationFutureStress {
     @State
     public static class CancelVsCommit extends Staged {
         @Actor
-        public void outside(IIIII_Result r) {
-            r.r1 = future.cancel(true) ? 1 : 0;
+        public void outside(IIIII_Result result) {
+            result.r1 = future.cancel(true) ? 1 : 0;
         }
 
         @Actor
-        public void operation(IIIII_Result r) {
+        public void operation(IIIII_Result result) {
             boolean claimed = future.enterCommit();
             if (claimed) {
                 future.succeed(OPERATION_VALUE);
             }
-            r.r2 = claimed ? 1 : 0;
+            result.r2 = claimed ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(IIIII_Result r) {
-            report(r);
+        public void arbiter(IIIII_Result result) {
+            report(result);
         }
     }
 }

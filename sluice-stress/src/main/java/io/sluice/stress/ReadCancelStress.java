@@ -58,12 +58,12 @@ public class ReadCancelStress {
     }
 
     @Arbiter
-    public void arbiter(IIIII_Result r) {
-        r.r1 = subscriber.items.get();
-        r.r2 = subscriber.terminals.get();
-        r.r3 = channel.closeCount();
-        r.r4 = channel.usesAfterClose();
-        r.r5 = subscriber.lateItems.get();
+    public void arbiter(IIIII_Result result) {
+        result.r1 = subscriber.items.get();
+        result.r2 = subscriber.terminals.get();
+        result.r3 = channel.closeCount();
+        result.r4 = channel.usesAfterClose();
+        result.r5 = subscriber.lateItems.get();
     }
 
     /** Counts signals; marks an onNext that arrives after cancel() returned. */
@@ -75,8 +75,8 @@ public class ReadCancelStress {
         volatile boolean cancelReturned;                               // actor 2 -> onNext
 
         @Override
-        public void onSubscribe(Subscription s) {
-            subscription = s;
+        public void onSubscribe(Subscription subscription) {
+            this.subscription = subscription;
         }
 
         @Override

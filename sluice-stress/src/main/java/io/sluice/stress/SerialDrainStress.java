@@ -46,10 +46,10 @@ public final class SerialDrainStress {
             return false;
         }
 
-        void report(III_Result r) {
-            r.r1 = overlaps.get();
-            r.r2 = seen1;
-            r.r3 = seen2;
+        void report(III_Result result) {
+            result.r1 = overlaps.get();
+            result.r2 = seen1;
+            result.r3 = seen2;
         }
     }
 
@@ -60,7 +60,7 @@ public final class SerialDrainStress {
     @Outcome(expect = FORBIDDEN, desc = "D1 broken: two passes overlapped")
     @State
     public static class Direct extends Drained {
-        private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, e -> { }, false);
+        private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, error -> { }, false);
 
         @Actor
         public void actor1() {
@@ -75,8 +75,8 @@ public final class SerialDrainStress {
         }
 
         @Arbiter
-        public void arbiter(III_Result r) {
-            report(r);       // a direct executor ran every pass inside the actors' signal()
+        public void arbiter(III_Result result) {
+            report(result);       // a direct executor ran every pass inside the actors' signal()
         }
     }
 
@@ -93,7 +93,7 @@ public final class SerialDrainStress {
             return thread;
         });
 
-        private final SerialDrain drain = new SerialDrain(WORKER, this::pass, e -> { }, false);
+        private final SerialDrain drain = new SerialDrain(WORKER, this::pass, error -> { }, false);
 
         @Actor
         public void actor1() {
@@ -108,7 +108,7 @@ public final class SerialDrainStress {
         }
 
         @Arbiter
-        public void arbiter(III_Result r) {
+        public void arbiter(III_Result result) {
             // Every drain task was submitted inside a signal() that returned before now, and the
             // worker is FIFO: once this marker has run, every pass has finished.
             try {
@@ -116,7 +116,7 @@ public final class SerialDrainStress {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            report(r);
+            report(result);
         }
     }
 }

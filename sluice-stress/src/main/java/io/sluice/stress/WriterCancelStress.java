@@ -58,16 +58,16 @@ public class WriterCancelStress {
     }
 
     @Actor
-    public void cancel(IIIII_Result r) {
-        r.r1 = writer.result().cancel(true) ? 1 : 0;
+    public void cancel(IIIII_Result result) {
+        result.r1 = writer.result().cancel(true) ? 1 : 0;
     }
 
     @Arbiter
-    public void arbiter(IIIII_Result r) {
-        r.r2 = stage();
-        r.r3 = channel.bytes();
-        r.r4 = openSeenByDependent;
-        r.r5 = channel.bytesAfterCancelSeen();
+    public void arbiter(IIIII_Result result) {
+        result.r2 = stage();
+        result.r3 = channel.bytes();
+        result.r4 = openSeenByDependent;
+        result.r5 = channel.bytesAfterCancelSeen();
     }
 
     private int stage() {

@@ -40,12 +40,12 @@ public class WriterGiveBackStress {
     }
 
     @Actor
-    public void cancel(II_Result r) {
-        r.r1 = writer.result().cancel(true) ? 1 : 0;
+    public void cancel(II_Result result) {
+        result.r1 = writer.result().cancel(true) ? 1 : 0;
     }
 
     @Arbiter
-    public void arbiter(II_Result r) {
-        r.r2 = givenBack.get();
+    public void arbiter(II_Result result) {
+        result.r2 = givenBack.get();
     }
 }

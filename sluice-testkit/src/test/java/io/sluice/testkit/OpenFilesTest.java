@@ -37,7 +37,7 @@ class OpenFilesTest {
             assertEquals(OpenFiles.under(directory), OpenFiles.inside(directory));
             assertEquals(2, OpenFiles.openedSince(baseline).size());
         } finally {
-            Files.walk(sibling).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            Files.walk(sibling).sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }
         OpenFiles.awaitNoneUnder(directory);
         OpenFiles.awaitClosed(directory, baseline);

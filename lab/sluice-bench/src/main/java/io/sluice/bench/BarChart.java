@@ -55,7 +55,7 @@ public final class BarChart {
             throw new IllegalArgumentException("one value row per series: " + values.length + " != " + series.size());
         }
         int width = 250 + Math.max(60, series.size() * 9 + 16) * Math.max(1, categories.size());
-        DoubleSummaryStatistics positive = Arrays.stream(values).flatMapToDouble(Arrays::stream).filter(v -> v > 0)
+        DoubleSummaryStatistics positive = Arrays.stream(values).flatMapToDouble(Arrays::stream).filter(value -> value > 0)
                 .summaryStatistics();
         double min = positive.getMin();
         double max = positive.getMax();
@@ -71,10 +71,10 @@ public final class BarChart {
             double top = Math.max(bottom * 10, Math.pow(10, Math.ceil(Math.log10(max))));
             chart.getStyler().setYAxisMin(bottom).setYAxisMax(top);
         }
-        List<String> names = categories.stream().map(c -> c.replace('\n', ' ')).toList();
+        List<String> names = categories.stream().map(category -> category.replace('\n', ' ')).toList();
         for (int s = 0; s < series.size(); s++) {
             chart.addSeries(series.get(s), names, Arrays.stream(values[s], 0, categories.size())
-                    .mapToObj(v -> v > 0 ? Double.valueOf(v) : anyBar ? null : Double.valueOf(0)).toList());
+                    .mapToObj(value -> value > 0 ? Double.valueOf(value) : anyBar ? null : Double.valueOf(0)).toList());
         }
     }
 

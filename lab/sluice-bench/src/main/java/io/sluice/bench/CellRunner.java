@@ -48,7 +48,7 @@ public final class CellRunner {
             throws IOException {
         List<Provider> runnable = providers.stream().filter(provider -> provider.supports(cell.op())).toList();
         Path source = (cell.op() == Op.READ || cell.op() == Op.COPY) ? source(cell.sizeBytes()) : null;
-        List<Path> targets = IntStream.range(0, cell.parallelism()).mapToObj(i -> dir.resolve("out-" + i)).toList();
+        List<Path> targets = IntStream.range(0, cell.parallelism()).mapToObj(index -> dir.resolve("out-" + index)).toList();
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
         int rounds = warmupRounds + measuredRounds;

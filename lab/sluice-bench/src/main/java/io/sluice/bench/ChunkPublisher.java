@@ -64,7 +64,7 @@ public final class ChunkPublisher<T> implements Publisher<T> {
                 invalidRequest = n;
             }
             long add = n <= 0 ? 1 : n; // wake the drain so it can signal the §3.9 error
-            if (requested.getAndAccumulate(add, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b) == 0) {
+            if (requested.getAndAccumulate(add, (current, increment) -> current + increment < 0 ? Long.MAX_VALUE : current + increment) == 0) {
                 drain();
             }
         }

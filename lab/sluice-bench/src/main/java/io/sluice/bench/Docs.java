@@ -59,9 +59,9 @@ final class Docs {
 
     private Report report(GeneratedBlocks.Block block) {
         Path file = samplesFile(from(block)).toAbsolutePath();
-        return reports.computeIfAbsent(file, f -> {
+        return reports.computeIfAbsent(file, path -> {
             try {
-                return new Report(samples(f));
+                return new Report(samples(path));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -51,24 +51,24 @@ public final class Report {
     }
 
     /**
-     * {@code a}'s speed over {@code b}'s in {@code cell}, the ratio of their mean times per
+     * {@code provider}'s speed over {@code baseline}'s in {@code cell}, the ratio of their mean times per
      * invocation (so the table's Speed columns give the same figure), with its interval;
      * {@link Estimate#NONE} if either is missing or failed.
      */
-    public Estimate speedRatio(Cell cell, String a, String b) {
-        return ratio(cell, a, b, Sample::nanos, true);
+    public Estimate speedRatio(Cell cell, String provider, String baseline) {
+        return ratio(cell, provider, baseline, Sample::nanos, true);
     }
 
-    /** {@code a}'s mean of {@code value} over {@code b}'s ({@code b}'s over {@code a}'s if {@code inverse}). */
-    public Estimate ratio(Cell cell, String a, String b, ToDoubleFunction<Sample> value, boolean inverse) {
-        Optional<Row> first = row(cell, a).filter(Row::ok);
-        Optional<Row> second = row(cell, b).filter(Row::ok);
+    /** {@code provider}'s mean of {@code value} over {@code baseline}'s ({@code baseline}'s over {@code provider}'s if {@code inverse}). */
+    public Estimate ratio(Cell cell, String provider, String baseline, ToDoubleFunction<Sample> value, boolean inverse) {
+        Optional<Row> first = row(cell, provider).filter(Row::ok);
+        Optional<Row> second = row(cell, baseline).filter(Row::ok);
         if (first.isEmpty() || second.isEmpty()) {
             return Estimate.NONE;
         }
-        double[] x = first.get().each(value);
-        double[] y = second.get().each(value);
-        return inverse ? Estimate.ratioOfMeans(y, x) : Estimate.ratioOfMeans(x, y);
+        double[] providerValues = first.get().each(value);
+        double[] baselineValues = second.get().each(value);
+        return inverse ? Estimate.ratioOfMeans(baselineValues, providerValues) : Estimate.ratioOfMeans(providerValues, baselineValues);
     }
 
     /** Whether a correct row of {@code cell} has fewer than {@link Row#MIN_SAMPLES} samples. */
@@ -135,10 +135,10 @@ public final class Report {
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
             List<Object> columns = new ArrayList<>(List.of(cell.label() + (fewSamples(cell) ? " *" : ""),
-                    sluice.map(r -> r.ok() ? String.format(Locale.ROOT, "%.0f", r.mibPerSecond()) : "FAILED")
+                    sluice.map(row -> row.ok() ? String.format(Locale.ROOT, "%.0f", row.mibPerSecond()) : "FAILED")
                             .orElse("-"),
                     best.map(Row::provider).orElse("-"),
-                    best.map(r -> String.format(Locale.ROOT, "%.0f", r.mibPerSecond())).orElse("-"),
+                    best.map(row -> String.format(Locale.ROOT, "%.0f", row.mibPerSecond())).orElse("-"),
                     speedRatio(cell, name, best.map(Row::provider).orElse("")).format()));
             PEERS.forEach(peer -> columns.add(speedRatio(cell, name, peer).format()));
             out.append(String.format(Locale.ROOT, format, columns.toArray()));

@@ -51,21 +51,21 @@ public record Sample(Origin origin, Cell cell, String provider, int fork, int ro
 
     /** Parses a {@link #toCsv()} line, or a line of the earlier headerless format. */
     public static Sample parse(String line) {
-        String[] f = line.split(",", FIELDS);
-        if (f.length == FIELDS) {
-            return new Sample(new Origin(f[0], f[1], f[2]), Cell.parse(f[3]), f[4], Integer.parseInt(f[5]),
-                    Integer.parseInt(f[6]), seconds(f[8]), seconds(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]),
-                    Long.parseLong(f[12]), Integer.parseInt(f[13]),
-                    new Load(Double.parseDouble(f[14]), Double.parseDouble(f[15]), Double.parseDouble(f[16])), f[17]);
+        String[] fields = line.split(",", FIELDS);
+        if (fields.length == FIELDS) {
+            return new Sample(new Origin(fields[0], fields[1], fields[2]), Cell.parse(fields[3]), fields[4], Integer.parseInt(fields[5]),
+                    Integer.parseInt(fields[6]), seconds(fields[8]), seconds(fields[9]), Long.parseLong(fields[10]), Long.parseLong(fields[11]),
+                    Long.parseLong(fields[12]), Integer.parseInt(fields[13]),
+                    new Load(Double.parseDouble(fields[14]), Double.parseDouble(fields[15]), Double.parseDouble(fields[16])), fields[17]);
         }
-        f = line.split(",", LEGACY_FIELDS); // fork,op,sizeBytes,parallelism,provider,round,nanos,cpuNanos,...,status
-        if (f.length != LEGACY_FIELDS) {
+        fields = line.split(",", LEGACY_FIELDS); // fork,op,sizeBytes,parallelism,provider,round,nanos,cpuNanos,...,status
+        if (fields.length != LEGACY_FIELDS) {
             throw new IllegalArgumentException("not a sample line: " + line);
         }
-        Cell cell = new Cell(Op.valueOf(f[1]), Long.parseLong(f[2]), Integer.parseInt(f[3]));
-        return new Sample(Origin.UNKNOWN, cell, f[4], Integer.parseInt(f[0]), Integer.parseInt(f[5]),
-                Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
-                Long.parseLong(f[10]), Integer.parseInt(f[11]), Load.UNKNOWN, f[12]);
+        Cell cell = new Cell(Op.valueOf(fields[1]), Long.parseLong(fields[2]), Integer.parseInt(fields[3]));
+        return new Sample(Origin.UNKNOWN, cell, fields[4], Integer.parseInt(fields[0]), Integer.parseInt(fields[5]),
+                Long.parseLong(fields[6]), Long.parseLong(fields[7]), Long.parseLong(fields[8]), Long.parseLong(fields[9]),
+                Long.parseLong(fields[10]), Integer.parseInt(fields[11]), Load.UNKNOWN, fields[12]);
     }
 
     private static long seconds(String text) {

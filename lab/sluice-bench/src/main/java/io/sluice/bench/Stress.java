@@ -94,9 +94,9 @@ public final class Stress {
     static Result parse(String provider, int exit, List<String> output, double childSeconds) {
         for (String line : output) {
             if (line.startsWith(RESULT_PREFIX)) {
-                String[] f = line.substring(RESULT_PREFIX.length()).split(" ", 5);
-                return new Result(provider, f[4], Double.parseDouble(f[0]), Double.parseDouble(f[1]),
-                        Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+                String[] fields = line.substring(RESULT_PREFIX.length()).split(" ", 5);
+                return new Result(provider, fields[4], Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
+                        Integer.parseInt(fields[2]), Integer.parseInt(fields[3]));
             }
         }
         boolean oom = output.stream().anyMatch(line -> line.contains("OutOfMemoryError"));
@@ -113,7 +113,7 @@ public final class Stress {
         heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         List<Path> targets = IntStream.range(0, writes)
-                .mapToObj(i -> dir.resolve("stress-" + providerName + "-" + i + ".out")).toList();
+                .mapToObj(index -> dir.resolve("stress-" + providerName + "-" + index + ".out")).toList();
         String outcome = "completed";
         long nanos;
         int before;

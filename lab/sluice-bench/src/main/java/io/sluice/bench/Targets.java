@@ -45,8 +45,8 @@ public final class Targets {
     public static List<Check> evaluate(Report report) {
         List<Check> checks = new ArrayList<>();
         for (Cell cell : report.rowsByCell().keySet()) {
-            Speed speed = (target, a, b, required) ->
-                    checks.add(new Check(cell, target, report.speedRatio(cell, a, b), required, false));
+            Speed speed = (target, provider, baseline, required) ->
+                    checks.add(new Check(cell, target, report.speedRatio(cell, provider, baseline), required, false));
             switch (cell.op()) {
                 case WRITE -> {
                     double factor = cell.parallelism() == 1 ? 3 : 2;
@@ -82,9 +82,9 @@ public final class Targets {
         return checks;
     }
 
-    /** Adds a check that {@code a}'s speed over {@code b}'s is at least {@code required}. */
+    /** Adds a check that {@code provider}'s speed over {@code baseline}'s is at least {@code required}. */
     private interface Speed {
-        void check(String target, String a, String b, double required);
+        void check(String target, String provider, String baseline, double required);
     }
 
     /** Heap allocated per GiB moved, MiB, with its interval. */

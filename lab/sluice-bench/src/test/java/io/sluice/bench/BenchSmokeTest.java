@@ -46,11 +46,11 @@ class BenchSmokeTest {
                 }
             }
         }
-        Set<String> ran = samples.stream().map(s -> s.cell().label() + " " + s.provider())
+        Set<String> ran = samples.stream().map(sample -> sample.cell().label() + " " + sample.provider())
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(expected, ran, "every provider x supported operation must produce a sample");
-        List<String> failed = samples.stream().filter(s -> !s.ok())
-                .map(s -> s.cell().label() + " " + s.provider() + ": " + s.status()).collect(Collectors.toList());
+        List<String> failed = samples.stream().filter(sample -> !sample.ok())
+                .map(sample -> sample.cell().label() + " " + sample.provider() + ": " + sample.status()).collect(Collectors.toList());
         assertEquals(List.of(), failed, "failed samples; progress was:\n" + String.join("\n", log));
         assertEquals(samples.size(), Sample.read(dir.resolve("samples.csv")).size(), "every sample reaches the CSV");
         try (var files = Files.list(dir.resolve("files"))) {

@@ -125,8 +125,8 @@ class CellRunnerTest {
             assertTrue(sample.status().startsWith("FAILED: "), sample.toCsv());
         }
         assertTrue(samples.get(0).status().contains("wrong content") || samples.get(1).status().contains("wrong content"));
-        assertTrue(samples.stream().anyMatch(s -> s.status().contains("has 7168 bytes, expected 8192")));
-        assertTrue(samples.stream().anyMatch(s -> s.status().contains("wrong bytes in the chunk at offset 1024")));
+        assertTrue(samples.stream().anyMatch(sample -> sample.status().contains("has 7168 bytes, expected 8192")));
+        assertTrue(samples.stream().anyMatch(sample -> sample.status().contains("wrong bytes in the chunk at offset 1024")));
         Report report = new Report(samples);
         assertTrue(report.compact().contains("reported as failed, not fast"), report.compact());
     }

@@ -28,17 +28,17 @@ public final class Csv {
         StringBuilder field = new StringBuilder();
         boolean quoted = false;
         for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+            char character = line.charAt(i);
+            if (quoted && character == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
                 field.append('"');
                 i++;
-            } else if (c == '"') {
+            } else if (character == '"') {
                 quoted = !quoted;
-            } else if (c == ',' && !quoted) {
+            } else if (character == ',' && !quoted) {
                 fields.add(field.toString());
                 field.setLength(0);
             } else {
-                field.append(c);
+                field.append(character);
             }
         }
         if (quoted) {

@@ -72,11 +72,11 @@ public final class DemandRun {
         long start = System.nanoTime();
         for (int i = 0; i < channels.size(); i++) {
             int stream = i;
-            writes.add(write.start(channels.get(i), bodies.apply(i), (q, window, outstanding, written, calls) -> {
-                queued.set(stream, q);
+            writes.add(write.start(channels.get(i), bodies.apply(i), (queuedBytes, window, outstanding, written, calls) -> {
+                queued.set(stream, queuedBytes);
                 peak.accumulateAndGet(IntStream.range(0, queued.length()).mapToLong(queued::get).sum(), Math::max);
                 if (stream == 0) {
-                    stream0.onPass(q, window, outstanding, written, calls);
+                    stream0.onPass(queuedBytes, window, outstanding, written, calls);
                 }
             }).toCompletableFuture());
         }

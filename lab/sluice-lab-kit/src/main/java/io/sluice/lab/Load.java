@@ -71,8 +71,8 @@ public record Load(double load1Before, double load1After, double othersBusy) {
     private static long waitedChildrenTicks() {
         try {
             String stat = Files.readString(Path.of("/proc/self/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+"); // from field 3, state
-            return Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+"); // from field 3, state
+            return Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -82,11 +82,11 @@ public record Load(double load1Before, double load1After, double othersBusy) {
     private static long[] busyAndTotalTicks() {
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/stat"));
-            String[] f = lines.get(0).trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
-            long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+            String[] fields = lines.get(0).trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
+            long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
             long total = 0;
-            for (int i = 1; i <= 8 && i < f.length; i++) {
-                total += Long.parseLong(f[i]);
+            for (int i = 1; i <= 8 && i < fields.length; i++) {
+                total += Long.parseLong(fields[i]);
             }
             long cores = lines.stream().filter(line -> line.matches("cpu\\d+ .*")).count();
             return new long[] {total - idle, total, cores};

@@ -171,6 +171,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                         } while (missed != 0);
                     }
                 }
+                default -> throw new AssertionError("unhandled emission " + emission);
             }
         }
 

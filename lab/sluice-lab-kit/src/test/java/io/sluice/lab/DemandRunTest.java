@@ -59,10 +59,10 @@ class DemandRunTest {
         ThrottledChannel channel = new ThrottledChannel(FAST, PacingClock.system());
         ScheduledPublisher finite = new ScheduledPublisher(3 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC,
                 PacingClock.system(), null);
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> DemandRun.run("short",
+        IllegalStateException exception = assertThrows(IllegalStateException.class, () -> DemandRun.run("short",
                 List.of(channel), stream -> finite, DemandRunTest::oneByOne,
                 (queued, window, outstanding, written, calls) -> { }, 5_000_000_000L));
-        assertTrue(e.getMessage().contains("the endless write completed with 3072 bytes"), e.getMessage());
+        assertTrue(exception.getMessage().contains("the endless write completed with 3072 bytes"), exception.getMessage());
     }
 
     /**
@@ -77,17 +77,17 @@ class DemandRunTest {
             private Subscription subscription;
 
             @Override
-            public void onSubscribe(Subscription s) {
-                subscription = s;
+            public void onSubscribe(Subscription subscription) {
+                this.subscription = subscription;
                 done.whenComplete((bytes, error) -> {
-                    s.cancel();
+                    subscription.cancel();
                     try {
                         channel.close();
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
                 });
-                s.request(1);
+                subscription.request(1);
             }
 
             @Override

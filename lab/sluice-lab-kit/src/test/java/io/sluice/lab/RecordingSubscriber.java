@@ -21,8 +21,8 @@ final class RecordingSubscriber implements Subscriber<ByteBuffer> {
     volatile boolean completed;
 
     @Override
-    public void onSubscribe(Subscription s) {
-        subscription = s;
+    public void onSubscribe(Subscription subscription) {
+        this.subscription = subscription;
         subscribed.countDown();
     }
 
@@ -35,8 +35,8 @@ final class RecordingSubscriber implements Subscriber<ByteBuffer> {
     }
 
     @Override
-    public void onError(Throwable t) {
-        ended(t);
+    public void onError(Throwable error) {
+        ended(error);
     }
 
     @Override

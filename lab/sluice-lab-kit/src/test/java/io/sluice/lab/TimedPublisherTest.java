@@ -29,7 +29,7 @@ class TimedPublisherTest {
         recorder.subscription.request(10);
         assertTrue(recorder.terminated.await(5, TimeUnit.SECONDS) && recorder.completed);
         assertEquals(List.of(8192, 8192, 5), recorder.sizes());
-        assertTrue(recorder.threads.stream().allMatch(t -> !t.equals(Thread.currentThread().getName())),
+        assertTrue(recorder.threads.stream().allMatch(threadName -> !threadName.equals(Thread.currentThread().getName())),
                 "emitted on the timer: " + recorder.threads);
     }
 

@@ -41,19 +41,19 @@ final class FileNames {
                     + printable(name) + "'");
         }
         for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-';
+            char character = name.charAt(i);
+            boolean allowed = (character >= 'a' && character <= 'z') || (character >= 'A' && character <= 'Z') || (character >= '0' && character <= '9')
+                    || character == '.' || character == '_' || character == '-';
             if (!allowed) {
                 throw HttpProblem.badRequest("file name may only use letters, digits, '.', '_' and '-'; found "
-                        + String.format("U+%04X", (int) c) + " at index " + i);
+                        + String.format("U+%04X", (int) character) + " at index " + i);
             }
         }
     }
 
     private static String printable(String name) {
         return name.codePoints().limit(MAX_LENGTH)
-                .mapToObj(c -> c < 0x20 || c > 0x7e ? String.format("\\u%04x", c) : Character.toString(c))
+                .mapToObj(codePoint -> codePoint < 0x20 || codePoint > 0x7e ? String.format("\\u%04x", codePoint) : Character.toString(codePoint))
                 .collect(Collectors.joining());
     }
 }

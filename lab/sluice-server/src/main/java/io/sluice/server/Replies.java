@@ -42,11 +42,11 @@ final class Replies {
     }
 
     /** 404 for a missing file, 500 with the cause for any other failure to open or size it. */
-    static void cannotOpen(Response response, Callback callback, Path file, IOException e) {
-        if (e instanceof NoSuchFileException) {
+    static void cannotOpen(Response response, Callback callback, Path file, IOException exception) {
+        if (exception instanceof NoSuchFileException) {
             text(response, callback, 404, "no such file: " + file.getFileName());
         } else {
-            text(response, callback, 500, "cannot read " + file.getFileName() + ": " + e.getMessage());
+            text(response, callback, 500, "cannot read " + file.getFileName() + ": " + exception.getMessage());
         }
     }
 

@@ -290,11 +290,11 @@ final class ReadSubscription implements Subscription {
         }
     }
 
-    private void rejected(Throwable e) {
+    private void rejected(Throwable error) {
         if (!done) {
-            finish(e instanceof RejectedExecutionException
-                    ? new RejectedExecutionException("read executor rejected the read: " + e.getMessage(), e)
-                    : e, !cancelled);
+            finish(error instanceof RejectedExecutionException
+                    ? new RejectedExecutionException("read executor rejected the read: " + error.getMessage(), error)
+                    : error, !cancelled);
         }
     }
 }

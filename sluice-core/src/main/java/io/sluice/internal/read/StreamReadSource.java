@@ -87,12 +87,12 @@ public final class StreamReadSource implements ReadSource {
 
     /** A stream may return 0 for a non-empty request; block for one byte instead of spinning. */
     private int readOneByte(ByteBuffer dst) throws IOException {
-        int b = stream.read();
-        if (b < 0) {
+        int nextByte = stream.read();
+        if (nextByte < 0) {
             endedEarly(left);
             return -1;
         }
-        dst.put((byte) b);
+        dst.put((byte) nextByte);
         if (left != Long.MAX_VALUE) {
             left--;
         }

@@ -185,7 +185,7 @@ public final class AtomicFileSink extends ChannelSink {
     /** A3: without a preceding commit, discards; after one, releases what is left. Idempotent. */
     @Override
     public void close() throws IOException {
-        if (state.getAndUpdate(s -> s == State.COMMITTED ? s : State.DISCARDED) == State.COMMITTED) {
+        if (state.getAndUpdate(current -> current == State.COMMITTED ? current : State.DISCARDED) == State.COMMITTED) {
             super.close();                             // the channel is already closed
         } else {
             discard();
@@ -195,7 +195,7 @@ public final class AtomicFileSink extends ChannelSink {
     /** A3, K1-K3: under the abort gate, once; closes and deletes the temporary unless the commit won. */
     @Override
     protected void abortUnderGate() {
-        if (state.getAndUpdate(s -> s == State.COMMITTED ? s : State.DISCARDED) == State.COMMITTED) {
+        if (state.getAndUpdate(current -> current == State.COMMITTED ? current : State.DISCARDED) == State.COMMITTED) {
             return;                                    // the commit won: the target is its business
         }
         super.abortUnderGate();                        // closes the channel: no write or force reaches it

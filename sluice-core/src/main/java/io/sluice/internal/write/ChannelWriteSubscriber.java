@@ -4,7 +4,6 @@ import io.sluice.internal.Loans;
 import io.sluice.internal.OperationFuture;
 import io.sluice.internal.SerialDrain;
 import io.sluice.WriteOptions;
-import io.sluice.internal.write.WriteLedger;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
@@ -293,11 +292,11 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
     }
 
-    private void rejected(Throwable e) {
-        failure.compareAndSet(null, e instanceof RejectedExecutionException
+    private void rejected(Throwable error) {
+        failure.compareAndSet(null, error instanceof RejectedExecutionException
                 ? new RejectedExecutionException("executor rejected the write to " + target + ": "
-                        + e.getMessage(), e)
-                : e);
+                        + error.getMessage(), error)
+                : error);
         if (!terminated) {
             terminate(failure.get());             // runs as the drain (SerialDrain D1, D4)
         }

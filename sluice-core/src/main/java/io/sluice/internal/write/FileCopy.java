@@ -176,12 +176,12 @@ public final class FileCopy {
         return "copy of " + source + " to " + target;
     }
 
-    private void rejected(Throwable e) {
+    private void rejected(Throwable error) {
         if (!done) {
-            end(e instanceof RejectedExecutionException
+            end(error instanceof RejectedExecutionException
                     ? new RejectedExecutionException("executor rejected the copy of " + source + ": "
-                            + e.getMessage(), e)
-                    : e);
+                            + error.getMessage(), error)
+                    : error);
         }
     }
 }

@@ -187,7 +187,7 @@ public final class StreamSink implements WriteSink {
      */
     @Override
     public void abort() {
-        int before = state.getAndUpdate(s -> s | ABORTED);
+        int before = state.getAndUpdate(current -> current | ABORTED);
         if ((before & ABORTED) != 0) {
             return;
         }

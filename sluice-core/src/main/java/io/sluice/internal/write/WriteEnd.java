@@ -1,6 +1,5 @@
 package io.sluice.internal.write;
 
-import io.sluice.internal.write.WriteLedger;
 import io.sluice.internal.OperationFuture;
 
 import java.util.concurrent.CancellationException;

@@ -2,7 +2,6 @@ package io.sluice.internal.write;
 
 import io.sluice.WriteListener;
 import io.sluice.WriteSnapshot;
-import io.sluice.internal.write.WriteLedger;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;

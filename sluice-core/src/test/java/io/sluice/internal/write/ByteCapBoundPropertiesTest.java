@@ -55,7 +55,7 @@ class ByteCapBoundPropertiesTest {
                                            @ForAll("caps") long cap,
                                            @ForAll @Size(max = 2000) List<@IntRange(min = 0, max = 3) Integer> schedule) {
         long largest = sizes.stream().mapToLong(Integer::longValue).max().orElse(0);
-        long firstNonEmpty = sizes.stream().filter(s -> s > 0).findFirst().orElse(0);
+        long firstNonEmpty = sizes.stream().filter(size -> size > 0).findFirst().orElse(0);
         long window = strategy.newController().windowItems();
         long bound = firstNonEmpty == 0 ? 0 : Math.max(largest,
                 cap + Math.min(window, cap / firstNonEmpty) * (largest - firstNonEmpty));

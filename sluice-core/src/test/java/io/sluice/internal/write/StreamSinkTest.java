@@ -32,9 +32,9 @@ class StreamSinkTest {
         }
 
         @Override
-        public synchronized void write(int b) {
+        public synchronized void write(int oneByte) {
             writes.add(1);
-            super.write(b);
+            super.write(oneByte);
         }
     }
 
@@ -97,8 +97,8 @@ class StreamSinkTest {
             Object lock = new Object();
             OutputStream stream = new OutputStream() {
                 @Override
-                public void write(int b) {
-                    write(new byte[] {(byte) b}, 0, 1);
+                public void write(int oneByte) {
+                    write(new byte[] {(byte) oneByte}, 0, 1);
                 }
 
                 @Override

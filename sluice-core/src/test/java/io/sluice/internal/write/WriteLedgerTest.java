@@ -72,8 +72,8 @@ class WriteLedgerTest {
     @Test
     void aNegativeRequestNamesTheController() {
         WriteLedger ledger = new WriteLedger(() -> new FixedController(-3), 1000, 0);
-        IllegalStateException e = assertThrows(IllegalStateException.class, ledger::nextRequest);
-        assertTrue(e.getMessage().contains("returned -3"), e.getMessage());
+        IllegalStateException exception = assertThrows(IllegalStateException.class, ledger::nextRequest);
+        assertTrue(exception.getMessage().contains("returned -3"), exception.getMessage());
     }
 
     @Test

@@ -33,7 +33,7 @@ class WriteRecordingTest {
             recording.dump(dump);
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(dump);
-        RecordedEvent write = events.stream().filter(e -> e.getEventType().getName().equals("io.sluice.Write"))
+        RecordedEvent write = events.stream().filter(event -> event.getEventType().getName().equals("io.sluice.Write"))
                 .findFirst().orElseThrow(() -> new AssertionError("no io.sluice.Write event in " + events));
         assertEquals(target.toString(), write.getString("target"));
         assertEquals(100_000, write.getLong("bytes"));

@@ -98,7 +98,7 @@ class WriterGuaranteesTest {
     void aPassWritesABoundedNumberOfItemsThenYields_W7() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
         ByteBuffer one = ByteBuffer.allocate(1);
-        SyncUpstream source = new SyncUpstream(writer, 1_000_000, i -> one.duplicate());
+        SyncUpstream source = new SyncUpstream(writer, 1_000_000, index -> one.duplicate());
         writer.onSubscribe(source);
         assertTrue(executor.runNext());
         assertTrue(sink.items <= WriteLedger.YIELD_AFTER_ITEMS,
@@ -112,7 +112,7 @@ class WriterGuaranteesTest {
     @Test
     void zeroLengthItemsDoNotHoldTheExecutor_W7() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
-        SyncUpstream source = new SyncUpstream(writer, 100_000, i -> ByteBuffer.allocate(0));
+        SyncUpstream source = new SyncUpstream(writer, 100_000, index -> ByteBuffer.allocate(0));
         writer.onSubscribe(source);
         assertTrue(executor.runNext());
         assertEquals(1, executor.queued(), "the pass yielded although no byte was written");
@@ -128,7 +128,7 @@ class WriterGuaranteesTest {
             ChannelWriteSubscriber writer = new ChannelWriteSubscriber(new RecordingSink(),
                     WriteOptions.defaults(), single, "test");
             ByteBuffer one = ByteBuffer.allocate(1);
-            writer.onSubscribe(new SyncUpstream(writer, 2_000_000, i -> one.duplicate()));
+            writer.onSubscribe(new SyncUpstream(writer, 2_000_000, index -> one.duplicate()));
             AtomicBoolean writeDoneWhenOtherRan = new AtomicBoolean(true);
             single.submit(() -> writeDoneWhenOtherRan.set(writer.result().isDone())).get(30, TimeUnit.SECONDS);
             assertEquals(2_000_000L, writer.result().get(30, TimeUnit.SECONDS));
@@ -147,8 +147,8 @@ class WriterGuaranteesTest {
             ChannelWriteSubscriber writer = new ChannelWriteSubscriber(counting, WriteOptions.defaults(),
                     Runnable::run, "test");
             ByteBuffer one = ByteBuffer.allocate(1);
-            writer.onSubscribe(new SyncUpstream(writer, 8_000_000, i -> one.duplicate()));
-            outcome.set(writer.result().isDone() ? writer.result().handle((n, e) -> e == null ? n : e).join()
+            writer.onSubscribe(new SyncUpstream(writer, 8_000_000, index -> one.duplicate()));
+            outcome.set(writer.result().isDone() ? writer.result().handle((written, error) -> error == null ? written : error).join()
                     : "not done; sink closes: " + counting.closes);
         }, "small-stack", 128 * 1024);
         smallStack.start();
@@ -249,7 +249,7 @@ class WriterGuaranteesTest {
                 ChannelWriteSubscriber writer = new ChannelWriteSubscriber(watched, WriteOptions.defaults(), pool, "test");
                 writer.result().whenComplete((bytes, error) -> stageCancelled.set(true));
                 ByteBuffer item = ByteBuffer.allocate(16);
-                writer.onSubscribe(new SyncUpstream(writer, Long.MAX_VALUE, i -> item.duplicate()));
+                writer.onSubscribe(new SyncUpstream(writer, Long.MAX_VALUE, index -> item.duplicate()));
                 Thread.onSpinWait();
                 writer.result().cancel(true);
                 pool.shutdown();

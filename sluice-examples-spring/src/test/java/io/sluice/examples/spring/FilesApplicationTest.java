@@ -105,7 +105,7 @@ class FilesApplicationTest {
         String head = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + name
                 + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
         Flux<ByteBuf> sent = Flux.just(Unpooled.copiedBuffer(head, StandardCharsets.US_ASCII))
-                .concatWith(Flux.range(0, 64).map(i -> Unpooled.wrappedBuffer(new byte[16 * 1024])))
+                .concatWith(Flux.range(0, 64).map(index -> Unpooled.wrappedBuffer(new byte[16 * 1024])))
                 .concatWith(Flux.error(new IOException("the client gives up")));
         HttpClient.create()
                 .headers(headers -> headers.set("Content-Length", 4 * 1024 * 1024)
@@ -176,7 +176,7 @@ class FilesApplicationTest {
     void anUploadAbortedMidBodyLeavesTheServerServing(String variant) throws Exception {
         String name = "aborted-" + variant;
         Flux<ByteBuf> sent = Flux.range(0, 64)
-                .map(i -> Unpooled.wrappedBuffer(new byte[16 * 1024]))
+                .map(index -> Unpooled.wrappedBuffer(new byte[16 * 1024]))
                 .concatWith(Flux.error(new IOException("the client gives up")));
         HttpClient.create()
                 .headers(headers -> headers.set("Content-Length", 4 * 1024 * 1024))
@@ -231,7 +231,7 @@ class FilesApplicationTest {
                 .headers(headers -> headers.set("Content-Length", bytes.length))
                 .put().uri(url("/" + variant + "/raw/" + name))
                 .send(Flux.interval(Duration.ofMillis(1)).take(bytes.length / piece)
-                        .map(i -> Unpooled.wrappedBuffer(bytes, (int) (i * piece), piece)))
+                        .map(index -> Unpooled.wrappedBuffer(bytes, (int) (index * piece), piece)))
                 .responseSingle((response, body) -> body.asString())
                 .block(Duration.ofSeconds(20));
         assertEquals(Long.toString(bytes.length), stored);

@@ -155,7 +155,7 @@ class SluiceAutoConfigurationTest {
             assertThat(transfers.upload(buffers("whole"), upload).block(Duration.ofSeconds(10))).isEqualTo(5L);
             assertThat(Files.readString(upload)).isEqualTo("whole");
             try (var listing = Files.list(dir)) {
-                assertThat(listing.map(p -> p.getFileName().toString()).toList())
+                assertThat(listing.map(path -> path.getFileName().toString()).toList())
                         .containsExactlyInAnyOrder("upload.bin", "write.bin");
             }
         });

@@ -113,7 +113,7 @@ class SluiceMetricsTest {
         runner.withBean(WriteOptions.class, () -> withListener).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             // Items that double: each one larger than all before it, arriving while more are requested.
-            Flux<DataBuffer> growing = Flux.range(0, 17).map(i -> DefaultDataBufferFactory.sharedInstance.wrap(new byte[1 << i]));
+            Flux<DataBuffer> growing = Flux.range(0, 17).map(power -> DefaultDataBufferFactory.sharedInstance.wrap(new byte[1 << power]));
             long written = completed(context.getBean(SluiceTransfers.class).write(growing, dir.resolve("growing.bin")));
             assertThat(written).isEqualTo((1L << 17) - 1);
             assertThat(larger.get()).as("the application's listener saw larger items").isPositive();
@@ -164,8 +164,8 @@ class SluiceMetricsTest {
     }
 
     static Flux<DataBuffer> chunks(byte[] content, int size) {
-        return Flux.range(0, (content.length + size - 1) / size).map(i -> {
-            int from = i * size;
+        return Flux.range(0, (content.length + size - 1) / size).map(index -> {
+            int from = index * size;
             byte[] part = Arrays.copyOfRange(content, from, Math.min(content.length, from + size));
             return DefaultDataBufferFactory.sharedInstance.wrap(part);
         });

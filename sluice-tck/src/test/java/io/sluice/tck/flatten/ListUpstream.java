@@ -28,9 +28,9 @@ final class ListUpstream implements Flow.Publisher<List<ByteBuffer>> {
         this.elements = elements;
     }
 
-    /** Element {@code i} of a flattened stream: the 4 bytes of {@code (int) i}, big-endian. */
-    static ByteBuffer element(long i) {
-        return ByteBuffer.allocate(Integer.BYTES).putInt(0, (int) i);
+    /** Element {@code index} of a flattened stream: the 4 bytes of {@code (int) index}, big-endian. */
+    static ByteBuffer element(long index) {
+        return ByteBuffer.allocate(Integer.BYTES).putInt(0, (int) index);
     }
 
     @Override

@@ -45,9 +45,9 @@ final class ProbedFlattener implements Flow.Subscriber<List<ByteBuffer>> {
         });
     }
 
-    /** The TCK's element {@code i}: a list of one buffer holding {@code i}. */
-    static List<ByteBuffer> element(int i) {
-        return List.of(ListUpstream.element(i));
+    /** The TCK's element {@code index}: a list of one buffer holding {@code index}. */
+    static List<ByteBuffer> element(int index) {
+        return List.of(ListUpstream.element(index));
     }
 
     @Override

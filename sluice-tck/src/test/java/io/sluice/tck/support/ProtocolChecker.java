@@ -48,14 +48,14 @@ public final class ProtocolChecker<T> implements Subscriber<T> {
     }
 
     @Override
-    public void onSubscribe(Subscription s) {
+    public void onSubscribe(Subscription subscription) {
         enter("onSubscribe");
         try {
-            if (subscription != null) {
+            if (this.subscription != null) {
                 violation("§1.9/§2.12: onSubscribe signalled twice");
                 return;
             }
-            subscription = s;
+            this.subscription = subscription;
             subscribed.countDown();
         } finally {
             exit();
@@ -81,9 +81,9 @@ public final class ProtocolChecker<T> implements Subscriber<T> {
     }
 
     @Override
-    public void onError(Throwable t) {
+    public void onError(Throwable error) {
         terminal("onError");
-        error = t;
+        this.error = error;
         terminated.countDown();
         exit();
     }

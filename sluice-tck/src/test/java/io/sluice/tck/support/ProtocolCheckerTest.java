@@ -43,7 +43,7 @@ public class ProtocolCheckerTest {
         checker.onNext("late");
         checker.onError(new RuntimeException("late"));
         assertEquals(checker.violations().size(), 2, checker.violations().toString());
-        assertTrue(checker.violations().stream().allMatch(v -> v.startsWith("§1.7")), checker.violations().toString());
+        assertTrue(checker.violations().stream().allMatch(violation -> violation.startsWith("§1.7")), checker.violations().toString());
     }
 
     @Test

@@ -61,29 +61,29 @@ public final class AdaptiveTables {
 
     /** The tables by block name, from the files in {@code folder}. */
     public static Map<String, String> blocks(Path folder) {
-        List<Row> rows = read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER).stream().map(f -> new Row(f[0],
-                f[1], Integer.parseInt(f[2]), f[3], Integer.parseInt(f[4]), Long.parseLong(f[5]),
-                Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]), Long.parseLong(f[9]),
-                Long.parseLong(f[10]), Long.parseLong(f[11]), Long.parseLong(f[14]), Long.parseLong(f[15]),
-                Double.parseDouble(f[16]))).toList();
+        List<Row> rows = read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER).stream().map(fields -> new Row(fields[0],
+                fields[1], Integer.parseInt(fields[2]), fields[3], Integer.parseInt(fields[4]), Long.parseLong(fields[5]),
+                Double.parseDouble(fields[6]), Double.parseDouble(fields[7]), Double.parseDouble(fields[8]), Long.parseLong(fields[9]),
+                Long.parseLong(fields[10]), Long.parseLong(fields[11]), Long.parseLong(fields[14]), Long.parseLong(fields[15]),
+                Double.parseDouble(fields[16]))).toList();
         Map<String, String> blocks = new LinkedHashMap<>();
         StringBuilder costs = new StringBuilder("| cost (calibrated in this run) | value |\n|---|---:|\n");
-        read(folder, ScenarioMain.COSTS_CSV, "cost,value").forEach(f -> costs.append("| ").append(f[0]).append(" | ")
-                .append(f[1]).append(" |\n"));
+        read(folder, ScenarioMain.COSTS_CSV, "cost,value").forEach(fields -> costs.append("| ").append(fields[0]).append(" | ")
+                .append(fields[1]).append(" |\n"));
         blocks.put("adaptive-costs", costs.toString());
         Map<String, Predicate<Row>> overall = new LinkedHashMap<>();
-        overall.put("all runs", r -> true);
-        overall.put("64 KiB items", r -> r.itemBytes() == 64 * 1024);
-        overall.put("1 KiB items", r -> r.itemBytes() == 1024);
+        overall.put("all runs", row -> true);
+        overall.put("64 KiB items", row -> row.itemBytes() == 64 * 1024);
+        overall.put("1 KiB items", row -> row.itemBytes() == 1024);
         overall.put("latency-bound runs", Row::latencyBound);
-        overall.put("all but latency-bound runs", r -> !r.latencyBound());
+        overall.put("all but latency-bound runs", row -> !row.latencyBound());
         double[] loads = rows.stream().mapToDouble(Row::loadBefore).filter(Double::isFinite).sorted().toArray();
         blocks.put("adaptive-model-error", errors("rows", rows, overall) + String.format(Locale.ROOT,
                 "%n1-minute load average before a run: %s.%n", loads.length == 0 ? "unknown"
                         : String.format(Locale.ROOT, "median %.2f, %.2f to %.2f", loads[loads.length / 2], loads[0],
                         loads[loads.length - 1])));
         Map<String, Predicate<Row>> families = new LinkedHashMap<>();
-        rows.stream().map(Row::family).distinct().forEach(f -> families.put(f, r -> r.family().equals(f)));
+        rows.stream().map(Row::family).distinct().forEach(family -> families.put(family, row -> row.family().equals(family)));
         blocks.put("adaptive-families", errors("family", rows, families));
         blocks.put("adaptive-latency-bound", latencyBound(rows));
         blocks.put("adaptive-targets", targets(rows));
@@ -94,13 +94,13 @@ public final class AdaptiveTables {
 
     /** Every block under a heading: the report {@link ScenarioMain} writes beside the data. */
     public static String report(Path folder) {
-        StringBuilder b = new StringBuilder("# Adaptive scenarios: measured, model, schedule-only\n\n");
-        blocks(folder).forEach((name, table) -> b.append("## ").append(name).append("\n\n").append(table).append('\n'));
-        return b.toString();
+        StringBuilder text = new StringBuilder("# Adaptive scenarios: measured, model, schedule-only\n\n");
+        blocks(folder).forEach((name, table) -> text.append("## ").append(name).append("\n\n").append(table).append('\n'));
+        return text.toString();
     }
 
     private static String errors(String label, List<Row> rows, Map<String, Predicate<Row>> groups) {
-        StringBuilder b = new StringBuilder("| " + label + " | runs | model: median error | model: within 10% "
+        StringBuilder text = new StringBuilder("| " + label + " | runs | model: median error | model: within 10% "
                 + "| schedule-only: median error | schedule-only: within 10% | model closer |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|\n");
         groups.forEach((name, filter) -> {
@@ -110,26 +110,26 @@ public final class AdaptiveTables {
             }
             double[] model = group.stream().mapToDouble(Row::modelError).sorted().toArray();
             double[] schedule = group.stream().mapToDouble(Row::scheduleError).sorted().toArray();
-            b.append(String.format(Locale.ROOT, "| %s | %d | %.1f%% | %d | %.1f%% | %d | %d |%n", name, group.size(),
+            text.append(String.format(Locale.ROOT, "| %s | %d | %.1f%% | %d | %.1f%% | %d | %d |%n", name, group.size(),
                     100 * median(model), within(model, 0.10), 100 * median(schedule), within(schedule, 0.10),
-                    group.stream().filter(r -> r.modelError() < r.scheduleError()).count()));
+                    group.stream().filter(row -> row.modelError() < row.scheduleError()).count()));
         });
-        return b.toString();
+        return text.toString();
     }
 
     private static String latencyBound(List<Row> rows) {
-        StringBuilder b = new StringBuilder("| scenario | strategy | items per request | MiB/s measured (median) "
+        StringBuilder text = new StringBuilder("| scenario | strategy | items per request | MiB/s measured (median) "
                 + "| model | schedule-only | model error |\n|---|---|---:|---:|---:|---:|---:|\n");
         for (List<Row> reps : byRun(rows).values()) {
             if (reps.stream().anyMatch(Row::latencyBound)) {
-                Row r = reps.get(0);
+                Row first = reps.get(0);
                 double measured = med(reps, Row::measured);
-                b.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f%% |%n", r.scenario(),
-                        r.strategy(), med(reps, Row::itemsPerRequest),
-                        measured, r.model(), r.schedule(), 100 * Math.abs(r.model() / measured - 1)));
+                text.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f%% |%n", first.scenario(),
+                        first.strategy(), med(reps, Row::itemsPerRequest),
+                        measured, first.model(), first.schedule(), 100 * Math.abs(first.model() / measured - 1)));
             }
         }
-        return b.toString();
+        return text.toString();
     }
 
     /**
@@ -139,32 +139,32 @@ public final class AdaptiveTables {
      * are a bound, not an estimate: the largest of the repetitions against the cap.
      */
     private static String targets(List<Row> rows) {
-        StringBuilder b = new StringBuilder("| scenario | adaptive / unbounded throughput | adaptive peak queued (cap) "
+        StringBuilder text = new StringBuilder("| scenario | adaptive / unbounded throughput | adaptive peak queued (cap) "
                 + "| unbounded peak queued | request calls adaptive / oneByOne | MiB/s adaptive / oneByOne |\n"
                 + "|---|---:|---:|---:|---:|---:|\n");
         Map<String, List<Row>> runs = byRun(rows);
         for (String scenario : rows.stream().map(Row::scenario).distinct().toList()) {
-            List<Row> a = runs.get(scenario + "/adaptive");
-            List<Row> u = runs.get(scenario + "/unbounded");
-            List<Row> o = runs.get(scenario + "/oneByOne");
-            if (a == null || u == null || o == null) {
+            List<Row> adaptive = runs.get(scenario + "/adaptive");
+            List<Row> unbounded = runs.get(scenario + "/unbounded");
+            List<Row> oneByOne = runs.get(scenario + "/oneByOne");
+            if (adaptive == null || unbounded == null || oneByOne == null) {
                 continue;
             }
-            Estimate throughput = Estimate.ratioOfMeans(values(a, Row::measured), values(u, Row::measured));
-            long peak = a.stream().mapToLong(Row::measuredPeak).max().orElseThrow();
-            Estimate calls = Estimate.ratioOfMeans(values(a, Row::measuredCalls), values(o, Row::measuredCalls));
-            Estimate vsOne = Estimate.ratioOfMeans(values(a, Row::measured), values(o, Row::measured));
-            b.append(String.format(Locale.ROOT, "| %s | %.1f%% (%.1f-%.1f%%) %s | %s (%s) %s | %s | 1/%.0f (1/%.0f-1/%.0f) %s "
+            Estimate throughput = Estimate.ratioOfMeans(values(adaptive, Row::measured), values(unbounded, Row::measured));
+            long peak = adaptive.stream().mapToLong(Row::measuredPeak).max().orElseThrow();
+            Estimate calls = Estimate.ratioOfMeans(values(adaptive, Row::measuredCalls), values(oneByOne, Row::measuredCalls));
+            Estimate vsOne = Estimate.ratioOfMeans(values(adaptive, Row::measured), values(oneByOne, Row::measured));
+            text.append(String.format(Locale.ROOT, "| %s | %.1f%% (%.1f-%.1f%%) %s | %s (%s) %s | %s | 1/%.0f (1/%.0f-1/%.0f) %s "
                             + "| %.1f / %.1f%s |%n",
                     scenario, 100 * throughput.value(), 100 * throughput.low(), 100 * throughput.high(),
-                    throughput.against(0.95, false), ChartWriter.bytes(peak), ChartWriter.bytes(a.get(0).cap()),
-                    peak <= a.get(0).cap() ? "met" : "missed",
-                    ChartWriter.bytes(u.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
+                    throughput.against(0.95, false), ChartWriter.bytes(peak), ChartWriter.bytes(adaptive.get(0).cap()),
+                    peak <= adaptive.get(0).cap() ? "met" : "missed",
+                    ChartWriter.bytes(unbounded.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
                     1 / calls.value(), 1 / calls.low(), 1 / calls.high(), calls.against(1.0 / 8, true),
-                    mean(a, Row::measured), mean(o, Row::measured),
-                    a.get(0).family().equals("slow-producer") ? " = " + vsOne.format() + " " + vsOne.against(1, false) : ""));
+                    mean(adaptive, Row::measured), mean(oneByOne, Row::measured),
+                    adaptive.get(0).family().equals("slow-producer") ? " = " + vsOne.format() + " " + vsOne.against(1, false) : ""));
         }
-        return b.append("\nMeans over repetitions, ratios with their 95% bootstrap interval: met only when the interval "
+        return text.append("\nMeans over repetitions, ratios with their 95% bootstrap interval: met only when the interval "
                 + "clears the target (95%; 1/8 of the calls; faster than oneByOne), missed when it lies on the wrong "
                 + "side, otherwise inconclusive. Peak queued: the largest of the repetitions.\n").toString();
     }
@@ -179,40 +179,40 @@ public final class AdaptiveTables {
 
     private static String windows(Path folder) {
         Map<String, List<String[]>> bySwitch = read(folder, ScenarioMain.WINDOWS_CSV, ScenarioMain.WINDOWS_HEADER)
-                .stream().collect(Collectors.groupingBy(f -> f[0] + " | " + f[1] + " | " + f[4] + " ms, "
-                        + (Boolean.parseBoolean(f[5]) ? "fast → slow" : "slow → fast"), LinkedHashMap::new,
+                .stream().collect(Collectors.groupingBy(fields -> fields[0] + " | " + fields[1] + " | " + fields[4] + " ms, "
+                        + (Boolean.parseBoolean(fields[5]) ? "fast → slow" : "slow → fast"), LinkedHashMap::new,
                         Collectors.toList()));
-        StringBuilder b = new StringBuilder("| scenario | strategy | switch | measured: window before → after, "
+        StringBuilder text = new StringBuilder("| scenario | strategy | switch | measured: window before → after, "
                 + "reaction per repetition | model |\n|---|---|---|---|---|\n");
-        bySwitch.forEach((key, list) -> b.append("| ").append(key).append(" | ").append(reactions(list, "measured"))
+        bySwitch.forEach((key, list) -> text.append("| ").append(key).append(" | ").append(reactions(list, "measured"))
                 .append(" | ").append(reactions(list, "model")).append(" |\n"));
-        return b.toString();
+        return text.toString();
     }
 
     /** The reactions of {@code source}'s rows, one per repetition. */
     private static String reactions(List<String[]> rows, String source) {
-        return rows.stream().filter(f -> f[3].equals(source)).map(f -> f[8].isEmpty() ? f[6] + ", unchanged"
-                : f[6] + " → " + f[7] + " in " + f[8] + " ms").collect(Collectors.joining("; "));
+        return rows.stream().filter(fields -> fields[3].equals(source)).map(fields -> fields[8].isEmpty() ? fields[6] + ", unchanged"
+                : fields[6] + " → " + fields[7] + " in " + fields[8] + " ms").collect(Collectors.joining("; "));
     }
 
     private static String runs(List<Row> rows) {
-        StringBuilder b = new StringBuilder("| scenario | strategy | MiB/s measured: median (min-max) | model "
+        StringBuilder text = new StringBuilder("| scenario | strategy | MiB/s measured: median (min-max) | model "
                 + "| schedule-only | peak queued measured (max) / model | request calls measured (median) / model |\n"
                 + "|---|---|---:|---:|---:|---:|---:|\n");
         for (List<Row> reps : byRun(rows).values()) {
-            Row r = reps.get(0);
-            b.append(String.format(Locale.ROOT, "| %s | %s | %.1f (%.1f-%.1f) | %.1f | %.1f | %s / %s | %.0f / %d |%n",
-                    r.scenario(), r.strategy(), med(reps, Row::measured),
+            Row first = reps.get(0);
+            text.append(String.format(Locale.ROOT, "| %s | %s | %.1f (%.1f-%.1f) | %.1f | %.1f | %s / %s | %.0f / %d |%n",
+                    first.scenario(), first.strategy(), med(reps, Row::measured),
                     reps.stream().mapToDouble(Row::measured).min().orElseThrow(),
-                    reps.stream().mapToDouble(Row::measured).max().orElseThrow(), r.model(), r.schedule(),
+                    reps.stream().mapToDouble(Row::measured).max().orElseThrow(), first.model(), first.schedule(),
                     ChartWriter.bytes(reps.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
-                    ChartWriter.bytes(r.modelPeak()), med(reps, x -> x.measuredCalls()), r.modelCalls()));
+                    ChartWriter.bytes(first.modelPeak()), med(reps, row -> row.measuredCalls()), first.modelCalls()));
         }
-        return b.toString();
+        return text.toString();
     }
 
     private static Map<String, List<Row>> byRun(List<Row> rows) {
-        return rows.stream().collect(Collectors.groupingBy(r -> r.scenario() + "/" + r.strategy(), LinkedHashMap::new,
+        return rows.stream().collect(Collectors.groupingBy(row -> row.scenario() + "/" + row.strategy(), LinkedHashMap::new,
                 Collectors.toList()));
     }
 
@@ -227,7 +227,7 @@ public final class AdaptiveTables {
     }
 
     private static long within(double[] errors, double limit) {
-        return Arrays.stream(errors).filter(e -> e <= limit).count();
+        return Arrays.stream(errors).filter(error -> error <= limit).count();
     }
 
     /** The records of {@code folder/file} after its header, which must be {@code header}. */
@@ -237,7 +237,7 @@ public final class AdaptiveTables {
             if (lines.isEmpty() || !lines.get(0).equals(header)) {
                 throw new IllegalArgumentException(folder.resolve(file) + ": expected the header " + header);
             }
-            return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank()).map(line -> Csv.fields(line).toArray(String[]::new))
+            return lines.subList(1, lines.size()).stream().filter(line -> !line.isBlank()).map(line -> Csv.fields(line).toArray(String[]::new))
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("no " + file + " in " + folder + ": the run's data is missing", e);

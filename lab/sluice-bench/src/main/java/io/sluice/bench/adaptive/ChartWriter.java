@@ -37,12 +37,12 @@ public final class ChartWriter {
     /** Writes {@code runs} (same scenario) to {@code file} under {@code title}. */
     public static void write(Path file, String title, Scenario scenario, List<RunResult> runs) throws IOException {
         List<XYChart> panels = IntStream.range(0, runs.size())
-                .mapToObj(i -> panel(i == 0 ? title : "", scenario, runs.get(i))).toList();
+                .mapToObj(index -> panel(index == 0 ? title : "", scenario, runs.get(index))).toList();
         Png.write(panels, panels.size(), 1, file);
     }
 
     private static XYChart panel(String title, Scenario scenario, RunResult run) {
-        boolean unboundedWindow = run.series().stream().anyMatch(s -> s.windowItems() == Long.MAX_VALUE);
+        boolean unboundedWindow = run.series().stream().anyMatch(sample -> sample.windowItems() == Long.MAX_VALUE);
         XYChart chart = new XYChartBuilder().width(WIDTH).height(PANEL_HEIGHT).title(title)
                 .xAxisTitle(String.format(Locale.ROOT, "%s: %.1f MiB/s, peak queued %s, peak outstanding %s, "
                                 + "%d request calls%s; time, s", run.strategy(), run.mibPerSecond(),
@@ -61,12 +61,12 @@ public final class ChartWriter {
         double[] bandX = new double[BAND_STEPS + 1];
         double[] bandY = new double[BAND_STEPS + 1];
         for (int i = 0; i <= BAND_STEPS; i++) {
-            long t = run.elapsedNanos() * i / BAND_STEPS;
-            bandX[i] = t / 1e9;
-            bandY[i] = scenario.sink().bytesPerSecondAt(t) < fastest ? maxQueued : 0;
+            long atNanos = run.elapsedNanos() * i / BAND_STEPS;
+            bandX[i] = atNanos / 1e9;
+            bandY[i] = scenario.sink().bytesPerSecondAt(atNanos) < fastest ? maxQueued : 0;
         }
         style(chart.addSeries("sink slow", bandX, bandY), XYSeries.XYSeriesRenderStyle.StepArea, SLOW_BAND, 0);
-        double[] times = run.series().stream().mapToDouble(s -> s.nanos() / 1e9).toArray();
+        double[] times = run.series().stream().mapToDouble(sample -> sample.nanos() / 1e9).toArray();
         if (times.length == 0) {
             times = new double[] {0, run.elapsedNanos() / 1e9};
         }
@@ -92,8 +92,8 @@ public final class ChartWriter {
     private static double[] values(RunResult run, ToLongFunction<RunResult.Sample> value, int length, double unit) {
         double[] values = new double[length];
         for (int i = 0; i < run.series().size(); i++) {
-            long v = value.applyAsLong(run.series().get(i));
-            values[i] = v == Long.MAX_VALUE ? Double.NaN : v / unit;
+            long raw = value.applyAsLong(run.series().get(i));
+            values[i] = raw == Long.MAX_VALUE ? Double.NaN : raw / unit;
         }
         return values;
     }

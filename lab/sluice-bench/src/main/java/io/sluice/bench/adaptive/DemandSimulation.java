@@ -93,6 +93,7 @@ public final class DemandSimulation {
                 }
                 case PASS_START -> startPass(event.nanos());
                 case CALL_DONE -> callDone(event.nanos());
+                default -> throw new AssertionError("unhandled event " + event.kind());
             }
         }
         return recorder.result(scenario.name(), strategy.name(), end, sinkBytes);

@@ -96,8 +96,8 @@ public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmo
         }
     }
 
-    private static long saturatingAdd(long a, long b) {
-        long sum = a + b;
+    private static long saturatingAdd(long current, long increment) {
+        long sum = current + increment;
         return sum < 0 ? Long.MAX_VALUE : sum;
     }
 

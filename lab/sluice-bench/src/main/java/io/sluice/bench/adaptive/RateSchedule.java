@@ -38,7 +38,7 @@ public final class RateSchedule implements Schedule {
         if (segments.isEmpty()) {
             throw new IllegalArgumentException("a schedule needs at least one segment");
         }
-        if (segments.stream().allMatch(s -> s.bytesPerSecond() == 0)) {
+        if (segments.stream().allMatch(segment -> segment.bytesPerSecond() == 0)) {
             throw new IllegalArgumentException("a schedule must not be stalled forever: " + description);
         }
         this.segments = List.copyOf(segments);
@@ -96,23 +96,23 @@ public final class RateSchedule implements Schedule {
             throw new IllegalArgumentException("startNanos must not be negative, was " + startNanos);
         }
         double remaining = bytes;
-        long t = startNanos;
+        long atNanos = startNanos;
         while (remaining > 0) {
-            double rate = bytesPerSecondAt(t);
-            long segmentEnd = segmentEndAfter(t);
+            double rate = bytesPerSecondAt(atNanos);
+            long segmentEnd = segmentEndAfter(atNanos);
             if (rate == Double.POSITIVE_INFINITY) {
-                return t;
+                return atNanos;
             }
             if (rate > 0) {
                 double nanosNeeded = remaining * NANOS_PER_SECOND / rate;
-                if (t + nanosNeeded <= segmentEnd) {
-                    return t + (long) Math.ceil(nanosNeeded);
+                if (atNanos + nanosNeeded <= segmentEnd) {
+                    return atNanos + (long) Math.ceil(nanosNeeded);
                 }
-                remaining -= rate * (segmentEnd - t) / NANOS_PER_SECOND;
+                remaining -= rate * (segmentEnd - atNanos) / NANOS_PER_SECOND;
             }
-            t = segmentEnd;
+            atNanos = segmentEnd;
         }
-        return t;
+        return atNanos;
     }
 
     /** When the segment that holds {@code nanos} (since the origin) ends: the next change of rate, or a repeat. */

@@ -62,8 +62,8 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
                 .withMaxQueuedBytes(scenario.maxQueuedBytes());
         DemandRun.Result run = DemandRun.run(scenario.name() + " / " + strategy.name(), List.of(channel),
                 stream -> producer, (sink, body, listener) -> ByteChannels.write(sink, body,
-                        options.withListener(s -> listener.onPass(s.queuedBytes(), s.windowItems(),
-                                s.outstandingItems(), s.writtenBytes(), s.requestCalls()))),
+                        options.withListener(pass -> listener.onPass(pass.queuedBytes(), pass.windowItems(),
+                                pass.outstandingItems(), pass.writtenBytes(), pass.requestCalls()))),
                 recorder, scenario.durationNanos());
         if (!producer.awaitThreads(DemandRun.SHUTDOWN_TIMEOUT)) {
             throw new IllegalStateException("the producer did not stop within " + DemandRun.SHUTDOWN_TIMEOUT

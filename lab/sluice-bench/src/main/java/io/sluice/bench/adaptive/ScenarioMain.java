@@ -54,7 +54,7 @@ public final class ScenarioMain {
         Map<String, String> options = BenchMain.options(args);
         double scale = Double.parseDouble(options.getOrDefault("scale", "1.0"));
         String only = options.getOrDefault("only", "");
-        List<Scenario> scenarios = Scenario.all(scale).stream().filter(s -> s.name().contains(only)).toList();
+        List<Scenario> scenarios = Scenario.all(scale).stream().filter(scenario -> scenario.name().contains(only)).toList();
         run(scenarios, StrategyCase.all(), Integer.parseInt(options.getOrDefault("repetitions", "3")),
                 options.containsKey("images") ? Path.of(options.get("images")) : null,
                 Path.of(options.getOrDefault("results", "lab/sluice-bench/target/adaptive")),
@@ -89,7 +89,7 @@ public final class ScenarioMain {
                     RunResult measured = RunRecorder.measure(scenario, strategy);
                     Load load = meter.stop();
                     RunResult model = models.computeIfAbsent(scenario.name() + "/" + strategy.name(),
-                            k -> DemandSimulation.run(scenario, strategy, costs, seed));
+                            key -> DemandSimulation.run(scenario, strategy, costs, seed));
                     Comparison row = new Comparison(scenario, strategy, repetition, measured, model,
                             ScheduleOnly.mibPerSecond(scenario));
                     rows.add(row);

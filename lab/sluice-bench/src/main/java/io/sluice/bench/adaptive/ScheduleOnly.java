@@ -15,12 +15,12 @@ public final class ScheduleOnly {
     /** Bytes carried in {@code [0, durationNanos)} at {@code min(producer, sink)}; infinite if both are unlimited. */
     public static double bytes(RateSchedule producer, RateSchedule sink, long durationNanos) {
         double bytes = 0;
-        long t = 0;
-        while (t < durationNanos) {
-            long next = Math.min(durationNanos, Math.min(producer.segmentEndAfter(t), sink.segmentEndAfter(t)));
-            double rate = Math.min(producer.bytesPerSecondAt(t), sink.bytesPerSecondAt(t));
-            bytes += rate == 0 ? 0 : rate * (next - t) / 1e9;
-            t = next;
+        long atNanos = 0;
+        while (atNanos < durationNanos) {
+            long next = Math.min(durationNanos, Math.min(producer.segmentEndAfter(atNanos), sink.segmentEndAfter(atNanos)));
+            double rate = Math.min(producer.bytesPerSecondAt(atNanos), sink.bytesPerSecondAt(atNanos));
+            bytes += rate == 0 ? 0 : rate * (next - atNanos) / 1e9;
+            atNanos = next;
         }
         return bytes;
     }

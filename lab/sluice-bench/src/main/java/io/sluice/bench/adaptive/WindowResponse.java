@@ -40,14 +40,14 @@ final class WindowResponse {
             }
             boolean toSlower = after < before;
             long at = end;
-            long windowBefore = series.stream().takeWhile(s -> s.nanos() <= at).reduce((first, next) -> next)
+            long windowBefore = series.stream().takeWhile(sample -> sample.nanos() <= at).reduce((first, next) -> next)
                     .map(RunResult.Sample::windowItems).orElse(Long.MAX_VALUE);    // the last sample's at the switch
             if (windowBefore == Long.MAX_VALUE) {
                 continue;
             }
-            Optional<RunResult.Sample> moved = series.stream().filter(s -> s.nanos() > at
-                    && (toSlower ? s.windowItems() < windowBefore : s.windowItems() > windowBefore)).findFirst();
-            long reaction = moved.map(s -> s.nanos() - at).orElse(-1L);
+            Optional<RunResult.Sample> moved = series.stream().filter(sample -> sample.nanos() > at
+                    && (toSlower ? sample.windowItems() < windowBefore : sample.windowItems() > windowBefore)).findFirst();
+            long reaction = moved.map(sample -> sample.nanos() - at).orElse(-1L);
             long windowAfter = moved.map(RunResult.Sample::windowItems).orElse(windowBefore);
             double windowBytes = Math.min((double) windowBefore * scenario.itemBytes(), scenario.maxQueuedBytes());
             double slowRate = Math.min(before, after);
@@ -60,14 +60,14 @@ final class WindowResponse {
 
     /** The rows of {@link ScenarioMain#WINDOWS_CSV} for one run; {@code reaction_ms} is empty where the window did not move. */
     static String csv(ScenarioMain.Comparison row, RunResult run, String source) {
-        StringBuilder b = new StringBuilder();
+        StringBuilder text = new StringBuilder();
         for (Switch s : switches(row.scenario(), run)) {
-            b.append(String.join(",", row.scenario().name(), Csv.quote(row.strategy().name()),
+            text.append(String.join(",", row.scenario().name(), Csv.quote(row.strategy().name()),
                     Integer.toString(row.repetition()), source, Long.toString(s.atNanos() / 1_000_000),
                     Boolean.toString(s.toSlower()), Long.toString(s.windowBefore()), Long.toString(s.windowAfter()),
                     s.reactionNanos() < 0 ? "" : String.format(Locale.ROOT, "%.1f", s.reactionNanos() / 1e6)))
                     .append('\n');
         }
-        return b.toString();
+        return text.toString();
     }
 }

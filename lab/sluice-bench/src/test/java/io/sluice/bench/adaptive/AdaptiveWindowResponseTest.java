@@ -81,7 +81,7 @@ class AdaptiveWindowResponseTest {
     }
 
     private static void assertGrows(List<WindowResponse.Switch> switches) {
-        assertTrue(switches.stream().anyMatch(s -> !s.toSlower()));
+        assertTrue(switches.stream().anyMatch(windowSwitch -> !windowSwitch.toSlower()));
         for (WindowResponse.Switch s : switches) {
             if (!s.toSlower()) {
                 assertTrue(s.reactionNanos() >= 0, "the window reacted to " + s);

@@ -45,7 +45,7 @@ final class DemandGates {
         DemandScenario.Result adaptive = first.get(0);
         DemandScenario.Result control = first.get(first.size() - 1);
         int bestFixedIndex = IntStream.range(1, first.size() - 1).boxed()
-                .max(Comparator.comparingDouble(i -> mean(paced, i, DemandScenario.Result::mibPerSecond).value()))
+                .max(Comparator.comparingDouble(fixedIndex -> mean(paced, fixedIndex, DemandScenario.Result::mibPerSecond).value()))
                 .orElseThrow();
         DemandScenario.Result bestFixed = first.get(bestFixedIndex);
         double mib = adaptive.mibPerSecond();

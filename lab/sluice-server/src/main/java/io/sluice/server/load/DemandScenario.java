@@ -106,7 +106,7 @@ public final class DemandScenario {
             Result faster = other.mibPerSecond > mibPerSecond ? other : this;
             List<WindowTrace.Switch> both = new ArrayList<>(switches);
             both.addAll(other.switches);
-            double[] time = IntStream.range(0, windowTime.length).mapToDouble(i -> windowTime[i] + other.windowTime[i])
+            double[] time = IntStream.range(0, windowTime.length).mapToDouble(index -> windowTime[index] + other.windowTime[index])
                     .toArray();
             return new Result(strategy, faster.mibPerSecond, faster.seconds,
                     Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
@@ -121,12 +121,12 @@ public final class DemandScenario {
 
         /** Switches at which stream 0's window stood above the smallest it reached in the run. */
         long aboveFloor() {
-            return switches.stream().filter(s -> s.windowAtFastEnd() > smallestWindow).count();
+            return switches.stream().filter(windowSwitch -> windowSwitch.windowAtFastEnd() > smallestWindow).count();
         }
 
         /** Switches at which it stood above that floor and shrank after. */
         long shrunkFromAboveFloor() {
-            return switches.stream().filter(s -> s.windowAtFastEnd() > smallestWindow && s.shrank()).count();
+            return switches.stream().filter(windowSwitch -> windowSwitch.windowAtFastEnd() > smallestWindow && windowSwitch.shrank()).count();
         }
     }
 
@@ -259,7 +259,7 @@ public final class DemandScenario {
                     result.largestWindow() == Long.MAX_VALUE ? "unbounded" : String.format(Locale.ROOT,
                             "%.0f / %.0f", result.meanFastWindow(), result.meanSlowWindow()), result.shrunk(),
                     result.switches().size(),
-                    result.switches().stream().map(s -> items(s.windowAtFastEnd()) + "->" + items(s.slowMinimum()))
+                    result.switches().stream().map(windowSwitch -> items(windowSwitch.windowAtFastEnd()) + "->" + items(windowSwitch.slowMinimum()))
                             .collect(Collectors.joining(", ")));
         }
         return List.of(results);
@@ -291,8 +291,8 @@ public final class DemandScenario {
         List<ThrottledChannel> channels = Stream.generate(sink::channel).limit(scale.uploads()).toList();
         DemandRun.Result run = DemandRun.run(prefix + name, channels, stream -> producers.apply(scale.bytesEach()),
                 (channel, body, listener) -> ByteChannels.write(channel, body,
-                        options.withListener(s -> listener.onPass(s.queuedBytes(), s.windowItems(),
-                                s.outstandingItems(), s.writtenBytes(), s.requestCalls()))),
+                        options.withListener(pass -> listener.onPass(pass.queuedBytes(), pass.windowItems(),
+                                pass.outstandingItems(), pass.writtenBytes(), pass.requestCalls()))),
                 trace, 0);
         csv.addAll(trace.csvRows());
         return new Result(name, run.mibPerSecond(), run.elapsedNanos() / 1e9, run.peakQueuedBytes(), trace.switches(),

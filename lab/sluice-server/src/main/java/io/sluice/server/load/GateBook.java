@@ -46,7 +46,7 @@ final class GateBook {
     void all(String name, String detail, List<Check> checks) {
         List<Estimate.Verdict> verdicts = checks.stream().map(Check::verdict).toList();
         Estimate.Verdict verdict = verdicts.stream().anyMatch(GateBook::missed) ? Estimate.Verdict.MISSED
-                : verdicts.stream().allMatch(v -> v == Estimate.Verdict.MET) ? Estimate.Verdict.MET
+                : verdicts.stream().allMatch(checkVerdict -> checkVerdict == Estimate.Verdict.MET) ? Estimate.Verdict.MET
                 : Estimate.Verdict.INCONCLUSIVE;
         print(name, detail, checks, verdict);
     }

@@ -77,27 +77,27 @@ final class Gates {
         double throughputRatio = smoke() ? 0.5 : 0.8;
         double p99Ratio = smoke() ? 3.0 : 1.5;
         for (String step : steps("A1")) {
-            Optional<Row> c = find("A1", step, Lane.C);
-            Optional<Row> a = find("A1", step, Lane.A);
-            Optional<Row> b = find("A1", step, Lane.B);
-            if (c.isEmpty() || a.isEmpty()) {
+            Optional<Row> laneC = find("A1", step, Lane.C);
+            Optional<Row> laneA = find("A1", step, Lane.A);
+            Optional<Row> laneB = find("A1", step, Lane.B);
+            if (laneC.isEmpty() || laneA.isEmpty()) {
                 notEvaluated.add("A1 " + step + ": lanes A and C are both needed");
                 continue;
             }
             double[] cThroughput = each("A1", step, Lane.C, Row::requestsPerSecond);
-            Lane best = b.isPresent() && mean("A1", step, Lane.B, Row::requestsPerSecond).value()
+            Lane best = laneB.isPresent() && mean("A1", step, Lane.B, Row::requestsPerSecond).value()
                     > mean("A1", step, Lane.A, Row::requestsPerSecond).value() ? Lane.B : Lane.A;
-            double bestFirst = Math.max(a.get().requestsPerSecond(), b.map(Row::requestsPerSecond).orElse(0.0));
+            double bestFirst = Math.max(laneA.get().requestsPerSecond(), laneB.map(Row::requestsPerSecond).orElse(0.0));
             book.all("A1 " + step + " lane C throughput >= " + throughputRatio + "x best other lane",
-                    f("C %.0f req/s, best other %.0f req/s", c.get().requestsPerSecond(), bestFirst),
+                    f("C %.0f req/s, best other %.0f req/s", laneC.get().requestsPerSecond(), bestFirst),
                     List.of(check("C / " + best.flag() + " req/s", Estimate.ratioOfMeans(cThroughput,
                             each("A1", step, best, Row::requestsPerSecond)), throughputRatio, false)));
-            Row reference = b.orElse(a.get());
-            if (b.isEmpty()) {
+            Row reference = laneB.orElse(laneA.get());
+            if (laneB.isEmpty()) {
                 notEvaluated.add("A1 " + step + " p99 vs lane B: lane B needs JDK 21+; compared with lane A instead");
             }
             book.all("A1 " + step + " lane C p99 <= " + p99Ratio + "x lane " + reference.lane().flag() + " p99",
-                    f("C %.1f ms, %s %.1f ms", c.get().p99Millis(), reference.lane().flag(), reference.p99Millis()),
+                    f("C %.1f ms, %s %.1f ms", laneC.get().p99Millis(), reference.lane().flag(), reference.p99Millis()),
                     List.of(check("C / " + reference.lane().flag() + " p99", Estimate.ratioOfMeans(
                             each("A1", step, Lane.C, Row::p99Millis), each("A1", step, reference.lane(),
                                     Row::p99Millis)), p99Ratio, true)));
@@ -113,14 +113,14 @@ final class Gates {
         double plateau = scale.platformThreads() / (Scenarios.DELAY_MILLIS / 1000.0);
         double p99Limit = smoke() ? 1000 : 200;
         for (String step : steps("A2")) {
-            Optional<Row> a = find("A2", step, Lane.A);
-            if (a.isEmpty()) {
+            Optional<Row> laneA = find("A2", step, Lane.A);
+            if (laneA.isEmpty()) {
                 notEvaluated.add("A2 " + step + ": control lane A missing");
                 continue;
             }
             Estimate control = mean("A2", step, Lane.A, Row::requestsPerSecond);
             book.all("A2 " + step + " control: lane A plateaus near " + scale.platformThreads() + " threads / 0.1 s",
-                    f("A %.0f req/s, plateau %.0f req/s", a.get().requestsPerSecond(), plateau),
+                    f("A %.0f req/s, plateau %.0f req/s", laneA.get().requestsPerSecond(), plateau),
                     List.of(check("A req/s", control, 1.15 * plateau, true),
                             check("A req/s", control, 0.5 * Math.min(plateau, connections(step) * 10.0), false)));
             for (Lane lane : List.of(Lane.B, Lane.C)) {
@@ -137,7 +137,7 @@ final class Gates {
                     double[] throughput = each("A2", step, lane, Row::requestsPerSecond);
                     book.all("A2 " + step + " lane " + lane.flag() + (smoke() ? " >= 2x lane A" : " >= 4,000 req/s"),
                             f("%s %.0f req/s, required %.0f", lane.flag(), row.get().requestsPerSecond(),
-                                    smoke() ? 2.0 * a.get().requestsPerSecond() : required),
+                                    smoke() ? 2.0 * laneA.get().requestsPerSecond() : required),
                             List.of(smoke() ? check(lane.flag() + " / A req/s", Estimate.ratioOfMeans(throughput,
                                     each("A2", step, Lane.A, Row::requestsPerSecond)), 2.0, false)
                                     : check(lane.flag() + " req/s", Estimate.mean(throughput), required, false)));
@@ -188,8 +188,8 @@ final class Gates {
         for (Lane lane : List.of(Lane.B, Lane.C)) {
             find("B", "fast GET", lane).ifPresent(this::rssFlatAtTheEnd);
         }
-        find("B", "fast GET", Lane.A).ifPresentOrElse(a -> {
-            String detail = f("%.1f%% timeouts, p99 %.1f ms", timeoutShare(a) * 100, a.p99Millis());
+        find("B", "fast GET", Lane.A).ifPresentOrElse(laneA -> {
+            String detail = f("%.1f%% timeouts, p99 %.1f ms", timeoutShare(laneA) * 100, laneA.p99Millis());
             if (smoke()) {
                 // At smoke scale (16 threads, 64 slow readers, seconds of load) whether lane A is
                 // starved depends on what else the shared machine runs: not a reliable control.
@@ -200,19 +200,19 @@ final class Gates {
                                 check("p99 ms", mean("B", "fast GET", Lane.A, Row::p99Millis), 2000, false)));
             }
         }, () -> notEvaluated.add("B control lane A: not run"));
-        find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(u -> book.all(
+        find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(unbounded -> book.all(
                 "B control: C-unbounded runs out of memory or past 90% heap",
-                f("peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s", u.heapPeakShare() * 100,
-                        Row.number(u.heapAfterGcMiB(), 0), u.note()),
+                f("peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s", unbounded.heapPeakShare() * 100,
+                        Row.number(unbounded.heapAfterGcMiB(), 0), unbounded.note()),
                 List.of(check("peak heap share (1 if out of memory)", mean("B", "fast GET", Lane.C_UNBOUNDED,
                         row -> row.note().contains("OutOfMemoryError") ? 1 : row.heapPeakShare()), 0.9, false))),
                 () -> notEvaluated.add("B control C-unbounded: not run"));
     }
 
     /** Lane A's timeouts in B as a share of every request it sent (fast GETs and PUTs over the load time). */
-    private double timeoutShare(Row a) {
-        return (double) a.timeouts() / Math.max(1, a.timeouts() + a.errors()
-                + Math.round(a.requestsPerSecond() * scale.runTime().toSeconds() * 2));
+    private double timeoutShare(Row laneA) {
+        return (double) laneA.timeouts() / Math.max(1, laneA.timeouts() + laneA.errors()
+                + Math.round(laneA.requestsPerSecond() * scale.runTime().toSeconds() * 2));
     }
 
     /**
@@ -227,18 +227,18 @@ final class Gates {
                 + (int) LIVE_SET_SLACK_MIB + " MiB)";
         List<Drain> drains = repeats.stream().map(repeat -> find(repeat, "B", "fast GET", row.lane()))
                 .flatMap(Optional::stream).map(Row::drain).toList();
-        if (drains.stream().anyMatch(d -> d == null || Double.isNaN(d.rssMaxOverDrainMiB()))) {
+        if (drains.stream().anyMatch(repeatDrain -> repeatDrain == null || Double.isNaN(repeatDrain.rssMaxOverDrainMiB()))) {
             book.unmeasured(name, "no drain measured" + (drain == null ? "" : ": " + drain.note()));
             return;
         }
-        boolean liveMeasured = drains.stream().allMatch(d -> !Double.isNaN(d.liveSetIdleMiB())
-                && !Double.isNaN(d.liveSetAfterDrainMiB()));
+        boolean liveMeasured = drains.stream().allMatch(repeatDrain -> !Double.isNaN(repeatDrain.liveSetIdleMiB())
+                && !Double.isNaN(repeatDrain.liveSetAfterDrainMiB()));
         List<GateBook.Check> checks = new ArrayList<>(List.of(check("drain max - load end RSS MiB",
-                Estimate.mean(drains.stream().mapToDouble(d -> d.rssMaxOverDrainMiB() - d.rssAtLoadEndMiB()).toArray()),
+                Estimate.mean(drains.stream().mapToDouble(repeatDrain -> repeatDrain.rssMaxOverDrainMiB() - repeatDrain.rssAtLoadEndMiB()).toArray()),
                 drainRiseMiB(), true)));
         if (liveMeasured) {
             checks.add(check("live set after drain - idle MiB", Estimate.mean(drains.stream()
-                    .mapToDouble(d -> d.liveSetAfterDrainMiB() - d.liveSetIdleMiB()).toArray()), LIVE_SET_SLACK_MIB, true));
+                    .mapToDouble(repeatDrain -> repeatDrain.liveSetAfterDrainMiB() - repeatDrain.liveSetIdleMiB()).toArray()), LIVE_SET_SLACK_MIB, true));
         }
         boolean firstLiveMeasured = !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
         book.all(name, f("idle %.0f, peak %.0f, load end %.0f, drain max %.0f, after drain %.0f MiB; ",

@@ -102,7 +102,7 @@ final class LoadCharts {
                                  ToDoubleFunction<Row> value) {
         List<Double> values = steps.stream().map(step -> rows.stream()
                 .filter(row -> row.lane() == lane && row.step().equals(step))
-                .mapToDouble(value).filter(v -> !Double.isNaN(v)).boxed().findFirst().orElse(null)).toList();
+                .mapToDouble(value).filter(figure -> !Double.isNaN(figure)).boxed().findFirst().orElse(null)).toList();
         chart.addSeries("lane " + lane.flag(), steps, values).setMarker(SeriesMarkers.CIRCLE)
                 .setMarkerColor(colour(lane.ordinal())).setLineColor(colour(lane.ordinal()));
     }
@@ -153,7 +153,7 @@ final class LoadCharts {
     /** Each row's value (null for NaN), or only {@code lane}'s when it is not null. */
     private static List<Double> values(List<Row> rows, ToDoubleFunction<Row> value, Lane lane) {
         return rows.stream().map(row -> lane == null || row.lane() == lane ? value.applyAsDouble(row) : Double.NaN)
-                .map(v -> v.isNaN() ? null : v).toList();
+                .map(figure -> figure.isNaN() ? null : figure).toList();
     }
 
     static Color colour(int index) {

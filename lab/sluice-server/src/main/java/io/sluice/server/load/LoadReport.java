@@ -48,9 +48,9 @@ public final class LoadReport {
             if (lines.stream().anyMatch(line -> !line.origin().equals(origin))) {
                 throw new IOException(folder + ": rows of several runs (commit, JDK or scale differ)");
             }
-            Path c = folder.resolve(SCENARIO_C);
+            Path scenarioCFile = folder.resolve(SCENARIO_C);
             return new Run(origin, Scale.parse(origin.scale()), byRepeat(lines, folder),
-                    Files.exists(c) ? Files.readAllLines(c, StandardCharsets.UTF_8) : List.of());
+                    Files.exists(scenarioCFile) ? Files.readAllLines(scenarioCFile, StandardCharsets.UTF_8) : List.of());
         }
 
         /** The lines' rows by repeat, in the order they ran; every repeat from 1 to the last must have rows. */
@@ -98,15 +98,15 @@ public final class LoadReport {
         }
 
         private int scenarioCGatesStart() {
-            return IntStream.range(0, scenarioCLines.size()).filter(i -> scenarioCLines.get(i).startsWith("machine: "))
+            return IntStream.range(0, scenarioCLines.size()).filter(index -> scenarioCLines.get(index).startsWith("machine: "))
                     .findFirst().orElseThrow(() -> new IllegalStateException("no " + SCENARIO_C
                             + " with a 'machine:' line in this run"));
         }
 
         String line() {
-            double othersBusy = rows().stream().mapToDouble(row -> row.load().othersBusy()).filter(v -> !Double.isNaN(v))
+            double othersBusy = rows().stream().mapToDouble(row -> row.load().othersBusy()).filter(value -> !Double.isNaN(value))
                     .max().orElse(Double.NaN);
-            double load1 = rows().stream().mapToDouble(row -> row.load().load1Before()).filter(v -> !Double.isNaN(v))
+            double load1 = rows().stream().mapToDouble(row -> row.load().load1Before()).filter(value -> !Double.isNaN(value))
                     .max().orElse(Double.NaN);
             String machine = stepsWithoutLoad() > 0 ? "machine unknown (no load recorded in " + stepsWithoutLoad()
                     + " steps)" : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "

@@ -67,21 +67,21 @@ final class RowsCsv {
                 header.equals(HEADER)));
     }
 
-    static Line parse(List<String> f, boolean repeats) {
+    static Line parse(List<String> columns, boolean repeats) {
         int fields = repeats ? FIELDS : FIELDS - 1;
-        if (f.size() != fields) {
-            throw new IllegalArgumentException(fields + " fields expected, found " + f.size());
+        if (columns.size() != fields) {
+            throw new IllegalArgumentException(fields + " fields expected, found " + columns.size());
         }
-        int repeat = repeats ? Integer.parseInt(f.get(FIELDS - 1)) : 1;
+        int repeat = repeats ? Integer.parseInt(columns.get(FIELDS - 1)) : 1;
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be 1 or more, was " + repeat);
         }
-        Drain drain = f.get(26).isEmpty() ? null : new Drain(d(f, 26), d(f, 27), d(f, 28), d(f, 29), d(f, 30), f.get(31));
-        Row row = new Row(f.get(3), f.get(4), Lane.parse(f.get(5)), d(f, 6), d(f, 7), d(f, 8), d(f, 9), d(f, 10),
-                Long.parseLong(f.get(11)), Long.parseLong(f.get(12)), d(f, 13), d(f, 14), d(f, 15), d(f, 16), d(f, 17),
-                d(f, 18), Long.parseLong(f.get(19)), d(f, 20), d(f, 21), d(f, 22), new Load(d(f, 23), d(f, 24), d(f, 25)),
-                drain, f.get(32));
-        return new Line(new Origin(f.get(0), f.get(1), f.get(2)), row, repeat);
+        Drain drain = columns.get(26).isEmpty() ? null : new Drain(d(columns, 26), d(columns, 27), d(columns, 28), d(columns, 29), d(columns, 30), columns.get(31));
+        Row row = new Row(columns.get(3), columns.get(4), Lane.parse(columns.get(5)), d(columns, 6), d(columns, 7), d(columns, 8), d(columns, 9), d(columns, 10),
+                Long.parseLong(columns.get(11)), Long.parseLong(columns.get(12)), d(columns, 13), d(columns, 14), d(columns, 15), d(columns, 16), d(columns, 17),
+                d(columns, 18), Long.parseLong(columns.get(19)), d(columns, 20), d(columns, 21), d(columns, 22), new Load(d(columns, 23), d(columns, 24), d(columns, 25)),
+                drain, columns.get(32));
+        return new Line(new Origin(columns.get(0), columns.get(1), columns.get(2)), row, repeat);
     }
 
     private static double d(List<String> fields, int index) {

@@ -46,12 +46,12 @@ public final class WindowChart {
     }
 
     static List<Sample> read(Path csv) throws IOException {
-        return Csv.read(csv, List.of(HEADER), (header, f) -> {
-            if (f.size() != 5) {
-                throw new IllegalArgumentException("expected 5 fields, got " + f);
+        return Csv.read(csv, List.of(HEADER), (header, fields) -> {
+            if (fields.size() != 5) {
+                throw new IllegalArgumentException("expected 5 fields, got " + fields);
             }
-            return new Sample(f.get(0), Double.parseDouble(f.get(1)), Double.parseDouble(f.get(2)),
-                    Double.parseDouble(f.get(3)), Double.parseDouble(f.get(4)));
+            return new Sample(fields.get(0), Double.parseDouble(fields.get(1)), Double.parseDouble(fields.get(2)),
+                    Double.parseDouble(fields.get(3)), Double.parseDouble(fields.get(4)));
         });
     }
 

@@ -51,9 +51,9 @@ class DemandScenarioSmokeTest {
         }
 
         @Override
-        public void write(int b) {
-            copy.write(b);
-            console.write(b);
+        public void write(int oneByte) {
+            copy.write(oneByte);
+            console.write(oneByte);
         }
 
         @Override

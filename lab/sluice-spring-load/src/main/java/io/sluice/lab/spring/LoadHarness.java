@@ -173,7 +173,7 @@ public final class LoadHarness {
             ServerUnderLoad.Stats before = server.stats();
             Load.Meter meter = new Load.Meter();
             long began = System.nanoTime();
-            together(clients, i -> transfer.once(client, name(transfer, size, i), source, size));
+            together(clients, clientIndex -> transfer.once(client, name(transfer, size, clientIndex), source, size));
             double seconds = (System.nanoTime() - began) / 1e9;
             ServerUnderLoad.Stats after = server.stats();
             Load load = meter.stop(after.cpuNanos() - before.cpuNanos());
@@ -196,7 +196,7 @@ public final class LoadHarness {
 
     /** Stores the file each download client reads, through sluice's raw upload (not measured). */
     private static void prepareDownloads(FilesClient client, Path source, long size, int clients) throws Exception {
-        together(clients, i -> Transfer.SLUICE_RAW.once(client, name(Transfer.SLUICE_DOWNLOAD, size, i), source, size));
+        together(clients, clientIndex -> Transfer.SLUICE_RAW.once(client, name(Transfer.SLUICE_DOWNLOAD, size, clientIndex), source, size));
     }
 
     /** Each client stores its own file, so no two clients write one target. */

@@ -34,13 +34,13 @@ record Sample(String commit, String jdk, String transfer, long sizeBytes, int cl
             if (lines.get(i).isBlank()) {
                 continue;
             }
-            List<String> f = Csv.fields(lines.get(i));
+            List<String> fields = Csv.fields(lines.get(i));
             try {
-                samples.add(new Sample(f.get(0), f.get(1), f.get(2), Long.parseLong(f.get(3)), Integer.parseInt(f.get(4)),
-                        Integer.parseInt(f.get(5)), Double.parseDouble(f.get(6)), Double.parseDouble(f.get(7)),
-                        Double.parseDouble(f.get(8)), Long.parseLong(f.get(9)), Long.parseLong(f.get(10)),
-                        new Load(Double.parseDouble(f.get(11)), Double.parseDouble(f.get(12)),
-                                Double.parseDouble(f.get(13)))));
+                samples.add(new Sample(fields.get(0), fields.get(1), fields.get(2), Long.parseLong(fields.get(3)), Integer.parseInt(fields.get(4)),
+                        Integer.parseInt(fields.get(5)), Double.parseDouble(fields.get(6)), Double.parseDouble(fields.get(7)),
+                        Double.parseDouble(fields.get(8)), Long.parseLong(fields.get(9)), Long.parseLong(fields.get(10)),
+                        new Load(Double.parseDouble(fields.get(11)), Double.parseDouble(fields.get(12)),
+                                Double.parseDouble(fields.get(13)))));
             } catch (RuntimeException e) {
                 throw new IOException(csv + ":" + (i + 1) + ": " + e.getMessage(), e);
             }

@@ -96,7 +96,7 @@ final class SpringGates {
             }
             long smallest = sizes.get(0);
             long largest = sizes.get(sizes.size() - 1);
-            for (String transfer : samples.stream().map(Sample::transfer).filter(t -> t.startsWith("sluice-"))
+            for (String transfer : samples.stream().map(Sample::transfer).filter(name -> name.startsWith("sluice-"))
                     .distinct().sorted().toList()) {
                 for (int clients : SpringRun.clients(samples)) {
                     Estimate growth = Estimate.ratioOfMeans(
@@ -139,9 +139,9 @@ final class SpringGates {
         if (verdicts.contains(Verdict.MISSED)) {
             return Verdict.MISSED;
         }
-        if (verdicts.stream().allMatch(v -> v == Verdict.NOT_MEASURED)) {
+        if (verdicts.stream().allMatch(verdict -> verdict == Verdict.NOT_MEASURED)) {
             return Verdict.NOT_MEASURED;
         }
-        return verdicts.stream().allMatch(v -> v == Verdict.MET) ? Verdict.MET : Verdict.INCONCLUSIVE;
+        return verdicts.stream().allMatch(verdict -> verdict == Verdict.MET) ? Verdict.MET : Verdict.INCONCLUSIVE;
     }
 }

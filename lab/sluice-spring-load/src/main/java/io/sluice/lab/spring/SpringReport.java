@@ -99,9 +99,9 @@ public final class SpringReport {
     }
 
     private SpringRun run(Path folder) {
-        return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), f -> {
+        return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), path -> {
             try {
-                return SpringRun.read(f);
+                return SpringRun.read(path);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

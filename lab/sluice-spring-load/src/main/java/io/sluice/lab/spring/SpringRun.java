@@ -93,14 +93,14 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     /** {@code value} of each sample of {@code transfer} at {@code size} with {@code clients}. */
     static double[] values(List<Sample> samples, String transfer, long size, int clients,
                            ToDoubleFunction<Sample> value) {
-        return samples.stream().filter(s -> s.transfer().equals(transfer) && s.sizeBytes() == size
-                && s.clients() == clients).mapToDouble(value).toArray();
+        return samples.stream().filter(sample -> sample.transfer().equals(transfer) && sample.sizeBytes() == size
+                && sample.clients() == clients).mapToDouble(value).toArray();
     }
 
     /** The fewest and the most recorded samples of a cell (transfer, size, clients). */
     IntSummaryStatistics samplesPerCell() {
         Map<String, Long> counts = all().stream().collect(Collectors.groupingBy(
-                s -> s.transfer() + " " + s.sizeBytes() + " " + s.clients(), Collectors.counting()));
+                sample -> sample.transfer() + " " + sample.sizeBytes() + " " + sample.clients(), Collectors.counting()));
         return counts.values().stream().mapToInt(Long::intValue).summaryStatistics();
     }
 
@@ -110,7 +110,7 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
         IntSummaryStatistics perCell = samplesPerCell();
         String samples = perCell.getMin() == perCell.getMax() ? Integer.toString(perCell.getMax())
                 : perCell.getMin() + " to " + perCell.getMax();
-        double othersBusy = all().stream().mapToDouble(s -> s.load().othersBusy()).filter(v -> !Double.isNaN(v))
+        double othersBusy = all().stream().mapToDouble(sample -> sample.load().othersBusy()).filter(value -> !Double.isNaN(value))
                 .max().orElse(Double.NaN);
         List<String> parts = new ArrayList<>();
         parts.add("Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + samples

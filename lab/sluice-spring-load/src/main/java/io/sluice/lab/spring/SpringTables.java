@@ -56,7 +56,7 @@ final class SpringTables {
                 + "| faster | CPU s/GiB Spring / sluice | heap after GC MiB Spring / sluice "
                 + "| peak RSS MiB Spring / sluice |\n|---|---:|---|---:|---:|---:|---|---:|---:|---:|\n");
         List<Transfer> shown = sluices.stream()
-                .filter(t -> samples.stream().anyMatch(s -> s.transfer().equals(t.label()))).toList();
+                .filter(transfer -> samples.stream().anyMatch(sample -> sample.transfer().equals(transfer.label()))).toList();
         boolean few = false;
         for (long size : SpringRun.sizes(samples)) {
             for (int clients : SpringRun.clients(samples)) {
@@ -75,8 +75,8 @@ final class SpringTables {
                             size(size), clients, transfer.kind, paired(transfer) ? " \u2020" : "", mean(springMib),
                             mean(sluiceMib), ratio.format(), fewHere ? " *" : "", faster(ratio),
                             pair(samples, spring, sluice, size, clients, Sample::cpuSecondsPerGiB, false, "%.2f"),
-                            pair(samples, spring, sluice, size, clients, s -> s.heapAfterGcBytes() / MIB, false, "%.0f"),
-                            pair(samples, spring, sluice, size, clients, s -> s.peakRssBytes() / MIB, true, "%.0f")));
+                            pair(samples, spring, sluice, size, clients, sample -> sample.heapAfterGcBytes() / MIB, false, "%.0f"),
+                            pair(samples, spring, sluice, size, clients, sample -> sample.peakRssBytes() / MIB, true, "%.0f")));
                 }
             }
         }
@@ -125,7 +125,7 @@ final class SpringTables {
         if (values.length == 0) {
             return "-";
         }
-        double v = max ? Arrays.stream(values).max().orElseThrow() : Arrays.stream(values).average().orElseThrow();
-        return String.format(Locale.ROOT, format, v);
+        double figure = max ? Arrays.stream(values).max().orElseThrow() : Arrays.stream(values).average().orElseThrow();
+        return String.format(Locale.ROOT, format, figure);
     }
 }

@@ -48,7 +48,7 @@ enum Transfer {
 
     /** sluice's transfers, uploads or downloads, in the order of the tables. */
     static List<Transfer> sluices(boolean uploads) {
-        return Arrays.stream(values()).filter(t -> t.variant.equals("sluice") && t.upload() == uploads).toList();
+        return Arrays.stream(values()).filter(transfer -> transfer.variant.equals("sluice") && transfer.upload() == uploads).toList();
     }
 
     /**

@@ -86,9 +86,9 @@ final class FanOutCharts {
     }
 
     /** A lane's line; a lane without points gets none (XChart refuses an empty series). */
-    private static void add(XYChart chart, String lane, List<Double> x, List<Double> y, Color colour) {
-        if (!x.isEmpty()) {
-            chart.addSeries(lane, x, y).setMarker(SeriesMarkers.NONE).setLineColor(colour);
+    private static void add(XYChart chart, String lane, List<Double> seconds, List<Double> values, Color colour) {
+        if (!seconds.isEmpty()) {
+            chart.addSeries(lane, seconds, values).setMarker(SeriesMarkers.NONE).setLineColor(colour);
         }
     }
 }

@@ -176,25 +176,25 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
     public String seed() {
         Optional<LaneResult> control = results.stream().filter(result -> result.repeat() == firstRepeat()
                 && result.lane().equals(FanOutLane.UNBOUNDED.flag())).findFirst();
-        Optional<Degradation> degradation = control.map(c -> Degradation.of(series(c.lane()), c.idleRssBytes()));
+        Optional<Degradation> degradation = control.map(controlResult -> Degradation.of(series(controlResult.lane()), controlResult.idleRssBytes()));
         List<LaneResult> lanes = results.stream().filter(result -> !result.allFast()
                 && result.repeat() == firstRepeat()).toList();
         StringBuilder table = new StringBuilder("| | seed (" + SEED + ")");
         lanes.forEach(lane -> table.append(" | ours: ").append(lane.lane())
                 .append(repeats() == 1 ? "" : " (repeat " + firstRepeat() + " of " + repeats() + ")"));
         table.append(" |\n|---|---").append("|---".repeat(lanes.size())).append("|\n");
-        row(table, "clients (slow)", "1,000 (10%, 200 ms per message)", lanes, r -> String.format(Locale.ROOT,
-                "%,d (%,d)", r.clients(), r.slowClients()));
-        row(table, "message size", "about 250 B", lanes, r -> Message.BYTES + " B");
+        row(table, "clients (slow)", "1,000 (10%, 200 ms per message)", lanes, result -> String.format(Locale.ROOT,
+                "%,d (%,d)", result.clients(), result.slowClients()));
+        row(table, "message size", "about 250 B", lanes, result -> Message.BYTES + " B");
         row(table, "in-flight limit", "100 messages in flight, at most 5,000 buffered per client", lanes,
-                r -> inFlight(r.lane()));
+                result -> inFlight(result.lane()));
         row(table, "messages/s", "1,351,598 on average over 100 million (with backpressure)", lanes,
-                r -> String.format(Locale.ROOT, "%,.0f", r.messagesPerSecond()));
-        row(table, "cost of backpressure", "10-20% of throughput", lanes, r -> cost(r, control, degradation));
+                result -> String.format(Locale.ROOT, "%,.0f", result.messagesPerSecond()));
+        row(table, "cost of backpressure", "10-20% of throughput", lanes, result -> cost(result, control, degradation));
         row(table, "memory", "without backpressure: about 710-725 KB queued per socket, out of memory", lanes,
-                r -> String.format(Locale.ROOT, "RSS +%.0f MiB over idle, peak kernel send queue %.1f MiB%s",
-                        LaneResult.mib(r.peakRssBytes() - r.idleRssBytes()), LaneResult.mib(r.peakSendQueueBytes()),
-                        r.serverDeath().isEmpty() ? "" : ", died: " + r.serverDeath()));
+                result -> String.format(Locale.ROOT, "RSS +%.0f MiB over idle, peak kernel send queue %.1f MiB%s",
+                        LaneResult.mib(result.peakRssBytes() - result.idleRssBytes()), LaneResult.mib(result.peakSendQueueBytes()),
+                        result.serverDeath().isEmpty() ? "" : ", died: " + result.serverDeath()));
         return table.toString();
     }
 

@@ -83,24 +83,24 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
 
     /** A row as {@link #csvRow()} or an older folder wrote it; derived columns are computed again, not read. */
     static LaneResult parse(String line) {
-        List<String> f = Csv.fields(line);
+        List<String> fields = Csv.fields(line);
         int columns = CSV_HEADER.split(",").length;
         int beforeCostColumns = BEFORE_COST_CSV_HEADER.split(",").length;
         int legacyColumns = LEGACY_CSV_HEADER.split(",").length;
-        if (f.size() != columns && f.size() != beforeCostColumns && f.size() != legacyColumns) {
+        if (fields.size() != columns && fields.size() != beforeCostColumns && fields.size() != legacyColumns) {
             throw new IllegalArgumentException("a websocket.csv row has " + columns + " fields (" + beforeCostColumns
                     + " or " + legacyColumns + " in older folders): " + line);
         }
-        boolean legacy = f.size() == legacyColumns;
-        return new LaneResult(f.get(0), Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)),
-                Double.parseDouble(f.get(3)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
-                Long.parseLong(f.get(9)), Long.parseLong(f.get(10)), f.get(27), Long.parseLong(f.get(11)),
-                Long.parseLong(f.get(12)), Long.parseLong(f.get(13)), Long.parseLong(f.get(14)),
-                Long.parseLong(f.get(15)), Long.parseLong(f.get(16)), Long.parseLong(f.get(17)),
-                Long.parseLong(f.get(18)), Long.parseLong(f.get(19)), Double.parseDouble(f.get(20)),
-                Long.parseLong(f.get(22)), Double.parseDouble(f.get(23)), f.get(24), f.get(25), f.get(26),
-                legacy ? -1 : Long.parseLong(f.get(28)), legacy ? 1 : Integer.parseInt(f.get(29)),
-                f.size() == columns ? ProcessCost.parse(f, beforeCostColumns) : ProcessCost.NOT_RECORDED);
+        boolean legacy = fields.size() == legacyColumns;
+        return new LaneResult(fields.get(0), Integer.parseInt(fields.get(1)), Integer.parseInt(fields.get(2)),
+                Double.parseDouble(fields.get(3)), Long.parseLong(fields.get(5)), Long.parseLong(fields.get(6)),
+                Long.parseLong(fields.get(9)), Long.parseLong(fields.get(10)), fields.get(27), Long.parseLong(fields.get(11)),
+                Long.parseLong(fields.get(12)), Long.parseLong(fields.get(13)), Long.parseLong(fields.get(14)),
+                Long.parseLong(fields.get(15)), Long.parseLong(fields.get(16)), Long.parseLong(fields.get(17)),
+                Long.parseLong(fields.get(18)), Long.parseLong(fields.get(19)), Double.parseDouble(fields.get(20)),
+                Long.parseLong(fields.get(22)), Double.parseDouble(fields.get(23)), fields.get(24), fields.get(25), fields.get(26),
+                legacy ? -1 : Long.parseLong(fields.get(28)), legacy ? 1 : Integer.parseInt(fields.get(29)),
+                fields.size() == columns ? ProcessCost.parse(fields, beforeCostColumns) : ProcessCost.NOT_RECORDED);
     }
 
     boolean allFast() {

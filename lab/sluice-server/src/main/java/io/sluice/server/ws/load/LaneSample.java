@@ -28,14 +28,14 @@ record LaneSample(String lane, double seconds, long messages, long fastMessages,
     }
 
     static LaneSample parse(String line) {
-        List<String> f = List.of(line.split(",", -1));
-        if (f.size() != LEGACY_FIELDS + 1 && f.size() != LEGACY_FIELDS) {
+        List<String> fields = List.of(line.split(",", -1));
+        if (fields.size() != LEGACY_FIELDS + 1 && fields.size() != LEGACY_FIELDS) {
             throw new IllegalArgumentException("a series line has " + (LEGACY_FIELDS + 1) + " fields ("
                     + LEGACY_FIELDS + " in older folders): " + line);
         }
-        return new LaneSample(f.get(0), Double.parseDouble(f.get(1)), Long.parseLong(f.get(2)),
-                Long.parseLong(f.get(3)), Long.parseLong(f.get(4)), Long.parseLong(f.get(5)), Long.parseLong(f.get(6)),
-                Long.parseLong(f.get(7)), f.size() == LEGACY_FIELDS ? 1 : Integer.parseInt(f.get(8)));
+        return new LaneSample(fields.get(0), Double.parseDouble(fields.get(1)), Long.parseLong(fields.get(2)),
+                Long.parseLong(fields.get(3)), Long.parseLong(fields.get(4)), Long.parseLong(fields.get(5)), Long.parseLong(fields.get(6)),
+                Long.parseLong(fields.get(7)), fields.size() == LEGACY_FIELDS ? 1 : Integer.parseInt(fields.get(8)));
     }
 
     /** The samples of {@code lane} in {@code repeat}. */

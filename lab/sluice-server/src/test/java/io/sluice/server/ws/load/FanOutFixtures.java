@@ -37,54 +37,54 @@ public final class FanOutFixtures {
     }
 
     /** {@code result} as a row of another repeat. */
-    static LaneResult inRepeat(LaneResult r, int repeat) {
-        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
-                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
-                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
-                r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
-                r.serverDeath(), r.subscribersAtEnd(), repeat, r.cost());
+    static LaneResult inRepeat(LaneResult result, int repeat) {
+        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
+                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
+                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
+                result.peakSendQueueBytes(), result.serverCpuSeconds(), result.released(), result.othersBusy(), result.commit(), result.jdk(),
+                result.serverDeath(), result.subscribersAtEnd(), repeat, result.cost());
     }
 
     /** {@code result} with {@code live} subscribers at the end of its load. */
-    static LaneResult withLive(LaneResult r, long live) {
-        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
-                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
-                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
-                r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
-                r.serverDeath(), live, r.repeat(), r.cost());
+    static LaneResult withLive(LaneResult result, long live) {
+        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
+                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
+                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
+                result.peakSendQueueBytes(), result.serverCpuSeconds(), result.released(), result.othersBusy(), result.commit(), result.jdk(),
+                result.serverDeath(), live, result.repeat(), result.cost());
     }
 
     /** {@code result} with {@code cost} for its load. */
-    static LaneResult withCost(LaneResult r, ProcessCost cost) {
-        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
-                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
-                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
-                r.peakSendQueueBytes(), r.serverCpuSeconds(), r.released(), r.othersBusy(), r.commit(), r.jdk(),
-                r.serverDeath(), r.subscribersAtEnd(), r.repeat(), cost);
+    static LaneResult withCost(LaneResult result, ProcessCost cost) {
+        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
+                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
+                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
+                result.peakSendQueueBytes(), result.serverCpuSeconds(), result.released(), result.othersBusy(), result.commit(), result.jdk(),
+                result.serverDeath(), result.subscribersAtEnd(), result.repeat(), cost);
     }
 
     /** {@code result} with {@code serverCpuSeconds} (NaN: a server that died before it was read). */
-    static LaneResult withServerCpu(LaneResult r, double serverCpuSeconds) {
-        return new LaneResult(r.lane(), r.clients(), r.slowClients(), r.seconds(), r.fastMessages(), r.slowMessages(),
-                r.gaps(), r.duplicates(), r.clientError(), r.fastP50Micros(), r.fastP99Micros(), r.fastP999Micros(),
-                r.idleRssBytes(), r.peakRssBytes(), r.heapAfterGcBytes(), r.queuedBytesAtEnd(), r.peakQueuedBytes(),
-                r.peakSendQueueBytes(), serverCpuSeconds, r.released(), r.othersBusy(), r.commit(), r.jdk(),
-                r.serverDeath(), r.subscribersAtEnd(), r.repeat(), r.cost());
+    static LaneResult withServerCpu(LaneResult result, double serverCpuSeconds) {
+        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
+                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
+                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
+                result.peakSendQueueBytes(), serverCpuSeconds, result.released(), result.othersBusy(), result.commit(), result.jdk(),
+                result.serverDeath(), result.subscribersAtEnd(), result.repeat(), result.cost());
     }
 
     /** {@code sample} as one of another repeat. */
-    static LaneSample inRepeat(LaneSample s, int repeat) {
-        return new LaneSample(s.lane(), s.seconds(), s.messages(), s.fastMessages(), s.rssBytes(), s.heapUsedBytes(),
-                s.queuedBytes(), s.sendQueueBytes(), repeat);
+    static LaneSample inRepeat(LaneSample sample, int repeat) {
+        return new LaneSample(sample.lane(), sample.seconds(), sample.messages(), sample.fastMessages(), sample.rssBytes(), sample.heapUsedBytes(),
+                sample.queuedBytes(), sample.sendQueueBytes(), repeat);
     }
 
     /** A steady lane: {@code messagesPerSecond} from the start, RSS flat at idle + {@code overIdle}. */
     static List<LaneSample> steady(String lane, double messagesPerSecond, double seconds, long overIdle) {
         List<LaneSample> series = new ArrayList<>();
         for (int i = 1; i * STEP_SECONDS <= seconds + 1e-9; i++) {
-            double t = i * STEP_SECONDS;
-            long messages = (long) (messagesPerSecond * t);
-            series.add(new LaneSample(lane, t, messages, messages * 9 / 10, IDLE_RSS + overIdle, 60 * MIB, 5 * MIB,
+            double elapsedSeconds = i * STEP_SECONDS;
+            long messages = (long) (messagesPerSecond * elapsedSeconds);
+            series.add(new LaneSample(lane, elapsedSeconds, messages, messages * 9 / 10, IDLE_RSS + overIdle, 60 * MIB, 5 * MIB,
                     70 * MIB, 1));
         }
         return series;
@@ -94,10 +94,10 @@ public final class FanOutFixtures {
     static List<LaneSample> unbounded() {
         List<LaneSample> series = new ArrayList<>();
         for (int i = 1; i * STEP_SECONDS <= 15 + 1e-9; i++) {
-            double t = i * STEP_SECONDS;
-            long messages = (long) (t <= 10 ? 1_000_000 * t : 10_000_000 + 200_000 * (t - 10));
-            long grown = (long) (20 * MIB * t);
-            series.add(new LaneSample("unbounded", t, messages, messages * 9 / 10, IDLE_RSS + grown, 60 * MIB + grown,
+            double elapsedSeconds = i * STEP_SECONDS;
+            long messages = (long) (elapsedSeconds <= 10 ? 1_000_000 * elapsedSeconds : 10_000_000 + 200_000 * (elapsedSeconds - 10));
+            long grown = (long) (20 * MIB * elapsedSeconds);
+            series.add(new LaneSample("unbounded", elapsedSeconds, messages, messages * 9 / 10, IDLE_RSS + grown, 60 * MIB + grown,
                     grown, 300 * MIB, 1));
         }
         return series;

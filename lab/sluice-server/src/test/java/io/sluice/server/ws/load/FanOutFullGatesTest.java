@@ -64,39 +64,39 @@ class FanOutFullGatesTest {
     @Test
     void eachFullGateFailsOnItsOwnFigure() {
         List<LaneSample> samples = FanOutFixtures.samples();
-        assertEquals(1, failed(with("bounded", r -> FanOutFixtures.result("bounded", 100, 950_000, 20, 8_000,
+        assertEquals(1, failed(with("bounded", result -> FanOutFixtures.result("bounded", 100, 950_000, 20, 8_000,
                 IDLE_RSS + 257 * MIB, 5 * MIB, "")), samples).size(), "RSS over idle + 256 MiB");
-        assertEquals(1, failed(with("fixed", r -> FanOutFixtures.result("fixed", 100, 920_000, 20, 10_001,
+        assertEquals(1, failed(with("fixed", result -> FanOutFixtures.result("fixed", 100, 920_000, 20, 10_001,
                 IDLE_RSS, 5 * MIB, "")), samples).size(), "p99 over 2x the all-fast run's");
         assertEquals(1, failed(FanOutFixtures.results(), withSeries("fixed",
                 FanOutFixtures.steady("fixed", 790_000, 20, 150 * MIB))).size(),
                 "under 0.9x the control's 888,372 msg/s from 5.375 s (warm-up: half the window) to 10.75 s");
         List<LaneSample> growingKernel = FanOutFixtures.steady("bounded", 950_000, 20, 150 * MIB).stream()
-                .map(s -> new LaneSample(s.lane(), s.seconds(), s.messages(), s.fastMessages(), s.rssBytes(),
-                        s.heapUsedBytes(), s.queuedBytes(), (long) (10 * MIB * s.seconds()), 1)).toList();
+                .map(sample -> new LaneSample(sample.lane(), sample.seconds(), sample.messages(), sample.fastMessages(), sample.rssBytes(),
+                        sample.heapUsedBytes(), sample.queuedBytes(), (long) (10 * MIB * sample.seconds()), 1)).toList();
         assertEquals(1, failed(FanOutFixtures.results(), withSeries("bounded", growingKernel)).size(),
                 "kernel send queues still growing");
-        assertEquals(1, failed(with("bounded", r -> FanOutFixtures.result("bounded", 100, 950_000, 20, 8_000,
+        assertEquals(1, failed(with("bounded", result -> FanOutFixtures.result("bounded", 100, 950_000, 20, 8_000,
                 IDLE_RSS, 63 * MIB, "")), samples).size(), "held bytes over the byte cap times the clients");
     }
 
     @Test
     void theControlPassesOnlyByRunningOutOfMemoryOrStillGrowingAtTheEnd() {
         List<LaneSample> plateau = FanOutFixtures.steady("unbounded", 1_000_000, 15, 200 * MIB);
-        List<LaneResult> alive = with("unbounded", r -> FanOutFixtures.result("unbounded", 100, 1_000_000, 15, 30_000,
+        List<LaneResult> alive = with("unbounded", result -> FanOutFixtures.result("unbounded", 100, 1_000_000, 15, 30_000,
                 IDLE_RSS + 200 * MIB, 5 * MIB, ""));
         assertEquals(1, failed(alive, withSeries("unbounded", plateau)).stream()
                 .filter(line -> line.contains("grows without bound")).count(), "a control that stays flat fails");
-        List<LaneResult> growing = with("unbounded", r -> FanOutFixtures.result("unbounded", 100, 700_000, 15, 30_000,
+        List<LaneResult> growing = with("unbounded", result -> FanOutFixtures.result("unbounded", 100, 700_000, 15, 30_000,
                 IDLE_RSS + 300 * MIB, 300 * MIB, ""));
         assertTrue(failed(growing, FanOutFixtures.samples()).stream().noneMatch(line -> line.contains("grows without bound")),
                 "held bytes that still rise at the end pass without a death");
-        List<LaneResult> dropped = with("unbounded", r -> FanOutFixtures.withLive(FanOutFixtures.result("unbounded", 100,
+        List<LaneResult> dropped = with("unbounded", result -> FanOutFixtures.withLive(FanOutFixtures.result("unbounded", 100,
                 700_000, 15, 30_000, IDLE_RSS + 300 * MIB, 300 * MIB, ""), 900));
         List<String> droppedFailures = failed(dropped, FanOutFixtures.samples());
         assertTrue(droppedFailures.stream().anyMatch(line -> line.contains("grows without bound")
                 && line.contains("900 of 1000 clients connected at the end")), droppedFailures.toString());
-        List<LaneResult> unrecorded = with("unbounded", r -> FanOutFixtures.withLive(FanOutFixtures.result("unbounded",
+        List<LaneResult> unrecorded = with("unbounded", result -> FanOutFixtures.withLive(FanOutFixtures.result("unbounded",
                 100, 700_000, 15, 30_000, IDLE_RSS + 300 * MIB, 300 * MIB, ""), -1));
         assertTrue(failed(unrecorded, FanOutFixtures.samples()).stream().anyMatch(line -> line.contains("grows without"
                 + " bound") && line.contains("not recorded")), "a row without the count cannot show growth");
@@ -104,7 +104,7 @@ class FanOutFullGatesTest {
 
     @Test
     void aBoundedLaneWhoseServerDroppedClientsFails() {
-        List<String> failures = failed(with("fixed", r -> FanOutFixtures.withLive(r, 900)), FanOutFixtures.samples());
+        List<String> failures = failed(with("fixed", result -> FanOutFixtures.withLive(result, 900)), FanOutFixtures.samples());
         assertEquals(List.of("FAIL fixed: every client still connected at the end of the load (900 of 1000 subscribers"
                 + " live)"), failures);
     }
@@ -112,17 +112,17 @@ class FanOutFullGatesTest {
     /** The fixture run twice: the second repeat's fixed lane {@code fixedRate} msg/s, its p99 {@code fixedP99}. */
     private static List<FanOutGates.Gate> twoRepeats(double fixedRate, long fixedP99) {
         List<LaneResult> results = new ArrayList<>(FanOutFixtures.results());
-        FanOutFixtures.results().forEach(r -> results.add(FanOutFixtures.inRepeat(r.lane().equals("fixed")
-                ? FanOutFixtures.result("fixed", 100, fixedRate, 20, fixedP99, IDLE_RSS + 150 * MIB, 5 * MIB, "") : r, 2)));
+        FanOutFixtures.results().forEach(result -> results.add(FanOutFixtures.inRepeat(result.lane().equals("fixed")
+                ? FanOutFixtures.result("fixed", 100, fixedRate, 20, fixedP99, IDLE_RSS + 150 * MIB, 5 * MIB, "") : result, 2)));
         List<LaneSample> samples = new ArrayList<>(FanOutFixtures.samples());
-        FanOutFixtures.samples().stream().filter(s -> !s.lane().equals("fixed"))
-                .forEach(s -> samples.add(FanOutFixtures.inRepeat(s, 2)));
-        FanOutFixtures.steady("fixed", fixedRate, 20, 150 * MIB).forEach(s -> samples.add(FanOutFixtures.inRepeat(s, 2)));
+        FanOutFixtures.samples().stream().filter(sample -> !sample.lane().equals("fixed"))
+                .forEach(sample -> samples.add(FanOutFixtures.inRepeat(sample, 2)));
+        FanOutFixtures.steady("fixed", fixedRate, 20, 150 * MIB).forEach(sample -> samples.add(FanOutFixtures.inRepeat(sample, 2)));
         return FanOutGates.forRun(results, samples);
     }
 
     private static FanOutGates.Gate gate(List<FanOutGates.Gate> gates, String lane, String nameStart) {
-        return gates.stream().filter(g -> g.lane().equals(lane) && g.name().startsWith(nameStart)).findFirst().orElseThrow();
+        return gates.stream().filter(gate -> gate.lane().equals(lane) && gate.name().startsWith(nameStart)).findFirst().orElseThrow();
     }
 
     @Test

@@ -39,9 +39,9 @@ class FanOutReportTest {
         Files.write(series, Files.readAllLines(series).stream().map(line -> line.replaceFirst(",[^,]*$", "")).toList());
         assertEquals(LaneResult.LEGACY_CSV_HEADER, Files.readAllLines(rows).get(0));
         FanOutReport report = FanOutReport.read(run);
-        assertTrue(report.results().stream().allMatch(r -> r.repeat() == 1 && r.subscribersAtEnd() == -1
-                && r.cost().equals(ProcessCost.NOT_RECORDED)));
-        assertTrue(report.samples().stream().allMatch(s -> s.repeat() == 1));
+        assertTrue(report.results().stream().allMatch(result -> result.repeat() == 1 && result.subscribersAtEnd() == -1
+                && result.cost().equals(ProcessCost.NOT_RECORDED)));
+        assertTrue(report.samples().stream().allMatch(sample -> sample.repeat() == 1));
         assertEquals(1, report.repeats());
         assertTrue(report.gates().endsWith("gates: 19 passed, 0 failed\n"), "no connected-clients gate: " + report.gates());
     }
@@ -54,8 +54,8 @@ class FanOutReportTest {
         Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst("(,[^,]*){4}$", "")).toList());
         assertEquals(LaneResult.BEFORE_COST_CSV_HEADER, Files.readAllLines(rows).get(0));
         FanOutReport before = FanOutReport.read(run);
-        assertTrue(before.results().stream().allMatch(r -> r.cost().equals(ProcessCost.NOT_RECORDED)
-                && r.subscribersAtEnd() == (r.serverDeath().isEmpty() ? 1000 : -1)), before.results().toString());
+        assertTrue(before.results().stream().allMatch(result -> result.cost().equals(ProcessCost.NOT_RECORDED)
+                && result.subscribersAtEnd() == (result.serverDeath().isEmpty() ? 1000 : -1)), before.results().toString());
         assertEquals(List.of(full.line(), full.table(), full.seed(), full.gates()),
                 List.of(before.line(), before.table(), before.seed(), before.gates()));
         assertEquals(FanOutReport.COST_NOT_RECORDED, before.cost());
@@ -88,8 +88,8 @@ class FanOutReportTest {
         Path run = FanOutFixtures.write(dir);
         Path rows = run.resolve(LaneResult.FILE);
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(rows).subList(0, 1));
-        FanOutFixtures.results().forEach(r -> lines.add((r.lane().equals("unbounded")
-                ? FanOutFixtures.withServerCpu(r, Double.NaN) : r).csvRow()));
+        FanOutFixtures.results().forEach(result -> lines.add((result.lane().equals("unbounded")
+                ? FanOutFixtures.withServerCpu(result, Double.NaN) : result).csvRow()));
         Files.write(rows, lines);
 
         String lanes = FanOutReport.read(run).lanes();
@@ -109,11 +109,11 @@ class FanOutReportTest {
         Path run = FanOutFixtures.write(dir);
         Path rows = run.resolve(LaneResult.FILE);
         List<String> twice = new java.util.ArrayList<>(Files.readAllLines(rows));
-        FanOutFixtures.results().forEach(r -> twice.add(FanOutFixtures.inRepeat(r, 2).csvRow()));
+        FanOutFixtures.results().forEach(result -> twice.add(FanOutFixtures.inRepeat(result, 2).csvRow()));
         Files.write(rows, twice);
         Path series = run.resolve(LaneSample.FILE);
         List<String> samples = new java.util.ArrayList<>(Files.readAllLines(series));
-        FanOutFixtures.samples().forEach(s -> samples.add(FanOutFixtures.inRepeat(s, 2).csvRow()));
+        FanOutFixtures.samples().forEach(sample -> samples.add(FanOutFixtures.inRepeat(sample, 2).csvRow()));
         Files.write(series, samples);
         FanOutReport report = FanOutReport.read(run);
         assertEquals(2, report.repeats());
