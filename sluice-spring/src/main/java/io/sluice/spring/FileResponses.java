@@ -72,8 +72,11 @@ import java.util.Optional;
  * calling (event loop) thread; the body is written as the server writes it.
  *
  * <p><b>Resources:</b> the pooled path holds at most the chunks the server has requested and not
- * yet sent (Reactor Netty reads ahead up to its own prefetch, see docs/SPRING.md); the file is
- * closed when the body ends, whichever way.
+ * yet sent. Reactor Netty requests up to {@code reactor.netty.send.maxPrefetchSize} buffers of a
+ * response body (a system property, 128 by default) ahead of what the client has taken, so a slow
+ * client can hold that many chunks: 8 MiB at the default 64 KiB. That property and the chunk size
+ * ({@link Options#withReadOptions} with {@link ReadOptions#withChunkSize}) are the knobs that bound
+ * it; the zero-copy path holds none. The file is closed when the body ends, whichever way.
  *
  * <p><b>Errors:</b> the caller resolves and checks the path (no traversal out of its directory):
  * this class serves the file it is given. A file that cannot be read for another reason (access
