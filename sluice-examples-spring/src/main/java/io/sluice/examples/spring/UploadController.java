@@ -25,8 +25,10 @@ import java.nio.file.Path;
  * multipart form's part {@code file} ({@code POST}) or the raw request body ({@code PUT}), by
  * Spring's own {@code FilePart.transferTo} and {@code DataBufferUtils.write} under {@code /spring}
  * and by sluice's drop-ins under {@code /sluice}; {@code POST /sluice/stream} stores the part
- * {@code file} of a form read as {@code PartEvent}s, writing its bytes as they arrive, where the
- * {@code FilePart} variants find them already in Spring's temporary file.
+ * {@code file} of a form read as {@code PartEvent}s, writing its bytes as they arrive. The
+ * {@code FilePart} variants find the bytes already stored by their variant's part reader
+ * ({@link PartReaders}): Spring's copies its temporary file to the target, sluice's renames the
+ * file it stored.
  *
  * <p>sluice's variant replaces the target atomically: it writes a hidden sibling and renames it
  * over the target once every byte is written, so an upload that fails or is aborted leaves no

@@ -9,6 +9,10 @@ import io.sluice.examples.spring.FilesClient.Answer;
 import io.sluice.examples.spring.FilesClient.Stored;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,6 +38,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,6 +66,9 @@ class FilesApplicationTest {
     @Autowired
     FinishedExchanges exchanges;
 
+    @Autowired
+    PartReaders partReaders;
+
     private final ChunkPool pool = ChunkPool.sharedFor(ReadOptions.DEFAULT_CHUNK_SIZE_BYTES);
 
     @AfterEach
@@ -85,6 +93,32 @@ class FilesApplicationTest {
 
         Answer whole = download(variant, "raw-" + variant, null);
         assertEquals(new Answer(200, null, size, sha256(source)), whole);
+    }
+
+    @Test
+    void sluicesPartsAreStoredBySluiceAndRenamedIntoTheStorage() throws Exception {
+        Path source = TestFiles.random(2 * 1024 * 1024 + 5, 77);
+
+        Stored part = client().uploadPart("sluice", "renamed", source);
+
+        assertEquals(new Stored(200, Long.toString(Files.size(source))), part);
+        assertEquals(sha256(source), sha256(STORAGE.resolve("renamed")));
+        Path stored = partReaders.sluiceStorage();
+        assertEquals(STORAGE.getParent(), stored.getParent(), "beside the storage: one file system, a rename");
+        try (Stream<Path> left = Files.list(stored)) {
+            assertEquals(List.of(), left.toList(), "the stored part was moved, nothing left behind");
+        }
+    }
+
+    @Test
+    void eachVariantsFormsAreReadByItsOwnPartReader() {
+        HttpMessageReader<Part> sluice = new DefaultPartHttpMessageReader();
+        HttpMessageReader<Part> spring = new DefaultPartHttpMessageReader();
+        PartReaders.ByPath parts = new PartReaders.ByPath(sluice, spring);
+
+        assertSame(sluice, parts.readerFor(MockServerHttpRequest.post("/sluice/files/a").build()));
+        assertSame(spring, parts.readerFor(MockServerHttpRequest.post("/spring/files/a").build()));
+        assertSame(spring, parts.readerFor(MockServerHttpRequest.post("/sluicer/files/a").build()));
     }
 
     @ParameterizedTest
