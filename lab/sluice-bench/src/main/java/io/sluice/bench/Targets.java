@@ -113,25 +113,33 @@ public final class Targets {
     }
 
     /**
-     * A Markdown table with one line per target: in how many cells it was met, the range of the
-     * measured figures, and every cell where it was not met, with its interval and verdict.
+     * A Markdown table with one line per target: in how many cells it was met of those measured,
+     * how many it could not be measured in (a provider missing or failed: counted, never dropped),
+     * the range of the measured figures, and every cell where it was not met, with its interval
+     * and verdict.
      */
     public static String summary(Report report) {
         Map<String, List<Check>> byGoal = evaluate(report).stream()
-                .filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
                 .collect(Collectors.groupingBy(Check::goal, LinkedHashMap::new, Collectors.toList()));
         StringBuilder md = new StringBuilder("| Target | Result | Range | Not met (95% interval) |\n|---|---|---|---|\n");
         byGoal.forEach((goal, checks) -> {
-            DoubleSummaryStatistics range = checks.stream().mapToDouble(check -> check.measured().value())
+            List<Check> measured = checks.stream()
+                    .filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED).toList();
+            DoubleSummaryStatistics range = measured.stream().mapToDouble(check -> check.measured().value())
                     .summaryStatistics();
             List<String> notMet = checks.stream().filter(check -> check.verdict() != Estimate.Verdict.MET)
-                    .map(check -> check.cell().label() + " " + check.measured().format() + " " + check.verdict())
+                    .map(check -> check.verdict() == Estimate.Verdict.NOT_MEASURED
+                            ? check.cell().label() + " not measured"
+                            : check.cell().label() + " " + check.measured().format() + " " + check.verdict())
                     .toList();
             long met = checks.size() - notMet.size();
-            String result = String.format(Locale.ROOT, "met in %d of %d", met, checks.size());
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.2f-%.2f | %s |%n", goal,
-                    met == checks.size() ? "**" + result + "**" : result, range.getMin(), range.getMax(),
-                    String.join("; ", notMet)));
+            long unmeasured = checks.size() - measured.size();
+            String result = String.format(Locale.ROOT, "met in %d of %d", met, measured.size())
+                    + (unmeasured == 0 ? "" : String.format(Locale.ROOT, ", %d not measured", unmeasured));
+            String figures = measured.isEmpty() ? "-"
+                    : String.format(Locale.ROOT, "%.2f-%.2f", range.getMin(), range.getMax());
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", goal,
+                    met == checks.size() ? "**" + result + "**" : result, figures, String.join("; ", notMet)));
         });
         return md.toString();
     }
