@@ -51,6 +51,19 @@ class ReportTest {
     }
 
     @Test
+    void aTargetWhoseProviderIsMissingIsCountedAsNotMeasuredNotDropped() {
+        Cell cell = Cell.parse("WRITE:100M:10");
+        Report report = new Report(List.of(sample(cell, "sluice", 1000), sample(cell, "sluice", 1000),
+                sample(cell, "loop-gather", 2000), sample(cell, "loop-gather", 2000)));   // no rio, no loop
+
+        String summary = Targets.summary(report);
+
+        assertTrue(summary.contains("| write: sluice / rio speed >= 2.00 | met in 0 of 0, 1 not measured | - "
+                + "| write 100 MiB x10 not measured |"), summary);
+        assertTrue(summary.contains("| write: sluice / loop-gather speed >= 0.80 | **met in 1 of 1** |"), summary);
+    }
+
+    @Test
     void aFailedSampleMakesTheRowFailed() {
         Cell cell = Cell.parse("READ:1K:1");
         Report report = new Report(List.of(sample(cell, "rio", 1),
