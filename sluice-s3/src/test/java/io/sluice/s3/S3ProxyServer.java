@@ -4,6 +4,7 @@ import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -15,6 +16,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
@@ -84,14 +86,15 @@ final class S3ProxyServer implements AutoCloseable {
     }
 
     /** A client for this server: Netty, path style, few retries (a stopped server fails fast). */
-    S3AsyncClient newClient() {
+    S3AsyncClient newClient(ExecutionInterceptor... interceptors) {
         return S3AsyncClient.builder()
                 .endpointOverride(endpoint())
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder())
-                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(2)))
+                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(2))
+                        .executionInterceptors(List.of(interceptors)))
                 .build();
     }
 
