@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
@@ -87,12 +88,17 @@ final class S3ProxyServer implements AutoCloseable {
 
     /** A client for this server: Netty, path style, few retries (a stopped server fails fast). */
     S3AsyncClient newClient(ExecutionInterceptor... interceptors) {
+        return newClient(Duration.ofSeconds(30), interceptors);
+    }
+
+    /** As {@link #newClient(ExecutionInterceptor...)}, giving up on a silent connection after {@code readTimeout}. */
+    S3AsyncClient newClient(Duration readTimeout, ExecutionInterceptor... interceptors) {
         return S3AsyncClient.builder()
                 .endpointOverride(endpoint())
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder())
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder().readTimeout(readTimeout))
                 .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(2))
                         .executionInterceptors(List.of(interceptors)))
                 .build();
