@@ -76,7 +76,7 @@ public final class ObjectReadPublisher implements BytePublisher {
     /** One subscriber's read; every field is drain-confined (R1). */
     private final class ObjectReadSubscription implements Subscription {
 
-        private final Subscriber<? super ByteBuffer> downstream;
+        private Subscriber<? super ByteBuffer> downstream;   // drain-confined; null once done (§3.13)
         private final Drain drain = new Drain(this::failFromBug);
         private long pendingDemand;              // drain-confined: requested before the body publisher came (R2)
         private boolean started;                 // drain-confined: GetObject sent (R3)
@@ -124,6 +124,7 @@ public final class ObjectReadPublisher implements BytePublisher {
             drain.submit(() -> {
                 if (!done) {
                     done = true;                 // §3.7: later cancels do nothing
+                    downstream = null;           // §3.13
                     cancelQuietly();
                 }
             });
@@ -174,16 +175,20 @@ public final class ObjectReadPublisher implements BytePublisher {
         }
 
         private void terminate(Throwable error) {
+            Subscriber<? super ByteBuffer> last = downstream;
             done = true;
-            downstream.onError(error);
+            downstream = null;                   // §3.13
+            last.onError(error);
         }
 
         private void failFromBug(Throwable bug) {
             if (!done) {
+                Subscriber<? super ByteBuffer> last = downstream;
                 done = true;
+                downstream = null;
                 cancelQuietly();
                 try {
-                    downstream.onError(bug);
+                    last.onError(bug);
                 } catch (Throwable ignored) {
                     // §2.13: the subscriber broke the contract; nothing else to tell
                 }
@@ -238,12 +243,14 @@ public final class ObjectReadPublisher implements BytePublisher {
                     if (done) {
                         return;
                     }
-                    done = true;
                     String mismatch = mismatch();
                     if (mismatch != null) {
-                        downstream.onError(new IOException(mismatch));   // R4
+                        terminate(new IOException(mismatch));   // R4
                     } else {
-                        downstream.onComplete();
+                        Subscriber<? super ByteBuffer> last = downstream;
+                        done = true;
+                        downstream = null;       // §3.13
+                        last.onComplete();
                     }
                 });
             }
