@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A publisher the test drives: generated items of {@code chunk} bytes, emitted against demand but
- * only up to the bytes {@link #allow allowed} so far; {@link #complete()} and {@link #fail} end it.
+ * only up to the bytes {@link #allow allowed} so far; {@link #complete()} and {@link #fail} end it
+ * once every allowed byte is out, so that a test's byte counts do not depend on timing.
  */
 final class ManualPublisher implements Publisher<ByteBuffer> {
 
@@ -22,6 +23,8 @@ final class ManualPublisher implements Publisher<ByteBuffer> {
     private long position;                               // guarded by this
     private boolean emitting;                            // guarded by this
     private boolean done;                                // guarded by this
+    private boolean ending;                              // guarded by this: complete or fail once drained
+    private Throwable endError;                          // guarded by this: null to complete
     private volatile boolean cancelled;
 
     ManualPublisher(int chunk) {
@@ -70,28 +73,25 @@ final class ManualPublisher implements Publisher<ByteBuffer> {
         return requested;
     }
 
+    /** Completes once every allowed byte has been emitted (which takes demand). */
     void complete() {
-        Subscriber<? super ByteBuffer> target;
-        synchronized (this) {
-            if (done) {
-                return;
-            }
-            done = true;
-            target = subscriber;
-        }
-        target.onComplete();
+        end(null);
     }
 
+    /** Fails once every allowed byte has been emitted (which takes demand). */
     void fail(Throwable error) {
-        Subscriber<? super ByteBuffer> target;
+        end(error);
+    }
+
+    private void end(Throwable error) {
         synchronized (this) {
-            if (done) {
+            if (done || ending) {
                 return;
             }
-            done = true;
-            target = subscriber;
+            ending = true;
+            endError = error;
         }
-        target.onError(error);
+        emit();
     }
 
     /** Sends {@code item} as it is, whatever the demand: for protocol violations. */
@@ -109,22 +109,40 @@ final class ManualPublisher implements Publisher<ByteBuffer> {
 
     private void emit() {
         while (true) {
-            ByteBuffer item;
+            ByteBuffer item = null;
             Subscriber<? super ByteBuffer> target;
+            Throwable error = null;
+            boolean terminal = false;
             synchronized (this) {
-                if (emitting || done || requested == 0 || position >= allowed || subscriber == null) {
-                    return;
+                if (emitting || done || subscriber == null) {
+                    return;                          // the emitting thread's loop sees what changed
                 }
-                emitting = true;
-                int count = (int) Math.min(chunk, allowed - position);
-                item = ByteBuffer.allocate(count);
-                for (int i = 0; i < count; i++) {
-                    item.put(Bodies.byteAt(position + i));
-                }
-                item.flip();
-                position += count;
-                requested--;
                 target = subscriber;
+                if (ending && position >= allowed) {
+                    done = true;
+                    terminal = true;
+                    error = endError;
+                } else if (requested == 0 || position >= allowed) {
+                    return;
+                } else {
+                    emitting = true;
+                    int count = (int) Math.min(chunk, allowed - position);
+                    item = ByteBuffer.allocate(count);
+                    for (int i = 0; i < count; i++) {
+                        item.put(Bodies.byteAt(position + i));
+                    }
+                    item.flip();
+                    position += count;
+                    requested--;
+                }
+            }
+            if (terminal) {
+                if (error == null) {
+                    target.onComplete();
+                } else {
+                    target.onError(error);
+                }
+                return;
             }
             target.onNext(item);
             synchronized (this) {

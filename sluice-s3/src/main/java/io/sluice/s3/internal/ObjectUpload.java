@@ -164,11 +164,16 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             throw npe;
         }
         drain.submit(() -> {
-            requested = false;
             if (state != State.RUNNING) {
                 release(item);                         // W6: arrived after cancel (§2.8)
                 return;
             }
+            if (!requested) {
+                release(item);
+                fail(new IllegalStateException("§1.1: onNext without demand: the upload had requested nothing"));
+                return;
+            }
+            requested = false;
             received += item.remaining();
             if (declaredLength >= 0 && received > declaredLength) {
                 release(item);
