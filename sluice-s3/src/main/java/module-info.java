@@ -7,7 +7,6 @@ module io.sluice.s3 {
     requires transitive io.sluice;
     requires transitive software.amazon.awssdk.services.s3;
     requires software.amazon.awssdk.core;
-    requires software.amazon.awssdk.utils;
 
     exports io.sluice.s3;
 }

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Object to file through the core's atomic writer, verified against the ETag (R4); file to object. */
+/** Object to file through the core's atomic writer, verified against the ETag (G4); file to object. */
 class ObjectFileTest {
 
     static final int MIB = 1024 * 1024;
@@ -112,7 +112,7 @@ class ObjectFileTest {
     }
 
     @Test
-    void aDownloadWhoseBytesDoNotMatchTheETagLeavesTheTargetAsItWas_R4() throws Exception {
+    void aDownloadWhoseBytesDoNotMatchTheETagLeavesTheTargetAsItWas_G4() throws Exception {
         client.putObject(b -> b.bucket(BUCKET).key("checked"), AsyncRequestBody.fromBytes(Bodies.bytes(100_000))).join();
         Path target = directory.resolve("checked.bin");
         Files.writeString(target, "old");
@@ -152,7 +152,7 @@ class ObjectFileTest {
                 .upload(small, UploadOptions.defaults()).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertTrue(pool.lentChunks() - lentBefore >= 11 * 16, "the file was read with lent chunks");
-        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "W6: every lent chunk was given back");
+        assertEquals(pool.allocatedChunks(), pool.idleChunks(), "O6: every lent chunk was given back");
         assertEquals(3, bigStored.parts());
         assertEquals(11 * MIB + 3, bigStored.bytes());
         assertEquals(1, smallStored.parts());

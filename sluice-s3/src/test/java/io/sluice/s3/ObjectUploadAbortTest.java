@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * W4, W5: every way an upload can end early leaves no multipart upload and no object, and the stage
+ * O4, O5: every way an upload can end early leaves no multipart upload and no object, and the stage
  * completes only after the abort.
  */
 class ObjectUploadAbortTest {
@@ -174,7 +174,7 @@ class ObjectUploadAbortTest {
         body.complete();
 
         UploadResult stored = stage.get().get(30, TimeUnit.SECONDS);
-        assertFalse(cancelled.get(), "W5: past the point of no return cancel loses");
+        assertFalse(cancelled.get(), "O5: past the point of no return cancel loses");
         assertEquals(11 * MIB, stored.bytes());
         assertEquals(3, stored.parts());
         assertTrue(S3ProxyServer.exists(client, BUCKET, key));

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * W1, W2: the part buffers an upload holds never exceed {@code (k + 1) * partSize}, measured by the
+ * O1, O2: the part buffers an upload holds never exceed {@code (k + 1) * partSize}, measured by the
  * upload's own count of the buffers it allocated (not by heap: S3Proxy shares this JVM), and the
  * upload never has more than one item requested.
  */
@@ -58,9 +58,9 @@ class ObjectUploadMemoryTest {
         assertEquals(size, stored.bytes());
         long bound = (long) (partsInFlight + 1) * partBytes;
         assertTrue(upload.peakRetainedBytes() <= bound,
-                "W1: peak " + upload.peakRetainedBytes() + " > (k+1)*partSize = " + bound);
+                "O1: peak " + upload.peakRetainedBytes() + " > (k+1)*partSize = " + bound);
         assertTrue(upload.peakRetainedBytes() >= partBytes, "the bound is met, not avoided");
-        assertEquals(1, body.maxOutstanding.get(), "W2: one item requested at a time");
+        assertEquals(1, body.maxOutstanding.get(), "O2: one item requested at a time");
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
         assertEquals(client.headObject(b -> b.bucket(BUCKET).key(key)).join().contentLength(), size);
         client.deleteObject(b -> b.bucket(BUCKET).key(key)).join();

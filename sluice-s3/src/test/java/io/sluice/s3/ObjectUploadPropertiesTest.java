@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Sizes x part sizes x parts in flight x item sizes: every body comes back byte for byte, in the
- * number of parts the part size implies, within the memory bound (W1) and one item of demand (W2).
+ * number of parts the part size implies, within the memory bound (O1) and one item of demand (O2).
  * S3Proxy enforces S3's 5 MiB minimum for every part but the last, so part sizes start there.
  */
 class ObjectUploadPropertiesTest {
@@ -56,8 +56,8 @@ class ObjectUploadPropertiesTest {
         int parts = size <= partBytes ? 1 : (int) ((size + (long) partBytes - 1) / partBytes);
         assertEquals(parts, stored.parts());
         assertTrue(upload.peakRetainedBytes() <= (long) (partsInFlight + 1) * partBytes,
-                "W1: " + upload.peakRetainedBytes());
-        assertTrue(body.maxOutstanding.get() <= 1, "W2");
+                "O1: " + upload.peakRetainedBytes());
+        assertTrue(body.maxOutstanding.get() <= 1, "O2");
         assertEquals(Bodies.md5Of(size) + "/" + size, Bodies.md5(ReactiveObject.of(client, BUCKET, key).read())
                 .get(30, TimeUnit.SECONDS));
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));

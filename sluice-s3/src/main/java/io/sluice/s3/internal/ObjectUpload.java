@@ -29,21 +29,22 @@ import java.util.concurrent.CompletionException;
  *
  * <p>Invariants:
  * <ul>
- *   <li>W1 (memory): part buffers alive (assembling + sealed + in flight + recycled) are at most
- *       {@code partsInFlight + 1}, each at most {@code partSizeBytes}; the only other bytes held are
+ *   <li>O1 (memory): part buffers alive (assembling + sealed + in flight + recycled) are at most
+ *       {@code partsInFlight + 1}, each at most {@code partSizeBytes} (while the first part grows,
+ *       its old and new buffer together are at most 1.5 parts); the only other bytes held are
  *       those of the one upstream item being copied. So retained bytes are at most
  *       {@code (partsInFlight + 1) * partSizeBytes} plus one item.</li>
- *   <li>W2 (demand): one item is requested at a time, and only when no item is held and a buffer
- *       with free space exists or may be allocated under W1: the request policy is "one item per
- *       free byte of budget, one at a time", so demand never outruns memory.</li>
- *   <li>W3 (§2.7): every call on the upstream subscription comes from the drain.</li>
- *   <li>W4 (abort): once failing, no part, create or complete is started; the abort waits for the
+ *   <li>O2 (demand): one item is requested at a time, and only when no item is held and a buffer
+ *       with free space exists or may be allocated under O1, so demand never outruns memory. An item
+ *       nobody requested fails the upload (§1.1) rather than replace the one held.</li>
+ *   <li>O3 (§2.7): every call on the upstream subscription comes from the drain.</li>
+ *   <li>O4 (abort): once failing, no part, create or complete is started; the abort waits for the
  *       create and every part in flight to end, so no part lands after {@code AbortMultipartUpload};
  *       only then does the stage complete. Upstream is cancelled first (§3.13 for the publisher).</li>
- *   <li>W5 (commit): {@code PutObject} and {@code CompleteMultipartUpload} are sent only after the
+ *   <li>O5 (commit): {@code PutObject} and {@code CompleteMultipartUpload} are sent only after the
  *       stage's point of no return was claimed; an outside completion that came first wins and
  *       aborts instead.</li>
- *   <li>W6 (loans): a lent chunk is given back once its bytes are copied, or when the upload ends
+ *   <li>O6 (loans): a lent chunk is given back once its bytes are copied, or when the upload ends
  *       without them; owned items are dropped once copied. The publisher must not change an item's
  *       bytes between {@code onNext} and that moment.</li>
  * </ul>
@@ -57,7 +58,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final S3AsyncClient client;
     private final String bucket;
     private final String key;
-    private final int partsInFlight;               // W1: k
+    private final int partsInFlight;               // O1: k
     private final int maxParts;                    // S3's 10,000 (lower in tests)
     private final UploadFuture<UploadResult> result = new UploadFuture<>();
     private final Drain drain = new Drain(this::fail);
@@ -65,14 +66,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private int partSizeBytes;                     // drain-confined; raised once by declareLength before any byte
     private long declaredLength = -1;              // drain-confined; -1: unknown
     private State state = State.RUNNING;           // drain-confined
-    private Subscription upstream;                 // drain-confined (W3)
-    private boolean requested;                     // drain-confined: one item asked for, not yet received (W2)
+    private Subscription upstream;                 // drain-confined (O3)
+    private boolean requested;                     // drain-confined: one item asked for, not yet received (O2)
     private boolean upstreamDone;                  // drain-confined: onComplete/onError seen, or cancelled
     private ByteBuffer held;                       // drain-confined: the item being copied, null if none
     private ByteBuffer assembling;                 // drain-confined: the part being filled (write mode)
     private final ArrayDeque<ByteBuffer> sealed = new ArrayDeque<>();   // drain-confined: full parts waiting to start (read mode)
     private final ArrayDeque<ByteBuffer> recycled = new ArrayDeque<>(); // drain-confined: part buffers free for reuse
-    private int buffers;                           // drain-confined: part buffers alive (W1)
+    private int buffers;                           // drain-confined: part buffers alive (O1)
     private long retainedBytes;                    // drain-confined: their capacities
     private volatile long peakRetainedBytes;       // drain -> tests
     private long received;                         // drain-confined: bytes taken from upstream
@@ -81,7 +82,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private int partsRunning;                      // drain-confined: UploadPart calls in flight (<= k)
     private int nextPartNumber = 1;                // drain-confined
     private final List<CompletedPart> completedParts = new ArrayList<>();   // drain-confined
-    private boolean committing;                    // drain-confined: PutObject or Complete sent (W5)
+    private boolean committing;                    // drain-confined: PutObject or Complete sent (O5)
     private boolean abortSent;                     // drain-confined
     private Throwable failure;                     // drain-confined: the first failure
     private Runnable outsideCompletion;            // drain-confined: completes the stage after an outside claim
@@ -116,7 +117,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         return result;
     }
 
-    /** The most bytes of part buffers alive at once so far (W1). */
+    /** The most bytes of part buffers alive at once so far (O1). */
     public long peakRetainedBytes() {
         return peakRetainedBytes;
     }
@@ -165,7 +166,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         }
         drain.submit(() -> {
             if (state != State.RUNNING) {
-                release(item);                         // W6: arrived after cancel (§2.8)
+                release(item);                         // O6: arrived after cancel (§2.8)
                 return;
             }
             if (!requested) {
@@ -225,7 +226,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             }
             if (assembling == null) {
                 if (!mayTakeBuffer()) {
-                    break;                             // W1: wait for a part to finish
+                    break;                             // O1: wait for a part to finish
                 }
                 assembling = takeBuffer();
             }
@@ -235,7 +236,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             assembling.put(slice);
             held.position(held.position() + count);
             if (!held.hasRemaining()) {
-                release(held);                         // W6
+                release(held);                         // O6
                 held = null;
             }
         }
@@ -249,7 +250,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             }
         } else if (held == null && !requested && upstream != null && hasRoom()) {
             requested = true;
-            upstream.request(1);                       // W2, W3
+            upstream.request(1);                       // O2, O3
         }
     }
 
@@ -260,7 +261,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private boolean mayTakeBuffer() {
         int inUse = partsRunning + sealed.size() + (assembling != null ? 1 : 0);
-        return inUse < partsInFlight + 1;            // W1
+        return inUse < partsInFlight + 1;            // O1
     }
 
     private ByteBuffer takeBuffer() {
@@ -279,7 +280,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     /** The first part starts small so that a small body costs little; it doubles up to the part size. */
     private void grow() {
         int capacity = (int) Math.min((long) assembling.capacity() * 2, partSizeBytes);
-        ByteBuffer bigger = allocate(capacity);    // W1 counts both while copying: at most 1.5 parts
+        ByteBuffer bigger = allocate(capacity);    // O1 counts both while copying: at most 1.5 parts
         assembling.flip();
         bigger.put(assembling);
         forget(assembling);
@@ -394,7 +395,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void putSingle() {
         if (!result.enterCommit()) {
-            return;                                    // W5: an outside completion won; its abort event follows
+            return;                                    // O5: an outside completion won; its abort event follows
         }
         committing = true;
         ByteBuffer body = assembling != null ? assembling.flip() : ByteBuffer.allocate(0);
@@ -412,7 +413,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void completeUpload() {
         if (!result.enterCommit()) {
-            return;                                    // W5
+            return;                                    // O5
         }
         committing = true;
         completedParts.sort((a, b) -> Integer.compare(a.partNumber(), b.partNumber()));
@@ -429,7 +430,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                 }));
     }
 
-    // ---- failure and abort (W4) ------------------------------------------------------------
+    // ---- failure and abort (O4) ------------------------------------------------------------
 
     /** Starts failing with {@code cause}, unless the upload is already failing or done. */
     private void fail(Throwable cause) {
@@ -439,11 +440,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         state = State.ABORTING;
         failure = unwrap(cause);
         if (upstream != null && !upstreamDone) {
-            upstream.cancel();                         // W3, W4
+            upstream.cancel();                         // O3, O4
         }
         upstreamDone = true;
         if (held != null) {
-            release(held);                             // W6
+            release(held);                             // O6
             held = null;
         }
         abortWhenQuiet();
@@ -461,7 +462,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void abortWhenQuiet() {
         if (state != State.ABORTING || creating || partsRunning > 0 || abortSent) {
-            return;                                    // W4: wait for what is in flight
+            return;                                    // O4: wait for what is in flight
         }
         if (uploadId == null) {
             concludeFailure(null);
