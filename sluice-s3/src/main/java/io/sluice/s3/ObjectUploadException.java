@@ -1,0 +1,68 @@
+package io.sluice.s3;
+
+import java.io.IOException;
+
+/**
+ * An upload that failed for a reason of its own (a body shorter or longer than declared, more parts
+ * than S3 allows), or whose abort failed: it names the bucket, the key and, once there is one, the
+ * multipart upload id, so that an upload left behind can be found and aborted.
+ *
+ * <p>Failures the SDK reports ({@code NoSuchBucketException}, a lost connection) reach the stage
+ * unchanged; an abort that failed after them is attached to them as a suppressed
+ * {@code ObjectUploadException}.
+ */
+public final class ObjectUploadException extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The bucket of the upload. */
+    private final String bucket;
+    /** The key of the upload. */
+    private final String key;
+    /** The multipart upload id, or {@code null} if none was created. */
+    private final String uploadId;
+
+    /**
+     * Creates the exception.
+     *
+     * @param message what went wrong
+     * @param bucket the bucket
+     * @param key the key
+     * @param uploadId the multipart upload id, or {@code null} if none was created
+     * @param cause the underlying failure, or {@code null}
+     */
+    public ObjectUploadException(String message, String bucket, String key, String uploadId, Throwable cause) {
+        super(message + " (s3://" + bucket + "/" + key + (uploadId == null ? "" : ", upload id " + uploadId) + ")",
+                cause);
+        this.bucket = bucket;
+        this.key = key;
+        this.uploadId = uploadId;
+    }
+
+    /**
+     * The bucket.
+     *
+     * @return the bucket of the upload
+     */
+    public String bucket() {
+        return bucket;
+    }
+
+    /**
+     * The key.
+     *
+     * @return the key of the upload
+     */
+    public String key() {
+        return key;
+    }
+
+    /**
+     * The multipart upload id.
+     *
+     * @return the id of the multipart upload, or {@code null} if none was created
+     */
+    public String uploadId() {
+        return uploadId;
+    }
+}

@@ -1,0 +1,294 @@
+package io.sluice.s3.internal;
+
+import io.sluice.BytePublisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.async.ResponsePublisher;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An object, or a range of it, as a cold {@link BytePublisher}: each subscription sends its own
+ * {@code GetObject}, on its first {@code request}, and passes on the body the SDK's
+ * {@link AsyncResponseTransformer#toPublisher()} publishes.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>G1 (§1.3): every signal to the subscriber, {@code onSubscribe} included, is an event on the
+ *       subscription's {@link Drain}, so signals never overlap, whichever thread (the subscriber's,
+ *       an SDK event loop, the SDK's completion executor) causes them.</li>
+ *   <li>G2 (demand): downstream demand is passed to the SDK's body publisher as it is; before that
+ *       publisher exists it is summed (capped at {@code Long.MAX_VALUE}, §3.17). The SDK's Netty
+ *       client reads from the connection only against that demand, so nothing is buffered ahead.</li>
+ *   <li>G3 (resources): nothing is sent before the first request. A cancel cancels the body's
+ *       subscription (which closes the HTTP stream), or the response future if no body came yet,
+ *       and a body that arrives after a cancel is subscribed to and cancelled at once.</li>
+ *   <li>G4 (verification): a whole-object read whose ETag is an MD5 (a single-part upload, without
+ *       KMS or customer keys) ends with {@code onError} instead of {@code onComplete} if the bytes'
+ *       MD5 or count differ from the response's; any read ends so if the count differs from its
+ *       {@code Content-Length}. So a writer that commits on {@code onComplete} (the core's atomic
+ *       replace) never commits a corrupt download.</li>
+ * </ul>
+ */
+public final class ObjectReadPublisher implements BytePublisher {
+
+    private final S3AsyncClient client;
+    private final String bucket;
+    private final String key;
+    private final String range;                  // an HTTP Range value, or null for the whole object
+
+    /**
+     * Describes a read; nothing is sent before a subscriber requests.
+     *
+     * @param client the SDK client
+     * @param bucket the bucket
+     * @param key the key
+     * @param range an HTTP {@code Range} value ({@code bytes=0-99}), or {@code null} for the whole object
+     */
+    public ObjectReadPublisher(S3AsyncClient client, String bucket, String key, String range) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.key = Objects.requireNonNull(key, "key");
+        this.range = range;
+    }
+
+    @Override
+    public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+        Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
+        new ObjectReadSubscription(subscriber).start();
+    }
+
+    @Override
+    public String toString() {
+        return "ObjectReadPublisher[s3://" + bucket + "/" + key + (range != null ? ", " + range : "") + "]";
+    }
+
+    /** One subscriber's read; every field is drain-confined (G1). */
+    private final class ObjectReadSubscription implements Subscription {
+
+        private Subscriber<? super ByteBuffer> downstream;   // drain-confined; null once done (§3.13)
+        private final Drain drain = new Drain(this::failFromBug);
+        private long pendingDemand;              // drain-confined: requested before the body publisher came (G2)
+        private boolean started;                 // drain-confined: GetObject sent (G3)
+        private boolean done;                    // drain-confined: terminal signal sent or cancelled
+        private CompletableFuture<ResponsePublisher<GetObjectResponse>> call;   // drain-confined
+        private Subscription body;               // drain-confined: the SDK body publisher's subscription
+        private MessageDigest md5;               // drain-confined: null if the ETag is not an MD5 (G4)
+        private String expectedMd5;              // drain-confined
+        private long expectedBytes = -1;         // drain-confined: Content-Length
+        private long receivedBytes;              // drain-confined
+
+        ObjectReadSubscription(Subscriber<? super ByteBuffer> downstream) {
+            this.downstream = downstream;
+        }
+
+        void start() {
+            drain.submit(() -> downstream.onSubscribe(this));   // G1: even onSubscribe
+        }
+
+        @Override
+        public void request(long n) {
+            drain.submit(() -> {
+                if (done) {
+                    return;                      // §3.6
+                }
+                if (n <= 0) {
+                    cancelQuietly();
+                    terminate(new IllegalArgumentException("§3.9: request(" + n + ") must be positive"));
+                    return;
+                }
+                if (body != null) {
+                    body.request(n);             // G2
+                    return;
+                }
+                pendingDemand = pendingDemand + n < 0 ? Long.MAX_VALUE : pendingDemand + n;   // §3.17
+                if (!started) {
+                    started = true;
+                    send();
+                }
+            });
+        }
+
+        @Override
+        public void cancel() {
+            drain.submit(() -> {
+                if (!done) {
+                    done = true;                 // §3.7: later cancels do nothing
+                    downstream = null;           // §3.13
+                    cancelQuietly();
+                }
+            });
+        }
+
+        private void send() {
+            call = client.getObject(b -> b.bucket(bucket).key(key).range(range), AsyncResponseTransformer.toPublisher());
+            call.whenComplete((publisher, error) -> drain.submit(() -> {
+                if (error != null) {
+                    if (!done) {
+                        terminate(ObjectUpload.unwrap(error));   // NoSuchKeyException, NoSuchBucketException, ...
+                    }
+                    return;
+                }
+                if (done) {
+                    publisher.subscribe(new CancellingSubscriber());   // G3: close the stream
+                    return;
+                }
+                GetObjectResponse response = publisher.response();
+                prepareVerification(response);
+                publisher.subscribe(new BodySubscriber());
+            }));
+        }
+
+        private void prepareVerification(GetObjectResponse response) {
+            expectedBytes = response.contentLength() != null ? response.contentLength() : -1;
+            String eTag = response.eTag() == null ? "" : response.eTag().replace("\"", "").toLowerCase(Locale.ROOT);
+            boolean plainMd5 = range == null && eTag.matches("[0-9a-f]{32}")
+                    && response.sseCustomerAlgorithm() == null
+                    && (response.serverSideEncryption() == null
+                        || "AES256".equals(response.serverSideEncryptionAsString()));
+            if (plainMd5) {
+                try {
+                    md5 = MessageDigest.getInstance("MD5");
+                    expectedMd5 = eTag;
+                } catch (NoSuchAlgorithmException e) {
+                    md5 = null;                  // a JDK without MD5: the byte count is still checked
+                }
+            }
+        }
+
+        private void cancelQuietly() {
+            if (body != null) {
+                body.cancel();                   // G3: closes the HTTP stream
+            } else if (call != null) {
+                call.cancel(true);
+            }
+        }
+
+        private void terminate(Throwable error) {
+            Subscriber<? super ByteBuffer> last = downstream;
+            done = true;
+            downstream = null;                   // §3.13
+            last.onError(error);
+        }
+
+        private void failFromBug(Throwable bug) {
+            if (!done) {
+                Subscriber<? super ByteBuffer> last = downstream;
+                done = true;
+                downstream = null;
+                cancelQuietly();
+                try {
+                    last.onError(bug);
+                } catch (Throwable ignored) {
+                    // §2.13: the subscriber broke the contract; nothing else to tell
+                }
+            }
+        }
+
+        /** Receives the SDK's body; turns each signal into a drain event (G1). */
+        private final class BodySubscriber implements Subscriber<ByteBuffer> {
+
+            @Override
+            public void onSubscribe(Subscription subscription) {
+                drain.submit(() -> {
+                    if (done || body != null) {
+                        subscription.cancel();   // G3, §2.5
+                        return;
+                    }
+                    body = subscription;
+                    if (pendingDemand > 0) {
+                        long demand = pendingDemand;
+                        pendingDemand = 0;
+                        subscription.request(demand);
+                    }
+                });
+            }
+
+            @Override
+            public void onNext(ByteBuffer item) {
+                drain.submit(() -> {
+                    if (done) {
+                        return;
+                    }
+                    receivedBytes += item.remaining();
+                    if (md5 != null) {
+                        md5.update(item.duplicate());
+                    }
+                    downstream.onNext(item);
+                });
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                drain.submit(() -> {
+                    if (!done) {
+                        terminate(ObjectUpload.unwrap(error));
+                    }
+                });
+            }
+
+            @Override
+            public void onComplete() {
+                drain.submit(() -> {
+                    if (done) {
+                        return;
+                    }
+                    String mismatch = mismatch();
+                    if (mismatch != null) {
+                        terminate(new IOException(mismatch));   // G4
+                    } else {
+                        Subscriber<? super ByteBuffer> last = downstream;
+                        done = true;
+                        downstream = null;       // §3.13
+                        last.onComplete();
+                    }
+                });
+            }
+
+            private String mismatch() {
+                if (expectedBytes >= 0 && receivedBytes != expectedBytes) {
+                    return "s3://" + bucket + "/" + key + ": received " + receivedBytes + " bytes, Content-Length was "
+                            + expectedBytes;
+                }
+                if (md5 != null) {
+                    String actual = HexFormat.of().formatHex(md5.digest());
+                    if (!actual.equals(expectedMd5)) {
+                        return "s3://" + bucket + "/" + key + ": MD5 of the bytes received is " + actual
+                                + ", the ETag is " + expectedMd5;
+                    }
+                }
+                return null;
+            }
+        }
+    }
+
+    /** Subscribes to a body nobody wants any more, to close its stream. */
+    private static final class CancellingSubscriber implements Subscriber<ByteBuffer> {
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            subscription.cancel();
+        }
+
+        @Override
+        public void onNext(ByteBuffer item) {
+        }
+
+        @Override
+        public void onError(Throwable error) {
+        }
+
+        @Override
+        public void onComplete() {
+        }
+    }
+}

@@ -1,0 +1,515 @@
+package io.sluice.s3.internal;
+
+import io.sluice.ChunkPool;
+import io.sluice.s3.ObjectUploadException;
+import io.sluice.s3.UploadResult;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Uploads the byte stream it subscribes to as one object: a single {@code PutObject} if the stream
+ * ends within one part, else a multipart upload whose parts are assembled from the stream.
+ *
+ * <p>Overview. Every signal, from upstream ({@code onSubscribe}, {@code onNext}, ...), from the SDK
+ * (a part, the create, the complete or the abort finished) or from the stage's caller (an outside
+ * completion), is an event on one {@link Drain}; all fields below the configuration are
+ * drain-confined. One pass of {@link #pump()} copies the held item into the part being assembled,
+ * starts the parts that are ready, and asks upstream for one more item when there is room for it.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>O1 (memory): part buffers alive (assembling + sealed + in flight + recycled) are at most
+ *       {@code partsInFlight + 1}, each at most {@code partSizeBytes} (while the first part grows,
+ *       its old and new buffer together are at most 1.5 parts); the only other bytes held are
+ *       those of the one upstream item being copied. So retained bytes are at most
+ *       {@code (partsInFlight + 1) * partSizeBytes} plus one item.</li>
+ *   <li>O2 (demand): one item is requested at a time, and only when no item is held and a buffer
+ *       with free space exists or may be allocated under O1, so demand never outruns memory. An item
+ *       nobody requested fails the upload (§1.1) rather than replace the one held.</li>
+ *   <li>O3 (§2.7): every call on the upstream subscription comes from the drain.</li>
+ *   <li>O4 (abort): once failing, no part, create or complete is started; the abort waits for the
+ *       create and every part in flight to end, so no part lands after {@code AbortMultipartUpload};
+ *       only then does the stage complete. Upstream is cancelled first (§3.13 for the publisher).</li>
+ *   <li>O5 (commit): {@code PutObject} and {@code CompleteMultipartUpload} are sent only after the
+ *       stage's point of no return was claimed; an outside completion that came first wins and
+ *       aborts instead.</li>
+ *   <li>O6 (loans): a lent chunk is given back once its bytes are copied, or when the upload ends
+ *       without them; owned items are dropped once copied. The publisher must not change an item's
+ *       bytes between {@code onNext} and that moment.</li>
+ * </ul>
+ */
+public final class ObjectUpload implements Subscriber<ByteBuffer> {
+
+    private static final int FIRST_BUFFER_BYTES = 256 * 1024;
+
+    private enum State { RUNNING, ABORTING, DONE }
+
+    private final S3AsyncClient client;
+    private final String bucket;
+    private final String key;
+    private final int partsInFlight;               // O1: k
+    private final int maxParts;                    // S3's 10,000 (lower in tests)
+    private final UploadFuture<UploadResult> result = new UploadFuture<>();
+    private final Drain drain = new Drain(this::fail);
+
+    private int partSizeBytes;                     // drain-confined; raised once by declareLength before any byte
+    private long declaredLength = -1;              // drain-confined; -1: unknown
+    private State state = State.RUNNING;           // drain-confined
+    private Subscription upstream;                 // drain-confined (O3)
+    private boolean requested;                     // drain-confined: one item asked for, not yet received (O2)
+    private boolean upstreamDone;                  // drain-confined: onComplete/onError seen, or cancelled
+    private ByteBuffer held;                       // drain-confined: the item being copied, null if none
+    private ByteBuffer assembling;                 // drain-confined: the part being filled (write mode)
+    private final ArrayDeque<ByteBuffer> sealed = new ArrayDeque<>();   // drain-confined: full parts waiting to start (read mode)
+    private final ArrayDeque<ByteBuffer> recycled = new ArrayDeque<>(); // drain-confined: part buffers free for reuse
+    private int buffers;                           // drain-confined: part buffers alive (O1)
+    private long retainedBytes;                    // drain-confined: their capacities
+    private volatile long peakRetainedBytes;       // drain -> tests
+    private long received;                         // drain-confined: bytes taken from upstream
+    private String uploadId;                       // drain-confined: null until CreateMultipartUpload answered
+    private boolean creating;                      // drain-confined: CreateMultipartUpload in flight
+    private int partsRunning;                      // drain-confined: UploadPart calls in flight (<= k)
+    private int nextPartNumber = 1;                // drain-confined
+    private final List<CompletedPart> completedParts = new ArrayList<>();   // drain-confined
+    private boolean committing;                    // drain-confined: PutObject or Complete sent (O5)
+    private boolean abortSent;                     // drain-confined
+    private Throwable failure;                     // drain-confined: the first failure
+    private Runnable outsideCompletion;            // drain-confined: completes the stage after an outside claim
+
+    /**
+     * Creates an upload; subscribe it to the body's publisher, or call {@link #fail} before.
+     *
+     * @param client the SDK client
+     * @param bucket the bucket
+     * @param key the key
+     * @param partSizeBytes every part but the last (not checked against S3's minimum: tests use less)
+     * @param partsInFlight UploadPart calls at once, at least 1
+     * @param maxParts the most parts allowed
+     * @param declaredLength the body's length, or -1 if unknown
+     */
+    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int partsInFlight,
+                        int maxParts, long declaredLength) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.key = Objects.requireNonNull(key, "key");
+        this.partSizeBytes = partSizeBytes;
+        this.partsInFlight = partsInFlight;
+        this.maxParts = maxParts;
+        result.onAbort(completion -> drain.submit(() -> abortFromOutside(completion)));
+        if (declaredLength >= 0) {
+            declareLength(declaredLength);
+        }
+    }
+
+    /** The stage: completes with what was stored, or exceptionally once any multipart upload is aborted. */
+    public UploadFuture<UploadResult> result() {
+        return result;
+    }
+
+    /** The most bytes of part buffers alive at once so far (O1). */
+    public long peakRetainedBytes() {
+        return peakRetainedBytes;
+    }
+
+    /**
+     * Declares the body's length before any byte arrives: the part size grows so that it fits in
+     * {@code maxParts} parts, and a body of another length fails the upload.
+     */
+    public void declareLength(long bytes) {
+        drain.submit(() -> {
+            declaredLength = bytes;
+            long needed = (bytes + maxParts - 1) / maxParts;
+            if (needed > partSizeBytes) {
+                long mib = 1024 * 1024;
+                partSizeBytes = (int) Math.min(Integer.MAX_VALUE - 8L, (needed + mib - 1) / mib * mib);
+            }
+        });
+    }
+
+    /** Fails the upload from outside the stream (e.g. the body's length could not be found). */
+    public void failBeforeSubscribe(Throwable cause) {
+        drain.submit(() -> fail(cause));
+    }
+
+    // ---- upstream signals ------------------------------------------------------------------
+
+    @Override
+    public void onSubscribe(Subscription subscription) {
+        Objects.requireNonNull(subscription, "§2.13: subscription must not be null");
+        drain.submit(() -> {
+            if (upstream != null || state != State.RUNNING) {
+                subscription.cancel();                 // §2.5: one subscription; or already ending
+                return;
+            }
+            upstream = subscription;
+            pump();
+        });
+    }
+
+    @Override
+    public void onNext(ByteBuffer item) {
+        if (item == null) {
+            NullPointerException npe = new NullPointerException("§2.13: onNext item must not be null");
+            drain.submit(() -> fail(npe));
+            throw npe;
+        }
+        drain.submit(() -> {
+            if (state != State.RUNNING) {
+                release(item);                         // O6: arrived after cancel (§2.8)
+                return;
+            }
+            if (!requested) {
+                release(item);
+                fail(new IllegalStateException("§1.1: onNext without demand: the upload had requested nothing"));
+                return;
+            }
+            requested = false;
+            received += item.remaining();
+            if (declaredLength >= 0 && received > declaredLength) {
+                release(item);
+                fail(new ObjectUploadException("body longer than declared: more than " + declaredLength
+                        + " bytes", bucket, key, uploadId, null));
+                return;
+            }
+            held = item;
+            pump();
+        });
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        Throwable cause = error != null ? error : new NullPointerException("§2.13: onError throwable must not be null");
+        drain.submit(() -> {
+            upstreamDone = true;                       // §2.4: terminated, nothing to cancel
+            fail(cause);
+        });
+        if (error == null) {
+            throw (NullPointerException) cause;
+        }
+    }
+
+    @Override
+    public void onComplete() {
+        drain.submit(() -> {
+            upstreamDone = true;
+            if (state == State.RUNNING) {
+                pump();
+            }
+        });
+    }
+
+    // ---- one pass: copy, start parts, request, finish ------------------------------------
+
+    private void pump() {
+        if (state != State.RUNNING) {
+            return;
+        }
+        while (held != null) {
+            if (assembling != null && !assembling.hasRemaining()) {
+                if (assembling.capacity() < partSizeBytes) {
+                    grow();
+                } else {
+                    seal();
+                }
+                continue;
+            }
+            if (assembling == null) {
+                if (!mayTakeBuffer()) {
+                    break;                             // O1: wait for a part to finish
+                }
+                assembling = takeBuffer();
+            }
+            int count = Math.min(held.remaining(), assembling.remaining());
+            ByteBuffer slice = held.duplicate();
+            slice.limit(slice.position() + count);
+            assembling.put(slice);
+            held.position(held.position() + count);
+            if (!held.hasRemaining()) {
+                release(held);                         // O6
+                held = null;
+            }
+        }
+        startParts();
+        if (state != State.RUNNING) {
+            return;
+        }
+        if (upstreamDone) {
+            if (held == null) {
+                finish();
+            }
+        } else if (held == null && !requested && upstream != null && hasRoom()) {
+            requested = true;
+            upstream.request(1);                       // O2, O3
+        }
+    }
+
+    private boolean hasRoom() {
+        return assembling == null ? mayTakeBuffer() : assembling.hasRemaining() || assembling.capacity() < partSizeBytes
+                || mayTakeBuffer();
+    }
+
+    private boolean mayTakeBuffer() {
+        int inUse = partsRunning + sealed.size() + (assembling != null ? 1 : 0);
+        return inUse < partsInFlight + 1;            // O1
+    }
+
+    private ByteBuffer takeBuffer() {
+        ByteBuffer buffer = recycled.poll();
+        if (buffer != null && buffer.capacity() == partSizeBytes) {
+            return buffer;
+        }
+        if (buffer != null) {
+            forget(buffer);
+        }
+        boolean firstPart = nextPartNumber == 1 && sealed.isEmpty() && uploadId == null;
+        int capacity = firstPart ? Math.min(FIRST_BUFFER_BYTES, partSizeBytes) : partSizeBytes;
+        return allocate(capacity);
+    }
+
+    /** The first part starts small so that a small body costs little; it doubles up to the part size. */
+    private void grow() {
+        int capacity = (int) Math.min((long) assembling.capacity() * 2, partSizeBytes);
+        ByteBuffer bigger = allocate(capacity);    // O1 counts both while copying: at most 1.5 parts
+        assembling.flip();
+        bigger.put(assembling);
+        forget(assembling);
+        assembling = bigger;
+    }
+
+    private ByteBuffer allocate(int capacity) {
+        buffers++;
+        retainedBytes += capacity;
+        if (retainedBytes > peakRetainedBytes) {
+            peakRetainedBytes = retainedBytes;
+        }
+        return ByteBuffer.allocate(capacity);
+    }
+
+    private void forget(ByteBuffer buffer) {
+        buffers--;
+        retainedBytes -= buffer.capacity();
+    }
+
+    private void seal() {
+        assembling.flip();
+        sealed.add(assembling);
+        assembling = null;
+    }
+
+    private void startParts() {
+        if (sealed.isEmpty()) {
+            return;
+        }
+        if (uploadId == null) {
+            if (!creating) {
+                createUpload();
+            }
+            return;
+        }
+        while (!sealed.isEmpty() && partsRunning < partsInFlight && state == State.RUNNING) {
+            if (nextPartNumber > maxParts) {
+                fail(new ObjectUploadException("the body outgrew S3's limit of " + maxParts + " parts at "
+                        + partSizeBytes + " bytes per part; declare its length or choose a larger part size",
+                        bucket, key, uploadId, null));
+                return;
+            }
+            uploadPart(sealed.poll(), nextPartNumber++);
+        }
+    }
+
+    private void createUpload() {
+        creating = true;
+        client.createMultipartUpload(b -> b.bucket(bucket).key(key))
+                .whenComplete((response, error) -> drain.submit(() -> {
+                    creating = false;
+                    if (error != null) {
+                        fail(error);
+                    } else {
+                        uploadId = response.uploadId();
+                    }
+                    if (state == State.RUNNING) {
+                        pump();
+                    } else {
+                        abortWhenQuiet();
+                    }
+                }));
+    }
+
+    private void uploadPart(ByteBuffer part, int number) {
+        partsRunning++;
+        long length = part.remaining();
+        // Not copied by the SDK: the buffer is neither changed nor reused until the call has ended.
+        client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number).contentLength(length),
+                        AsyncRequestBody.fromByteBufferUnsafe(part))
+                .whenComplete((response, error) -> drain.submit(() -> {
+                    partsRunning--;
+                    part.clear();
+                    recycled.add(part);
+                    if (error != null) {
+                        fail(error);
+                    } else if (state == State.RUNNING) {
+                        completedParts.add(CompletedPart.builder().partNumber(number).eTag(response.eTag()).build());
+                    }
+                    if (state == State.RUNNING) {
+                        pump();
+                    } else {
+                        abortWhenQuiet();
+                    }
+                }));
+    }
+
+    /** Upstream is done and every byte copied: put the body, or finish the multipart upload. */
+    private void finish() {
+        if (committing) {
+            return;
+        }
+        if (declaredLength >= 0 && received != declaredLength) {
+            fail(new ObjectUploadException("body shorter than declared: " + received + " of " + declaredLength
+                    + " bytes", bucket, key, uploadId, null));
+            return;
+        }
+        boolean multipart = uploadId != null || creating || !sealed.isEmpty();
+        if (!multipart) {
+            putSingle();
+            return;
+        }
+        if (assembling != null && assembling.position() > 0) {
+            seal();                                    // the last part, the only one that may be smaller
+            startParts();
+        }
+        if (state == State.RUNNING && uploadId != null && sealed.isEmpty() && partsRunning == 0) {
+            completeUpload();
+        }
+    }
+
+    private void putSingle() {
+        if (!result.enterCommit()) {
+            return;                                    // O5: an outside completion won; its abort event follows
+        }
+        committing = true;
+        ByteBuffer body = assembling != null ? assembling.flip() : ByteBuffer.allocate(0);
+        long length = body.remaining();
+        client.putObject(b -> b.bucket(bucket).key(key).contentLength(length), AsyncRequestBody.fromByteBufferUnsafe(body))
+                .whenComplete((response, error) -> drain.submit(() -> {
+                    end();
+                    if (error != null) {
+                        result.fail(unwrap(error));    // nothing to abort: the object was stored whole or not at all
+                    } else {
+                        result.succeed(new UploadResult(length, response.eTag(), 1));
+                    }
+                }));
+    }
+
+    private void completeUpload() {
+        if (!result.enterCommit()) {
+            return;                                    // O5
+        }
+        committing = true;
+        completedParts.sort((a, b) -> Integer.compare(a.partNumber(), b.partNumber()));
+        List<CompletedPart> parts = List.copyOf(completedParts);
+        client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                        .multipartUpload(m -> m.parts(parts)))
+                .whenComplete((response, error) -> drain.submit(() -> {
+                    if (error != null) {
+                        fail(error);                   // the object did not appear: abort the parts
+                    } else {
+                        end();
+                        result.succeed(new UploadResult(received, response.eTag(), parts.size()));
+                    }
+                }));
+    }
+
+    // ---- failure and abort (O4) ------------------------------------------------------------
+
+    /** Starts failing with {@code cause}, unless the upload is already failing or done. */
+    private void fail(Throwable cause) {
+        if (state != State.RUNNING) {
+            return;
+        }
+        state = State.ABORTING;
+        failure = unwrap(cause);
+        if (upstream != null && !upstreamDone) {
+            upstream.cancel();                         // O3, O4
+        }
+        upstreamDone = true;
+        if (held != null) {
+            release(held);                             // O6
+            held = null;
+        }
+        abortWhenQuiet();
+    }
+
+    private void abortFromOutside(Runnable completion) {
+        if (state == State.DONE) {
+            completion.run();
+            return;
+        }
+        outsideCompletion = completion;
+        fail(new CancellationException("upload of s3://" + bucket + "/" + key + " completed from outside"));
+        abortWhenQuiet();
+    }
+
+    private void abortWhenQuiet() {
+        if (state != State.ABORTING || creating || partsRunning > 0 || abortSent) {
+            return;                                    // O4: wait for what is in flight
+        }
+        if (uploadId == null) {
+            concludeFailure(null);
+            return;
+        }
+        abortSent = true;
+        client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId))
+                .whenComplete((response, error) -> drain.submit(() -> concludeFailure(error)));
+    }
+
+    private void concludeFailure(Throwable abortError) {
+        end();
+        if (abortError != null) {
+            failure.addSuppressed(new ObjectUploadException("the abort failed: the parts are still stored",
+                    bucket, key, uploadId, unwrap(abortError)));
+        }
+        if (outsideCompletion != null) {
+            outsideCompletion.run();                   // U1: the stage completes as its caller asked
+        } else {
+            result.fail(failure);
+        }
+    }
+
+    private void end() {
+        state = State.DONE;
+        recycled.clear();
+        sealed.clear();
+        assembling = null;
+        buffers = 0;
+        retainedBytes = 0;
+    }
+
+    private static void release(ByteBuffer item) {
+        if (ChunkPool.isLent(item)) {
+            ChunkPool.giveBack(item);
+        }
+    }
+
+    static Throwable unwrap(Throwable error) {
+        while (error instanceof CompletionException && error.getCause() != null) {
+            error = error.getCause();
+        }
+        return error;
+    }
+
+    @Override
+    public String toString() {
+        return "ObjectUpload[s3://" + bucket + "/" + key + "]";
+    }
+}
