@@ -6,7 +6,7 @@
 # Each jar holds the module's classes outside its internal packages: what users compile against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(sluice-core sluice-spring sluice-spring-boot)
+modules=(sluice-core sluice-spring sluice-spring-boot sluice-s3)
 mvn -q -B -DskipTests -Dsluice.stress.skip=true -Djapicmp.skip=true package \
   -pl "$(IFS=,; echo "${modules[*]}")" -am
 for module in "${modules[@]}"; do

@@ -126,9 +126,9 @@ final class Bodies {
             Subscription subscription;
 
             @Override
-            public void onSubscribe(Subscription s) {
-                subscription = s;
-                s.request(1);
+            public void onSubscribe(Subscription incoming) {
+                subscription = incoming;
+                incoming.request(1);
             }
 
             @Override
@@ -139,8 +139,8 @@ final class Bodies {
             }
 
             @Override
-            public void onError(Throwable t) {
-                result.completeExceptionally(t);
+            public void onError(Throwable error) {
+                result.completeExceptionally(error);
             }
 
             @Override

@@ -33,7 +33,7 @@ class ModuleDescriptorTest {
         assertEquals(Set.of("io.sluice.s3"), descriptor.exports().stream().map(ModuleDescriptor.Exports::source)
                 .collect(Collectors.toSet()));
         assertEquals(Set.of("io.sluice", "software.amazon.awssdk.services.s3"), descriptor.requires().stream()
-                .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                .filter(requirement -> requirement.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
                 .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()),
                 "the API's own types come from these two");
     }

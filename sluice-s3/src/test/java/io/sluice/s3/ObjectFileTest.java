@@ -39,13 +39,13 @@ class ObjectFileTest {
 
     static S3ProxyServer server;
     static S3AsyncClient client;
-    static final AtomicBoolean corruptETag = new AtomicBoolean();
+    static final AtomicBoolean CORRUPT_ETAG = new AtomicBoolean();
 
     /** Replaces a GetObject response's ETag with the MD5 of other bytes, while armed. */
     static final class WrongETag implements ExecutionInterceptor {
         @Override
         public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-            if (corruptETag.get() && context.request() instanceof software.amazon.awssdk.services.s3.model.GetObjectRequest) {
+            if (CORRUPT_ETAG.get() && context.request() instanceof software.amazon.awssdk.services.s3.model.GetObjectRequest) {
                 return context.httpResponse().toBuilder()
                         .putHeader("ETag", "\"0123456789abcdef0123456789abcdef\"").build();
             }
@@ -60,7 +60,7 @@ class ObjectFileTest {
     static void start() throws Exception {
         server = S3ProxyServer.start();
         client = server.newClient(new WrongETag());
-        client.createBucket(b -> b.bucket(BUCKET)).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterAll
@@ -71,7 +71,7 @@ class ObjectFileTest {
 
     @BeforeEach
     void disarm() {
-        corruptETag.set(false);
+        CORRUPT_ETAG.set(false);
     }
 
     private List<Path> filesIn(Path dir) throws IOException {
@@ -83,7 +83,7 @@ class ObjectFileTest {
     @Test
     void downloadsASinglePartObjectAtomicallyAndVerified() throws Exception {
         byte[] content = Bodies.bytes(3 * MIB + 1);
-        client.putObject(b -> b.bucket(BUCKET).key("single"), AsyncRequestBody.fromBytes(content)).join();
+        client.putObject(request -> request.bucket(BUCKET).key("single"), AsyncRequestBody.fromBytes(content)).join();
         Path target = directory.resolve("single.bin");
         Files.writeString(target, "old");
 
@@ -113,10 +113,10 @@ class ObjectFileTest {
 
     @Test
     void aDownloadWhoseBytesDoNotMatchTheETagLeavesTheTargetAsItWas_G4() throws Exception {
-        client.putObject(b -> b.bucket(BUCKET).key("checked"), AsyncRequestBody.fromBytes(Bodies.bytes(100_000))).join();
+        client.putObject(request -> request.bucket(BUCKET).key("checked"), AsyncRequestBody.fromBytes(Bodies.bytes(100_000))).join();
         Path target = directory.resolve("checked.bin");
         Files.writeString(target, "old");
-        corruptETag.set(true);
+        CORRUPT_ETAG.set(true);
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> ReactiveObject.of(client, BUCKET, "checked")
                 .downloadTo(target).toCompletableFuture().get(30, TimeUnit.SECONDS));

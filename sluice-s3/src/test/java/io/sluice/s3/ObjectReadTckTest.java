@@ -31,9 +31,9 @@ public class ObjectReadTckTest extends PublisherVerification<ByteBuffer> {
     public void startServer() throws Exception {
         server = S3ProxyServer.start();
         client = server.newClient();
-        client.createBucket(b -> b.bucket(BUCKET)).join();
-        client.putObject(b -> b.bucket(BUCKET).key("0"), AsyncRequestBody.fromBytes(new byte[0])).join();
-        client.putObject(b -> b.bucket(BUCKET).key("1"), AsyncRequestBody.fromBytes(new byte[] {42})).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
+        client.putObject(request -> request.bucket(BUCKET).key("0"), AsyncRequestBody.fromBytes(new byte[0])).join();
+        client.putObject(request -> request.bucket(BUCKET).key("1"), AsyncRequestBody.fromBytes(new byte[] {42})).join();
     }
 
     @AfterClass(alwaysRun = true)

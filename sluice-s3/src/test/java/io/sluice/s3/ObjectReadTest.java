@@ -46,9 +46,9 @@ class ObjectReadTest {
     static void start() throws Exception {
         server = S3ProxyServer.start();
         client = server.newClient();
-        client.createBucket(b -> b.bucket(BUCKET)).join();
-        client.putObject(b -> b.bucket(BUCKET).key("content"), AsyncRequestBody.fromBytes(CONTENT)).join();
-        client.putObject(b -> b.bucket(BUCKET).key("big"), AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB))).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
+        client.putObject(request -> request.bucket(BUCKET).key("content"), AsyncRequestBody.fromBytes(CONTENT)).join();
+        client.putObject(request -> request.bucket(BUCKET).key("big"), AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB))).join();
     }
 
     @AfterAll
@@ -134,9 +134,9 @@ class ObjectReadTest {
         CountDownLatch first = new CountDownLatch(1);
         ReactiveObject.of(client, BUCKET, "big").read().subscribe(new Subscriber<ByteBuffer>() {
             @Override
-            public void onSubscribe(Subscription s) {
-                subscription.set(s);
-                s.request(2);
+            public void onSubscribe(Subscription incoming) {
+                subscription.set(incoming);
+                incoming.request(2);
             }
 
             @Override
@@ -146,7 +146,7 @@ class ObjectReadTest {
             }
 
             @Override
-            public void onError(Throwable t) {
+            public void onError(Throwable error) {
             }
 
             @Override
@@ -175,9 +175,9 @@ class ObjectReadTest {
                     Subscription subscription;
 
                     @Override
-                    public void onSubscribe(Subscription s) {
-                        subscription = s;
-                        s.request(1);
+                    public void onSubscribe(Subscription incoming) {
+                        subscription = incoming;
+                        incoming.request(1);
                     }
 
                     @Override
@@ -187,7 +187,7 @@ class ObjectReadTest {
                     }
 
                     @Override
-                    public void onError(Throwable t) {
+                    public void onError(Throwable error) {
                     }
 
                     @Override
@@ -203,13 +203,13 @@ class ObjectReadTest {
 
     @Test
     void aNonPositiveRequestFailsTheRead_3_9() throws Exception {
-        CompletableFuture<Throwable> error = new CompletableFuture<>();
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
         AtomicInteger items = new AtomicInteger();
         BytePublisher publisher = ReactiveObject.of(client, BUCKET, "content").read();
         publisher.subscribe(new Subscriber<ByteBuffer>() {
             @Override
-            public void onSubscribe(Subscription s) {
-                s.request(0);
+            public void onSubscribe(Subscription incoming) {
+                incoming.request(0);
             }
 
             @Override
@@ -218,18 +218,18 @@ class ObjectReadTest {
             }
 
             @Override
-            public void onError(Throwable t) {
-                error.complete(t);
+            public void onError(Throwable error) {
+                failure.complete(error);
             }
 
             @Override
             public void onComplete() {
-                error.complete(null);
+                failure.complete(null);
             }
         });
-        Throwable failure = error.get(10, TimeUnit.SECONDS);
-        assertInstanceOf(IllegalArgumentException.class, failure);
-        assertTrue(failure.getMessage().contains("§3.9"));
+        Throwable refused = failure.get(10, TimeUnit.SECONDS);
+        assertInstanceOf(IllegalArgumentException.class, refused);
+        assertTrue(refused.getMessage().contains("§3.9"));
         assertEquals(0, items.get());
     }
 

@@ -22,7 +22,7 @@ class ObjectRoundTripTest {
     static void start() throws Exception {
         server = S3ProxyServer.start();
         client = server.newClient();
-        client.createBucket(b -> b.bucket(BUCKET)).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterAll

@@ -46,7 +46,7 @@ class ObjectUploadAbortTest {
 
     static S3ProxyServer server;
     static S3AsyncClient client;
-    static final Hooks hooks = new Hooks();
+    static final Hooks HOOKS = new Hooks();
 
     String key;
 
@@ -91,8 +91,8 @@ class ObjectUploadAbortTest {
     @BeforeAll
     static void start() throws Exception {
         server = S3ProxyServer.start();
-        client = server.newClient(hooks);
-        client.createBucket(b -> b.bucket(BUCKET)).join();
+        client = server.newClient(HOOKS);
+        client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterAll
@@ -103,7 +103,7 @@ class ObjectUploadAbortTest {
 
     @BeforeEach
     void name(TestInfo info) {
-        hooks.reset();
+        HOOKS.reset();
         key = info.getTestMethod().orElseThrow().getName();
     }
 
@@ -128,7 +128,7 @@ class ObjectUploadAbortTest {
         assertTrue(stage.cancel(true));
         assertThrows(CancellationException.class, () -> stage.get(10, TimeUnit.SECONDS));
         assertTrue(body.cancelled());
-        assertEquals(0, hooks.creates.get());
+        assertEquals(0, HOOKS.creates.get());
         assertNoObject();
     }
 
@@ -141,7 +141,7 @@ class ObjectUploadAbortTest {
         assertTrue(stage.cancel(true));
         assertThrows(CancellationException.class, () -> stage.get(10, TimeUnit.SECONDS));
         assertTrue(body.cancelled());
-        assertEquals(0, hooks.creates.get(), "a part smaller than the part size is never sent");
+        assertEquals(0, HOOKS.creates.get(), "a part smaller than the part size is never sent");
         assertNoObject();
     }
 
@@ -150,7 +150,7 @@ class ObjectUploadAbortTest {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
         AtomicReference<Boolean> cancelled = new AtomicReference<>();
-        hooks.on(UploadPartRequest.class, request -> cancelled.set(stage.get().cancel(true)));
+        HOOKS.on(UploadPartRequest.class, request -> cancelled.set(stage.get().cancel(true)));
         stage.set(write(body));
         body.allow(12 * MIB);                        // two full parts and the start of a third
 
@@ -158,8 +158,8 @@ class ObjectUploadAbortTest {
         assertTrue(cancelled.get());
         assertTrue(stage.get().isCancelled());
         assertTrue(body.awaitCancelled(5));
-        assertEquals(1, hooks.creates.get());
-        assertEquals(1, hooks.aborts.get(), "aborted once, after the part in flight ended");
+        assertEquals(1, HOOKS.creates.get());
+        assertEquals(1, HOOKS.aborts.get(), "aborted once, after the part in flight ended");
         assertNoObject();
     }
 
@@ -168,7 +168,7 @@ class ObjectUploadAbortTest {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
         AtomicReference<Boolean> cancelled = new AtomicReference<>();
-        hooks.on(CompleteMultipartUploadRequest.class, request -> cancelled.set(stage.get().cancel(true)));
+        HOOKS.on(CompleteMultipartUploadRequest.class, request -> cancelled.set(stage.get().cancel(true)));
         stage.set(write(body));
         body.allow(11 * MIB);
         body.complete();
@@ -178,7 +178,7 @@ class ObjectUploadAbortTest {
         assertEquals(11 * MIB, stored.bytes());
         assertEquals(3, stored.parts());
         assertTrue(S3ProxyServer.exists(client, BUCKET, key));
-        client.deleteObject(b -> b.bucket(BUCKET).key(key)).join();
+        client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 
     @Test
@@ -187,7 +187,7 @@ class ObjectUploadAbortTest {
         CompletableFuture<UploadResult> stage = write(body);
         body.allow(6 * MIB);                         // one part sent, then the source stalls
         CompletableFuture<String> whenFailed = stage.orTimeout(300, TimeUnit.MILLISECONDS)
-                .handle((result, error) -> "aborts=" + hooks.aborts.get() + ", open="
+                .handle((result, error) -> "aborts=" + HOOKS.aborts.get() + ", open="
                         + S3ProxyServer.openUploads(client, BUCKET));
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
@@ -208,15 +208,15 @@ class ObjectUploadAbortTest {
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
         assertSame(boom, failure.getCause());
-        assertEquals(1, hooks.creates.get());
-        assertEquals(1, hooks.aborts.get());
+        assertEquals(1, HOOKS.creates.get());
+        assertEquals(1, HOOKS.aborts.get());
         assertNoObject();
     }
 
     @Test
     void aFailedPartAbortsAndCancelsUpstream() throws Exception {
         ManualPublisher body = new ManualPublisher(64 * 1024);
-        hooks.on(UploadPartRequest.class, request -> {
+        HOOKS.on(UploadPartRequest.class, request -> {
             throw new IllegalStateException("part refused");
         });
         CompletableFuture<UploadResult> stage = write(body);
@@ -225,14 +225,14 @@ class ObjectUploadAbortTest {
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
         assertTrue(failure.getCause().getMessage().contains("part refused"), failure.getCause().toString());
         assertTrue(body.cancelled());
-        assertEquals(1, hooks.aborts.get());
+        assertEquals(1, HOOKS.aborts.get());
         assertNoObject();
     }
 
     @Test
     void aFailedCompleteAbortsTheParts() throws Exception {
         ManualPublisher body = new ManualPublisher(64 * 1024);
-        hooks.on(CompleteMultipartUploadRequest.class, request -> {
+        HOOKS.on(CompleteMultipartUploadRequest.class, request -> {
             throw new IllegalStateException("complete refused");
         });
         CompletableFuture<UploadResult> stage = write(body);
@@ -241,7 +241,7 @@ class ObjectUploadAbortTest {
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
         assertTrue(failure.getCause().getMessage().contains("complete refused"), failure.getCause().toString());
-        assertEquals(1, hooks.aborts.get());
+        assertEquals(1, HOOKS.aborts.get());
         assertNoObject();
     }
 
@@ -258,7 +258,7 @@ class ObjectUploadAbortTest {
         assertTrue(error.getMessage().contains("shorter than declared: 11534336 of 12582912"), error.getMessage());
         assertEquals(BUCKET, error.bucket());
         assertEquals(key, error.key());
-        assertEquals(1, hooks.aborts.get());
+        assertEquals(1, HOOKS.aborts.get());
         assertNoObject();
     }
 
@@ -304,6 +304,6 @@ class ObjectUploadAbortTest {
         first.allow(100);
         first.complete();
         assertEquals(100, stage.get(10, TimeUnit.SECONDS).bytes());
-        client.deleteObject(b -> b.bucket(BUCKET).key(key)).join();
+        client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 }

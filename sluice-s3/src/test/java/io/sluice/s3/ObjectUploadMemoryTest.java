@@ -29,7 +29,7 @@ class ObjectUploadMemoryTest {
     static void start() throws Exception {
         server = S3ProxyServer.start();
         client = server.newClient();
-        client.createBucket(b -> b.bucket(BUCKET)).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterAll
@@ -62,7 +62,7 @@ class ObjectUploadMemoryTest {
         assertTrue(upload.peakRetainedBytes() >= partBytes, "the bound is met, not avoided");
         assertEquals(1, body.maxOutstanding.get(), "O2: one item requested at a time");
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
-        assertEquals(client.headObject(b -> b.bucket(BUCKET).key(key)).join().contentLength(), size);
-        client.deleteObject(b -> b.bucket(BUCKET).key(key)).join();
+        assertEquals(client.headObject(request -> request.bucket(BUCKET).key(key)).join().contentLength(), size);
+        client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 }

@@ -24,13 +24,13 @@ class ObjectUploadPropertiesTest {
     static final String BUCKET = "properties";
     static S3ProxyServer server;
     static S3AsyncClient client;
-    static final AtomicInteger keys = new AtomicInteger();
+    static final AtomicInteger KEYS = new AtomicInteger();
 
     @BeforeContainer
     static void start() throws Exception {
         server = S3ProxyServer.start();
         client = server.newClient();
-        client.createBucket(b -> b.bucket(BUCKET)).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterContainer
@@ -45,7 +45,7 @@ class ObjectUploadPropertiesTest {
                                            @ForAll @IntRange(min = 1, max = 4) int partsInFlight,
                                            @ForAll @IntRange(min = 1024, max = 6 * 1024 * 1024) int itemBytes)
             throws Exception {
-        String key = "p-" + keys.incrementAndGet();
+        String key = "p-" + KEYS.incrementAndGet();
         Bodies.Generated body = new Bodies.Generated(size, itemBytes);
         ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, partsInFlight, UploadOptions.MAX_PARTS, -1);
         body.subscribe(upload);
@@ -61,7 +61,7 @@ class ObjectUploadPropertiesTest {
         assertEquals(Bodies.md5Of(size) + "/" + size, Bodies.md5(ReactiveObject.of(client, BUCKET, key).read())
                 .get(30, TimeUnit.SECONDS));
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
-        client.deleteObject(b -> b.bucket(BUCKET).key(key)).join();
+        client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 
     /** Small parts: the limit is hit before any Complete, where S3Proxy would check the 5 MiB minimum. */
@@ -69,7 +69,7 @@ class ObjectUploadPropertiesTest {
     void aBodyBeyondTheLastAllowedPartFailsNamingTheLimitAndIsAborted(@ForAll @IntRange(min = 1, max = 4) int maxParts)
             throws Exception {
         int partBytes = 64 * 1024;
-        String key = "limit-" + keys.incrementAndGet();
+        String key = "limit-" + KEYS.incrementAndGet();
         Bodies.Generated body = new Bodies.Generated((long) partBytes * (maxParts + 3), 10_000);
         ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, 2, maxParts, -1);
         body.subscribe(upload);

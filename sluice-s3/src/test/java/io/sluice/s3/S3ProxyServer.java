@@ -99,7 +99,7 @@ final class S3ProxyServer implements AutoCloseable {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder().readTimeout(readTimeout))
-                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(2))
+                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD).retryStrategy(retry -> retry.maxAttempts(2))
                         .executionInterceptors(List.of(interceptors)))
                 .build();
     }
@@ -120,13 +120,13 @@ final class S3ProxyServer implements AutoCloseable {
 
     /** Multipart uploads still open in {@code bucket}: 0 after every upload, whatever happened. */
     static int openUploads(S3AsyncClient client, String bucket) {
-        return client.listMultipartUploads(b -> b.bucket(bucket)).join().uploads().size();
+        return client.listMultipartUploads(request -> request.bucket(bucket)).join().uploads().size();
     }
 
     /** Whether the object exists. */
     static boolean exists(S3AsyncClient client, String bucket, String key) {
         try {
-            client.headObject(b -> b.bucket(bucket).key(key)).join();
+            client.headObject(request -> request.bucket(bucket).key(key)).join();
             return true;
         } catch (CompletionException e) {
             if (e.getCause() instanceof NoSuchKeyException

@@ -49,8 +49,8 @@ class ServerFailureTest {
     @BeforeAll
     static void warmUp() throws Exception {
         try (S3ProxyServer warm = S3ProxyServer.start(); S3AsyncClient warmClient = warm.newClient()) {
-            warmClient.createBucket(b -> b.bucket(BUCKET)).join();
-            warmClient.putObject(b -> b.bucket(BUCKET).key("k"), AsyncRequestBody.fromBytes(new byte[1])).join();
+            warmClient.createBucket(request -> request.bucket(BUCKET)).join();
+            warmClient.putObject(request -> request.bucket(BUCKET).key("k"), AsyncRequestBody.fromBytes(new byte[1])).join();
             Bodies.md5(ReactiveObject.of(warmClient, BUCKET, "k").read()).join();
         }
     }
@@ -60,7 +60,7 @@ class ServerFailureTest {
         descriptorsBefore = OpenFiles.count();
         server = S3ProxyServer.start();
         client = server.newClient(Duration.ofSeconds(3));   // a stopped server may leave a response hanging
-        client.createBucket(b -> b.bucket(BUCKET)).join();
+        client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterEach
@@ -112,14 +112,14 @@ class ServerFailureTest {
 
         server.startOn(port);                        // back, with the same store: the reported upload is there
         assertEquals(1, S3ProxyServer.openUploads(client, BUCKET));
-        client.abortMultipartUpload(b -> b.bucket(BUCKET).key("cut").uploadId(uploadId)).join();
+        client.abortMultipartUpload(request -> request.bucket(BUCKET).key("cut").uploadId(uploadId)).join();
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
         closeClientAndCheckNothingLeaks();
     }
 
     @Test
     void serverStoppedMidDownloadEndsTheDownloadAndLeavesTheTargetAsItWas() throws Exception {
-        client.putObject(b -> b.bucket(BUCKET).key("long"), AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB))).join();
+        client.putObject(request -> request.bucket(BUCKET).key("long"), AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB))).join();
         Path target = Files.createTempDirectory("sluice-s3-download").resolve("target.bin");
         Files.writeString(target, "old");
         CountDownLatch firstItem = new CountDownLatch(1);

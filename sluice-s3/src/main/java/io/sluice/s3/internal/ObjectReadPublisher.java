@@ -131,7 +131,7 @@ public final class ObjectReadPublisher implements BytePublisher {
         }
 
         private void send() {
-            call = client.getObject(b -> b.bucket(bucket).key(key).range(range), AsyncResponseTransformer.toPublisher());
+            call = client.getObject(request -> request.bucket(bucket).key(key).range(range), AsyncResponseTransformer.toPublisher());
             call.whenComplete((publisher, error) -> drain.submit(() -> {
                 if (error != null) {
                     if (!done) {

@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -330,7 +331,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void createUpload() {
         creating = true;
-        client.createMultipartUpload(b -> b.bucket(bucket).key(key))
+        client.createMultipartUpload(request -> request.bucket(bucket).key(key))
                 .whenComplete((response, error) -> drain.submit(() -> {
                     creating = false;
                     if (error != null) {
@@ -350,7 +351,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         partsRunning++;
         long length = part.remaining();
         // Not copied by the SDK: the buffer is neither changed nor reused until the call has ended.
-        client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number).contentLength(length),
+        client.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(number).contentLength(length),
                         AsyncRequestBody.fromByteBufferUnsafe(part))
                 .whenComplete((response, error) -> drain.submit(() -> {
                     partsRunning--;
@@ -400,7 +401,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         committing = true;
         ByteBuffer body = assembling != null ? assembling.flip() : ByteBuffer.allocate(0);
         long length = body.remaining();
-        client.putObject(b -> b.bucket(bucket).key(key).contentLength(length), AsyncRequestBody.fromByteBufferUnsafe(body))
+        client.putObject(request -> request.bucket(bucket).key(key).contentLength(length), AsyncRequestBody.fromByteBufferUnsafe(body))
                 .whenComplete((response, error) -> drain.submit(() -> {
                     end();
                     if (error != null) {
@@ -416,10 +417,10 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;                                    // O5
         }
         committing = true;
-        completedParts.sort((a, b) -> Integer.compare(a.partNumber(), b.partNumber()));
+        completedParts.sort(Comparator.comparingInt(CompletedPart::partNumber));
         List<CompletedPart> parts = List.copyOf(completedParts);
-        client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                        .multipartUpload(m -> m.parts(parts)))
+        client.completeMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)
+                        .multipartUpload(upload -> upload.parts(parts)))
                 .whenComplete((response, error) -> drain.submit(() -> {
                     if (error != null) {
                         fail(error);                   // the object did not appear: abort the parts
@@ -469,7 +470,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;
         }
         abortSent = true;
-        client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId))
+        client.abortMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId))
                 .whenComplete((response, error) -> drain.submit(() -> concludeFailure(error)));
     }
 

@@ -18,7 +18,7 @@ class DrainTest {
         List<String> order = new ArrayList<>();
         AtomicInteger depth = new AtomicInteger();
         AtomicInteger deepest = new AtomicInteger();
-        Drain drain = new Drain(t -> { throw new AssertionError(t); });
+        Drain drain = new Drain(error -> { throw new AssertionError(error); });
         Runnable[] chain = new Runnable[1];
         AtomicInteger left = new AtomicInteger(10_000);
         chain[0] = () -> {
@@ -45,7 +45,7 @@ class DrainTest {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         int[] counter = new int[1];                      // drain-confined: no atomics needed (D2)
-        Drain drain = new Drain(t -> { throw new AssertionError(t); });
+        Drain drain = new Drain(error -> { throw new AssertionError(error); });
         int threads = 4;
         int perThread = 20_000;
         CountDownLatch start = new CountDownLatch(1);

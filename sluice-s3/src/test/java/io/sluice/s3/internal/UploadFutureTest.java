@@ -68,7 +68,7 @@ class UploadFutureTest {
     void dependentsAreOrdinaryFutures() {
         UploadFuture<String> stage = new UploadFuture<>();
         stage.onAbort(Runnable::run);
-        CompletableFuture<String> next = stage.thenApply(s -> s + "!");
+        CompletableFuture<String> next = stage.thenApply(value -> value + "!");
         assertFalse(next instanceof UploadFuture);
         next.cancel(true);
         assertThrows(CancellationException.class, next::join);
