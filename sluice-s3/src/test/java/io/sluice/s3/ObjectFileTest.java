@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Object to file through the core's atomic writer, verified against the ETag (G4); file to object. */
+/** Object to file through the core's atomic writer, verified against the ETag (B4); file to object. */
 class ObjectFileTest {
 
     static final int MIB = 1024 * 1024;
@@ -112,7 +112,7 @@ class ObjectFileTest {
     }
 
     @Test
-    void aDownloadWhoseBytesDoNotMatchTheETagLeavesTheTargetAsItWas_G4() throws Exception {
+    void aDownloadWhoseBytesDoNotMatchTheETagLeavesTheTargetAsItWas_B4() throws Exception {
         client.putObject(request -> request.bucket(BUCKET).key("checked"), AsyncRequestBody.fromBytes(Bodies.bytes(100_000))).join();
         Path target = directory.resolve("checked.bin");
         Files.writeString(target, "old");

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** G1–G3: reads of objects and ranges, demand, cancel, and the SDK's errors. */
+/** B1–B3: reads of objects and ranges, demand, cancel, and the SDK's errors. */
 class ObjectReadTest {
 
     static final int MIB = 1024 * 1024;
@@ -128,7 +128,7 @@ class ObjectReadTest {
     }
 
     @Test
-    void deliversNoMoreThanRequested_G2() throws Exception {
+    void deliversNoMoreThanRequested_B2() throws Exception {
         AtomicLong received = new AtomicLong();
         AtomicReference<Subscription> subscription = new AtomicReference<>();
         CountDownLatch first = new CountDownLatch(1);
@@ -160,7 +160,7 @@ class ObjectReadTest {
     }
 
     @Test
-    void cancelledReadsGiveTheirConnectionsBack_G3() throws Exception {
+    void cancelledReadsGiveTheirConnectionsBack_B3() throws Exception {
         try (S3AsyncClient small = S3AsyncClient.builder()
                 .endpointOverride(server.endpoint()).forcePathStyle(true)
                 .region(software.amazon.awssdk.regions.Region.US_EAST_1)

@@ -24,16 +24,16 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Invariants:
  * <ul>
- *   <li>G1 (§1.3): every signal to the subscriber, {@code onSubscribe} included, is an event on the
+ *   <li>B1 (§1.3): every signal to the subscriber, {@code onSubscribe} included, is an event on the
  *       subscription's {@link Drain}, so signals never overlap, whichever thread (the subscriber's,
  *       an SDK event loop, the SDK's completion executor) causes them.</li>
- *   <li>G2 (demand): downstream demand is passed to the SDK's body publisher as it is; before that
+ *   <li>B2 (demand): downstream demand is passed to the SDK's body publisher as it is; before that
  *       publisher exists it is summed (capped at {@code Long.MAX_VALUE}, §3.17). The SDK's Netty
  *       client reads from the connection only against that demand, so nothing is buffered ahead.</li>
- *   <li>G3 (resources): nothing is sent before the first request. A cancel cancels the body's
+ *   <li>B3 (resources): nothing is sent before the first request. A cancel cancels the body's
  *       subscription (which closes the HTTP stream), or the response future if no body came yet,
  *       and a body that arrives after a cancel is subscribed to and cancelled at once.</li>
- *   <li>G4 (verification): a whole-object read whose ETag is an MD5 (a single-part upload, without
+ *   <li>B4 (verification): a whole-object read whose ETag is an MD5 (a single-part upload, without
  *       KMS or customer keys) ends with {@code onError} instead of {@code onComplete} if the bytes'
  *       MD5 or count differ from the response's; any read ends so if the count differs from its
  *       {@code Content-Length}. So a writer that commits on {@code onComplete} (the core's atomic
@@ -73,17 +73,17 @@ public final class ObjectReadPublisher implements BytePublisher {
         return "ObjectReadPublisher[s3://" + bucket + "/" + key + (range != null ? ", " + range : "") + "]";
     }
 
-    /** One subscriber's read; every field is drain-confined (G1). */
+    /** One subscriber's read; every field is drain-confined (B1). */
     private final class ObjectReadSubscription implements Subscription {
 
         private Subscriber<? super ByteBuffer> downstream;   // drain-confined; null once done (§3.13)
         private final Drain drain = new Drain(this::failFromBug);
-        private long pendingDemand;              // drain-confined: requested before the body publisher came (G2)
-        private boolean started;                 // drain-confined: GetObject sent (G3)
+        private long pendingDemand;              // drain-confined: requested before the body publisher came (B2)
+        private boolean started;                 // drain-confined: GetObject sent (B3)
         private boolean done;                    // drain-confined: terminal signal sent or cancelled
         private CompletableFuture<ResponsePublisher<GetObjectResponse>> call;   // drain-confined
         private Subscription body;               // drain-confined: the SDK body publisher's subscription
-        private MessageDigest md5;               // drain-confined: null if the ETag is not an MD5 (G4)
+        private MessageDigest md5;               // drain-confined: null if the ETag is not an MD5 (B4)
         private String expectedMd5;              // drain-confined
         private long expectedBytes = -1;         // drain-confined: Content-Length
         private long receivedBytes;              // drain-confined
@@ -93,7 +93,7 @@ public final class ObjectReadPublisher implements BytePublisher {
         }
 
         void start() {
-            drain.submit(() -> downstream.onSubscribe(this));   // G1: even onSubscribe
+            drain.submit(() -> downstream.onSubscribe(this));   // B1: even onSubscribe
         }
 
         @Override
@@ -108,7 +108,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                     return;
                 }
                 if (body != null) {
-                    body.request(n);             // G2
+                    body.request(n);             // B2
                     return;
                 }
                 pendingDemand = pendingDemand + n < 0 ? Long.MAX_VALUE : pendingDemand + n;   // §3.17
@@ -140,7 +140,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                     return;
                 }
                 if (done) {
-                    publisher.subscribe(new CancellingSubscriber());   // G3: close the stream
+                    publisher.subscribe(new CancellingSubscriber());   // B3: close the stream
                     return;
                 }
                 GetObjectResponse response = publisher.response();
@@ -168,7 +168,7 @@ public final class ObjectReadPublisher implements BytePublisher {
 
         private void cancelQuietly() {
             if (body != null) {
-                body.cancel();                   // G3: closes the HTTP stream
+                body.cancel();                   // B3: closes the HTTP stream
             } else if (call != null) {
                 call.cancel(true);
             }
@@ -195,14 +195,14 @@ public final class ObjectReadPublisher implements BytePublisher {
             }
         }
 
-        /** Receives the SDK's body; turns each signal into a drain event (G1). */
+        /** Receives the SDK's body; turns each signal into a drain event (B1). */
         private final class BodySubscriber implements Subscriber<ByteBuffer> {
 
             @Override
             public void onSubscribe(Subscription subscription) {
                 drain.submit(() -> {
                     if (done || body != null) {
-                        subscription.cancel();   // G3, §2.5
+                        subscription.cancel();   // B3, §2.5
                         return;
                     }
                     body = subscription;
@@ -245,7 +245,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                     }
                     String mismatch = mismatch();
                     if (mismatch != null) {
-                        terminate(new IOException(mismatch));   // G4
+                        terminate(new IOException(mismatch));   // B4
                     } else {
                         Subscriber<? super ByteBuffer> last = downstream;
                         done = true;
