@@ -43,7 +43,7 @@
  * <h2>Who calls what</h2>
  * <ul>
  *   <li>{@link io.sluice.internal.SerialDrain}: {@code signal} and {@code release} from any
- *       thread; it runs the passes and the failure callback (D1-D5).</li>
+ *       thread; it runs the passes and the failure callback (D1-D6).</li>
  *   <li>{@link io.sluice.internal.OperationFuture}: {@code succeed}, {@code fail} and
  *       {@code enterCommit} from the drain; every other completion from any thread, which runs the
  *       abort hook on that thread before the stage completes (F1, F2).</li>

@@ -33,23 +33,23 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Invariants:
  * <ul>
- *   <li>P1: every event received is released exactly once: while it is in the queue it is the
+ *   <li>M1: every event received is released exactly once: while it is in the queue it is the
  *       cursor's, and the cursor releases it once cancelled; an event handed to a part's
  *       subscriber is that subscriber's (the write gives each buffer back). An event that arrives
  *       after cancel is released on arrival (§2.8). The upstream's discard hook releases only events
  *       the cursor never received: an operator that discards a value it has already emitted (as
  *       {@code concatMap} does on cancel) would otherwise release the cursor's event a second
  *       time.</li>
- *   <li>P2: one consumer at a time (a head waiter, a part's subscriber, a skip), served by the
+ *   <li>M2: one consumer at a time (a head waiter, a part's subscriber, a skip), served by the
  *       drain, which alone polls the queue, requests from or cancels the upstream and signals the
  *       consumer: the upstream's requests are serial (§2.7), a part subscriber's signals too
  *       (§1.3).</li>
- *   <li>P3: the upstream is kept {@link #PREFETCH} events ahead of those taken, whatever the
+ *   <li>M3: the upstream is kept {@link #PREFETCH} events ahead of those taken, whatever the
  *       consumer asks: the operators upstream pass each event on as it is made and hold none
  *       (Spring's multipart reader holds its tokens in windows of its own, whose discard no hook
  *       of ours can match), and the cursor holds them, at most that many. Events past a part's
  *       last wait in the queue for the next part.</li>
- *   <li>P4: a pass that throws (a consumer breaking §2.13) ends the cursor: the drain stays held
+ *   <li>M4: a pass that throws (a consumer breaking §2.13) ends the cursor: the drain stays held
  *       ({@link SerialDrain} D4), so {@link #passFailed} does what a cancel's pass would, and from
  *       then on an event is released on arrival and a consumer is failed on arrival. Each is
  *       checked after it is published (the event queued, the consumer installed), and the
@@ -59,26 +59,26 @@ import java.util.concurrent.atomic.AtomicReference;
 final class PartCursor implements CoreSubscriber<PartEvent> {
 
     private static final Log LOG = LogFactory.getLog(PartCursor.class);
-    /** Events requested ahead of those taken (P3): {@code windowUntil}'s prefetch, which the store used before. */
+    /** Events requested ahead of those taken (M3): {@code windowUntil}'s prefetch, which the store used before. */
     static final int PREFETCH = 256;
 
-    /** The first event of a part, still in the cursor's queue (P1): a holder no discard hook matches. */
+    /** The first event of a part, still in the cursor's queue (M1): a holder no discard hook matches. */
     record Head(PartEvent event) {
     }
 
     private final Context context;               // the store subscriber's, for the upstream's operators
-    private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>();   // upstream -> drain (P1)
-    private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false); // P2
+    private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>();   // upstream -> drain (M1)
+    private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false); // M2
     private final AtomicReference<Consumer> next = new AtomicReference<>(); // installer -> drain: the next consumer
     private volatile Subscription upstream;      // set once by onSubscribe, then used by the drain only
     private Throwable error;                     // written before done, read after it
     private volatile boolean done;               // upstream -> drain: onComplete or onError arrived
-    private volatile boolean cancelled;          // any thread -> drain (P1)
+    private volatile boolean cancelled;          // any thread -> drain (M1)
     private volatile boolean ended;              // drain -> store: the form ended where a part would start
-    private volatile Throwable failure;          // the failed pass -> everyone: the drain will not run again (P4)
-    private volatile PartEvent lastReceived;     // upstream -> discard hook: the event onNext took last (P1)
+    private volatile Throwable failure;          // the failed pass -> everyone: the drain will not run again (M4)
+    private volatile PartEvent lastReceived;     // upstream -> discard hook: the event onNext took last (M1)
     private Consumer current;                    // drain-confined
-    private long requestedUpstream;              // drain-confined: events requested so far (P3)
+    private long requestedUpstream;              // drain-confined: events requested so far (M3)
     private long taken;                          // drain-confined: events polled so far
     private boolean upstreamCancelled;           // drain-confined
 
@@ -88,7 +88,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     /**
      * Subscribes a cursor to {@code parts}; events that the upstream's own operators hold when it is
-     * cancelled are released by their discard hook, except one the cursor has already received (P1).
+     * cancelled are released by their discard hook, except one the cursor has already received (M1).
      */
     static PartCursor over(Publisher<PartEvent> parts, ContextView context) {
         PartCursor cursor = new PartCursor(context);
@@ -127,7 +127,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         return ended;
     }
 
-    /** Cancels the upstream and releases every event held now or arriving later (P1). */
+    /** Cancels the upstream and releases every event held now or arriving later (M1). */
     void cancel() {
         cancelled = true;
         drain.signal();
@@ -157,10 +157,10 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         lastReceived = event;
         queue.offer(event);
         if (failure != null) {
-            releaseQueued();                      // P4: no drain will; after the offer, see passFailed
+            releaseQueued();                      // M4: no drain will; after the offer, see passFailed
             return;
         }
-        drain.signal();                           // released there if cancelled (P1, §2.8)
+        drain.signal();                           // released there if cancelled (M1, §2.8)
     }
 
     @Override
@@ -181,7 +181,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     private void install(Consumer consumer) {
         Throwable failed = failure;
         if (failed != null) {
-            consumer.fail(ended(failed));        // P4: the drain will not run again
+            consumer.fail(ended(failed));        // M4: the drain will not run again
             return;
         }
         if (!next.compareAndSet(null, consumer)) {
@@ -189,18 +189,18 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         }
         drain.signal();
         if (failure != null && next.compareAndSet(consumer, null)) {
-            consumer.fail(ended(failure));       // P4: the pass failed before it took this consumer
+            consumer.fail(ended(failure));       // M4: the pass failed before it took this consumer
         }
     }
 
-    /** One pass of the drain, run on whichever thread signalled it (P2). */
+    /** One pass of the drain, run on whichever thread signalled it (M2). */
     private boolean pass() {
         serve();
         return false;
     }
 
     /**
-     * P4, SerialDrain D4: a pass threw, which only a consumer breaking §2.13 (a part's subscriber
+     * M4, SerialDrain D4: a pass threw, which only a consumer breaking §2.13 (a part's subscriber
      * throwing from {@code onNext}) makes it do. The drain stays held, so this ends the cursor as
      * the drain would on cancel: the upstream is cancelled, the queued events are released, the
      * consumer waiting is failed, and every later consumer and event is refused or released at once.
@@ -228,7 +228,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     private void releaseQueued() {
         for (PartEvent event; (event = queue.poll()) != null; ) {
-            release(event);                       // P1
+            release(event);                       // M1
         }
     }
 
@@ -259,7 +259,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         replenish(subscription);
     }
 
-    /** P3: tops the events requested ahead up to {@link #PREFETCH}, once a quarter of them was taken. */
+    /** M3: tops the events requested ahead up to {@link #PREFETCH}, once a quarter of them was taken. */
     private void replenish(Subscription subscription) {
         long wanted = PREFETCH - (requestedUpstream - taken);
         if (subscription != null && !done && wanted >= PREFETCH / 4) {
@@ -288,7 +288,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     /**
      * The upstream's discard hook: releases an event its operators dropped, unless the cursor received
-     * it, which makes it the cursor's (P1). Reactor's {@code concatMap} (3.7), cancelled after its inner
+     * it, which makes it the cursor's (M1). Reactor's {@code concatMap} (3.7), cancelled after its inner
      * {@code Mono.just} has emitted, discards that value all the same; Spring's multipart reader builds
      * each event so, and an upload that fails mid-part cancels it right after the last event arrived.
      */
@@ -312,7 +312,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         /** Serves from the queue; returns true once done with. Drain only. */
         boolean serve();
 
-        /** Ends this consumer with {@code error}: the cursor can no longer serve it (P4). */
+        /** Ends this consumer with {@code error}: the cursor can no longer serve it (M4). */
         void fail(Throwable error);
     }
 

@@ -124,7 +124,7 @@ class PartCursorTest {
         cursor.partContents().subscribe(throwing);   // the throw reaches the cursor's drain, not here
 
         assertTrue(source.cancelled, "the upstream is cancelled");
-        throwing.releaseAll();                       // the one buffer it received is its own (P1)
+        throwing.releaseAll();                       // the one buffer it received is its own (M1)
         for (int i = source.sent; i < events.size(); i++) {
             DataBufferUtils.release(events.get(i).content());   // never sent: the test's to release
         }

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * drain writes what is queued with gathering writes and asks the demand controller what to
  * request next.
  *
- * <p>It keeps the write's invariants W1-W10, stated in this package's {@code package-info}; the
+ * <p>It keeps the write's invariants W1-W11, stated in this package's {@code package-info}; the
  * branch that enforces one names it.
  */
 public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
