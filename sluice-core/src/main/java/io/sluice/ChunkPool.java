@@ -33,6 +33,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * given back, throws. A view derived from a chunk ({@code slice()}, {@code duplicate()}) is not
  * the chunk: give back the chunk itself.
  *
+ * <p><b>Leaks</b>, chunks never given back, are ordinary garbage and cost only pooling. To find
+ * them, run with {@code -Dsluice.leakDetection=true}: each loan then records the stack that lent
+ * it, {@link #touch} records where it was last handled, and each chunk the collector finds still
+ * out on loan is logged (logger {@code io.sluice.ChunkPool}, level {@code WARNING}) with both,
+ * when the next chunk is lent. Off by default; on, every loan captures a stack trace.
+ *
  * <p><b>Threading:</b> thread-safe; chunks may be given back from any thread, in any order,
  * during or after the read that lent them.
  *
@@ -175,6 +181,23 @@ public final class ChunkPool {
      */
     public static boolean isLent(ByteBuffer chunk) {
         return Loans.isLent(Objects.requireNonNull(chunk, "chunk"));
+    }
+
+    /**
+     * Records where a lent chunk was last handled, for the leak report that names it if it is
+     * never given back: {@code hint} (for example the stage that holds it) and the caller's stack.
+     * Does nothing unless leak detection is on ({@code -Dsluice.leakDetection=true}), or for a
+     * buffer that is not out on loan. Wrappers that count references forward their own
+     * {@code touch(hint)} here.
+     *
+     * @param chunk any buffer
+     * @param hint what to say about this touch, or {@code null}
+     * @return {@code chunk}, to touch in a chain
+     * @throws NullPointerException if {@code chunk} is {@code null}
+     */
+    public static ByteBuffer touch(ByteBuffer chunk, Object hint) {
+        Loans.touch(Objects.requireNonNull(chunk, "chunk"), hint);
+        return chunk;
     }
 
     /**

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * a chunk that was never lent, or a view derived from a lent chunk is not found, and refused,
  * even when the same memory is out on a newer loan. The table holds chunks weakly: a chunk never
  * given back becomes garbage like any buffer, and its entry is dropped once the collector finds it
- * and a later loan looks.
+ * and a later loan looks (reported as a leak with {@link LeakDetection} on).
  *
  * <p>A loan comes back to an arena's slot, or, for a buffer its owner lent with
  * {@link #lend(ByteBuffer, Runnable)}, to the owner's callback, run once by the giver.
@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>Many cores.</b> The loans are the keys of one {@link ConcurrentHashMap}, each a weak
  * reference hashed by its chunk's identity hash. What each call shares with other threads:
  * <ul>
- *   <li>{@link #isLent}: a lock-free read of one bin (volatile loads, no
+ *   <li>{@link #isLent} and {@link #touch}: a lock-free read of one bin (volatile loads, no
  *       write), so any number of writers' {@code onNext} calls never contend with each other.</li>
  *   <li>{@link #lend} and {@link #giveBack}: a CAS into an empty bin, or the monitor of the one
  *       bin the chunk's identity hash falls into. The map keeps more bins than loans, so two
@@ -55,6 +55,7 @@ public final class Loans {
         final ChunkArena arena;                     // takes the chunk back; null: an owner's buffer
         final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound, or an unpooled one
         final Runnable onGiveBack;                  // run by the giver when arena is null
+        final LeakDetection.Record record;          // where it was lent and last touched; null: detection off
 
         Loan(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot, Runnable onGiveBack) {
             super(chunk, COLLECTED);
@@ -62,6 +63,7 @@ public final class Loans {
             this.arena = arena;
             this.slot = slot;
             this.onGiveBack = onGiveBack;
+            this.record = LeakDetection.ENABLED ? LeakDetection.record(chunk) : null;
         }
 
         @Override
@@ -148,16 +150,32 @@ public final class Loans {
         return OUT.get(new Probe(chunk)) != null;
     }
 
+    /**
+     * Records {@code hint} and the caller's stack as where {@code chunk} was last touched, if leak
+     * detection is on and the chunk is out on loan; otherwise does nothing.
+     */
+    public static void touch(ByteBuffer chunk, Object hint) {
+        if (!LeakDetection.ENABLED) {
+            return;
+        }
+        Loan loan = OUT.get(new Probe(chunk));
+        if (loan != null) {
+            loan.record.touched(hint);
+        }
+    }
+
     /** Loans in the table now, collected ones not yet found included. */
     static int size() {
         return OUT.size();
     }
 
-    /** Drops the loans whose chunks the collector found, never given back. */
+    /** Drops the loans whose chunks the collector found, never given back, and reports them as leaks. */
     private static void expungeCollected() {
         for (Reference<? extends ByteBuffer> ref; (ref = COLLECTED.poll()) != null; ) {
             Loan dead = (Loan) ref;
-            OUT.remove(dead);                       // by identity: its chunk is gone
+            if (OUT.remove(dead) != null && dead.record != null) {    // by identity: its chunk is gone
+                LeakDetection.report(dead.record);
+            }
         }
     }
 }
