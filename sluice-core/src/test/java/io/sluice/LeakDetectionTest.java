@@ -77,6 +77,20 @@ class LeakDetectionTest {
     }
 
     @Test
+    void aChunkPassedOnOnlyAsASliceIsReportedAsNeverGivenBack() throws Exception {
+        Path file = Bytes.file(dir, "source", Bytes.random(4096, 8));
+        Path target = dir.resolve("target");
+        ChunkPool pool = ChunkPool.create(1024, 4);
+        Flux<ByteBuffer> slices = Flux.from(ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)))
+                .map(chunk -> ChunkPool.touch(chunk, "sliced for the writer").slice());
+        assertEquals(4096, ReactiveFile.of(target).write(slices).toCompletableFuture().get(30, TimeUnit.SECONDS));
+
+        LeakDetection.Leak leak = awaitLeak(l -> l.lastTouchedAt() != null
+                && l.lastTouchedAt().getMessage().contains("sliced for the writer"));
+        assertTrue(stackNames(leak.lentAt(), "ChunkArena.lend"), leak.describe());
+    }
+
+    @Test
     void aChunkGivenBackIsNeverReported() throws Exception {
         for (int i = 0; i < 100; i++) {
             lendTouchAndGiveBack();
