@@ -73,7 +73,7 @@ public final class LeakDetection {
          */
         public String describe() {
             StringBuilder text = new StringBuilder("a lent chunk was never given back and is now garbage: ")
-                    .append(chunk).append(" (its pool lends new memory in its place)");
+                    .append(chunk);
             appendStack(text, lentAt);
             if (lastTouchedAt != null) {
                 appendStack(text, lastTouchedAt);
