@@ -54,7 +54,7 @@ class LeakDetectionTest {
     void aBufferLentAndNeverGivenBackIsReportedWithWhereItWasLent() throws Exception {
         lendAndForget();
 
-        LeakDetection.Leak leak = awaitLeak(l -> stackNames(l.lentAt(), "LeakDetectionTest.lendAndForget"));
+        LeakDetection.Leak leak = awaitLeak(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendAndForget"));
         assertTrue(leak.describe().contains("LeakDetectionTest.lendAndForget"), leak.describe());
         assertNull(leak.lastTouchedAt(), "never touched");
         assertTrue(leak.describe().contains("never touched"), leak.describe());
@@ -69,8 +69,8 @@ class LeakDetectionTest {
                 .count()                                           // drops every chunk, gives none back
                 .block(java.time.Duration.ofSeconds(30));
 
-        LeakDetection.Leak leak = awaitLeak(l -> l.lastTouchedAt() != null
-                && l.lastTouchedAt().getMessage().contains("the test's parser"));
+        LeakDetection.Leak leak = awaitLeak(candidate -> candidate.lastTouchedAt() != null
+                && candidate.lastTouchedAt().getMessage().contains("the test's parser"));
         assertTrue(stackNames(leak.lentAt(), "ChunkArena.lend"), "lent by the read's arena:\n" + leak.describe());
         assertTrue(stackNames(leak.lastTouchedAt(), "LeakDetectionTest.lambda"), "touched by the consumer:\n" + leak.describe());
         assertTrue(leak.describe().contains("last touched (hint: the test's parser)"), leak.describe());
@@ -85,8 +85,8 @@ class LeakDetectionTest {
                 .map(chunk -> ChunkPool.touch(chunk, "sliced for the writer").slice());
         assertEquals(4096, ReactiveFile.of(target).write(slices).toCompletableFuture().get(30, TimeUnit.SECONDS));
 
-        LeakDetection.Leak leak = awaitLeak(l -> l.lastTouchedAt() != null
-                && l.lastTouchedAt().getMessage().contains("sliced for the writer"));
+        LeakDetection.Leak leak = awaitLeak(candidate -> candidate.lastTouchedAt() != null
+                && candidate.lastTouchedAt().getMessage().contains("sliced for the writer"));
         assertTrue(stackNames(leak.lentAt(), "ChunkArena.lend"), leak.describe());
     }
 
@@ -97,8 +97,8 @@ class LeakDetectionTest {
         }
         lendAndForget();                                           // the marker: once it is reported, the collector has run
 
-        awaitLeak(l -> stackNames(l.lentAt(), "LeakDetectionTest.lendAndForget"));
-        assertEquals(List.of(), reported.stream().filter(l -> stackNames(l.lentAt(), "LeakDetectionTest.lendTouchAndGiveBack")).toList(),
+        awaitLeak(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendAndForget"));
+        assertEquals(List.of(), reported.stream().filter(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendTouchAndGiveBack")).toList(),
                 "chunks given back were reported");
     }
 

@@ -42,18 +42,18 @@ public final class LoansStress {
         final ByteBuffer chunk = ChunkPool.lend(ByteBuffer.allocate(4), callbacks::incrementAndGet);
 
         @Actor
-        public void first(III_Result r) {
-            r.r1 = Loans.giveBack(chunk) ? 1 : 0;
+        public void first(III_Result result) {
+            result.r1 = Loans.giveBack(chunk) ? 1 : 0;
         }
 
         @Actor
-        public void second(III_Result r) {
-            r.r2 = Loans.giveBack(chunk) ? 1 : 0;
+        public void second(III_Result result) {
+            result.r2 = Loans.giveBack(chunk) ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(III_Result r) {
-            r.r3 = callbacks.get();
+        public void arbiter(III_Result result) {
+            result.r3 = callbacks.get();
         }
     }
 
@@ -78,16 +78,16 @@ public final class LoansStress {
         final ByteBuffer first = arena.lend(16);
 
         @Actor
-        public void giver(IIII_Result r) {
-            r.r1 = Loans.giveBack(first) ? 1 : 0;
+        public void giver(IIII_Result result) {
+            result.r1 = Loans.giveBack(first) ? 1 : 0;
         }
 
         @Actor
-        public void lender(IIII_Result r) {
+        public void lender(IIII_Result result) {
             ByteBuffer second = arena.lend(16);
-            r.r2 = second.isDirect() ? 1 : 0;
-            r.r3 = Loans.giveBack(first) ? 1 : 0;
-            r.r4 = Loans.isLent(second) ? 1 : 0;
+            result.r2 = second.isDirect() ? 1 : 0;
+            result.r3 = Loans.giveBack(first) ? 1 : 0;
+            result.r4 = Loans.isLent(second) ? 1 : 0;
             Loans.giveBack(second);
         }
     }
@@ -108,19 +108,19 @@ public final class LoansStress {
         final ByteBuffer other = ChunkPool.lend(ByteBuffer.allocate(4), () -> { });
 
         @Actor
-        public void giver(IIII_Result r) {
-            r.r1 = Loans.giveBack(chunk) ? 1 : 0;
+        public void giver(IIII_Result result) {
+            result.r1 = Loans.giveBack(chunk) ? 1 : 0;
         }
 
         @Actor
-        public void looker(IIII_Result r) {
-            r.r2 = Loans.isLent(chunk) ? 1 : 0;
-            r.r3 = Loans.isLent(other) ? 1 : 0;
+        public void looker(IIII_Result result) {
+            result.r2 = Loans.isLent(chunk) ? 1 : 0;
+            result.r3 = Loans.isLent(other) ? 1 : 0;
         }
 
         @Arbiter
-        public void arbiter(IIII_Result r) {
-            r.r4 = Loans.isLent(chunk) ? 1 : 0;
+        public void arbiter(IIII_Result result) {
+            result.r4 = Loans.isLent(chunk) ? 1 : 0;
             Loans.giveBack(other);
         }
     }
