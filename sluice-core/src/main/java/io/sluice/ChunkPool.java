@@ -30,8 +30,32 @@ import java.util.concurrent.ConcurrentHashMap;
  * A chunk's memory is lent again only after that very object was given back, or after the garbage
  * collector found it (and every view sliced from it) unreachable: content a holder can still reach
  * is never overwritten by another read. Giving back a buffer the pool did not lend, or one already
- * given back, throws. A view derived from a chunk ({@code slice()}, {@code duplicate()}) is not
- * the chunk: give back the chunk itself.
+ * given back, throws.
+ *
+ * <p><b>Slices and duplicates</b> of a lent chunk are views, not loans: {@link #isLent} is false
+ * for them and {@link #giveBack} refuses them, with a message saying to give back the chunk
+ * itself. A consumer that receives one, sluice's writers included, treats it as an owned buffer:
+ * it writes its bytes and gives nothing back. So a chunk that only reaches its consumer as a view,
+ * as in {@code Flux.map(ByteBuffer::slice)} between a lent read and a writer, is never given back:
+ * it is a leak the pool survives, not corruption. Its memory stays out of the pool, untouched,
+ * while the view (or the chunk) is reachable, and is freed by the collector afterwards; the pool
+ * allocates new memory in its place, or lends heap chunks past its bound meanwhile, so the
+ * chain pays what owned chunks cost and more. With leak detection on
+ * ({@code -Dsluice.leakDetection=true}) each such chunk is reported with where it was lent.
+ * Tracking views instead would need the memory address of any direct buffer (no public API on
+ * Java 17) or an entry per view, and a view's holder could not know it had to give it back.
+ * To narrow what a consumer sees, move the chunk's position and limit rather than slicing it, or
+ * copy what you keep and give the chunk back:
+ *
+ * <pre>{@code
+ * Flux.from(read).map(chunk -> chunk.position(headerBytes))   // the same object: still the loan
+ * }</pre>
+ *
+ * <p><b>Leaks</b>, chunks never given back, are ordinary garbage and cost only pooling. To find
+ * them, run with {@code -Dsluice.leakDetection=true}: each loan then records the stack that lent
+ * it, {@link #touch} records where it was last handled, and each chunk the collector finds still
+ * out on loan is logged (logger {@code io.sluice.ChunkPool}, level {@code WARNING}) with both,
+ * when the next chunk is lent. Off by default; on, every loan captures a stack trace.
  *
  * <p><b>Threading:</b> thread-safe; chunks may be given back from any thread, in any order,
  * during or after the read that lent them.
@@ -130,13 +154,14 @@ public final class ChunkPool {
      *     it was handed out (its position and limit may have moved)
      * @throws NullPointerException if {@code chunk} is {@code null}
      * @throws IllegalArgumentException if {@code chunk} is not out on loan: it was given back
-     *     already, no pool lent it, or it is a view derived from a lent chunk
+     *     already, no pool lent it, or it is a view derived from a lent chunk (see Slices above)
      */
     public static void giveBack(ByteBuffer chunk) {
         Objects.requireNonNull(chunk, "chunk");
         if (!Loans.giveBack(chunk)) {
             throw new IllegalArgumentException("not a lent chunk: " + chunk
-                    + " was given back already, was never lent by a ChunkPool, or is a view of a lent chunk");
+                    + " was given back already, was never lent by a ChunkPool, or is a slice() or duplicate()"
+                    + " of a lent chunk, which is not the loan: give back the chunk that was lent itself");
         }
     }
 
@@ -170,11 +195,29 @@ public final class ChunkPool {
      * alike gives back those for which this is true.
      *
      * @param chunk any buffer
-     * @return true if a pool lent this very object and it has not been given back
+     * @return true if a pool lent this very object and it has not been given back; false for a
+     *     slice or duplicate of a lent chunk
      * @throws NullPointerException if {@code chunk} is {@code null}
      */
     public static boolean isLent(ByteBuffer chunk) {
         return Loans.isLent(Objects.requireNonNull(chunk, "chunk"));
+    }
+
+    /**
+     * Records where a lent chunk was last handled, for the leak report that names it if it is
+     * never given back: {@code hint} (for example the stage that holds it) and the caller's stack.
+     * Does nothing unless leak detection is on ({@code -Dsluice.leakDetection=true}), or for a
+     * buffer that is not out on loan. Wrappers that count references forward their own
+     * {@code touch(hint)} here.
+     *
+     * @param chunk any buffer
+     * @param hint what to say about this touch, or {@code null}
+     * @return {@code chunk}, to touch in a chain
+     * @throws NullPointerException if {@code chunk} is {@code null}
+     */
+    public static ByteBuffer touch(ByteBuffer chunk, Object hint) {
+        Loans.touch(Objects.requireNonNull(chunk, "chunk"), hint);
+        return chunk;
     }
 
     /**

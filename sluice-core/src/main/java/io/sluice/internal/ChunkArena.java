@@ -5,6 +5,7 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,31 +31,51 @@ import java.util.concurrent.atomic.LongAdder;
  *       and its slot is counted free when {@link #collected} reports it.</li>
  * </ul>
  *
- * <p>Threading: {@link #lend} and {@link #takeBack} may run on any threads at once; the idle
- * stack and the count are guarded by {@code this}.
+ * <p>Threading: {@link #lend} and {@link #takeBack} may run on any threads at once, and no lock is
+ * shared by all of them: a shared pool serves every lent read in the JVM, so its idle slots are
+ * striped, in the manner of Okio's {@code SegmentPool}. A slot belongs to the stripe of the thread
+ * that first lent it and always comes back there, so a read's drain and the writer giving its
+ * chunks back meet on one stripe's monitor, held for a deque operation; a lend whose stripe is
+ * empty looks at the others' counts (volatile reads) and locks only one that has a slot. The count
+ * of slots alive is an atomic bounded by a compare-and-set (P2); the queue of collected memory is
+ * polled without a lock while it is empty.
  */
 public final class ChunkArena {
 
     /** A slot of memory: weakly its buffer, strongly too while it is idle. */
     static final class Slot extends WeakReference<ByteBuffer> {
-        ByteBuffer idle;                            // guarded by the arena; null while lent (P3)
+        final Stripe home;                          // where the slot waits while idle
+        ByteBuffer idle;                            // written under home by the giver, taken by the lender that polled the slot; null while lent (P3)
 
-        Slot(ByteBuffer memory, ReferenceQueue<ByteBuffer> queue) {
+        Slot(ByteBuffer memory, ReferenceQueue<ByteBuffer> queue, Stripe home) {
             super(memory, queue);
+            this.home = home;
         }
     }
 
+    /** Idle slots of one stripe, last in, first out. */
+    private static final class Stripe {
+        final ArrayDeque<Slot> idle = new ArrayDeque<>();   // guarded by this
+        volatile int size;                                  // idle.size(), written under this -> lenders looking for a slot
+    }
+
+    private static final int MAX_STRIPES = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1));
+
     private final int chunkSizeBytes;
     private final int maxChunks;
-    private final ReferenceQueue<ByteBuffer> collected = new ReferenceQueue<>();   // the collector enqueues; polled under this (P3)
-    private final ArrayDeque<Slot> idle = new ArrayDeque<>();   // guarded by this; last in, first out
-    private int allocated;                                       // guarded by this (P2)
+    private final ReferenceQueue<ByteBuffer> collected = new ReferenceQueue<>();   // the collector enqueues; any lender polls (P3)
+    private final Stripe[] stripes;                             // a power of two of them, at most maxChunks
+    private final AtomicInteger allocated = new AtomicInteger();   // any thread; never above maxChunks (P2)
     private final LongAdder lentCount = new LongAdder();        // any thread
     private final LongAdder overflowCount = new LongAdder();    // any thread
 
     public ChunkArena(int chunkSizeBytes, int maxChunks) {
         this.chunkSizeBytes = chunkSizeBytes;
         this.maxChunks = maxChunks;
+        this.stripes = new Stripe[Math.min(MAX_STRIPES, Integer.highestOneBit(Math.max(1, maxChunks)))];
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new Stripe();
+        }
     }
 
     public int chunkSizeBytes() {
@@ -79,35 +100,24 @@ public final class ChunkArena {
         if (!pooled()) {
             return lendUnpooled(ByteBuffer.allocate(bytes));
         }
-        Slot slot;
-        ByteBuffer memory = null;
-        boolean full = false;
-        synchronized (this) {
-            countCollected();
-            slot = idle.pollLast();
-            if (slot != null) {
-                memory = slot.idle;
-                slot.idle = null;
-            } else if (allocated < maxChunks) {
-                allocated++;
-            } else {
-                full = true;
-            }
-        }
-        if (full) {
-            overflowCount.increment();
-            return lendUnpooled(ByteBuffer.allocate(bytes));
-        }
-        if (memory == null) {
+        countCollected();
+        Stripe home = home();
+        Slot slot = takeIdle(home);
+        ByteBuffer memory;
+        if (slot != null) {
+            memory = slot.idle;
+            slot.idle = null;                       // P3: from here only the views hold the memory
+        } else if (reserve()) {
             try {
                 memory = ByteBuffer.allocateDirect(chunkSizeBytes);
             } catch (OutOfMemoryError e) {
-                synchronized (this) {
-                    allocated--;
-                }
+                allocated.decrementAndGet();
                 throw e;
             }
-            slot = new Slot(memory, collected);
+            slot = new Slot(memory, collected, home);
+        } else {
+            overflowCount.increment();
+            return lendUnpooled(ByteBuffer.allocate(bytes));
         }
         ByteBuffer chunk = memory.duplicate().limit(bytes);
         Loans.lend(chunk, this, slot);
@@ -132,28 +142,70 @@ public final class ChunkArena {
         }
         ByteBuffer memory = slot.get();             // alive: the chunk given back is a view of it
         Reference.reachabilityFence(chunk);
-        synchronized (this) {
+        Stripe home = slot.home;
+        synchronized (home) {
             slot.idle = memory;
-            idle.addLast(slot);
+            home.idle.addLast(slot);
+            home.size = home.idle.size();
         }
+    }
+
+    /** The calling thread's stripe: threads spread over the stripes by their ids. */
+    private Stripe home() {
+        long id = Thread.currentThread().getId();
+        return stripes[(int) ((id * 0x9E3779B97F4A7C15L) >>> 40) & (stripes.length - 1)];
+    }
+
+    /** An idle slot, taken out of its stripe: {@code home}'s first, then any other's; null if none is idle. */
+    private Slot takeIdle(Stripe home) {
+        Slot slot = poll(home);
+        for (int i = 0; slot == null && i < stripes.length; i++) {
+            Stripe other = stripes[i];
+            if (other != home && other.size > 0) {
+                slot = poll(other);
+            }
+        }
+        return slot;
+    }
+
+    private static Slot poll(Stripe stripe) {
+        synchronized (stripe) {
+            Slot slot = stripe.idle.pollLast();
+            stripe.size = stripe.idle.size();
+            return slot;
+        }
+    }
+
+    /** Counts one more slot alive, if that stays within {@code maxChunks} (P2). */
+    private boolean reserve() {
+        for (int now = allocated.get(); now < maxChunks; now = allocated.get()) {
+            if (allocated.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Frees the count of slots whose memory the collector found unreachable (P3). */
     private void countCollected() {
         while (collected.poll() != null) {
-            allocated--;
+            allocated.decrementAndGet();
         }
     }
 
     /** Slots with memory alive now, idle or lent. */
-    public synchronized int allocated() {
+    public int allocated() {
         countCollected();
-        return allocated;
+        return allocated.get();
     }
 
     /** Slots idle now. */
-    public synchronized int idle() {
-        return idle.size();
+    public int idle() {
+        int idle = 0;
+        for (Stripe stripe : stripes) {
+            idle += stripe.size;
+        }
+        return idle;
     }
 
     /** Chunks lent since creation, heap and unpooled ones included. */

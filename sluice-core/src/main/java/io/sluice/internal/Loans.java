@@ -4,6 +4,7 @@ import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every chunk out on loan in this JVM, found by the identity of the buffer object lent: the one
@@ -12,21 +13,41 @@ import java.nio.ByteBuffer;
  * <p>Each loan is a fresh buffer object (a view of an arena's memory), so a chunk given back twice,
  * a chunk that was never lent, or a view derived from a lent chunk is not found, and refused,
  * even when the same memory is out on a newer loan. The table holds chunks weakly: a chunk never
- * given back becomes garbage like any buffer, and its entry is dropped once the collector finds it.
+ * given back becomes garbage like any buffer, and its entry is dropped once the collector finds it
+ * and a later loan looks (reported as a leak with {@link LeakDetection} on).
  *
  * <p>A loan comes back to an arena's slot, or, for a buffer its owner lent with
  * {@link #lend(ByteBuffer, Runnable)}, to the owner's callback, run once by the giver.
  *
- * <p>Threading: every method may be called from any thread; the table is guarded by {@link #LOCK}.
+ * <p><b>Many cores.</b> The loans are the keys of one {@link ConcurrentHashMap}, each a weak
+ * reference hashed by its chunk's identity hash. What each call shares with other threads:
+ * <ul>
+ *   <li>{@link #isLent} and {@link #touch}: a lock-free read of one bin (volatile loads, no
+ *       write), so any number of writers' {@code onNext} calls never contend with each other.</li>
+ *   <li>{@link #lend} and {@link #giveBack}: a CAS into an empty bin, or the monitor of the one
+ *       bin the chunk's identity hash falls into. The map keeps more bins than loans, so two
+ *       threads wait on each other only when their chunks share a bin, and for a few loads
+ *       then; the count of entries is striped cells, not one counter. A resize, when the loans
+ *       out double, is shared by the threads that write during it.</li>
+ *   <li>{@link #lend} also polls the queue of loans the collector found unreachable: a volatile
+ *       read while it is empty; its lock is taken only when chunks were dropped without a
+ *       give-back, which is a consumer's bug, not the steady state.</li>
+ * </ul>
+ * What still contends: a bin's cache line when two cores lend or give back chunks of the same
+ * bin at once, and, in an arena, the stripe of idle slots two threads pick (see
+ * {@link ChunkArena}). No lock is taken by every thread.
+ *
+ * <p>Exactly one give-back wins: {@link ConcurrentHashMap#remove(Object)} returns the loan to
+ * one caller only, under the bin's monitor; the others find nothing and are refused. The winner
+ * clears the reference before the chunk can be unreachable (it holds the chunk), so a loan given
+ * back is never reported as collected.
+ *
+ * <p>Threading: every method may be called from any thread; the map is the only shared state.
  */
 public final class Loans {
 
-    private static final Object LOCK = new Object();
-    private static final ReferenceQueue<ByteBuffer> COLLECTED = new ReferenceQueue<>();   // the collector enqueues; polled under LOCK
-
-    private static Loan[] table = new Loan[256];   // guarded by LOCK; chains by identity hash
-    private static int size;                        // guarded by LOCK; entries, collected ones included
-    private static volatile int out;                // size, written under LOCK -> any thread, lock-free
+    private static final ConcurrentHashMap<Object, Loan> OUT = new ConcurrentHashMap<>(256);   // any thread; keys: Loan, looked up by Probe
+    private static final ReferenceQueue<ByteBuffer> COLLECTED = new ReferenceQueue<>();      // the collector enqueues; any lend polls
 
     /** One chunk on loan: weakly held, with the arena and slot its memory returns to. */
     static final class Loan extends WeakReference<ByteBuffer> {
@@ -34,14 +55,45 @@ public final class Loans {
         final ChunkArena arena;                     // takes the chunk back; null: an owner's buffer
         final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound, or an unpooled one
         final Runnable onGiveBack;                  // run by the giver when arena is null
-        Loan next;                                  // guarded by LOCK
+        final LeakDetection.Record record;          // where it was lent and last touched; null: detection off
 
-        Loan(ByteBuffer chunk, int hash, ChunkArena arena, ChunkArena.Slot slot, Runnable onGiveBack) {
+        Loan(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot, Runnable onGiveBack) {
             super(chunk, COLLECTED);
-            this.hash = hash;
+            this.hash = System.identityHashCode(chunk);
             this.arena = arena;
             this.slot = slot;
             this.onGiveBack = onGiveBack;
+            this.record = LeakDetection.ENABLED ? LeakDetection.record(chunk) : null;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        /** Itself, or a probe for its chunk while the chunk is alive: never another loan. */
+        @Override
+        public boolean equals(Object other) {
+            return other == this || other instanceof Probe probe && probe.chunk == get();
+        }
+    }
+
+    /** A key to find the loan of {@code chunk}: equal to that loan only, as the loan is to it. */
+    private static final class Probe {
+        final ByteBuffer chunk;                     // never null
+
+        Probe(ByteBuffer chunk) {
+            this.chunk = chunk;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(chunk);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Loan loan && loan.get() == chunk;
         }
     }
 
@@ -50,7 +102,7 @@ public final class Loans {
 
     /** Records {@code chunk} as lent from {@code arena}'s {@code slot}. */
     static void lend(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot) {
-        record(new Loan(chunk, System.identityHashCode(chunk), arena, slot, null));
+        record(new Loan(chunk, arena, slot, null));
     }
 
     /**
@@ -58,35 +110,30 @@ public final class Loans {
      * runs {@code onGiveBack} once, on the giver's thread.
      */
     public static void lend(ByteBuffer view, Runnable onGiveBack) {
-        record(new Loan(view, System.identityHashCode(view), null, null, onGiveBack));
+        record(new Loan(view, null, null, onGiveBack));
     }
 
     private static void record(Loan loan) {
-        synchronized (LOCK) {
-            expungeCollected();
-            if (size >= table.length - (table.length >> 2)) {
-                resize();
-            }
-            int index = loan.hash & (table.length - 1);
-            loan.next = table[index];
-            table[index] = loan;
-            out = ++size;
-        }
+        expungeCollected();
+        OUT.put(loan, loan);                        // a fresh object: no loan equals it yet
     }
 
     /**
      * Takes {@code chunk} back to its arena, or runs its owner's callback, if it is out on loan.
+     * Of any number of threads giving back the same chunk at once, one gets true.
      *
-     * @return false if it is not: never lent, or given back already
+     * @return false if it is not: never lent, given back already, or a view of a lent chunk
      */
     public static boolean giveBack(ByteBuffer chunk) {
-        if (out == 0) {
-            return false;
+        if (OUT.isEmpty()) {
+            return false;                           // reads only: owned chunks cost no identity hash
         }
-        Loan loan = remove(chunk);
+        Loan loan = OUT.remove(new Probe(chunk));
         if (loan == null) {
             return false;
         }
+        loan.clear();                               // before chunk can be unreachable: never enqueued as a leak
+        Reference.reachabilityFence(chunk);
         if (loan.arena != null) {
             loan.arena.takeBack(loan.slot, chunk);
         } else {
@@ -97,77 +144,38 @@ public final class Loans {
 
     /** Whether {@code chunk} is out on loan now. */
     public static boolean isLent(ByteBuffer chunk) {
-        if (out == 0) {
+        if (OUT.isEmpty()) {
             return false;
         }
-        int hash = System.identityHashCode(chunk);
-        synchronized (LOCK) {
-            for (Loan loan = table[hash & (table.length - 1)]; loan != null; loan = loan.next) {
-                if (loan.get() == chunk) {
-                    return true;
-                }
-            }
+        return OUT.get(new Probe(chunk)) != null;
+    }
+
+    /**
+     * Records {@code hint} and the caller's stack as where {@code chunk} was last touched, if leak
+     * detection is on and the chunk is out on loan; otherwise does nothing.
+     */
+    public static void touch(ByteBuffer chunk, Object hint) {
+        if (!LeakDetection.ENABLED) {
+            return;
         }
-        return false;
-    }
-
-    /** Whether any chunk is out on loan (collected ones not yet found included): a cheap filter. */
-    public static boolean anyOut() {
-        return out != 0;
-    }
-
-    private static Loan remove(ByteBuffer chunk) {
-        int hash = System.identityHashCode(chunk);
-        synchronized (LOCK) {
-            int index = hash & (table.length - 1);
-            Loan previous = null;
-            for (Loan loan = table[index]; loan != null; previous = loan, loan = loan.next) {
-                if (loan.get() == chunk) {
-                    unlink(index, previous, loan);
-                    loan.clear();                   // not enqueued any more: expungeCollected skips it
-                    return loan;
-                }
-            }
+        Loan loan = OUT.get(new Probe(chunk));
+        if (loan != null) {
+            loan.record.touched(hint);
         }
-        return null;
     }
 
+    /** Loans in the table now, collected ones not yet found included. */
+    static int size() {
+        return OUT.size();
+    }
+
+    /** Drops the loans whose chunks the collector found, never given back, and reports them as leaks. */
     private static void expungeCollected() {
         for (Reference<? extends ByteBuffer> ref; (ref = COLLECTED.poll()) != null; ) {
             Loan dead = (Loan) ref;
-            int index = dead.hash & (table.length - 1);
-            Loan previous = null;
-            for (Loan loan = table[index]; loan != null; previous = loan, loan = loan.next) {
-                if (loan == dead) {
-                    unlink(index, previous, loan);
-                    break;
-                }
+            if (OUT.remove(dead) != null && dead.record != null) {    // by identity: its chunk is gone
+                LeakDetection.report(dead.record);
             }
         }
-    }
-
-    private static void unlink(int index, Loan previous, Loan loan) {
-        if (previous == null) {
-            table[index] = loan.next;
-        } else {
-            previous.next = loan.next;
-        }
-        loan.next = null;
-        out = --size;
-    }
-
-    private static void resize() {
-        Loan[] old = table;
-        Loan[] grown = new Loan[old.length * 2];
-        for (Loan head : old) {
-            for (Loan loan = head; loan != null; ) {
-                Loan next = loan.next;
-                int index = loan.hash & (grown.length - 1);
-                loan.next = grown[index];
-                grown[index] = loan;
-                loan = next;
-            }
-        }
-        table = grown;
     }
 }

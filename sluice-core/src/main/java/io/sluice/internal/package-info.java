@@ -56,8 +56,11 @@
  *   <li>{@link io.sluice.internal.Readiness}: the drain only, its {@code cancelled} supplier
  *       included.</li>
  *   <li>{@link io.sluice.internal.ChunkArena} and {@link io.sluice.internal.Loans}: any thread (a
- *       read's drain lends, a consumer gives back); their state is guarded by their locks, and
- *       P1-P3 in {@code ChunkArena} are the lending contract.</li>
+ *       read's drain lends, a consumer gives back); no lock is shared by every thread: loans are
+ *       a concurrent map (lock-free reads, one bin locked per write), idle slots are striped by
+ *       thread, and P1-P3 in {@code ChunkArena} are the lending contract.
+ *       {@link io.sluice.internal.LeakDetection} reports a collected loan on the lending thread
+ *       that finds it.</li>
  *   <li>{@link io.sluice.internal.Openers}: calls a user's opener on the drain that invokes it.
  *       {@link io.sluice.internal.Descriptions}, {@link io.sluice.internal.Directories} and
  *       {@link io.sluice.internal.RegularFiles}: any thread, no state.</li>

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code DataBufferUtils.release} checks {@link #isAllocated()} first and so returns {@code false}
  * instead. {@link #split(int)} and {@link #retainedSlice(int, int)} take a reference for the part
  * they return, which shares this buffer's count; {@link #slice(int, int)} and the byte buffer views
- * take none and are valid only until the chunk is given back.
+ * take none and are valid only until the chunk is given back. {@link #touch(Object)} forwards its
+ * hint to {@link ChunkPool#touch}, which a leak report names.
  *
  * <p>Threading: the count is atomic, so buffers may be retained and released from any thread; the
  * content follows {@link DataBuffer}'s rules (one thread at a time).
@@ -69,8 +70,10 @@ final class LentChunkBuffer extends DataBufferWrapper implements PooledDataBuffe
         return this;
     }
 
+    /** Records {@code hint} as where the chunk was last touched, for a leak report (only with leak detection on). */
     @Override
     public PooledDataBuffer touch(Object hint) {
+        ChunkPool.touch(loan.chunk, hint);
         return this;
     }
 

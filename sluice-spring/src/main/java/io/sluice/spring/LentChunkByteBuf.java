@@ -23,7 +23,8 @@ import java.nio.ByteBuffer;
  * which never frees memory it did not allocate): Netty's transports write it as that component.
  * Netty counts the references (one at creation; {@code retain}, {@code release}, and derived
  * buffers share the count); a release with none left throws {@link IllegalReferenceCountException}
- * before {@link #deallocate()}, so the chunk goes back exactly once.
+ * before {@link #deallocate()}, so the chunk goes back exactly once. {@code touch(hint)} forwards
+ * the hint to {@link ChunkPool#touch}, which a leak report names.
  */
 final class LentChunkByteBuf extends CompositeByteBuf {
 
@@ -37,6 +38,18 @@ final class LentChunkByteBuf extends CompositeByteBuf {
     /** Wraps {@code chunk}, as a read emitted it (position 0, limit at the bytes read), as {@code factory}'s buffer. */
     static DataBuffer of(NettyDataBufferFactory factory, ByteBuffer chunk) {
         return factory.wrap(new LentChunkByteBuf(chunk));
+    }
+
+    /** Records {@code hint} as where the chunk was last touched, for a leak report (only with leak detection on). */
+    @Override
+    public CompositeByteBuf touch(Object hint) {
+        ChunkPool.touch(chunk, hint);
+        return this;
+    }
+
+    @Override
+    public CompositeByteBuf touch() {
+        return touch(null);
     }
 
     @Override
