@@ -19,7 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Leak reports with {@code -Dsluice.leakDetection=true}: run by the {@code leak-detection}
@@ -36,10 +35,7 @@ class LeakDetectionTest {
 
     @BeforeEach
     void listen() {
-        if (Boolean.getBoolean("sluice.test.leakDetectionRun")) {
-            assertTrue(LeakDetection.enabled(), "the leak-detection execution sets -D" + LeakDetection.PROPERTY + "=true");
-        }
-        assumeTrue(LeakDetection.enabled(), "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: the leak-detection execution");
+        assertTrue(LeakDetection.enabled(), "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: run it in the leak-detection execution");
         removeListener = LeakDetection.addListener(reported::add);
     }
 

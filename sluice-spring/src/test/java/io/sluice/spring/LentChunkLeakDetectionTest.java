@@ -27,7 +27,6 @@ import static io.sluice.spring.DataBufferFilesWriteTest.random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code touch(hint)} on the buffers a read emits, Spring's wrapper and Netty's, reaches the leak
@@ -44,10 +43,7 @@ class LentChunkLeakDetectionTest {
 
     @BeforeEach
     void listen() {
-        if (Boolean.getBoolean("sluice.test.leakDetectionRun")) {
-            assertTrue(LeakDetection.enabled(), "the leak-detection execution sets -D" + LeakDetection.PROPERTY + "=true");
-        }
-        assumeTrue(LeakDetection.enabled(), "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: the leak-detection execution");
+        assertTrue(LeakDetection.enabled(), "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: run it in the leak-detection execution");
         removeListener = LeakDetection.addListener(reported::add);
     }
 
