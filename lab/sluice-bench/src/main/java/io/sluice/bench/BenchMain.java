@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.bench.adaptive.AdaptiveTables;
 import io.sluice.bench.providers.Providers;
+import io.sluice.lab.BuildInfo;
 import io.sluice.lab.GeneratedBlocks;
 
 import java.io.IOException;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
 public final class BenchMain {
 
     /** Options without a value. */
-    private static final Set<String> FLAGS = Set.of("--check", "--all", "--allow-noisy");
+    private static final Set<String> FLAGS = Set.of("--check", "--all", "--allow-noisy", "--allow-dirty");
 
     private BenchMain() {
     }
@@ -70,7 +71,8 @@ public final class BenchMain {
                 options: --cells WRITE:1M:10,READ:10M:1,...  --providers %s
                   --forks N --warmup N --iterations N --min-sample-ms N (repeat invocations until a sample lasts this long)
                   --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR
-                  --out DIR (default target/bench-results/PROFILE) --charts DIR (default OUT/images)"""
+                  --out DIR (default target/bench-results/PROFILE) --charts DIR (default OUT/images)
+                  --allow-dirty (run from a jar built with uncommitted changes: a trial, not for publishing)"""
                 .formatted(String.join(",", Providers.comparison()));
     }
 
@@ -108,6 +110,7 @@ public final class BenchMain {
     }
 
     private static void profile(Profile profile, Map<String, String> options) throws Exception {
+        BuildInfo.requireCommitted(options.containsKey("allow-dirty"));
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out",
                 "target/bench-results/" + profile.name())));
         Path dir = tempDir(options);

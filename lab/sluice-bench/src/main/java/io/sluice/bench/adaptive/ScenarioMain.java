@@ -1,6 +1,7 @@
 package io.sluice.bench.adaptive;
 
 import io.sluice.bench.BenchMain;
+import io.sluice.lab.BuildInfo;
 import io.sluice.lab.Csv;
 import io.sluice.lab.Load;
 
@@ -52,6 +53,7 @@ public final class ScenarioMain {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = BenchMain.options(args);
+        BuildInfo.requireCommitted(options.containsKey("allow-dirty"));
         double scale = Double.parseDouble(options.getOrDefault("scale", "1.0"));
         String only = options.getOrDefault("only", "");
         List<Scenario> scenarios = Scenario.all(scale).stream().filter(scenario -> scenario.name().contains(only)).toList();

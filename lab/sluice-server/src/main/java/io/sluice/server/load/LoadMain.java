@@ -41,7 +41,7 @@ public final class LoadMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> flags = flags(List.of(args), Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
+        Map<String, String> flags = flags(List.of(BuildInfo.requireCommitted(args)), Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
                 "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
                 "--closed-loop", "auto", "--results", "", "--repeats", "1"));
         Scale scale = Scale.parse(flags.get("--scale"));

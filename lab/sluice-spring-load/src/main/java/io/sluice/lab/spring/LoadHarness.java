@@ -61,7 +61,8 @@ public final class LoadHarness {
         this.options = options;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] arguments) throws Exception {
+        String[] args = BuildInfo.requireCommitted(arguments);
         Map<String, String> options = new TreeMap<>(Map.of(
                 "sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5", "warmup", "1",
                 "jar", "sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar",

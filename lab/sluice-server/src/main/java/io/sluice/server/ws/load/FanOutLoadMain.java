@@ -33,7 +33,8 @@ public final class FanOutLoadMain {
     private FanOutLoadMain() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] arguments) throws Exception {
+        String[] args = BuildInfo.requireCommitted(arguments);
         boolean smoke = args.length > 0 && args[0].equals("--smoke");
         FanOutRun run;
         try {
