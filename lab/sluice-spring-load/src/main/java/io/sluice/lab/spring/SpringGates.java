@@ -14,6 +14,16 @@ import java.util.Locale;
  * is met, missed if one is missed, not measured ({@code n/a}) if none is measured, and inconclusive
  * otherwise.
  * <ul>
+ *   <li><b>1.5x transferTo:</b> at every size and at 1 and at 10 clients, sluice's multipart upload
+ *       ({@link Transfer#SLUICE_MULTIPART}: the application's {@code FilePart.transferTo} with sluice's part
+ *       reader, which stores each file part as it arrives and makes {@code transferTo} a rename) moves at
+ *       least {@link #TIMES_MULTIPART} times the MiB/s of Spring's ({@code FilePart.transferTo} behind Boot's
+ *       own part reader), and its server spends less CPU per GiB: the whole interval of the ratio of CPU
+ *       seconds per GiB lies below 1.</li>
+ *   <li><b>5x raw:</b> at every size from {@link #FROM_BYTES}, with one client, sluice's raw-body upload
+ *       ({@code DataBufferFiles.write}) moves at least {@link #TIMES_RAW} times the MiB/s of Spring's
+ *       ({@code DataBufferUtils.write(Path)}): the writers alone, each with the disk to itself. With ten
+ *       clients both share the disk's write-back, which bounds them alike.</li>
  *   <li><b>3x transferTo:</b> at every size from {@link #FROM_BYTES} and at 1 and at 10 clients,
  *       sluice's streamed multipart upload ({@link Transfer#SLUICE_STREAM}: {@code FileParts.store}
  *       on the form's {@code PartEvent}s) moves at least {@link #TIMES_TRANSFER_TO} times the MiB/s
@@ -44,6 +54,8 @@ import java.util.Locale;
 final class SpringGates {
 
     static final long FROM_BYTES = 100L << 20;
+    static final double TIMES_MULTIPART = 1.5;
+    static final double TIMES_RAW = 5.0;
     static final double TIMES_TRANSFER_TO = 3.0;
     static final List<Integer> GATE_CLIENTS = List.of(1, 10);
     static final double HEAP_GROWTH_AT_MOST = 1.25;
@@ -54,6 +66,15 @@ final class SpringGates {
     /** Both gates, each cell's line and each gate's verdict, as a code block's text. */
     static String render(SpringRun run) {
         List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "1.5x transferTo: %s / %s MiB/s >= %.1f and CPU s/GiB below Spring's, at "
+                + "every size, at 1 and 10 clients", Transfer.SLUICE_MULTIPART.label(), Transfer.SLUICE_MULTIPART.baseline(),
+                TIMES_MULTIPART));
+        Verdict multipart = multipart(run, lines);
+        lines.add("=> " + multipart);
+        lines.add(String.format(Locale.ROOT, "5x raw: %s / %s MiB/s >= %.1f at every size from %s, at 1 client",
+                Transfer.SLUICE_RAW.label(), Transfer.SLUICE_RAW.baseline(), TIMES_RAW, SpringTables.size(FROM_BYTES)));
+        Verdict raw = raw(run, lines);
+        lines.add("=> " + raw);
         lines.add(String.format(Locale.ROOT, "3x transferTo: %s / %s MiB/s >= %.1f at every size from %s, at 1 and 10 "
                 + "clients", Transfer.SLUICE_STREAM.label(), Transfer.SLUICE_STREAM.baseline(), TIMES_TRANSFER_TO,
                 SpringTables.size(FROM_BYTES)));
@@ -64,6 +85,52 @@ final class SpringGates {
         Verdict heap = heapFlat(run, lines);
         lines.add("=> " + heap);
         return String.join("\n", lines) + "\n";
+    }
+
+    private static Verdict multipart(SpringRun run, List<String> lines) {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : SpringRun.sizes(run.uploads())) {
+            for (int clients : GATE_CLIENTS) {
+                Estimate ratio = ratio(run, Transfer.SLUICE_MULTIPART, size, clients);
+                Estimate cpu = Estimate.ratioOfMeans(
+                        SpringRun.values(run.uploads(), Transfer.SLUICE_MULTIPART.label(), size, clients, Sample::cpuSecondsPerGiB),
+                        SpringRun.values(run.uploads(), Transfer.SLUICE_MULTIPART.baseline(), size, clients, Sample::cpuSecondsPerGiB));
+                Verdict speed = ratio.against(TIMES_MULTIPART, false);
+                Verdict cheaper = cpu.against(1.0, true);
+                Verdict verdict = both(speed, cheaper);
+                verdicts.add(verdict);
+                String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_MULTIPART.label() + " not measured"
+                        : String.format(Locale.ROOT, "%s: %s, CPU s/GiB sluice / Spring %s: %s => %s", ratio.format(), speed,
+                                cpu.format(), cheaper, verdict);
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s", SpringTables.size(size), clients, judged));
+            }
+        }
+        return verdicts.isEmpty() ? Verdict.NOT_MEASURED : all(verdicts);
+    }
+
+    private static Verdict raw(SpringRun run, List<String> lines) {
+        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        if (sizes.isEmpty()) {
+            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : sizes) {
+            Estimate ratio = ratio(run, Transfer.SLUICE_RAW, size, 1);
+            Verdict verdict = ratio.against(TIMES_RAW, false);
+            verdicts.add(verdict);
+            lines.add(String.format(Locale.ROOT, "  %s x1: %s", SpringTables.size(size),
+                    verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_RAW.label() + " not measured" : ratio.format() + ": " + verdict));
+        }
+        return all(verdicts);
+    }
+
+    /** A cell judged on two criteria: met if both are, missed if either is, not measured if either is not. */
+    private static Verdict both(Verdict first, Verdict second) {
+        if (first == Verdict.NOT_MEASURED || second == Verdict.NOT_MEASURED) {
+            return Verdict.NOT_MEASURED;
+        }
+        return all(List.of(first, second));
     }
 
     private static Verdict transferTo(SpringRun run, List<String> lines) {
