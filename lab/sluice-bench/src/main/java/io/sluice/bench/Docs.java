@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The {@link GeneratedBlocks} of {@code docs/**.md} that name this bench: {@code report --from RUN
@@ -37,7 +38,16 @@ final class Docs {
         for (String name : AdaptiveTables.BLOCKS) {
             renderers.put(name, block -> AdaptiveTables.blocks(from(block)).get(name));
         }
-        this.blocks = new GeneratedBlocks(TOOL, renderers);
+        this.blocks = new GeneratedBlocks(TOOL, renderers, this::quietness);
+    }
+
+    /** Empty if the run {@code block} quotes was measured on a quiet machine; otherwise why it cannot be called quiet. */
+    private Optional<String> quietness(GeneratedBlocks.Block block) throws IOException {
+        if (AdaptiveTables.BLOCKS.contains(block.name())) {
+            return AdaptiveTables.quietness(from(block));
+        }
+        RunInfo run = RunInfo.of(samples(from(block)));
+        return run.quiet() ? Optional.empty() : Optional.of("machine " + run.quietness());
     }
 
     /** The samples file that {@code --from PATH} names: PATH itself, or PATH/samples.csv for a folder. */

@@ -2,6 +2,7 @@ package io.sluice.bench.adaptive;
 
 import io.sluice.lab.Csv;
 import io.sluice.lab.Estimate;
+import io.sluice.lab.Load;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -34,7 +36,7 @@ public final class AdaptiveTables {
     /** One row of {@value ScenarioMain#RUNS_CSV}. */
     record Row(String scenario, String family, int itemBytes, String strategy, int repetition, long durationMillis,
                double measured, double model, double schedule, long measuredPeak, long modelPeak, long cap,
-               long measuredCalls, long modelCalls, double loadBefore) {
+               long measuredCalls, long modelCalls, double loadBefore, double othersBusy) {
 
         double modelError() {
             return Math.abs(model / measured - 1);
@@ -61,11 +63,7 @@ public final class AdaptiveTables {
 
     /** The tables by block name, from the files in {@code folder}. */
     public static Map<String, String> blocks(Path folder) {
-        List<Row> rows = read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER).stream().map(fields -> new Row(fields[0],
-                fields[1], Integer.parseInt(fields[2]), fields[3], Integer.parseInt(fields[4]), Long.parseLong(fields[5]),
-                Double.parseDouble(fields[6]), Double.parseDouble(fields[7]), Double.parseDouble(fields[8]), Long.parseLong(fields[9]),
-                Long.parseLong(fields[10]), Long.parseLong(fields[11]), Long.parseLong(fields[14]), Long.parseLong(fields[15]),
-                Double.parseDouble(fields[16]))).toList();
+        List<Row> rows = rows(folder);
         Map<String, String> blocks = new LinkedHashMap<>();
         StringBuilder costs = new StringBuilder("| cost (calibrated in this run) | value |\n|---|---:|\n");
         read(folder, ScenarioMain.COSTS_CSV, "cost,value").forEach(fields -> costs.append("| ").append(fields[0]).append(" | ")
@@ -231,11 +229,39 @@ public final class AdaptiveTables {
     }
 
     /** The records of {@code folder/file} after its header, which must be {@code header}. */
-    private static List<String[]> read(Path folder, String file, String header) {
+    /**
+     * Empty if every scenario run in {@code folder} was measured while other work kept at most
+     * {@link Load#NOISY_ABOVE} of the cores busy; otherwise why the machine cannot be called quiet.
+     */
+    public static Optional<String> quietness(Path folder) {
+        List<Row> rows = rows(folder);
+        long unknown = rows.stream().filter(row -> Double.isNaN(row.othersBusy())).count();
+        if (unknown > 0) {
+            return Optional.of(unknown + " of " + rows.size() + " scenario runs recorded the load average before the "
+                    + "run, not the other work during it, so whether the machine was quiet is not known");
+        }
+        long noisy = rows.stream().filter(row -> row.othersBusy() > Load.NOISY_ABOVE).count();
+        double most = rows.stream().mapToDouble(Row::othersBusy).max().orElse(0);
+        return noisy == 0 ? Optional.empty() : Optional.of(String.format(Locale.ROOT, "NOISY: other work kept at most "
+                + "%.0f%% of the cores busy during a scenario run (%d of %d above %.0f%%)", 100 * most, noisy, rows.size(),
+                100 * Load.NOISY_ABOVE));
+    }
+
+    private static List<Row> rows(Path folder) {
+        return read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER, ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS).stream()
+                .map(fields -> new Row(fields[0], fields[1], Integer.parseInt(fields[2]), fields[3], Integer.parseInt(fields[4]),
+                        Long.parseLong(fields[5]), Double.parseDouble(fields[6]), Double.parseDouble(fields[7]),
+                        Double.parseDouble(fields[8]), Long.parseLong(fields[9]), Long.parseLong(fields[10]),
+                        Long.parseLong(fields[11]), Long.parseLong(fields[14]), Long.parseLong(fields[15]),
+                        Double.parseDouble(fields[16]), fields.length > 18 ? Double.parseDouble(fields[18]) : Double.NaN))
+                .toList();
+    }
+
+    private static List<String[]> read(Path folder, String file, String... headers) {
         try {
             List<String> lines = Files.readAllLines(folder.resolve(file));
-            if (lines.isEmpty() || !lines.get(0).equals(header)) {
-                throw new IllegalArgumentException(folder.resolve(file) + ": expected the header " + header);
+            if (lines.isEmpty() || !List.of(headers).contains(lines.get(0))) {
+                throw new IllegalArgumentException(folder.resolve(file) + ": expected the header " + headers[0]);
             }
             return lines.subList(1, lines.size()).stream().filter(line -> !line.isBlank()).map(line -> Csv.fields(line).toArray(String[]::new))
                     .toList();

@@ -44,7 +44,9 @@ public final class ScenarioMain {
     static final String RUNS_HEADER = "scenario,family,item_bytes,strategy,repetition,duration_ms,measured_mib_s,"
             + "model_mib_s,schedule_mib_s,measured_peak_queued_bytes,model_peak_queued_bytes,cap_bytes,"
             + "measured_peak_outstanding,model_peak_outstanding,measured_request_calls,model_request_calls,"
-            + "load_before,load_after";
+            + "load_before,load_after,others_busy";
+    /** The header of runs recorded before {@code others_busy}: their machine's quiet is not known. */
+    static final String RUNS_HEADER_WITHOUT_OTHERS = RUNS_HEADER.substring(0, RUNS_HEADER.lastIndexOf(','));
     static final String WINDOWS_HEADER = "scenario,strategy,repetition,source,switch_ms,to_slower,window_before,"
             + "window_after,reaction_ms";
 
@@ -136,13 +138,13 @@ public final class ScenarioMain {
                              RunResult model, double scheduleMibPerSecond) {
 
         String csv(Load load) {
-            return String.format(Locale.ROOT, "%s,%s,%d,%s,%d,%d,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f",
+            return String.format(Locale.ROOT, "%s,%s,%d,%s,%d,%d,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f",
                     scenario.name(), Scenario.family(scenario.name()), scenario.itemBytes(),
                     Csv.quote(strategy.name()), repetition, scenario.durationNanos() / 1_000_000,
                     measured.mibPerSecond(), model.mibPerSecond(), scheduleMibPerSecond, measured.peakQueuedBytes(),
                     model.peakQueuedBytes(), scenario.maxQueuedBytes(), measured.peakOutstandingItems(),
                     model.peakOutstandingItems(), measured.requestCalls(), model.requestCalls(), load.load1Before(),
-                    load.load1After());
+                    load.load1After(), load.othersBusy());
         }
     }
 }

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,7 +22,7 @@ class AdaptiveTablesTest {
         // a-sink-64k: adaptive twice (measured 100, 125; model 105: 5%, 16%; schedule 150: 50%, 20%),
         // unbounded (100 / 100: 0%; 50%), oneByOne (50 / 46: 8%; 200%); b-flow-1k: oneByOne with one
         // 1 KiB item per request (20 MiB in 1 s, 20480 calls: latency-bound; 21: 5%; 40: 100%).
-        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER + "\n"
+        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS + "\n"
                 + "a-sink-64k,a-sink,65536,\"adaptive\",1,1000,100.00,105.00,150.00,1048576,1048576,1048576,16,16,100,90,0.50,0.60\n"
                 + "a-sink-64k,a-sink,65536,\"adaptive\",2,1000,125.00,105.00,150.00,917504,1048576,1048576,16,16,100,90,1.50,1.60\n"
                 + "a-sink-64k,a-sink,65536,\"unbounded\",1,1000,100.00,100.00,150.00,52428800,50331648,1048576,"
@@ -65,7 +66,7 @@ class AdaptiveTablesTest {
     @Test
     void aTargetIsMetOnlyWhenItsIntervalClearsIt(@TempDir Path dir) throws IOException {
         String rest = ",1048576,1048576,1048576,16,16,";
-        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER + "\n"
+        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS + "\n"
                 + "c-sink-64k,c-sink,65536,\"adaptive\",1,1000,90.00,100.00,100.00" + rest + "10,10,0.5,0.5\n"
                 + "c-sink-64k,c-sink,65536,\"adaptive\",2,1000,100.00,100.00,100.00" + rest + "20,20,0.5,0.5\n"
                 + "c-sink-64k,c-sink,65536,\"unbounded\",1,1000,100.00,100.00,100.00" + rest + "1,1,0.5,0.5\n"
@@ -90,5 +91,19 @@ class AdaptiveTablesTest {
         assertThrows(UncheckedIOException.class, () -> AdaptiveTables.blocks(dir));
         Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), "scenario,strategy,measured_mib_s\n");
         assertThrows(IllegalArgumentException.class, () -> AdaptiveTables.blocks(dir), "an older format is refused");
+    }
+
+    @Test
+    void aRunIsQuietOnlyIfEveryScenarioRunRecordedLittleOtherWork(@TempDir Path dir) throws IOException {
+        String row = "a-sink-64k,a-sink,65536,\"adaptive\",1,1000,100.00,105.00,150.00,1048576,1048576,1048576,16,16,100,90,0.50,0.60";
+        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER + "\n" + row + ",0.040\n" + row + ",0.120\n");
+        assertEquals(Optional.empty(), AdaptiveTables.quietness(dir));
+
+        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER + "\n" + row + ",0.040\n" + row + ",0.400\n");
+        assertEquals(Optional.of("NOISY: other work kept at most 40% of the cores busy during a scenario run (1 of 2 above 25%)"),
+                AdaptiveTables.quietness(dir));
+
+        Files.writeString(dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS + "\n" + row + "\n");
+        assertTrue(AdaptiveTables.quietness(dir).orElseThrow().startsWith("1 of 1 scenario runs recorded the load average"));
     }
 }

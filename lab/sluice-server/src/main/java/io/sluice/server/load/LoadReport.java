@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -104,17 +105,26 @@ public final class LoadReport {
         }
 
         String line() {
+            return "Commit " + origin.commit() + ", JDK " + origin.jdk() + ", scale " + origin.scale() + ", "
+                    + rows().size() + " rows" + (repeats.size() > 1 ? " in " + repeats.size() + " repeats" : "") + "; "
+                    + machine() + ".";
+        }
+
+        /** Whether the machine was quiet, with the figures behind it. */
+        String machine() {
             double othersBusy = rows().stream().mapToDouble(row -> row.load().othersBusy()).filter(value -> !Double.isNaN(value))
                     .max().orElse(Double.NaN);
             double load1 = rows().stream().mapToDouble(row -> row.load().load1Before()).filter(value -> !Double.isNaN(value))
                     .max().orElse(Double.NaN);
-            String machine = stepsWithoutLoad() > 0 ? "machine unknown (no load recorded in " + stepsWithoutLoad()
-                    + " steps)" : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
+            if (stepsWithoutLoad() > 0) {
+                return "machine unknown (no load recorded in " + stepsWithoutLoad() + " steps)";
+            }
+            if (scenarioCLines.stream().anyMatch(line -> line.startsWith("machine: NOISY"))) {
+                return "NOISY: scenario C says so";
+            }
+            return String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
                     + "in a measured window (%d above %.0f%%); load average before a window at most %.1f",
                     quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisySteps(), 100 * Load.NOISY_ABOVE, load1);
-            return "Commit " + origin.commit() + ", JDK " + origin.jdk() + ", scale " + origin.scale() + ", "
-                    + rows().size() + " rows" + (repeats.size() > 1 ? " in " + repeats.size() + " repeats" : "") + "; "
-                    + machine + ".";
         }
 
         /** The gate count, how many were not evaluated, and the line of each gate that did not pass. */
@@ -155,7 +165,14 @@ public final class LoadReport {
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(runs, block, Run::read))));
         fanOutBodies.forEach((name, body) -> renderers.put(name, block -> body.apply(read(fanOuts, block,
                 FanOutReport::read))));
-        this.blocks = new GeneratedBlocks(TOOL, renderers);
+        this.blocks = new GeneratedBlocks(TOOL, renderers, block -> {
+            if (block.name().startsWith("ws-")) {
+                FanOutReport run = read(fanOuts, block, FanOutReport::read);
+                return run.quiet() ? Optional.empty() : Optional.of(run.machine());
+            }
+            Run run = read(runs, block, Run::read);
+            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
+        });
     }
 
     /** A run's folder read into what reports it. */

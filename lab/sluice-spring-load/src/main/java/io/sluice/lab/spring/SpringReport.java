@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -25,7 +26,7 @@ import java.util.function.Function;
  * {@code uploads} and {@code downloads} ({@link SpringTables}) or {@code gates} ({@link SpringGates}).
  * A run with a sample during which other work kept more than {@code Load.NOISY_ABOVE} of the cores
  * busy, or with no load recorded, is not quiet: {@code --from} rewrites no block from it without
- * {@code --allow-noisy}.
+ * {@code --allow-noisy}, and every block from it starts with {@link GeneratedBlocks#NOT_QUIET}.
  */
 public final class SpringReport {
 
@@ -42,7 +43,10 @@ public final class SpringReport {
                 "gates", run -> "```\n" + SpringGates.render(run) + "```\n");
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
         bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
-        this.blocks = new GeneratedBlocks(TOOL, renderers);
+        this.blocks = new GeneratedBlocks(TOOL, renderers, block -> {
+            SpringRun run = run(block.reportFrom(root));
+            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
+        });
     }
 
     public static void main(String[] args) throws IOException {

@@ -110,15 +110,20 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
         IntSummaryStatistics perCell = samplesPerCell();
         String samples = perCell.getMin() == perCell.getMax() ? Integer.toString(perCell.getMax())
                 : perCell.getMin() + " to " + perCell.getMax();
-        double othersBusy = all().stream().mapToDouble(sample -> sample.load().othersBusy()).filter(value -> !Double.isNaN(value))
-                .max().orElse(Double.NaN);
         List<String> parts = new ArrayList<>();
         parts.add("Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + samples
                 + " recorded samples per cell");
-        parts.add(samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad()
+        parts.add(machine());
+        return String.join("; ", parts) + ".\nCommand: `LoadHarness " + arguments + "`.\n";
+    }
+
+    /** Whether the machine was quiet, with the figures behind it. */
+    String machine() {
+        double othersBusy = all().stream().mapToDouble(sample -> sample.load().othersBusy()).filter(value -> !Double.isNaN(value))
+                .max().orElse(Double.NaN);
+        return samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad()
                 + " samples)" : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
                 + "during a sample (%d samples above %.0f%%)", quiet() ? "quiet" : "NOISY", 100 * othersBusy,
-                noisySamples(), 100 * Load.NOISY_ABOVE));
-        return String.join("; ", parts) + ".\nCommand: `LoadHarness " + arguments + "`.\n";
+                noisySamples(), 100 * Load.NOISY_ABOVE);
     }
 }

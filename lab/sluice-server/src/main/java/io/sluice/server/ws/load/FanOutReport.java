@@ -54,17 +54,21 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
     /** Commit, JDK, scale and whether the machine was quiet. */
     public String line() {
         LaneResult first = results.get(0);
-        double othersBusy = results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
-        long noisy = results.stream().filter(result -> result.othersBusy() > Load.NOISY_ABOVE).count();
-        long unknown = results.stream().filter(result -> Double.isNaN(result.othersBusy())).count();
-        String machine = unknown > 0 ? "machine unknown (no load recorded in " + unknown + " lanes)"
-                : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy in a lane (%d above %.0f%%)",
-                        quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisy, 100 * Load.NOISY_ABOVE);
         return String.format(Locale.ROOT, "Commit %s, JDK %s, %d clients (%d slow), %.0f s of load in the longest lane, "
                         + "lanes %s; %s.", first.commit(), first.jdk(), first.clients(), first.slowClients(),
                 results.stream().mapToDouble(LaneResult::seconds).max().orElse(0),
                 results.stream().map(LaneResult::lane).distinct().collect(Collectors.joining(", "))
-                        + (repeats() == 1 ? "" : ", " + repeats() + " repeats"), machine);
+                        + (repeats() == 1 ? "" : ", " + repeats() + " repeats"), machine());
+    }
+
+    /** Whether the machine was quiet, with the figures behind it. */
+    public String machine() {
+        double othersBusy = results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
+        long noisy = results.stream().filter(result -> result.othersBusy() > Load.NOISY_ABOVE).count();
+        long unknown = results.stream().filter(result -> Double.isNaN(result.othersBusy())).count();
+        return unknown > 0 ? "machine unknown (no load recorded in " + unknown + " lanes)"
+                : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy in a lane (%d above %.0f%%)",
+                        quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisy, 100 * Load.NOISY_ABOVE);
     }
 
     int repeats() {
