@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  * deletes each upload sample's stored files once the sample is measured (every upload writes a new
  * file, and the disk holds one sample's uploads) and empties its storage ({@code --work}/storage)
  * after each cell; a running one's storage is left to its owner. Options (defaults):
- * {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1
+ * {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1 --transfers} (every one, or labels such as
+ * {@code spring-download,sluice-download})
  * --jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar
  * --server-jvm -Xmx1g --work RESULTS/work}.
  *
@@ -87,7 +88,7 @@ public final class LoadHarness {
         Path storage = options.containsKey("url") ? null : Files.createDirectories(work.resolve("storage"));
         List<Long> sizes = Arrays.stream(options.get("sizes").split(",")).map(LoadHarness::bytes).toList();
         List<Integer> clientCounts = Arrays.stream(options.get("clients").split(",")).map(Integer::parseInt).toList();
-        List<Transfer> transfers = List.of(Transfer.values());
+        List<Transfer> transfers = Transfer.named(options.getOrDefault("transfers", ""));
         Map<Long, Path> sources = new TreeMap<>(); // by size, each written once
         try (ServerUnderLoad server = storage == null
                 ? ServerUnderLoad.at(URI.create(options.get("url")))

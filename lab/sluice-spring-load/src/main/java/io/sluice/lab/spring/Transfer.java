@@ -46,6 +46,26 @@ enum Transfer {
         return "spring-" + against;
     }
 
+    /**
+     * The transfers {@code labels} names ({@code spring-download,sluice-download}), in this type's order; all of them if
+     * it is empty.
+     *
+     * @throws IllegalArgumentException naming a label that is no transfer's
+     */
+    static List<Transfer> named(String labels) {
+        if (labels.isBlank()) {
+            return List.of(values());
+        }
+        List<String> wanted = List.of(labels.split(","));
+        for (String label : wanted) {
+            if (Arrays.stream(values()).noneMatch(transfer -> transfer.label().equals(label))) {
+                throw new IllegalArgumentException("no transfer " + label + "; known: "
+                        + Arrays.stream(values()).map(Transfer::label).toList());
+            }
+        }
+        return Arrays.stream(values()).filter(transfer -> wanted.contains(transfer.label())).toList();
+    }
+
     /** sluice's transfers, uploads or downloads, in the order of the tables. */
     static List<Transfer> sluices(boolean uploads) {
         return Arrays.stream(values()).filter(transfer -> transfer.variant.equals("sluice") && transfer.upload() == uploads).toList();
