@@ -6,6 +6,7 @@ import io.sluice.WriteOptions;
 import io.sluice.internal.Directories;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.reactivestreams.Publisher;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -69,7 +70,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * set here (parts, headers, form fields in memory, bytes per part). A form field becomes a
  * {@link FormFieldPart} held in memory. A file part's content is written, as it arrives, to a new
  * file in the storage directory by {@link DataBufferFiles#write(org.reactivestreams.Publisher, Path,
- * WriteOptions)} (the given options with {@link WriteMode#CREATE_NEW}); the part is emitted once its
+ * WriteOptions)} (the given options with {@link WriteMode#CREATE_NEW}), or by the given
+ * {@link PartWriter}; the part is emitted once its
  * file is written and closed. Its first {@code transferTo(dest)} moves that file to {@code dest},
  * replacing what is there (a rename within one file system, else a copy and a delete, as
  * {@link Files#move} does); a later one copies from {@code dest}. {@link Part#content()} reads the
@@ -99,7 +101,27 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
 
     private final PartEventHttpMessageReader parser = new PartEventHttpMessageReader();
     private final Path storage;                  // where file parts wait for their transferTo
-    private final WriteOptions options;          // for the stored files, mode CREATE_NEW
+    private final PartWriter writer;             // writes each file part's content to its new file
+
+    /**
+     * How a file part's content is written to the new file the reader chose for it: by default
+     * {@link DataBufferFiles#write(org.reactivestreams.Publisher, Path, WriteOptions)}; an
+     * application that measures or observes its writes passes one that does.
+     */
+    @FunctionalInterface
+    public interface PartWriter {
+        /**
+         * Writes a file part's content to {@code file}.
+         *
+         * @param content the part's content; every buffer must be released once, written or not, as
+         *     {@code DataBufferFiles.write} releases them
+         * @param file a file in the storage directory that does not exist yet: the write creates it,
+         *     and must fail rather than write over a file that exists
+         * @return a cold {@code Mono} of the bytes written, which fails if the write does; cancelling
+         *     it cancels the write
+         */
+        Mono<Long> write(Publisher<DataBuffer> content, Path file);
+    }
 
     /**
      * A reader that stores file parts in {@code storage}, written as {@code options} say (its
@@ -111,8 +133,25 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @throws NullPointerException if an argument is {@code null}
      */
     public StoringPartReader(Path storage, WriteOptions options) {
+        this(storage, createNew(options));
+    }
+
+    /**
+     * A reader that stores file parts in {@code storage}, each written by {@code writer} to a new
+     * file.
+     *
+     * @param storage an existing directory, as for {@link #StoringPartReader(Path, WriteOptions)}
+     * @param writer writes each file part's content to its new file
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public StoringPartReader(Path storage, PartWriter writer) {
         this.storage = Objects.requireNonNull(storage, "storage");
-        this.options = Objects.requireNonNull(options, "options").withMode(WriteMode.CREATE_NEW);
+        this.writer = Objects.requireNonNull(writer, "writer");
+    }
+
+    private static PartWriter createNew(WriteOptions options) {
+        WriteOptions creating = Objects.requireNonNull(options, "options").withMode(WriteMode.CREATE_NEW);
+        return (content, file) -> DataBufferFiles.write(content, file, creating);
     }
 
     /**
@@ -204,7 +243,9 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
         if (head instanceof FilePartEvent file) {
             Path path = storage.resolve("part-" + UUID.randomUUID());
             files.unfinished.add(path);
-            return DataBufferFiles.write(cursor.partContents(), path, options).map(size -> {
+            // last(): the part goes out once the write has completed, not at its count, so whatever
+            // observes the write has seen it end before anyone holds the part
+            return writer.write(cursor.partContents(), path).flux().last().map(size -> {
                 files.unfinished.remove(path);
                 files.unmoved.add(path);
                 return new StoredFilePart(file.name(), file.filename(), file.headers(), path, files.unmoved);

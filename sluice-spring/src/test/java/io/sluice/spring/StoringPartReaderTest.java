@@ -2,6 +2,7 @@ package io.sluice.spring;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +28,7 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.util.MultiValueMap;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import java.io.IOException;
 import java.net.URI;
@@ -216,6 +218,48 @@ class StoringPartReaderTest {
         assertEquals(1, storedFiles().size(), "an append reads the stored file and leaves it to delete()");
         parts.get(2).delete().block(WAIT);
         assertEquals(List.of(), storedFiles());
+        assertAllBodyBuffersReleased();
+    }
+
+    @Test
+    void anApplicationsPartWriterWritesEveryFilePartToANewFile() throws Exception {
+        byte[] photo = random(400_000, 14);
+        byte[] notes = random(5_000, 15);
+        List<Path> written = Collections.synchronizedList(new ArrayList<>());
+        StoringPartReader reader = new StoringPartReader(storage, (content, file) -> {
+            written.add(file);
+            return DataBufferFiles.write(content, file, WriteOptions.defaults().withMode(WriteMode.CREATE_NEW));
+        });
+
+        List<Part> parts = reader.read(PART, request(form(photo, notes), 8192), Map.of()).collectList().block(WAIT);
+
+        assertEquals(2, written.size(), "one write per file part, none for the field");
+        assertTrue(written.stream().allMatch(file -> storage.equals(file.getParent())), "in the storage directory");
+        assertArrayEquals(photo, Files.readAllBytes(written.get(0)));
+        assertArrayEquals(notes, Files.readAllBytes(written.get(1)));
+        ((FilePart) parts.get(1)).transferTo(uploads.resolve("photo")).block(WAIT);
+        assertArrayEquals(photo, Files.readAllBytes(uploads.resolve("photo")));
+        parts.get(2).delete().block(WAIT);
+        assertAllBodyBuffersReleased();
+    }
+
+    @Test
+    void aPartWriterThatFailsFailsTheReadWithItsErrorAndLeavesNoStoredFile() throws Exception {
+        StoringPartReader reader = new StoringPartReader(storage, (content, file) -> DataBufferFiles
+                .write(content, file, WriteOptions.defaults().withMode(WriteMode.CREATE_NEW))
+                .then(Mono.error(new IOException("quota exceeded"))));
+
+        Flux<Part> parts = reader.read(PART, request(form(random(300_000, 16), random(10, 17)), 8192), Map.of());
+
+        IOException failure = assertThrows(IOException.class, () -> {
+            try {
+                parts.collectList().block(WAIT);
+            } catch (RuntimeException e) {
+                throw (IOException) e.getCause();
+            }
+        });
+        assertEquals("quota exceeded", failure.getMessage());
+        awaitNoStoredFile();
         assertAllBodyBuffersReleased();
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.spring.boot;
 
+import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
 import io.sluice.spring.StoringPartReader;
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,10 +41,11 @@ public class SluiceMultipartAutoConfiguration {
     }
 
     /**
-     * The reader, with Boot's multipart limits and the upload write options.
+     * The reader, with Boot's multipart limits and the default write options. Each stored file
+     * part is a write through {@code transfers}, so the meters and observations count it as one.
      *
      * @param multipart Boot's {@code spring.webflux.multipart.*}, if bound
-     * @param transfers the transfers, whose upload options the stored files are written with
+     * @param transfers the transfers that write the stored files, with their default write options
      * @return a reader storing file parts in Boot's storage directory, or else in a new temporary
      *     directory
      */
@@ -52,8 +54,9 @@ public class SluiceMultipartAutoConfiguration {
     public StoringPartReader sluicePartReader(ObjectProvider<ReactiveMultipartProperties> multipart,
                                               SluiceTransfers transfers) {
         ReactiveMultipartProperties limits = multipart.getIfAvailable(ReactiveMultipartProperties::new);
-        WriteOptions options = transfers.writeOptions();
-        StoringPartReader reader = new StoringPartReader(storage(limits.getFileStorageDirectory()), options);
+        WriteOptions options = transfers.writeOptions().withMode(WriteMode.CREATE_NEW);
+        StoringPartReader reader = new StoringPartReader(storage(limits.getFileStorageDirectory()),
+                (content, file) -> transfers.write(content, file, options));
         reader.setMaxInMemorySize(Math.toIntExact(limits.getMaxInMemorySize().toBytes()));
         reader.setMaxHeadersSize(Math.toIntExact(limits.getMaxHeadersSize().toBytes()));
         reader.setMaxPartSize(limits.getMaxDiskUsagePerPart().toBytes());

@@ -1,5 +1,7 @@
 package io.sluice.spring.boot;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.spring.StoringPartReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,15 +12,27 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.web.codec.CodecCustomizer;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.MultipartBodyBuilder;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.MultipartHttpMessageWriter;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.util.MultiValueMap;
+import reactor.core.publisher.Mono;
 
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +55,40 @@ class SluiceMultipartAutoConfigurationTest {
                     assertThat(multipartReaderOf(context)).isSameAs(reader);
                     assertThat(partReadersOf(context)).containsExactly(reader);
                 });
+    }
+
+    @Test
+    void eachStoredFilePartIsAMeasuredWrite() {
+        byte[] photo = new byte[300_001];
+        byte[] notes = new byte[4_096];
+        new Random(3).nextBytes(photo);
+        runner.withConfiguration(AutoConfigurations.of(SluiceMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class)
+                .withPropertyValues("spring.webflux.multipart.file-storage-directory=" + storage).run(context -> {
+                    StoringPartReader reader = context.getBean(StoringPartReader.class);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+
+                    List<Part> parts = reader.read(ResolvableType.forClass(Part.class), form(photo, notes), Map.of())
+                            .collectList().block(Duration.ofSeconds(30));
+
+                    assertThat(parts).hasSize(3);
+                    assertThat(registry.get("sluice.write").tag("outcome", "completed").timer().count()).isEqualTo(2);
+                    assertThat(registry.get("sluice.write.bytes").counter().count()).isEqualTo(photo.length + notes.length);
+                    parts.forEach(part -> part.delete().block(Duration.ofSeconds(30)));
+                });
+    }
+
+    /** A form of a field and two file parts, encoded by Spring's own writer, as a server request. */
+    private static MockServerHttpRequest form(byte[] photo, byte[] notes) {
+        MultipartBodyBuilder builder = new MultipartBodyBuilder();
+        builder.part("title", "a title");
+        builder.part("photo", new ByteArrayResource(photo)).filename("photo.bin");
+        builder.part("notes", new ByteArrayResource(notes)).filename("notes.txt");
+        MockClientHttpRequest encoded = new MockClientHttpRequest(HttpMethod.POST, URI.create("/upload"));
+        new MultipartHttpMessageWriter().write(Mono.just(builder.build()), ResolvableType.forClass(MultiValueMap.class),
+                MediaType.MULTIPART_FORM_DATA, encoded, Map.of()).block(Duration.ofSeconds(30));
+        return MockServerHttpRequest.post("/upload").contentType(encoded.getHeaders().getContentType())
+                .body(encoded.getBody());
     }
 
     @Test
