@@ -3,7 +3,8 @@
  * publishers and writers, with bounded, adaptive write demand.
  *
  * <p>Exports the API packages only; {@code io.sluice.internal} stays hidden, but for sluice's own
- * Spring module, whose multipart cursor runs on the one drain idiom ({@code SerialDrain}).
+ * Spring and S3 modules, which run on the one drain idiom ({@code SerialDrain}) and, for S3's
+ * uploads, on the one operation stage ({@code OperationFuture}).
  */
 module io.sluice {
     requires transitive org.reactivestreams;
@@ -13,5 +14,6 @@ module io.sluice {
     exports io.sluice;
     exports io.sluice.demand;
     exports io.sluice.http;
-    exports io.sluice.internal to io.sluice.spring;   // the Spring module's automatic name
+    exports io.sluice.internal to io.sluice.spring,   // the Spring module's automatic name
+            io.sluice.s3;
 }

@@ -46,7 +46,8 @@
  *       thread; it runs the passes and the failure callback (D1-D6).</li>
  *   <li>{@link io.sluice.internal.OperationFuture}: {@code succeed}, {@code fail} and
  *       {@code enterCommit} from the drain; every other completion from any thread, which runs the
- *       abort hook on that thread before the stage completes (F1, F2).</li>
+ *       abort hook on that thread before the stage completes (F1, F2), or hands the completion to
+ *       an asynchronous abort that runs it when the operation has stopped (F4).</li>
  *   <li>{@link io.sluice.internal.AbortGate}: {@code open} from the drain, {@code abort} from any
  *       thread; the two meet under one lock, held only to change the gate's state, never during
  *       the open (G1-G3).</li>

@@ -32,7 +32,8 @@ import java.util.concurrent.Flow;
  *
  * <p><b>Threading:</b> every method returns at once; nothing blocks a thread sluice does not own.
  * An upload's work runs on the thread that signals it (the publisher's {@code onNext}, the SDK's
- * completion threads): it copies bytes and starts asynchronous calls, never waits.
+ * completion threads, the caller completing the stage; a timeout's, sluice's own
+ * {@code sluice-timeout-N}): it copies bytes and starts asynchronous calls, never waits.
  *
  * <p><b>Backpressure:</b> an upload requests one item at a time, and only when its bytes fit in the
  * upload's memory bound; a read passes its subscriber's demand to the SDK, whose Netty client reads

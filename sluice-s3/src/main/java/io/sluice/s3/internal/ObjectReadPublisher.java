@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Invariants:
  * <ul>
  *   <li>B1 (§1.3): every signal to the subscriber, {@code onSubscribe} included, is an event on the
- *       subscription's {@link Drain}, so signals never overlap, whichever thread (the subscriber's,
+ *       subscription's {@link SerialEvents}, so signals never overlap, whichever thread (the subscriber's,
  *       an SDK event loop, the SDK's completion executor) causes them.</li>
  *   <li>B2 (demand): downstream demand is passed to the SDK's body publisher as it is; before that
  *       publisher exists it is summed (capped at {@code Long.MAX_VALUE}, §3.17). The SDK's Netty
@@ -77,7 +77,7 @@ public final class ObjectReadPublisher implements BytePublisher {
     private final class ObjectReadSubscription implements Subscription {
 
         private Subscriber<? super ByteBuffer> downstream;   // drain-confined; null once done (§3.13)
-        private final Drain drain = new Drain(this::failFromBug);
+        private final SerialEvents drain = new SerialEvents(this::failFromBug);   // B1
         private long pendingDemand;              // drain-confined: requested before the body publisher came (B2)
         private boolean started;                 // drain-confined: GetObject sent (B3)
         private boolean done;                    // drain-confined: terminal signal sent or cancelled

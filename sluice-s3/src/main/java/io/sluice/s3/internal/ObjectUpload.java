@@ -1,6 +1,7 @@
 package io.sluice.s3.internal;
 
 import io.sluice.ChunkPool;
+import io.sluice.internal.OperationFuture;
 import io.sluice.s3.ObjectUploadException;
 import io.sluice.s3.UploadResult;
 import org.reactivestreams.Subscriber;
@@ -24,7 +25,7 @@ import java.util.concurrent.CompletionException;
  *
  * <p>Overview. Every signal, from upstream ({@code onSubscribe}, {@code onNext}, ...), from the SDK
  * (a part, the create, the complete or the abort finished) or from the stage's caller (an outside
- * completion), is an event on one {@link Drain}; all fields below the configuration are
+ * completion), is an event on one {@link SerialEvents}; all fields below the configuration are
  * drain-confined. One pass of {@link #pump()} copies the held item into the part being assembled,
  * starts the parts that are ready, and asks upstream for one more item when there is room for it.
  *
@@ -49,6 +50,22 @@ import java.util.concurrent.CompletionException;
  *       without them; owned items are dropped once copied. The publisher must not change an item's
  *       bytes between {@code onNext} and that moment.</li>
  * </ul>
+ *
+ * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
+ * (its F4), because aborting a multipart upload is a network call and the completing thread may be
+ * one that must not wait (an SDK event loop, a timer):
+ * <ul>
+ *   <li>U1: the stage is claimed exactly once (F1); the abort event runs exactly when an outside
+ *       completion claimed it, once, and the stage completes, as that completion asked, only when
+ *       the abort has finished (O4) and the event calls back ({@code outsideCompletion}).</li>
+ *   <li>U2: the upload claims its point of no return ({@code enterCommit}, F2) just before sending
+ *       the request that makes the object visible ({@code PutObject}, {@code CompleteMultipartUpload});
+ *       from then on outside completions lose ({@code cancel} returns {@code false}) and the stage
+ *       reports what the server did (O5).</li>
+ *   <li>U3: between an outside claim and the abort's end, {@code cancel} has returned {@code true}
+ *       but {@code isDone()} is still {@code false} (F4); {@code orTimeout} starts the abort on
+ *       sluice's timeout thread (F3), not the JDK's shared delayer.</li>
+ * </ul>
  */
 public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
@@ -61,8 +78,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final String key;
     private final int partsInFlight;               // O1: k
     private final int maxParts;                    // S3's 10,000 (lower in tests)
-    private final UploadFuture<UploadResult> result = new UploadFuture<>();
-    private final Drain drain = new Drain(this::fail);
+    private final OperationFuture<UploadResult> result = new OperationFuture<>();   // U1-U3
+    private final SerialEvents drain = new SerialEvents(this::fail);
 
     private int partSizeBytes;                     // drain-confined; raised once by declareLength before any byte
     private long declaredLength = -1;              // drain-confined; -1: unknown
@@ -86,7 +103,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private boolean committing;                    // drain-confined: PutObject or Complete sent (O5)
     private boolean abortSent;                     // drain-confined
     private Throwable failure;                     // drain-confined: the first failure
-    private Runnable outsideCompletion;            // drain-confined: completes the stage after an outside claim
+    private Runnable outsideCompletion;            // drain-confined: completes the stage after an outside claim (U1)
 
     /**
      * Creates an upload; subscribe it to the body's publisher, or call {@link #fail} before.
@@ -107,14 +124,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         this.partSizeBytes = partSizeBytes;
         this.partsInFlight = partsInFlight;
         this.maxParts = maxParts;
-        result.onAbort(completion -> drain.submit(() -> abortFromOutside(completion)));
+        result.onAbortAsync(completion -> drain.submit(() -> abortFromOutside(completion)));   // U1
         if (declaredLength >= 0) {
             declareLength(declaredLength);
         }
     }
 
     /** The stage: completes with what was stored, or exceptionally once any multipart upload is aborted. */
-    public UploadFuture<UploadResult> result() {
+    public OperationFuture<UploadResult> result() {
         return result;
     }
 
@@ -396,7 +413,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void putSingle() {
         if (!result.enterCommit()) {
-            return;                                    // O5: an outside completion won; its abort event follows
+            return;                                    // O5, U2: an outside completion won; its abort event follows
         }
         committing = true;
         ByteBuffer body = assembling != null ? assembling.flip() : ByteBuffer.allocate(0);
@@ -414,7 +431,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void completeUpload() {
         if (!result.enterCommit()) {
-            return;                                    // O5
+            return;                                    // O5, U2
         }
         committing = true;
         completedParts.sort(Comparator.comparingInt(CompletedPart::partNumber));

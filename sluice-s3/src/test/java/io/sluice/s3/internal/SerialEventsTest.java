@@ -11,29 +11,30 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-class DrainTest {
+/** E1 and E2: events run one at a time, in order, on a flat stack; a throwing event ends nothing else. */
+class SerialEventsTest {
 
     @Test
-    void reentrantEventsRunAfterTheCurrentOneOnTheSameStack_D3() {
+    void reentrantEventsRunAfterTheCurrentOneOnTheSameStack_E1() {
         List<String> order = new ArrayList<>();
         AtomicInteger depth = new AtomicInteger();
         AtomicInteger deepest = new AtomicInteger();
-        Drain drain = new Drain(error -> { throw new AssertionError(error); });
+        SerialEvents events = new SerialEvents(error -> { throw new AssertionError(error); });
         Runnable[] chain = new Runnable[1];
         AtomicInteger left = new AtomicInteger(10_000);
         chain[0] = () -> {
             deepest.accumulateAndGet(depth.incrementAndGet(), Math::max);
             if (left.decrementAndGet() > 0) {
-                drain.submit(chain[0]);
+                events.submit(chain[0]);
             }
             depth.decrementAndGet();
         };
-        drain.submit(() -> {
+        events.submit(() -> {
             order.add("first");
-            drain.submit(() -> order.add("second"));
+            events.submit(() -> order.add("second"));
             order.add("first done");
         });
-        drain.submit(chain[0]);
+        events.submit(chain[0]);
 
         assertEquals(List.of("first", "first done", "second"), order);
         assertEquals(0, left.get());
@@ -41,11 +42,11 @@ class DrainTest {
     }
 
     @Test
-    void eventsFromManyThreadsNeverOverlap_D1() throws Exception {
+    void eventsFromManyThreadsNeverOverlapAndAllRun_E1() throws Exception {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
-        int[] counter = new int[1];                      // drain-confined: no atomics needed (D2)
-        Drain drain = new Drain(error -> { throw new AssertionError(error); });
+        int[] counter = new int[1];                      // drain-confined: no atomics needed (E1)
+        SerialEvents events = new SerialEvents(error -> { throw new AssertionError(error); });
         int threads = 4;
         int perThread = 20_000;
         CountDownLatch start = new CountDownLatch(1);
@@ -58,7 +59,7 @@ class DrainTest {
                     return;
                 }
                 for (int j = 0; j < perThread; j++) {
-                    drain.submit(() -> {
+                    events.submit(() -> {
                         if (inside.incrementAndGet() != 1) {
                             overlaps.incrementAndGet();
                         }
@@ -76,21 +77,41 @@ class DrainTest {
         }
         assertEquals(0, overlaps.get());
         AtomicInteger seen = new AtomicInteger();
-        drain.submit(() -> seen.set(counter[0]));
+        events.submit(() -> seen.set(counter[0]));
         assertEquals(threads * perThread, seen.get());
     }
 
     @Test
-    void anEventThatThrowsGoesToTheFailureCallbackAndTheDrainGoesOn_D4() {
+    void anEventThatThrowsGoesToTheFailureCallbackAndTheDrainGoesOn_E2() {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<String> ran = new ArrayList<>();
-        Drain drain = new Drain(failure::set);
+        SerialEvents events = new SerialEvents(failure::set);
         IllegalStateException bug = new IllegalStateException("bug");
-        drain.submit(() -> {
-            drain.submit(() -> ran.add("after"));
+        events.submit(() -> {
+            events.submit(() -> ran.add("after"));
             throw bug;
         });
         assertSame(bug, failure.get());
         assertEquals(List.of("after"), ran);
+    }
+
+    @Test
+    void aFailureCallbackThatThrowsIsToldOnceMoreAndTheDrainStaysHeld_E2() {
+        List<Throwable> failures = new ArrayList<>();
+        List<String> ran = new ArrayList<>();
+        IllegalStateException callbackBug = new IllegalStateException("callback");
+        SerialEvents events = new SerialEvents(error -> {
+            failures.add(error);
+            if (failures.size() == 1) {
+                throw callbackBug;
+            }
+        });
+        IllegalStateException bug = new IllegalStateException("bug");
+        events.submit(() -> {
+            throw bug;
+        });
+        events.submit(() -> ran.add("never"));
+        assertEquals(List.of(bug, callbackBug), failures);
+        assertEquals(List.of(), ran, "no event runs once the drain is held");
     }
 }
