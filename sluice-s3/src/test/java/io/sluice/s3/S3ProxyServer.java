@@ -25,11 +25,12 @@ import java.util.stream.Stream;
 /**
  * S3Proxy in this JVM on a random loopback port, with a filesystem store in a temporary directory,
  * and a Netty-based SDK client for it. Jetty's threads are not daemons: always {@link #close()}.
+ * Public for sluice-examples-s3's tests, which take it from this module's -tests jar.
  */
-final class S3ProxyServer implements AutoCloseable {
+public final class S3ProxyServer implements AutoCloseable {
 
-    static final String IDENTITY = "local-identity";
-    static final String CREDENTIAL = "local-credential";
+    public static final String IDENTITY = "local-identity";
+    public static final String CREDENTIAL = "local-credential";
 
     private final Path store;
     private S3Proxy proxy;
@@ -40,7 +41,7 @@ final class S3ProxyServer implements AutoCloseable {
     }
 
     /** Starts a server on a random port with a new store. */
-    static S3ProxyServer start() throws Exception {
+    public static S3ProxyServer start() throws Exception {
         S3ProxyServer server = new S3ProxyServer(Files.createTempDirectory("sluice-s3proxy"));
         server.startOn(0);
         return server;
@@ -82,12 +83,12 @@ final class S3ProxyServer implements AutoCloseable {
         return port;
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
     /** A client for this server: Netty, path style, few retries (a stopped server fails fast). */
-    S3AsyncClient newClient(ExecutionInterceptor... interceptors) {
+    public S3AsyncClient newClient(ExecutionInterceptor... interceptors) {
         return newClient(Duration.ofSeconds(30), interceptors);
     }
 
@@ -133,12 +134,12 @@ final class S3ProxyServer implements AutoCloseable {
     }
 
     /** Multipart uploads still open in {@code bucket}: 0 after every upload, whatever happened. */
-    static int openUploads(S3AsyncClient client, String bucket) {
+    public static int openUploads(S3AsyncClient client, String bucket) {
         return client.listMultipartUploads(request -> request.bucket(bucket)).join().uploads().size();
     }
 
     /** Whether the object exists. */
-    static boolean exists(S3AsyncClient client, String bucket, String key) {
+    public static boolean exists(S3AsyncClient client, String bucket, String key) {
         try {
             client.headObject(request -> request.bucket(bucket).key(key)).join();
             return true;

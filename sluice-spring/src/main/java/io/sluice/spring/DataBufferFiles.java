@@ -130,6 +130,39 @@ public final class DataBufferFiles {
     }
 
     /**
+     * Hands {@code source} to any writer that takes a {@code Publisher<ByteBuffer>} and gives its
+     * lent items back once their bytes are used ({@link ChunkPool#giveBack}), as sluice's writers
+     * do and {@code sluice-s3}'s {@code ReactiveObject.write} does, releasing each buffer exactly
+     * once: the way {@link #write(Publisher, Path, WriteOptions)} feeds the file writer.
+     *
+     * <pre>{@code
+     * Mono<UploadResult> stored = DataBufferFiles.writeWith(request.getBody(),
+     *         bytes -> ReactiveObject.of(s3, bucket, key).write(bytes, UploadOptions.defaults()));
+     * }</pre>
+     *
+     * <p>Each item the writer receives is a view of one buffer's readable bytes (a copy, for a
+     * composite buffer), lent with {@link ChunkPool#lend}: the buffer is released when the writer
+     * gives the view back, or, for a buffer the source's operators drop before it reaches the
+     * writer, by the discard hook of the context the source is subscribed with. A writer that never
+     * gives an item back never has its buffer released.
+     *
+     * @param <T> what the writer's stage completes with
+     * @param source the bytes to write, subscribed by the writer, with the subscriber's Reactor
+     *     context, once per subscription to the result
+     * @param writer starts a write of the publisher it is given and returns its stage; called once
+     *     per subscription to the result
+     * @return a cold {@code Mono}: subscribing calls {@code writer}, and the {@code Mono} signals
+     *     what its stage completes with; cancelling the subscription cancels the stage
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static <T> Mono<T> writeWith(Publisher<? extends DataBuffer> source,
+                                        Function<? super Publisher<ByteBuffer>, ? extends CompletionStage<T>> writer) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(writer, "writer");
+        return started(context -> writer.apply(new LendingPublisher(source, context)));
+    }
+
+    /**
      * The whole of {@code file} in pooled 64 KiB chunks; as {@link #read(Path, ReadOptions)} with
      * {@link ReadOptions#defaults()}.
      *
@@ -209,7 +242,7 @@ public final class DataBufferFiles {
         return chunks.map(LentChunkBuffer::of);
     }
 
-    private static Mono<Long> started(Function<ContextView, CompletionStage<Long>> write) {
+    private static <T> Mono<T> started(Function<ContextView, ? extends CompletionStage<T>> write) {
         // Not suppressing cancel: cancelling the subscription cancels sluice's stage, which stops
         // the write, closes its target and cancels the source. The source is subscribed with the
         // context of the subscriber here, as Spring's DataBufferUtils.write subscribes it.

@@ -1,5 +1,6 @@
 package io.sluice.spring;
 
+import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,8 +28,11 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -287,6 +291,48 @@ class DataBufferFilesWriteTest {
     }
 
     @Test
+    void writeWithHandsTheBytesToAnyWriterAndReleasesEachBufferOnceAfterItsBytesAreWritten() throws Exception {
+        byte[] content = random(300_000, 8);
+        Path target = dir.resolve("any-writer");
+        TrackedBuffers buffers = new TrackedBuffers(content, 7000, target);
+
+        long written = DataBufferFiles.writeWith(buffers.flux(),
+                bytes -> ReactiveFile.of(target).write(bytes, WriteOptions.defaults())).block(WAIT);
+
+        assertEquals(content.length, written);
+        assertArrayEquals(content, Files.readAllBytes(target));
+        buffers.awaitAllReleased();
+        assertEquals(List.of(), buffers.problems());
+        assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
+    }
+
+    @Test
+    void cancellingWriteWithCancelsTheWritersStageAndReleasesEveryBufferSentOnce() throws Exception {
+        TrackedBuffers buffers = new TrackedBuffers(random(100_000, 9), 1000, null);
+        CountDownLatch someReleased = new CountDownLatch(1);
+        CountDownLatch sourceCancelled = new CountDownLatch(1);
+        Flux<DataBuffer> endless = Flux.concat(buffers.flux().take(50), Flux.never())
+                .doOnNext(buffer -> someReleased.countDown())
+                .doOnCancel(sourceCancelled::countDown);
+        AtomicReference<CompletableFuture<Long>> stage = new AtomicReference<>();
+
+        Disposable write = DataBufferFiles.writeWith(endless, bytes -> {
+            CompletableFuture<Long> started = ReactiveFile.of(dir.resolve("cancelled-any"))
+                    .write(bytes, WriteOptions.defaults()).toCompletableFuture();
+            stage.set(started);
+            return started;
+        }).subscribe();
+        assertTrue(someReleased.await(30, TimeUnit.SECONDS));
+        write.dispose();
+
+        assertTrue(sourceCancelled.await(30, TimeUnit.SECONDS), "cancelling the Mono cancels the source");
+        assertThrows(CancellationException.class, () -> stage.get().get(30, TimeUnit.SECONDS));
+        buffers.awaitAllReleased();
+        assertEquals(List.of(), buffers.problems());
+        assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
+    }
+
+    @Test
     void nullArgumentsAreNamed() {
         Flux<DataBuffer> none = Flux.empty();
         assertEquals("source", assertThrows(NullPointerException.class,
@@ -297,6 +343,10 @@ class DataBufferFilesWriteTest {
                 () -> DataBufferFiles.write(none, dir.resolve("x"), null)).getMessage());
         assertEquals("channel", assertThrows(NullPointerException.class,
                 () -> DataBufferFiles.write(none, (FileChannel) null, WriteOptions.defaults())).getMessage());
+        assertEquals("source", assertThrows(NullPointerException.class,
+                () -> DataBufferFiles.writeWith(null, bytes -> null)).getMessage());
+        assertEquals("writer", assertThrows(NullPointerException.class,
+                () -> DataBufferFiles.writeWith(none, null)).getMessage());
     }
 
     static Throwable rootOf(Throwable error) {

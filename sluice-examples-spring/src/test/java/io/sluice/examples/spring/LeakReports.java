@@ -31,12 +31,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  *
  * <p>Register it before {@code @SpringBootTest}: its class initializer installs the detector
  * factory, which must happen before Netty's first buffer class is initialized.
- * {@link LeakReportsTest} checks a leak is seen.
+ * {@link LeakReportsTest} checks a leak is seen. Public for sluice-examples-s3's tests, which take it
+ * from this module's -tests jar.
  *
  * <p>Reports come from any thread (the detector reports on the thread that next allocates, the
  * appender on the logging one) into a concurrent queue; the test thread drains it.
  */
-final class LeakReports implements BeforeEachCallback, AfterEachCallback {
+public final class LeakReports implements BeforeEachCallback, AfterEachCallback {
 
     private static final Queue<String> REPORTS = new ConcurrentLinkedQueue<>(); // any thread -> test thread
 
