@@ -93,6 +93,36 @@ final class SpringBufferFactories {
     }
 
     /**
+     * Takes a reference of the test's own on a Netty 4 buffer, so that once whatever it is sent to
+     * has released it, exactly one is left ({@link #releasedBesidesTheTestsHold}). Other buffers have
+     * no reference count to take: nothing happens.
+     */
+    static void holdForTheTest(DataBuffer buffer) {
+        if (buffer instanceof NettyDataBuffer netty) {
+            netty.retain();
+        }
+    }
+
+    /**
+     * Whether {@code buffer}, sent after {@link #holdForTheTest}, was released as its receiver
+     * must: a Netty 4 buffer exactly once (only the test's reference left; none would be a double
+     * release), any other freed; a {@code DefaultDataBuffer} has no release to observe.
+     */
+    static boolean releasedBesidesTheTestsHold(DataBuffer buffer) {
+        if (buffer instanceof NettyDataBuffer netty) {
+            return netty.getNativeBuffer().refCnt() == 1;
+        }
+        return freed(buffer);
+    }
+
+    /** Gives back the reference {@link #holdForTheTest} took, if it took one. */
+    static void releaseTheTestsHold(DataBuffer buffer) {
+        if (buffer instanceof NettyDataBuffer netty) {
+            netty.release();
+        }
+    }
+
+    /**
      * Waits up to 5 s until a pooled Netty 4 allocator behind {@code factory} has no live allocation
      * (an operator may release on another thread just after the test saw its end), then asserts it.
      * Other factories keep no such count.

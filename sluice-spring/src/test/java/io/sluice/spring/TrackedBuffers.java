@@ -42,8 +42,12 @@ final class TrackedBuffers {
 
     /** The content in items of {@code itemBytes} (the last one shorter). */
     TrackedBuffers(byte[] content, int itemBytes, Path target) {
-        this(content, IntStream.iterate(itemBytes, end -> end < content.length + itemBytes, end -> end + itemBytes)
-                .map(end -> Math.min(end, content.length)).toArray(), target);
+        this(content, ends(content.length, itemBytes), target);
+    }
+
+    /** The content in items of {@code itemBytes} (the last one shorter), each allocated by {@code factory}. */
+    TrackedBuffers(DataBufferFactory factory, byte[] content, int itemBytes, Path target) {
+        this(factory, content, ends(content.length, itemBytes), target);
     }
 
     /** The content cut before each of {@code ends}, ascending, the last one the content's length. */
@@ -57,6 +61,11 @@ final class TrackedBuffers {
         this.content = content;
         this.ends = ends;
         this.target = target;
+    }
+
+    private static int[] ends(int length, int itemBytes) {
+        return IntStream.iterate(itemBytes, end -> end < length + itemBytes, end -> end + itemBytes)
+                .map(end -> Math.min(end, length)).toArray();
     }
 
     /** The content as its items, each created on request. */
