@@ -56,13 +56,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * a Netty 4 factory gets {@code NettyDataBuffer}s over the chunks, every other factory (Netty 5's
  * too) sluice's own pooled buffers. After every case each buffer the test received was released by
  * it once and freed, every chunk is back in the pool and none was lent from the heap for want of
- * one, and a pooled Netty 4 allocator has no live allocation. Netty's leak detector runs at
- * PARANOID meanwhile.
+ * one, a pooled Netty 4 allocator has no live allocation, and {@code DataBufferUtils} failed no
+ * release ({@link FailedReleaseLog}). Netty's leak detector runs at PARANOID meanwhile.
  *
  * <p>Not re-expressed: Spring's reads of a mocked channel that fails mid-read (sluice reads a file
  * by its path; its own tests fail reads in {@code sluice-core}) and of an {@code InputStream}.
  */
-@ExtendWith(ParanoidLeakDetection.class)
+@ExtendWith({ParanoidLeakDetection.class, FailedReleaseLog.class})
 class SpringDataBufferUtilsReadCasesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -52,8 +52,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code AbstractDataBufferAllocatingTests} runs them. The buffers are the factory's, each wrapped
  * by {@link TrackedBuffers} to count its releases; after every case each one the test made was
  * released exactly once and never before its bytes were in the file, the factory's buffer under it
- * is freed, and a pooled Netty 4 allocator has no live allocation. Netty's leak detector runs at
- * PARANOID meanwhile.
+ * is freed, a pooled Netty 4 allocator has no live allocation, and {@code DataBufferUtils} failed no
+ * release ({@link FailedReleaseLog}). Netty's leak detector runs at PARANOID meanwhile.
  *
  * <p>Where sluice answers differently from {@code DataBufferUtils}, by design:
  * <ul>
@@ -67,7 +67,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * for {@code DataBuffer}s) and Spring's {@code outputStreamPublisher} and {@code
  * inputStreamSubscriber}, which touch no file.
  */
-@ExtendWith(ParanoidLeakDetection.class)
+@ExtendWith({ParanoidLeakDetection.class, FailedReleaseLog.class})
 class SpringDataBufferUtilsWriteCasesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -53,15 +53,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * factory, so they cannot be wrapped to count releases). A Netty 4 buffer is retained once by the
  * test before it is sent, so after the case exactly one reference must be left: none would be a
  * double release, two a leak; the test then releases it, and a pooled allocator must have no live
- * allocation. A Netty 5 buffer, which has no reference count, must be closed. Spring's default
- * buffers have no release to observe. Netty's leak detector runs at PARANOID meanwhile. Each buffer
+ * allocation. A Netty 5 buffer, which has no reference count, must be closed, and closed once: a
+ * second close is a double free, which {@link FailedReleaseLog} turns into a failure. Spring's
+ * default buffers have no release to observe. Netty's leak detector runs at PARANOID meanwhile. Each buffer
  * a case reads from a part's content is released by it and checked freed.
  *
  * <p>Spring runs its cases with parts kept in memory and with parts on disk; sluice's reader
  * stores every file part on disk, so the in-memory axis does not apply. Where sluice differs by
  * design, the case says so in a line.
  */
-@ExtendWith(ParanoidLeakDetection.class)
+@ExtendWith({ParanoidLeakDetection.class, FailedReleaseLog.class})
 class SpringFilePartCasesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
