@@ -84,10 +84,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * is asked for at most 256 events ahead of the write (the store's cursor).
  *
  * <p><b>Resources:</b> every buffer of the body is released once: written, or read into a form
- * field's value, or released when the read ends early. A read that fails or is cancelled deletes
- * every file it stored that was not moved away, the emitted parts' too (none of them can be
- * complete); after a read completes, the files belong to the parts, whose {@code delete()} the
- * server's exchange calls when the request ends.
+ * field's value, or released when the read ends early. A read that fails deletes every file it
+ * stored that was not moved away, the emitted parts' too (no consumer can have the whole form); a
+ * read that is cancelled deletes the file it was writing and leaves the parts it emitted to their
+ * consumer, who may be moving them. After a read completes, the files belong to the parts, whose
+ * {@code delete()} the server's exchange calls when the request ends.
  *
  * <p><b>Errors:</b> a form past a limit fails the read with Spring's exception for it (a
  * {@link DecodingException}, or a {@code DataBufferLimitException} for a part too large), which

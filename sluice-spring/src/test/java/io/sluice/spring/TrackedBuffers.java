@@ -1,6 +1,8 @@
 package io.sluice.spring;
 
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DataBufferWrapper;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.PooledDataBuffer;
@@ -24,9 +26,13 @@ import java.util.stream.IntStream;
  * Data buffers that record each release: how many times, and whether the target file already held
  * the buffer's bytes at that moment. A write test slices its content into these, lazily (one per
  * request), and asks afterwards whether each buffer created was released exactly once, never early.
+ * Each wraps a buffer of a {@link DataBufferFactory} (Spring's default heap factory unless one is
+ * given), which its first release releases in turn, so a factory's own accounting (Netty's pool,
+ * reference counts) sees the same releases.
  */
 final class TrackedBuffers {
 
+    private final DataBufferFactory factory;
     private final byte[] content;
     private final int[] ends;                      // item i is content[ends[i - 1], ends[i])
     private final Path target;                     // null: do not check the file at release
@@ -36,15 +42,30 @@ final class TrackedBuffers {
 
     /** The content in items of {@code itemBytes} (the last one shorter). */
     TrackedBuffers(byte[] content, int itemBytes, Path target) {
-        this(content, IntStream.iterate(itemBytes, end -> end < content.length + itemBytes, end -> end + itemBytes)
-                .map(end -> Math.min(end, content.length)).toArray(), target);
+        this(content, ends(content.length, itemBytes), target);
+    }
+
+    /** The content in items of {@code itemBytes} (the last one shorter), each allocated by {@code factory}. */
+    TrackedBuffers(DataBufferFactory factory, byte[] content, int itemBytes, Path target) {
+        this(factory, content, ends(content.length, itemBytes), target);
     }
 
     /** The content cut before each of {@code ends}, ascending, the last one the content's length. */
     TrackedBuffers(byte[] content, int[] ends, Path target) {
+        this(DefaultDataBufferFactory.sharedInstance, content, ends, target);
+    }
+
+    /** The content cut before each of {@code ends}, each item allocated by {@code factory}. */
+    TrackedBuffers(DataBufferFactory factory, byte[] content, int[] ends, Path target) {
+        this.factory = factory;
         this.content = content;
         this.ends = ends;
         this.target = target;
+    }
+
+    private static int[] ends(int length, int itemBytes) {
+        return IntStream.iterate(itemBytes, end -> end < length + itemBytes, end -> end + itemBytes)
+                .map(end -> Math.min(end, length)).toArray();
     }
 
     /** The content as its items, each created on request. */
@@ -56,8 +77,16 @@ final class TrackedBuffers {
     DataBuffer item(int index) {
         int start = index == 0 ? 0 : ends[index - 1];
         int end = ends[index];
-        DataBuffer bytes = DefaultDataBufferFactory.sharedInstance.allocateBuffer(end - start);
+        DataBuffer bytes = factory.allocateBuffer(end - start);
         bytes.write(content, start, end - start);
+        return adopt(bytes, start, end);
+    }
+
+    /**
+     * {@code bytes}, which must hold content {@code [start, end)} (a buffer the factory joined, say),
+     * tracked from now on: the wrapper's first release releases it.
+     */
+    DataBuffer adopt(DataBuffer bytes, int start, int end) {
         Tracked tracked = new Tracked(bytes, start, end);
         synchronized (created) {
             created.add(tracked);
@@ -84,6 +113,13 @@ final class TrackedBuffers {
     List<Integer> releaseCounts() {
         synchronized (created) {
             return created.stream().map(tracked -> tracked.releases.get()).toList();
+        }
+    }
+
+    /** The factory's buffers under the wrappers created so far, in creation order. */
+    List<DataBuffer> underlying() {
+        synchronized (created) {
+            return created.stream().map(Tracked::dataBuffer).toList();
         }
     }
 
@@ -136,6 +172,7 @@ final class TrackedBuffers {
             if (target != null && !fileHolds()) {
                 problem("bytes [" + start + ", " + end + ") released before they were in the file");
             }
+            DataBufferUtils.release(dataBuffer());
             TrackedBuffers.this.releases.release();
             return true;
         }
