@@ -22,8 +22,25 @@ class WriteRecordingTest {
 
     @Test
     void aWriteShowsUpInFlightRecorderWithItsCounters() throws Exception {
-        Path target = dir.resolve("out");
-        Path dump = dir.resolve("recording.jfr");
+        // Under load, JDK 17's recording file has been seen to give back null for the event's short
+        // string field (the strategy) while its long one (the target path) and every counter were
+        // right. So up to three recordings are made; the counters are checked in each, the strings
+        // in the first whose strings came back.
+        RecordedEvent write = null;
+        for (int attempt = 1; attempt <= 3 && (write == null || write.getString("strategy") == null); attempt++) {
+            write = recordOneWrite(dir.resolve("out-" + attempt));
+            assertEquals(100_000, write.getLong("bytes"));
+            assertEquals(100, write.getLong("items"));
+            assertTrue(write.getLong("requestCalls") >= 2);
+            assertTrue(write.getLong("peakQueuedBytes") <= 1024 * 1024);
+        }
+        assertEquals("completed", write.getString("outcome"));
+        assertTrue(write.getString("strategy").startsWith("adaptive"), write.getString("strategy"));
+    }
+
+    /** Writes 100 items of 1,000 bytes to {@code target} while recording; returns that write's event. */
+    private RecordedEvent recordOneWrite(Path target) throws Exception {
+        Path dump = dir.resolve(target.getFileName() + ".jfr");
         try (Recording recording = new Recording()) {
             recording.enable("io.sluice.Write");
             recording.start();
@@ -34,14 +51,8 @@ class WriteRecordingTest {
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(dump);
         // Other tests' writes in this JVM may end while the recording runs: take this write's event.
-        RecordedEvent write = events.stream().filter(event -> event.getEventType().getName().equals("io.sluice.Write"))
+        return events.stream().filter(event -> event.getEventType().getName().equals("io.sluice.Write"))
                 .filter(event -> target.toString().equals(event.getString("target")))
                 .findFirst().orElseThrow(() -> new AssertionError("no io.sluice.Write event for " + target + " in " + events));
-        assertEquals(100_000, write.getLong("bytes"));
-        assertEquals(100, write.getLong("items"));
-        assertEquals("completed", write.getString("outcome"));
-        assertTrue(write.getLong("requestCalls") >= 2);
-        assertTrue(write.getLong("peakQueuedBytes") <= 1024 * 1024);
-        assertTrue(write.getString("strategy").startsWith("adaptive"));
     }
 }
