@@ -25,7 +25,7 @@ public final class Providers {
     /** The comparison's rows in their table and legend order: sluice, the peers, then the baselines. */
     private static final List<String> COMPARISON = List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
             "vertx-pipe", "spring", "rio-64k", "vertx-64k", "vertx-pipe-64k", "spring-64k", "loop", "loop-gather",
-            "loop-staged-256k", "loop-direct-64k", "loop-fresh-64k", "files-copy", "vt-loop", "vt-loop-gather",
+            "loop-staged-256k", "loop-direct-64k", "loop-fresh-64k", "loop-transfer", "files-copy", "vt-loop", "vt-loop-gather",
             "vt-loop-staged-256k");
 
     /** sluice, the peers with their defaults and with 64 KiB reads, the baselines (virtual-thread ones on JDK 21+). */
@@ -54,7 +54,7 @@ public final class Providers {
     /** The demand-strategy scenario: sluice writes under each strategy, against the baselines. */
     public static List<String> demandScenario() {
         return List.of("sluice", "sluice-fixed-16-4", "sluice-fixed-1024-256", "sluice-one-by-one",
-                "sluice-unbounded", "loop", "loop-gather");
+                "sluice-unbounded", "loop", "loop-gather", "loop-staged-256k");
     }
 
     /** The hard byte bound ({@code withMaxItemBytes}) against the default on the write cells. */
@@ -62,12 +62,15 @@ public final class Providers {
         return List.of("sluice", "sluice-max-item-1k", "sluice-max-item-64k", "loop-gather");
     }
 
-    /** The read path's choices: lent against owned chunks of several sizes, against the plain loops. */
+    /**
+     * The read path's choices: lent against owned chunks of several sizes, against the plain loops; its copies
+     * also against the {@code transferTo} loop.
+     */
     public static List<String> readChoices() {
         List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-owned-16k", "sluice-owned-32k",
                 "sluice-owned-128k"));
         names.addAll(LARGE_READ_PEERS);
-        names.addAll(List.of("loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k"));
+        names.addAll(List.of("loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k", "loop-transfer"));
         return names;
     }
 

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.reflect.Field;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The plain-JDK loops added as the best baselines: what they write, read and copy is exactly the payload. */
+/**
+ * The plain-JDK loops added as the best baselines: what they write, read and copy is exactly the payload, and the
+ * reused buffers are allocated once per thread, never per operation.
+ */
 class LoopProviderTest {
 
     private static final long KIB = 1024;
@@ -46,7 +50,7 @@ class LoopProviderTest {
     void concurrentStagedWritesNeverShareABuffer() throws Exception {
         long size = 1024 * KIB + 3 * KIB;
         try (Provider loop = Providers.create("loop-staged-256k")) {
-            for (int round = 0; round < 3; round++) {   // later rounds take the buffers the first gave back
+            for (int round = 0; round < 3; round++) {   // later rounds reuse the threads' buffers
                 List<CompletableFuture<?>> writes = new ArrayList<>();
                 for (int i = 0; i < 8; i++) {
                     writes.add(loop.write(dir.resolve(round + "-" + i), Payload.chunks(size), false));
@@ -86,7 +90,7 @@ class LoopProviderTest {
         Payload.createFile(source, size);
         for (String name : List.of("loop-direct-64k", "loop-direct-256k")) {
             try (Provider loop = Providers.create(name)) {
-                for (int round = 0; round < 3; round++) {   // later rounds read into given-back buffers
+                for (int round = 0; round < 3; round++) {   // later rounds read into the threads' buffers
                     List<CompletableFuture<?>> reads = new ArrayList<>();
                     for (int i = 0; i < 6; i++) {
                         reads.add(loop.read(source, size));
@@ -117,5 +121,77 @@ class LoopProviderTest {
                 assertNull(Payload.verify(target, size), name);
             }
         }
+    }
+
+    @Test
+    void reusedBufferLoopsAllocateAtMostOneBufferPerThreadHoweverManyOperationsRunAtOnce() throws Exception {
+        Path source = dir.resolve("small");
+        Payload.createFile(source, KIB);
+        int parallelism = 100;      // far more operations at once than threads are idle at first
+        int rounds = 4;
+        for (String name : List.of("loop-direct-64k", "loop-direct-256k", "loop-staged-256k")) {
+            try (LoopProvider loop = (LoopProvider) Providers.create(name)) {
+                for (int round = 0; round < rounds; round++) {
+                    List<CompletableFuture<?>> operations = new ArrayList<>();
+                    for (int i = 0; i < parallelism; i++) {
+                        operations.add(loop.supports(Op.READ) ? loop.read(source, KIB)
+                                : loop.write(dir.resolve(name + "-" + i), 1, false));
+                    }
+                    CompletableFuture.allOf(operations.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                }
+                assertTrue(loop.reusedBuffersAllocated() > 0, name);
+                assertTrue(loop.reusedBuffersAllocated() <= loop.threadsStarted(),
+                        name + ": " + loop.reusedBuffersAllocated() + " buffers for " + loop.threadsStarted()
+                                + " threads and " + rounds * parallelism + " operations");
+            }
+        }
+    }
+
+    @Test
+    void loopsWithoutAReusedBufferAllocateNone() throws Exception {
+        Path source = dir.resolve("source");
+        Payload.createFile(source, 64 * KIB);
+        for (String name : List.of("loop", "loop-fresh-64k", "loop-transfer")) {
+            try (LoopProvider loop = (LoopProvider) Providers.create(name)) {
+                Op op = loop.supports(Op.READ) ? Op.READ : Op.COPY;
+                loop.start(op, source, dir.resolve(name), 64 * KIB).get(30, TimeUnit.SECONDS);
+                assertEquals(0, loop.reusedBuffersAllocated(), name);
+            }
+        }
+    }
+
+    @Test
+    void transferLoopCopiesExactlyTheSourceAtEverySize() throws Exception {
+        try (Provider loop = Providers.create("loop-transfer")) {
+            // empty, one byte, one byte over a 64 KiB buffer, several MiB with a ragged end
+            for (long size : List.of(0L, 1L, 64 * KIB + 1, 3 * 1024 * KIB + 5)) {
+                Path source = dir.resolve("transfer-source-" + size);
+                Files.write(source, bytes(size));
+                Path target = dir.resolve("transfer-target-" + size);
+                Files.write(target, bytes(size + 4096));   // a longer file there already: truncated first
+                assertEquals(size, loop.copy(source, target).get(30, TimeUnit.SECONDS), "size " + size);
+                assertEquals(-1, Files.mismatch(source, target), "size " + size);
+            }
+        }
+    }
+
+    @Test
+    void transferLoopIsACopyOnlyBaseline() {
+        try (Provider loop = Providers.create("loop-transfer")) {
+            assertTrue(Providers.isBaseline(loop.name()));
+            assertTrue(loop.supports(Op.COPY));
+            assertFalse(loop.supports(Op.READ));
+            assertFalse(loop.supports(Op.WRITE));
+            assertFalse(loop.supports(Op.WRITE_SYNC));
+        }
+    }
+
+    /** {@code size} bytes that differ from one offset to the next, so a shifted or repeated block shows. */
+    private static byte[] bytes(long size) {
+        byte[] bytes = new byte[Math.toIntExact(size)];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        return bytes;
     }
 }

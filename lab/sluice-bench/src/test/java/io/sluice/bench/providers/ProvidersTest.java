@@ -1,5 +1,8 @@
 package io.sluice.bench.providers;
 
+import io.sluice.bench.Cell;
+import io.sluice.bench.Op;
+import io.sluice.bench.Profile;
 import io.sluice.bench.Provider;
 import org.junit.jupiter.api.Test;
 
@@ -7,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -59,6 +63,24 @@ class ProvidersTest {
         for (List<String> list : List.of(Providers.comparison(), quick)) {
             assertTrue(list.containsAll(List.of("loop-staged-256k", "loop-gather", "loop-direct-64k", "loop",
                     "loop-fresh-64k", "rio", "vertx", "vertx-pipe", "spring")));
+        }
+    }
+
+    @Test
+    void everyProfileThatMeasuresAnOperationHasTheBaselineItsRestatedTargetsNeed() {
+        for (String name : List.of("quick", "standard", "full", "read", "demand")) {
+            Profile profile = Profile.named(name);
+            Set<Op> ops = profile.cells().stream().map(Cell::op).collect(Collectors.toSet());
+            if (ops.contains(Op.WRITE)) {
+                assertTrue(profile.providers().contains("loop-staged-256k"), name);
+            }
+            if (ops.contains(Op.READ)) {
+                assertTrue(profile.providers().contains("loop-direct-64k"), name);
+            }
+            if (ops.contains(Op.COPY)) {
+                assertTrue(profile.providers().contains("loop-transfer"), name);
+            }
+            assertTrue(profile.providers().contains("loop"), name + " keeps the 8 KiB heap loop as a secondary row");
         }
     }
 
