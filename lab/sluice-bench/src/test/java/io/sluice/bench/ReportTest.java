@@ -5,9 +5,11 @@ import io.sluice.lab.Load;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The paper's columns, computed from samples. */
@@ -61,6 +63,94 @@ class ReportTest {
         assertTrue(summary.contains("| write: sluice / rio speed >= 2.00 | met in 0 of 0, 1 not measured | - "
                 + "| write 100 MiB x10 not measured |"), summary);
         assertTrue(summary.contains("| write: sluice / loop-gather speed >= 0.80 | **met in 1 of 1** |"), summary);
+    }
+
+    /** {@code count} samples of {@code provider} in {@code cell}, each taking {@code millis}. */
+    private static List<Sample> samples(Cell cell, String provider, long millis, int count) {
+        return java.util.stream.IntStream.range(0, count).mapToObj(round -> sample(cell, provider, millis)).toList();
+    }
+
+    @Test
+    void theRestatedTargetsStandBesideTheOnesTheyRestateEachMarked() {
+        Cell write = Cell.parse("WRITE:10M:1");
+        Cell read = Cell.parse("READ:1M:10");
+        Cell copy = Cell.parse("COPY:10M:1");
+        List<Sample> samples = new ArrayList<>();
+        samples.addAll(samples(write, "sluice", 100, 5));
+        samples.addAll(samples(write, "loop-reused-staged-256k", 95, 5));   // sluice at 0.95x: met against 0.90
+        samples.addAll(samples(write, "loop-staged-256k", 50, 5));          // no target: sluice at 0.50x of it
+        samples.addAll(samples(write, "loop", 400, 5));                      // sluice at 4x: met against 3
+        samples.addAll(samples(read, "sluice-lent", 100, 5));
+        samples.addAll(samples(read, "loop-reused-direct-64k", 80, 5));     // lent at 0.80x: missed against 1
+        samples.addAll(samples(read, "loop-direct-64k", 90, 5));            // lent at 0.90x: met against 0.85
+        samples.addAll(samples(read, "loop", 250, 5));                       // lent at 2.5x: met against 1
+        samples.addAll(samples(copy, "sluice", 100, 5));
+        samples.addAll(samples(copy, "sluice-lent", 150, 5));
+        samples.addAll(samples(copy, "loop-transfer", 110, 5));       // copyTo 1.10x, write(read(lent)) 0.73x
+        samples.addAll(samples(copy, "loop", 300, 5));
+        Report report = new Report(samples);
+
+        String summary = Targets.summary(report);
+
+        assertTrue(summary.contains("| write: sluice / loop-reused-staged-256k speed >= 0.90 | **met in 1 of 1** "
+                + "| 0.95-0.95 |"), summary);
+        assertFalse(summary.contains("/ loop-staged-256k"), "no target is stated against the pooled staged loop");
+        assertTrue(summary.contains("| write: sluice / loop speed >= 3.00 (before: against loop, 8 KiB heap) "
+                + "| **met in 1 of 1** | 4.00-4.00 |"), summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop-reused-direct-64k speed >= 1.00 | met in 0 of 1 "
+                + "| 0.80-0.80 | read 1 MiB x10 0.80 (0.80-0.80) missed |"), summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop-direct-64k speed >= 0.85 (before: 0.85x of "
+                + "loop-direct-64k) | **met in 1 of 1** | 0.90-0.90 |"), summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop (8 KiB) speed >= 1.00 (before: against loop, 8 KiB "
+                + "heap) | **met in 1 of 1** | 2.50-2.50 |"), summary);
+        assertTrue(summary.contains("| copy: sluice / loop-transfer speed >= 1.00 | **met in 1 of 1** | 1.10-1.10 |"),
+                summary);
+        assertTrue(summary.contains("| copy: sluice-lent (write(read)) / loop-transfer >= 0.80 | met in 0 of 1 "
+                + "| 0.73-0.73 | copy 10 MiB x1 0.73 (0.73-0.73) missed |"), summary);
+        assertTrue(summary.contains("| copy: sluice-lent (write(read)) / loop >= 1.00 (before: against loop, 8 KiB "
+                + "heap) | **met in 1 of 1** | 2.00-2.00 |"), summary);
+        assertTrue(summary.indexOf("write: sluice / loop-reused-staged-256k speed")
+                < summary.indexOf("write: sluice / loop speed"), "each restated target comes before the one it restates");
+        String text = Targets.text(report);
+        assertTrue(text.contains("copy 10 MiB x1         sluice / loop speed                  3.00 (3.00-3.00)     "
+                + "(>= 1.00)  met  (before: against loop, 8 KiB heap)"), text);
+    }
+
+    @Test
+    void aRunWithOnlyThePooledLoopsCountsTheRestatedTargetsNotMeasured() {
+        Cell copy = Cell.parse("COPY:1M:10");
+        Cell read = Cell.parse("READ:1M:1");
+        Cell write = Cell.parse("WRITE:1M:1");
+        List<Sample> samples = new ArrayList<>();
+        for (String provider : List.of("sluice", "sluice-lent", "loop")) {    // no loop-transfer, no reused loop
+            samples.addAll(samples(copy, provider, 100, 5));
+            samples.addAll(samples(read, provider, 100, 5));
+        }
+        samples.addAll(samples(read, "loop-direct-64k", 100, 5));         // the pooled loops of earlier runs
+        for (String provider : List.of("sluice", "loop", "loop-staged-256k")) {
+            samples.addAll(samples(write, provider, 100, 5));
+        }
+        Report report = new Report(samples);
+
+        String summary = Targets.summary(report);
+
+        assertTrue(summary.contains("| copy: sluice / loop-transfer speed >= 1.00 | met in 0 of 0, 1 not measured | - "
+                + "| copy 1 MiB x10 not measured |"), summary);
+        assertTrue(summary.contains("| copy: sluice-lent (write(read)) / loop-transfer >= 0.80 | met in 0 of 0, 1 not "
+                + "measured | - | copy 1 MiB x10 not measured |"), summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop-reused-direct-64k speed >= 1.00 | met in 0 of 0, 1 "
+                + "not measured | - | read 1 MiB x1 not measured |"), summary);
+        assertTrue(summary.contains("| write: sluice / loop-reused-staged-256k speed >= 0.90 | met in 0 of 0, 1 "
+                + "not measured | - | write 1 MiB x1 not measured |"), summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop-direct-64k speed >= 0.85 (before: 0.85x of "
+                + "loop-direct-64k) | **met in 1 of 1** | 1.00-1.00 |"), summary);
+        assertTrue(summary.contains("| copy: sluice / loop speed >= 1.00 (before: against loop, 8 KiB heap) "
+                + "| **met in 1 of 1** |"), summary);
+        String text = Targets.text(report);
+        assertTrue(text.startsWith("targets: 6 met, 2 missed, 0 inconclusive of 8 measured, 10 not measured checks"),
+                text);
+        assertTrue(text.contains("copy 1 MiB x10         sluice / loop-transfer speed         -                    "
+                + "(>= 1.00)  not measured"), text);
     }
 
     @Test

@@ -22,10 +22,14 @@ public final class Providers {
     private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
             "spring-64k");
 
-    /** The comparison's rows in their table and legend order: sluice, the peers, then the baselines. */
+    /**
+     * The comparison's rows in their table and legend order: sluice, the peers, then the baselines, each loop
+     * with a per-thread reused buffer before the pooled one of the same work (a secondary row).
+     */
     private static final List<String> COMPARISON = List.of("sluice", "sluice-lent", "sluice-rw", "rio", "vertx",
             "vertx-pipe", "spring", "rio-64k", "vertx-64k", "vertx-pipe-64k", "spring-64k", "loop", "loop-gather",
-            "loop-staged-256k", "loop-direct-64k", "loop-fresh-64k", "files-copy", "vt-loop", "vt-loop-gather",
+            "loop-reused-staged-256k", "loop-staged-256k", "loop-reused-direct-64k", "loop-direct-64k",
+            "loop-fresh-64k", "loop-transfer", "files-copy", "vt-loop", "vt-loop-gather", "vt-loop-reused-staged-256k",
             "vt-loop-staged-256k");
 
     /** sluice, the peers with their defaults and with 64 KiB reads, the baselines (virtual-thread ones on JDK 21+). */
@@ -43,18 +47,21 @@ public final class Providers {
         return index < 0 ? COMPARISON.size() : index;
     }
 
-    /** {@link #comparison()} without the 64 KiB peer rows and {@code vt-loop-staged-256k}, the slower staged loop. */
+    /**
+     * {@link #comparison()} without the 64 KiB peer rows and the virtual-thread staged loops, slower than those on
+     * platform threads.
+     */
     public static List<String> quick() {
         List<String> names = new ArrayList<>(comparison());
         names.removeAll(LARGE_READ_PEERS);
-        names.remove("vt-loop-staged-256k");
+        names.removeAll(List.of("vt-loop-reused-staged-256k", "vt-loop-staged-256k"));
         return names;
     }
 
     /** The demand-strategy scenario: sluice writes under each strategy, against the baselines. */
     public static List<String> demandScenario() {
         return List.of("sluice", "sluice-fixed-16-4", "sluice-fixed-1024-256", "sluice-one-by-one",
-                "sluice-unbounded", "loop", "loop-gather");
+                "sluice-unbounded", "loop", "loop-gather", "loop-reused-staged-256k", "loop-staged-256k");
     }
 
     /** The hard byte bound ({@code withMaxItemBytes}) against the default on the write cells. */
@@ -62,19 +69,24 @@ public final class Providers {
         return List.of("sluice", "sluice-max-item-1k", "sluice-max-item-64k", "loop-gather");
     }
 
-    /** The read path's choices: lent against owned chunks of several sizes, against the plain loops. */
+    /**
+     * The read path's choices: lent against owned chunks of several sizes, against the plain loops; its copies
+     * also against the {@code transferTo} loop.
+     */
     public static List<String> readChoices() {
         List<String> names = new ArrayList<>(List.of("sluice", "sluice-lent", "sluice-owned-16k", "sluice-owned-32k",
                 "sluice-owned-128k"));
         names.addAll(LARGE_READ_PEERS);
-        names.addAll(List.of("loop", "loop-direct-64k", "loop-fresh-64k", "loop-fresh-direct-64k"));
+        names.addAll(List.of("loop", "loop-reused-direct-64k", "loop-direct-64k", "loop-fresh-64k",
+                "loop-fresh-direct-64k", "loop-transfer"));
         return names;
     }
 
     /** Chunk sizes of the read: owned and lent chunks of 64, 128 and 256 KiB against the plain loops. */
     public static List<String> readChunkSizes() {
         return List.of("sluice-owned-64k", "sluice-owned-128k", "sluice-owned-256k", "sluice-lent-64k",
-                "sluice-lent-128k", "sluice-lent-256k", "loop", "loop-direct-64k", "loop-direct-256k");
+                "sluice-lent-128k", "sluice-lent-256k", "loop", "loop-reused-direct-64k", "loop-reused-direct-256k",
+                "loop-direct-64k", "loop-direct-256k");
     }
 
     /** The memory stress case's writers. */

@@ -1,5 +1,8 @@
 package io.sluice.bench.providers;
 
+import io.sluice.bench.Cell;
+import io.sluice.bench.Op;
+import io.sluice.bench.Profile;
 import io.sluice.bench.Provider;
 import org.junit.jupiter.api.Test;
 
@@ -7,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,9 +40,11 @@ class ProvidersTest {
                 assertEquals(provider instanceof LoopProvider, Providers.isBaseline(name), name);
             }
         }
-        assertTrue(Providers.isBaseline("loop-staged-256k"));
-        assertTrue(Providers.isBaseline("vt-loop-staged-256k"));
-        assertTrue(Providers.isBaseline("loop-direct-64k"));
+        for (String loop : List.of("loop-staged-256k", "vt-loop-staged-256k", "loop-direct-64k",
+                "loop-reused-staged-256k", "vt-loop-reused-staged-256k", "loop-reused-direct-64k",
+                "loop-reused-direct-256k", "loop-transfer")) {
+            assertTrue(Providers.isBaseline(loop), loop);
+        }
         for (String peer : LARGE_READ_PEERS) {
             assertFalse(Providers.isBaseline(peer), peer);
         }
@@ -54,11 +60,35 @@ class ProvidersTest {
         }
         List<String> expectedQuick = new ArrayList<>(Providers.comparison());
         expectedQuick.removeAll(LARGE_READ_PEERS);
-        expectedQuick.remove("vt-loop-staged-256k");
+        expectedQuick.removeAll(List.of("vt-loop-reused-staged-256k", "vt-loop-staged-256k"));
         assertEquals(expectedQuick, quick, "quick is the comparison without the 64 KiB peer rows");
         for (List<String> list : List.of(Providers.comparison(), quick)) {
-            assertTrue(list.containsAll(List.of("loop-staged-256k", "loop-gather", "loop-direct-64k", "loop",
-                    "loop-fresh-64k", "rio", "vertx", "vertx-pipe", "spring")));
+            assertTrue(list.containsAll(List.of("loop-reused-staged-256k", "loop-staged-256k", "loop-gather",
+                    "loop-reused-direct-64k", "loop-direct-64k", "loop", "loop-fresh-64k", "loop-transfer", "rio",
+                    "vertx", "vertx-pipe", "spring")));
+        }
+    }
+
+    @Test
+    void everyProfileThatMeasuresAnOperationHasTheBaselinesOfItsTargetsAndThePooledLoopsBesideThem() {
+        for (String name : List.of("quick", "standard", "full", "read", "demand")) {
+            Profile profile = Profile.named(name);
+            Set<Op> ops = profile.cells().stream().map(Cell::op).collect(Collectors.toSet());
+            List<String> providers = profile.providers();
+            if (ops.contains(Op.WRITE)) {
+                assertTrue(providers.contains("loop-reused-staged-256k"), name);
+                assertTrue(providers.contains("loop-staged-256k"), name + " keeps the pooled staged loop");
+            }
+            if (ops.contains(Op.READ)) {
+                assertTrue(providers.contains("loop-reused-direct-64k"), name);
+                assertTrue(providers.contains("loop-direct-64k"), name + " keeps the pooled direct loop");
+                assertTrue(providers.indexOf("loop-reused-direct-64k") < providers.indexOf("loop-direct-64k"),
+                        name + ": the pooled loop is the secondary row");
+            }
+            if (ops.contains(Op.COPY)) {
+                assertTrue(providers.contains("loop-transfer"), name);
+            }
+            assertTrue(providers.contains("loop"), name + " keeps the 8 KiB heap loop as a secondary row");
         }
     }
 
@@ -68,6 +98,8 @@ class ProvidersTest {
         assertTrue(Providers.legendOrder("spring-64k") < Providers.legendOrder("loop"));
         assertTrue(Providers.legendOrder("files-copy") < Providers.legendOrder("vt-loop"));
         assertTrue(Providers.legendOrder("vt-loop-staged-256k") < Providers.legendOrder("sluice-owned-16k"));
+        assertTrue(Providers.legendOrder("loop-reused-staged-256k") < Providers.legendOrder("loop-staged-256k"));
+        assertTrue(Providers.legendOrder("loop-reused-direct-64k") < Providers.legendOrder("loop-direct-64k"));
         assertEquals(Providers.legendOrder("sluice-owned-16k"), Providers.legendOrder("sluice-max-item-1k"));
     }
 }
