@@ -109,9 +109,8 @@ final class SpringGates {
     }
 
     private static Verdict raw(SpringRun run, List<String> lines) {
-        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        List<Long> sizes = sizesFromGateSize(run, lines);
         if (sizes.isEmpty()) {
-            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
             return Verdict.NOT_MEASURED;
         }
         List<Verdict> verdicts = new ArrayList<>();
@@ -125,6 +124,15 @@ final class SpringGates {
         return all(verdicts);
     }
 
+    /** The upload sizes from {@link #FROM_BYTES}; if there is none, a line saying so. */
+    private static List<Long> sizesFromGateSize(SpringRun run, List<String> lines) {
+        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        if (sizes.isEmpty()) {
+            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
+        }
+        return sizes;
+    }
+
     /** A cell judged on two criteria: met if both are, missed if either is, not measured if either is not. */
     private static Verdict both(Verdict first, Verdict second) {
         if (first == Verdict.NOT_MEASURED || second == Verdict.NOT_MEASURED) {
@@ -134,9 +142,8 @@ final class SpringGates {
     }
 
     private static Verdict transferTo(SpringRun run, List<String> lines) {
-        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        List<Long> sizes = sizesFromGateSize(run, lines);
         if (sizes.isEmpty()) {
-            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
             return Verdict.NOT_MEASURED;
         }
         List<Verdict> verdicts = new ArrayList<>();
