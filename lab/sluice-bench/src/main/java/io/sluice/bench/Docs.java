@@ -25,12 +25,13 @@ final class Docs {
 
     private final Path root;
     private final Map<Path, Report> reports = new HashMap<>(); // by absolute samples path: each is read once
+    private final Map<Path, RunInfo> runs = new HashMap<>();    // the same, for the run line and its quietness
     private final GeneratedBlocks blocks;
 
     Docs(Path root) {
         this.root = root;
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>(Map.of(
-                "run", block -> RunInfo.of(samples(from(block))).line() + "\n",
+                "run", block -> runInfo(block).line() + "\n",
                 "compact", block -> "```\n" + report(block).compact() + "```\n",
                 "tables", block -> report(block).markdown().strip() + "\n",
                 "targets", block -> Targets.summary(report(block)),
@@ -46,7 +47,7 @@ final class Docs {
         if (AdaptiveTables.BLOCKS.contains(block.name())) {
             return AdaptiveTables.quietness(from(block));
         }
-        RunInfo run = RunInfo.of(samples(from(block)));
+        RunInfo run = runInfo(block);
         return run.quiet() ? Optional.empty() : Optional.of("machine " + run.quietness());
     }
 
@@ -65,6 +66,16 @@ final class Docs {
 
     private Path from(GeneratedBlocks.Block block) {
         return block.reportFrom(root);
+    }
+
+    private RunInfo runInfo(GeneratedBlocks.Block block) {
+        return runs.computeIfAbsent(samplesFile(from(block)).toAbsolutePath(), path -> {
+            try {
+                return RunInfo.of(samples(path));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     private Report report(GeneratedBlocks.Block block) {
