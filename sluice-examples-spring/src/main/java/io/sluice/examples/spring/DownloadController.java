@@ -16,10 +16,11 @@ import reactor.core.scheduler.Schedulers;
  * several ranges as {@code multipart/byteranges}, 416) and, on Reactor Netty, sends the file with
  * zero-copy ({@code sendfile}). sluice's variant ({@code /sluice}) is {@link FileResponses#write}:
  * octet-stream, length, one range (206, 416; several answered with the whole file), {@code HEAD},
- * {@code ETag}/{@code Last-Modified} with 304 and 412, 404. It is asked for pooled chunks
- * ({@link FileResponses.Options#withoutZeroCopy()}): Netty buffers over the chunks, sent as they
- * are, each given back to its pool once sent, the path the load harness compares with Spring's
- * {@code sendfile}; without that option it would use {@code sendfile} too.
+ * {@code ETag}/{@code Last-Modified} with 304 and 412, 404, with its defaults: on Reactor Netty
+ * that is zero-copy ({@code sendfile}) too. {@code /sluice/pooled} is the same call asked for
+ * pooled chunks ({@link FileResponses.Options#withoutZeroCopy()}): Netty buffers over the chunks,
+ * sent as they are, each given back to its pool once sent, what a server without zero-copy gets,
+ * and what an application that meters or caps the bytes it sends chooses.
  */
 @RestController
 class DownloadController {
@@ -40,6 +41,11 @@ class DownloadController {
 
     @GetMapping("/sluice/files/{name}")
     Mono<Void> sluice(@PathVariable String name, ServerWebExchange exchange) {
+        return FileResponses.write(exchange, storage.resolve(name));
+    }
+
+    @GetMapping("/sluice/pooled/files/{name}")
+    Mono<Void> sluicePooled(@PathVariable String name, ServerWebExchange exchange) {
         return FileResponses.write(exchange, storage.resolve(name), POOLED);
     }
 }

@@ -33,6 +33,11 @@ import java.util.Locale;
  *       Spring's, so it measures the writer behind that file) and sluice's raw upload (the writer
  *       alone) over Spring's multipart. A run without {@code sluice-stream} samples has its cells
  *       not measured.</li>
+ *   <li><b>1.0x Resource:</b> at every size and at 1 and at 10 clients, sluice's download with
+ *       its defaults ({@link Transfer#SLUICE_ZERO_COPY}: {@code FileResponses.write}, zero-copy on
+ *       Reactor Netty) moves at least {@link #TIMES_RESOURCE} times the MiB/s of Spring's (returning
+ *       a {@code Resource}). Each cell also shows, for reference, the pooled download
+ *       ({@link Transfer#SLUICE_DOWNLOAD}) over the same baseline.</li>
  *   <li><b>heap flat:</b> for each of sluice's transfers and client counts, the server's heap after
  *       a full GC following a sample at the largest size measured is at most
  *       {@link #HEAP_GROWTH_AT_MOST} times that at the smallest (1 GiB against 1 MiB in the full run):
@@ -57,13 +62,14 @@ final class SpringGates {
     static final double TIMES_MULTIPART = 1.5;
     static final double TIMES_RAW = 5.0;
     static final double TIMES_TRANSFER_TO = 3.0;
+    static final double TIMES_RESOURCE = 1.0;
     static final List<Integer> GATE_CLIENTS = List.of(1, 10);
     static final double HEAP_GROWTH_AT_MOST = 1.25;
 
     private SpringGates() {
     }
 
-    /** Both gates, each cell's line and each gate's verdict, as a code block's text. */
+    /** Every gate, each cell's line and each gate's verdict, as a code block's text. */
     static String render(SpringRun run) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "1.5x transferTo: %s / %s MiB/s >= %.1f and CPU s/GiB below Spring's, at "
@@ -80,6 +86,10 @@ final class SpringGates {
                 SpringTables.size(FROM_BYTES)));
         Verdict transferTo = transferTo(run, lines);
         lines.add("=> " + transferTo);
+        lines.add(String.format(Locale.ROOT, "1.0x Resource: %s / %s MiB/s >= %.1f at every size, at 1 and 10 clients",
+                Transfer.SLUICE_ZERO_COPY.label(), Transfer.SLUICE_ZERO_COPY.baseline(), TIMES_RESOURCE));
+        Verdict resource = resource(run, lines);
+        lines.add("=> " + resource);
         lines.add(String.format(Locale.ROOT, "heap flat: sluice's server heap after a full GC at the largest size "
                 + "<= %.2fx at the smallest, each sluice transfer and client count", HEAP_GROWTH_AT_MOST));
         Verdict heap = heapFlat(run, lines);
@@ -161,6 +171,27 @@ final class SpringGates {
         return all(verdicts);
     }
 
+    private static Verdict resource(SpringRun run, List<String> lines) {
+        if (run.downloads().isEmpty()) {
+            lines.add("  no download in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : SpringRun.sizes(run.downloads())) {
+            for (int clients : GATE_CLIENTS) {
+                Estimate ratio = downloadRatio(run, Transfer.SLUICE_ZERO_COPY, size, clients);
+                Verdict verdict = ratio.against(TIMES_RESOURCE, false);
+                verdicts.add(verdict);
+                String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_ZERO_COPY.label() + " not measured"
+                        : ratio.format() + ": " + verdict;
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s / %s %s)", SpringTables.size(size),
+                        clients, judged, Transfer.SLUICE_DOWNLOAD.label(), Transfer.SLUICE_DOWNLOAD.baseline(),
+                        downloadRatio(run, Transfer.SLUICE_DOWNLOAD, size, clients).format()));
+            }
+        }
+        return verdicts.isEmpty() ? Verdict.NOT_MEASURED : all(verdicts);
+    }
+
     private static Verdict heapFlat(SpringRun run, List<String> lines) {
         List<Verdict> verdicts = new ArrayList<>();
         for (List<Sample> samples : List.of(run.uploads(), run.downloads())) {
@@ -193,6 +224,11 @@ final class SpringGates {
     /** {@code transfer}'s mean MiB/s over its baseline's in one upload cell. */
     private static Estimate ratio(SpringRun run, Transfer transfer, long size, int clients) {
         return SpringTables.ratio(run.uploads(), transfer.label(), transfer.baseline(), size, clients);
+    }
+
+    /** {@code transfer}'s mean MiB/s over its baseline's in one download cell. */
+    private static Estimate downloadRatio(SpringRun run, Transfer transfer, long size, int clients) {
+        return SpringTables.ratio(run.downloads(), transfer.label(), transfer.baseline(), size, clients);
     }
 
     /** The 3x gate's reference ratios: sluice's other uploads over the gate's baseline. */

@@ -94,9 +94,12 @@ final class SpringTables {
         return md + notes;
     }
 
-    /** Whether {@code transfer} is compared with a Spring transfer of another kind. */
+    /**
+     * Whether {@code transfer} is an upload compared with a Spring upload of another kind (sluice's
+     * downloads are all compared with Spring's one download, which the row's kind already says).
+     */
     private static boolean paired(Transfer transfer) {
-        return !transfer.kind.equals(transfer.against);
+        return transfer.upload() && !transfer.kind.equals(transfer.against);
     }
 
     /** {@code 812.4 (790.1-830.0)}: the mean and its 95% interval; {@code -} without samples. */

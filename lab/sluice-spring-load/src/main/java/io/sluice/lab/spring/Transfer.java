@@ -12,28 +12,34 @@ import java.util.List;
  * sluice's is compared with the Spring transfer its {@link #baseline()} names: the one of its own
  * kind, except {@link #SLUICE_STREAM}, which Spring has no counterpart for and which is compared with
  * {@link #SPRING_MULTIPART} (the same form, read as {@code PartEvent}s instead of a {@code FilePart}).
+ * sluice's two downloads are both compared with Spring's {@code Resource}: {@link #SLUICE_DOWNLOAD}
+ * is {@code FileResponses.write} asked for pooled chunks, {@link #SLUICE_ZERO_COPY} the same call
+ * with its defaults (zero-copy on Reactor Netty).
  */
 enum Transfer {
-    SPRING_MULTIPART("spring", "multipart", "multipart"),
-    SLUICE_MULTIPART("sluice", "multipart", "multipart"),
-    SLUICE_STREAM("sluice", "stream", "multipart"),
-    SPRING_RAW("spring", "raw", "raw"),
-    SLUICE_RAW("sluice", "raw", "raw"),
-    SPRING_DOWNLOAD("spring", "download", "download"),
-    SLUICE_DOWNLOAD("sluice", "download", "download");
+    SPRING_MULTIPART("spring", "multipart", "multipart", "spring"),
+    SLUICE_MULTIPART("sluice", "multipart", "multipart", "sluice"),
+    SLUICE_STREAM("sluice", "stream", "multipart", "sluice"),
+    SPRING_RAW("spring", "raw", "raw", "spring"),
+    SLUICE_RAW("sluice", "raw", "raw", "sluice"),
+    SPRING_DOWNLOAD("spring", "download", "download", "spring"),
+    SLUICE_DOWNLOAD("sluice", "download", "download", "sluice/pooled"),
+    SLUICE_ZERO_COPY("sluice", "zero-copy", "download", "sluice");
 
-    final String variant;  // the application's path prefix
-    final String kind;     // multipart, stream, raw or download
+    final String variant;  // spring or sluice
+    final String kind;     // multipart, stream, raw, download or zero-copy
     final String against;  // the kind of Spring's transfer this one is compared with
+    final String prefix;   // the application's path prefix
 
-    Transfer(String variant, String kind, String against) {
+    Transfer(String variant, String kind, String against, String prefix) {
         this.variant = variant;
         this.kind = kind;
         this.against = against;
+        this.prefix = prefix;
     }
 
     boolean upload() {
-        return !kind.equals("download");
+        return !against.equals("download");
     }
 
     /** The label in the raw results: {@code spring-raw}, {@code sluice-stream}... */
@@ -77,11 +83,11 @@ enum Transfer {
      */
     void once(FilesClient client, String name, Path source, long size) throws IOException, InterruptedException {
         String answer = switch (kind) {
-            case "multipart" -> check(client.uploadPart(variant, name, source));
+            case "multipart" -> check(client.uploadPart(prefix, name, source));
             case "stream" -> check(client.uploadStreamedPart(name, source));
-            case "raw" -> check(client.uploadRaw(variant, name, source));
+            case "raw" -> check(client.uploadRaw(prefix, name, source));
             default -> {
-                FilesClient.Answer got = client.count(variant, name);
+                FilesClient.Answer got = client.count(prefix, name);
                 yield got.status() == 200 ? Long.toString(got.bodyBytes()) : "status " + got.status();
             }
         };

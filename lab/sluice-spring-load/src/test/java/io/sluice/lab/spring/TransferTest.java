@@ -21,6 +21,14 @@ class TransferTest {
     }
 
     @Test
+    void bothOfSluicesDownloadsAreComparedWithSpringsResource() {
+        assertEquals(List.of(Transfer.SLUICE_DOWNLOAD, Transfer.SLUICE_ZERO_COPY), Transfer.sluices(false));
+        assertEquals(List.of("spring-download", "spring-download"),
+                Transfer.sluices(false).stream().map(Transfer::baseline).toList());
+        assertEquals(List.of("sluice/pooled", "sluice"), Transfer.sluices(false).stream().map(transfer -> transfer.prefix).toList());
+    }
+
+    @Test
     void anUnknownLabelIsRefusedWithTheKnownOnes() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Transfer.named("sluice-dowload"));
 
