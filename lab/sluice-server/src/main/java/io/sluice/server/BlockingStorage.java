@@ -32,7 +32,7 @@ record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Stor
     private static final int BLOCK_BYTES = 64 * 1024;
 
     @Override
-    public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
+    public void get(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         try {
             sleep(delayMillis);
             FileChannel channel;
@@ -113,10 +113,11 @@ record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Stor
     }
 
     @Override
-    public void delete(Request request, Response response, Callback callback, Path file, long delayMillis) {
+    public void delete(Request request, Response response, Callback callback, String name, Path file,
+                       long delayMillis) {
         try {
             sleep(delayMillis);
-            Replies.deleted(response, callback, file, Files.deleteIfExists(file));
+            Replies.deleted(response, callback, name, Files.deleteIfExists(file));
         } catch (IOException | RuntimeException e) {
             callback.failed(e);
         }

@@ -54,9 +54,9 @@ final class FileHandler extends Handler.Abstract {
             Path file = FileNames.resolve(directory, name);
             long delayMillis = delayMillis(request);
             switch (request.getMethod()) {
-                case "GET" -> storage.get(request, response, callback, file, delayMillis);
+                case "GET" -> storage.get(request, response, callback, name, file, delayMillis);
                 case "PUT" -> storage.put(request, response, callback, name, file, delayMillis);
-                case "DELETE" -> storage.delete(request, response, callback, file, delayMillis);
+                case "DELETE" -> storage.delete(request, response, callback, name, file, delayMillis);
                 default -> {
                     response.getHeaders().put(HttpHeader.ALLOW, "GET, PUT, DELETE");
                     Replies.text(response, callback, 405, "method " + request.getMethod() + " not allowed");

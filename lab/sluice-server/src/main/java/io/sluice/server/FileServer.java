@@ -55,12 +55,18 @@ public final class FileServer extends JettyService {
     static FileServer start(ServerConfig config, Executor files) throws Exception {
         refuseUnsupportedLane(config.lane());
         Path directory = config.directory().toAbsolutePath().normalize();
-        Files.createDirectories(directory);
         ChunkPool downloadChunks = ChunkPool.create(DOWNLOAD_CHUNK_BYTES, config.downloadChunks()); // empty until read
-        Storage storage = config.lane().blocking()
-                ? new BlockingStorage(config.maxUploadBytes(), config.events())
-                : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files,
-                        downloadChunks);
+        Storage storage;
+        if (config.bucket() != null) {
+            storage = new ObjectStorage(S3Clients.of(config.bucket()), config.bucket().bucket(), config.maxUploadBytes(),
+                    config.events());
+        } else {
+            Files.createDirectories(directory);
+            storage = config.lane().blocking()
+                    ? new BlockingStorage(config.maxUploadBytes(), config.events())
+                    : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files,
+                            downloadChunks);
+        }
         FileServer fileServer = new FileServer(config, storage, downloadChunks);
         fileServer.server().setHandler(new FileHandler(config.lane(), directory, storage));
         fileServer.start();

@@ -14,12 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,9 +43,8 @@ final class ReactiveStorage implements Storage {
      * ones end after 60 s.
      */
     private final ThreadPoolExecutor uploads = new ThreadPoolExecutor(UPLOAD_THREADS, UPLOAD_THREADS, 60,
-            TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemonThreads("sluice-server-upload-"));
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(daemonThreads("sluice-server-delay-timer-"));
+            TimeUnit.SECONDS, new LinkedBlockingQueue<>(), DelayTimer.daemonThreads("sluice-server-upload-"));
+    private final DelayTimer timer = new DelayTimer();
 
     ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events, Executor files,
                     ChunkPool downloadChunks) {
@@ -62,16 +57,16 @@ final class ReactiveStorage implements Storage {
     }
 
     @Override
-    public void get(Request request, Response response, Callback callback, Path file, long delayMillis) {
+    public void get(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         // Runs on a Jetty thread or the timer: only hands the open, size and read to the file executor.
-        after(delayMillis, callback, () -> FileDownload.start(request, response, callback, file, bounded, files,
+        timer.after(delayMillis, callback, () -> FileDownload.start(request, response, callback, file, bounded, files,
                 downloadChunks));
     }
 
     @Override
     public void put(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         Replies.checkDeclaredLength(request, maxUploadBytes);
-        after(delayMillis, callback, () -> {
+        timer.after(delayMillis, callback, () -> {
             Sha256 sha256 = new Sha256();
             RequestBodyPublisher body = new RequestBodyPublisher(request, maxUploadBytes, sha256);
             ReactiveFile.of(file)
@@ -91,11 +86,12 @@ final class ReactiveStorage implements Storage {
     }
 
     @Override
-    public void delete(Request request, Response response, Callback callback, Path file, long delayMillis) {
+    public void delete(Request request, Response response, Callback callback, String name, Path file,
+                       long delayMillis) {
         // The unlink is a blocking filesystem call too: it runs on the file executor, not on Jetty's threads.
-        after(delayMillis, callback, () -> files.execute(() -> {
+        timer.after(delayMillis, callback, () -> files.execute(() -> {
             try {
-                Replies.deleted(response, callback, file, Files.deleteIfExists(file));
+                Replies.deleted(response, callback, name, Files.deleteIfExists(file));
             } catch (IOException | RuntimeException e) {
                 callback.failed(e);
             }
@@ -106,23 +102,7 @@ final class ReactiveStorage implements Storage {
         return bounded ? Demand.adaptive() : Demand.unbounded();
     }
 
-    /** Runs {@code step} now, or later on the timer: no thread waits for the simulated storage. */
-    private void after(long delayMillis, Callback callback, Runnable step) {
-        Runnable guarded = () -> {
-            try {
-                step.run();
-            } catch (RuntimeException e) {
-                callback.failed(e);
-            }
-        };
-        if (delayMillis <= 0) {
-            guarded.run();
-        } else {
-            timer.schedule(guarded, delayMillis, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private static Throwable unwrap(Throwable failure) {
+    static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
@@ -130,19 +110,9 @@ final class ReactiveStorage implements Storage {
         return cause;
     }
 
-    /** Daemon threads named {@code prefix1}, {@code prefix2}, ...: they never keep the JVM alive. */
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger next = new AtomicInteger(1);
-        return task -> {
-            Thread thread = new Thread(task, prefix + next.getAndIncrement());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     @Override
     public void close() {
-        timer.shutdownNow();
+        timer.close();
         uploads.shutdown();               // uploads in progress end; nothing new is accepted
     }
 }

@@ -73,12 +73,12 @@ final class Replies {
         return range;
     }
 
-    static void deleted(Response response, Callback callback, Path file, boolean existed) {
+    static void deleted(Response response, Callback callback, String name, boolean existed) {
         if (existed) {
             response.setStatus(204);
             callback.succeeded();
         } else {
-            text(response, callback, 404, "no such file: " + file.getFileName());
+            text(response, callback, 404, "no such file: " + name);
         }
     }
 

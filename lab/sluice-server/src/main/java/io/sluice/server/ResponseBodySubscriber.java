@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * in memory until the socket takes it, as the WebSocket server in our reference texts did before
  * it bounded its window. {@link #QUEUED_BYTES} counts queued bytes of all responses.
  *
- * <p><b>Lent chunks.</b> Every buffer received is a chunk lent from a {@link ChunkPool}
- * ({@link FileDownload}); each is given back exactly once, when nothing will read it again:
+ * <p><b>Lent chunks.</b> From a file ({@link FileDownload}), every buffer received is a chunk lent
+ * from a {@link ChunkPool}; each is given back exactly once, when nothing will read it again:
  * <ul>
  *   <li>a chunk handed to Jetty, when Jetty has completed its write: in {@link #onSuccess()} after
  *       the write succeeded, in {@link #onCompleteFailure} after it failed;</li>
@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code IteratingCallback} turns its completions into {@code onSuccess} (once per write that
  * succeeded) and {@code onCompleteFailure} (only once no write is pending: after an {@code abort}
  * it waits for the pending write's callback), both serialised with {@link #process}. Its
- * {@code onFailure}, which may run while a write is still pending, gives nothing back.
+ * {@code onFailure}, which may run while a write is still pending, gives nothing back. From an
+ * object ({@link #owned}, {@link ObjectStorage}) the buffers are the subscriber's own, copied out
+ * of the HTTP client's: the same moments only drop the reference.
  *
  * <p>Jetty's own {@code Content.Sink.asSubscriber} is not used: it completes its callback only
  * after a chunk flagged last was written, which a publisher of plain {@code ByteBuffer}s never
@@ -51,21 +53,30 @@ final class ResponseBodySubscriber extends SendingSubscriber {
     private final Response response;
     private final Callback callback;
     private final boolean bounded;
+    private final boolean lent;                   // buffers are lent chunks, each given back once
     private boolean lastWritten;                  // process()-confined
     private ByteBuffer writing;                   // serialised with process(): the lent chunk Jetty is writing
 
-    private ResponseBodySubscriber(Response response, Callback callback, boolean bounded) {
+    private ResponseBodySubscriber(Response response, Callback callback, boolean bounded, boolean lent) {
         this.response = response;
         this.callback = callback;
         this.bounded = bounded;
+        this.lent = lent;
     }
 
+    /** Lane C: one buffer requested per buffer taken for writing; lent chunks. */
     static ResponseBodySubscriber bounded(Response response, Callback callback) {
-        return new ResponseBodySubscriber(response, callback, true);
+        return new ResponseBodySubscriber(response, callback, true, true);
     }
 
+    /** Lane C-unbounded: everything requested at once; lent chunks. */
     static ResponseBodySubscriber unbounded(Response response, Callback callback) {
-        return new ResponseBodySubscriber(response, callback, false);
+        return new ResponseBodySubscriber(response, callback, false, true);
+    }
+
+    /** As {@link #bounded}, for buffers that are the subscriber's own (no pool to give them back to). */
+    static ResponseBodySubscriber owned(Response response, Callback callback) {
+        return new ResponseBodySubscriber(response, callback, true, false);
     }
 
     @Override
@@ -85,7 +96,9 @@ final class ResponseBodySubscriber extends SendingSubscriber {
         if (accepted) {
             QUEUED_BYTES.addAndGet(-buffer.remaining());
         }
-        ChunkPool.giveBack(buffer);
+        if (lent) {
+            ChunkPool.giveBack(buffer);
+        }
     }
 
     @Override
@@ -134,7 +147,9 @@ final class ResponseBodySubscriber extends SendingSubscriber {
         ByteBuffer written = writing;
         if (written != null) {
             writing = null;
-            ChunkPool.giveBack(written);
+            if (lent) {
+                ChunkPool.giveBack(written);
+            }
         }
     }
 }
