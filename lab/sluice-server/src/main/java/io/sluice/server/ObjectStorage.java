@@ -73,17 +73,9 @@ final class ObjectStorage implements Storage {
             RequestBodyPublisher body = new RequestBodyPublisher(request, maxUploadBytes, sha256);
             UploadOptions options = declared >= 0 ? UploadOptions.defaults().withContentLength(declared)
                     : UploadOptions.defaults();
-            ReactiveObject.of(client, bucket, name).write(body, options).whenComplete((stored, failure) -> {
-                if (failure == null) {
-                    String hex = sha256.hex();
-                    events.stored(name, stored.bytes(), hex);
-                    Replies.stored(response, callback, name, stored.bytes(), hex);
-                    return;
-                }
-                Throwable cause = problemOrCause(failure);
-                events.failed(name, cause);
-                Replies.failure(response, callback, cause);
-            });
+            ReactiveObject.of(client, bucket, name).write(body, options).whenComplete((stored, failure) ->
+                    Replies.uploaded(response, callback, events, name, sha256, failure == null ? stored.bytes() : 0,
+                            failure));
         });
     }
 
@@ -96,7 +88,7 @@ final class ObjectStorage implements Storage {
                     if (failure == null) {
                         Replies.deleted(response, callback, name, true);
                     } else {
-                        callback.failed(ReactiveStorage.unwrap(failure));
+                        callback.failed(Replies.unwrap(failure));
                     }
                 })));
     }
@@ -113,26 +105,13 @@ final class ObjectStorage implements Storage {
                 }
                 return;
             }
-            Throwable cause = ReactiveStorage.unwrap(failure);
+            Throwable cause = Replies.unwrap(failure);
             if (cause instanceof NoSuchKeyException || cause instanceof S3Exception s3 && s3.statusCode() == 404) {
                 Replies.text(response, callback, 404, "no such file: " + name);
             } else {
                 callback.failed(cause);
             }
         });
-    }
-
-    /**
-     * The {@link HttpProblem} in {@code failure}'s causes (a body past the limit, which the upload
-     * reports as its publisher's error), or else {@code failure} unwrapped.
-     */
-    private static Throwable problemOrCause(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof HttpProblem) {
-                return cause;
-            }
-        }
-        return ReactiveStorage.unwrap(failure);
     }
 
     @Override

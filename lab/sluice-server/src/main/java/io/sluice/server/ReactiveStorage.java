@@ -12,7 +12,6 @@ import org.eclipse.jetty.util.Callback;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -71,17 +70,8 @@ final class ReactiveStorage implements Storage {
             RequestBodyPublisher body = new RequestBodyPublisher(request, maxUploadBytes, sha256);
             ReactiveFile.of(file)
                     .write(body, WriteOptions.defaults().withAtomicReplace().withDemand(demand()).withExecutor(uploads))
-                    .whenComplete((bytes, failure) -> {
-                        if (failure == null) {
-                            String hex = sha256.hex();
-                            events.stored(name, bytes, hex);
-                            Replies.stored(response, callback, name, bytes, hex);
-                            return;
-                        }
-                        Throwable cause = unwrap(failure);
-                        events.failed(name, cause);
-                        Replies.failure(response, callback, cause);
-                    });
+                    .whenComplete((bytes, failure) -> Replies.uploaded(response, callback, events, name, sha256,
+                            failure == null ? bytes : 0, failure));
         });
     }
 
@@ -100,14 +90,6 @@ final class ReactiveStorage implements Storage {
 
     private DemandStrategy demand() {
         return bounded ? Demand.adaptive() : Demand.unbounded();
-    }
-
-    static Throwable unwrap(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 
     @Override

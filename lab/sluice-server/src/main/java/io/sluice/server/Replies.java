@@ -9,6 +9,7 @@ import org.eclipse.jetty.util.Callback;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.concurrent.CompletionException;
 
 /** The parts of an answer every lane writes the same way. */
 final class Replies {
@@ -39,6 +40,43 @@ final class Replies {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         String json = "{\"name\":\"" + name + "\",\"bytes\":" + bytes + ",\"sha256\":\"" + sha256Hex + "\"}";
         Content.Sink.write(response, true, json + "\n", callback);
+    }
+
+    /**
+     * Answers an upload that ended: 201 with what was stored and its digest, or the failure (an
+     * {@link HttpProblem} among its causes, such as the body past the limit, as its own answer);
+     * {@code events} hears of it first.
+     */
+    static void uploaded(Response response, Callback callback, UploadEvents events, String name, Sha256 sha256,
+                         long bytes, Throwable failure) {
+        if (failure == null) {
+            String hex = sha256.hex();
+            events.stored(name, bytes, hex);
+            stored(response, callback, name, bytes, hex);
+            return;
+        }
+        Throwable cause = problemOrCause(failure);
+        events.failed(name, cause);
+        failure(response, callback, cause);
+    }
+
+    /** The {@link HttpProblem} among {@code failure}'s causes, or else {@code failure} without its completion wrappers. */
+    static Throwable problemOrCause(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof HttpProblem) {
+                return cause;
+            }
+        }
+        return unwrap(failure);
+    }
+
+    /** {@code failure} without the {@link CompletionException}s around it. */
+    static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     /** 404 for a missing file, 500 with the cause for any other failure to open or size it. */

@@ -6,6 +6,7 @@ import io.sluice.lab.Estimate.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 
 /**
  * The targets a Spring run is judged against, each by the 95% bootstrap interval of a ratio of
@@ -156,19 +157,9 @@ final class SpringGates {
         if (sizes.isEmpty()) {
             return Verdict.NOT_MEASURED;
         }
-        List<Verdict> verdicts = new ArrayList<>();
-        for (long size : sizes) {
-            for (int clients : GATE_CLIENTS) {
-                Estimate ratio = ratio(run, Transfer.SLUICE_STREAM, size, clients);
-                Verdict verdict = ratio.against(TIMES_TRANSFER_TO, false);
-                verdicts.add(verdict);
-                String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_STREAM.label() + " not measured"
-                        : ratio.format() + ": " + verdict;
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s)", SpringTables.size(size),
-                        clients, judged, String.join(", ", reference(run, size, clients))));
-            }
-        }
-        return all(verdicts);
+        return everyCell(sizes, Transfer.SLUICE_STREAM, TIMES_TRANSFER_TO,
+                (size, clients) -> ratio(run, Transfer.SLUICE_STREAM, size, clients),
+                (size, clients) -> String.join(", ", reference(run, size, clients)), lines);
     }
 
     private static Verdict resource(SpringRun run, List<String> lines) {
@@ -176,17 +167,28 @@ final class SpringGates {
             lines.add("  no download in this run");
             return Verdict.NOT_MEASURED;
         }
+        return everyCell(SpringRun.sizes(run.downloads()), Transfer.SLUICE_ZERO_COPY, TIMES_RESOURCE,
+                (size, clients) -> downloadRatio(run, Transfer.SLUICE_ZERO_COPY, size, clients),
+                (size, clients) -> Transfer.SLUICE_DOWNLOAD.label() + " / " + Transfer.SLUICE_DOWNLOAD.baseline() + " "
+                        + downloadRatio(run, Transfer.SLUICE_DOWNLOAD, size, clients).format(), lines);
+    }
+
+    /**
+     * Judges {@code judged}'s ratio against {@code times} at every size in {@code sizes} and at each
+     * of {@link #GATE_CLIENTS}, a line per cell with its reference ratios; met only if every cell is.
+     */
+    private static Verdict everyCell(List<Long> sizes, Transfer judged, double times, BiFunction<Long, Integer, Estimate> ratio,
+                                     BiFunction<Long, Integer, String> reference, List<String> lines) {
         List<Verdict> verdicts = new ArrayList<>();
-        for (long size : SpringRun.sizes(run.downloads())) {
+        for (long size : sizes) {
             for (int clients : GATE_CLIENTS) {
-                Estimate ratio = downloadRatio(run, Transfer.SLUICE_ZERO_COPY, size, clients);
-                Verdict verdict = ratio.against(TIMES_RESOURCE, false);
+                Estimate cell = ratio.apply(size, clients);
+                Verdict verdict = cell.against(times, false);
                 verdicts.add(verdict);
-                String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_ZERO_COPY.label() + " not measured"
-                        : ratio.format() + ": " + verdict;
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s / %s %s)", SpringTables.size(size),
-                        clients, judged, Transfer.SLUICE_DOWNLOAD.label(), Transfer.SLUICE_DOWNLOAD.baseline(),
-                        downloadRatio(run, Transfer.SLUICE_DOWNLOAD, size, clients).format()));
+                String said = verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured"
+                        : cell.format() + ": " + verdict;
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s)", SpringTables.size(size),
+                        clients, said, reference.apply(size, clients)));
             }
         }
         return verdicts.isEmpty() ? Verdict.NOT_MEASURED : all(verdicts);
