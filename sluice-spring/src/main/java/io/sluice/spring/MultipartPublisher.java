@@ -38,17 +38,17 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Invariants:
  * <ul>
- *   <li>P1: every body buffer received is released exactly once: the parser releases each buffer
+ *   <li>N1: every body buffer received is released exactly once: the parser releases each buffer
  *       it is given (what it split off is in events); a buffer that arrives after the events
  *       ended (cancel, error, completion, a failed pass) is released by the drain, or by
- *       {@link Parse#onNext} itself once no drain will run (P4).</li>
- *   <li>P2: every event made is delivered or released exactly once: it waits in {@code ready},
+ *       {@link Parse#onNext} itself once no drain will run (N4).</li>
+ *   <li>N2: every event made is delivered or released exactly once: it waits in {@code ready},
  *       drain-confined, until the downstream's demand takes it, and the drain releases what is
  *       left when the events end early.</li>
- *   <li>P3: the drain alone signals the downstream and requests from or cancels the body, so its
+ *   <li>N3: the drain alone signals the downstream and requests from or cancels the body, so its
  *       signals are serial (§1.3) and its requests too (§2.7); one buffer is requested at a time,
  *       only while the downstream has unmet demand and nothing is ready (§1.1).</li>
- *   <li>P4: a pass that throws (a downstream breaking §2.13) ends the events as a cancel would, in
+ *   <li>N4: a pass that throws (a downstream breaking §2.13) ends the events as a cancel would, in
  *       {@code passFailed}; the drain stays held ({@link SerialDrain} D4), so from then on a buffer
  *       is released by {@link Parse#onNext} on arrival, checked after it is queued.</li>
  * </ul>
@@ -109,16 +109,16 @@ final class MultipartPublisher implements Publisher<PartEvent> {
         private final Subscriber<? super PartEvent> downstream;
         private final Context context;           // the downstream's, for the body's operators
         private final MultipartParser parser;    // drain-confined
-        private final Queue<DataBuffer> arrived = new ConcurrentLinkedQueue<>();   // body -> drain (P1)
+        private final Queue<DataBuffer> arrived = new ConcurrentLinkedQueue<>();   // body -> drain (N1)
         private final AtomicLong requested = new AtomicLong();   // downstream -> drain, capped at Long.MAX_VALUE
         private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false);
-        private final Queue<PartEvent> ready = new ArrayDeque<>();   // drain-confined: parsed, not delivered (P2)
+        private final Queue<PartEvent> ready = new ArrayDeque<>();   // drain-confined: parsed, not delivered (N2)
         private volatile Subscription upstream;  // set once by onSubscribe, then used by the drain only
         private volatile Throwable upstreamError;   // written before upstreamDone, read after it
         private volatile boolean upstreamDone;   // body -> drain: onComplete or onError arrived
         private volatile boolean cancelled;      // downstream -> drain
         private volatile IllegalArgumentException refused;   // downstream -> drain: §3.9
-        private volatile boolean failed;         // the failed pass -> body: no drain will run again (P4)
+        private volatile boolean failed;         // the failed pass -> body: no drain will run again (N4)
         private RuntimeException failure;        // drain-confined: the parse failed; signalled after ready empties
         private long requestedUpstream;          // drain-confined: buffers requested so far
         private long taken;                      // drain-confined: buffers taken from arrived so far
@@ -172,7 +172,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
             Objects.requireNonNull(buffer, "§2.13: onNext buffer");
             arrived.offer(buffer);
             if (failed) {
-                releaseArrived();                 // P4: no drain will; after the offer, see passFailed
+                releaseArrived();                 // N4: no drain will; after the offer, see passFailed
                 return;
             }
             drain.signal();
@@ -204,7 +204,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
                 return false;
             }
             if (terminated) {
-                releaseArrived();                 // P1: arrived after the end
+                releaseArrived();                 // N1: arrived after the end
                 return false;
             }
             for (;;) {
@@ -240,7 +240,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
                 Subscription subscription = upstream;
                 if (subscription != null && requested.get() > 0 && taken == requestedUpstream) {
                     requestedUpstream++;
-                    subscription.request(1);      // P3; a synchronous onNext signals one more pass
+                    subscription.request(1);      // N3; a synchronous onNext signals one more pass
                 }
                 return false;
             }
@@ -277,7 +277,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
             }
         }
 
-        /** Cancels the body, unless it ended, and releases what is held (P1, P2). */
+        /** Cancels the body, unless it ended, and releases what is held (N1, N2). */
         private void end() {
             cancelUpstream();
             for (PartEvent event; (event = ready.poll()) != null; ) {
@@ -303,7 +303,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
         }
 
         /**
-         * P4, SerialDrain D4: a pass threw, which only a downstream breaking §2.13 makes it do. The
+         * N4, SerialDrain D4: a pass threw, which only a downstream breaking §2.13 makes it do. The
          * drain stays held, so this ends the parse as a cancel would, and from then on a buffer is
          * released on arrival.
          */

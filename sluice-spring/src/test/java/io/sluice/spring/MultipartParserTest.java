@@ -170,7 +170,7 @@ class MultipartParserTest {
     // ---- cancel and upstream errors: every buffer released ----
 
     @Test
-    void aCancelAfterAnyNumberOfEventsReleasesEveryBuffer() throws InterruptedException {
+    void aCancelAfterAnyNumberOfEventsReleasesEveryBuffer_N1_N2() throws InterruptedException {
         Body body = threeParts();
         int[] ends = pieces(body.bytes().length, 4);
         Long events = MultipartPublisher.read(
@@ -186,7 +186,7 @@ class MultipartParserTest {
     }
 
     @Test
-    void anUpstreamErrorAfterAnyBufferReachesTheSubscriberAndReleasesEveryBuffer() throws InterruptedException {
+    void anUpstreamErrorAfterAnyBufferReachesTheSubscriberAndReleasesEveryBuffer_N1_N2() throws InterruptedException {
         Body body = threeParts();
         int[] ends = pieces(body.bytes().length, 3);
         byte[] close = MultipartForms.ascii("--" + BOUNDARY + "--");
@@ -211,10 +211,43 @@ class MultipartParserTest {
         }
     }
 
+    @Test
+    void aSubscriberThatThrowsEndsTheParseAndEveryBufferIsReleased_N4() throws InterruptedException {
+        Body body = threeParts();
+        TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), pieces(body.bytes().length, 5));
+        AtomicBoolean cancelled = new AtomicBoolean();
+        List<PartEvent> received = new ArrayList<>();
+        MultipartPublisher.read(body.request(buffers.flux().doOnCancel(() -> cancelled.set(true))), MultipartForms.defaults())
+                .subscribe(new org.reactivestreams.Subscriber<PartEvent>() {
+                    @Override
+                    public void onSubscribe(Subscription subscription) {
+                        subscription.request(Long.MAX_VALUE);
+                    }
+
+                    @Override
+                    public void onNext(PartEvent event) {
+                        received.add(event);
+                        DataBufferUtils.release(event.content());
+                        throw new IllegalStateException("a subscriber breaking §2.13");
+                    }
+
+                    @Override
+                    public void onError(Throwable error) {
+                    }
+
+                    @Override
+                    public void onComplete() {
+                    }
+                });
+        assertEquals(1, received.size(), "nothing is signalled after the throw");
+        assertTrue(cancelled.get(), "the body is cancelled");
+        assertAllReleasedOnce(buffers);
+    }
+
     // ---- demand, context, the end ----
 
     @Test
-    void aBodyBufferIsRequestedOnlyWhileEventsAreWantedAndNoneAreInHand() throws InterruptedException {
+    void aBodyBufferIsRequestedOnlyWhileEventsAreWantedAndNoneAreInHand_N3() throws InterruptedException {
         Body body = threeParts();
         int[] ends = pieces(body.bytes().length, 7);
         TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
