@@ -23,6 +23,7 @@ import org.springframework.http.codec.multipart.FormPartEvent;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
+import org.springframework.util.Assert;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -66,8 +67,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@code sluice-spring-boot} registers one by itself, with Boot's {@code spring.webflux.multipart.*}
  * limits.)
  *
- * <p>The form is parsed by Spring's {@link PartEventHttpMessageReader}, which enforces the limits
- * set here (parts, headers, form fields in memory, bytes per part). A form field becomes a
+ * <p>The form is parsed by sluice's own multipart parser, which reads the body as Spring's
+ * {@link PartEventHttpMessageReader} does (the same parts, headers, limits and errors) but finds each
+ * part's end with a skipping search and hands its content on as slices of the body's buffers. It
+ * enforces the limits set here (parts, headers, form fields in memory, bytes per part). A form field becomes a
  * {@link FormFieldPart} held in memory. A file part's content is written, as it arrives, to a new
  * file in the storage directory by {@link DataBufferFiles#write(org.reactivestreams.Publisher, Path,
  * WriteOptions)} (the given options with {@link WriteMode#CREATE_NEW}), or by the given
@@ -90,19 +93,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * consumer, who may be moving them. After a read completes, the files belong to the parts, whose
  * {@code delete()} the server's exchange calls when the request ends.
  *
- * <p><b>Errors:</b> a form past a limit fails the read with Spring's exception for it (a
- * {@link DecodingException}, or a {@code DataBufferLimitException} for a part too large), which
- * WebFlux answers with a 4xx status; a failed write fails it with the write's error.
+ * <p><b>Errors:</b> a form past a limit fails the read with the exception Spring's reader has for
+ * it: a {@link DecodingException} for too many parts, a {@code DataBufferLimitException} for headers,
+ * a form field or a part too large; so does a malformed body (a {@code DecodingException}: no
+ * boundary in the Content-Type, none in the body, or a body that ends before its close delimiter).
+ * WebFlux answers each with a 4xx status. A failed write fails the read with the write's error.
  */
 public final class StoringPartReader implements HttpMessageReader<Part> {
 
     private static final Log LOG = LogFactory.getLog(StoringPartReader.class);
-    private static final ResolvableType PART_EVENT = ResolvableType.forClass(PartEvent.class);
     private static final Scheduler FILES = Schedulers.fromExecutor(IoExecutors.files());
 
-    private final PartEventHttpMessageReader parser = new PartEventHttpMessageReader();
     private final Path storage;                  // where file parts wait for their transferTo
     private final PartWriter writer;             // writes each file part's content to its new file
+    private volatile int maxParts = -1;          // the setters' values, read when a read begins
+    private volatile int maxInMemorySize = 256 * 1024;
+    private volatile int maxHeadersSize = 10 * 1024;
+    private volatile long maxPartSize = -1;
+    private volatile Charset headersCharset = StandardCharsets.UTF_8;
 
     /**
      * How a file part's content is written to the new file the reader chose for it: by default
@@ -161,7 +169,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxParts the limit, or -1
      */
     public void setMaxParts(int maxParts) {
-        parser.setMaxParts(maxParts);
+        this.maxParts = maxParts;
     }
 
     /**
@@ -170,7 +178,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxInMemorySize the limit in bytes
      */
     public void setMaxInMemorySize(int maxInMemorySize) {
-        parser.setMaxInMemorySize(maxInMemorySize);
+        this.maxInMemorySize = maxInMemorySize;
     }
 
     /**
@@ -179,7 +187,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxHeadersSize the limit in bytes
      */
     public void setMaxHeadersSize(int maxHeadersSize) {
-        parser.setMaxHeadersSize(maxHeadersSize);
+        this.maxHeadersSize = maxHeadersSize;
     }
 
     /**
@@ -189,7 +197,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxPartSize the limit in bytes, or -1
      */
     public void setMaxPartSize(long maxPartSize) {
-        parser.setMaxPartSize(maxPartSize);
+        this.maxPartSize = maxPartSize;
     }
 
     /**
@@ -198,7 +206,8 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param charset the charset
      */
     public void setHeadersCharset(Charset charset) {
-        parser.setHeadersCharset(charset);
+        Assert.notNull(charset, "Charset must not be null");       // as Spring's reader refuses it
+        this.headersCharset = charset;
     }
 
     /**
@@ -212,12 +221,13 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
 
     @Override
     public List<MediaType> getReadableMediaTypes() {
-        return parser.getReadableMediaTypes();
+        return List.of(MediaType.MULTIPART_FORM_DATA);
     }
 
     @Override
     public boolean canRead(ResolvableType elementType, MediaType mediaType) {
-        return Part.class.equals(elementType.toClass()) && parser.canRead(PART_EVENT, mediaType);
+        return Part.class.equals(elementType.toClass())
+                && (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
     }
 
     @Override
@@ -229,7 +239,9 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
     public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
         return Flux.deferContextual(context -> {
             StoredFiles files = new StoredFiles();
-            return Flux.using(() -> PartCursor.over(parser.read(PART_EVENT, message, hints), context),
+            MultipartLimits limits = new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize,
+                    headersCharset);
+            return Flux.using(() -> PartCursor.over(MultipartPublisher.read(message, limits), context),
                             cursor -> Mono.defer(() -> cursor.nextHead()
                                             .flatMap(head -> readPart(head.event(), cursor, files)))
                                     .repeat(() -> !cursor.ended()),

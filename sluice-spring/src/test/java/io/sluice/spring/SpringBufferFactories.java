@@ -73,6 +73,14 @@ final class SpringBufferFactories {
                 named("Default heap", new DefaultDataBufferFactory(false)));
     }
 
+    /** The factory of {@link #all()} named {@code name}. */
+    static DataBufferFactory named(String name) {
+        return all().map(arguments -> (Named<?>) arguments.get()[0])
+                .filter(named -> named.getName().equals(name))
+                .map(named -> (DataBufferFactory) named.getPayload())
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no factory named " + name));
+    }
+
     /**
      * Whether {@code buffer}'s memory went back to its factory: no reference left (Netty 4, and any
      * other pooled buffer), or closed (Netty 5). A {@code DefaultDataBuffer} is garbage-collected
