@@ -39,14 +39,16 @@ import java.util.concurrent.Flow;
  * upload's memory bound; a read passes its subscriber's demand to the SDK, whose Netty client reads
  * from the connection only against it.
  *
- * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * partSizeBytes} bytes
- * of part buffers, plus the one item it is copying from. A read opens its HTTP stream on the first
+ * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes
+ * of part buffers, plus the one item it is copying from; the part size of an unknown-length body
+ * grows with the bytes sent (see {@link UploadOptions}). A read opens its HTTP stream on the first
  * request and closes it on completion, error or cancel.
  *
  * <p><b>Errors:</b> the SDK's exceptions reach the stage or {@code onError} unchanged and unwrapped
  * ({@code NoSuchBucketException}, {@code NoSuchKeyException}, {@code SdkClientException} for a
  * lost connection): they name the bucket and key in their request. A failure of the upload's own
- * (a length other than declared, too many parts) is an {@link ObjectUploadException}.
+ * (a length other than declared, too many parts at a capped part size) is an
+ * {@link ObjectUploadException}.
  */
 public final class ReactiveObject {
 
@@ -97,10 +99,17 @@ public final class ReactiveObject {
      * with at most {@code partsInFlight} parts in flight. The object appears only when the upload
      * succeeds.
      *
+     * <p><b>Part sizes:</b> with an unknown length the parts start at the part size and double every
+     * 500 parts up to the maximum part size (1 GiB by default), so 10,000 parts hold any body up to
+     * S3's 5 TiB; with a declared length every part has one size, chosen up front so the body fits.
+     *
      * <p><b>Memory:</b> at any moment the upload holds at most
-     * {@code (partsInFlight + 1) * partSizeBytes} bytes of part buffers (parts in flight, at most one
-     * part waiting for a slot and the part being filled), plus the one publisher item whose bytes it
-     * is copying. With the defaults (8 MiB, 2) that is 24 MiB plus one item.
+     * {@code (partsInFlight + 1) * currentPartSize} bytes of part buffers (parts in flight, at most
+     * one part waiting for a slot and the part being filled), plus the one publisher item whose bytes
+     * it is copying. The current part size grows only with the bytes already sent (at most
+     * {@code partSizeBytes + sent / 500}): with the defaults (8 MiB, 2 in flight) that is 24 MiB for
+     * the first 500 parts (about 3.9 GiB), 384 MiB once 100 GiB are sent (128 MiB parts), and 3 GiB
+     * from about 496 GiB on (1 GiB parts); {@link UploadOptions#withMaxPartSize} caps it.
      *
      * <p><b>Items:</b> each item's bytes are copied into part buffers; the publisher must not change
      * an item from {@code onNext} until it has been copied, which may be after {@code onNext}
@@ -117,7 +126,7 @@ public final class ReactiveObject {
      * failure carries a suppressed {@link ObjectUploadException} naming the upload id.
      *
      * @param publisher the body; subscribed to once
-     * @param options part size, parts in flight, declared length
+     * @param options part sizes, parts in flight, declared length
      * @return a stage that completes with what was stored
      * @throws NullPointerException if an argument is {@code null}
      */
@@ -263,8 +272,8 @@ public final class ReactiveObject {
 
     private ObjectUpload newUpload(UploadOptions options) {
         Objects.requireNonNull(options, "options");
-        return new ObjectUpload(client, bucket, key, options.partSizeBytes(), options.partsInFlight(),
-                UploadOptions.MAX_PARTS, options.contentLength());
+        return new ObjectUpload(client, bucket, key, options.partSizeBytes(), options.maxPartSizeBytes(),
+                options.partsInFlight(), UploadOptions.MAX_PARTS, options.contentLength());
     }
 
     @Override
