@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
@@ -194,49 +195,96 @@ public final class ReactiveObject {
     }
 
     /**
+     * The whole object as a cold publisher, with the default {@link ObjectReadOptions} (an idle
+     * timeout of 60 s): as {@link #read(ObjectReadOptions)}.
+     *
+     * @return a publisher of the object's bytes
+     */
+    public BytePublisher read() {
+        return read(ObjectReadOptions.defaults());
+    }
+
+    /**
      * The whole object as a cold publisher: each subscriber's first request sends a
      * {@code GetObject}. Bytes arrive in the chunks the HTTP client reads; if the object's ETag is
      * the MD5 of its bytes (a single-part upload without KMS or customer keys), the bytes are
      * checked against it, and a mismatch, or a byte count other than the response's
      * {@code Content-Length}, ends the stream with an {@link java.io.IOException} instead of
-     * {@code onComplete}.
+     * {@code onComplete}. A read that gets no byte for the options' idle timeout while its
+     * subscriber waits for some ends with an {@link ObjectReadTimeoutException}, its HTTP stream
+     * cancelled.
      *
+     * @param options the idle timeout
      * @return a publisher of the object's bytes
+     * @throws NullPointerException if {@code options} is {@code null}
      */
-    public BytePublisher read() {
-        return new ObjectReadPublisher(client, bucket, key, null);
+    public BytePublisher read(ObjectReadOptions options) {
+        return new ObjectReadPublisher(client, bucket, key, null, idleTimeout(options));
     }
 
     /**
-     * A range of the object, as {@link #read()} (the byte count is checked; there is no checksum of a
-     * range to check).
+     * A range of the object with the default {@link ObjectReadOptions}, as
+     * {@link #readRange(long, long, ObjectReadOptions)}.
      *
      * @param offset the first byte, at least 0
      * @param length the bytes to read, at least 1; {@code Long.MAX_VALUE} reads to the end
-     * @return a publisher of the range's bytes; a range starting past the end fails with the SDK's
-     *     {@code S3Exception} (416)
+     * @return a publisher of the range's bytes
      * @throws IllegalArgumentException if {@code offset} is negative or {@code length} below 1
      */
     public BytePublisher readRange(long offset, long length) {
+        return readRange(offset, length, ObjectReadOptions.defaults());
+    }
+
+    /**
+     * A range of the object, as {@link #read(ObjectReadOptions)} (the byte count is checked; there is
+     * no checksum of a range to check).
+     *
+     * @param offset the first byte, at least 0
+     * @param length the bytes to read, at least 1; {@code Long.MAX_VALUE} reads to the end
+     * @param options the idle timeout
+     * @return a publisher of the range's bytes; a range starting past the end fails with the SDK's
+     *     {@code S3Exception} (416)
+     * @throws IllegalArgumentException if {@code offset} is negative or {@code length} below 1
+     * @throws NullPointerException if {@code options} is {@code null}
+     */
+    public BytePublisher readRange(long offset, long length, ObjectReadOptions options) {
         if (offset < 0 || length < 1) {
             throw new IllegalArgumentException("offset must be >= 0 and length >= 1, were " + offset + ", " + length);
         }
         String last = length == Long.MAX_VALUE || offset + length - 1 < 0 ? "" : Long.toString(offset + length - 1);
-        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last);
+        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last, idleTimeout(options));
     }
 
     /**
-     * The last {@code length} bytes of the object (an HTTP suffix range), as {@link #readRange}.
+     * The last {@code length} bytes of the object with the default {@link ObjectReadOptions}, as
+     * {@link #readLast(long, ObjectReadOptions)}.
      *
      * @param length the bytes to read, at least 1; an object shorter than that is read whole
      * @return a publisher of the object's last bytes
      * @throws IllegalArgumentException if {@code length} is below 1
      */
     public BytePublisher readLast(long length) {
+        return readLast(length, ObjectReadOptions.defaults());
+    }
+
+    /**
+     * The last {@code length} bytes of the object (an HTTP suffix range), as {@link #readRange}.
+     *
+     * @param length the bytes to read, at least 1; an object shorter than that is read whole
+     * @param options the idle timeout
+     * @return a publisher of the object's last bytes
+     * @throws IllegalArgumentException if {@code length} is below 1
+     * @throws NullPointerException if {@code options} is {@code null}
+     */
+    public BytePublisher readLast(long length, ObjectReadOptions options) {
         if (length < 1) {
             throw new IllegalArgumentException("length must be >= 1, was " + length);
         }
-        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length);
+        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length, idleTimeout(options));
+    }
+
+    private static Duration idleTimeout(ObjectReadOptions options) {
+        return Objects.requireNonNull(options, "options").idleTimeout();
     }
 
     /**
@@ -265,9 +313,25 @@ public final class ReactiveObject {
      * @throws NullPointerException if an argument is {@code null}
      */
     public CompletionStage<Long> downloadTo(Path target, WriteOptions options) {
+        return downloadTo(target, options, ObjectReadOptions.defaults());
+    }
+
+    /**
+     * Downloads the object into {@code target} with the core's {@link WriteOptions}, reading it with
+     * {@code readOptions}, as {@link #downloadTo(Path, WriteOptions)}: an idle timeout that expires
+     * fails the stage with an {@link ObjectReadTimeoutException}, and, with atomic replace, leaves the
+     * target as it was.
+     *
+     * @param target the file to write
+     * @param options the core's write options
+     * @param readOptions the idle timeout
+     * @return a stage that completes with the bytes written
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public CompletionStage<Long> downloadTo(Path target, WriteOptions options, ObjectReadOptions readOptions) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
-        return ReactiveFile.of(target).write(read(), options);
+        return ReactiveFile.of(target).write(read(readOptions), options);
     }
 
     private ObjectUpload newUpload(UploadOptions options) {
