@@ -123,8 +123,16 @@ public final class ReactiveObject {
      * {@code AbortMultipartUpload}, and only then completes the stage: no object and no parts are
      * left. Once the upload has sent {@code PutObject} or {@code CompleteMultipartUpload}, an outside
      * completion loses ({@code cancel} returns {@code false}) and the stage reports the server's
-     * answer: the object may then exist. If the abort itself fails (the server is unreachable), the
-     * failure carries a suppressed {@link ObjectUploadException} naming the upload id.
+     * answer: the object may then exist.
+     *
+     * <p><b>A failed abort:</b> if the abort itself fails (the server is unreachable), the stage does
+     * not wait: it fails at once with the original failure, which carries a suppressed
+     * {@link ObjectUploadException} naming the bucket, key and upload id, and the abort is retried in
+     * the background on sluice's daemon threads: 1 s after the failure, then after waits doubling
+     * up to 30 s, with no retry started later than 5 minutes after the failure. A server that comes
+     * back within that time is left with no upload; otherwise abort the named upload yourself. A bucket
+     * lifecycle rule {@code AbortIncompleteMultipartUpload} is the backstop for uploads nobody aborts
+     * (a JVM that exits ends the retries).
      *
      * @param publisher the body; subscribed to once
      * @param options part sizes, parts in flight, declared length

@@ -54,6 +54,11 @@ import java.util.concurrent.CompletionException;
  *       buffer is taken; parts are numbered in the order they are sealed, so the sizes S3 receives
  *       never decrease (the last part may be smaller). A declared length replaces the schedule by one
  *       fixed size before any byte arrives.</li>
+ *   <li>O8 (abort retries): an abort that fails (the server is unreachable) does not hold the stage:
+ *       the stage fails at once with the failure, carrying a suppressed {@link ObjectUploadException}
+ *       that names the upload id, and {@link AbortRetries} retries the abort in the background on
+ *       sluice's threads for a bounded time (its T1-T3), so a server that comes back in time is left
+ *       with no upload.</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -83,6 +88,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final String key;
     private final int partsInFlight;               // O1: k
     private final int maxParts;                    // S3's 10,000 (lower in tests)
+    private final AbortRetries abortRetries;       // O8: the schedule (shorter in tests)
+    private volatile AbortRetries.Retrying retrying;   // drain -> tests: the background abort, null if none (O8)
     private final OperationFuture<UploadResult> result = new OperationFuture<>();   // U1-U3
     private final SerialEvents drain = new SerialEvents(this::fail);
 
@@ -126,6 +133,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
      */
     public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
                         int partsInFlight, int maxParts, long declaredLength) {
+        this(client, bucket, key, partSizeBytes, maxPartSizeBytes, partsInFlight, maxParts, declaredLength,
+                AbortRetries.DEFAULT);
+    }
+
+    /** As the constructor above, retrying a failed abort on {@code abortRetries}' schedule (O8). */
+    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
+                        int partsInFlight, int maxParts, long declaredLength, AbortRetries abortRetries) {
+        this.abortRetries = Objects.requireNonNull(abortRetries, "abortRetries");
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
@@ -142,6 +157,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     /** The stage: completes with what was stored, or exceptionally once any multipart upload is aborted. */
     public OperationFuture<UploadResult> result() {
         return result;
+    }
+
+    /** The background retries of a failed abort, or {@code null} if the abort did not fail (O8). */
+    public AbortRetries.Retrying abortRetrying() {
+        return retrying;
     }
 
     /** The most bytes of part buffers alive at once so far (O1). */
@@ -509,8 +529,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void concludeFailure(Throwable abortError) {
         end();
         if (abortError != null) {
-            failure.addSuppressed(new ObjectUploadException("the abort failed: the parts are still stored",
-                    bucket, key, uploadId, unwrap(abortError)));
+            retrying = abortRetries.start(client, bucket, key, uploadId);   // O8: the stage does not wait for it
+            failure.addSuppressed(new ObjectUploadException("the abort failed, so the parts are still stored; it is"
+                    + " retried in the background for up to " + abortRetries.giveUpAfter().toSeconds() + " s. If the"
+                    + " upload is still listed after that, abort it by this id (a bucket lifecycle rule"
+                    + " AbortIncompleteMultipartUpload removes it eventually)", bucket, key, uploadId, unwrap(abortError)));
         }
         if (outsideCompletion != null) {
             outsideCompletion.run();                   // U1: the stage completes as its caller asked
