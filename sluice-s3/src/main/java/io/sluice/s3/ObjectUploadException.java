@@ -9,7 +9,11 @@ import java.io.IOException;
  *
  * <p>Failures the SDK reports ({@code NoSuchBucketException}, a lost connection) reach the stage
  * unchanged; an abort that failed after them is attached to them as a suppressed
- * {@code ObjectUploadException}.
+ * {@code ObjectUploadException} with the upload id. That abort is retried in the background for a
+ * bounded time (see {@link ReactiveObject#write(org.reactivestreams.Publisher, UploadOptions)}); if
+ * the upload is still listed after it, abort it with
+ * {@code AbortMultipartUpload(bucket(), key(), uploadId())}. A bucket lifecycle rule
+ * {@code AbortIncompleteMultipartUpload} removes uploads nobody aborts.
  */
 public final class ObjectUploadException extends IOException {
 

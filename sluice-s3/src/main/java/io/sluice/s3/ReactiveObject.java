@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
@@ -39,14 +40,16 @@ import java.util.concurrent.Flow;
  * upload's memory bound; a read passes its subscriber's demand to the SDK, whose Netty client reads
  * from the connection only against it.
  *
- * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * partSizeBytes} bytes
- * of part buffers, plus the one item it is copying from. A read opens its HTTP stream on the first
+ * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes
+ * of part buffers, plus the one item it is copying from; the part size of an unknown-length body
+ * grows with the bytes sent (see {@link UploadOptions}). A read opens its HTTP stream on the first
  * request and closes it on completion, error or cancel.
  *
  * <p><b>Errors:</b> the SDK's exceptions reach the stage or {@code onError} unchanged and unwrapped
  * ({@code NoSuchBucketException}, {@code NoSuchKeyException}, {@code SdkClientException} for a
  * lost connection): they name the bucket and key in their request. A failure of the upload's own
- * (a length other than declared, too many parts) is an {@link ObjectUploadException}.
+ * (a length other than declared, too many parts at a capped part size) is an
+ * {@link ObjectUploadException}.
  */
 public final class ReactiveObject {
 
@@ -97,10 +100,17 @@ public final class ReactiveObject {
      * with at most {@code partsInFlight} parts in flight. The object appears only when the upload
      * succeeds.
      *
+     * <p><b>Part sizes:</b> with an unknown length the parts start at the part size and double every
+     * 500 parts up to the maximum part size (1 GiB by default), so 10,000 parts hold any body up to
+     * S3's 5 TiB; with a declared length every part has one size, chosen up front so the body fits.
+     *
      * <p><b>Memory:</b> at any moment the upload holds at most
-     * {@code (partsInFlight + 1) * partSizeBytes} bytes of part buffers (parts in flight, at most one
-     * part waiting for a slot and the part being filled), plus the one publisher item whose bytes it
-     * is copying. With the defaults (8 MiB, 2) that is 24 MiB plus one item.
+     * {@code (partsInFlight + 1) * currentPartSize} bytes of part buffers (parts in flight, at most
+     * one part waiting for a slot and the part being filled), plus the one publisher item whose bytes
+     * it is copying. The current part size grows only with the bytes already sent (at most
+     * {@code partSizeBytes + sent / 500}): with the defaults (8 MiB, 2 in flight) that is 24 MiB for
+     * the first 500 parts (about 3.9 GiB), 384 MiB once 100 GiB are sent (128 MiB parts), and 3 GiB
+     * from about 496 GiB on (1 GiB parts); {@link UploadOptions#withMaxPartSize} caps it.
      *
      * <p><b>Items:</b> each item's bytes are copied into part buffers; the publisher must not change
      * an item from {@code onNext} until it has been copied, which may be after {@code onNext}
@@ -113,11 +123,19 @@ public final class ReactiveObject {
      * {@code AbortMultipartUpload}, and only then completes the stage: no object and no parts are
      * left. Once the upload has sent {@code PutObject} or {@code CompleteMultipartUpload}, an outside
      * completion loses ({@code cancel} returns {@code false}) and the stage reports the server's
-     * answer: the object may then exist. If the abort itself fails (the server is unreachable), the
-     * failure carries a suppressed {@link ObjectUploadException} naming the upload id.
+     * answer: the object may then exist.
+     *
+     * <p><b>A failed abort:</b> if the abort itself fails (the server is unreachable), the stage does
+     * not wait: it fails at once with the original failure, which carries a suppressed
+     * {@link ObjectUploadException} naming the bucket, key and upload id, and the abort is retried in
+     * the background on sluice's daemon threads: 1 s after the failure, then after waits doubling
+     * up to 30 s, with no retry started later than 5 minutes after the failure. A server that comes
+     * back within that time is left with no upload; otherwise abort the named upload yourself. A bucket
+     * lifecycle rule {@code AbortIncompleteMultipartUpload} is the backstop for uploads nobody aborts
+     * (a JVM that exits ends the retries).
      *
      * @param publisher the body; subscribed to once
-     * @param options part size, parts in flight, declared length
+     * @param options part sizes, parts in flight, declared length
      * @return a stage that completes with what was stored
      * @throws NullPointerException if an argument is {@code null}
      */
@@ -185,49 +203,96 @@ public final class ReactiveObject {
     }
 
     /**
+     * The whole object as a cold publisher, with the default {@link ObjectReadOptions} (an idle
+     * timeout of 60 s): as {@link #read(ObjectReadOptions)}.
+     *
+     * @return a publisher of the object's bytes
+     */
+    public BytePublisher read() {
+        return read(ObjectReadOptions.defaults());
+    }
+
+    /**
      * The whole object as a cold publisher: each subscriber's first request sends a
      * {@code GetObject}. Bytes arrive in the chunks the HTTP client reads; if the object's ETag is
      * the MD5 of its bytes (a single-part upload without KMS or customer keys), the bytes are
      * checked against it, and a mismatch, or a byte count other than the response's
      * {@code Content-Length}, ends the stream with an {@link java.io.IOException} instead of
-     * {@code onComplete}.
+     * {@code onComplete}. A read that gets no byte for the options' idle timeout while its
+     * subscriber waits for some ends with an {@link ObjectReadTimeoutException}, its HTTP stream
+     * cancelled.
      *
+     * @param options the idle timeout
      * @return a publisher of the object's bytes
+     * @throws NullPointerException if {@code options} is {@code null}
      */
-    public BytePublisher read() {
-        return new ObjectReadPublisher(client, bucket, key, null);
+    public BytePublisher read(ObjectReadOptions options) {
+        return new ObjectReadPublisher(client, bucket, key, null, idleTimeout(options));
     }
 
     /**
-     * A range of the object, as {@link #read()} (the byte count is checked; there is no checksum of a
-     * range to check).
+     * A range of the object with the default {@link ObjectReadOptions}, as
+     * {@link #readRange(long, long, ObjectReadOptions)}.
      *
      * @param offset the first byte, at least 0
      * @param length the bytes to read, at least 1; {@code Long.MAX_VALUE} reads to the end
-     * @return a publisher of the range's bytes; a range starting past the end fails with the SDK's
-     *     {@code S3Exception} (416)
+     * @return a publisher of the range's bytes
      * @throws IllegalArgumentException if {@code offset} is negative or {@code length} below 1
      */
     public BytePublisher readRange(long offset, long length) {
+        return readRange(offset, length, ObjectReadOptions.defaults());
+    }
+
+    /**
+     * A range of the object, as {@link #read(ObjectReadOptions)} (the byte count is checked; there is
+     * no checksum of a range to check).
+     *
+     * @param offset the first byte, at least 0
+     * @param length the bytes to read, at least 1; {@code Long.MAX_VALUE} reads to the end
+     * @param options the idle timeout
+     * @return a publisher of the range's bytes; a range starting past the end fails with the SDK's
+     *     {@code S3Exception} (416)
+     * @throws IllegalArgumentException if {@code offset} is negative or {@code length} below 1
+     * @throws NullPointerException if {@code options} is {@code null}
+     */
+    public BytePublisher readRange(long offset, long length, ObjectReadOptions options) {
         if (offset < 0 || length < 1) {
             throw new IllegalArgumentException("offset must be >= 0 and length >= 1, were " + offset + ", " + length);
         }
         String last = length == Long.MAX_VALUE || offset + length - 1 < 0 ? "" : Long.toString(offset + length - 1);
-        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last);
+        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last, idleTimeout(options));
     }
 
     /**
-     * The last {@code length} bytes of the object (an HTTP suffix range), as {@link #readRange}.
+     * The last {@code length} bytes of the object with the default {@link ObjectReadOptions}, as
+     * {@link #readLast(long, ObjectReadOptions)}.
      *
      * @param length the bytes to read, at least 1; an object shorter than that is read whole
      * @return a publisher of the object's last bytes
      * @throws IllegalArgumentException if {@code length} is below 1
      */
     public BytePublisher readLast(long length) {
+        return readLast(length, ObjectReadOptions.defaults());
+    }
+
+    /**
+     * The last {@code length} bytes of the object (an HTTP suffix range), as {@link #readRange}.
+     *
+     * @param length the bytes to read, at least 1; an object shorter than that is read whole
+     * @param options the idle timeout
+     * @return a publisher of the object's last bytes
+     * @throws IllegalArgumentException if {@code length} is below 1
+     * @throws NullPointerException if {@code options} is {@code null}
+     */
+    public BytePublisher readLast(long length, ObjectReadOptions options) {
         if (length < 1) {
             throw new IllegalArgumentException("length must be >= 1, was " + length);
         }
-        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length);
+        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length, idleTimeout(options));
+    }
+
+    private static Duration idleTimeout(ObjectReadOptions options) {
+        return Objects.requireNonNull(options, "options").idleTimeout();
     }
 
     /**
@@ -256,15 +321,31 @@ public final class ReactiveObject {
      * @throws NullPointerException if an argument is {@code null}
      */
     public CompletionStage<Long> downloadTo(Path target, WriteOptions options) {
+        return downloadTo(target, options, ObjectReadOptions.defaults());
+    }
+
+    /**
+     * Downloads the object into {@code target} with the core's {@link WriteOptions}, reading it with
+     * {@code readOptions}, as {@link #downloadTo(Path, WriteOptions)}: an idle timeout that expires
+     * fails the stage with an {@link ObjectReadTimeoutException}, and, with atomic replace, leaves the
+     * target as it was.
+     *
+     * @param target the file to write
+     * @param options the core's write options
+     * @param readOptions the idle timeout
+     * @return a stage that completes with the bytes written
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public CompletionStage<Long> downloadTo(Path target, WriteOptions options, ObjectReadOptions readOptions) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
-        return ReactiveFile.of(target).write(read(), options);
+        return ReactiveFile.of(target).write(read(readOptions), options);
     }
 
     private ObjectUpload newUpload(UploadOptions options) {
         Objects.requireNonNull(options, "options");
-        return new ObjectUpload(client, bucket, key, options.partSizeBytes(), options.partsInFlight(),
-                UploadOptions.MAX_PARTS, options.contentLength());
+        return new ObjectUpload(client, bucket, key, options.partSizeBytes(), options.maxPartSizeBytes(),
+                options.partsInFlight(), UploadOptions.MAX_PARTS, options.contentLength());
     }
 
     @Override

@@ -1,18 +1,36 @@
 package io.sluice.s3;
 
 /**
- * How {@link ReactiveObject} uploads: the part size, how many parts may be in flight at once, and
- * the body's length when it is known. Immutable; the {@code with*} methods return new options.
+ * How {@link ReactiveObject} uploads: the first part size and how far it may grow, how many parts
+ * may be in flight at once, and the body's length when it is known. Immutable; the {@code with*}
+ * methods return new options.
  *
- * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * partSizeBytes} bytes of
- * part buffers (heap), plus the one item of its publisher whose bytes it is copying. See
+ * <p><b>Part sizes:</b> with an unknown length, the part size starts at {@link #partSizeBytes()} and
+ * doubles every 500 parts, up to {@link #maxPartSizeBytes()} (by default
+ * {@value #MAX_PART_SIZE_BYTES} bytes): parts 1-500 have the first size, 501-1,000 twice it, and so
+ * on. So {@value #MAX_PARTS} parts hold any body up to S3's 5 TiB object limit from any first size
+ * (from 5 MiB: about 6.5 TiB), and the size grows only with the bytes already sent: the current part
+ * size is at most {@code partSizeBytes + uploaded / 500}. A maximum equal to the first size fixes it
+ * (an unknown-length body that outgrows {@value #MAX_PARTS} parts then fails and is aborted). With a
+ * declared {@linkplain #withContentLength length} one size is chosen up front instead: the first
+ * size, raised if the body would not fit in {@value #MAX_PARTS} parts of it.
+ *
+ * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes of
+ * part buffers (heap), plus the one item of its publisher whose bytes it is copying. With the
+ * defaults (8 MiB, 2 in flight) that is 24 MiB for the first 500 parts (about 3.9 GiB); after 100 GiB
+ * the parts are 128 MiB (384 MiB held), and from part 3,501 (about 496 GiB) they are 1 GiB (3 GiB
+ * held): cap the growth with {@link #withMaxPartSize} where that is too much, at the price of a lower
+ * length limit ({@value #MAX_PARTS} parts). See
  * {@link ReactiveObject#write(org.reactivestreams.Publisher, UploadOptions)}.
  */
 public final class UploadOptions {
 
     /** S3's smallest part (every part but the last): 5 MiB. */
     public static final int MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
-    /** The largest part this module assembles: 1 GiB (S3 allows 5 GiB; a part here is one heap buffer). */
+    /**
+     * The largest part this module assembles, and the default limit of its growth: 1 GiB (S3 allows
+     * 5 GiB; a part here is one heap buffer).
+     */
     public static final int MAX_PART_SIZE_BYTES = 1024 * 1024 * 1024;
     /** S3's most parts in one multipart upload. */
     public static final int MAX_PARTS = 10_000;
@@ -22,20 +40,22 @@ public final class UploadOptions {
     public static final int DEFAULT_PARTS_IN_FLIGHT = 2;
 
     private static final UploadOptions DEFAULTS =
-            new UploadOptions(DEFAULT_PART_SIZE_BYTES, DEFAULT_PARTS_IN_FLIGHT, -1);
+            new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, DEFAULT_PARTS_IN_FLIGHT, -1);
 
-    private final int partSizeBytes;      // every part but the last
+    private final int partSizeBytes;      // the first part's size
+    private final int maxPartSizeBytes;   // the most the part size grows to (unknown length only)
     private final int partsInFlight;      // UploadPart calls running at once, at least 1
     private final long contentLength;     // declared body length; -1: unknown
 
-    private UploadOptions(int partSizeBytes, int partsInFlight, long contentLength) {
+    private UploadOptions(int partSizeBytes, int maxPartSizeBytes, int partsInFlight, long contentLength) {
         this.partSizeBytes = partSizeBytes;
+        this.maxPartSizeBytes = maxPartSizeBytes;
         this.partsInFlight = partsInFlight;
         this.contentLength = contentLength;
     }
 
     /**
-     * The defaults: 8 MiB parts, 2 in flight, length unknown.
+     * The defaults: 8 MiB parts growing up to 1 GiB, 2 in flight, length unknown.
      *
      * @return the default options
      */
@@ -44,11 +64,11 @@ public final class UploadOptions {
     }
 
     /**
-     * Sets the part size. A body of at most this many bytes is sent as one {@code PutObject}; a
-     * longer one as a multipart upload of parts of this size (the last one smaller). With a declared
-     * {@linkplain #withContentLength length} that would need more than {@value #MAX_PARTS} parts,
-     * the size is raised to fit; with an unknown length, a body that outgrows {@value #MAX_PARTS}
-     * parts fails the upload (and aborts it) with an error naming the limit.
+     * Sets the (first) part size. A body of at most this many bytes is sent as one {@code PutObject};
+     * a longer one as a multipart upload whose parts start at this size and, with an unknown length,
+     * double every 500 parts up to {@linkplain #withMaxPartSize the maximum} (the last part may be
+     * smaller). With a declared {@linkplain #withContentLength length} that would need more than
+     * {@value #MAX_PARTS} parts, the size is raised to fit, and every part has that size.
      *
      * @param bytes between {@value #MIN_PART_SIZE_BYTES} and {@value #MAX_PART_SIZE_BYTES}
      * @return new options with that part size
@@ -59,7 +79,27 @@ public final class UploadOptions {
             throw new IllegalArgumentException("partSizeBytes must be between " + MIN_PART_SIZE_BYTES
                     + " (S3's smallest part) and " + MAX_PART_SIZE_BYTES + ", was " + bytes);
         }
-        return new UploadOptions(bytes, partsInFlight, contentLength);
+        return new UploadOptions(bytes, maxPartSizeBytes, partsInFlight, contentLength);
+    }
+
+    /**
+     * Caps the growth of the part size of an unknown-length body, and so its memory: at most
+     * {@code (partsInFlight + 1) * bytes} of part buffers. A cap at or below the
+     * {@linkplain #withPartSize part size} fixes the size; a body that outgrows {@value #MAX_PARTS}
+     * parts then fails the upload (and aborts it) with an error naming the limit. Below 1 GiB the
+     * cap also lowers the longest body that fits, below S3's 5 TiB. A declared length ignores it:
+     * its one size is chosen so the body fits.
+     *
+     * @param bytes between {@value #MIN_PART_SIZE_BYTES} and {@value #MAX_PART_SIZE_BYTES}
+     * @return new options with that cap
+     * @throws IllegalArgumentException if {@code bytes} is outside those bounds
+     */
+    public UploadOptions withMaxPartSize(int bytes) {
+        if (bytes < MIN_PART_SIZE_BYTES || bytes > MAX_PART_SIZE_BYTES) {
+            throw new IllegalArgumentException("maxPartSizeBytes must be between " + MIN_PART_SIZE_BYTES
+                    + " (S3's smallest part) and " + MAX_PART_SIZE_BYTES + ", was " + bytes);
+        }
+        return new UploadOptions(partSizeBytes, bytes, partsInFlight, contentLength);
     }
 
     /**
@@ -73,7 +113,7 @@ public final class UploadOptions {
         if (parts < 1) {
             throw new IllegalArgumentException("partsInFlight must be at least 1, was " + parts);
         }
-        return new UploadOptions(partSizeBytes, parts, contentLength);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, parts, contentLength);
     }
 
     /**
@@ -88,16 +128,26 @@ public final class UploadOptions {
         if (bytes < 0) {
             throw new IllegalArgumentException("contentLength must not be negative, was " + bytes);
         }
-        return new UploadOptions(partSizeBytes, partsInFlight, bytes);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, bytes);
     }
 
     /**
-     * The part size.
+     * The (first) part size.
      *
-     * @return the size of every part but the last, in bytes
+     * @return the size of the first part, in bytes
      */
     public int partSizeBytes() {
         return partSizeBytes;
+    }
+
+    /**
+     * The cap on the part size's growth.
+     *
+     * @return the largest part of an unknown-length body, in bytes; at or below
+     *     {@link #partSizeBytes()}, the size is fixed
+     */
+    public int maxPartSizeBytes() {
+        return maxPartSizeBytes;
     }
 
     /**
@@ -120,7 +170,8 @@ public final class UploadOptions {
 
     @Override
     public String toString() {
-        return "UploadOptions[partSize=" + partSizeBytes + ", partsInFlight=" + partsInFlight
+        return "UploadOptions[partSize=" + partSizeBytes + ", maxPartSize=" + maxPartSizeBytes
+                + ", partsInFlight=" + partsInFlight
                 + (contentLength >= 0 ? ", contentLength=" + contentLength : "") + "]";
     }
 }

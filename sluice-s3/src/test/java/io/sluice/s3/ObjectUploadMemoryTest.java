@@ -50,7 +50,8 @@ class ObjectUploadMemoryTest {
         long size = (long) mebibytes * MIB;
         Bodies.Generated body = new Bodies.Generated(size, itemBytes);
         String key = "memory-" + mebibytes + "-" + itemBytes + "-" + partsInFlight;
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, partsInFlight, UploadOptions.MAX_PARTS, -1);
+        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, UploadOptions.MAX_PART_SIZE_BYTES, partsInFlight,
+                UploadOptions.MAX_PARTS, -1);
         body.subscribe(upload);
 
         UploadResult stored = upload.result().get(120, TimeUnit.SECONDS);

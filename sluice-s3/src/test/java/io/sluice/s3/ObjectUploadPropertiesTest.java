@@ -47,7 +47,8 @@ class ObjectUploadPropertiesTest {
             throws Exception {
         String key = "p-" + KEYS.incrementAndGet();
         Bodies.Generated body = new Bodies.Generated(size, itemBytes);
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, partsInFlight, UploadOptions.MAX_PARTS, -1);
+        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, UploadOptions.MAX_PART_SIZE_BYTES, partsInFlight,
+                UploadOptions.MAX_PARTS, -1);
         body.subscribe(upload);
 
         UploadResult stored = upload.result().get(60, TimeUnit.SECONDS);
@@ -64,14 +65,17 @@ class ObjectUploadPropertiesTest {
         client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 
-    /** Small parts: the limit is hit before any Complete, where S3Proxy would check the 5 MiB minimum. */
+    /**
+     * Small parts of a fixed size (growth capped at the first size): the limit is hit before any Complete, where
+     * S3Proxy would check the 5 MiB minimum.
+     */
     @Property(tries = 4)
     void aBodyBeyondTheLastAllowedPartFailsNamingTheLimitAndIsAborted(@ForAll @IntRange(min = 1, max = 4) int maxParts)
             throws Exception {
         int partBytes = 64 * 1024;
         String key = "limit-" + KEYS.incrementAndGet();
         Bodies.Generated body = new Bodies.Generated((long) partBytes * (maxParts + 3), 10_000);
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, 2, maxParts, -1);
+        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, partBytes, 2, maxParts, -1);   // fixed size
         body.subscribe(upload);
 
         Throwable failure = upload.result().handle((result, error) -> error).get(30, TimeUnit.SECONDS);

@@ -107,6 +107,23 @@ public final class S3ProxyServer implements AutoCloseable {
         return newClient(Duration.ofSeconds(30), 6);
     }
 
+    /**
+     * A client that reaches this server through {@code endpoint} (a proxy in front of it) with at most
+     * {@code connections} connections, waiting at most 3 s for one: a connection that is never given
+     * back shows as a failed acquisition.
+     */
+    S3AsyncClient newClientVia(URI endpoint, int connections) {
+        return S3AsyncClient.builder()
+                .endpointOverride(endpoint)
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(connections)
+                        .connectionAcquisitionTimeout(Duration.ofSeconds(3)))
+                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD).retryStrategy(retry -> retry.maxAttempts(1)))
+                .build();
+    }
+
     private S3AsyncClient newClient(Duration readTimeout, int attempts, ExecutionInterceptor... interceptors) {
         return S3AsyncClient.builder()
                 .endpointOverride(endpoint())

@@ -2,6 +2,8 @@ package io.sluice.s3;
 
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
+import io.sluice.s3.internal.AbortRetries;
+import io.sluice.s3.internal.ObjectUpload;
 import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,6 +67,7 @@ class ServerFailureTest {
 
     @AfterEach
     void stop() throws Exception {
+        client.close();                              // again after a passing test: closing twice is harmless
         server.close();
     }
 
@@ -85,10 +88,9 @@ class ServerFailureTest {
                 .count();
     }
 
-    @Test
-    void serverStoppedMidUploadFailsTheStageAndNamesTheUploadLeft() throws Exception {
-        ManualPublisher body = new ManualPublisher(64 * 1024);
-        CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, "cut")
+    /** Starts an upload whose part 2 meets a stopped server; returns its stage once part 1 has landed and the server is down. */
+    private CompletableFuture<UploadResult> uploadCutByAStop(ManualPublisher body, String key) throws Exception {
+        CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, key)
                 .write(body, UploadOptions.defaults().withPartSize(5 * MIB).withPartsInFlight(1)).toCompletableFuture();
         body.allow(6 * MIB);                         // part 1 goes
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -96,25 +98,93 @@ class ServerFailureTest {
             Thread.sleep(10);
         }
         Thread.sleep(200);                           // let part 1 land
-        int port = server.port();
         server.stop();
         body.allow(10 * MIB);                        // part 2 meets a closed port
+        return stage;
+    }
+
+    private static ObjectUploadException abortFailure(ExecutionException failure) {
+        return Arrays.stream(failure.getCause().getSuppressed())
+                .filter(ObjectUploadException.class::isInstance).map(ObjectUploadException.class::cast)
+                .findFirst().orElseThrow(() -> new AssertionError("no abort failure among "
+                        + Arrays.toString(failure.getCause().getSuppressed())));
+    }
+
+    @Test
+    void serverStoppedMidUploadFailsTheStageAndTheAbortSucceedsWhenItComesBack() throws Exception {
+        ManualPublisher body = new ManualPublisher(64 * 1024);
+        int port = server.port();
+        CompletableFuture<UploadResult> stage = uploadCutByAStop(body, "cut");
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(60, TimeUnit.SECONDS));
         assertInstanceOf(SdkClientException.class, failure.getCause());
         assertTrue(body.cancelled());
-        ObjectUploadException abortFailure = Arrays.stream(failure.getCause().getSuppressed())
-                .filter(ObjectUploadException.class::isInstance).map(ObjectUploadException.class::cast)
-                .findFirst().orElseThrow(() -> new AssertionError("no abort failure among "
-                        + Arrays.toString(failure.getCause().getSuppressed())));
+        ObjectUploadException abortFailure = abortFailure(failure);
         assertTrue(abortFailure.getMessage().contains("the abort failed"), abortFailure.getMessage());
-        String uploadId = abortFailure.uploadId();
+        assertEquals(BUCKET, abortFailure.bucket());
+        assertEquals("cut", abortFailure.key());
+        assertTrue(abortFailure.uploadId() != null, "the upload id is named");
 
-        server.startOn(port);                        // back, with the same store: the reported upload is there
+        server.startOn(port);                        // back within the retries, with the same store
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (S3ProxyServer.openUploads(client, BUCKET) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(0, S3ProxyServer.openUploads(client, BUCKET), "the abort was retried once the server was back");
+        closeClientAndCheckNothingLeaks();
+    }
+
+    @Test
+    void aServerThatNeverComesBackFailsTheStageNamingTheUploadAndTheRetriesEnd() throws Exception {
+        ManualPublisher body = new ManualPublisher(64 * 1024);
+        int port = server.port();
+        AbortRetries quick = new AbortRetries(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofSeconds(1));
+        ObjectUpload upload = new ObjectUpload(client, BUCKET, "left", 5 * MIB, 5 * MIB, 1, UploadOptions.MAX_PARTS, -1, quick);
+        body.subscribe(upload);
+        body.allow(6 * MIB);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (S3ProxyServer.openUploads(client, BUCKET) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(200);
+        server.stop();
+        body.allow(10 * MIB);
+        long failedAt;
+
+        ExecutionException failure = assertThrows(ExecutionException.class, () -> upload.result().get(60, TimeUnit.SECONDS));
+        failedAt = System.nanoTime();
+        ObjectUploadException abortFailure = abortFailure(failure);
+        assertEquals(BUCKET, abortFailure.bucket());
+        assertEquals("left", abortFailure.key());
+        String uploadId = abortFailure.uploadId();
+        assertTrue(uploadId != null && abortFailure.getMessage().contains(uploadId), abortFailure.getMessage());
+        assertTrue(abortFailure.getMessage().contains("AbortIncompleteMultipartUpload"), abortFailure.getMessage());
+
+        AbortRetries.Retrying retrying = upload.abortRetrying();
+        ExecutionException gaveUp = assertThrows(ExecutionException.class, () -> retrying.outcome().get(30, TimeUnit.SECONDS));
+        assertInstanceOf(SdkClientException.class, gaveUp.getCause());
+        assertTrue(System.nanoTime() - failedAt < TimeUnit.SECONDS.toNanos(10), "the retries are bounded");
+        int attempts = retrying.attempts();
+        assertTrue(attempts >= 3, "retried: " + attempts);
+        Thread.sleep(500);
+        assertEquals(attempts, retrying.attempts(), "nothing scheduled once they gave up");
+        long threadsDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (sluiceThreads() > 0 && System.nanoTime() < threadsDeadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(0, sluiceThreads(), "sluice's timer threads end after their idle time");
+
+        server.startOn(port);                        // back too late: the named upload is still there
         assertEquals(1, S3ProxyServer.openUploads(client, BUCKET));
-        client.abortMultipartUpload(request -> request.bucket(BUCKET).key("cut").uploadId(uploadId)).join();
+        client.abortMultipartUpload(request -> request.bucket(BUCKET).key("left").uploadId(uploadId)).join();
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
         closeClientAndCheckNothingLeaks();
+    }
+
+    private static long sluiceThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("sluice-timer") || thread.getName().startsWith("sluice-timeout"))
+                .count();
     }
 
     @Test

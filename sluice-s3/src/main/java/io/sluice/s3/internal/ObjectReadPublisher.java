@@ -1,6 +1,8 @@
 package io.sluice.s3.internal;
 
 import io.sluice.BytePublisher;
+import io.sluice.internal.SluiceTimer;
+import io.sluice.s3.ObjectReadTimeoutException;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -12,10 +14,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 
 /**
  * An object, or a range of it, as a cold {@link BytePublisher}: each subscription sends its own
@@ -38,6 +42,15 @@ import java.util.concurrent.CompletableFuture;
  *       MD5 or count differ from the response's; any read ends so if the count differs from its
  *       {@code Content-Length}. So a writer that commits on {@code onComplete} (the core's atomic
  *       replace) never commits a corrupt download.</li>
+ *   <li>B5 (idle watchdog): while downstream has requested bytes that have not arrived
+ *       ({@code outstanding > 0}), a read that gets nothing for {@code idleTimeout} (measured from
+ *       the last item, or from the moment demand became outstanding; the response's headers are
+ *       waited for under it too) cancels the SDK's stream (B3) and ends with an
+ *       {@link ObjectReadTimeoutException}. With nothing outstanding the watchdog is off: a slow
+ *       subscriber never trips it. At most one check is scheduled, on sluice's timer, and it runs
+ *       as a drain event handed to a {@code sluice-timeout-N} thread, never the timer thread, because
+ *       it may call the subscriber; it re-arms itself for the time left instead of being moved on
+ *       every item, and is cancelled when the read ends, so an ended read leaves nothing scheduled.</li>
  * </ul>
  */
 public final class ObjectReadPublisher implements BytePublisher {
@@ -46,6 +59,7 @@ public final class ObjectReadPublisher implements BytePublisher {
     private final String bucket;
     private final String key;
     private final String range;                  // an HTTP Range value, or null for the whole object
+    private final Duration idleTimeout;          // B5; Duration.ZERO: no watchdog
 
     /**
      * Describes a read; nothing is sent before a subscriber requests.
@@ -54,12 +68,14 @@ public final class ObjectReadPublisher implements BytePublisher {
      * @param bucket the bucket
      * @param key the key
      * @param range an HTTP {@code Range} value ({@code bytes=0-99}), or {@code null} for the whole object
+     * @param idleTimeout how long bytes may be awaited (B5), {@link Duration#ZERO} for ever
      */
-    public ObjectReadPublisher(S3AsyncClient client, String bucket, String key, String range) {
+    public ObjectReadPublisher(S3AsyncClient client, String bucket, String key, String range, Duration idleTimeout) {
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
         this.range = range;
+        this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
     }
 
     @Override
@@ -87,6 +103,9 @@ public final class ObjectReadPublisher implements BytePublisher {
         private String expectedMd5;              // drain-confined
         private long expectedBytes = -1;         // drain-confined: Content-Length
         private long receivedBytes;              // drain-confined
+        private long outstanding;                // drain-confined: items requested, not yet delivered (B5, §3.17 capped)
+        private long lastProgressNanos;          // drain-confined: last item, or when demand became outstanding (B5)
+        private ScheduledFuture<?> watchdog;     // drain-confined: the pending idle check, null if none (B5)
 
         ObjectReadSubscription(Subscriber<? super ByteBuffer> downstream) {
             this.downstream = downstream;
@@ -107,6 +126,11 @@ public final class ObjectReadPublisher implements BytePublisher {
                     terminate(new IllegalArgumentException("§3.9: request(" + n + ") must be positive"));
                     return;
                 }
+                if (outstanding == 0) {
+                    lastProgressNanos = System.nanoTime();   // B5: the wait starts now
+                }
+                outstanding = outstanding + n < 0 ? Long.MAX_VALUE : outstanding + n;   // §3.17
+                armWatchdog(idleTimeout.toNanos());
                 if (body != null) {
                     body.request(n);             // B2
                     return;
@@ -126,6 +150,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                     done = true;                 // §3.7: later cancels do nothing
                     downstream = null;           // §3.13
                     cancelQuietly();
+                    disarmWatchdog();
                 }
             });
         }
@@ -166,6 +191,37 @@ public final class ObjectReadPublisher implements BytePublisher {
             }
         }
 
+        /** B5: schedules the one idle check, unless it is off or one is pending. */
+        private void armWatchdog(long delayNanos) {
+            if (idleTimeout.isZero() || watchdog != null || done) {
+                return;
+            }
+            watchdog = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(() -> drain.submit(this::checkIdle)), delayNanos);
+        }
+
+        private void disarmWatchdog() {
+            if (watchdog != null) {
+                watchdog.cancel(false);
+                watchdog = null;
+            }
+        }
+
+        /** B5: the check, as a drain event: fails the read, re-arms for the time left, or lets demand re-arm it. */
+        private void checkIdle() {
+            watchdog = null;
+            if (done || outstanding == 0) {
+                return;                          // ended, or a slow subscriber: the next request re-arms
+            }
+            long idleNanos = System.nanoTime() - lastProgressNanos;
+            long leftNanos = idleTimeout.toNanos() - idleNanos;
+            if (leftNanos > 0) {
+                armWatchdog(leftNanos);
+                return;
+            }
+            cancelQuietly();                     // B3: closes the HTTP stream, releasing its connection
+            terminate(new ObjectReadTimeoutException(bucket, key, idleTimeout));
+        }
+
         private void cancelQuietly() {
             if (body != null) {
                 body.cancel();                   // B3: closes the HTTP stream
@@ -178,6 +234,7 @@ public final class ObjectReadPublisher implements BytePublisher {
             Subscriber<? super ByteBuffer> last = downstream;
             done = true;
             downstream = null;                   // §3.13
+            disarmWatchdog();
             last.onError(error);
         }
 
@@ -187,6 +244,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                 done = true;
                 downstream = null;
                 cancelQuietly();
+                disarmWatchdog();
                 try {
                     last.onError(bug);
                 } catch (Throwable ignored) {
@@ -221,6 +279,10 @@ public final class ObjectReadPublisher implements BytePublisher {
                         return;
                     }
                     receivedBytes += item.remaining();
+                    if (outstanding != Long.MAX_VALUE) {
+                        outstanding--;           // B5; Long.MAX_VALUE is unbounded (§3.17)
+                    }
+                    lastProgressNanos = System.nanoTime();
                     if (md5 != null) {
                         md5.update(item.duplicate());
                     }
@@ -250,6 +312,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                         Subscriber<? super ByteBuffer> last = downstream;
                         done = true;
                         downstream = null;       // §3.13
+                        disarmWatchdog();
                         last.onComplete();
                     }
                 });

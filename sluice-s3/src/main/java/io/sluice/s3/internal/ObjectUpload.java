@@ -32,10 +32,11 @@ import java.util.concurrent.CompletionException;
  * <p>Invariants:
  * <ul>
  *   <li>O1 (memory): part buffers alive (assembling + sealed + in flight + recycled) are at most
- *       {@code partsInFlight + 1}, each at most {@code partSizeBytes} (while the first part grows,
- *       its old and new buffer together are at most 1.5 parts); the only other bytes held are
- *       those of the one upstream item being copied. So retained bytes are at most
- *       {@code (partsInFlight + 1) * partSizeBytes} plus one item.</li>
+ *       {@code partsInFlight + 1}, each at most the current part size (sizes never decrease, O7;
+ *       while the first part grows, its old and new buffer together are at most 1.5 parts); the
+ *       only other bytes held are those of the one upstream item being copied. So retained bytes
+ *       are at most {@code (partsInFlight + 1) * partSizeBytes} plus one item, for the part size
+ *       of the part being assembled.</li>
  *   <li>O2 (demand): one item is requested at a time, and only when no item is held and a buffer
  *       with free space exists or may be allocated under O1, so demand never outruns memory. An item
  *       nobody requested fails the upload (§1.1) rather than replace the one held.</li>
@@ -49,6 +50,15 @@ import java.util.concurrent.CompletionException;
  *   <li>O6 (loans): a lent chunk is given back once its bytes are copied, or when the upload ends
  *       without them; owned items are dropped once copied. The publisher must not change an item's
  *       bytes between {@code onNext} and that moment.</li>
+ *   <li>O7 (part sizes): part {@code n}'s size is {@link PartSizes#sizeOf}{@code (n)}, fixed when its
+ *       buffer is taken; parts are numbered in the order they are sealed, so the sizes S3 receives
+ *       never decrease (the last part may be smaller). A declared length replaces the schedule by one
+ *       fixed size before any byte arrives.</li>
+ *   <li>O8 (abort retries): an abort that fails (the server is unreachable) does not hold the stage:
+ *       the stage fails at once with the failure, carrying a suppressed {@link ObjectUploadException}
+ *       that names the upload id, and {@link AbortRetries} retries the abort in the background on
+ *       sluice's threads for a bounded time (its T1-T3), so a server that comes back in time is left
+ *       with no upload.</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -78,10 +88,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final String key;
     private final int partsInFlight;               // O1: k
     private final int maxParts;                    // S3's 10,000 (lower in tests)
+    private final AbortRetries abortRetries;       // O8: the schedule (shorter in tests)
+    private volatile AbortRetries.Retrying retrying;   // drain -> tests: the background abort, null if none (O8)
     private final OperationFuture<UploadResult> result = new OperationFuture<>();   // U1-U3
     private final SerialEvents drain = new SerialEvents(this::fail);
 
-    private int partSizeBytes;                     // drain-confined; raised once by declareLength before any byte
+    private PartSizes partSizes;                   // drain-confined; replaced once by declareLength before any byte (O7)
+    private int partSizeBytes;                     // drain-confined: the size of the part being assembled (O7)
+    private int partsSealed;                       // drain-confined: parts assembled so far; the next is partsSealed + 1
     private long declaredLength = -1;              // drain-confined; -1: unknown
     private State state = State.RUNNING;           // drain-confined
     private Subscription upstream;                 // drain-confined (O3)
@@ -111,17 +125,27 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
      * @param client the SDK client
      * @param bucket the bucket
      * @param key the key
-     * @param partSizeBytes every part but the last (not checked against S3's minimum: tests use less)
+     * @param partSizeBytes the first part's size (not checked against S3's minimum: tests use less)
+     * @param maxPartSizeBytes the most the part size grows to; at or below {@code partSizeBytes}: fixed
      * @param partsInFlight UploadPart calls at once, at least 1
-     * @param maxParts the most parts allowed
+     * @param maxParts the most parts allowed; the growth schedule is a function of it (O7)
      * @param declaredLength the body's length, or -1 if unknown
      */
-    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int partsInFlight,
-                        int maxParts, long declaredLength) {
+    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
+                        int partsInFlight, int maxParts, long declaredLength) {
+        this(client, bucket, key, partSizeBytes, maxPartSizeBytes, partsInFlight, maxParts, declaredLength,
+                AbortRetries.DEFAULT);
+    }
+
+    /** As the constructor above, retrying a failed abort on {@code abortRetries}' schedule (O8). */
+    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
+                        int partsInFlight, int maxParts, long declaredLength, AbortRetries abortRetries) {
+        this.abortRetries = Objects.requireNonNull(abortRetries, "abortRetries");
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
-        this.partSizeBytes = partSizeBytes;
+        this.partSizes = PartSizes.growing(partSizeBytes, maxPartSizeBytes, maxParts);
+        this.partSizeBytes = partSizes.sizeOf(1);
         this.partsInFlight = partsInFlight;
         this.maxParts = maxParts;
         result.onAbortAsync(completion -> drain.submit(() -> abortFromOutside(completion)));   // U1
@@ -135,23 +159,32 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         return result;
     }
 
+    /** The background retries of a failed abort, or {@code null} if the abort did not fail (O8). */
+    public AbortRetries.Retrying abortRetrying() {
+        return retrying;
+    }
+
     /** The most bytes of part buffers alive at once so far (O1). */
     public long peakRetainedBytes() {
         return peakRetainedBytes;
     }
 
     /**
-     * Declares the body's length before any byte arrives: the part size grows so that it fits in
-     * {@code maxParts} parts, and a body of another length fails the upload.
+     * Declares the body's length before any byte arrives: every part gets one size, the first
+     * size raised (to whole MiB) if the body would not fit in {@code maxParts} parts of it, and a
+     * body of another length fails the upload.
      */
     public void declareLength(long bytes) {
         drain.submit(() -> {
             declaredLength = bytes;
             long needed = (bytes + maxParts - 1) / maxParts;
-            if (needed > partSizeBytes) {
+            int size = partSizes.firstBytes();
+            if (needed > size) {
                 long mib = 1024 * 1024;
-                partSizeBytes = (int) Math.min(Integer.MAX_VALUE - 8L, (needed + mib - 1) / mib * mib);
+                size = (int) Math.min(Integer.MAX_VALUE - 8L, (needed + mib - 1) / mib * mib);
             }
+            partSizes = PartSizes.fixed(size);          // O7
+            partSizeBytes = size;
         });
     }
 
@@ -323,6 +356,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         assembling.flip();
         sealed.add(assembling);
         assembling = null;
+        partsSealed++;
+        partSizeBytes = partSizes.sizeOf(partsSealed + 1);   // O7: the next part's, never smaller
     }
 
     private void startParts() {
@@ -337,9 +372,9 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         }
         while (!sealed.isEmpty() && partsRunning < partsInFlight && state == State.RUNNING) {
             if (nextPartNumber > maxParts) {
-                fail(new ObjectUploadException("the body outgrew S3's limit of " + maxParts + " parts at "
-                        + partSizeBytes + " bytes per part; declare its length or choose a larger part size",
-                        bucket, key, uploadId, null));
+                fail(new ObjectUploadException("the body outgrew S3's limit of " + maxParts + " parts, with parts of "
+                        + partSizes.firstBytes() + " growing to at most " + partSizes.maxBytes()
+                        + " bytes; declare its length or allow larger parts", bucket, key, uploadId, null));
                 return;
             }
             uploadPart(sealed.poll(), nextPartNumber++);
@@ -494,8 +529,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void concludeFailure(Throwable abortError) {
         end();
         if (abortError != null) {
-            failure.addSuppressed(new ObjectUploadException("the abort failed: the parts are still stored",
-                    bucket, key, uploadId, unwrap(abortError)));
+            retrying = abortRetries.start(client, bucket, key, uploadId);   // O8: the stage does not wait for it
+            failure.addSuppressed(new ObjectUploadException("the abort failed, so the parts are still stored; it is"
+                    + " retried in the background for up to " + abortRetries.giveUpAfter().toSeconds() + " s. If the"
+                    + " upload is still listed after that, abort it by this id (a bucket lifecycle rule"
+                    + " AbortIncompleteMultipartUpload removes it eventually)", bucket, key, uploadId, unwrap(abortError)));
         }
         if (outsideCompletion != null) {
             outsideCompletion.run();                   // U1: the stage completes as its caller asked

@@ -1,0 +1,120 @@
+package io.sluice.s3.internal;
+
+import io.sluice.internal.SluiceTimer;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * How an {@code AbortMultipartUpload} that failed is retried in the background, after the upload's
+ * stage has completed: the first retry {@code firstDelay} after the failure, each delay after it
+ * doubled up to {@code maxDelay}, and no retry started later than {@code giveUpAfter} after the
+ * failure. Immutable and shared; {@link #start} creates one upload's retries.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>T1 (serial): one attempt at a time; the next is scheduled only from the end of the one before,
+ *       so an attempt's fields are published to the next by the timer's and the SDK's hand-offs.</li>
+ *   <li>T2 (threads): waits run on core's {@link SluiceTimer}; each attempt is started on a
+ *       {@code sluice-timeout-N} thread (starting an SDK call may resolve credentials, which may
+ *       block), never on the timer thread or an SDK event loop. When the retries end nothing of
+ *       theirs is scheduled, and those threads end after their idle time.</li>
+ *   <li>T3 (end): the outcome completes normally once an abort succeeds or the server no longer knows
+ *       the upload ({@code NoSuchUpload}: aborted already), exceptionally with the last failure once
+ *       no retry may start any more. Daemon threads: a JVM that exits ends the retries.</li>
+ * </ul>
+ */
+public final class AbortRetries {
+
+    /** 1 s, doubling to 30 s, for 5 minutes: covers a server restart, bounded so nothing lingers. */
+    public static final AbortRetries DEFAULT = new AbortRetries(Duration.ofSeconds(1), Duration.ofSeconds(30),
+            Duration.ofMinutes(5));
+
+    private final Duration firstDelay;
+    private final Duration maxDelay;
+    private final Duration giveUpAfter;
+
+    /**
+     * A schedule (tests use milliseconds).
+     *
+     * @param firstDelay the wait before the first retry
+     * @param maxDelay the longest wait between retries
+     * @param giveUpAfter how long after the first failure a retry may still start
+     */
+    public AbortRetries(Duration firstDelay, Duration maxDelay, Duration giveUpAfter) {
+        this.firstDelay = firstDelay;
+        this.maxDelay = maxDelay;
+        this.giveUpAfter = giveUpAfter;
+    }
+
+    /** How long after the first failure a retry may still start. */
+    public Duration giveUpAfter() {
+        return giveUpAfter;
+    }
+
+    /** Starts retrying the abort of {@code uploadId}, whose first abort has just failed. */
+    public Retrying start(S3AsyncClient client, String bucket, String key, String uploadId) {
+        Retrying retrying = new Retrying(client, bucket, key, uploadId, System.nanoTime() + giveUpAfter.toNanos());
+        retrying.schedule(firstDelay.toNanos());
+        return retrying;
+    }
+
+    /** One upload's retries. */
+    public final class Retrying {
+
+        private final S3AsyncClient client;
+        private final String bucket;
+        private final String key;
+        private final String uploadId;
+        private final long deadlineNanos;                 // no attempt starts after it
+        private final CompletableFuture<Void> outcome = new CompletableFuture<>();   // T3
+        private final AtomicInteger attempts = new AtomicInteger();                  // retries started (tests)
+        private long nextDelayNanos;                      // one attempt at a time (T1)
+
+        private Retrying(S3AsyncClient client, String bucket, String key, String uploadId, long deadlineNanos) {
+            this.client = client;
+            this.bucket = bucket;
+            this.key = key;
+            this.uploadId = uploadId;
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        /** Completes once the upload is aborted, or exceptionally once the retries gave up (T3). */
+        public CompletableFuture<Void> outcome() {
+            return outcome;
+        }
+
+        /** Retries started so far. */
+        public int attempts() {
+            return attempts.get();
+        }
+
+        private void schedule(long delayNanos) {
+            nextDelayNanos = Math.min(delayNanos * 2, maxDelay.toNanos());
+            SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::attempt), delayNanos);   // T2
+        }
+
+        private void attempt() {
+            attempts.incrementAndGet();
+            CompletableFuture<?> call;
+            try {
+                call = client.abortMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId));
+            } catch (Throwable closedClient) {
+                call = CompletableFuture.failedFuture(closedClient);
+            }
+            call.whenComplete((response, error) -> {
+                Throwable cause = error == null ? null : ObjectUpload.unwrap(error);
+                if (cause == null || cause instanceof NoSuchUploadException) {
+                    outcome.complete(null);              // T3: aborted, now or before
+                } else if (System.nanoTime() + nextDelayNanos > deadlineNanos) {
+                    outcome.completeExceptionally(cause);   // T3: nothing left scheduled
+                } else {
+                    schedule(nextDelayNanos);            // T1: from the end of this attempt
+                }
+            });
+        }
+    }
+}
