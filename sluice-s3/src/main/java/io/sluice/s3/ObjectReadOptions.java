@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * How {@link ReactiveObject} reads an object: how long a read may go without a byte while its
- * subscriber waits for one. Immutable; the {@code with*} methods return new options.
+ * subscriber waits for one, and which version of the object it may read. Immutable; the
+ * {@code with*} methods return new options.
  *
  * <p><b>Why an idle timeout:</b> a server that stops sending in the middle of a body without
  * closing the connection may never be signalled by the SDK's Netty client (no error, no
@@ -22,12 +23,14 @@ public final class ObjectReadOptions {
     /** The default idle timeout: 60 s. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
-    private static final ObjectReadOptions DEFAULTS = new ObjectReadOptions(DEFAULT_IDLE_TIMEOUT);
+    private static final ObjectReadOptions DEFAULTS = new ObjectReadOptions(DEFAULT_IDLE_TIMEOUT, null);
 
     private final Duration idleTimeout;      // Duration.ZERO: no watchdog
+    private final String ifMatch;            // the ETag the object must have; null: any version
 
-    private ObjectReadOptions(Duration idleTimeout) {
+    private ObjectReadOptions(Duration idleTimeout, String ifMatch) {
         this.idleTimeout = idleTimeout;
+        this.ifMatch = ifMatch;
     }
 
     /**
@@ -57,7 +60,7 @@ public final class ObjectReadOptions {
             throw new IllegalArgumentException("idle timeout must be positive, was " + timeout
                     + "; withoutIdleTimeout() turns it off");
         }
-        return new ObjectReadOptions(timeout);
+        return new ObjectReadOptions(timeout, ifMatch);
     }
 
     /**
@@ -67,7 +70,31 @@ public final class ObjectReadOptions {
      * @return new options without an idle timeout
      */
     public ObjectReadOptions withoutIdleTimeout() {
-        return new ObjectReadOptions(Duration.ZERO);
+        return new ObjectReadOptions(Duration.ZERO, ifMatch);
+    }
+
+    /**
+     * Reads only the version of the object whose ETag is {@code eTag} ({@code If-Match}): a read
+     * that pairs a length learnt from {@code HeadObject} with the bytes of a later {@code GetObject}
+     * (a server answering a ranged download, say) cannot get the bytes of an object replaced in
+     * between. If the object's ETag differs, the read fails before its first byte with the SDK's
+     * {@code S3Exception} of status 412 (Precondition Failed).
+     *
+     * @param eTag the ETag as the server gave it (quoted, as {@code HeadObject} returns it)
+     * @return new options that read that version only
+     * @throws NullPointerException if {@code eTag} is {@code null}
+     */
+    public ObjectReadOptions withIfMatch(String eTag) {
+        return new ObjectReadOptions(idleTimeout, Objects.requireNonNull(eTag, "eTag"));
+    }
+
+    /**
+     * The ETag the object must have for the read to go ahead.
+     *
+     * @return the ETag, or {@code null} if any version is read
+     */
+    public String ifMatch() {
+        return ifMatch;
     }
 
     /**
@@ -81,6 +108,7 @@ public final class ObjectReadOptions {
 
     @Override
     public String toString() {
-        return "ObjectReadOptions[idleTimeout=" + (idleTimeout.isZero() ? "none" : idleTimeout) + "]";
+        return "ObjectReadOptions[idleTimeout=" + (idleTimeout.isZero() ? "none" : idleTimeout)
+                + (ifMatch == null ? "" : ", ifMatch=" + ifMatch) + "]";
     }
 }

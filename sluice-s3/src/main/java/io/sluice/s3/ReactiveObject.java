@@ -14,7 +14,6 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
@@ -227,7 +226,7 @@ public final class ReactiveObject {
      * @throws NullPointerException if {@code options} is {@code null}
      */
     public BytePublisher read(ObjectReadOptions options) {
-        return new ObjectReadPublisher(client, bucket, key, null, idleTimeout(options));
+        return new ObjectReadPublisher(client, bucket, key, null, Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -260,7 +259,7 @@ public final class ReactiveObject {
             throw new IllegalArgumentException("offset must be >= 0 and length >= 1, were " + offset + ", " + length);
         }
         String last = length == Long.MAX_VALUE || offset + length - 1 < 0 ? "" : Long.toString(offset + length - 1);
-        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last, idleTimeout(options));
+        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last, Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -288,11 +287,7 @@ public final class ReactiveObject {
         if (length < 1) {
             throw new IllegalArgumentException("length must be >= 1, was " + length);
         }
-        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length, idleTimeout(options));
-    }
-
-    private static Duration idleTimeout(ObjectReadOptions options) {
-        return Objects.requireNonNull(options, "options").idleTimeout();
+        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length, Objects.requireNonNull(options, "options"));
     }
 
     /**

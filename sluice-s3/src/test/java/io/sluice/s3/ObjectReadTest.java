@@ -11,6 +11,7 @@ import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -99,6 +100,22 @@ class ObjectReadTest {
         assertArrayEquals(Arrays.copyOfRange(CONTENT, MIB, SIZE), collect(object.readRange(MIB, Long.MAX_VALUE)));
         assertArrayEquals(Arrays.copyOfRange(CONTENT, SIZE - 7, SIZE), collect(object.readLast(7)));
         assertArrayEquals(CONTENT, collect(object.readRange(0, SIZE + 100L)), "a range past the end is cut");
+    }
+
+    @Test
+    void ifMatchReadsTheVersionWithThatETagAndRefusesAnother() throws Exception {
+        client.putObject(request -> request.bucket(BUCKET).key("versioned"), AsyncRequestBody.fromBytes(CONTENT)).join();
+        String first = client.headObject(request -> request.bucket(BUCKET).key("versioned")).join().eTag();
+        ReactiveObject object = ReactiveObject.of(client, BUCKET, "versioned");
+
+        assertArrayEquals(Arrays.copyOfRange(CONTENT, 10, 20),
+                collect(object.readRange(10, 10, ObjectReadOptions.defaults().withIfMatch(first))));
+
+        client.putObject(request -> request.bucket(BUCKET).key("versioned"), AsyncRequestBody.fromBytes(new byte[] {1, 2, 3}))
+                .join();
+        ExecutionException replaced = assertThrows(ExecutionException.class, () -> Bodies.md5(
+                object.readRange(10, 10, ObjectReadOptions.defaults().withIfMatch(first))).get(10, TimeUnit.SECONDS));
+        assertEquals(412, assertInstanceOf(S3Exception.class, replaced.getCause()).statusCode(), replaced.toString());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.s3.ObjectReadOptions;
 import io.sluice.s3.ReactiveObject;
 import io.sluice.s3.UploadOptions;
 import org.eclipse.jetty.server.Request;
@@ -28,10 +29,10 @@ import java.util.function.Consumer;
  * download's body, on the threads that signal the read.
  *
  * <p><b>One object, one length.</b> {@code Content-Length} and the range come from a
- * {@code HeadObject}, the bytes from a ranged {@code GetObject} sent after it. If the object is
- * replaced in between by a shorter one, the read ends short and Jetty fails the response rather
- * than end it early (the length it declared is not met); by a longer one of the same prefix
- * length, the response carries the new object's bytes of that range.
+ * {@code HeadObject}, the bytes from a ranged {@code GetObject} sent after it with the HEAD's ETag
+ * as {@code If-Match}: an object replaced in between fails the GET (412) before a byte of the body
+ * is written, and Jetty answers 500, never a body of two versions. A read that stalls past
+ * {@link ObjectReadOptions#DEFAULT_IDLE_TIMEOUT} fails the response too.
  */
 final class ObjectStorage implements Storage {
 
@@ -59,7 +60,8 @@ final class ObjectStorage implements Storage {
                 response.write(true, BufferUtil.EMPTY_BUFFER, callback);
                 return;
             }
-            ReactiveObject.of(client, bucket, name).readRange(range.offset(), range.length())
+            ReactiveObject.of(client, bucket, name)
+                    .readRange(range.offset(), range.length(), ObjectReadOptions.defaults().withIfMatch(head.eTag()))
                     .subscribe(ResponseBodySubscriber.owned(response, callback));
         }));
     }

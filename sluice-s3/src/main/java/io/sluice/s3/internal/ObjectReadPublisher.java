@@ -2,6 +2,7 @@ package io.sluice.s3.internal;
 
 import io.sluice.BytePublisher;
 import io.sluice.internal.SluiceTimer;
+import io.sluice.s3.ObjectReadOptions;
 import io.sluice.s3.ObjectReadTimeoutException;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -60,6 +61,7 @@ public final class ObjectReadPublisher implements BytePublisher {
     private final String key;
     private final String range;                  // an HTTP Range value, or null for the whole object
     private final Duration idleTimeout;          // B5; Duration.ZERO: no watchdog
+    private final String ifMatch;                // the ETag the object must have, or null for any version
 
     /**
      * Describes a read; nothing is sent before a subscriber requests.
@@ -68,14 +70,15 @@ public final class ObjectReadPublisher implements BytePublisher {
      * @param bucket the bucket
      * @param key the key
      * @param range an HTTP {@code Range} value ({@code bytes=0-99}), or {@code null} for the whole object
-     * @param idleTimeout how long bytes may be awaited (B5), {@link Duration#ZERO} for ever
+     * @param options the idle timeout (B5; {@link Duration#ZERO} for ever) and the ETag the object must have
      */
-    public ObjectReadPublisher(S3AsyncClient client, String bucket, String key, String range, Duration idleTimeout) {
+    public ObjectReadPublisher(S3AsyncClient client, String bucket, String key, String range, ObjectReadOptions options) {
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
         this.range = range;
-        this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+        this.idleTimeout = options.idleTimeout();
+        this.ifMatch = options.ifMatch();
     }
 
     @Override
@@ -156,7 +159,8 @@ public final class ObjectReadPublisher implements BytePublisher {
         }
 
         private void send() {
-            call = client.getObject(request -> request.bucket(bucket).key(key).range(range), AsyncResponseTransformer.toPublisher());
+            call = client.getObject(request -> request.bucket(bucket).key(key).range(range).ifMatch(ifMatch),
+                    AsyncResponseTransformer.toPublisher());
             call.whenComplete((publisher, error) -> drain.submit(() -> {
                 if (error != null) {
                     if (!done) {
