@@ -86,8 +86,12 @@ record S3Run(List<S3Sample> samples, String started, String arguments) {
         return samples.stream().filter(sample -> sample.load().noisy()).count();
     }
 
+    /**
+     * Successful samples without a load reading. A failed sample has none when its client failed
+     * before the recorded part began; it measured nothing, so it cannot make a run noisy.
+     */
     long samplesWithoutLoad() {
-        return samples.stream().filter(S3Sample::loadUnknown).count();
+        return samples.stream().filter(S3Sample::ok).filter(S3Sample::loadUnknown).count();
     }
 
     /** No sample noisy, and every sample's load known. */

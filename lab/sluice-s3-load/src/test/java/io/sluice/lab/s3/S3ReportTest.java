@@ -177,6 +177,17 @@ class S3ReportTest {
                 + "cores busy during a sample (1 samples above 25%)."));
     }
 
+    @Test
+    void aFailedSampleWithoutALoadReadingLeavesTheRunQuietButASuccessfulOneDoesNot() throws IOException {
+        rewrite("\"OutOfMemoryError\"", line -> line.replaceAll(",0\\.50,0\\.60,0\\.050$", ",NaN,NaN,NaN"));
+        assertTrue(S3Run.read(run).quiet());
+
+        rewrite(",raw-get,1048576,1,0,", line -> line.replaceAll(",0\\.50,0\\.60,0\\.050$", ",NaN,NaN,NaN"));
+        S3Run unknown = S3Run.read(run);
+        assertEquals(false, unknown.quiet());
+        assertEquals("machine unknown (no load recorded for 1 samples)", unknown.machine());
+    }
+
     private record Output(int status, String text) {
     }
 
