@@ -1,6 +1,7 @@
 package io.sluice.lab;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 
@@ -24,6 +25,21 @@ public record Estimate(double value, double low, double high) {
         @Override
         public String toString() {
             return this == NOT_MEASURED ? "n/a" : name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * A gate's verdict over its cells: met if every cell is, missed if one is, not measured if
+         * none is (or there is none), inconclusive otherwise (a cell not measured among measured ones
+         * included).
+         */
+        public static Verdict every(List<Verdict> cells) {
+            if (cells.contains(MISSED)) {
+                return MISSED;
+            }
+            if (cells.stream().allMatch(verdict -> verdict == NOT_MEASURED)) {
+                return NOT_MEASURED;
+            }
+            return cells.stream().allMatch(verdict -> verdict == MET) ? MET : INCONCLUSIVE;
         }
     }
 

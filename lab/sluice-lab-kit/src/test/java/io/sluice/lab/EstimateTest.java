@@ -70,4 +70,19 @@ class EstimateTest {
         assertEquals(Estimate.NONE, Estimate.ratioOfMeans(new double[0], FAST));
         assertEquals("-", Estimate.NONE.format());
     }
+
+    @Test
+    void aGateIsMetOnlyIfEveryCellIsAndMissedIfOneIs() {
+        Estimate.Verdict met = Estimate.Verdict.MET;
+        Estimate.Verdict missed = Estimate.Verdict.MISSED;
+        Estimate.Verdict open = Estimate.Verdict.INCONCLUSIVE;
+        Estimate.Verdict none = Estimate.Verdict.NOT_MEASURED;
+
+        assertEquals(met, Estimate.Verdict.every(java.util.List.of(met, met)));
+        assertEquals(missed, Estimate.Verdict.every(java.util.List.of(met, open, missed)));
+        assertEquals(open, Estimate.Verdict.every(java.util.List.of(met, open)));
+        assertEquals(open, Estimate.Verdict.every(java.util.List.of(met, none)));
+        assertEquals(none, Estimate.Verdict.every(java.util.List.of(none, none)));
+        assertEquals(none, Estimate.Verdict.every(java.util.List.of()));
+    }
 }

@@ -2,7 +2,9 @@ package io.sluice.lab.spring;
 
 import io.sluice.examples.spring.FilesClient;
 import io.sluice.lab.BuildInfo;
+import io.sluice.lab.ByteSizes;
 import io.sluice.lab.Load;
+import io.sluice.lab.SampleOrder;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,7 +32,7 @@ import java.util.stream.Stream;
  * this JVM over loopback to the application's (a child JVM it starts, or {@code --url} of a running
  * one started with {@code --sluice.stats=true}). A sample is every client moving the file once, all
  * started together. Every cell (size, clients) runs {@code --warmup} unrecorded samples and then
- * {@code --samples} recorded ones of every {@link Transfer}, interleaved ({@link Schedule}): the
+ * {@code --samples} recorded ones of every {@link Transfer}, interleaved ({@link SampleOrder}): the
  * warm-up samples of every transfer first, then sample 0 of every transfer, then sample 1 of every
  * transfer..., so that a drift of the machine over the cell hits every transfer alike. Before the
  * first recorded cell, an unrecorded warm-up pass runs every transfer once at the smallest and the
@@ -86,7 +88,7 @@ public final class LoadHarness {
         Path results = Files.createDirectories(Path.of(options.get("results")));
         Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
         Path storage = options.containsKey("url") ? null : Files.createDirectories(work.resolve("storage"));
-        List<Long> sizes = Arrays.stream(options.get("sizes").split(",")).map(LoadHarness::bytes).toList();
+        List<Long> sizes = Arrays.stream(options.get("sizes").split(",")).map(ByteSizes::parse).toList();
         List<Integer> clientCounts = Arrays.stream(options.get("clients").split(",")).map(Integer::parseInt).toList();
         List<Transfer> transfers = Transfer.named(options.getOrDefault("transfers", ""));
         Map<Long, Path> sources = new TreeMap<>(); // by size, each written once
@@ -97,10 +99,10 @@ public final class LoadHarness {
              PrintWriter uploads = csv(results.resolve("uploads.csv"));
              PrintWriter downloads = csv(results.resolve("downloads.csv"))) {
             Cell cell = new Cell(server, FilesClient.of(server.base()), storage, uploads, downloads);
-            for (long size : Schedule.warmUpSizes(sizes)) {
+            for (long size : SampleOrder.warmUpSizes(sizes)) {
                 for (int clients : clientCounts) {
                     System.out.printf(Locale.ROOT, "warm-up pass: %d B x%d%n", size, clients);
-                    cell.run(source(work, size, sources), size, clients, Schedule.warmUpPass(transfers));
+                    cell.run(source(work, size, sources), size, clients, SampleOrder.warmUpPass(transfers));
                 }
             }
             settle();
@@ -108,7 +110,7 @@ public final class LoadHarness {
             int samples = Integer.parseInt(options.get("samples"));
             for (long size : sizes) {
                 for (int clients : clientCounts) {
-                    cell.run(source(work, size, sources), size, clients, Schedule.cell(transfers, warmup, samples));
+                    cell.run(source(work, size, sources), size, clients, SampleOrder.cell(transfers, warmup, samples));
                 }
             }
         } finally {
@@ -152,11 +154,11 @@ public final class LoadHarness {
         }
 
         /** Runs {@code steps} in their order at one size and client count, recording the recorded ones. */
-        void run(Path source, long size, int clients, List<Schedule.Step> steps) throws Exception {
+        void run(Path source, long size, int clients, List<SampleOrder.Step<Transfer>> steps) throws Exception {
             if (steps.stream().anyMatch(step -> !step.transfer().upload())) {
                 prepareDownloads(client, source, size, clients);
             }
-            for (Schedule.Step step : steps) {
+            for (SampleOrder.Step<Transfer> step : steps) {
                 sample(step, source, size, clients);
                 if (storage != null && step.transfer().upload()) {
                     for (int i = 0; i < clients; i++) {
@@ -169,7 +171,7 @@ public final class LoadHarness {
             }
         }
 
-        private void sample(Schedule.Step step, Path source, long size, int clients) throws Exception {
+        private void sample(SampleOrder.Step<Transfer> step, Path source, long size, int clients) throws Exception {
             Transfer transfer = step.transfer();
             server.resetPeak();
             ServerUnderLoad.Stats before = server.stats();
@@ -266,18 +268,6 @@ public final class LoadHarness {
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(file));
         out.println(Sample.HEADER);
         return out;
-    }
-
-    /** {@code 1KiB}, {@code 100MiB}, {@code 1GiB} or a plain count of bytes. */
-    static long bytes(String text) {
-        String[] units = {"GiB", "MiB", "KiB"};
-        long[] factors = {1L << 30, 1L << 20, 1L << 10};
-        for (int i = 0; i < units.length; i++) {
-            if (text.endsWith(units[i])) {
-                return Long.parseLong(text.substring(0, text.length() - 3)) * factors[i];
-            }
-        }
-        return Long.parseLong(text);
     }
 
     /** A file of {@code size} pseudo-random bytes in {@code work}, written once and kept in {@code sources}. */

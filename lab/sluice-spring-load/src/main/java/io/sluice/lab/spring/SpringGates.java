@@ -1,5 +1,6 @@
 package io.sluice.lab.spring;
 
+import io.sluice.lab.ByteSizes;
 import io.sluice.lab.Estimate;
 import io.sluice.lab.Estimate.Verdict;
 
@@ -52,7 +53,7 @@ import java.util.function.BiFunction;
  * requests whatever they move (classes loaded, code compiled, Netty's pools and caches filled, for
  * Spring's transfers as for sluice's), and the smallest size is measured first. {@link LoadHarness}
  * therefore runs an unrecorded warm-up pass over every transfer at the smallest and the largest size
- * before its first recorded cell ({@link Schedule}), so both moments the gate compares come from a
+ * before its first recorded cell ({@link io.sluice.lab.SampleOrder}), so both moments the gate compares come from a
  * warmed application and the criterion stays as stated. Judging sluice's growth against Spring's in
  * the same cells instead would change what the gate says: a growth with the file that both share
  * would pass, and Spring's own noise would move sluice's verdict.
@@ -79,12 +80,12 @@ final class SpringGates {
         Verdict multipart = multipart(run, lines);
         lines.add("=> " + multipart);
         lines.add(String.format(Locale.ROOT, "5x raw: %s / %s MiB/s >= %.1f at every size from %s, at 1 client",
-                Transfer.SLUICE_RAW.label(), Transfer.SLUICE_RAW.baseline(), TIMES_RAW, SpringTables.size(FROM_BYTES)));
+                Transfer.SLUICE_RAW.label(), Transfer.SLUICE_RAW.baseline(), TIMES_RAW, ByteSizes.format(FROM_BYTES)));
         Verdict raw = raw(run, lines);
         lines.add("=> " + raw);
         lines.add(String.format(Locale.ROOT, "3x transferTo: %s / %s MiB/s >= %.1f at every size from %s, at 1 and 10 "
                 + "clients", Transfer.SLUICE_STREAM.label(), Transfer.SLUICE_STREAM.baseline(), TIMES_TRANSFER_TO,
-                SpringTables.size(FROM_BYTES)));
+                ByteSizes.format(FROM_BYTES)));
         Verdict transferTo = transferTo(run, lines);
         lines.add("=> " + transferTo);
         lines.add(String.format(Locale.ROOT, "1.0x Resource: %s / %s MiB/s >= %.1f at every size, at 1 and 10 clients",
@@ -113,10 +114,10 @@ final class SpringGates {
                 String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_MULTIPART.label() + " not measured"
                         : String.format(Locale.ROOT, "%s: %s, CPU s/GiB sluice / Spring %s: %s => %s", ratio.format(), speed,
                                 cpu.format(), cheaper, verdict);
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s", SpringTables.size(size), clients, judged));
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s", ByteSizes.format(size), clients, judged));
             }
         }
-        return verdicts.isEmpty() ? Verdict.NOT_MEASURED : all(verdicts);
+        return Verdict.every(verdicts);
     }
 
     private static Verdict raw(SpringRun run, List<String> lines) {
@@ -129,17 +130,17 @@ final class SpringGates {
             Estimate ratio = ratio(run, Transfer.SLUICE_RAW, size, 1);
             Verdict verdict = ratio.against(TIMES_RAW, false);
             verdicts.add(verdict);
-            lines.add(String.format(Locale.ROOT, "  %s x1: %s", SpringTables.size(size),
+            lines.add(String.format(Locale.ROOT, "  %s x1: %s", ByteSizes.format(size),
                     verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_RAW.label() + " not measured" : ratio.format() + ": " + verdict));
         }
-        return all(verdicts);
+        return Verdict.every(verdicts);
     }
 
     /** The upload sizes from {@link #FROM_BYTES}; if there is none, a line saying so. */
     private static List<Long> sizesFromGateSize(SpringRun run, List<String> lines) {
         List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
         if (sizes.isEmpty()) {
-            lines.add("  no size from " + SpringTables.size(FROM_BYTES) + " in this run");
+            lines.add("  no size from " + ByteSizes.format(FROM_BYTES) + " in this run");
         }
         return sizes;
     }
@@ -149,7 +150,7 @@ final class SpringGates {
         if (first == Verdict.NOT_MEASURED || second == Verdict.NOT_MEASURED) {
             return Verdict.NOT_MEASURED;
         }
-        return all(List.of(first, second));
+        return Verdict.every(List.of(first, second));
     }
 
     private static Verdict transferTo(SpringRun run, List<String> lines) {
@@ -187,11 +188,11 @@ final class SpringGates {
                 verdicts.add(verdict);
                 String said = verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured"
                         : cell.format() + ": " + verdict;
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s)", SpringTables.size(size),
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s)", ByteSizes.format(size),
                         clients, said, reference.apply(size, clients)));
             }
         }
-        return verdicts.isEmpty() ? Verdict.NOT_MEASURED : all(verdicts);
+        return Verdict.every(verdicts);
     }
 
     private static Verdict heapFlat(SpringRun run, List<String> lines) {
@@ -212,7 +213,7 @@ final class SpringGates {
                     Verdict verdict = growth.against(HEAP_GROWTH_AT_MOST, true);
                     verdicts.add(verdict);
                     lines.add(String.format(Locale.ROOT, "  %s x%d, %s / %s: %s: %s", transfer, clients,
-                            SpringTables.size(largest), SpringTables.size(smallest), growth.format(), verdict));
+                            ByteSizes.format(largest), ByteSizes.format(smallest), growth.format(), verdict));
                 }
             }
         }
@@ -220,7 +221,7 @@ final class SpringGates {
             lines.add("  fewer than two sizes in this run");
             return Verdict.NOT_MEASURED;
         }
-        return all(verdicts);
+        return Verdict.every(verdicts);
     }
 
     /** {@code transfer}'s mean MiB/s over its baseline's in one upload cell. */
@@ -241,19 +242,5 @@ final class SpringGates {
                     run.uploads(), transfer.label(), Transfer.SLUICE_STREAM.baseline(), size, clients).format());
         }
         return ratios;
-    }
-
-    /**
-     * Met if every cell is, missed if one is, not measured if none is, inconclusive otherwise (a
-     * cell not measured among measured ones included).
-     */
-    private static Verdict all(List<Verdict> verdicts) {
-        if (verdicts.contains(Verdict.MISSED)) {
-            return Verdict.MISSED;
-        }
-        if (verdicts.stream().allMatch(verdict -> verdict == Verdict.NOT_MEASURED)) {
-            return Verdict.NOT_MEASURED;
-        }
-        return verdicts.stream().allMatch(verdict -> verdict == Verdict.MET) ? Verdict.MET : Verdict.INCONCLUSIVE;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.lab.spring;
 
+import io.sluice.lab.ByteSizes;
 import io.sluice.lab.Estimate;
 
 import java.util.Arrays;
@@ -40,17 +41,6 @@ final class SpringTables {
                 SpringRun.values(samples, spring, size, clients, Sample::mibPerSecond));
     }
 
-    /** {@code 1 MiB}, {@code 100 MiB}, {@code 1 GiB}, or bytes. */
-    static String size(long bytes) {
-        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) {
-            return bytes / (1L << 30) + " GiB";
-        }
-        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) {
-            return bytes / (1L << 20) + " MiB";
-        }
-        return bytes + " B";
-    }
-
     private static String table(List<Sample> samples, List<Transfer> sluices) {
         StringBuilder md = new StringBuilder("| size | clients | transfer | Spring MiB/s | sluice MiB/s | sluice / Spring "
                 + "| faster | CPU s/GiB Spring / sluice | heap after GC MiB Spring / sluice "
@@ -72,7 +62,7 @@ final class SpringTables {
                     few |= fewHere;
                     Estimate ratio = ratio(samples, sluice, spring, size, clients);
                     md.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %s | %s | %s%s | %s | %s | %s | %s |%n",
-                            size(size), clients, transfer.kind, paired(transfer) ? " \u2020" : "", mean(springMib),
+                            ByteSizes.format(size), clients, transfer.kind, paired(transfer) ? " \u2020" : "", mean(springMib),
                             mean(sluiceMib), ratio.format(), fewHere ? " *" : "", faster(ratio),
                             pair(samples, spring, sluice, size, clients, Sample::cpuSecondsPerGiB, false, "%.2f"),
                             pair(samples, spring, sluice, size, clients, sample -> sample.heapAfterGcBytes() / MIB, false, "%.0f"),

@@ -1,0 +1,123 @@
+package io.sluice.lab.s3;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import io.netty.util.internal.PlatformDependent;
+
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * A client JVM's memory while it records: every {@link #PERIOD_MILLIS} ms the heap in use (live and
+ * not yet collected garbage alike) and the direct memory, and after every garbage collection the
+ * heap that survived it (the live heap, as near as the JVM tells it without forcing a collection).
+ * Direct memory is the JDK's {@code direct} buffer pool plus Netty's own count: Netty allocates its
+ * pooled buffers without a cleaner when it may ({@code PlatformDependent.usedDirectMemory()}), and
+ * the JDK's pool does not see those; each allocation is in exactly one of the two, so their sum at
+ * one moment is the process's direct memory. Started and stopped by one thread; the sampler and
+ * the JVM's notification thread only raise the peaks.
+ */
+final class MemoryProbe implements AutoCloseable {
+
+    /** How often the sampler reads the heap and direct memory. */
+    static final long PERIOD_MILLIS = 5;
+
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    private final BufferPoolMXBean directPool = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+            .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+    private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+    private final AtomicLong peakHeap = new AtomicLong();        // sampler -> reader
+    private final AtomicLong peakLiveHeap = new AtomicLong(-1);  // notification thread -> reader; -1: no collection
+    private final AtomicLong peakDirect = new AtomicLong();      // sampler -> reader, JDK pool + Netty at one moment
+    private final AtomicLong peakDirectJdk = new AtomicLong();   // sampler -> reader
+    private final AtomicLong peakDirectNetty = new AtomicLong(); // sampler -> reader; -1 if Netty does not count
+    private final NotificationListener afterGc = this::collected;
+    private final Thread sampler = new Thread(this::sample, "memory-probe");
+    private volatile boolean running = true;
+
+    /** The peaks seen between {@link #start()} and {@link #close()}. */
+    record Peaks(long heapBytes, long liveHeapBytes, long directBytes, long directJdkBytes, long directNettyBytes) {
+    }
+
+    /** The heap in use after a full collection: what the JVM holds while it does nothing. */
+    static long idleHeapBytes() {
+        System.gc();
+        return MEMORY.getHeapMemoryUsage().getUsed();
+    }
+
+    /** Starts sampling and listening to collections. */
+    static MemoryProbe start() {
+        MemoryProbe probe = new MemoryProbe();
+        for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((NotificationEmitter) collector).addNotificationListener(probe.afterGc, null, null);
+        }
+        probe.sampler.setDaemon(true);
+        probe.sampler.start();
+        return probe;
+    }
+
+    Peaks peaks() {
+        return new Peaks(peakHeap.get(), peakLiveHeap.get(), peakDirect.get(), peakDirectJdk.get(), peakDirectNetty.get());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        sampler.join();
+        for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            try {
+                ((NotificationEmitter) collector).removeNotificationListener(afterGc);
+            } catch (javax.management.ListenerNotFoundException e) {
+                // added in start(): cannot happen
+            }
+        }
+        sampleOnce();
+    }
+
+    private void sample() {
+        while (running) {
+            sampleOnce();
+            try {
+                Thread.sleep(PERIOD_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void sampleOnce() {
+        peakHeap.accumulateAndGet(MEMORY.getHeapMemoryUsage().getUsed(), Math::max);
+        long jdk = directPool.getMemoryUsed();
+        long netty = PlatformDependent.usedDirectMemory(); // -1 when Netty leaves direct buffers to the JDK
+        peakDirectJdk.accumulateAndGet(jdk, Math::max);
+        peakDirectNetty.accumulateAndGet(netty, Math::max);
+        peakDirect.accumulateAndGet(jdk + Math.max(0, netty), Math::max);
+    }
+
+    private void collected(Notification notification, Object handback) {
+        if (!notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        long after = 0;
+        for (var pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(pool.getKey())) {
+                MemoryUsage usage = pool.getValue();
+                after += usage.getUsed();
+            }
+        }
+        peakLiveHeap.accumulateAndGet(after, Math::max);
+    }
+}

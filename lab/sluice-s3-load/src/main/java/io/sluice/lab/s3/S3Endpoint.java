@@ -1,0 +1,47 @@
+package io.sluice.lab.s3;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * The S3Proxy the harness started, at {@code http://127.0.0.1:PORT}, and the SDK clients every
+ * transfer uses on it: the Netty client, path style, us-east-1, signed with the server's static
+ * credentials, the SDK's default checksums. One place builds them, so the SDK's ways and sluice's
+ * (which takes an {@link S3AsyncClient} the application built) run on the same settings.
+ */
+record S3Endpoint(URI uri, String bucket) {
+
+    static final String IDENTITY = "lab-identity";
+    static final String CREDENTIAL = "lab-credential";
+    static final Region REGION = Region.US_EAST_1;
+
+    /** A client without the SDK's multipart support: one {@code PutObject} or {@code GetObject} per transfer. */
+    S3AsyncClient plainClient() {
+        return builder().build();
+    }
+
+    /**
+     * A client with the SDK's multipart support ({@code multipartEnabled(true)}, its defaults: 8 MiB
+     * parts from 8 MiB). Uploads only: its downloads fetch parts by number, which S3Proxy 4.1 refuses.
+     */
+    S3AsyncClient multipartClient() {
+        return builder().multipartEnabled(true).build();
+    }
+
+    private S3AsyncClientBuilder builder() {
+        return S3AsyncClient.builder()
+                .endpointOverride(uri)
+                .forcePathStyle(true)
+                .region(REGION)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder().readTimeout(Duration.ofSeconds(120))
+                        .writeTimeout(Duration.ofSeconds(120)));
+    }
+}

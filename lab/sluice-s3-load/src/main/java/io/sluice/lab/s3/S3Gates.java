@@ -1,0 +1,125 @@
+package io.sluice.lab.s3;
+
+import io.sluice.lab.ByteSizes;
+import io.sluice.lab.Estimate;
+import io.sluice.lab.Estimate.Verdict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The targets an S3 run is judged against. The speed gates judge a ratio of means by its 95%
+ * bootstrap interval ({@link Estimate#against}): met when the whole interval clears the target,
+ * missed when it lies wholly below, inconclusive otherwise; a gate is met only if every cell it
+ * names is ({@link Verdict#every}).
+ * <ul>
+ *   <li><b>file to object:</b> in every cell, {@link Transfer#SLUICE_UPLOAD} moves at least
+ *       {@link #TIMES_SDK_BEST} times the MiB/s of the SDK's best upload of that cell
+ *       ({@link S3Tables#sdkBest}).</li>
+ *   <li><b>object to file:</b> the same for {@link Transfer#SLUICE_DOWNLOAD_PLAIN}, which writes the
+ *       file as {@code toFile} and the transfer manager do (in place, no {@code fsync}); the atomic,
+ *       synced download ({@link Transfer#SLUICE_DOWNLOAD}) is shown beside it.</li>
+ *   <li><b>reactive source within its bound:</b> every sample of {@link Transfer#SLUICE_STREAM}
+ *       succeeded and its live heap added ({@link S3Sample#attributableHeapBytes()}) is at most the
+ *       stated bound for its clients plus an allowance: the client JVM's own idle heap, measured in
+ *       the same sample. The live heap after a young collection still holds what the collection did
+ *       not reach (objects promoted earlier, the SDK's and Netty's per-request state), which grows
+ *       with what the JVM already holds, not with the upload's data; the idle heap is that scale,
+ *       measured rather than assumed. The SDK's {@code fromPublisher} states no bound: its figures
+ *       are shown beside, not judged.</li>
+ * </ul>
+ */
+final class S3Gates {
+
+    static final double TIMES_SDK_BEST = 1.0;
+
+    private S3Gates() {
+    }
+
+    /** Every gate, each cell's line and each gate's verdict, as a code block's text. */
+    static String render(S3Run run) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "file to object: %s / the SDK's best upload MiB/s >= %.1f in every cell",
+                Transfer.SLUICE_UPLOAD.label, TIMES_SDK_BEST));
+        lines.add("=> " + speed(run.of(Transfer.Direction.UPLOAD), Transfer.SLUICE_UPLOAD, null, lines));
+        lines.add(String.format(Locale.ROOT, "object to file: %s / the SDK's best download MiB/s >= %.1f in every cell",
+                Transfer.SLUICE_DOWNLOAD_PLAIN.label, TIMES_SDK_BEST));
+        lines.add("=> " + speed(run.of(Transfer.Direction.DOWNLOAD), Transfer.SLUICE_DOWNLOAD_PLAIN, Transfer.SLUICE_DOWNLOAD,
+                lines));
+        lines.add(String.format(Locale.ROOT, "reactive source within its bound: every %s sample's live heap added <= "
+                + "its bound + the JVM's idle heap", Transfer.SLUICE_STREAM.label));
+        lines.add("=> " + bound(run.of(Transfer.Direction.STREAM), lines));
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static Verdict speed(List<S3Sample> samples, Transfer judged, Transfer reference, List<String> lines) {
+        if (samples.isEmpty()) {
+            lines.add("  not measured in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : S3Run.sizes(samples)) {
+            for (int clients : S3Run.clients(samples)) {
+                Estimate ratio = S3Tables.toSdkBest(samples, judged, size, clients);
+                Verdict verdict = ratio.against(TIMES_SDK_BEST, false);
+                verdicts.add(verdict);
+                String best = S3Tables.sdkBest(samples, size, clients).map(transfer -> transfer.label).orElse("no SDK transfer");
+                String said = verdict == Verdict.NOT_MEASURED
+                        ? (S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond).length == 0
+                                ? judged.label + " not measured" : "no SDK transfer measured")
+                        : ratio.format() + " against " + best + ": " + verdict;
+                String also = reference == null ? "" : " (for reference, " + reference.label + " "
+                        + S3Tables.toSdkBest(samples, reference, size, clients).format() + ")";
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s%s", ByteSizes.format(size), clients, said, also));
+            }
+        }
+        return Verdict.every(verdicts);
+    }
+
+    private static Verdict bound(List<S3Sample> samples, List<String> lines) {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : S3Run.sizes(samples)) {
+            for (int clients : S3Run.clients(samples)) {
+                List<S3Sample> cell = S3Run.cell(samples, Transfer.SLUICE_STREAM, size, clients);
+                if (cell.isEmpty()) {
+                    continue;
+                }
+                Verdict verdict = Verdict.every(cell.stream().map(S3Gates::withinBound).toList());
+                verdicts.add(verdict);
+                long failed = cell.stream().filter(sample -> !sample.ok()).count();
+                List<S3Sample> sdk = S3Run.cell(samples, Transfer.SDK_MULTIPART_FROM_PUBLISHER, size, clients);
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s; bound %s + allowance %s: %s (for reference, %s: %s)",
+                        ByteSizes.format(size), clients, added(cell), mib(cell.stream().mapToLong(S3Sample::boundBytes).max().orElse(-1)),
+                        mib(cell.stream().filter(S3Sample::ok).mapToLong(S3Sample::idleHeapBytes).max().orElse(-1)),
+                        verdict + (failed > 0 ? " (" + failed + " failed)" : ""), Transfer.SDK_MULTIPART_FROM_PUBLISHER.label,
+                        sdk.isEmpty() ? "not measured" : added(sdk)));
+            }
+        }
+        if (verdicts.isEmpty()) {
+            lines.add("  " + Transfer.SLUICE_STREAM.label + " not measured in this run");
+        }
+        return Verdict.every(verdicts);
+    }
+
+    /** One sample: met if it succeeded within its bound plus its idle heap, else missed. */
+    static Verdict withinBound(S3Sample sample) {
+        if (!sample.ok() || sample.boundBytes() < 0) {
+            return Verdict.MISSED;
+        }
+        return sample.attributableHeapBytes() <= sample.boundBytes() + sample.idleHeapBytes() ? Verdict.MET : Verdict.MISSED;
+    }
+
+    /** {@code at most 30 MiB added over 5 samples, 1 failed}. */
+    private static String added(List<S3Sample> cell) {
+        long ok = cell.stream().filter(S3Sample::ok).count();
+        long failed = cell.size() - ok;
+        String most = ok == 0 ? "no sample succeeded" : "at most " + mib(cell.stream().filter(S3Sample::ok)
+                .mapToLong(S3Sample::attributableHeapBytes).max().orElseThrow()) + " added over " + ok + " samples";
+        return most + (failed > 0 ? ", " + failed + " failed" : "");
+    }
+
+    private static String mib(long bytes) {
+        return bytes < 0 ? "-" : String.format(Locale.ROOT, "%.0f MiB", bytes / (1024.0 * 1024));
+    }
+}

@@ -1,0 +1,290 @@
+package io.sluice.lab.s3;
+
+import io.sluice.lab.BuildInfo;
+import io.sluice.lab.ByteSizes;
+import io.sluice.lab.Load;
+import io.sluice.lab.SampleOrder;
+import io.sluice.lab.ServerJvm;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * Moves files to and from S3Proxy ({@link S3ProxyMain}, a child JVM with a filesystem store in
+ * {@code --work}) with sluice's transfers, the SDK's own and plain HTTP ({@link Transfer}), on loopback.
+ * A sample is {@code K} concurrent transfers of one kind in a fresh client JVM ({@link ClientMain}), so
+ * that its CPU time and peak memory are the transfer's. Every cell (size, clients) runs
+ * {@code --warmup} unrecorded samples and then {@code --samples} recorded ones of every transfer,
+ * interleaved ({@link SampleOrder}); before the first, a warm-up pass runs every transfer once at the
+ * smallest and the largest size, at each client count, so no recorded cell meets a young server.
+ * Each row of {@code samples.csv} in {@code --results} ({@link S3Sample}) holds the client's
+ * figures, the server JVM's CPU seconds over the recorded transfers and the machine's load
+ * ({@link Load.Meter}); {@code run.txt} the start and the arguments. A sample that moved other bytes
+ * than the source's fails the run; one whose client ran out of memory or failed otherwise is
+ * recorded with that outcome. Each client uploads to, or downloads from, an object of its own; the
+ * harness deletes each sample's objects and files once it is measured, so the disk holds one
+ * sample's data (and a cell's download sources). Options (defaults): {@code --sizes 1MiB,100MiB,1GiB
+ * --clients 1,10 --samples 5 --warmup 1 --transfers} (every one, or labels) {@code --server-heap 1g
+ * --client-jvm -Xmx1g --work RESULTS/work}, and {@code --allow-dirty} for a trial from an
+ * uncommitted tree.
+ *
+ * <p>Threading: the main thread does everything; the clients are other processes.
+ */
+public final class S3LoadHarness {
+
+    static final Map<String, String> DEFAULTS = Map.of("sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5",
+            "warmup", "1", "transfers", "", "server-heap", "1g", "client-jvm", "-Xmx1g");
+
+    private static final String BUCKET = "sluice-load";
+
+    private final Map<String, String> options;
+    private final Path work;
+    private final PrintWriter samples;
+    private final S3Endpoint endpoint;
+    private final S3AsyncClient admin;                           // prepares download sources, deletes objects
+    private final ServerJvm server;
+    private final Map<Long, Source> sources = new TreeMap<>();   // by size, each written once
+
+    /** A source file and the MD5 of its bytes (the ETag of an object stored in one piece). */
+    private record Source(Path file, String md5) {
+    }
+
+    private S3LoadHarness(Map<String, String> options, Path work, PrintWriter samples, ServerJvm server) {
+        this.options = options;
+        this.work = work;
+        this.samples = samples;
+        this.server = server;
+        this.endpoint = new S3Endpoint(URI.create("http://127.0.0.1:" + server.port()), BUCKET);
+        this.admin = endpoint.plainClient();
+    }
+
+    public static void main(String[] arguments) throws Exception {
+        String[] args = BuildInfo.requireCommitted(arguments);
+        run(args);
+    }
+
+    /** The harness on {@code args} (without {@code --allow-dirty}); returns the results folder. */
+    static Path run(String[] args) throws Exception {
+        Map<String, String> options = options(args);
+        Path results = Files.createDirectories(Path.of(options.get("results")));
+        Files.writeString(results.resolve(S3Run.ABOUT), S3Run.about(Instant.now(), String.join(" ", args)));
+        Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
+        Path store = Files.createDirectories(work.resolve("store"));
+        try (ServerJvm server = ServerJvm.start("S3Proxy", List.of(), options.get("server-heap"), List.of(),
+                S3ProxyMain.class.getName(), List.of(store.toString()));
+             PrintWriter samples = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.SAMPLES)))) {
+            samples.println(S3Sample.HEADER);
+            S3LoadHarness harness = new S3LoadHarness(options, work, samples, server);
+            try {
+                harness.measure();
+            } finally {
+                harness.admin.close();
+                for (Source source : harness.sources.values()) {
+                    Files.deleteIfExists(source.file());
+                }
+            }
+        }
+        return results;
+    }
+
+    /**
+     * The options {@code args} sets over {@link #DEFAULTS}, checked: sizes, client counts and
+     * transfers parse, and {@code --results} is given.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static Map<String, String> options(String[] args) {
+        Map<String, String> options = Options.parse(args, DEFAULTS);
+        if (!options.containsKey("results")) {
+            throw new IllegalArgumentException("--results DIR is required");
+        }
+        sizes(options);
+        clientCounts(options);
+        Transfer.named(options.get("transfers"));
+        for (String count : List.of("samples", "warmup")) {
+            if (Integer.parseInt(options.get(count)) < 0) {
+                throw new IllegalArgumentException("--" + count + " must not be negative");
+            }
+        }
+        return options;
+    }
+
+    static List<Long> sizes(Map<String, String> options) {
+        return Arrays.stream(options.get("sizes").split(",")).map(ByteSizes::parse).toList();
+    }
+
+    static List<Integer> clientCounts(Map<String, String> options) {
+        return Arrays.stream(options.get("clients").split(",")).map(Integer::parseInt).toList();
+    }
+
+    private void measure() throws Exception {
+        admin.createBucket(request -> request.bucket(BUCKET)).join();
+        List<Long> sizes = sizes(options);
+        List<Integer> clientCounts = clientCounts(options);
+        List<Transfer> transfers = Transfer.named(options.get("transfers"));
+        for (long size : SampleOrder.warmUpSizes(sizes)) {
+            for (int clients : clientCounts) {
+                System.out.printf(Locale.ROOT, "warm-up pass: %s x%d%n", ByteSizes.format(size), clients);
+                cell(size, clients, SampleOrder.warmUpPass(transfers));
+            }
+        }
+        int warmup = Integer.parseInt(options.get("warmup"));
+        int recorded = Integer.parseInt(options.get("samples"));
+        for (long size : sizes) {
+            for (int clients : clientCounts) {
+                cell(size, clients, SampleOrder.cell(transfers, warmup, recorded));
+            }
+        }
+    }
+
+    /** Runs {@code steps} at one size and client count; the downloads' objects exist for the cell's length. */
+    private void cell(long size, int clients, List<SampleOrder.Step<Transfer>> steps) throws Exception {
+        Source source = source(size);
+        long warmSize = Math.min(size, ClientMain.WARM_BYTES_AT_MOST);
+        boolean downloads = steps.stream().anyMatch(step -> !step.transfer().direction.stores());
+        List<String> stored = new ArrayList<>();
+        if (downloads) {
+            for (int i = 0; i < clients; i++) {
+                stored.add(put(downloadKey(size, i), source.file()));
+            }
+            stored.add(put(warmKey(size), source(warmSize).file()));
+        }
+        try {
+            for (SampleOrder.Step<Transfer> step : steps) {
+                sample(step, size, clients, source);
+            }
+        } finally {
+            for (String key : stored) {
+                delete(key);
+            }
+        }
+    }
+
+    private void sample(SampleOrder.Step<Transfer> step, long size, int clients, Source source) throws Exception {
+        Transfer transfer = step.transfer();
+        String prefix = transfer.direction.stores() ? transfer.label + "-" + size : "download-" + size;
+        List<String> args = new ArrayList<>(List.of("--endpoint", endpoint.uri().toString(), "--bucket", BUCKET,
+                "--transfer", transfer.label, "--size", Long.toString(size), "--clients", Integer.toString(clients),
+                "--key", prefix, "--work", work.toString(), "--warm-key", warmKey(size), "--md5", source.md5()));
+        if (transfer.direction == Transfer.Direction.UPLOAD) {
+            args.addAll(List.of("--source", source.file().toString(),
+                    "--warm-source", source(Math.min(size, ClientMain.WARM_BYTES_AT_MOST)).file().toString()));
+        }
+        ClientResult result = null;
+        String outcome = S3Sample.OK;
+        Load load = Load.UNKNOWN;
+        double serverCpu = Double.NaN;
+        try (ClientJvm client = ClientJvm.start(List.of(options.get("client-jvm").split(" ")), args)) {
+            client.awaitWarm();
+            long serverBefore = serverCpuNanos();
+            Load.Meter meter = new Load.Meter();
+            client.go();
+            try {
+                result = client.awaitResult();
+            } finally {
+                long serverNanos = serverCpuNanos() - serverBefore;
+                // The client is not reaped until close(): its CPU time counts as the measurement's through its result.
+                load = meter.stop(serverNanos + (result == null ? 0 : (long) (result.cpuSeconds() * 1e9)));
+                serverCpu = serverNanos / 1e9;
+            }
+        } catch (ClientJvm.ClientFailure failure) {
+            outcome = failure.getMessage();
+        } finally {
+            cleanUp(transfer, prefix, clients);
+        }
+        if (!server.alive()) {
+            throw new IOException("S3Proxy died: " + server.death());
+        }
+        if (!step.recorded()) {
+            return;
+        }
+        double mib = result == null ? Double.NaN : size * (double) clients / (1024 * 1024) / result.seconds();
+        S3Sample row = result == null
+                ? new S3Sample(BuildInfo.commit(), Runtime.version().toString(), transfer.label, size, clients, step.sample(),
+                        outcome, Double.NaN, Double.NaN, Double.NaN, serverCpu, -1, -1, -1, -1, -1, -1, -1, load)
+                : new S3Sample(BuildInfo.commit(), Runtime.version().toString(), transfer.label, size, clients, step.sample(),
+                        outcome, result.seconds(), mib, result.cpuSeconds(), serverCpu, result.peakHeapBytes(),
+                        result.peakLiveHeapBytes(), result.idleHeapBytes(), result.peakDirectBytes(),
+                        result.peakDirectJdkBytes(), result.peakDirectNettyBytes(), result.boundBytes(), load);
+        samples.println(row.row());
+        samples.flush();
+        System.out.printf(Locale.ROOT, "%-28s %8s x%-3d sample %d: %s%n", transfer.label, ByteSizes.format(size), clients,
+                step.sample(), row.ok() ? String.format(Locale.ROOT, "%9.1f MiB/s", mib) : "FAILED " + outcome);
+    }
+
+    /** The server JVM's CPU time so far. */
+    private long serverCpuNanos() {
+        return server.process().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    /** Deletes what a sample stored (its objects) or wrote (its clients' files); gone ones are fine. */
+    private void cleanUp(Transfer transfer, String prefix, int clients) throws IOException {
+        for (int i = 0; i < clients; i++) {
+            if (transfer.direction.stores()) {
+                delete(prefix + "-" + i);
+                delete(prefix + "-warm-" + i);
+            } else {
+                Files.deleteIfExists(work.resolve("client-recorded-" + i));
+                Files.deleteIfExists(work.resolve("client-warm-" + i));
+            }
+        }
+    }
+
+    private String put(String key, Path file) {
+        admin.putObject(request -> request.bucket(BUCKET).key(key), AsyncRequestBody.fromFile(file)).join();
+        return key;
+    }
+
+    private void delete(String key) {
+        admin.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
+    }
+
+    private static String downloadKey(long size, int client) {
+        return "download-" + size + "-" + client;
+    }
+
+    private static String warmKey(long size) {
+        return "download-warm-" + size;
+    }
+
+    /** A file of {@code size} pseudo-random bytes in the work folder and its MD5, written once. */
+    private Source source(long size) throws IOException, NoSuchAlgorithmException {
+        Source existing = sources.get(size);
+        if (existing != null) {
+            return existing;
+        }
+        Path file = work.resolve("source-" + size);
+        MessageDigest md5 = MessageDigest.getInstance("MD5");
+        byte[] block = new byte[1024 * 1024];
+        Random random = new Random(size);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long left = size; left > 0; left -= block.length) {
+                random.nextBytes(block);
+                int length = (int) Math.min(block.length, left);
+                out.write(block, 0, length);
+                md5.update(block, 0, length);
+            }
+        }
+        Source source = new Source(file, HexFormat.of().formatHex(md5.digest()));
+        sources.put(size, source);
+        return source;
+    }
+}

@@ -1,0 +1,123 @@
+package io.sluice.lab.s3;
+
+import io.sluice.lab.Load;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.IntSummaryStatistics;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/** One run of {@link S3LoadHarness} as its results folder holds it: {@code samples.csv} and {@code run.txt}. */
+record S3Run(List<S3Sample> samples, String started, String arguments) {
+
+    static final String SAMPLES = "samples.csv";
+    static final String ABOUT = "run.txt";
+
+    private static final String STARTED = "started ";
+    private static final String ARGUMENTS = "arguments ";
+
+    /** What {@link #ABOUT} holds: the start to the second, and the harness's arguments. */
+    static String about(Instant started, String arguments) {
+        return STARTED + started.truncatedTo(ChronoUnit.SECONDS) + "\n" + ARGUMENTS + arguments + "\n";
+    }
+
+    /**
+     * Reads a results folder; without {@link #ABOUT}, the start and arguments read "not recorded".
+     *
+     * @throws IOException if the CSV is missing, malformed or empty, or rows of several commits or JDKs mix
+     */
+    static S3Run read(Path folder) throws IOException {
+        List<S3Sample> samples = S3Sample.read(folder.resolve(SAMPLES));
+        if (samples.isEmpty()) {
+            throw new IOException(folder + ": no samples");
+        }
+        if (samples.stream().map(sample -> sample.commit() + " " + sample.jdk()).distinct().count() > 1) {
+            throw new IOException(folder + ": samples of several runs (the commit or the JDK differs)");
+        }
+        String started = "not recorded";
+        String arguments = "not recorded";
+        Path about = folder.resolve(ABOUT);
+        if (Files.exists(about)) {
+            for (String line : Files.readAllLines(about, StandardCharsets.UTF_8)) {
+                started = line.startsWith(STARTED) ? line.substring(STARTED.length()) : started;
+                arguments = line.startsWith(ARGUMENTS) ? line.substring(ARGUMENTS.length()) : arguments;
+            }
+        }
+        return new S3Run(samples, started, arguments);
+    }
+
+    /** The samples of {@code direction}'s transfers. */
+    List<S3Sample> of(Transfer.Direction direction) {
+        return samples.stream().filter(sample -> Transfer.byLabel(sample.transfer())
+                .map(transfer -> transfer.direction == direction).orElse(false)).toList();
+    }
+
+    /** The sizes measured in {@code samples}, smallest first. */
+    static List<Long> sizes(List<S3Sample> samples) {
+        return samples.stream().map(S3Sample::sizeBytes).distinct().sorted().toList();
+    }
+
+    /** The client counts measured in {@code samples}, smallest first. */
+    static List<Integer> clients(List<S3Sample> samples) {
+        return samples.stream().map(S3Sample::clients).distinct().sorted().toList();
+    }
+
+    /** The samples of {@code transfer} at {@code size} with {@code clients}, failed ones included. */
+    static List<S3Sample> cell(List<S3Sample> samples, Transfer transfer, long size, int clients) {
+        return samples.stream().filter(sample -> sample.transfer().equals(transfer.label) && sample.sizeBytes() == size
+                && sample.clients() == clients).toList();
+    }
+
+    /** {@code value} of each successful sample of {@code transfer} at {@code size} with {@code clients}. */
+    static double[] values(List<S3Sample> samples, Transfer transfer, long size, int clients, ToDoubleFunction<S3Sample> value) {
+        return cell(samples, transfer, size, clients).stream().filter(S3Sample::ok).mapToDouble(value).toArray();
+    }
+
+    /** Samples measured while other work kept more than {@link Load#NOISY_ABOVE} of the cores busy. */
+    long noisySamples() {
+        return samples.stream().filter(sample -> sample.load().noisy()).count();
+    }
+
+    /**
+     * Successful samples without a load reading. A failed sample has none when its client failed
+     * before the recorded part began; it measured nothing, so it cannot make a run noisy.
+     */
+    long samplesWithoutLoad() {
+        return samples.stream().filter(S3Sample::ok).filter(S3Sample::loadUnknown).count();
+    }
+
+    /** No sample noisy, and every sample's load known. */
+    boolean quiet() {
+        return noisySamples() == 0 && samplesWithoutLoad() == 0;
+    }
+
+    /** The {@code run} block: origin, samples, the machine's load and the command. */
+    String line() {
+        S3Sample first = samples.get(0);
+        Map<String, Long> counts = samples.stream().collect(Collectors.groupingBy(
+                sample -> sample.transfer() + " " + sample.sizeBytes() + " " + sample.clients(), Collectors.counting()));
+        IntSummaryStatistics perCell = counts.values().stream().mapToInt(Long::intValue).summaryStatistics();
+        String perCellText = perCell.getMin() == perCell.getMax() ? Integer.toString(perCell.getMax())
+                : perCell.getMin() + " to " + perCell.getMax();
+        return "Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + perCellText
+                + " recorded samples per cell; " + machine() + ".\nCommand: `S3LoadHarness " + arguments + "`.\n";
+    }
+
+    /** Whether the machine was quiet, with the figures behind it. */
+    String machine() {
+        double othersBusy = samples.stream().mapToDouble(sample -> sample.load().othersBusy())
+                .filter(value -> !Double.isNaN(value)).max().orElse(Double.NaN);
+        return samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"
+                : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy during a sample "
+                + "(%d samples above %.0f%%)", quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisySamples(),
+                100 * Load.NOISY_ABOVE);
+    }
+}

@@ -1,0 +1,61 @@
+package io.sluice.lab.s3;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class S3LoadHarnessOptionsTest {
+
+    @Test
+    void optionsOverrideTheDefaultsAndTheRestStay() {
+        Map<String, String> options = S3LoadHarness.options(new String[] {"--results", "out", "--sizes", "1MiB,1GiB",
+                "--transfers", "sluice-upload,raw-get"});
+
+        assertEquals(List.of(1L << 20, 1L << 30), S3LoadHarness.sizes(options));
+        assertEquals(List.of(1, 10), S3LoadHarness.clientCounts(options));
+        assertEquals("5", options.get("samples"));
+        assertEquals("-Xmx1g", options.get("client-jvm"));
+        assertEquals(List.of(Transfer.SLUICE_UPLOAD, Transfer.RAW_GET), Transfer.named(options.get("transfers")));
+    }
+
+    @Test
+    void noTransfersNamedMeansEveryOne() {
+        assertEquals(List.of(Transfer.values()), Transfer.named(S3LoadHarness.options(new String[] {"--results", "out"})
+                .get("transfers")));
+    }
+
+    @Test
+    void malformedOptionsAreRefusedWithWhatIsWrong() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--sizes", "1MiB"}))
+                .getMessage().contains("--results"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(
+                new String[] {"--results", "out", "--transfers", "sluice-upload,s3-sync"})).getMessage().contains("s3-sync"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--results"}))
+                .getMessage().contains("pairs"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"results", "out"}))
+                .getMessage().contains("--option value"));
+        assertThrows(NumberFormatException.class, () -> S3LoadHarness.options(new String[] {"--results", "out", "--sizes", "1MB"}));
+        assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--results", "out", "--samples", "-1"}));
+    }
+
+    @Test
+    void eachDirectionsGateJudgesOneSluiceTransfer() {
+        assertEquals(Transfer.SLUICE_UPLOAD, Transfer.judged(Transfer.Direction.UPLOAD));
+        assertEquals(Transfer.SLUICE_DOWNLOAD_PLAIN, Transfer.judged(Transfer.Direction.DOWNLOAD));
+        assertEquals(Transfer.SLUICE_STREAM, Transfer.judged(Transfer.Direction.STREAM));
+    }
+
+    @Test
+    void aClientsResultLineReadsBackAsItWasWritten() {
+        ClientResult result = new ClientResult(1.5, 0.75, 100, -1, 10, 20, 15, 5, 26214400);
+
+        assertEquals(result, ClientResult.parse(result.line()));
+        assertThrows(IllegalArgumentException.class, () -> ClientResult.parse("RESULT seconds=1.0"));
+        assertThrows(IllegalArgumentException.class, () -> ClientResult.parse("FAILED java.lang.OutOfMemoryError"));
+    }
+}
