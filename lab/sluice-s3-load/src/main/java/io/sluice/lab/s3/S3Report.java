@@ -1,16 +1,13 @@
 package io.sluice.lab.s3;
 
 import io.sluice.lab.GeneratedBlocks;
+import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * {@code S3Report --from RUN [--allow-noisy]}: an {@link S3LoadHarness} run's tables and gates,
@@ -27,90 +24,35 @@ import java.util.function.Function;
  * ({@link S3Gates}). A run with a sample during which other work kept more than
  * {@code Load.NOISY_ABOVE} of the cores busy, or with no load recorded, is not quiet: {@code --from}
  * rewrites no block from it without {@code --allow-noisy}, and every block from it starts with
- * {@link GeneratedBlocks#NOT_QUIET}.
+ * {@link GeneratedBlocks#NOT_QUIET}. The command itself is the lab's {@link ReportCommand}.
  */
 public final class S3Report {
 
     static final String TOOL = "sluice-s3-load";
 
-    private final Path root;
-    private final Map<Path, S3Run> runs = new HashMap<>(); // by folder: each is read once
-    private final GeneratedBlocks blocks;
+    private S3Report() {
+    }
 
-    S3Report(Path root) {
-        this.root = root;
-        Map<String, Function<S3Run, String>> bodies = Map.of("run", S3Run::line, "uploads", S3Tables::uploads,
-                "downloads", S3Tables::downloads, "stream", S3Tables::stream,
-                "gates", run -> "```\n" + S3Gates.render(run) + "```\n");
-        Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
-        bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
-        this.blocks = new GeneratedBlocks(TOOL, renderers, block -> {
-            S3Run run = run(block.reportFrom(root));
-            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
-        });
+    /** The report command on the repository at {@code root}. */
+    static ReportCommand<S3Run> command(Path root) {
+        return new ReportCommand<>(TOOL, "S3Report", root, S3Run::read, Map.of("run", S3Run::line,
+                "uploads", S3Tables::uploads, "downloads", S3Tables::downloads, "stream", S3Tables::stream,
+                "gates", run -> "```\n" + S3Gates.render(run) + "```\n"),
+                run -> run.line() + "\nUploads (file to object)\n\n" + S3Tables.uploads(run)
+                        + "\nDownloads (object to file)\n\n" + S3Tables.downloads(run)
+                        + "\nReactive source (unknown length, bursty)\n\n" + S3Tables.stream(run) + "\n"
+                        + S3Gates.render(run));
     }
 
     public static void main(String[] args) throws IOException {
-        Path root = GeneratedBlocks.repositoryRoot(Path.of("")).orElseThrow(() -> new IllegalStateException(
-                "run it inside the repository: no folder with .mvn/ above " + Path.of("").toAbsolutePath()));
-        int status = run(List.of(args), root, System.out);
+        int status = run(List.of(args), ReportCommand.repository(), System.out);
         if (status != 0) {
             System.exit(status);
         }
     }
 
-    /** The blocks of the repository's pages that differ from what their runs generate. */
-    List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root);
-    }
-
     /** The command on the repository at {@code root}; returns the exit status. */
     static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        S3Report report = new S3Report(root);
-        if (args.equals(List.of("--check"))) {
-            List<GeneratedBlocks.Block> differing = report.differing();
-            differing.forEach(block -> out.println(block.where() + " differs from what `" + TOOL + " "
-                    + block.arguments() + "` generates"));
-            out.println(differing.isEmpty() ? "every " + TOOL + " block matches its data"
-                    : "regenerate with: S3Report --from RUN (see lab/docs/S3-LOAD.md)");
-            return differing.isEmpty() ? 0 : 1;
-        }
-        if (args.equals(List.of("--all"))) {
-            List<GeneratedBlocks.Block> changed = report.blocks.rewriteUnder(root, block -> true);
-            changed.forEach(block -> out.println("rewrote " + block.where()));
-            out.println(changed.size() + " docs block(s) rewritten, each from the run it names");
-            return 0;
-        }
-        boolean allowNoisy = args.contains("--allow-noisy");
-        List<String> rest = args.stream().filter(arg -> !arg.equals("--allow-noisy")).toList();
-        if (rest.size() != 2 || !rest.get(0).equals("--from")) {
-            throw new IllegalArgumentException("usage: S3Report --from RUN [--allow-noisy] | --check | --all (was: "
-                    + String.join(" ", args) + ")");
-        }
-        Path from = Path.of(rest.get(1));
-        S3Run run = S3Run.read(from);
-        out.print(run.line() + "\nUploads (file to object)\n\n" + S3Tables.uploads(run) + "\nDownloads (object to file)\n\n"
-                + S3Tables.downloads(run) + "\nReactive source (unknown length, bursty)\n\n" + S3Tables.stream(run) + "\n"
-                + S3Gates.render(run));
-        if (!run.quiet() && !allowNoisy) {
-            out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
-            return 1;
-        }
-        Path wanted = from.toAbsolutePath().normalize();
-        List<GeneratedBlocks.Block> changed = report.blocks.rewriteUnder(root,
-                block -> block.reportFrom(root).toAbsolutePath().normalize().equals(wanted));
-        changed.forEach(block -> out.println("rewrote " + block.where()));
-        out.println(changed.size() + " docs block(s) rewritten from " + from);
-        return 0;
-    }
-
-    private S3Run run(Path folder) {
-        return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), path -> {
-            try {
-                return S3Run.read(path);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return command(root).run(args, out);
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.lab.s3;
 
 import io.sluice.lab.Load;
+import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /** One run of {@link S3LoadHarness} as its results folder holds it: {@code samples.csv} and {@code run.txt}. */
-record S3Run(List<S3Sample> samples, String started, String arguments) {
+record S3Run(List<S3Sample> samples, String started, String arguments) implements ReportCommand.Run {
 
     static final String SAMPLES = "samples.csv";
     static final String ABOUT = "run.txt";
@@ -95,7 +96,8 @@ record S3Run(List<S3Sample> samples, String started, String arguments) {
     }
 
     /** No sample noisy, and every sample's load known. */
-    boolean quiet() {
+    @Override
+    public boolean quiet() {
         return noisySamples() == 0 && samplesWithoutLoad() == 0;
     }
 
@@ -112,7 +114,8 @@ record S3Run(List<S3Sample> samples, String started, String arguments) {
     }
 
     /** Whether the machine was quiet, with the figures behind it. */
-    String machine() {
+    @Override
+    public String machine() {
         double othersBusy = samples.stream().mapToDouble(sample -> sample.load().othersBusy())
                 .filter(value -> !Double.isNaN(value)).max().orElse(Double.NaN);
         return samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"

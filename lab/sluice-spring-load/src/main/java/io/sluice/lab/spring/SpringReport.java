@@ -1,16 +1,13 @@
 package io.sluice.lab.spring;
 
 import io.sluice.lab.GeneratedBlocks;
+import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * {@code SpringReport --from RUN [--allow-noisy]}: a {@link LoadHarness} run's tables and gates,
@@ -26,89 +23,34 @@ import java.util.function.Function;
  * {@code uploads} and {@code downloads} ({@link SpringTables}) or {@code gates} ({@link SpringGates}).
  * A run with a sample during which other work kept more than {@code Load.NOISY_ABOVE} of the cores
  * busy, or with no load recorded, is not quiet: {@code --from} rewrites no block from it without
- * {@code --allow-noisy}, and every block from it starts with {@link GeneratedBlocks#NOT_QUIET}.
+ * {@code --allow-noisy}, and every block from it starts with {@link GeneratedBlocks#NOT_QUIET}. The
+ * command itself is the lab's {@link ReportCommand}.
  */
 public final class SpringReport {
 
     static final String TOOL = "sluice-spring-load";
 
-    private final Path root;
-    private final Map<Path, SpringRun> runs = new HashMap<>(); // by folder: each is read once
-    private final GeneratedBlocks blocks;
+    private SpringReport() {
+    }
 
-    SpringReport(Path root) {
-        this.root = root;
-        Map<String, Function<SpringRun, String>> bodies = Map.of("run", SpringRun::line,
+    /** The report command on the repository at {@code root}. */
+    static ReportCommand<SpringRun> command(Path root) {
+        return new ReportCommand<>(TOOL, "SpringReport", root, SpringRun::read, Map.of("run", SpringRun::line,
                 "uploads", SpringTables::uploads, "downloads", SpringTables::downloads,
-                "gates", run -> "```\n" + SpringGates.render(run) + "```\n");
-        Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
-        bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
-        this.blocks = new GeneratedBlocks(TOOL, renderers, block -> {
-            SpringRun run = run(block.reportFrom(root));
-            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
-        });
+                "gates", run -> "```\n" + SpringGates.render(run) + "```\n"),
+                run -> run.line() + "\nUploads\n\n" + SpringTables.uploads(run) + "\nDownloads\n\n"
+                        + SpringTables.downloads(run) + "\n" + SpringGates.render(run));
     }
 
     public static void main(String[] args) throws IOException {
-        Path root = GeneratedBlocks.repositoryRoot(Path.of("")).orElseThrow(() -> new IllegalStateException(
-                "run it inside the repository: no folder with docs/ above " + Path.of("").toAbsolutePath()));
-        int status = run(List.of(args), root, System.out);
+        int status = run(List.of(args), ReportCommand.repository(), System.out);
         if (status != 0) {
             System.exit(status);
         }
     }
 
-    /** The blocks under {@code docs/} that differ from what their runs generate. */
-    List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root);
-    }
-
     /** The command on the repository at {@code root}; returns the exit status. */
     static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        SpringReport report = new SpringReport(root);
-        if (args.equals(List.of("--check"))) {
-            List<GeneratedBlocks.Block> differing = report.differing();
-            differing.forEach(block -> out.println(block.where() + " differs from what `" + TOOL + " "
-                    + block.arguments() + "` generates"));
-            out.println(differing.isEmpty() ? "every " + TOOL + " block matches its data"
-                    : "regenerate with: SpringReport --from RUN (see lab/docs/SPRING-LOAD.md)");
-            return differing.isEmpty() ? 0 : 1;
-        }
-        if (args.equals(List.of("--all"))) {
-            List<GeneratedBlocks.Block> changed = report.blocks.rewriteUnder(root, block -> true);
-            changed.forEach(block -> out.println("rewrote " + block.where()));
-            out.println(changed.size() + " docs block(s) rewritten, each from the run it names");
-            return 0;
-        }
-        boolean allowNoisy = args.contains("--allow-noisy");
-        List<String> rest = args.stream().filter(arg -> !arg.equals("--allow-noisy")).toList();
-        if (rest.size() != 2 || !rest.get(0).equals("--from")) {
-            throw new IllegalArgumentException("usage: SpringReport --from RUN [--allow-noisy] | --check | --all (was: "
-                    + String.join(" ", args) + ")");
-        }
-        Path from = Path.of(rest.get(1));
-        SpringRun run = SpringRun.read(from);
-        out.print(run.line() + "\nUploads\n\n" + SpringTables.uploads(run) + "\nDownloads\n\n"
-                + SpringTables.downloads(run) + "\n" + SpringGates.render(run));
-        if (!run.quiet() && !allowNoisy) {
-            out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
-            return 1;
-        }
-        Path wanted = from.toAbsolutePath().normalize();
-        List<GeneratedBlocks.Block> changed = report.blocks.rewriteUnder(root,
-                block -> block.reportFrom(root).toAbsolutePath().normalize().equals(wanted));
-        changed.forEach(block -> out.println("rewrote " + block.where()));
-        out.println(changed.size() + " docs block(s) rewritten from " + from);
-        return 0;
-    }
-
-    private SpringRun run(Path folder) {
-        return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), path -> {
-            try {
-                return SpringRun.read(path);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return command(root).run(args, out);
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.lab.spring;
 
 import io.sluice.lab.Load;
+import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,8 @@ import java.util.stream.Stream;
  * One run of {@link LoadHarness} as its results folder holds it: {@code uploads.csv},
  * {@code downloads.csv} and {@code run.txt} (when it started, and its arguments).
  */
-record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, String arguments) {
+record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, String arguments)
+        implements ReportCommand.Run {
 
     /** The harness's note of its start and arguments in a results folder. */
     static final String ABOUT = "run.txt";
@@ -76,7 +78,8 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     }
 
     /** No sample noisy, and every sample's load known. */
-    boolean quiet() {
+    @Override
+    public boolean quiet() {
         return noisySamples() == 0 && samplesWithoutLoad() == 0;
     }
 
@@ -118,7 +121,8 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     }
 
     /** Whether the machine was quiet, with the figures behind it. */
-    String machine() {
+    @Override
+    public String machine() {
         double othersBusy = all().stream().mapToDouble(sample -> sample.load().othersBusy()).filter(value -> !Double.isNaN(value))
                 .max().orElse(Double.NaN);
         return samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad()
