@@ -231,11 +231,12 @@ class SpringReportTest {
                 + "reference, atomic with sync: sluice-multipart / spring-multipart 1.25 (")), gates);
         assertTrue(gates.contains("\n5x raw: sluice-plain-raw / spring-raw MiB/s >= 5.0 at every size from 100 MiB, at 1 "
                 + "client\n  100 MiB x1: 20.00 ("), gates);
-        assertTrue(gates.lines().anyMatch(line -> line.startsWith("  100 MiB x1: 20.00 (") && line.endsWith("): met (for "
-                + "reference, atomic with sync: sluice-raw / spring-raw 10.00 (9.86-10.14))")), gates);
+        assertTrue(gates.lines().anyMatch(line -> line.startsWith("  100 MiB x1: 20.00 (") && line.contains("): met (for "
+                + "reference, atomic with sync: sluice-raw / spring-raw 10.00 (")), gates);
         assertTrue(gates.contains(", sluice-plain-multipart / spring-multipart 6.67 ("), gates);
         assertTrue(gates.lines().anyMatch(line -> line.startsWith("  sluice-plain-raw x1, 100 MiB / 1 MiB: ")), gates);
-        assertEquals(List.of("=> missed", "=> met", "=> n/a", "=> n/a", "=> met"), verdicts(gates));
+        assertEquals(List.of("=> met", "=> met", "=> n/a", "=> n/a", "=> met"), verdicts(gates),
+                "the atomic uploads missed the first gate; the plain ones, judged, meet it");
     }
 
     @Test
