@@ -180,7 +180,8 @@ public final class LoadHarness {
             together(clients, clientIndex -> transfer.once(client, name(transfer, size, clientIndex), source, size));
             double seconds = (System.nanoTime() - began) / 1e9;
             ServerUnderLoad.Stats after = server.stats();
-            Load load = meter.stop(after.cpuNanos() - before.cpuNanos());
+            long cpuNanos = after.cpuSince(before);
+            Load load = meter.stop(after.cpuAfterGcNanos() - before.cpuAfterGcNanos()); // the server's, its GC for after included
             if (!step.recorded()) {
                 return;
             }
@@ -190,7 +191,7 @@ public final class LoadHarness {
             PrintWriter out = transfer.upload() ? uploads : downloads;
             out.printf(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f%n", BuildInfo.commit(),
                     Runtime.version(), transfer.label(), size, clients, step.sample(), seconds, mib,
-                    (after.cpuNanos() - before.cpuNanos()) / 1e9, after.heapAfterGcBytes(), after.peakRssBytes(),
+                    cpuNanos / 1e9, after.heapAfterGcBytes(), after.peakRssBytes(),
                     load.load1Before(), load.load1After(), load.othersBusy());
             out.flush();
             System.out.printf(Locale.ROOT, "%-16s %12d B x%-3d sample %d: %9.1f MiB/s%n",
