@@ -67,7 +67,7 @@ public final class BenchMain {
                        java -jar sluice-bench.jar report --all  rewrites every docs block from the run it names
                 profiles: smoke (seconds), quick (minutes: compact table with ratios), standard (the paper's grid
                   without its >1 GiB cells), full (the whole grid), read (the read path's choices), demand (sluice's
-                  demand strategies)
+                  demand strategies), small (1 KiB and 64 KiB files against the careful loops)
                 options: --cells WRITE:1M:10,READ:10M:1,...  --providers %s
                   --forks N --warmup N --iterations N --min-sample-ms N (repeat invocations until a sample lasts this long)
                   --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR
