@@ -7,9 +7,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessMode;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.Set;
 
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
@@ -19,6 +21,10 @@ import java.nio.file.StandardOpenOption;
  * the drain. Drain-confined.
  */
 public final class FileReadSource implements ReadSource {
+
+    /** The open's options, one set for every read: the varargs form copies them into a new set each time. */
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+    private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
 
     private final Path path;
     private final FileChannel channel;              // used by the drain only
@@ -38,7 +44,7 @@ public final class FileReadSource implements ReadSource {
      */
     public static FileChannel openForRead(Path path) throws IOException {
         RegularFiles.requireRegular(path);
-        return FileChannel.open(path, StandardOpenOption.READ);
+        return FileChannel.open(path, READ, NO_ATTRIBUTES);
     }
 
     /**
@@ -49,8 +55,7 @@ public final class FileReadSource implements ReadSource {
      */
     public static void check(Path path) throws IOException {
         CompensatingPool.watch(() -> {
-            RegularFiles.requireRegular(path);
-            path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
+            RegularFiles.requireReadableRegular(path);
             return null;
         });
     }
