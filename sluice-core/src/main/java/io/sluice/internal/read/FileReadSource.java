@@ -1,5 +1,6 @@
 package io.sluice.internal.read;
 
+import io.sluice.internal.AbortGate;
 import io.sluice.internal.CompensatingPool;
 import io.sluice.internal.RegularFiles;
 
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
@@ -78,6 +80,43 @@ public final class FileReadSource implements ReadSource {
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    /**
+     * What a publisher of a file's range needs, in one object: the check each read runs first
+     * (and its step, watched as {@link #check(Path)}'s is) and the opener of its source.
+     */
+    public static final class Range implements ReadSource.Opener, ReadSource.Check, AbortGate.OpenStep<Void> {
+
+        private final Path path;
+        private final long offset;
+        private final long length;
+        private final boolean exact;
+
+        /** {@code length} bytes of {@code path} from {@code offset}; with {@code exact}, no fewer. */
+        public Range(Path path, long offset, long length, boolean exact) {
+            this.path = path;
+            this.offset = offset;
+            this.length = length;
+            this.exact = exact;
+        }
+
+        @Override
+        public void check() throws IOException {
+            CompensatingPool.watch(this);
+        }
+
+        /** The check's step: {@link #check(Path)}'s, run by the watch. */
+        @Override
+        public Void open() throws IOException {
+            RegularFiles.requireReadableRegular(path);
+            return null;
+        }
+
+        @Override
+        public ReadSource open(BooleanSupplier cancelled) throws IOException {
+            return FileReadSource.open(path, offset, length, exact);
         }
     }
 
