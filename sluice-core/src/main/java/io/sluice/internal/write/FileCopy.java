@@ -121,13 +121,12 @@ public final class FileCopy {
      * open leaves the target untouched.
      */
     private Void openBoth() throws IOException {
-        RegularFiles.requireRegularOrAbsent(target);
-        if (Files.exists(target) && Files.isSameFile(source, target)) {
+        if (RegularFiles.requireRegularOrAbsent(target) && Files.isSameFile(source, target)) {
             throw new FileSystemException(source.toString(), target.toString(),
                     "source and target are the same file");
         }
         in = FileReadSource.openForRead(source);
-        out = FileChannel.open(target, FileSink.openOptions(mode));
+        out = FileSink.open(target, mode);
         return null;
     }
 
