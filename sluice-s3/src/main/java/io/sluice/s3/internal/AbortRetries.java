@@ -63,6 +63,17 @@ public final class AbortRetries {
         return giveUpAfter;
     }
 
+    /** {@code duration} for a message: whole minutes or seconds where it is one, else milliseconds. */
+    public static String describe(Duration duration) {
+        if (duration.toSeconds() % 60 == 0 && duration.toMinutes() > 0 && duration.toNanos() % 1_000_000_000L == 0) {
+            return duration.toMinutes() + (duration.toMinutes() == 1 ? " minute" : " minutes");
+        }
+        if (duration.toNanos() % 1_000_000_000L == 0) {
+            return duration.toSeconds() + (duration.toSeconds() == 1 ? " second" : " seconds");
+        }
+        return duration.toMillis() + " ms";
+    }
+
     /**
      * Starts retrying the abort of {@code uploadId}, whose first abort has just failed, waiting at most
      * {@code answerTimeout} for each attempt's answer.
