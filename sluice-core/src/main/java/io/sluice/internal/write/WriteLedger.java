@@ -5,8 +5,7 @@ import io.sluice.demand.DemandController;
 import io.sluice.demand.DemandState;
 import io.sluice.demand.DemandStrategy;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * The writer's books and rules for one write, with no I/O and no clock: the counts (requested,
@@ -25,14 +24,9 @@ import java.lang.invoke.VarHandle;
  *
  * <p><b>Threading:</b> the receiving methods ({@link #mayReceive}, {@link #receive}) are called by
  * one thread at a time (the upstream's {@code onNext}, serial by §1.3); all others by the one
- * thread that drives the write at a time (the writer's drain). Every count has one writer: the
- * receiver's ({@code received}, {@code receivedBytes}, {@code largestItemBytes}) and the driver's
- * ({@code requested}, {@code writtenBytes}, {@code droppedBytes}); queued bytes are
- * {@code receivedBytes - writtenBytes - droppedBytes}, so no count is updated by both sides and
- * none needs an atomic read-modify-write. The receiver publishes its counts with release stores
- * (no fence per item: a fence after the upstream filled an item would wait for all its stores),
- * each item's bytes before its count, and the drain reads them with volatile loads, the count
- * before the bytes, so the drain never sees an item that is neither outstanding nor queued.
+ * thread that drives the write at a time (the writer's drain). The counts the other side reads are
+ * volatile, each item's bytes are added before its count and the drain reads the count before the
+ * bytes, so the drain never sees an item that is neither outstanding nor queued.
  *
  * <p><b>Errors:</b> {@link #nextRequest()} throws what the controller throws, and
  * {@link IllegalStateException} when the controller returns a negative request.
@@ -54,28 +48,15 @@ public final class WriteLedger implements DemandState {
     private final boolean capped;                // false only for Demand.unbounded()
 
     private volatile long requested;             // written by the driver before request(n), read by the receiver (§1.1)
-    private volatile long received;              // receiver only, released after the item's bytes; read by the driver
-    private volatile long receivedBytes;         // receiver only, released before the item's count; read by the driver
-    private volatile long largestItemBytes;      // receiver only, released; read by the driver
-    private volatile long writtenBytes;          // driver only; volatile: a monitor may read queuedBytes()
-    private volatile long droppedBytes;          // driver only: queued bytes a write that ended forgot
+    private volatile long received;              // written by the receiver only, after the item's bytes
+    private volatile long largestItemBytes;      // written by the receiver only
+    private volatile long queuedBytes;           // receiver adds, driver subtracts: updated through QUEUED
     private long written;                        // driver only
+    private long writtenBytes;                   // driver only
     private long requestCalls;                   // driver only
 
-    private static final VarHandle RECEIVED;
-    private static final VarHandle RECEIVED_BYTES;
-    private static final VarHandle LARGEST_ITEM_BYTES;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RECEIVED = lookup.findVarHandle(WriteLedger.class, "received", long.class);
-            RECEIVED_BYTES = lookup.findVarHandle(WriteLedger.class, "receivedBytes", long.class);
-            LARGEST_ITEM_BYTES = lookup.findVarHandle(WriteLedger.class, "largestItemBytes", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final AtomicLongFieldUpdater<WriteLedger> QUEUED =
+            AtomicLongFieldUpdater.newUpdater(WriteLedger.class, "queuedBytes");
 
     /**
      * A ledger for one write.
@@ -169,14 +150,14 @@ public final class WriteLedger implements DemandState {
         long largest = largestItemBytes;
         long grantedForSmaller = 0;
         if (bytes > largest) {
-            LARGEST_ITEM_BYTES.setRelease(this, bytes);
+            largestItemBytes = bytes;
             long outstanding = requested - count;
             if (largest > 0 && outstanding > 0 && capped && bytes > declaredItemBytes) {
                 grantedForSmaller = outstanding;
             }
         }
-        RECEIVED_BYTES.setRelease(this, receivedBytes + bytes);   // the bytes, then the count
-        RECEIVED.setRelease(this, count);
+        QUEUED.addAndGet(this, bytes);
+        received = count;
         return grantedForSmaller;
     }
 
@@ -221,12 +202,13 @@ public final class WriteLedger implements DemandState {
      */
     public void written(long items, long bytes) {
         written += items;
-        writtenBytes = writtenBytes + bytes;
+        writtenBytes += bytes;
+        QUEUED.addAndGet(this, -bytes);
     }
 
     /** Forgets the queued items of a write that ended without writing them. */
     public void dropQueued() {
-        droppedBytes = receivedBytes - writtenBytes;
+        queuedBytes = 0;
     }
 
     /**
@@ -285,10 +267,9 @@ public final class WriteLedger implements DemandState {
         return requestCalls;
     }
 
-    /** Received bytes neither written nor dropped; the driver reads the received count before this. */
     @Override
     public long queuedBytes() {
-        return receivedBytes - writtenBytes - droppedBytes;
+        return queuedBytes;
     }
 
     @Override
@@ -301,7 +282,7 @@ public final class WriteLedger implements DemandState {
         long outstanding = outstandingItems();    // the count before the bytes
         long queuedItems = queuedItems();
         long assumed = assumedItemBytes();
-        long held = queuedBytes();
+        long held = queuedBytes;
         boolean idle = outstanding == 0 && queuedItems == 0;
         if (assumed == 0) {
             return idle ? 1 : 0;

@@ -41,8 +41,7 @@
  *   <li>W7: one pass writes at most {@link WriteLedger#YIELD_AFTER_BYTES} and handles at most
  *       {@link WriteLedger#YIELD_AFTER_ITEMS} items (empty ones too) before yielding the executor, so
  *       concurrent writes share it fairly.</li>
- *   <li>W8: {@code onNext} publishes an item's bytes (the ledger's {@code receivedBytes}, of
- *       which queued bytes are a part) before its count
+ *   <li>W8: {@code onNext} publishes an item's bytes ({@code queuedBytes}) before its count
  *       ({@code received}), and the drain reads the count before the bytes, so the drain never sees
  *       an item neither outstanding nor queued. An item a synchronous upstream emits inside our own
  *       {@code request(n)} (so on the drain's thread, while the drain runs) skips the concurrent
