@@ -32,8 +32,10 @@ final class FileOperations {
 
     /** A cold publisher of {@code path}'s bytes in the options' range and chunks. */
     static BytePublisher read(Path path, ReadOptions options) {
-        return ChannelPublisher.cold(opener(path, options), () -> FileReadSource.check(path), options.chunkSupply(),
-                executor(options.executor()), path.toString());
+        FileReadSource.Range range = new FileReadSource.Range(path, options.offset(), options.length(),
+                options.exactRange());
+        return ChannelPublisher.cold(range, range, options.chunkSupply(), executor(options.executor()),
+                path.toString());
     }
 
     private static ReadSource.Opener opener(Path path, ReadOptions options) {

@@ -43,6 +43,7 @@ public final class ReadOptions {
     private final boolean lent;              // chunks lent from a pool, not owned
     private final ChunkPool pool;            // null: the shared pool for the chunk size (when lent)
     private final boolean exact;             // a source shorter than the range fails the read
+    private ChunkSupply supply;              // any thread: made by the first read; a race makes equal ones
 
     private ReadOptions(int chunkSizeBytes, long offset, long length, Executor executor,
                         boolean lent, ChunkPool pool, boolean exact) {
@@ -259,8 +260,14 @@ public final class ReadOptions {
         return pool != null ? pool : ChunkPool.sharedFor(chunkSizeBytes);
     }
 
+    /** Where reads with these options take their chunks: one supply for all of them (it is immutable). */
     ChunkSupply chunkSupply() {
-        return lent ? ChunkSupply.lent(chunkPool().arena(), chunkSizeBytes) : ChunkSupply.owned(chunkSizeBytes);
+        ChunkSupply made = supply;
+        if (made == null) {
+            made = lent ? ChunkSupply.lent(chunkPool().arena(), chunkSizeBytes) : ChunkSupply.owned(chunkSizeBytes);
+            supply = made;          // immutable, with final fields: safe to publish through a race
+        }
+        return made;
     }
 
     @Override

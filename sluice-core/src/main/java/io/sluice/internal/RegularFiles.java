@@ -1,6 +1,8 @@
 package io.sluice.internal;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.AccessMode;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -30,21 +32,73 @@ public final class RegularFiles {
      * there, a {@link FileSystemException} naming the path and its type otherwise.
      */
     public static void requireRegular(Path path) throws IOException {
+        File file = plainFile(path);
+        if (file != null && file.isFile()) {
+            return;                      // one stat, no attributes object
+        }
         refuseIfNotRegular(path, Files.readAttributes(path, BasicFileAttributes.class));
     }
 
     /**
      * Throws unless {@code path} is a regular file or nothing (a missing file, or a symbolic link
      * to a missing file): a target a write may create or replace.
+     *
+     * @return whether a regular file is there
      */
-    public static void requireRegularOrAbsent(Path path) throws IOException {
+    public static boolean requireRegularOrAbsent(Path path) throws IOException {
+        File file = plainFile(path);
+        if (file != null) {
+            if (file.isFile()) {
+                return true;
+            }
+            if (!file.exists()) {
+                // nothing there, or a stat that failed otherwise (no search permission, a loop of
+                // links): the open fails on it too, so it cannot open a file of another type
+                return false;
+            }
+        }
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(path, BasicFileAttributes.class);
         } catch (NoSuchFileException absent) {
-            return;
+            return false;
         }
         refuseIfNotRegular(path, attributes);
+        return true;
+    }
+
+    /**
+     * Throws unless {@code path} is a regular file this process may read: as {@link #requireRegular},
+     * then {@code AccessDeniedException} (or whatever the access check throws) if it may not.
+     */
+    public static void requireReadableRegular(Path path) throws IOException {
+        File file = plainFile(path);
+        if (file != null && file.isFile() && file.canRead()) {
+            return;                      // a stat and an access check, no attributes object
+        }
+        refuseIfNotRegular(path, Files.readAttributes(path, BasicFileAttributes.class));
+        path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
+    }
+
+    /**
+     * {@code path} as a {@link File} where the two name the same file, else null. A stat through
+     * {@code File} answers yes or no without an exception, where the NIO calls of Java 17 throw
+     * (and fill in a stack trace for) every file they do not find, which for a write's new target
+     * is most of the check's cost. Only paths of the {@code file} scheme have {@code File}s, and
+     * a name whose bytes do not decode (a replacement character in its string) might stand for
+     * another file, so both take the NIO calls.
+     */
+    private static File plainFile(Path path) {
+        if (!"file".equals(path.getFileSystem().provider().getScheme())) {
+            return null;
+        }
+        File file;
+        try {
+            file = path.toFile();
+        } catch (UnsupportedOperationException e) {
+            return null;
+        }
+        return file.getPath().indexOf('\uFFFD') < 0 ? file : null;
     }
 
     private static void refuseIfNotRegular(Path path, BasicFileAttributes attributes) throws IOException {

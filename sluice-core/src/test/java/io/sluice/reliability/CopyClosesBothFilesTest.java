@@ -2,6 +2,7 @@ package io.sluice.reliability;
 
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
+import io.sluice.internal.AbortGate;
 import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,8 +22,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A copy, plain or atomic, completed from outside has closed both its files when its stage
  * completes: a dependent registered before the race, which runs when the stage completes, finds no
- * descriptor into the source's directory nor the target's. Each completion from outside is raced
- * against the copy at random points, from its open to its end.
+ * descriptor into the run's source directory nor its target's. Each completion from outside is
+ * raced against the copy at random points, from its open to its end.
+ *
+ * <p>Two things a descriptor listing sees are not this run's broken promise. An open still in
+ * flight when the abort's wait for it ends ({@link AbortGate#OPEN_WAIT_NANOS}, G2) is closed by its
+ * own thread when it returns, after the stage completed: on a loaded disk a truncating open of the
+ * target often takes that long. Such a race is told by its completion having taken at least that
+ * wait, and only its files' eventual close is asserted. And that late open may return during a
+ * later run, so each run copies from a link and to a directory of its own: the listing sees only
+ * its own run's files.
  */
 class CopyClosesBothFilesTest {
 
@@ -46,39 +55,54 @@ class CopyClosesBothFilesTest {
     private void race(WriteOptions options) throws Exception {
         Path sources = Files.createDirectory(directory.resolve("sources"));
         Path targets = Files.createDirectory(directory.resolve("targets"));
-        Path source = Files.write(sources.resolve("source"), Content.bytes(1, SOURCE_BYTES));
+        Path original = Files.write(directory.resolve("original"), Content.bytes(1, SOURCE_BYTES));
         List<String> completions = List.of("cancel", "complete", "completeExceptionally", "orTimeout");
         Random random = new Random(42);
         List<String> leaks = new ArrayList<>();
         int won = 0;
+        int waitedOut = 0;
         int runs = 0;
         long deadline = System.nanoTime() + BUDGET_NANOS;
         for (; runs < MIN_RUNS * completions.size() || System.nanoTime() < deadline; runs++) {
             String completion = completions.get(runs % completions.size());
-            CompletableFuture<Long> stage = ReactiveFile.of(source).copyTo(targets.resolve("target"), options)
+            Path runSources = Files.createDirectory(sources.resolve(String.valueOf(runs)));
+            Path runTargets = Files.createDirectory(targets.resolve(String.valueOf(runs)));
+            Path source = Files.createLink(runSources.resolve("source"), original);
+            CompletableFuture<Long> stage = ReactiveFile.of(source).copyTo(runTargets.resolve("target"), options)
                     .toCompletableFuture();
-            CompletableFuture<List<String>> openAtCompletion = stage.handle((value, error) -> {
-                List<String> open = new ArrayList<>(OpenFiles.under(sources));
-                open.addAll(OpenFiles.inside(targets));
-                return open;
+            CompletableFuture<Completed> atCompletion = stage.handle((value, error) -> {
+                long now = System.nanoTime();
+                List<String> open = new ArrayList<>(OpenFiles.under(runSources));
+                open.addAll(OpenFiles.inside(runTargets));
+                return new Completed(now, open);
             });
             long spin = System.nanoTime() + random.nextInt(3_000_000);
             while (System.nanoTime() < spin) {
                 Thread.onSpinWait();
             }
+            long start = System.nanoTime();
             boolean outsideWon = complete(stage, completion);
-            List<String> open = openAtCompletion.get(30, TimeUnit.SECONDS);
+            Completed completed = atCompletion.get(30, TimeUnit.SECONDS);
+            long took = completed.at() - start;
             if (outsideWon) {
                 won++;
-                if (!open.isEmpty()) {
-                    leaks.add(completion + " (run " + runs + "): " + open);
+                if (took >= AbortGate.OPEN_WAIT_NANOS) {
+                    waitedOut++;                  // an open may have outlasted the wait: closed when it returns
+                } else if (!completed.open().isEmpty()) {
+                    leaks.add(completion + " (run " + runs + ", " + took / 1000 + " us): " + completed.open());
                 }
             }
             OpenFiles.awaitNoneUnder(sources);
             OpenFiles.awaitNoneUnder(targets);
         }
-        assertEquals(List.of(), leaks, "of " + won + " races won from outside in " + runs + " runs");
-        assertTrue(won >= MIN_RUNS / 2, "too few races won from outside to tell: " + won + " of " + runs);
+        assertEquals(List.of(), leaks, "of " + won + " races won from outside in " + runs + " runs ("
+                + waitedOut + " completions waited out an open)");
+        assertTrue(won - waitedOut >= MIN_RUNS / 2, "too few races won from outside to tell: " + won + " of " + runs
+                + ", " + waitedOut + " of them waited out an open");
+    }
+
+    /** When the stage completed (by the dependent's clock), and what was open then. */
+    private record Completed(long at, List<String> open) {
     }
 
     /** Completes the stage from outside; returns whether that completion won. */

@@ -5,6 +5,7 @@ import io.sluice.IoExecutors;
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
+import io.sluice.s3.internal.AbortRetries;
 import io.sluice.s3.internal.ObjectReadPublisher;
 import io.sluice.s3.internal.ObjectUpload;
 import org.reactivestreams.FlowAdapters;
@@ -40,15 +41,17 @@ import java.util.concurrent.Flow;
  * from the connection only against it.
  *
  * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes
- * of part buffers, plus the one item it is copying from; the part size of an unknown-length body
- * grows with the bytes sent (see {@link UploadOptions}). A read opens its HTTP stream on the first
+ * of part buffers, and no more than the bytes it received (in 256 KiB blocks), plus the one item it
+ * is copying from; the part size of an unknown-length body grows with the bytes sent (see
+ * {@link UploadOptions}). A read opens its HTTP stream on the first
  * request and closes it on completion, error or cancel.
  *
  * <p><b>Errors:</b> the SDK's exceptions reach the stage or {@code onError} unchanged and unwrapped
  * ({@code NoSuchBucketException}, {@code NoSuchKeyException}, {@code SdkClientException} for a
  * lost connection): they name the bucket and key in their request. A failure of the upload's own
  * (a length other than declared, too many parts at a capped part size) is an
- * {@link ObjectUploadException}.
+ * {@link ObjectUploadException}; a request left unanswered for the answer timeout, an
+ * {@link ObjectUploadTimeoutException}.
  */
 public final class ReactiveObject {
 
@@ -107,7 +110,8 @@ public final class ReactiveObject {
      * {@code (partsInFlight + 1) * currentPartSize} bytes of part buffers (parts in flight, at most
      * one part waiting for a slot and the part being filled), plus the one publisher item whose bytes
      * it is copying. The current part size grows only with the bytes already sent (at most
-     * {@code partSizeBytes + sent / 500}): with the defaults (8 MiB, 2 in flight) that is 24 MiB for
+     * {@code partSizeBytes + sent / 500}), and the part buffers are 256 KiB blocks taken only as
+     * bytes arrive, so they never hold more than the bytes received: with the defaults (8 MiB, 2 in flight) that is 24 MiB for
      * the first 500 parts (about 3.9 GiB), 384 MiB once 100 GiB are sent (128 MiB parts), and 3 GiB
      * from about 496 GiB on (1 GiB parts); {@link UploadOptions#withMaxPartSize} caps it.
      *
@@ -129,9 +133,17 @@ public final class ReactiveObject {
      * {@link ObjectUploadException} naming the bucket, key and upload id, and the abort is retried in
      * the background on sluice's daemon threads: 1 s after the failure, then after waits doubling
      * up to 30 s, with no retry started later than 5 minutes after the failure. A server that comes
-     * back within that time is left with no upload; otherwise abort the named upload yourself. A bucket
-     * lifecycle rule {@code AbortIncompleteMultipartUpload} is the backstop for uploads nobody aborts
-     * (a JVM that exits ends the retries).
+     * back within that time is left with no upload; otherwise abort the named upload yourself. The
+     * exception's {@link ObjectUploadException#abortOutcome()} tells which: it completes once the upload
+     * is aborted, or fails naming it once the retries gave up (also logged as a {@code WARNING} of the
+     * {@code System.Logger} {@code io.sluice.s3}). A bucket lifecycle rule
+     * {@code AbortIncompleteMultipartUpload} is the backstop for uploads nobody aborts (a JVM that exits
+     * ends the retries).
+     *
+     * <p><b>Answers:</b> a request whose answer does not come within the answer timeout
+     * ({@link UploadOptions#withAnswerTimeout}, 5 minutes by default) after its body was sent is
+     * cancelled and fails the upload with an {@link ObjectUploadTimeoutException}; the upload is then
+     * aborted as above.
      *
      * @param publisher the body; subscribed to once
      * @param options part sizes, parts in flight, declared length
@@ -340,7 +352,8 @@ public final class ReactiveObject {
     private ObjectUpload newUpload(UploadOptions options) {
         Objects.requireNonNull(options, "options");
         return new ObjectUpload(client, bucket, key, options.partSizeBytes(), options.maxPartSizeBytes(),
-                options.partsInFlight(), UploadOptions.MAX_PARTS, options.contentLength());
+                options.partsInFlight(), UploadOptions.MAX_PARTS, options.contentLength(), AbortRetries.DEFAULT,
+                options.answerTimeout());
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.sluice.s3;
 
+import java.time.Duration;
+import java.util.Objects;
+
 /**
  * How {@link ReactiveObject} uploads: the first part size and how far it may grow, how many parts
  * may be in flight at once, and the body's length when it is known. Immutable; the {@code with*}
@@ -16,12 +19,17 @@ package io.sluice.s3;
  * size, raised if the body would not fit in {@value #MAX_PARTS} parts of it.
  *
  * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes of
- * part buffers (heap), plus the one item of its publisher whose bytes it is copying. With the
+ * part buffers (heap, in 256 KiB blocks taken as bytes arrive, so never more than the bytes
+ * received), plus the one item of its publisher whose bytes it is copying. With the
  * defaults (8 MiB, 2 in flight) that is 24 MiB for the first 500 parts (about 3.9 GiB); after 100 GiB
  * the parts are 128 MiB (384 MiB held), and from part 3,501 (about 496 GiB) they are 1 GiB (3 GiB
  * held): cap the growth with {@link #withMaxPartSize} where that is too much, at the price of a lower
  * length limit ({@value #MAX_PARTS} parts). See
  * {@link ReactiveObject#write(org.reactivestreams.Publisher, UploadOptions)}.
+ *
+ * <p><b>Answers:</b> every request of an upload must be answered within the
+ * {@linkplain #withAnswerTimeout answer timeout} (5 minutes by default) after its body was sent,
+ * or the upload fails with an {@link ObjectUploadTimeoutException} and is aborted.
  */
 public final class UploadOptions {
 
@@ -29,7 +37,7 @@ public final class UploadOptions {
     public static final int MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
     /**
      * The largest part this module assembles, and the default limit of its growth: 1 GiB (S3 allows
-     * 5 GiB; a part here is one heap buffer).
+     * 5 GiB; a part here is held in memory until it is sent).
      */
     public static final int MAX_PART_SIZE_BYTES = 1024 * 1024 * 1024;
     /** S3's most parts in one multipart upload. */
@@ -38,24 +46,32 @@ public final class UploadOptions {
     public static final int DEFAULT_PART_SIZE_BYTES = 8 * 1024 * 1024;
     /** The default number of parts in flight: 2. */
     public static final int DEFAULT_PARTS_IN_FLIGHT = 2;
+    /**
+     * The default answer timeout: 5 minutes, longer than the Netty client's own retries of a silent
+     * attempt (30 s each) and than S3 takes to complete a large multipart upload.
+     */
+    public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofMinutes(5);
 
-    private static final UploadOptions DEFAULTS =
-            new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, DEFAULT_PARTS_IN_FLIGHT, -1);
+    private static final UploadOptions DEFAULTS = new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES,
+            DEFAULT_PARTS_IN_FLIGHT, -1, DEFAULT_ANSWER_TIMEOUT);
 
     private final int partSizeBytes;      // the first part's size
     private final int maxPartSizeBytes;   // the most the part size grows to (unknown length only)
     private final int partsInFlight;      // UploadPart calls running at once, at least 1
     private final long contentLength;     // declared body length; -1: unknown
+    private final Duration answerTimeout; // the longest wait for an answer after a request's body was sent
 
-    private UploadOptions(int partSizeBytes, int maxPartSizeBytes, int partsInFlight, long contentLength) {
+    private UploadOptions(int partSizeBytes, int maxPartSizeBytes, int partsInFlight, long contentLength,
+                          Duration answerTimeout) {
         this.partSizeBytes = partSizeBytes;
         this.maxPartSizeBytes = maxPartSizeBytes;
         this.partsInFlight = partsInFlight;
         this.contentLength = contentLength;
+        this.answerTimeout = answerTimeout;
     }
 
     /**
-     * The defaults: 8 MiB parts growing up to 1 GiB, 2 in flight, length unknown.
+     * The defaults: 8 MiB parts growing up to 1 GiB, 2 in flight, length unknown, answers within 5 minutes.
      *
      * @return the default options
      */
@@ -79,7 +95,7 @@ public final class UploadOptions {
             throw new IllegalArgumentException("partSizeBytes must be between " + MIN_PART_SIZE_BYTES
                     + " (S3's smallest part) and " + MAX_PART_SIZE_BYTES + ", was " + bytes);
         }
-        return new UploadOptions(bytes, maxPartSizeBytes, partsInFlight, contentLength);
+        return new UploadOptions(bytes, maxPartSizeBytes, partsInFlight, contentLength, answerTimeout);
     }
 
     /**
@@ -99,7 +115,7 @@ public final class UploadOptions {
             throw new IllegalArgumentException("maxPartSizeBytes must be between " + MIN_PART_SIZE_BYTES
                     + " (S3's smallest part) and " + MAX_PART_SIZE_BYTES + ", was " + bytes);
         }
-        return new UploadOptions(partSizeBytes, bytes, partsInFlight, contentLength);
+        return new UploadOptions(partSizeBytes, bytes, partsInFlight, contentLength, answerTimeout);
     }
 
     /**
@@ -113,7 +129,7 @@ public final class UploadOptions {
         if (parts < 1) {
             throw new IllegalArgumentException("partsInFlight must be at least 1, was " + parts);
         }
-        return new UploadOptions(partSizeBytes, maxPartSizeBytes, parts, contentLength);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, parts, contentLength, answerTimeout);
     }
 
     /**
@@ -128,7 +144,30 @@ public final class UploadOptions {
         if (bytes < 0) {
             throw new IllegalArgumentException("contentLength must not be negative, was " + bytes);
         }
-        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, bytes);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, bytes, answerTimeout);
+    }
+
+    /**
+     * Sets how long the upload waits for the answer to each of its requests ({@code UploadPart},
+     * {@code CompleteMultipartUpload}, {@code PutObject}, and the create and abort) once the request's
+     * body has been handed to the client whole; a retry of the SDK's sends the body again and starts
+     * the wait again. A request whose answer does not come in time is cancelled (its connection
+     * closed) and fails the upload with an {@link ObjectUploadTimeoutException}; a multipart upload
+     * is then aborted. It is a backstop for a server that takes a request and goes silent when the
+     * client's own timeouts do not end the wait; a {@code CompleteMultipartUpload} may take S3
+     * minutes, so keep it longer than that.
+     *
+     * @param timeout positive; by default {@link #DEFAULT_ANSWER_TIMEOUT}
+     * @return new options with that timeout
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
+     * @throws NullPointerException if {@code timeout} is {@code null}
+     */
+    public UploadOptions withAnswerTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("answerTimeout must be positive, was " + timeout);
+        }
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, contentLength, timeout);
     }
 
     /**
@@ -168,10 +207,19 @@ public final class UploadOptions {
         return contentLength;
     }
 
+    /**
+     * The answer timeout.
+     *
+     * @return how long the upload waits for a request's answer once its body was sent
+     */
+    public Duration answerTimeout() {
+        return answerTimeout;
+    }
+
     @Override
     public String toString() {
         return "UploadOptions[partSize=" + partSizeBytes + ", maxPartSize=" + maxPartSizeBytes
-                + ", partsInFlight=" + partsInFlight
+                + ", partsInFlight=" + partsInFlight + ", answerTimeout=" + answerTimeout
                 + (contentLength >= 0 ? ", contentLength=" + contentLength : "") + "]";
     }
 }

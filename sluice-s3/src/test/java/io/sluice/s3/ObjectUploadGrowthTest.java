@@ -79,6 +79,26 @@ class ObjectUploadGrowthTest {
         client.deleteObject(request -> request.bucket(BUCKET).key("grows")).join();
     }
 
+    @Test
+    void aGrownPartHoldsOnlyTheBytesThatArrived() throws Exception {
+        long size = 35L * MIB + 100;                 // parts of 5, 10 and 20 MiB, then 100 bytes of a 40 MiB part
+        Bodies.Generated body = new Bodies.Generated(size, 64 * 1024);
+        ObjectUpload upload = newUpload("small-tail", 5 * MIB, 4);
+        body.subscribe(upload);
+
+        UploadResult stored = upload.result().get(60, TimeUnit.SECONDS);
+
+        assertEquals(size, stored.bytes());
+        assertEquals(4, stored.parts());
+        long block = 256 * 1024;
+        assertTrue(upload.peakRetainedBytes() <= size + block, "O1: part buffers follow the bytes that arrived, "
+                + "not the sizes of the parts they belong to: peak " + upload.peakRetainedBytes() + " for " + size
+                + " bytes received");
+        assertEquals(Bodies.md5Of(size) + "/" + size,
+                Bodies.md5(ReactiveObject.of(client, BUCKET, "small-tail").read()).get(30, TimeUnit.SECONDS));
+        client.deleteObject(request -> request.bucket(BUCKET).key("small-tail")).join();
+    }
+
     private static ObjectUpload newUpload(String key, int partBytes, int maxParts) {
         return new ObjectUpload(client, BUCKET, key, partBytes, UploadOptions.MAX_PART_SIZE_BYTES, 2, maxParts, -1);
     }

@@ -58,6 +58,8 @@ class ObjectUploadPropertiesTest {
         assertEquals(parts, stored.parts());
         assertTrue(upload.peakRetainedBytes() <= (long) (partsInFlight + 1) * partBytes,
                 "O1: " + upload.peakRetainedBytes());
+        assertTrue(upload.peakRetainedBytes() <= size + 256 * 1024,
+                "O1: blocks are taken only as bytes arrive: " + upload.peakRetainedBytes() + " for " + size + " bytes");
         assertTrue(body.maxOutstanding.get() <= 1, "O2");
         assertEquals(Bodies.md5Of(size) + "/" + size, Bodies.md5(ReactiveObject.of(client, BUCKET, key).read())
                 .get(30, TimeUnit.SECONDS));

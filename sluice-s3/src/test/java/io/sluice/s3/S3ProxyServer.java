@@ -112,7 +112,7 @@ public final class S3ProxyServer implements AutoCloseable {
      * {@code connections} connections, waiting at most 3 s for one: a connection that is never given
      * back shows as a failed acquisition.
      */
-    S3AsyncClient newClientVia(URI endpoint, int connections) {
+    S3AsyncClient newClientVia(URI endpoint, int connections, ExecutionInterceptor... interceptors) {
         return S3AsyncClient.builder()
                 .endpointOverride(endpoint)
                 .forcePathStyle(true)
@@ -120,7 +120,8 @@ public final class S3ProxyServer implements AutoCloseable {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(connections)
                         .connectionAcquisitionTimeout(Duration.ofSeconds(3)))
-                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD).retryStrategy(retry -> retry.maxAttempts(1)))
+                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD).retryStrategy(retry -> retry.maxAttempts(1))
+                        .executionInterceptors(List.of(interceptors)))
                 .build();
     }
 

@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.List;
+
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -124,12 +125,12 @@ class ServerFailureTest {
         assertEquals(BUCKET, abortFailure.bucket());
         assertEquals("cut", abortFailure.key());
         assertTrue(abortFailure.uploadId() != null, "the upload id is named");
+        CompletableFuture<Void> outcome = abortFailure.abortOutcome().toCompletableFuture();
+        Thread.sleep(1500);                          // the first retries meet the stopped server
+        assertTrue(!outcome.isDone(), "O8: the outcome waits for the retries");
 
         server.startOn(port);                        // back within the retries, with the same store
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (S3ProxyServer.openUploads(client, BUCKET) > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+        outcome.get(40, TimeUnit.SECONDS);           // completes normally: aborted in the background
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET), "the abort was retried once the server was back");
         closeClientAndCheckNothingLeaks();
     }
@@ -138,8 +139,10 @@ class ServerFailureTest {
     void aServerThatNeverComesBackFailsTheStageNamingTheUploadAndTheRetriesEnd() throws Exception {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         int port = server.port();
+        LogCapture log = LogCapture.of("io.sluice.s3");
         AbortRetries quick = new AbortRetries(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofSeconds(1));
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, "left", 5 * MIB, 5 * MIB, 1, UploadOptions.MAX_PARTS, -1, quick);
+        ObjectUpload upload = new ObjectUpload(client, BUCKET, "left", 5 * MIB, 5 * MIB, 1, UploadOptions.MAX_PARTS, -1, quick,
+                UploadOptions.DEFAULT_ANSWER_TIMEOUT);
         body.subscribe(upload);
         body.allow(6 * MIB);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -161,9 +164,19 @@ class ServerFailureTest {
         assertTrue(abortFailure.getMessage().contains("AbortIncompleteMultipartUpload"), abortFailure.getMessage());
 
         AbortRetries.Retrying retrying = upload.abortRetrying();
-        ExecutionException gaveUp = assertThrows(ExecutionException.class, () -> retrying.outcome().get(30, TimeUnit.SECONDS));
-        assertInstanceOf(SdkClientException.class, gaveUp.getCause());
+        ExecutionException gaveUp = assertThrows(ExecutionException.class,
+                () -> abortFailure.abortOutcome().toCompletableFuture().get(30, TimeUnit.SECONDS));
+        ObjectUploadException left = assertInstanceOf(ObjectUploadException.class, gaveUp.getCause(),
+                "O8: the outcome fails naming the upload left behind");
+        assertEquals(uploadId, left.uploadId());
+        assertEquals("left", left.key());
+        assertTrue(left.getMessage().contains(uploadId) && left.getMessage().contains("AbortIncompleteMultipartUpload"),
+                left.getMessage());
+        assertInstanceOf(SdkClientException.class, left.getCause());
         assertTrue(System.nanoTime() - failedAt < TimeUnit.SECONDS.toNanos(10), "the retries are bounded");
+        String logged = log.text();
+        assertTrue(logged.contains("WARNING") && logged.contains("s3://" + BUCKET + "/left, upload id " + uploadId),
+                "an operator is told which upload is left: " + logged);
         int attempts = retrying.attempts();
         assertTrue(attempts >= 3, "retried: " + attempts);
         Thread.sleep(500);
@@ -174,6 +187,7 @@ class ServerFailureTest {
         }
         assertEquals(0, sluiceThreads(), "sluice's timer threads end after their idle time");
 
+        log.close();
         server.startOn(port);                        // back too late: the named upload is still there
         assertEquals(1, S3ProxyServer.openUploads(client, BUCKET));
         client.abortMultipartUpload(request -> request.bucket(BUCKET).key("left").uploadId(uploadId)).join();

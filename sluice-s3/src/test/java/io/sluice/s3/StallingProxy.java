@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A TCP proxy on loopback in front of a server that forwards requests whole and responses until a
  * byte budget is spent, then stops sending without closing anything: a server that dies mid-body
- * while the connection stays up. Counts the connections the client closed. Its threads are the
- * test's own (daemons), ended by {@link #close()}.
+ * while the connection stays up, or ({@link #holdAnswers()}, set as a request starts) a server that
+ * takes a request's whole body and never answers. Counts the connections the client closed. Its
+ * threads are the test's own (daemons), ended by {@link #close()}.
  */
 final class StallingProxy implements AutoCloseable {
 
@@ -40,6 +41,14 @@ final class StallingProxy implements AutoCloseable {
     /** From now on, forwards {@code bytes} more response bytes (over all connections), then nothing. */
     void stallAfter(long bytes) {
         responseBudget.set(bytes);
+    }
+
+    /**
+     * From now on, forwards no response byte: requests, bodies included, still reach the server, which
+     * answers, but no answer reaches the client until {@link #stallAfter} gives a budget again.
+     */
+    void holdAnswers() {
+        responseBudget.set(0);
     }
 
     int closedByClient() {

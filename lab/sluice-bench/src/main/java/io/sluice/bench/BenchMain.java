@@ -51,6 +51,7 @@ public final class BenchMain {
                     Integer.parseInt(options.get("fork")), Path.of(options.get("dir")), Path.of(options.get("samples")),
                     System.out::println);
             case "stress" -> stress(options);
+            case "phases" -> io.sluice.bench.phases.PhaseTimes.main(options);
             case "report" -> System.exit(report(options));
             default -> profile(configure(Profile.named(args[0]), options), options);
         }
@@ -61,13 +62,15 @@ public final class BenchMain {
         return """
                 usage: java -jar sluice-bench.jar PROFILE [options]  one run into --out DIR
                        java -jar sluice-bench.jar stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
+                       java -jar sluice-bench.jar phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
+                         one small file's operation at a time, timed phase by phase (open, size, I/O, close...)
                        java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
                          RUN's tables and charts; rewrites the docs' blocks generated from RUN
                        java -jar sluice-bench.jar report --check  fails if a docs block differs from its data
                        java -jar sluice-bench.jar report --all  rewrites every docs block from the run it names
                 profiles: smoke (seconds), quick (minutes: compact table with ratios), standard (the paper's grid
                   without its >1 GiB cells), full (the whole grid), read (the read path's choices), demand (sluice's
-                  demand strategies)
+                  demand strategies), small (1 KiB and 64 KiB files against the careful loops)
                 options: --cells WRITE:1M:10,READ:10M:1,...  --providers %s
                   --forks N --warmup N --iterations N --min-sample-ms N (repeat invocations until a sample lasts this long)
                   --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR

@@ -45,6 +45,11 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
     private static final String READ = "READ:1M:1,READ:1M:10,READ:1M:100,READ:10M:1,READ:10M:10,READ:10M:100,"
             + "READ:100M:1,READ:100M:10,COPY:1M:10,COPY:10M:1,COPY:100M:1";
 
+    /** Small files, bound by per-operation cost: 1 KiB and 64 KiB at 1, 100 and 1,000 at once. */
+    private static final String SMALL = Stream.of("WRITE", "READ", "COPY").flatMap(op -> Stream.of("1K", "64K")
+            .flatMap(size -> Stream.of(1, 100, 1000).map(parallelism -> op + ":" + size + ":" + parallelism)))
+            .collect(Collectors.joining(","));
+
     private static final String SMOKE = "WRITE:16K:2,READ:16K:2,COPY:16K:2,WRITE_SYNC:16K:1";
 
     private static String grid(String op) {
@@ -61,8 +66,9 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             case "full" -> new Profile(name, Cell.parseAll(FULL), Providers.comparison(), 3, 3, 5, 1000);
             case "read" -> new Profile(name, Cell.parseAll(READ), Providers.readChoices(), 1, 2, 5, 300);
             case "demand" -> new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 1, 5, 500);
+            case "small" -> new Profile(name, Cell.parseAll(SMALL), Providers.smallFiles(), 2, 2, 5, 300);
             default -> throw new IllegalArgumentException("unknown profile '" + name
-                    + "'; known: smoke, quick, standard, full, read, demand");
+                    + "'; known: smoke, quick, standard, full, read, demand, small");
         };
     }
 

@@ -35,6 +35,18 @@ import java.util.stream.Collectors;
  * {@link #BEFORE_HEAP_LOOP}) and lent reads at 0.85x {@code loop-direct-64k}, the loop that takes
  * its buffers from a pool ({@link #BEFORE_LENT_DIRECT}), so that a run's verdicts read beside those
  * of runs that had only these. The owned read's 0.8x of the 8 KiB loop is not restated.
+ *
+ * <p>Files below 1 MiB are bound by what each operation costs (open, size, close, completion)
+ * rather than by moving bytes, and have targets of their own, marked {@link #SMALL_FILES}:
+ * <ul>
+ * <li>writes at least 1.00x {@code loop-reused-staged-256k};</li>
+ * <li>reads, owned and lent, at least 1.00x {@code loop-reused-direct-64k};</li>
+ * <li>{@code write(read(lent))} copies at least 1.00x {@code loop-reused-direct-64k}, which copies
+ *     through the thread's direct buffer ({@code copyTo}'s 1.00x of {@code loop-transfer} holds for
+ *     every size);</li>
+ * <li>lent reads at most 64 MiB of heap allocated per GiB read, and no more garbage than the file's
+ *     size for files below 16 KiB ({@link #smallLentHeapMiBPerGiB}).</li>
+ * </ul>
  */
 public final class Targets {
 
@@ -45,6 +57,9 @@ public final class Targets {
     static final String BEFORE_HEAP_LOOP = "(before: against loop, 8 KiB heap)";
     /** The mark of the lent reads' earlier, lower bar against the pooled direct-buffer loop. */
     static final String BEFORE_LENT_DIRECT = "(before: 0.85x of loop-direct-64k)";
+
+    /** The mark of the targets set for files below 1 MiB. */
+    static final String SMALL_FILES = "(small files)";
 
     /** One target in one cell; {@code note} marks a target kept beside its restatement, else empty. */
     public record Check(Cell cell, String target, Estimate measured, double required, boolean atMost, String note) {
@@ -70,7 +85,10 @@ public final class Targets {
         }
     }
 
-    /** The lent-chunk targets are set for files of 1 MiB to 100 MiB; a 1 KiB file is one open, one chunk, one close. */
+    /**
+     * The lent-chunk targets are set for files of 1 MiB to 100 MiB; below, a file is a few chunks
+     * between an open and a close, and the small files' targets apply.
+     */
     private static final long LENT_TARGETS_FROM = 1024 * 1024;
 
     public static List<Check> evaluate(Report report) {
@@ -88,6 +106,10 @@ public final class Targets {
                     speed.check("sluice / loop-gather speed", "sluice", "loop-gather", 0.8, "");
                     checks.add(new Check(cell, "sluice / rio CPU per GiB",
                             report.ratio(cell, "sluice", "rio", Sample::cpuNanos, false), 0.5, true, ""));
+                    if (cell.sizeBytes() < LENT_TARGETS_FROM) {
+                        speed.check("sluice / loop-reused-staged-256k speed", "sluice", "loop-reused-staged-256k", 1,
+                                SMALL_FILES);
+                    }
                 }
                 case READ -> {
                     speed.check("sluice / rio speed", "sluice", "rio", 3, "");
@@ -100,6 +122,14 @@ public final class Targets {
                                 BEFORE_LENT_DIRECT);
                         checks.add(new Check(cell, "sluice-lent heap MiB per GiB",
                                 allocated(report, cell, "sluice-lent"), 16, true, ""));
+                    } else {
+                        speed.check("sluice / loop-reused-direct-64k speed", "sluice", "loop-reused-direct-64k", 1,
+                                SMALL_FILES);
+                        speed.check("sluice-lent / loop-reused-direct-64k speed", "sluice-lent",
+                                "loop-reused-direct-64k", 1, SMALL_FILES);
+                        checks.add(new Check(cell, "sluice-lent heap MiB per GiB",
+                                allocated(report, cell, "sluice-lent"), smallLentHeapMiBPerGiB(cell), true,
+                                SMALL_FILES));
                     }
                 }
                 case COPY -> {
@@ -108,6 +138,9 @@ public final class Targets {
                         speed.check("sluice-lent (write(read)) / loop-transfer", "sluice-lent", "loop-transfer", 0.8,
                                 "");
                         speed.check("sluice-lent (write(read)) / loop", "sluice-lent", "loop", 1, BEFORE_HEAP_LOOP);
+                    } else {
+                        speed.check("sluice-lent (write(read)) / loop-reused-direct-64k", "sluice-lent",
+                                "loop-reused-direct-64k", 1, SMALL_FILES);
                     }
                     speed.check("sluice / loop-transfer speed", "sluice", "loop-transfer", 1, "");
                     speed.check("sluice / loop speed", "sluice", "loop", 1, BEFORE_HEAP_LOOP);
@@ -119,6 +152,19 @@ public final class Targets {
             }
         }
         return checks;
+    }
+
+    /**
+     * The heap a lent read of a file below 1 MiB may allocate, MiB per GiB read: 64, or 1 KiB per
+     * file where that is more (files below 16 KiB: 1,024 MiB per GiB of 1 KiB files). 64 MiB per
+     * GiB is 64 bytes per 1 KiB file, which no code that opens a file meets: the JDK's open and close
+     * alone allocate several hundred bytes per file ({@code FileChannelImpl}, its descriptor and
+     * cleaner, the path's bytes; {@code loop-reused-direct-64k} allocates over 800 bytes per 1 KiB
+     * file in the {@code phases} tool), so below 16 KiB the target is that a read's garbage is
+     * not more than the file it reads.
+     */
+    static double smallLentHeapMiBPerGiB(Cell cell) {
+        return Math.max(64, 1024.0 * 1024 / cell.sizeBytes());
     }
 
     /** Adds a check that {@code provider}'s speed over {@code baseline}'s is at least {@code required}. */

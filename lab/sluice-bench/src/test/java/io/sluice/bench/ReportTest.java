@@ -154,6 +154,48 @@ class ReportTest {
     }
 
     @Test
+    void smallFilesHaveTheirOwnTargetsAgainstTheCarefulLoopsAndLargerFilesKeepTheirs() {
+        Cell write = Cell.parse("WRITE:1K:100");
+        Cell read = Cell.parse("READ:64K:1000");
+        Cell copy = Cell.parse("COPY:1K:1");
+        Cell largeRead = Cell.parse("READ:1M:1");
+        List<Sample> samples = new ArrayList<>();
+        samples.addAll(samples(write, "sluice", 100, 5));
+        samples.addAll(samples(write, "loop-reused-staged-256k", 95, 5));  // 0.95x: met against 0.90, missed against 1
+        samples.addAll(samples(read, "sluice", 125, 5));
+        samples.addAll(samples(read, "sluice-lent", 80, 5));
+        samples.addAll(samples(read, "loop-reused-direct-64k", 100, 5));   // owned 0.80x, lent 1.25x
+        samples.addAll(samples(copy, "sluice-lent", 100, 5));
+        samples.addAll(samples(copy, "loop-reused-direct-64k", 120, 5));   // write(read(lent)) 1.20x
+        samples.addAll(samples(largeRead, "sluice-lent", 100, 5));
+        samples.addAll(samples(largeRead, "loop-reused-direct-64k", 100, 5));
+        Report report = new Report(samples);
+
+        String summary = Targets.summary(report);
+
+        assertTrue(summary.contains("| write: sluice / loop-reused-staged-256k speed >= 1.00 (small files) "
+                + "| met in 0 of 1 | 0.95-0.95 | write 1 KiB x100 0.95 (0.95-0.95) missed |"), summary);
+        assertTrue(summary.contains("| write: sluice / loop-reused-staged-256k speed >= 0.90 | **met in 1 of 1** |"),
+                summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop-reused-direct-64k speed >= 1.00 (small files) "
+                + "| **met in 1 of 1** | 1.25-1.25 |"), summary);
+        assertTrue(summary.contains("| read: sluice / loop-reused-direct-64k speed >= 1.00 (small files) "
+                + "| met in 0 of 1 | 0.80-0.80 | read 64 KiB x1000 0.80 (0.80-0.80) missed |"), summary);
+        assertTrue(summary.contains("| copy: sluice-lent (write(read)) / loop-reused-direct-64k >= 1.00 (small files) "
+                + "| **met in 1 of 1** | 1.20-1.20 |"), summary);
+        assertEquals(64, Targets.smallLentHeapMiBPerGiB(read));
+        assertEquals(1024, Targets.smallLentHeapMiBPerGiB(Cell.parse("READ:1K:1")), "1 KiB of garbage per 1 KiB file");
+        // a 64 KiB file x1000 is 62.5 MiB; sample() allocates 1 GiB per invocation: 16,777 MiB per GiB
+        assertTrue(summary.contains("| read: sluice-lent heap MiB per GiB <= 64.00 (small files) | met in 0 of 1 "
+                + "| 16777.22-16777.22 | read 64 KiB x1000 16777.22 (16777.22-16777.22) missed |"), summary);
+        assertTrue(summary.contains("| read: sluice-lent / loop-reused-direct-64k speed >= 1.00 | **met in 1 of 1** "
+                + "| 1.00-1.00 |"), "1 MiB keeps the lent target without the mark: " + summary);
+        assertTrue(summary.contains("| read: sluice-lent heap MiB per GiB <= 16.00 | met in 0 of 1 |"), summary);
+        assertEquals(0, Targets.evaluate(report).stream().filter(check -> check.cell().equals(largeRead)
+                && check.note().equals(Targets.SMALL_FILES)).count(), "no small-file target applies from 1 MiB");
+    }
+
+    @Test
     void aFailedSampleMakesTheRowFailed() {
         Cell cell = Cell.parse("READ:1K:1");
         Report report = new Report(List.of(sample(cell, "rio", 1),

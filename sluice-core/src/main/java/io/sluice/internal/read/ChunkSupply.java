@@ -11,10 +11,12 @@ public final class ChunkSupply {
 
     private final int chunkSizeBytes;
     private final ChunkArena arena;                 // null: owned chunks
+    private final LentChunks lentChunks;            // every read's, having no state; null unless lent from a pooling arena
 
     private ChunkSupply(int chunkSizeBytes, ChunkArena arena) {
         this.chunkSizeBytes = chunkSizeBytes;
         this.arena = arena;
+        this.lentChunks = arena != null && arena.pooled() ? new LentChunks(arena, chunkSizeBytes) : null;
     }
 
     /** Fresh heap chunks of at most {@code chunkSizeBytes}, the subscriber's to keep. */
@@ -35,7 +37,7 @@ public final class ChunkSupply {
         if (arena == null) {
             return new OwnedChunks(chunkSizeBytes);
         }
-        return arena.pooled() ? new LentChunks(arena, chunkSizeBytes) : OwnedChunks.lentFrom(arena, chunkSizeBytes);
+        return lentChunks != null ? lentChunks : OwnedChunks.lentFrom(arena, chunkSizeBytes);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.internal.read;
 
+import io.sluice.internal.AbortGate;
 import io.sluice.internal.CompensatingPool;
 import io.sluice.internal.RegularFiles;
 
@@ -7,9 +8,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessMode;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * A byte range of a file, read with positional reads. The range's end is fixed when the file is
@@ -19,6 +23,10 @@ import java.nio.file.StandardOpenOption;
  * the drain. Drain-confined.
  */
 public final class FileReadSource implements ReadSource {
+
+    /** The open's options, one set for every read: the varargs form copies them into a new set each time. */
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+    private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
 
     private final Path path;
     private final FileChannel channel;              // used by the drain only
@@ -38,7 +46,7 @@ public final class FileReadSource implements ReadSource {
      */
     public static FileChannel openForRead(Path path) throws IOException {
         RegularFiles.requireRegular(path);
-        return FileChannel.open(path, StandardOpenOption.READ);
+        return FileChannel.open(path, READ, NO_ATTRIBUTES);
     }
 
     /**
@@ -49,8 +57,7 @@ public final class FileReadSource implements ReadSource {
      */
     public static void check(Path path) throws IOException {
         CompensatingPool.watch(() -> {
-            RegularFiles.requireRegular(path);
-            path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
+            RegularFiles.requireReadableRegular(path);
             return null;
         });
     }
@@ -73,6 +80,43 @@ public final class FileReadSource implements ReadSource {
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    /**
+     * What a publisher of a file's range needs, in one object: the check each read runs first
+     * (and its step, watched as {@link #check(Path)}'s is) and the opener of its source.
+     */
+    public static final class Range implements ReadSource.Opener, ReadSource.Check, AbortGate.OpenStep<Void> {
+
+        private final Path path;
+        private final long offset;
+        private final long length;
+        private final boolean exact;
+
+        /** {@code length} bytes of {@code path} from {@code offset}; with {@code exact}, no fewer. */
+        public Range(Path path, long offset, long length, boolean exact) {
+            this.path = path;
+            this.offset = offset;
+            this.length = length;
+            this.exact = exact;
+        }
+
+        @Override
+        public void check() throws IOException {
+            CompensatingPool.watch(this);
+        }
+
+        /** The check's step: {@link #check(Path)}'s, run by the watch. */
+        @Override
+        public Void open() throws IOException {
+            RegularFiles.requireReadableRegular(path);
+            return null;
+        }
+
+        @Override
+        public ReadSource open(BooleanSupplier cancelled) throws IOException {
+            return FileReadSource.open(path, offset, length, exact);
         }
     }
 

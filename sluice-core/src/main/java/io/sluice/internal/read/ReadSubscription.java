@@ -5,10 +5,11 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.io.Closeable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One subscriber's read: opens the source on the first request, reads only against demand, emits
@@ -50,6 +51,15 @@ final class ReadSubscription implements Subscription {
     private static final long YIELD_AFTER_BYTES = 1024 * 1024;
     private static final int YIELD_AFTER_CHUNKS = 64;
     private static final System.Logger LOG = System.getLogger(ReadSubscription.class.getName());
+    private static final VarHandle REQUESTED;     // a field, not an AtomicLong: one object less per read
+
+    static {
+        try {
+            REQUESTED = MethodHandles.lookup().findVarHandle(ReadSubscription.class, "requested", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ReadSource.Opener opener;                   // called by the drain (R3)
     private final ReadSource.Check check;                     // called by the drain (R8); null: none
@@ -57,7 +67,7 @@ final class ReadSubscription implements Subscription {
     private final ReadBuffers chunks;                         // used by the drain only
     private final SerialDrain drain;
 
-    private final AtomicLong requested = new AtomicLong();   // any thread adds (R7) -> drain, which takes (R2)
+    private volatile long requested;                          // any thread adds (R7) -> drain, which takes (R2); through REQUESTED
     private volatile boolean cancelled;                       // any thread -> drain
     private volatile long invalidRequest;                     // any thread -> drain (R6); 0: none
 
@@ -103,10 +113,12 @@ final class ReadSubscription implements Subscription {
         if (n <= 0) {
             invalidRequest = n == 0 ? Long.MIN_VALUE : n;        // R6; MIN_VALUE stands for 0
         } else {
-            requested.getAndUpdate(current -> {                  // R7
-                long sum = current + n;
-                return sum < 0 ? Long.MAX_VALUE : sum;
-            });
+            long current;
+            long sum;
+            do {                                                 // R7
+                current = requested;
+                sum = current + n < 0 ? Long.MAX_VALUE : current + n;
+            } while (!REQUESTED.compareAndSet(this, current, sum));
         }
         drain.signal();
     }
@@ -146,7 +158,7 @@ final class ReadSubscription implements Subscription {
                     + (invalid == Long.MIN_VALUE ? 0 : invalid)), true);
             return false;
         }
-        if (requested.get() == 0) {
+        if (requested == 0) {
             return false;
         }
         if (source == null && !open()) {
@@ -154,7 +166,7 @@ final class ReadSubscription implements Subscription {
         }
         long bytesThisPass = 0;
         int chunksThisPass = 0;
-        while (requested.get() > 0) {
+        while (requested > 0) {
             if (cancelled || invalidRequest != 0) {
                 return true;                 // handled at the top of the next pass
             }
@@ -177,8 +189,8 @@ final class ReadSubscription implements Subscription {
             }
             chunk = chunks.toEmit(chunk);                        // null: nothing read (R10)
             if (chunk != null) {
-                if (requested.get() != Long.MAX_VALUE) {
-                    requested.decrementAndGet();                 // R2
+                if (requested != Long.MAX_VALUE) {
+                    REQUESTED.getAndAdd(this, -1L);              // R2
                 }
                 if (!emit(chunk)) {
                     return false;

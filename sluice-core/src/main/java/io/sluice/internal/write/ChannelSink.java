@@ -81,7 +81,21 @@ public class ChannelSink implements WriteSink {
             C opened = opener.open();
             channel = opened;
             return opened;
-        }, "write to " + this);
+        }, new WriteTo(this));
+    }
+
+    /** "write to" the sink, as an abort's exception names it: formatted only if one is thrown. */
+    private static final class WriteTo {
+        private final ChannelSink sink;
+
+        WriteTo(ChannelSink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public String toString() {
+            return "write to " + sink;
+        }
     }
 
     protected final WritableByteChannel channel() {

@@ -55,7 +55,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         this.target = target;
         this.operation = "write to " + target;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
-        this.reports = new WriteReports(ledger, options.listener(), target, options.demand().toString());
+        this.reports = new WriteReports(ledger, options.listener(), target, options.demand());
         this.end = new WriteEnd(sink, result, reports, ledger, options.sync(), finisher, target);
         result.onAbort(() -> {                    // on the completing thread, before the stage completes
             aborted = true;                       // first: a pass that finds the sink closed knows why

@@ -33,14 +33,22 @@ import java.util.concurrent.RejectedExecutionException;
  *       that comes first means the target is never opened (nor truncated); one that comes during
  *       the open waits for it briefly, and an open still blocked then closes what it opened the
  *       moment it returns ({@link AbortGate} G2); a source opened before an open of the target that
- *       hangs is closed at once all the same. The source is closed first: a {@code transferTo} in flight is
- *       registered with the source channel (JDK 17: only with it), whose close waits for that
+ *       hangs is closed at once all the same, and so is one whose open returns during the abort's
+ *       wait, which then never opens the target (C6). The source is closed first: a
+ *       {@code transferTo} in flight is registered with the source channel (JDK 17: only with
+ *       it), whose close waits for that
  *       system call to return; the target's close then waits for a fallback write in flight on
  *       it, and none starts after. The drain then fails on the closed channels and ends.</li>
  *   <li>C4: with sync, the target is forced, then its directory, so that a copy that created the
  *       file still has it after a crash.</li>
  *   <li>C5: the source is a regular file, and so is the target if it exists
  *       ({@link RegularFiles}): nothing else is opened, so no copy waits for a FIFO's peer.</li>
+ *   <li>C6: the abort hook sets {@code aborting} before it reads {@code in}; the open step sets
+ *       {@code in} before it reads {@code aborting} (both volatile). So at least one of them sees
+ *       the other's write: the hook closes the source, or the open step refuses to open the
+ *       target and throws, its source then closed by the gate's close step or by the drain's
+ *       end. A source is never left open behind a target's open that outlasts the abort's wait
+ *       (where {@link AbortGate} G2 would close it only when that open returns).</li>
  * </ul>
  */
 public final class FileCopy {
@@ -57,6 +65,7 @@ public final class FileCopy {
 
     private volatile FileChannel in;                   // drain, set under the gate -> abort hook (C3: closed at once)
     private volatile FileChannel out;                  // drain, set under the gate -> abort hook, under the gate
+    private volatile boolean aborting;                 // abort hook, before it reads in -> the open step, after it sets in (C6)
     private long size;                                 // drain-confined
     private long position;                             // drain-confined
     private boolean done;                              // drain-confined
@@ -68,6 +77,7 @@ public final class FileCopy {
         this.sync = sync;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         result.onAbort(() -> {
+            aborting = true;                           // C6: before the read of in
             closeQuietly(in);                          // C3: opened before an open of the target that may hang
             gate.abort(this::closeBoth);               // C3: closed before the stage completes
             drain.signal();
@@ -121,13 +131,15 @@ public final class FileCopy {
      * open leaves the target untouched.
      */
     private Void openBoth() throws IOException {
-        RegularFiles.requireRegularOrAbsent(target);
-        if (Files.exists(target) && Files.isSameFile(source, target)) {
+        if (RegularFiles.requireRegularOrAbsent(target) && Files.isSameFile(source, target)) {
             throw new FileSystemException(source.toString(), target.toString(),
                     "source and target are the same file");
         }
         in = FileReadSource.openForRead(source);
-        out = FileChannel.open(target, FileSink.openOptions(mode));
+        if (aborting) {                                // C6: the abort hook may have read in before it was set
+            throw AbortGate.cancelled(this);
+        }
+        out = FileSink.open(target, mode);
         return null;
     }
 

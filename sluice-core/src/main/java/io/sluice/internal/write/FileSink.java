@@ -10,6 +10,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.Set;
 
 /**
  * A file opened on the drain in the requested mode. Forcing it forces the file ({@code force(true)})
@@ -23,13 +25,20 @@ import java.nio.file.StandardOpenOption;
  */
 public final class FileSink extends ChannelSink {
 
+    private static final Set<OpenOption> APPEND = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND);
+    private static final Set<OpenOption> CREATE_NEW = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+    private static final Set<OpenOption> TRUNCATE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING);
+    private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
+
     private final Path path;
     private final AbortGate.OpenStep<? extends FileChannel> opener;   // called on the drain, under the abort gate
 
     public FileSink(Path path, WriteMode mode) {
         this(path, () -> {
             RegularFiles.requireRegularOrAbsent(path);
-            return FileChannel.open(path, openOptions(mode));
+            return open(path, mode);
         });
     }
 
@@ -39,18 +48,22 @@ public final class FileSink extends ChannelSink {
         this.opener = opener;
     }
 
-    static OpenOption[] openOptions(WriteMode mode) {
+    /** The open's options for {@code mode}, one set per mode: the varargs form copies them into a new set each time. */
+    static Set<OpenOption> openOptions(WriteMode mode) {
         switch (mode) {
             case APPEND:
-                return new OpenOption[] {StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND};
+                return APPEND;
             case CREATE_NEW:
-                return new OpenOption[] {StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW};
+                return CREATE_NEW;
             case TRUNCATE:
             default:
-                return new OpenOption[] {StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING};
+                return TRUNCATE;
         }
+    }
+
+    /** Opens {@code path} to write in {@code mode}. */
+    static FileChannel open(Path path, WriteMode mode) throws IOException {
+        return FileChannel.open(path, openOptions(mode), NO_ATTRIBUTES);
     }
 
     @Override

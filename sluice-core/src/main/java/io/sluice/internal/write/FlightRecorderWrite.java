@@ -1,5 +1,6 @@
 package io.sluice.internal.write;
 
+import io.sluice.demand.DemandStrategy;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
@@ -62,14 +63,15 @@ final class FlightRecorderWrite extends WriteRecording {
     }
 
     private final WriteEvent event = new WriteEvent();
+    private final DemandStrategy strategy;        // described into the event only when it is committed
 
-    private FlightRecorderWrite() {
+    private FlightRecorderWrite(DemandStrategy strategy) {
+        this.strategy = strategy;
     }
 
-    static WriteRecording begin(String target, String strategy) {
-        FlightRecorderWrite recording = new FlightRecorderWrite();
+    static WriteRecording begin(String target, DemandStrategy strategy) {
+        FlightRecorderWrite recording = new FlightRecorderWrite(strategy);
         recording.event.target = target;
-        recording.event.strategy = strategy;
         recording.event.begin();
         return recording;
     }
@@ -83,6 +85,7 @@ final class FlightRecorderWrite extends WriteRecording {
             event.requestCalls = requestCalls;
             event.peakQueuedBytes = peakQueuedBytes;
             event.outcome = outcome;
+            event.strategy = strategy.toString();
             event.commit();
         }
     }

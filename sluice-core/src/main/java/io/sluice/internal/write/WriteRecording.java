@@ -1,5 +1,7 @@
 package io.sluice.internal.write;
 
+import io.sluice.demand.DemandStrategy;
+
 /**
  * A write as a JDK Flight Recorder event ({@code io.sluice.Write}): target, strategy, bytes,
  * items, request calls, peak queued bytes, outcome, and the write's duration; and an
@@ -23,8 +25,12 @@ abstract class WriteRecording {
         }
     };
 
-    /** Starts timing a write to {@code target}. */
-    static WriteRecording start(String target, String strategy) {
+    /**
+     * Starts timing a write to {@code target} under {@code strategy}, which is described only if
+     * the event is recorded: a strategy's {@code toString} formats its numbers, too dear for every
+     * write of a small file.
+     */
+    static WriteRecording start(String target, DemandStrategy strategy) {
         return AVAILABLE ? FlightRecorderWrite.begin(target, strategy) : NONE;
     }
 

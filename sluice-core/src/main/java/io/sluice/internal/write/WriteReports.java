@@ -1,5 +1,6 @@
 package io.sluice.internal.write;
 
+import io.sluice.demand.DemandStrategy;
 import io.sluice.WriteListener;
 import io.sluice.WriteSnapshot;
 
@@ -20,7 +21,7 @@ final class WriteReports {
     private final ConcurrentLinkedQueue<long[]> largerItems = new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
     private long peakQueuedBytes;                      // drain-confined (the finisher takes the drain's role: W9)
 
-    WriteReports(WriteLedger ledger, WriteListener listener, String target, String strategy) {
+    WriteReports(WriteLedger ledger, WriteListener listener, String target, DemandStrategy strategy) {
         this.ledger = ledger;
         this.listener = listener;
         this.recording = WriteRecording.start(target, strategy);

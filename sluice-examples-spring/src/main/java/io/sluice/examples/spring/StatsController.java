@@ -14,8 +14,10 @@ import java.nio.file.Path;
 
 /**
  * What the load harness measures on the server, only with {@code --sluice.stats=true}:
- * {@code GET /stats} answers "CPU nanoseconds of this process, heap used after a full GC, peak
- * RSS bytes" (one line, spaces between); {@code POST /stats/peak} starts a new peak RSS
+ * {@code GET /stats} answers "CPU nanoseconds of this process before a full GC, heap used after
+ * it, peak RSS bytes, CPU nanoseconds after it" (one line, spaces between), so that a measurement
+ * from one call to the next can leave out the CPU the calls' own collections take (the second
+ * call's CPU before its GC less the first's after it); {@code POST /stats/peak} starts a new peak RSS
  * ({@code /proc/self/clear_refs}, Linux). The peak RSS is -1 where {@code /proc} says nothing.
  */
 @RestController
@@ -28,9 +30,10 @@ class StatsController {
     @GetMapping("/stats")
     Mono<String> stats() {
         return Mono.fromCallable(() -> {
+            long cpuBeforeGc = OS.getProcessCpuTime();
             System.gc();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            return OS.getProcessCpuTime() + " " + heap + " " + peakRssBytes();
+            return cpuBeforeGc + " " + heap + " " + peakRssBytes() + " " + OS.getProcessCpuTime();
         }).subscribeOn(Schedulers.boundedElastic());
     }
 

@@ -30,10 +30,14 @@ import java.nio.file.Path;
  * ({@link PartReaders}): Spring's copies its temporary file to the target, sluice's renames the
  * file it stored.
  *
- * <p>sluice's variant replaces the target atomically: it writes a hidden sibling and renames it
- * over the target once every byte is written, so an upload that fails or is aborted leaves no
- * partial file under the client's name. Spring's variant writes the target in place, and an
- * aborted upload leaves what had arrived.
+ * <p>sluice's variant replaces the target atomically: it writes a hidden sibling, forces it to the
+ * disk, renames it over the target once every byte is written and forces the directory, so an
+ * upload that fails or is aborted leaves no partial file under the client's name and a stored one
+ * survives a crash. Spring's variant writes the target in place without forcing anything, and an
+ * aborted upload leaves what had arrived. {@code /sluice/plain} does the same work as Spring's,
+ * through sluice: the raw body written in place with {@code WriteOptions.defaults()}, the file part
+ * renamed from where sluice's part reader stored it, neither forced; it is the variant to compare
+ * with Spring's like for like, {@code /sluice} the one an application wanting durable uploads uses.
  */
 @RestController
 class UploadController {
@@ -67,6 +71,17 @@ class UploadController {
     @PutMapping("/sluice/raw/{name}")
     Mono<Long> sluiceRaw(@PathVariable String name, @RequestBody Flux<DataBuffer> body) {
         return DataBufferFiles.write(body, storage.resolve(name), ATOMIC);
+    }
+
+    @PostMapping("/sluice/plain/files/{name}")
+    Mono<Long> sluicePlainPart(@PathVariable String name, @RequestPart("file") FilePart part) {
+        Path target = storage.resolve(name);
+        return FileParts.transferTo(part, target).then(sizeOf(target));
+    }
+
+    @PutMapping("/sluice/plain/raw/{name}")
+    Mono<Long> sluicePlainRaw(@PathVariable String name, @RequestBody Flux<DataBuffer> body) {
+        return DataBufferFiles.write(body, storage.resolve(name));
     }
 
     @PostMapping("/sluice/stream/{name}")

@@ -77,21 +77,23 @@ class FilesApplicationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"spring", "sluice"})
+    @ValueSource(strings = {"spring", "sluice", "sluice/plain"})
     void uploadsStoreTheBytesSentAndDownloadsSendThemBack(String variant) throws Exception {
         Path source = TestFiles.random(3 * 1024 * 1024 + 17, variant.hashCode());
         long size = Files.size(source);
         FilesClient client = client();
+        String name = variant.replace('/', '-');
 
-        Stored part = client.uploadPart(variant, "part-" + variant, source);
-        Stored raw = client.uploadRaw(variant, "raw-" + variant, source);
+        Stored part = client.uploadPart(variant, "part-" + name, source);
+        Stored raw = client.uploadRaw(variant, "raw-" + name, source);
 
         assertEquals(new Stored(200, Long.toString(size)), part);
         assertEquals(new Stored(200, Long.toString(size)), raw);
-        assertEquals(sha256(source), sha256(STORAGE.resolve("part-" + variant)));
-        assertEquals(sha256(source), sha256(STORAGE.resolve("raw-" + variant)));
+        assertEquals(sha256(source), sha256(STORAGE.resolve("part-" + name)));
+        assertEquals(sha256(source), sha256(STORAGE.resolve("raw-" + name)));
 
-        Answer whole = download(variant, "raw-" + variant, null);
+        String served = variant.equals("spring") ? "spring" : "sluice";
+        Answer whole = download(served, "raw-" + name, null);
         assertEquals(new Answer(200, null, size, sha256(source)), whole);
     }
 
@@ -117,6 +119,7 @@ class FilesApplicationTest {
         PartReaders.ByPath parts = new PartReaders.ByPath(sluice, spring);
 
         assertSame(sluice, parts.readerFor(MockServerHttpRequest.post("/sluice/files/a").build()));
+        assertSame(sluice, parts.readerFor(MockServerHttpRequest.post("/sluice/plain/files/a").build()));
         assertSame(spring, parts.readerFor(MockServerHttpRequest.post("/spring/files/a").build()));
         assertSame(spring, parts.readerFor(MockServerHttpRequest.post("/sluicer/files/a").build()));
     }

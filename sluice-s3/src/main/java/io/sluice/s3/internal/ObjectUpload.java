@@ -3,14 +3,17 @@ package io.sluice.s3.internal;
 import io.sluice.ChunkPool;
 import io.sluice.internal.OperationFuture;
 import io.sluice.s3.ObjectUploadException;
+import io.sluice.s3.ObjectUploadTimeoutException;
+import io.sluice.s3.UploadOptions;
 import io.sluice.s3.UploadResult;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
-import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,14 +34,15 @@ import java.util.concurrent.CompletionException;
  *
  * <p>Invariants:
  * <ul>
- *   <li>O1 (memory): part buffers alive (assembling + sealed + in flight + recycled) are at most
- *       {@code partsInFlight + 1}, each at most the current part size (sizes never decrease, O7;
- *       while the first part grows, its old and new buffer together are at most 1.5 parts); the
- *       only other bytes held are those of the one upstream item being copied. So retained bytes
- *       are at most {@code (partsInFlight + 1) * partSizeBytes} plus one item, for the part size
- *       of the part being assembled.</li>
- *   <li>O2 (demand): one item is requested at a time, and only when no item is held and a buffer
- *       with free space exists or may be allocated under O1, so demand never outruns memory. An item
+ *   <li>O1 (memory): parts alive (assembling + sealed + in flight) are at most
+ *       {@code partsInFlight + 1}, each at most the current part size (sizes never decrease, O7);
+ *       their memory is blocks of {@link PartBuffers}, taken as bytes arrive, so a part holds its
+ *       bytes rounded up to a block, and the blocks alive, free ones included, are at most
+ *       {@code (partsInFlight + 1) * partSizeBytes} (PartBuffers states why), for the part size of
+ *       the part being assembled. The only other bytes held are those of the one upstream item
+ *       being copied.</li>
+ *   <li>O2 (demand): one item is requested at a time, and only when no item is held and a part
+ *       with room exists or may be started under O1, so demand never outruns memory. An item
  *       nobody requested fails the upload (§1.1) rather than replace the one held.</li>
  *   <li>O3 (§2.7): every call on the upstream subscription comes from the drain.</li>
  *   <li>O4 (abort): once failing, no part, create or complete is started; the abort waits for the
@@ -58,7 +62,12 @@ import java.util.concurrent.CompletionException;
  *       the stage fails at once with the failure, carrying a suppressed {@link ObjectUploadException}
  *       that names the upload id, and {@link AbortRetries} retries the abort in the background on
  *       sluice's threads for a bounded time (its T1-T3), so a server that comes back in time is left
- *       with no upload.</li>
+ *       with no upload. The exception carries the retries' outcome ({@code abortOutcome}), and their
+ *       giving up is logged with the upload id.</li>
+ *   <li>O9 (answers): every call (create, part, put, complete, abort) is answered within the answer
+ *       timeout after its body was sent ({@link AnswerDeadline}, L1-L3), or it fails with an
+ *       {@link ObjectUploadTimeoutException} and is cancelled; the upload then ends as after any failed
+ *       call (O4). An abort that is not answered in time counts as failed (O8).</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -79,8 +88,6 @@ import java.util.concurrent.CompletionException;
  */
 public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
-    private static final int FIRST_BUFFER_BYTES = 256 * 1024;
-
     private enum State { RUNNING, ABORTING, DONE }
 
     private final S3AsyncClient client;
@@ -89,6 +96,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final int partsInFlight;               // O1: k
     private final int maxParts;                    // S3's 10,000 (lower in tests)
     private final AbortRetries abortRetries;       // O8: the schedule (shorter in tests)
+    private final Duration answerTimeout;          // O9
     private volatile AbortRetries.Retrying retrying;   // drain -> tests: the background abort, null if none (O8)
     private final OperationFuture<UploadResult> result = new OperationFuture<>();   // U1-U3
     private final SerialEvents drain = new SerialEvents(this::fail);
@@ -102,12 +110,10 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private boolean requested;                     // drain-confined: one item asked for, not yet received (O2)
     private boolean upstreamDone;                  // drain-confined: onComplete/onError seen, or cancelled
     private ByteBuffer held;                       // drain-confined: the item being copied, null if none
-    private ByteBuffer assembling;                 // drain-confined: the part being filled (write mode)
-    private final ArrayDeque<ByteBuffer> sealed = new ArrayDeque<>();   // drain-confined: full parts waiting to start (read mode)
-    private final ArrayDeque<ByteBuffer> recycled = new ArrayDeque<>(); // drain-confined: part buffers free for reuse
-    private int buffers;                           // drain-confined: part buffers alive (O1)
-    private long retainedBytes;                    // drain-confined: their capacities
-    private volatile long peakRetainedBytes;       // drain -> tests
+    private final PartBuffers buffers = new PartBuffers();   // drain-confined: the parts' blocks (O1)
+    private Part assembling;                       // drain-confined: the part being filled, null if none
+    private final ArrayDeque<Part> sealed = new ArrayDeque<>();   // drain-confined: full parts waiting to start
+    private volatile long retainedBytes;           // drain -> tests: blocks alive, as of the last event
     private long received;                         // drain-confined: bytes taken from upstream
     private String uploadId;                       // drain-confined: null until CreateMultipartUpload answered
     private boolean creating;                      // drain-confined: CreateMultipartUpload in flight
@@ -134,13 +140,18 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
                         int partsInFlight, int maxParts, long declaredLength) {
         this(client, bucket, key, partSizeBytes, maxPartSizeBytes, partsInFlight, maxParts, declaredLength,
-                AbortRetries.DEFAULT);
+                AbortRetries.DEFAULT, UploadOptions.DEFAULT_ANSWER_TIMEOUT);
     }
 
-    /** As the constructor above, retrying a failed abort on {@code abortRetries}' schedule (O8). */
+    /**
+     * As the constructor above, retrying a failed abort on {@code abortRetries}' schedule (O8) and
+     * waiting at most {@code answerTimeout} for each call's answer once its body was sent (O9).
+     */
     public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
-                        int partsInFlight, int maxParts, long declaredLength, AbortRetries abortRetries) {
+                        int partsInFlight, int maxParts, long declaredLength, AbortRetries abortRetries,
+                        Duration answerTimeout) {
         this.abortRetries = Objects.requireNonNull(abortRetries, "abortRetries");
+        this.answerTimeout = Objects.requireNonNull(answerTimeout, "answerTimeout");
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
@@ -166,7 +177,12 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     /** The most bytes of part buffers alive at once so far (O1). */
     public long peakRetainedBytes() {
-        return peakRetainedBytes;
+        return buffers.peakRetainedBytes();
+    }
+
+    /** The bytes of part buffers alive after the last event: 0 once the upload has ended. */
+    public long retainedBytes() {
+        return retainedBytes;
     }
 
     /**
@@ -267,31 +283,24 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;
         }
         while (held != null) {
-            if (assembling != null && !assembling.hasRemaining()) {
-                if (assembling.capacity() < partSizeBytes) {
-                    grow();
-                } else {
-                    seal();
-                }
+            if (assembling != null && assembling.isFull()) {
+                seal();
                 continue;
             }
             if (assembling == null) {
-                if (!mayTakeBuffer()) {
+                if (!mayTakePart()) {
                     break;                             // O1: wait for a part to finish
                 }
-                assembling = takeBuffer();
+                assembling = new Part(partSizeBytes);
             }
-            int count = Math.min(held.remaining(), assembling.remaining());
-            ByteBuffer slice = held.duplicate();
-            slice.limit(slice.position() + count);
-            assembling.put(slice);
-            held.position(held.position() + count);
+            assembling.fill(held, buffers);            // O1: blocks taken only for bytes that arrived
             if (!held.hasRemaining()) {
                 release(held);                         // O6
                 held = null;
             }
         }
         startParts();
+        retainedBytes = buffers.retainedBytes();
         if (state != State.RUNNING) {
             return;
         }
@@ -306,54 +315,15 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     }
 
     private boolean hasRoom() {
-        return assembling == null ? mayTakeBuffer() : assembling.hasRemaining() || assembling.capacity() < partSizeBytes
-                || mayTakeBuffer();
+        return assembling == null ? mayTakePart() : !assembling.isFull() || mayTakePart();
     }
 
-    private boolean mayTakeBuffer() {
+    private boolean mayTakePart() {
         int inUse = partsRunning + sealed.size() + (assembling != null ? 1 : 0);
         return inUse < partsInFlight + 1;            // O1
     }
 
-    private ByteBuffer takeBuffer() {
-        ByteBuffer buffer = recycled.poll();
-        if (buffer != null && buffer.capacity() == partSizeBytes) {
-            return buffer;
-        }
-        if (buffer != null) {
-            forget(buffer);
-        }
-        boolean firstPart = nextPartNumber == 1 && sealed.isEmpty() && uploadId == null;
-        int capacity = firstPart ? Math.min(FIRST_BUFFER_BYTES, partSizeBytes) : partSizeBytes;
-        return allocate(capacity);
-    }
-
-    /** The first part starts small so that a small body costs little; it doubles up to the part size. */
-    private void grow() {
-        int capacity = (int) Math.min((long) assembling.capacity() * 2, partSizeBytes);
-        ByteBuffer bigger = allocate(capacity);    // O1 counts both while copying: at most 1.5 parts
-        assembling.flip();
-        bigger.put(assembling);
-        forget(assembling);
-        assembling = bigger;
-    }
-
-    private ByteBuffer allocate(int capacity) {
-        buffers++;
-        retainedBytes += capacity;
-        if (retainedBytes > peakRetainedBytes) {
-            peakRetainedBytes = retainedBytes;
-        }
-        return ByteBuffer.allocate(capacity);
-    }
-
-    private void forget(ByteBuffer buffer) {
-        buffers--;
-        retainedBytes -= buffer.capacity();
-    }
-
     private void seal() {
-        assembling.flip();
         sealed.add(assembling);
         assembling = null;
         partsSealed++;
@@ -383,7 +353,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void createUpload() {
         creating = true;
-        client.createMultipartUpload(request -> request.bucket(bucket).key(key))
+        AnswerDeadline.watch(() -> client.createMultipartUpload(request -> request.bucket(bucket).key(key)),
+                        answerTimeout, () -> timedOut("CreateMultipartUpload"))   // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     creating = false;
                     if (error != null) {
@@ -399,16 +370,16 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                 }));
     }
 
-    private void uploadPart(ByteBuffer part, int number) {
+    private void uploadPart(Part part, int number) {
         partsRunning++;
-        long length = part.remaining();
-        // Not copied by the SDK: the buffer is neither changed nor reused until the call has ended.
-        client.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(number).contentLength(length),
-                        AsyncRequestBody.fromByteBufferUnsafe(part))
+        long length = part.length();
+        // Not copied by the SDK: the blocks are neither changed nor reused until the call has ended.
+        AnswerDeadline.watch(body -> client.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId)
+                                .partNumber(number).contentLength(length), body),
+                        part.body(), answerTimeout, () -> timedOut("UploadPart " + number))   // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     partsRunning--;
-                    part.clear();
-                    recycled.add(part);
+                    part.release(buffers);
                     if (error != null) {
                         fail(error);
                     } else if (state == State.RUNNING) {
@@ -437,7 +408,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             putSingle();
             return;
         }
-        if (assembling != null && assembling.position() > 0) {
+        if (assembling != null && assembling.length() > 0) {
             seal();                                    // the last part, the only one that may be smaller
             startParts();
         }
@@ -451,9 +422,10 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;                                    // O5, U2: an outside completion won; its abort event follows
         }
         committing = true;
-        ByteBuffer body = assembling != null ? assembling.flip() : ByteBuffer.allocate(0);
-        long length = body.remaining();
-        client.putObject(request -> request.bucket(bucket).key(key).contentLength(length), AsyncRequestBody.fromByteBufferUnsafe(body))
+        Part body = assembling != null ? assembling : new Part(0);
+        long length = body.length();
+        AnswerDeadline.watch(requestBody -> client.putObject(request -> request.bucket(bucket).key(key).contentLength(length),
+                        requestBody), body.body(), answerTimeout, () -> timedOut("PutObject"))   // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     end();
                     if (error != null) {
@@ -471,8 +443,9 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         committing = true;
         completedParts.sort(Comparator.comparingInt(CompletedPart::partNumber));
         List<CompletedPart> parts = List.copyOf(completedParts);
-        client.completeMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)
-                        .multipartUpload(upload -> upload.parts(parts)))
+        AnswerDeadline.watch(() -> client.completeMultipartUpload(request -> request.bucket(bucket).key(key)
+                        .uploadId(uploadId).multipartUpload(upload -> upload.parts(parts))),
+                        answerTimeout, () -> timedOut("CompleteMultipartUpload"))   // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     if (error != null) {
                         fail(error);                   // the object did not appear: abort the parts
@@ -522,18 +495,26 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;
         }
         abortSent = true;
-        client.abortMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId))
-                .whenComplete((response, error) -> drain.submit(() -> concludeFailure(error)));
+        AnswerDeadline.watch(() -> client.abortMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)),
+                        answerTimeout, () -> timedOut("AbortMultipartUpload"))   // O9: unanswered counts as failed (O8)
+                .whenComplete((response, error) -> drain.submit(() -> concludeFailure(
+                        unwrap(error) instanceof NoSuchUploadException ? null : error)));   // gone already: nothing left
+    }
+
+    private ObjectUploadTimeoutException timedOut(String request) {
+        return new ObjectUploadTimeoutException(bucket, key, uploadId, request, answerTimeout);
     }
 
     private void concludeFailure(Throwable abortError) {
         end();
         if (abortError != null) {
-            retrying = abortRetries.start(client, bucket, key, uploadId);   // O8: the stage does not wait for it
+            AbortRetries.Retrying started = abortRetries.start(client, bucket, key, uploadId, answerTimeout);
+            retrying = started;                        // O8: the stage does not wait for it
             failure.addSuppressed(new ObjectUploadException("the abort failed, so the parts are still stored; it is"
-                    + " retried in the background for up to " + abortRetries.giveUpAfter().toSeconds() + " s. If the"
-                    + " upload is still listed after that, abort it by this id (a bucket lifecycle rule"
-                    + " AbortIncompleteMultipartUpload removes it eventually)", bucket, key, uploadId, unwrap(abortError)));
+                    + " retried in the background for up to " + AbortRetries.describe(abortRetries.giveUpAfter())
+                    + " (see abortOutcome()). If the upload is still listed after that, abort it by this id (a bucket"
+                    + " lifecycle rule AbortIncompleteMultipartUpload removes it eventually)", bucket, key, uploadId,
+                    unwrap(abortError), started.outcome().minimalCompletionStage()));
         }
         if (outsideCompletion != null) {
             outsideCompletion.run();                   // U1: the stage completes as its caller asked
@@ -544,10 +525,9 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void end() {
         state = State.DONE;
-        recycled.clear();
         sealed.clear();
         assembling = null;
-        buffers = 0;
+        buffers.clear();                               // no call reads a block any more (O4: all have ended)
         retainedBytes = 0;
     }
 

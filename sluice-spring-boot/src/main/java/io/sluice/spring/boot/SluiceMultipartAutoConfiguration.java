@@ -2,6 +2,7 @@ package io.sluice.spring.boot;
 
 import io.sluice.WriteMode;
 import io.sluice.WriteOptions;
+import io.sluice.spring.PartEventReader;
 import io.sluice.spring.StoringPartReader;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -27,8 +28,11 @@ import java.nio.file.Path;
  * sluice, and {@code part.transferTo(dest)} moves the stored file instead of copying it. It takes
  * Boot's {@code spring.webflux.multipart.*} limits (parts, headers, form fields in memory, bytes
  * per part, headers' charset) and storage directory, and replaces the reader Boot's
- * {@link ReactiveMultipartAutoConfiguration} configures. {@code sluice.multipart.enabled=false}
- * keeps Spring's; an application's own {@link StoringPartReader} bean is used as it is.
+ * {@link ReactiveMultipartAutoConfiguration} configures. {@code Flux<PartEvent>}
+ * ({@code @RequestBody Flux<PartEvent>}, {@code FileParts.store}) is read by a {@link PartEventReader}
+ * on sluice's parser, with the same limits, read before Spring's {@code PartEventHttpMessageReader}.
+ * {@code sluice.multipart.enabled=false} keeps Spring's readers; an application's own
+ * {@link StoringPartReader} or {@link PartEventReader} bean is used as it is.
  */
 @AutoConfiguration(after = {SluiceAutoConfiguration.class, ReactiveMultipartAutoConfiguration.class})
 @ConditionalOnClass({PartEventHttpMessageReader.class, CodecCustomizer.class})
@@ -63,6 +67,37 @@ public class SluiceMultipartAutoConfiguration {
         reader.setMaxParts(limits.getMaxParts());
         reader.setHeadersCharset(limits.getHeadersCharset());
         return reader;
+    }
+
+    /**
+     * The reader of {@code Flux<PartEvent>}, on sluice's parser, with Boot's multipart limits.
+     *
+     * @param multipart Boot's {@code spring.webflux.multipart.*}, if bound
+     * @return the reader
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public PartEventReader sluicePartEventReader(ObjectProvider<ReactiveMultipartProperties> multipart) {
+        ReactiveMultipartProperties limits = multipart.getIfAvailable(ReactiveMultipartProperties::new);
+        PartEventReader reader = new PartEventReader();
+        reader.setMaxInMemorySize(Math.toIntExact(limits.getMaxInMemorySize().toBytes()));
+        reader.setMaxHeadersSize(Math.toIntExact(limits.getMaxHeadersSize().toBytes()));
+        reader.setMaxPartSize(limits.getMaxDiskUsagePerPart().toBytes());
+        reader.setMaxParts(limits.getMaxParts());
+        reader.setHeadersCharset(limits.getHeadersCharset());
+        return reader;
+    }
+
+    /**
+     * Registers the {@code PartEvent} reader with the server's codecs as a custom reader, which the
+     * server asks before its default ones, Spring's {@code PartEventHttpMessageReader} among them.
+     *
+     * @param reader the reader
+     * @return the customizer
+     */
+    @Bean
+    public CodecCustomizer sluicePartEventReaderCustomizer(PartEventReader reader) {
+        return configurer -> configurer.customCodecs().register(reader);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sluice.spring.boot;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.spring.PartEventReader;
 import io.sluice.spring.StoringPartReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,7 +13,9 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.web.codec.CodecCustomizer;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.MultipartBodyBuilder;
@@ -22,6 +25,8 @@ import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageWriter;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.codec.multipart.PartEvent;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.util.MultiValueMap;
@@ -35,6 +40,7 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The multipart reader a reactive application gets: sluice's, with Boot's limits, unless turned off. */
 class SluiceMultipartAutoConfigurationTest {
@@ -92,6 +98,32 @@ class SluiceMultipartAutoConfigurationTest {
     }
 
     @Test
+    void partEventsAreReadBySluicesReaderWithBootsLimits() {
+        runner.withPropertyValues("spring.webflux.multipart.max-parts=2").run(context -> {
+            PartEventReader reader = context.getBean(PartEventReader.class);
+            assertThat(partEventReaderOf(context)).isSameAs(reader);
+
+            assertThatThrownBy(() -> reader.read(ResolvableType.forClass(PartEvent.class), form(new byte[10], new byte[10]),
+                    Map.of()).doOnNext(event -> DataBufferUtils.release(event.content())).blockLast(Duration.ofSeconds(30)))
+                    .isInstanceOf(DecodingException.class).hasMessage("Too many parts (3/2 allowed)");
+        });
+    }
+
+    @Test
+    void anApplicationsOwnPartEventReaderIsUsedAsItIs() {
+        PartEventReader own = new PartEventReader();
+        runner.withBean(PartEventReader.class, () -> own).run(context -> assertThat(partEventReaderOf(context)).isSameAs(own));
+    }
+
+    @Test
+    void turnedOffSpringsPartEventReaderStays() {
+        runner.withPropertyValues("sluice.multipart.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(PartEventReader.class);
+            assertThat(partEventReaderOf(context)).isInstanceOf(PartEventHttpMessageReader.class);
+        });
+    }
+
+    @Test
     void withoutADirectoryTheReaderStoresInANewTemporaryOne() {
         runner.run(context -> {
             Path directory = context.getBean(StoringPartReader.class).storage();
@@ -129,6 +161,13 @@ class SluiceMultipartAutoConfigurationTest {
         return configured(context).getReaders().stream()
                 .filter(reader -> reader.canRead(ResolvableType.forClass(Part.class), MediaType.MULTIPART_FORM_DATA))
                 .toList();
+    }
+
+    /** The reader of {@code Flux<PartEvent>} the server picks: the first of its readers that can read it. */
+    private static HttpMessageReader<?> partEventReaderOf(ApplicationContext context) {
+        return configured(context).getReaders().stream()
+                .filter(reader -> reader.canRead(ResolvableType.forClass(PartEvent.class), MediaType.MULTIPART_FORM_DATA))
+                .findFirst().orElseThrow();
     }
 
     private static ServerCodecConfigurer configured(ApplicationContext context) {

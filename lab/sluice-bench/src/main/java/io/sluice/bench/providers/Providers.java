@@ -89,6 +89,15 @@ public final class Providers {
                 "loop-direct-64k", "loop-direct-256k");
     }
 
+    /**
+     * Small files, bound by per-operation cost: sluice with owned and lent chunks against the careful loops of
+     * each operation (the targets' baselines) and the 8 KiB heap loop.
+     */
+    public static List<String> smallFiles() {
+        return List.of("sluice", "sluice-lent", "loop", "loop-reused-staged-256k", "loop-reused-direct-64k",
+                "loop-transfer");
+    }
+
     /** The memory stress case's writers. */
     public static List<String> stress() {
         return List.of("sluice", "rio", "vertx", "spring", "loop", "loop-gather");

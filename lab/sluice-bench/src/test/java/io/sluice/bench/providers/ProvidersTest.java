@@ -4,6 +4,7 @@ import io.sluice.bench.Cell;
 import io.sluice.bench.Op;
 import io.sluice.bench.Profile;
 import io.sluice.bench.Provider;
+import io.sluice.bench.Row;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -89,6 +90,30 @@ class ProvidersTest {
                 assertTrue(providers.contains("loop-transfer"), name);
             }
             assertTrue(providers.contains("loop"), name + " keeps the 8 KiB heap loop as a secondary row");
+        }
+    }
+
+    @Test
+    void theSmallProfileMeasuresOneAndSixtyFourKibFilesAgainstTheCarefulLoopsOfItsTargets() {
+        Profile profile = Profile.named("small");
+        assertEquals(18, profile.cells().size());
+        for (Op op : List.of(Op.WRITE, Op.READ, Op.COPY)) {
+            for (String size : List.of("1K", "64K")) {
+                for (int parallelism : List.of(1, 100, 1000)) {
+                    assertTrue(profile.cells().contains(Cell.parse(op + ":" + size + ":" + parallelism)),
+                            op + " " + size + " x" + parallelism);
+                }
+            }
+        }
+        assertEquals(64 * 1024, Cell.parse("READ:64K:1").sizeBytes());
+        assertEquals("read 64 KiB x1000", Cell.parse("READ:64K:1000").label());
+        assertTrue(profile.providers().containsAll(List.of("sluice", "sluice-lent", "loop", "loop-reused-staged-256k",
+                "loop-reused-direct-64k", "loop-transfer")), profile.providers().toString());
+        assertTrue(profile.forks() * profile.measuredRounds() >= Row.MIN_SAMPLES);
+        for (String name : profile.providers()) {
+            try (Provider provider = Providers.create(name)) {
+                assertEquals(name, provider.name());
+            }
         }
     }
 

@@ -18,8 +18,12 @@ import java.util.List;
  */
 final class ServerUnderLoad implements AutoCloseable {
 
-    /** The server's own figures at one moment. */
-    record Stats(long cpuNanos, long heapAfterGcBytes, long peakRssBytes) {
+    /** The server's own figures at one moment: its CPU time just before and just after the full GC that precedes the heap reading. */
+    record Stats(long cpuNanos, long heapAfterGcBytes, long peakRssBytes, long cpuAfterGcNanos) {
+        /** The CPU from {@code since}'s answer to this one's, the full GCs the two calls ran left out. */
+        long cpuSince(Stats since) {
+            return cpuNanos - since.cpuAfterGcNanos;
+        }
     }
 
     private final URI base;
@@ -72,11 +76,12 @@ final class ServerUnderLoad implements AutoCloseable {
     Stats stats() throws IOException, InterruptedException {
         String[] fields = http.send(HttpRequest.newBuilder(base.resolve("/stats")).build(), BodyHandlers.ofString())
                 .body().trim().split(" ");
-        if (fields.length != 3) {
+        if (fields.length != 4) {
             throw new IOException("not a stats answer (start the application with --sluice.stats=true): "
                     + String.join(" ", fields));
         }
-        return new Stats(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]));
+        return new Stats(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]),
+                Long.parseLong(fields[3]));
     }
 
     /** Starts a new peak RSS. */

@@ -17,15 +17,16 @@ import java.util.function.BiFunction;
  * otherwise.
  * <ul>
  *   <li><b>1.5x transferTo:</b> at every size and at 1 and at 10 clients, sluice's multipart upload
- *       ({@link Transfer#SLUICE_MULTIPART}: the application's {@code FilePart.transferTo} with sluice's part
- *       reader, which stores each file part as it arrives and makes {@code transferTo} a rename) moves at
- *       least {@link #TIMES_MULTIPART} times the MiB/s of Spring's ({@code FilePart.transferTo} behind Boot's
- *       own part reader), and its server spends less CPU per GiB: the whole interval of the ratio of CPU
- *       seconds per GiB lies below 1.</li>
+ *       ({@link Transfer#SLUICE_PLAIN_MULTIPART}: the application's {@code FilePart.transferTo} with sluice's
+ *       part reader, which stores each file part as it arrives and makes {@code transferTo} a rename,
+ *       forcing nothing, as Spring's does not) moves at least {@link #TIMES_MULTIPART} times the MiB/s of
+ *       Spring's ({@code FilePart.transferTo} behind Boot's own part reader), and its server spends less CPU
+ *       per GiB: the whole interval of the ratio of CPU seconds per GiB lies below 1.</li>
  *   <li><b>5x raw:</b> at every size from {@link #FROM_BYTES}, with one client, sluice's raw-body upload
- *       ({@code DataBufferFiles.write}) moves at least {@link #TIMES_RAW} times the MiB/s of Spring's
- *       ({@code DataBufferUtils.write(Path)}): the writers alone, each with the disk to itself. With ten
- *       clients both share the disk's write-back, which bounds them alike.</li>
+ *       ({@link Transfer#SLUICE_PLAIN_RAW}: {@code DataBufferFiles.write} with its defaults) moves at least
+ *       {@link #TIMES_RAW} times the MiB/s of Spring's ({@code DataBufferUtils.write(Path)}): the writers
+ *       alone, each with the disk to itself. With ten clients both share the disk's write-back, which
+ *       bounds them alike.</li>
  *   <li><b>3x transferTo:</b> at every size from {@link #FROM_BYTES} and at 1 and at 10 clients,
  *       sluice's streamed multipart upload ({@link Transfer#SLUICE_STREAM}: {@code FileParts.store}
  *       on the form's {@code PartEvent}s) moves at least {@link #TIMES_TRANSFER_TO} times the MiB/s
@@ -47,6 +48,12 @@ import java.util.function.BiFunction;
  *       quarter of the application's own heap after GC (its context, Netty, Reactor), a small
  *       fraction of a 1 GiB file.</li>
  * </ul>
+ *
+ * <p>The first two gates judge like with like: Spring's uploads write in place and force nothing, so
+ * they are judged against sluice's plain ones. Each of their lines also shows, for reference, the
+ * atomic upload ({@link Transfer#SLUICE_MULTIPART}, {@link Transfer#SLUICE_RAW}: atomic replace with
+ * sync) over the same baseline, whose shortfall is its durability's cost. A run from before the
+ * plain uploads existed measured only the atomic ones, and its gates judge those, as they did.
  *
  * <p>Heap flat compares two moments of one application, so it is fair only if nothing but the
  * file's size differs between them. A young application's heap after GC grows over its first
@@ -74,14 +81,15 @@ final class SpringGates {
     /** Every gate, each cell's line and each gate's verdict, as a code block's text. */
     static String render(SpringRun run) {
         List<String> lines = new ArrayList<>();
+        Transfer judgedMultipart = likeForLike(run, Transfer.SLUICE_PLAIN_MULTIPART, Transfer.SLUICE_MULTIPART);
         lines.add(String.format(Locale.ROOT, "1.5x transferTo: %s / %s MiB/s >= %.1f and CPU s/GiB below Spring's, at "
-                + "every size, at 1 and 10 clients", Transfer.SLUICE_MULTIPART.label(), Transfer.SLUICE_MULTIPART.baseline(),
-                TIMES_MULTIPART));
-        Verdict multipart = multipart(run, lines);
+                + "every size, at 1 and 10 clients", judgedMultipart.label(), judgedMultipart.baseline(), TIMES_MULTIPART));
+        Verdict multipart = multipart(run, judgedMultipart, lines);
         lines.add("=> " + multipart);
+        Transfer judgedRaw = likeForLike(run, Transfer.SLUICE_PLAIN_RAW, Transfer.SLUICE_RAW);
         lines.add(String.format(Locale.ROOT, "5x raw: %s / %s MiB/s >= %.1f at every size from %s, at 1 client",
-                Transfer.SLUICE_RAW.label(), Transfer.SLUICE_RAW.baseline(), TIMES_RAW, ByteSizes.format(FROM_BYTES)));
-        Verdict raw = raw(run, lines);
+                judgedRaw.label(), judgedRaw.baseline(), TIMES_RAW, ByteSizes.format(FROM_BYTES)));
+        Verdict raw = raw(run, judgedRaw, lines);
         lines.add("=> " + raw);
         lines.add(String.format(Locale.ROOT, "3x transferTo: %s / %s MiB/s >= %.1f at every size from %s, at 1 and 10 "
                 + "clients", Transfer.SLUICE_STREAM.label(), Transfer.SLUICE_STREAM.baseline(), TIMES_TRANSFER_TO,
@@ -99,39 +107,62 @@ final class SpringGates {
         return String.join("\n", lines) + "\n";
     }
 
-    private static Verdict multipart(SpringRun run, List<String> lines) {
+    /**
+     * The transfer a gate judges: {@code plain} (sluice without sync, Spring's work) if the run
+     * measured it, else {@code atomic}, the only one runs before plain uploads had.
+     */
+    private static Transfer likeForLike(SpringRun run, Transfer plain, Transfer atomic) {
+        return measured(run, plain) ? plain : atomic;
+    }
+
+    private static boolean measured(SpringRun run, Transfer upload) {
+        return run.uploads().stream().anyMatch(sample -> sample.transfer().equals(upload.label()));
+    }
+
+    /**
+     * When the gate judges a plain transfer, its atomic one's ratio in the same cell, for
+     * reference; nothing when the atomic one is judged.
+     */
+    private static String atomicBeside(SpringRun run, Transfer judged, Transfer atomic, long size, int clients) {
+        return judged == atomic ? "" : String.format(Locale.ROOT, " (for reference, atomic with sync: %s / %s %s)",
+                atomic.label(), atomic.baseline(), ratio(run, atomic, size, clients).format());
+    }
+
+    private static Verdict multipart(SpringRun run, Transfer judged, List<String> lines) {
         List<Verdict> verdicts = new ArrayList<>();
         for (long size : SpringRun.sizes(run.uploads())) {
             for (int clients : GATE_CLIENTS) {
-                Estimate ratio = ratio(run, Transfer.SLUICE_MULTIPART, size, clients);
+                Estimate ratio = ratio(run, judged, size, clients);
                 Estimate cpu = Estimate.ratioOfMeans(
-                        SpringRun.values(run.uploads(), Transfer.SLUICE_MULTIPART.label(), size, clients, Sample::cpuSecondsPerGiB),
-                        SpringRun.values(run.uploads(), Transfer.SLUICE_MULTIPART.baseline(), size, clients, Sample::cpuSecondsPerGiB));
+                        SpringRun.values(run.uploads(), judged.label(), size, clients, Sample::cpuSecondsPerGiB),
+                        SpringRun.values(run.uploads(), judged.baseline(), size, clients, Sample::cpuSecondsPerGiB));
                 Verdict speed = ratio.against(TIMES_MULTIPART, false);
                 Verdict cheaper = cpu.against(1.0, true);
                 Verdict verdict = both(speed, cheaper);
                 verdicts.add(verdict);
-                String judged = verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_MULTIPART.label() + " not measured"
+                String judgedLine = verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured"
                         : String.format(Locale.ROOT, "%s: %s, CPU s/GiB sluice / Spring %s: %s => %s", ratio.format(), speed,
                                 cpu.format(), cheaper, verdict);
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s", ByteSizes.format(size), clients, judged));
+                lines.add(String.format(Locale.ROOT, "  %s x%d: %s%s", ByteSizes.format(size), clients, judgedLine,
+                        atomicBeside(run, judged, Transfer.SLUICE_MULTIPART, size, clients)));
             }
         }
         return Verdict.every(verdicts);
     }
 
-    private static Verdict raw(SpringRun run, List<String> lines) {
+    private static Verdict raw(SpringRun run, Transfer judged, List<String> lines) {
         List<Long> sizes = sizesFromGateSize(run, lines);
         if (sizes.isEmpty()) {
             return Verdict.NOT_MEASURED;
         }
         List<Verdict> verdicts = new ArrayList<>();
         for (long size : sizes) {
-            Estimate ratio = ratio(run, Transfer.SLUICE_RAW, size, 1);
+            Estimate ratio = ratio(run, judged, size, 1);
             Verdict verdict = ratio.against(TIMES_RAW, false);
             verdicts.add(verdict);
-            lines.add(String.format(Locale.ROOT, "  %s x1: %s", ByteSizes.format(size),
-                    verdict == Verdict.NOT_MEASURED ? Transfer.SLUICE_RAW.label() + " not measured" : ratio.format() + ": " + verdict));
+            lines.add(String.format(Locale.ROOT, "  %s x1: %s%s", ByteSizes.format(size),
+                    verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured" : ratio.format() + ": " + verdict,
+                    atomicBeside(run, judged, Transfer.SLUICE_RAW, size, 1)));
         }
         return Verdict.every(verdicts);
     }
@@ -234,10 +265,19 @@ final class SpringGates {
         return SpringTables.ratio(run.downloads(), transfer.label(), transfer.baseline(), size, clients);
     }
 
-    /** The 3x gate's reference ratios: sluice's other uploads over the gate's baseline. */
+    /**
+     * The 3x gate's reference ratios: sluice's other uploads over the gate's baseline (the plain
+     * ones only where measured, so a run from before them reads as it did).
+     */
     private static List<String> reference(SpringRun run, long size, int clients) {
         List<String> ratios = new ArrayList<>();
-        for (Transfer transfer : List.of(Transfer.SLUICE_MULTIPART, Transfer.SLUICE_RAW)) {
+        List<Transfer> others = new ArrayList<>(List.of(Transfer.SLUICE_MULTIPART, Transfer.SLUICE_RAW));
+        for (Transfer plain : List.of(Transfer.SLUICE_PLAIN_MULTIPART, Transfer.SLUICE_PLAIN_RAW)) {
+            if (measured(run, plain)) {
+                others.add(plain);
+            }
+        }
+        for (Transfer transfer : others) {
             ratios.add(transfer.label() + " / " + Transfer.SLUICE_STREAM.baseline() + " " + SpringTables.ratio(
                     run.uploads(), transfer.label(), Transfer.SLUICE_STREAM.baseline(), size, clients).format());
         }

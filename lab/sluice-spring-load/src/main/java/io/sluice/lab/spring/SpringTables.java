@@ -15,7 +15,10 @@ import java.util.function.ToDoubleFunction;
  * RSS (the highest), Spring's / sluice's. Each row compares a sluice transfer with its
  * {@link Transfer#baseline()}; a row whose baseline is of another kind (sluice's {@code stream}
  * against Spring's {@code multipart}) is marked, and a footnote under the table names the pairing.
- * A sluice transfer without a sample in the run has no rows.
+ * In a run that also measured a plain upload (sluice without sync, like Spring's), the atomic
+ * uploads' rows are marked, and a footnote says what they do that Spring's do not; a run without
+ * one has the tables it had before plain uploads existed. A sluice transfer without a sample in the
+ * run has no rows.
  */
 final class SpringTables {
 
@@ -47,6 +50,7 @@ final class SpringTables {
                 + "| peak RSS MiB Spring / sluice |\n|---|---:|---|---:|---:|---:|---|---:|---:|---:|\n");
         List<Transfer> shown = sluices.stream()
                 .filter(transfer -> samples.stream().anyMatch(sample -> sample.transfer().equals(transfer.label()))).toList();
+        boolean plain = shown.stream().anyMatch(transfer -> transfer.upload() && !transfer.atomic);
         boolean few = false;
         for (long size : SpringRun.sizes(samples)) {
             for (int clients : SpringRun.clients(samples)) {
@@ -62,7 +66,7 @@ final class SpringTables {
                     few |= fewHere;
                     Estimate ratio = ratio(samples, sluice, spring, size, clients);
                     md.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %s | %s | %s%s | %s | %s | %s | %s |%n",
-                            ByteSizes.format(size), clients, transfer.kind, paired(transfer) ? " \u2020" : "", mean(springMib),
+                            ByteSizes.format(size), clients, transfer.kind, marks(transfer, plain), mean(springMib),
                             mean(sluiceMib), ratio.format(), fewHere ? " *" : "", faster(ratio),
                             pair(samples, spring, sluice, size, clients, Sample::cpuSecondsPerGiB, false, "%.2f"),
                             pair(samples, spring, sluice, size, clients, sample -> sample.heapAfterGcBytes() / MIB, false, "%.0f"),
@@ -72,11 +76,18 @@ final class SpringTables {
         }
         String notes = "";
         for (Transfer transfer : shown) {
-            if (paired(transfer)) {
+            if (transfer.paired()) {
                 notes += String.format(Locale.ROOT, "\n\u2020 %s: %s against %s, the same form: Spring has no %s "
                         + "variant, so the Spring columns are those of the %s row.%n", transfer.kind, transfer.label(),
                         transfer.baseline(), transfer.kind, transfer.against);
             }
+        }
+        if (plain) {
+            notes += "\n\u2021 atomic: sluice's atomic replace, a temporary file forced to the disk, renamed over the "
+                    + "target, and the directory forced before the answer, so a stored upload survives a crash; "
+                    + "Spring's writes in place and forces nothing. The plain- rows are the same uploads through "
+                    + "sluice without forcing, the like-for-like pairs the gates judge; an atomic row below its plain "
+                    + "row is what that durability costs.\n";
         }
         if (few) {
             notes += "\n\\* fewer than " + MIN_SAMPLES + " samples on a side: the interval is too narrow to judge by.\n";
@@ -85,11 +96,12 @@ final class SpringTables {
     }
 
     /**
-     * Whether {@code transfer} is an upload compared with a Spring upload of another kind (sluice's
-     * downloads are all compared with Spring's one download, which the row's kind already says).
+     * A row's marks after its kind: \u2020 for an upload compared with a Spring upload of another kind
+     * (sluice's downloads are all compared with Spring's one download, which the row's kind already
+     * says), \u2021 for an atomic upload in a table that also has plain ones.
      */
-    private static boolean paired(Transfer transfer) {
-        return transfer.upload() && !transfer.kind.equals(transfer.against);
+    private static String marks(Transfer transfer, boolean plain) {
+        return (transfer.paired() ? " \u2020" : "") + (plain && transfer.atomic ? " \u2021" : "");
     }
 
     /** {@code 812.4 (790.1-830.0)}: the mean and its 95% interval; {@code -} without samples. */

@@ -220,6 +220,40 @@ class SpringReportTest {
     }
 
     @Test
+    void withPlainUploadsTheSpeedGatesJudgeThemAndShowTheAtomicOnesForReference() throws IOException {
+        withPlainUploadsTwiceTheAtomicOnes();
+
+        String gates = SpringGates.render(SpringRun.read(run));
+
+        assertTrue(gates.startsWith("1.5x transferTo: sluice-plain-multipart / spring-multipart MiB/s >= 1.5 and CPU "
+                + "s/GiB below Spring's, at every size, at 1 and 10 clients\n"), gates);
+        assertTrue(gates.lines().anyMatch(line -> line.startsWith("  1 MiB x1: 2.50 (") && line.contains(" => met (for "
+                + "reference, atomic with sync: sluice-multipart / spring-multipart 1.25 (")), gates);
+        assertTrue(gates.contains("\n5x raw: sluice-plain-raw / spring-raw MiB/s >= 5.0 at every size from 100 MiB, at 1 "
+                + "client\n  100 MiB x1: 20.00 ("), gates);
+        assertTrue(gates.lines().anyMatch(line -> line.startsWith("  100 MiB x1: 20.00 (") && line.contains("): met (for "
+                + "reference, atomic with sync: sluice-raw / spring-raw 10.00 (")), gates);
+        assertTrue(gates.contains(", sluice-plain-multipart / spring-multipart 6.67 ("), gates);
+        assertTrue(gates.lines().anyMatch(line -> line.startsWith("  sluice-plain-raw x1, 100 MiB / 1 MiB: ")), gates);
+        assertEquals(List.of("=> met", "=> met", "=> n/a", "=> n/a", "=> met"), verdicts(gates),
+                "the atomic uploads missed the first gate; the plain ones, judged, meet it");
+    }
+
+    @Test
+    void withPlainUploadsTheAtomicRowsAreMarkedAndTheirDurabilityExplained() throws IOException {
+        withPlainUploadsTwiceTheAtomicOnes();
+
+        String uploads = SpringTables.uploads(SpringRun.read(run));
+
+        assertEquals(List.of("multipart \u2021", "plain-multipart", "raw \u2021", "plain-raw"), uploads.lines().skip(2)
+                .limit(4).map(line -> line.split("\\|")[3].strip()).toList());
+        assertTrue(uploads.contains("| 100 MiB | 1 | plain-multipart | 60.0 (59.4-60.6) | 400.0 ("), uploads);
+        assertTrue(uploads.contains("\n\u2021 atomic: sluice's atomic replace, a temporary file forced to the disk, "),
+                uploads);
+        assertFalse(SpringTables.uploads(SpringRun.read(streamRun)).contains("\u2021"));
+    }
+
+    @Test
     void aRunWithoutDownloadsSaysSo() throws IOException {
         String gates = SpringGates.render(SpringRun.read(streamRun));
 
@@ -286,6 +320,27 @@ class SpringReportTest {
     /** The lines that give each gate's verdict, in the gates' order. */
     private static List<String> verdicts(String gates) {
         return gates.lines().filter(line -> line.startsWith("=> ")).toList();
+    }
+
+    /**
+     * Adds to the fixture run a plain upload beside each atomic one, with the same samples at twice
+     * the MiB/s (half the seconds) and the same CPU seconds.
+     */
+    private void withPlainUploadsTwiceTheAtomicOnes() throws IOException {
+        Path uploads = run.resolve("uploads.csv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(uploads));
+        for (String line : Files.readAllLines(uploads)) {
+            for (String atomic : List.of("sluice-multipart", "sluice-raw")) {
+                if (line.contains("," + atomic + ",")) {
+                    String[] cells = line.replace("," + atomic + ",", "," + atomic.replace("sluice-", "sluice-plain-") + ",")
+                            .split(",");
+                    cells[6] = String.format(Locale.ROOT, "%.6f", Double.parseDouble(cells[6]) / 2);
+                    cells[7] = String.format(Locale.ROOT, "%.3f", Double.parseDouble(cells[7]) * 2);
+                    lines.add(String.join(",", cells));
+                }
+            }
+        }
+        Files.write(uploads, lines);
     }
 
     /** Copies the fixture run in {@code resources} to {@code folder} of the temporary repository. */

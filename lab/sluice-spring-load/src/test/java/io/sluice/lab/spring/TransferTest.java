@@ -3,6 +3,7 @@ package io.sluice.lab.spring;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,5 +34,16 @@ class TransferTest {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Transfer.named("sluice-dowload"));
 
         assertTrue(refused.getMessage().startsWith("no transfer sluice-dowload; known: [spring-multipart,"), refused.getMessage());
+    }
+
+    @Test
+    void plainUploadsAreComparedWithSpringsOwnKindAndOnlyTheAtomicOnesForce() {
+        assertEquals(List.of("spring-multipart", "spring-raw"),
+                Stream.of(Transfer.SLUICE_PLAIN_MULTIPART, Transfer.SLUICE_PLAIN_RAW).map(Transfer::baseline).toList());
+        assertEquals(List.of(false, false, true),
+                Stream.of(Transfer.SLUICE_PLAIN_MULTIPART, Transfer.SLUICE_PLAIN_RAW, Transfer.SLUICE_STREAM).map(Transfer::paired).toList());
+        assertEquals(List.of(Transfer.SLUICE_MULTIPART, Transfer.SLUICE_STREAM, Transfer.SLUICE_RAW),
+                Transfer.sluices(true).stream().filter(transfer -> transfer.atomic).toList());
+        assertEquals("sluice/plain", Transfer.SLUICE_PLAIN_RAW.prefix);
     }
 }

@@ -1,0 +1,169 @@
+package io.sluice.s3.internal;
+
+import io.sluice.internal.SluiceTimer;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Bounds the wait for one request's answer: once the request's body has been handed to the client
+ * whole (at once for a request without a body of ours), its answer must come within the timeout, or
+ * the answer fails with the error given and the SDK's call is cancelled, which closes its connection.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>L1 (per attempt): the clock starts when the client has taken the body's last byte, and stops
+ *       when the client subscribes to the body again (a retry sends it again), so a slow send or a
+ *       retry is never cut short; only the silence after a whole body counts.</li>
+ *   <li>L2 (one outcome, after the call): the answer completes once, when the SDK's call has ended: with
+ *       its outcome, or, if the clock ran out first, with the timeout's error, the call having been
+ *       cancelled to end it. So whoever waits for the answer knows the request is over.</li>
+ *   <li>L3 (threads): the clock runs on core's {@link SluiceTimer}; the timeout's error is signalled on a
+ *       {@code sluice-timeout-N} thread (what depends on it may start SDK calls), never on the timer.</li>
+ * </ul>
+ */
+final class AnswerDeadline<T> {
+
+    private final CompletableFuture<T> answer = new CompletableFuture<>();   // L2
+    private final long timeoutNanos;
+    private final Supplier<? extends Throwable> timedOut;
+    private CompletableFuture<T> call;             // guarded by this: the SDK's call, null until started
+    private ScheduledFuture<?> clock;              // guarded by this: the running clock, null if stopped (L1)
+    private Throwable expired;                     // guarded by this: the timeout's error once the clock ran out
+
+    private AnswerDeadline(Duration timeout, Supplier<? extends Throwable> timedOut) {
+        this.timeoutNanos = saturatedNanos(timeout);
+        this.timedOut = timedOut;
+    }
+
+    /** Starts a call without a body of ours; its answer must come within {@code timeout} of the start. */
+    static <T> CompletableFuture<T> watch(Supplier<CompletableFuture<T>> start, Duration timeout,
+                                          Supplier<? extends Throwable> timedOut) {
+        AnswerDeadline<T> deadline = new AnswerDeadline<>(timeout, timedOut);
+        deadline.startClock();
+        deadline.started(start.get());
+        return deadline.answer;
+    }
+
+    /** Starts a call with {@code body}; its answer must come within {@code timeout} of the body's last byte (L1). */
+    static <T> CompletableFuture<T> watch(Function<AsyncRequestBody, CompletableFuture<T>> start, AsyncRequestBody body,
+                                          Duration timeout, Supplier<? extends Throwable> timedOut) {
+        AnswerDeadline<T> deadline = new AnswerDeadline<>(timeout, timedOut);
+        deadline.started(start.apply(deadline.new WatchedBody(body)));
+        return deadline.answer;
+    }
+
+    private void started(CompletableFuture<T> sdkCall) {
+        Throwable expiredBefore;
+        synchronized (this) {
+            call = sdkCall;
+            expiredBefore = expired;
+        }
+        sdkCall.whenComplete((value, error) -> {
+            Throwable timeout = stopClock();
+            if (timeout != null) {
+                answer.completeExceptionally(timeout); // L2: the call was cancelled because the clock ran out
+            } else if (error != null) {
+                answer.completeExceptionally(error);
+            } else {
+                answer.complete(value);
+            }
+        });
+        if (expiredBefore != null) {
+            sdkCall.cancel(true);                      // the clock ran out before the call was known
+        }
+    }
+
+    private synchronized void startClock() {
+        if (clock == null && expired == null) {
+            clock = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::expire), timeoutNanos);   // L3
+        }
+    }
+
+    /** Stops the clock; returns the timeout's error if it ran out before. */
+    private synchronized Throwable stopClock() {
+        if (clock != null) {
+            clock.cancel(false);
+            clock = null;
+        }
+        return expired;
+    }
+
+    private void expire() {
+        CompletableFuture<T> sdkCall;
+        synchronized (this) {
+            if (clock == null) {
+                return;                                // stopped meanwhile (L1)
+            }
+            clock = null;
+            expired = timedOut.get();
+            sdkCall = call;
+        }
+        if (sdkCall != null) {
+            sdkCall.cancel(true);                      // L2: the SDK closes the connection; its end completes the answer
+        }
+    }
+
+    private static long saturatedNanos(Duration timeout) {
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** The body as the client sees it, telling the deadline when a send starts and when it has taken every byte. */
+    private final class WatchedBody implements AsyncRequestBody {
+
+        private final AsyncRequestBody body;
+
+        WatchedBody(AsyncRequestBody body) {
+            this.body = body;
+        }
+
+        @Override
+        public Optional<Long> contentLength() {
+            return body.contentLength();
+        }
+
+        @Override
+        public String contentType() {
+            return body.contentType();
+        }
+
+        @Override
+        public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+            stopClock();                               // L1: a send (again) starts
+            body.subscribe(new Subscriber<ByteBuffer>() {
+                @Override
+                public void onSubscribe(Subscription subscription) {
+                    subscriber.onSubscribe(subscription);
+                }
+
+                @Override
+                public void onNext(ByteBuffer item) {
+                    subscriber.onNext(item);
+                }
+
+                @Override
+                public void onError(Throwable error) {
+                    subscriber.onError(error);
+                }
+
+                @Override
+                public void onComplete() {
+                    startClock();                      // L1: the client has the whole body
+                    subscriber.onComplete();
+                }
+            });
+        }
+    }
+}

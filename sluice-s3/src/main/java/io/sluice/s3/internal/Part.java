@@ -1,0 +1,69 @@
+package io.sluice.s3.internal;
+
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One part being filled, then sent: the blocks of {@link PartBuffers} holding its bytes, in order.
+ * Its size is fixed when it starts (O7); blocks are added only as bytes arrive. Drain-confined, and
+ * while a call sends it, its blocks are neither changed nor reused until the call has ended.
+ */
+final class Part {
+
+    private final long sizeBytes;                  // the size it is filled to, unless the body ends first
+    private final List<ByteBuffer> blocks = new ArrayList<>();   // filled in order; all but the last full
+    private long length;                           // bytes copied in so far
+
+    Part(long sizeBytes) {
+        this.sizeBytes = sizeBytes;
+    }
+
+    /** Copies as much of {@code item} as fits, taking blocks from {@code buffers} as needed; moves its position. */
+    void fill(ByteBuffer item, PartBuffers buffers) {
+        while (item.hasRemaining() && length < sizeBytes) {
+            ByteBuffer last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+            if (last == null || !last.hasRemaining()) {
+                last = buffers.take(sizeBytes - length);
+                blocks.add(last);
+            }
+            int count = Math.min(item.remaining(), last.remaining());
+            ByteBuffer slice = item.duplicate();
+            slice.limit(slice.position() + count);
+            last.put(slice);
+            item.position(item.position() + count);
+            length += count;
+        }
+    }
+
+    boolean isFull() {
+        return length == sizeBytes;
+    }
+
+    long length() {
+        return length;
+    }
+
+    /**
+     * The bytes as a request body of known length, over the blocks themselves (no copy): each send
+     * (a retry resends) reads views of them.
+     */
+    AsyncRequestBody body() {
+        ByteBuffer[] views = new ByteBuffer[blocks.size()];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = blocks.get(i).duplicate().flip();
+        }
+        return AsyncRequestBody.fromByteBuffersUnsafe(views);
+    }
+
+    /** Gives every block back; the part is empty after. */
+    void release(PartBuffers buffers) {
+        for (ByteBuffer block : blocks) {
+            buffers.giveBack(block);
+        }
+        blocks.clear();
+        length = 0;
+    }
+}

@@ -1,0 +1,124 @@
+package io.sluice.s3.internal;
+
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** L1-L3: the answer's clock runs only after a whole body, restarts with a retry's send, and one outcome wins. */
+class AnswerDeadlineTest {
+
+    private static final IOException TIMED_OUT = new IOException("timed out");
+
+    /** Takes every byte of {@code body}, as the client sends it; counts down once it has all of them. */
+    private static CountDownLatch send(AsyncRequestBody body, boolean whole) {
+        CountDownLatch taken = new CountDownLatch(1);
+        body.subscribe(new Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Subscription subscription) {
+                if (whole) {
+                    subscription.request(Long.MAX_VALUE);
+                }
+            }
+
+            @Override
+            public void onNext(ByteBuffer item) {
+            }
+
+            @Override
+            public void onError(Throwable error) {
+            }
+
+            @Override
+            public void onComplete() {
+                taken.countDown();
+            }
+        });
+        return taken;
+    }
+
+    /** Whether {@code call} is cancelled within a second: the timeout's error is signalled first (L2), then the call cancelled. */
+    private static boolean awaitCancelled(CompletableFuture<?> call) throws Exception {
+        call.handle((value, error) -> null).get(1, TimeUnit.SECONDS);
+        return call.isCancelled();
+    }
+
+    @Test
+    void theClockCountsOnlyTheSilenceAfterTheWholeBody_L1() throws Exception {
+        CompletableFuture<String> call = new CompletableFuture<>();
+        AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
+        CompletableFuture<String> answer = AnswerDeadline.watch(body -> {
+            given.set(body);
+            return call;
+        }, AsyncRequestBody.fromString("part"), Duration.ofMillis(100), () -> TIMED_OUT);
+
+        send(given.get(), false);                    // a send that takes its time: nothing taken yet
+        Thread.sleep(300);
+        assertFalse(answer.isDone(), "a slow send is not cut short");
+        assertTrue(send(given.get(), true).await(1, TimeUnit.SECONDS));   // a retry sends it whole
+
+        ExecutionException failure = assertThrows(ExecutionException.class, () -> answer.get(5, TimeUnit.SECONDS));
+        assertEquals(TIMED_OUT, failure.getCause());
+        assertTrue(awaitCancelled(call), "the SDK's call is cancelled, which closes its connection");
+    }
+
+    @Test
+    void aRetrySendingTheBodyAgainStopsTheClockUntilItHasTheWholeBody_L1() throws Exception {
+        CompletableFuture<String> call = new CompletableFuture<>();
+        AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
+        CompletableFuture<String> answer = AnswerDeadline.watch(body -> {
+            given.set(body);
+            return call;
+        }, AsyncRequestBody.fromString("part"), Duration.ofMillis(200), () -> TIMED_OUT);
+        send(given.get(), true);                     // the clock runs
+        Thread.sleep(100);
+
+        send(given.get(), false);                    // a retry starts sending: the clock stops
+        Thread.sleep(400);
+        assertFalse(answer.isDone(), "the silence before the retry does not count against it");
+        call.complete("answered");
+
+        assertEquals("answered", answer.get(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void anAnswerInTimeWinsAndTheClockIsStopped_L2() throws Exception {
+        CompletableFuture<String> call = new CompletableFuture<>();
+        CompletableFuture<String> answer = AnswerDeadline.watch(() -> call, Duration.ofMillis(100), () -> TIMED_OUT);
+        call.complete("answered");
+        Thread.sleep(300);
+
+        assertEquals("answered", answer.get());
+        assertFalse(call.isCancelled());
+    }
+
+    @Test
+    void aCallWithoutABodyIsTimedFromItsStartAndItsErrorOnASluiceThread_L3() throws Exception {
+        CompletableFuture<String> call = new CompletableFuture<>();
+        AtomicReference<String> thread = new AtomicReference<>();
+        CompletableFuture<String> answer = AnswerDeadline.watch(() -> call, Duration.ofMillis(100), () -> TIMED_OUT);
+        CompletableFuture<Void> signalled = answer.handle((value, error) -> {
+            thread.set(Thread.currentThread().getName());
+            return null;
+        });
+
+        signalled.get(5, TimeUnit.SECONDS);
+        assertTrue(answer.isCompletedExceptionally());
+        assertTrue(thread.get().startsWith("sluice-timeout"), thread.get());
+        assertTrue(awaitCancelled(call));
+    }
+}
