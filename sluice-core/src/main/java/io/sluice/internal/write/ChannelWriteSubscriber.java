@@ -107,7 +107,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (grantedForSmaller > 0) {
             reports.largerItem(size, largest, grantedForSmaller);
         }
-        if (queue.offer(item, lent)) {            // an owned buffer is duplicated or copied: the caller's is untouched             // W8: not when we are the drain, inside its request(n)
+        if (queue.offer(item, lent)) {            // W8: not when we are the drain, inside its request(n); an owned item is duplicated or copied
             drain.signal();                       // W2
         }
     }
