@@ -22,6 +22,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class WriteQueue {
 
+    /**
+     * The batch array's first length: enough for a small write's batches, so a write of a few items
+     * does not allocate the {@link WriteLedger#MAX_BATCH_ITEMS} slots a long stream of small items
+     * fills; it doubles when a batch needs more, up to that.
+     */
+    static final int FIRST_BATCH_SLOTS = 16;
+
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
     private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain-confined
     private final StagingBuffers stagingPool;        // where staged runs come from; null: items are never staged
@@ -30,7 +37,7 @@ final class WriteQueue {
     private ByteBuffer staged;                       // drain-confined: copies of items emitted in request(n), oldest first; null: none
     private int stagedItems;                         // drain-confined: the items copied into staged
     private int stagingItemLimit;                    // drain-confined: the most items a staged run may hold, set by enterRequest
-    private final ByteBuffer[] batch = new ByteBuffer[WriteLedger.MAX_BATCH_ITEMS];   // drain-confined
+    private ByteBuffer[] batch = new ByteBuffer[FIRST_BATCH_SLOTS];   // drain-confined: grows to the largest batch taken
     private int batchCount;                          // drain-confined: buffers in batch
     private long batchBytes;                         // drain-confined
     private ByteBuffer batchStaging;                 // drain-confined: the staged run in batch, back to its pool on release
@@ -121,6 +128,9 @@ final class WriteQueue {
             ByteBuffer item = poll();
             if (item == null) {
                 break;
+            }
+            if (batchCount == batch.length) {        // never past MAX_BATCH_ITEMS: batchCount <= items < limit
+                batch = Arrays.copyOf(batch, Math.min(2 * batch.length, WriteLedger.MAX_BATCH_ITEMS));
             }
             batch[batchCount++] = item;
             batchBytes += item.remaining();
