@@ -6,8 +6,6 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
-import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
@@ -53,19 +51,11 @@ class SmallWriteGarbageTest {
     /** Writes {@code item} to {@code file} and returns what this thread allocated from subscribe to the last request. */
     private static long write(Path file, ByteBuffer item, WriteOptions options) throws Exception {
         OneItem source = new OneItem(item.duplicate());
-        long before = allocated();
+        long before = ThreadAllocation.allocatedBytes();
         var written = ReactiveFile.of(file).write(source, options);
-        long during = allocated() - before;
+        long during = ThreadAllocation.allocatedBytes() - before;
         assertEquals(1024L, written.toCompletableFuture().get());
         return during;
-    }
-
-    /** Heap this thread allocated, through {@code com.sun.management.ThreadMXBean} (reflectively: a module test). */
-    private static long allocated() throws ReflectiveOperationException {
-        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Method perThread = Class.forName("com.sun.management.ThreadMXBean")
-                .getMethod("getThreadAllocatedBytes", long.class);
-        return (long) perThread.invoke(threads, Thread.currentThread().getId());
     }
 
     /** Emits one item and completes, on the thread that requests it. */
