@@ -62,7 +62,7 @@ public final class BenchMain {
         return """
                 usage: java -jar sluice-bench.jar PROFILE [options]  one run into --out DIR
                        java -jar sluice-bench.jar stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
-                       java -jar sluice-bench.jar phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
+                       java -Xms2g -Xmx2g -jar sluice-bench.jar phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
                          one small file's operation at a time, timed phase by phase (open, size, I/O, close...)
                        java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
                          RUN's tables and charts; rewrites the docs' blocks generated from RUN
