@@ -3,6 +3,7 @@ package io.sluice.bench;
 import io.sluice.bench.adaptive.AdaptiveTables;
 import io.sluice.bench.providers.Providers;
 import io.sluice.lab.BuildInfo;
+import io.sluice.lab.ChildJvm;
 import io.sluice.lab.GeneratedBlocks;
 
 import java.io.IOException;
@@ -117,7 +118,7 @@ public final class BenchMain {
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out",
                 "target/bench-results/" + profile.name())));
         Path dir = tempDir(options);
-        String java = options.getOrDefault("java", Worker.currentJava());
+        String java = options.getOrDefault("java", ChildJvm.java().toString());
         List<String> jvmArgs = options.containsKey("jvm-args")
                 ? List.of(options.get("jvm-args").trim().split("\\s+")) : Worker.DEFAULT_JVM_ARGS;
         System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
@@ -206,7 +207,7 @@ public final class BenchMain {
         List<String> providers = options.containsKey("providers")
                 ? List.of(options.get("providers").split(",")) : Providers.stress();
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out", "target/bench-results")));
-        String java = options.getOrDefault("java", Worker.currentJava());
+        String java = options.getOrDefault("java", ChildJvm.java().toString());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
         Path dir = tempDir(options);
         List<Stress.Result> results = Stress.run(providers, size, java, dir, timeoutSeconds);
