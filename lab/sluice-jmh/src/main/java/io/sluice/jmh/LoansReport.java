@@ -42,17 +42,14 @@ public final class LoansReport {
     }
 
     /** The report command on the repository at {@code root}. */
-    static ReportCommand<LoansRun> command(Path root) {
-        return new ReportCommand<>(TOOL, "LoansReport", root, LoansRun::read,
+    static ReportCommand command(Path root) {
+        return ReportCommand.of(TOOL, "LoansReport", root, LoansRun::read,
                 Map.of("run", LoansRun::line, "scaling", LoansReport::scaling),
                 run -> run.line() + "\n" + scaling(run));
     }
 
     public static void main(String[] args) throws IOException {
-        int status = command(ReportCommand.repository()).run(List.of(args), System.out);
-        if (status != 0) {
-            System.exit(status);
-        }
+        command(ReportCommand.repository()).runAndExit(args);
     }
 
     /** The command on the repository at {@code root}; returns the exit status. */

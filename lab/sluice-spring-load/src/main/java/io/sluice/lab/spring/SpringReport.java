@@ -34,8 +34,8 @@ public final class SpringReport {
     }
 
     /** The report command on the repository at {@code root}. */
-    static ReportCommand<SpringRun> command(Path root) {
-        return new ReportCommand<>(TOOL, "SpringReport", root, SpringRun::read, Map.of("run", SpringRun::line,
+    static ReportCommand command(Path root) {
+        return ReportCommand.of(TOOL, "SpringReport", root, SpringRun::read, Map.of("run", SpringRun::line,
                 "uploads", SpringTables::uploads, "downloads", SpringTables::downloads,
                 "gates", run -> "```\n" + SpringGates.render(run) + "```\n"),
                 run -> run.line() + "\nUploads\n\n" + SpringTables.uploads(run) + "\nDownloads\n\n"
@@ -43,10 +43,7 @@ public final class SpringReport {
     }
 
     public static void main(String[] args) throws IOException {
-        int status = run(List.of(args), ReportCommand.repository(), System.out);
-        if (status != 0) {
-            System.exit(status);
-        }
+        command(ReportCommand.repository()).runAndExit(args);
     }
 
     /** The command on the repository at {@code root}; returns the exit status. */
