@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The {@code report} command every lab tool offers on its own runs, in one place:
@@ -56,7 +57,8 @@ public final class ReportCommand {
 
     /**
      * One kind of run a tool writes: which folders hold one, how to read it, its blocks by name (no two kinds of
-     * a tool share a block name), what {@code --from} prints and, optionally, its charts.
+     * a tool share a block name), what {@code --from} prints and, optionally, its charts and the file a run is
+     * read from.
      *
      * @param <R> the run, as read from its folder
      */
@@ -67,30 +69,55 @@ public final class ReportCommand {
         private final Map<String, Function<R, String>> bodies;
         private final Output<R> printout;
         private final Charts<R> charts;                    // null: the kind has none
-        private final Map<Path, R> runs = new HashMap<>(); // by absolute folder: each is read once
+        private final UnaryOperator<Path> source;          // the path a run is read from, for a path that names it
+        private final boolean rewrittenWhenNoisy;
+        private final Map<Path, R> runs = new HashMap<>(); // by absolute source: each is read once
 
         private Kind(Predicate<Path> holds, Reader<R> reader, Map<String, Function<R, String>> bodies,
-                     Output<R> printout, Charts<R> charts) {
+                     Output<R> printout, Charts<R> charts, UnaryOperator<Path> source, boolean rewrittenWhenNoisy) {
             this.holds = holds;
             this.reader = reader;
             this.bodies = Map.copyOf(bodies);
             this.printout = printout;
             this.charts = charts;
+            this.source = source;
+            this.rewrittenWhenNoisy = rewrittenWhenNoisy;
         }
 
         /** A kind of run held by every folder {@code holds} accepts. */
         public static <R extends Run> Kind<R> of(Predicate<Path> holds, Reader<R> reader,
                                                  Map<String, Function<R, String>> bodies, Output<R> printout) {
-            return new Kind<>(holds, reader, bodies, printout, null);
+            return new Kind<>(holds, reader, bodies, printout, null, UnaryOperator.identity(), false);
         }
 
         /** This kind, whose runs also draw {@code charts} under {@code --charts DIR}. */
         public Kind<R> withCharts(Charts<R> drawn) {
-            return new Kind<>(holds, reader, bodies, printout, drawn);
+            return new Kind<>(holds, reader, bodies, printout, drawn, source, rewrittenWhenNoisy);
+        }
+
+        /**
+         * This kind, whose run is read from {@code file} of the path that names it (such as a folder's samples file),
+         * so that a folder and its file name the same run.
+         */
+        public Kind<R> readFrom(UnaryOperator<Path> file) {
+            return new Kind<>(holds, reader, bodies, printout, charts, file, rewrittenWhenNoisy);
+        }
+
+        /**
+         * This kind, whose {@code --from} rewrites its blocks even from a run that broke the quiet rule, without
+         * {@code --allow-noisy}: for runs whose quietness is a judgement of their own, which their blocks state.
+         */
+        public Kind<R> rewrittenWhenNoisy() {
+            return new Kind<>(holds, reader, bodies, printout, charts, source, true);
+        }
+
+        /** What {@code path} names: the absolute path the run is read from. */
+        private Path key(Path path) {
+            return source.apply(path).toAbsolutePath().normalize();
         }
 
         private R run(Path folder) {
-            return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), path -> {
+            return runs.computeIfAbsent(key(folder), path -> {
                 try {
                     return reader.read(path);
                 } catch (IOException e) {
@@ -99,14 +126,17 @@ public final class ReportCommand {
             });
         }
 
-        /** Prints the run at {@code folder}, draws its charts into {@code chartsFolder} unless null; returns it. */
-        private Run report(Path folder, Path chartsFolder, PrintStream out) throws IOException {
+        /**
+         * Prints the run at {@code folder}, draws its charts into {@code chartsFolder} unless null; returns whether
+         * its blocks may be rewritten without {@code --allow-noisy}.
+         */
+        private boolean report(Path folder, Path chartsFolder, PrintStream out) throws IOException {
             R run = run(folder);
             printout.write(run, out);
             if (chartsFolder != null && charts != null) {
                 charts.draw(run, chartsFolder, out);
             }
-            return run;
+            return run.quiet() || rewrittenWhenNoisy;
         }
     }
 
@@ -114,12 +144,14 @@ public final class ReportCommand {
     private final String usage;                        // how the tool's users run this command
     private final Path root;                           // the repository
     private final List<Kind<?>> kinds;
+    private final Map<String, Kind<?>> kindByBlock = new HashMap<>();
     private final GeneratedBlocks blocks;
 
     /**
      * @param tool  the tool's name in block markers
      * @param usage the command's name as users type it, for messages ({@code S3Report})
-     * @param root  the repository
+     * @param root  the repository, or null outside one: then {@code --from} prints and rewrites nothing, and the
+     *              other forms fail
      * @param kinds the kinds of run the tool writes; {@code --from} reads a folder as the first that holds it
      */
     public ReportCommand(String tool, String usage, Path root, List<Kind<?>> kinds) {
@@ -128,7 +160,6 @@ public final class ReportCommand {
         this.root = root;
         this.kinds = List.copyOf(kinds);
         Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
-        Map<String, Kind<?>> kindByBlock = new HashMap<>();
         for (Kind<?> kind : kinds) {
             addRenderers(kind, renderers);
             kind.bodies.keySet().forEach(name -> kindByBlock.put(name, kind));
@@ -168,14 +199,27 @@ public final class ReportCommand {
 
     /** The blocks of the repository's pages that differ from what their runs generate. */
     public List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root);
+        return blocks.differingUnder(repositoryRoot());
     }
 
     /** Rewrites the blocks that quote the run at {@code from}, or every block if null; returns those that changed. */
     public List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
-        Path wanted = from == null ? null : from.toAbsolutePath().normalize();
-        return blocks.rewriteUnder(root,
-                block -> wanted == null || block.reportFrom(root).toAbsolutePath().normalize().equals(wanted));
+        Path wanted = from == null ? null : kindHolding(from).key(from);
+        return blocks.rewriteUnder(repositoryRoot(), block -> wanted == null
+                || kindByBlock.get(block.name()).key(block.reportFrom(root)).equals(wanted));
+    }
+
+    private Path repositoryRoot() {
+        if (root == null) {
+            throw new IllegalStateException("run it inside the repository: no folder with .mvn/ above "
+                    + Path.of("").toAbsolutePath());
+        }
+        return root;
+    }
+
+    private Kind<?> kindHolding(Path from) {
+        return kinds.stream().filter(each -> each.holds.test(from)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException(from + " holds no run of " + tool));
     }
 
     /**
@@ -201,10 +245,13 @@ public final class ReportCommand {
         }
         Map<String, String> flags = fromFlags(args);
         Path from = Path.of(flags.get("--from"));
-        Kind<?> kind = kinds.stream().filter(each -> each.holds.test(from)).findFirst().orElseThrow(
-                () -> new IllegalArgumentException(from + " holds no run of " + tool));
-        Run run = kind.report(from, flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null, out);
-        if (!run.quiet() && !flags.containsKey("--allow-noisy")) {
+        Path charts = flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null;
+        boolean rewritable = kindHolding(from).report(from, charts, out);
+        if (root == null) {
+            out.println("not inside a repository: no docs block rewritten");
+            return 0;
+        }
+        if (!rewritable && !flags.containsKey("--allow-noisy")) {
             out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
             return 1;
         }
