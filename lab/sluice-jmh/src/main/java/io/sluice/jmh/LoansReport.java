@@ -4,7 +4,6 @@ import io.sluice.lab.Estimate;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,11 +49,6 @@ public final class LoansReport {
 
     public static void main(String[] args) throws IOException {
         command(ReportCommand.repository()).runAndExit(args);
-    }
-
-    /** The command on the repository at {@code root}; returns the exit status. */
-    static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        return command(root).run(args, out);
     }
 
     /** Core time per operation, one row a benchmark, one column a thread count, then the verdict against flat. */

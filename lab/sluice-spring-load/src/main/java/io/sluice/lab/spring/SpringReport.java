@@ -4,9 +4,7 @@ import io.sluice.lab.GeneratedBlocks;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,10 +42,5 @@ public final class SpringReport {
 
     public static void main(String[] args) throws IOException {
         command(ReportCommand.repository()).runAndExit(args);
-    }
-
-    /** The command on the repository at {@code root}; returns the exit status. */
-    static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        return command(root).run(args, out);
     }
 }
