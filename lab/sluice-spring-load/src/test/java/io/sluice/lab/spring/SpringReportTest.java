@@ -371,7 +371,7 @@ class SpringReportTest {
 
     private Output report(String... args) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int status = SpringReport.run(List.of(args), root, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        int status = SpringReport.command(root).run(List.of(args), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return new Output(status, bytes.toString(StandardCharsets.UTF_8));
     }
 }
