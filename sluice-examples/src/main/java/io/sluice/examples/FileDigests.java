@@ -14,6 +14,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+// spotless:off (the docs quote this file line for line, a test checks it: the layout is theirs)
+
 /**
  * Example 1: the SHA-256 of a file of any size, with Reactor and with RxJava 3. Memory stays at a
  * few 64 KiB chunks whatever the file size: the file is read only as fast as the digest consumes it.
@@ -125,3 +127,4 @@ public final class FileDigests {
         System.out.println("lent    " + hex.formatHex(sha256WithLentChunks(file, shared).block()));
     }
 }
+// spotless:on

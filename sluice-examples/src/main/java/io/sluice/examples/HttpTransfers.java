@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
+// spotless:off (the docs quote this file line for line, a test checks it: the layout is theirs)
+
 /**
  * Example 3: upload and download files with the JDK {@link HttpClient}, never holding more than a
  * few chunks in memory.
@@ -100,3 +102,4 @@ public final class HttpTransfers {
         }
     }
 }
+// spotless:on

@@ -11,6 +11,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 
+// spotless:off (the docs quote this file line for line, a test checks it: the layout is theirs)
+
 /**
  * The README's ten-line example, compiled: {@code ReadmeTourTest} runs it and checks that the
  * README shows these lines (between the {@code README} markers) word for word.
@@ -54,3 +56,4 @@ public final class ReadmeTour {
         return new Stages(size, written, copied, safe);
     }
 }
+// spotless:on

@@ -11,6 +11,8 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 
+// spotless:off (the docs quote this file line for line, a test checks it: the layout is theirs)
+
 /**
  * Example 4: a file into a socket, and a socket into a file. A slow peer slows the producer
  * instead of filling the heap: the socket writer holds at most
@@ -84,3 +86,4 @@ public final class SocketTransfers {
         System.out.println("sent " + sent + " bytes");
     }
 }
+// spotless:on

@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 
+// spotless:off (the docs quote this file line for line, a test checks it: the layout is theirs)
+
 /**
  * docs/USING.md's S3 snippet (section "S3-compatible object storage"), compiled: the lines between
  * the markers are quoted on the page, and {@code UsingS3Test} checks the quote and runs them.
@@ -34,3 +36,4 @@ final class UsingS3 {
         return new Stages(stored, downloaded);
     }
 }
+// spotless:on
