@@ -9,11 +9,12 @@
 module io.sluice {
     requires transitive org.reactivestreams;
     requires static jdk.jfr;
-    requires static java.net.http;      // io.sluice.http only: HttpClient body handlers
+    requires static java.net.http; // io.sluice.http only: HttpClient body handlers
 
     exports io.sluice;
     exports io.sluice.demand;
     exports io.sluice.http;
-    exports io.sluice.internal to io.sluice.spring,   // the Spring module's automatic name
+    exports io.sluice.internal to
+            io.sluice.spring, // the Spring module's automatic name
             io.sluice.s3;
 }

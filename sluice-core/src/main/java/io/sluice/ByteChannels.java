@@ -1,10 +1,10 @@
 package io.sluice;
 
-import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.Descriptions;
+import io.sluice.internal.Openers;
+import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.read.ChannelReadSource;
 import io.sluice.internal.write.ChannelSink;
-import io.sluice.internal.Openers;
 import io.sluice.internal.write.Writes;
 import org.reactivestreams.Publisher;
 
@@ -70,8 +70,7 @@ import java.util.concurrent.Flow;
  */
 public final class ByteChannels {
 
-    private ByteChannels() {
-    }
+    private ByteChannels() {}
 
     /**
      * A publisher reading {@code channel} once: a second subscriber receives {@code onError} (§1.11).
@@ -91,8 +90,12 @@ public final class ByteChannels {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
-                cancelled -> new ChannelReadSource(channel, options.offset(), options.length(), options.exactRange(), cancelled),
-                channel, options.chunkSupply(), executorFor(channel, options.executor()), Descriptions.of(channel));
+                cancelled -> new ChannelReadSource(
+                        channel, options.offset(), options.length(), options.exactRange(), cancelled),
+                channel,
+                options.chunkSupply(),
+                executorFor(channel, options.executor()),
+                Descriptions.of(channel));
     }
 
     /**
@@ -125,10 +128,15 @@ public final class ByteChannels {
         Objects.requireNonNull(opener, "opener");
         Objects.requireNonNull(options, "options");
         Executor executor = options.executor() != null ? options.executor() : IoExecutors.blocking();
-        return ChannelPublisher.cold(cancelled -> {
-            ReadableByteChannel channel = Openers.open(opener, "channel");
-            return new ChannelReadSource(channel, options.offset(), options.length(), options.exactRange(), cancelled);
-        }, options.chunkSupply(), executor, Descriptions.of(opener));
+        return ChannelPublisher.cold(
+                cancelled -> {
+                    ReadableByteChannel channel = Openers.open(opener, "channel");
+                    return new ChannelReadSource(
+                            channel, options.offset(), options.length(), options.exactRange(), cancelled);
+                },
+                options.chunkSupply(),
+                executor,
+                Descriptions.of(opener));
     }
 
     /**
@@ -150,13 +158,16 @@ public final class ByteChannels {
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
      *     {@code null}
      */
-    public static CompletionStage<Long> write(WritableByteChannel channel,
-                                              Publisher<? extends ByteBuffer> publisher,
-                                              WriteOptions options) {
+    public static CompletionStage<Long> write(
+            WritableByteChannel channel, Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
-        return Writes.start(publisher, new ChannelSink(channel), options,
-                () -> executorFor(channel, null), Descriptions.of(channel));
+        return Writes.start(
+                publisher,
+                new ChannelSink(channel),
+                options,
+                () -> executorFor(channel, null),
+                Descriptions.of(channel));
     }
 
     /**
@@ -173,9 +184,8 @@ public final class ByteChannels {
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
      *     {@code null}
      */
-    public static CompletionStage<Long> write(WritableByteChannel channel,
-                                              Flow.Publisher<? extends ByteBuffer> publisher,
-                                              WriteOptions options) {
+    public static CompletionStage<Long> write(
+            WritableByteChannel channel, Flow.Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         return write(channel, Writes.fromFlow(publisher), options);
     }
 
@@ -193,8 +203,8 @@ public final class ByteChannels {
      * @throws NullPointerException if {@code channel}, {@code publisher} or {@code options} is
      *     {@code null}
      */
-    public static CompletionStage<Long> write(WritableByteChannel channel, BytePublisher publisher,
-                                              WriteOptions options) {
+    public static CompletionStage<Long> write(
+            WritableByteChannel channel, BytePublisher publisher, WriteOptions options) {
         return write(channel, (Publisher<ByteBuffer>) publisher, options);
     }
 

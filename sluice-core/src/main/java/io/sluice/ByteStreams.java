@@ -1,8 +1,8 @@
 package io.sluice;
 
-import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.Descriptions;
 import io.sluice.internal.Openers;
+import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.read.StreamReadSource;
 import io.sluice.internal.write.StreamSink;
 import io.sluice.internal.write.Writes;
@@ -64,8 +64,7 @@ import java.util.concurrent.Flow;
  */
 public final class ByteStreams {
 
-    private ByteStreams() {
-    }
+    private ByteStreams() {}
 
     /**
      * A publisher reading {@code stream} once: a second subscriber receives {@code onError} (§1.11).
@@ -84,7 +83,10 @@ public final class ByteStreams {
         Objects.requireNonNull(options, "options");
         return ChannelPublisher.singleUse(
                 cancelled -> new StreamReadSource(stream, options.offset(), options.length(), options.exactRange()),
-                stream, options.chunkSupply(), executor(options.executor()), Descriptions.of(stream));
+                stream,
+                options.chunkSupply(),
+                executor(options.executor()),
+                Descriptions.of(stream));
     }
 
     /**
@@ -115,10 +117,14 @@ public final class ByteStreams {
     public static BytePublisher publisher(Callable<? extends InputStream> opener, ReadOptions options) {
         Objects.requireNonNull(opener, "opener");
         Objects.requireNonNull(options, "options");
-        return ChannelPublisher.cold(cancelled -> {
-            InputStream stream = Openers.open(opener, "stream");
-            return new StreamReadSource(stream, options.offset(), options.length(), options.exactRange());
-        }, options.chunkSupply(), executor(options.executor()), Descriptions.of(opener));
+        return ChannelPublisher.cold(
+                cancelled -> {
+                    InputStream stream = Openers.open(opener, "stream");
+                    return new StreamReadSource(stream, options.offset(), options.length(), options.exactRange());
+                },
+                options.chunkSupply(),
+                executor(options.executor()),
+                Descriptions.of(opener));
     }
 
     /**
@@ -148,12 +154,11 @@ public final class ByteStreams {
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
      *     {@code null}
      */
-    public static CompletionStage<Long> write(OutputStream stream, Publisher<? extends ByteBuffer> publisher,
-                                              WriteOptions options) {
+    public static CompletionStage<Long> write(
+            OutputStream stream, Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(options, "options");
-        return Writes.start(publisher, new StreamSink(stream), options, IoExecutors::blocking,
-                Descriptions.of(stream));
+        return Writes.start(publisher, new StreamSink(stream), options, IoExecutors::blocking, Descriptions.of(stream));
     }
 
     /**
@@ -170,9 +175,8 @@ public final class ByteStreams {
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
      *     {@code null}
      */
-    public static CompletionStage<Long> write(OutputStream stream,
-                                              Flow.Publisher<? extends ByteBuffer> publisher,
-                                              WriteOptions options) {
+    public static CompletionStage<Long> write(
+            OutputStream stream, Flow.Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
         return write(stream, Writes.fromFlow(publisher), options);
     }
 
@@ -190,8 +194,7 @@ public final class ByteStreams {
      * @throws NullPointerException if {@code stream}, {@code publisher} or {@code options} is
      *     {@code null}
      */
-    public static CompletionStage<Long> write(OutputStream stream, BytePublisher publisher,
-                                              WriteOptions options) {
+    public static CompletionStage<Long> write(OutputStream stream, BytePublisher publisher, WriteOptions options) {
         return write(stream, (Publisher<ByteBuffer>) publisher, options);
     }
 

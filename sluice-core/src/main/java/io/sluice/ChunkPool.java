@@ -125,8 +125,9 @@ public final class ChunkPool {
         if (chunkSizeBytes <= 0) {
             throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
         }
-        return SHARED.computeIfAbsent(chunkSizeBytes, size ->
-                new ChunkPool(size, (int) Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size)));   // 0: unpooled
+        return SHARED.computeIfAbsent(
+                chunkSizeBytes,
+                size -> new ChunkPool(size, (int) Math.min(Integer.MAX_VALUE, SHARED_MAX_BYTES / size))); // 0: unpooled
     }
 
     /**
@@ -142,7 +143,8 @@ public final class ChunkPool {
         if (chunkSizeBytes <= 0) {
             throw new IllegalArgumentException("chunkSizeBytes must be positive, was " + chunkSizeBytes);
         }
-        int rounded = chunkSizeBytes <= SHARED_SMALLEST_BYTES ? SHARED_SMALLEST_BYTES
+        int rounded = chunkSizeBytes <= SHARED_SMALLEST_BYTES
+                ? SHARED_SMALLEST_BYTES
                 : chunkSizeBytes > (1 << 30) ? Integer.MAX_VALUE - 8 : Integer.highestOneBit(chunkSizeBytes - 1) << 1;
         return shared(rounded);
     }
@@ -185,7 +187,7 @@ public final class ChunkPool {
     public static ByteBuffer lend(ByteBuffer buffer, Runnable onGiveBack) {
         Objects.requireNonNull(buffer, "buffer");
         Objects.requireNonNull(onGiveBack, "onGiveBack");
-        ByteBuffer view = buffer.duplicate();       // a fresh object: its identity is the loan
+        ByteBuffer view = buffer.duplicate(); // a fresh object: its identity is the loan
         Loans.lend(view, onGiveBack);
         return view;
     }
@@ -281,7 +283,7 @@ public final class ChunkPool {
 
     @Override
     public String toString() {
-        return "ChunkPool[chunk=" + chunkSizeBytes() + ", max=" + maxChunks()
-                + ", allocated=" + allocatedChunks() + ", idle=" + idleChunks() + "]";
+        return "ChunkPool[chunk=" + chunkSizeBytes() + ", max=" + maxChunks() + ", allocated=" + allocatedChunks()
+                + ", idle=" + idleChunks() + "]";
     }
 }

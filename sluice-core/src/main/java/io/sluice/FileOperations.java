@@ -27,15 +27,14 @@ final class FileOperations {
     /** The chunk size of a copy through user space (an atomic copy): a quarter of the writer's cap. */
     private static final int COPY_CHUNK_BYTES = 256 * 1024;
 
-    private FileOperations() {
-    }
+    private FileOperations() {}
 
     /** A cold publisher of {@code path}'s bytes in the options' range and chunks. */
     static BytePublisher read(Path path, ReadOptions options) {
-        FileReadSource.Range range = new FileReadSource.Range(path, options.offset(), options.length(),
-                options.exactRange());
-        return ChannelPublisher.cold(range, range, options.chunkSupply(), executor(options.executor()),
-                path.toString());
+        FileReadSource.Range range =
+                new FileReadSource.Range(path, options.offset(), options.length(), options.exactRange());
+        return ChannelPublisher.cold(
+                range, range, options.chunkSupply(), executor(options.executor()), path.toString());
     }
 
     private static ReadSource.Opener opener(Path path, ReadOptions options) {
@@ -47,8 +46,8 @@ final class FileOperations {
 
     /** Starts writing {@code publisher} to {@code path}, through a temporary file with atomic replace. */
     static OperationFuture<Long> write(Path path, Publisher<? extends ByteBuffer> publisher, WriteOptions options) {
-        WriteSink sink = options.atomicReplace() ? new AtomicFileSink(path, options.mode())
-                : new FileSink(path, options.mode());
+        WriteSink sink =
+                options.atomicReplace() ? new AtomicFileSink(path, options.mode()) : new FileSink(path, options.mode());
         return Writes.start(publisher, sink, options, IoExecutors::files, IoExecutors::blocking, path.toString());
     }
 
@@ -59,21 +58,24 @@ final class FileOperations {
     static CompletionStage<Long> copy(Path source, Path target, WriteOptions options) {
         if (options.atomicReplace()) {
             // lent chunks, which the writer gives back; large ones, since no subscriber holds them
-            ReadOptions reading = ReadOptions.defaults().withChunkSize(COPY_CHUNK_BYTES).withLentChunks();
+            ReadOptions reading =
+                    ReadOptions.defaults().withChunkSize(COPY_CHUNK_BYTES).withLentChunks();
             if (options.executor() != null) {
                 reading = reading.withExecutor(options.executor());
             }
             // both files closed before the stage completes, whoever completes it: the source too
             OutsideClosableSource closable = new OutsideClosableSource();
-            BytePublisher chunks = ChannelPublisher.cold(closable.wrap(opener(source, reading), "copy of " + source),
-                    () -> FileReadSource.check(source), reading.chunkSupply(), executor(reading.executor()),
+            BytePublisher chunks = ChannelPublisher.cold(
+                    closable.wrap(opener(source, reading), "copy of " + source),
+                    () -> FileReadSource.check(source),
+                    reading.chunkSupply(),
+                    executor(reading.executor()),
                     source.toString());
             OperationFuture<Long> stage = write(target, chunks, options);
             stage.alsoOnAbort(closable::closeNow);
             return stage;
         }
-        return new FileCopy(source, target, options.mode(), options.sync(), executor(options.executor()))
-                .start();
+        return new FileCopy(source, target, options.mode(), options.sync(), executor(options.executor())).start();
     }
 
     private static Executor executor(Executor chosen) {

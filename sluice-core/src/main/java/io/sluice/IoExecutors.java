@@ -56,11 +56,10 @@ public final class IoExecutors {
     /** System property: the blocking pool's size. */
     public static final String BLOCKING_THREADS_PROPERTY = "sluice.blocking.threads";
 
-    private IoExecutors() {
-    }
+    private IoExecutors() {}
 
-    private static volatile ExecutorService filePool;        // created on first use
-    private static volatile ExecutorService blockingPool;    // created on first use
+    private static volatile ExecutorService filePool; // created on first use
+    private static volatile ExecutorService blockingPool; // created on first use
 
     /**
      * The shared file-IO executor.
@@ -75,8 +74,11 @@ public final class IoExecutors {
             synchronized (IoExecutors.class) {
                 pool = filePool;
                 if (pool == null) {
-                    pool = pool("sluice-io-", sizeFromProperty(FILE_THREADS_PROPERTY,
-                            Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
+                    pool = pool(
+                            "sluice-io-",
+                            sizeFromProperty(
+                                    FILE_THREADS_PROPERTY,
+                                    Math.max(4, 2 * Runtime.getRuntime().availableProcessors())));
                     filePool = pool;
                 }
             }
@@ -145,8 +147,8 @@ public final class IoExecutors {
      */
     public static ExecutorService newVirtualThreadExecutor() {
         if (VirtualThreads.FACTORY == null) {
-            throw new UnsupportedOperationException("virtual threads need JDK 21 or newer; this is "
-                    + Runtime.version());
+            throw new UnsupportedOperationException(
+                    "virtual threads need JDK 21 or newer; this is " + Runtime.version());
         }
         try {
             return (ExecutorService) VirtualThreads.FACTORY.invoke(null);
@@ -164,8 +166,7 @@ public final class IoExecutors {
         try {
             size = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("-D" + property + " must be a positive integer, was '"
-                    + value + "'", e);
+            throw new IllegalArgumentException("-D" + property + " must be a positive integer, was '" + value + "'", e);
         }
         if (size < 1) {
             throw new IllegalArgumentException("-D" + property + " must be a positive integer, was " + size);

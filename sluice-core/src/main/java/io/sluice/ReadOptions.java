@@ -38,15 +38,21 @@ public final class ReadOptions {
 
     private final int chunkSizeBytes;
     private final long offset;
-    private final long length;               // Long.MAX_VALUE: to the end
-    private final Executor executor;         // null: the library's default for the source
-    private final boolean lent;              // chunks lent from a pool, not owned
-    private final ChunkPool pool;            // null: the shared pool for the chunk size (when lent)
-    private final boolean exact;             // a source shorter than the range fails the read
-    private ChunkSupply supply;              // any thread: made by the first read; a race makes equal ones
+    private final long length; // Long.MAX_VALUE: to the end
+    private final Executor executor; // null: the library's default for the source
+    private final boolean lent; // chunks lent from a pool, not owned
+    private final ChunkPool pool; // null: the shared pool for the chunk size (when lent)
+    private final boolean exact; // a source shorter than the range fails the read
+    private ChunkSupply supply; // any thread: made by the first read; a race makes equal ones
 
-    private ReadOptions(int chunkSizeBytes, long offset, long length, Executor executor,
-                        boolean lent, ChunkPool pool, boolean exact) {
+    private ReadOptions(
+            int chunkSizeBytes,
+            long offset,
+            long length,
+            Executor executor,
+            boolean lent,
+            ChunkPool pool,
+            boolean exact) {
         this.chunkSizeBytes = chunkSizeBytes;
         this.offset = offset;
         this.length = length;
@@ -100,8 +106,8 @@ public final class ReadOptions {
             throw new IllegalArgumentException("chunkSize must be positive, was " + bytes);
         }
         if (pool != null && bytes > pool.chunkSizeBytes()) {
-            throw new IllegalArgumentException("chunkSize " + bytes + " is larger than the chunks of "
-                    + pool + "; use a pool of larger chunks");
+            throw new IllegalArgumentException(
+                    "chunkSize " + bytes + " is larger than the chunks of " + pool + "; use a pool of larger chunks");
         }
         return new ReadOptions(bytes, offset, length, executor, lent, pool, exact);
     }
@@ -186,8 +192,8 @@ public final class ReadOptions {
      * @throws NullPointerException if {@code executor} is {@code null}
      */
     public ReadOptions withExecutor(Executor executor) {
-        return new ReadOptions(chunkSizeBytes, offset, length,
-                Objects.requireNonNull(executor, "executor"), lent, pool, exact);
+        return new ReadOptions(
+                chunkSizeBytes, offset, length, Objects.requireNonNull(executor, "executor"), lent, pool, exact);
     }
 
     /**
@@ -265,7 +271,7 @@ public final class ReadOptions {
         ChunkSupply made = supply;
         if (made == null) {
             made = lent ? ChunkSupply.lent(chunkPool().arena(), chunkSizeBytes) : ChunkSupply.owned(chunkSizeBytes);
-            supply = made;          // immutable, with final fields: safe to publish through a race
+            supply = made; // immutable, with final fields: safe to publish through a race
         }
         return made;
     }

@@ -54,6 +54,5 @@ public interface WriteListener {
      * @param previousLargestBytes the largest item before it
      * @param outstandingItems items requested and not yet received after this one
      */
-    default void onLargerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {
-    }
+    default void onLargerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {}
 }

@@ -62,14 +62,21 @@ public final class WriteOptions {
     private final WriteMode mode;
     private final DemandStrategy demand;
     private final long maxQueuedBytes;
-    private final long maxItemBytes;         // 0: not declared
+    private final long maxItemBytes; // 0: not declared
     private final boolean sync;
-    private final Executor executor;         // null: the library's default for the target
-    private final WriteListener listener;    // null: none
+    private final Executor executor; // null: the library's default for the target
+    private final WriteListener listener; // null: none
     private final boolean atomicReplace;
 
-    private WriteOptions(WriteMode mode, DemandStrategy demand, long maxQueuedBytes, long maxItemBytes,
-                         boolean sync, Executor executor, WriteListener listener, boolean atomicReplace) {
+    private WriteOptions(
+            WriteMode mode,
+            DemandStrategy demand,
+            long maxQueuedBytes,
+            long maxItemBytes,
+            boolean sync,
+            Executor executor,
+            WriteListener listener,
+            boolean atomicReplace) {
         this.mode = mode;
         this.demand = demand;
         this.maxQueuedBytes = maxQueuedBytes;
@@ -117,8 +124,15 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code mode} is {@code null}
      */
     public WriteOptions withMode(WriteMode mode) {
-        return new WriteOptions(Objects.requireNonNull(mode, "mode"), demand, maxQueuedBytes, maxItemBytes, sync,
-                executor, listener, atomicReplace);
+        return new WriteOptions(
+                Objects.requireNonNull(mode, "mode"),
+                demand,
+                maxQueuedBytes,
+                maxItemBytes,
+                sync,
+                executor,
+                listener,
+                atomicReplace);
     }
 
     /**
@@ -129,8 +143,15 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code demand} is {@code null}
      */
     public WriteOptions withDemand(DemandStrategy demand) {
-        return new WriteOptions(mode, Objects.requireNonNull(demand, "demand"), maxQueuedBytes, maxItemBytes, sync,
-                executor, listener, atomicReplace);
+        return new WriteOptions(
+                mode,
+                Objects.requireNonNull(demand, "demand"),
+                maxQueuedBytes,
+                maxItemBytes,
+                sync,
+                executor,
+                listener,
+                atomicReplace);
     }
 
     /**
@@ -195,8 +216,15 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code executor} is {@code null}
      */
     public WriteOptions withExecutor(Executor executor) {
-        return new WriteOptions(mode, demand, maxQueuedBytes, maxItemBytes, sync,
-                Objects.requireNonNull(executor, "executor"), listener, atomicReplace);
+        return new WriteOptions(
+                mode,
+                demand,
+                maxQueuedBytes,
+                maxItemBytes,
+                sync,
+                Objects.requireNonNull(executor, "executor"),
+                listener,
+                atomicReplace);
     }
 
     /**
@@ -209,8 +237,15 @@ public final class WriteOptions {
      * @throws NullPointerException if {@code listener} is {@code null}
      */
     public WriteOptions withListener(WriteListener listener) {
-        return new WriteOptions(mode, demand, maxQueuedBytes, maxItemBytes, sync, executor,
-                Objects.requireNonNull(listener, "listener"), atomicReplace);
+        return new WriteOptions(
+                mode,
+                demand,
+                maxQueuedBytes,
+                maxItemBytes,
+                sync,
+                executor,
+                Objects.requireNonNull(listener, "listener"),
+                atomicReplace);
     }
 
     /**

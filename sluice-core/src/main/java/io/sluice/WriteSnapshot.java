@@ -23,9 +23,16 @@ package io.sluice;
  * @param windowItems the strategy's current window ({@code Long.MAX_VALUE}: unbounded)
  * @param strategy the strategy's current parameters, such as {@code adaptive amount=64 shift=2}
  */
-public record WriteSnapshot(long requestedItems, long receivedItems, long writtenItems,
-                            long queuedBytes, long writtenBytes, long lastRequest,
-                            long requestCalls, long windowItems, String strategy) {
+public record WriteSnapshot(
+        long requestedItems,
+        long receivedItems,
+        long writtenItems,
+        long queuedBytes,
+        long writtenBytes,
+        long lastRequest,
+        long requestCalls,
+        long windowItems,
+        String strategy) {
 
     /**
      * Requested but not yet received.

@@ -28,34 +28,42 @@ class AdaptiveWindowTest {
     @Timeout(60)
     void largeItemsUnderTheByteCapKeepTheWindowAtWhatTheCapAdmits() throws Exception {
         int itemBytes = 64 * 1024;
-        byte[] content = Bytes.random(128 * itemBytes, 11);       // 8 MiB: eight cap-fulls
+        byte[] content = Bytes.random(128 * itemBytes, 11); // 8 MiB: eight cap-fulls
         AtomicLong largestWindow = new AtomicLong();
-        WriteOptions options = WriteOptions.defaults().withDemand(Demand.adaptive())
+        WriteOptions options = WriteOptions.defaults()
+                .withDemand(Demand.adaptive())
                 .withListener(snapshot -> largestWindow.accumulateAndGet(snapshot.windowItems(), Math::max));
 
         long written = ByteChannels.write(DeviceChannel.slow(), TestPublishers.chunks(content, itemBytes), options)
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         assertEquals(content.length, written);
-        assertEquals(17, largestWindow.get(), "1 MiB cap / 64 KiB items = 16 items (+ shift 1); the"
-                + " channel lagged for the whole write, yet the window grew");
+        assertEquals(
+                17,
+                largestWindow.get(),
+                "1 MiB cap / 64 KiB items = 16 items (+ shift 1); the"
+                        + " channel lagged for the whole write, yet the window grew");
     }
 
     @Test
     @Timeout(60)
     void anAlwaysReadyUpstreamKeepsTheWindowAtItsFloorEvenIntoAFastChannel() throws Exception {
         int itemBytes = 1024;
-        byte[] content = Bytes.random(8 * 1024 * itemBytes, 12);   // 8 MiB of 1 KiB items
+        byte[] content = Bytes.random(8 * 1024 * itemBytes, 12); // 8 MiB of 1 KiB items
         AtomicLong largestWindow = new AtomicLong();
         AtomicLong lastWindow = new AtomicLong();
-        WriteOptions options = WriteOptions.defaults().withDemand(Demand.adaptive())
+        WriteOptions options = WriteOptions.defaults()
+                .withDemand(Demand.adaptive())
                 .withListener(snapshot -> {
                     largestWindow.accumulateAndGet(snapshot.windowItems(), Math::max);
                     lastWindow.set(snapshot.windowItems());
                 });
 
-        long written = ByteChannels.write(DeviceChannel.discarding(), TestPublishers.chunks(content, itemBytes),
-                options).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written = ByteChannels.write(
+                        DeviceChannel.discarding(), TestPublishers.chunks(content, itemBytes), options)
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         assertEquals(content.length, written);
         // Every batch arrives inside request(n), before anything is written: at each eligible point
@@ -63,8 +71,9 @@ class AdaptiveWindowTest {
         // the floor it stays at. A drain that wrote everything it held before asking the controller
         // would see an empty queue at every eligible point and grow the window to the cap (1,024 items).
         assertEquals(257, lastWindow.get(), "the window after the write: floor 256 + shift 1");
-        assertTrue(largestWindow.get() <= 257, "the window grew to " + largestWindow.get()
-                + " although the upstream always outpaced the channel");
+        assertTrue(
+                largestWindow.get() <= 257,
+                "the window grew to " + largestWindow.get() + " although the upstream always outpaced the channel");
     }
 
     /**

@@ -8,12 +8,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
 import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.channels.Channel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,9 +35,11 @@ class ByteChannelsTest {
         pipe.sink().configureBlocking(false);
         pipe.source().configureBlocking(false);
         CollectingSubscriber reader = CollectingSubscriber.all();
-        ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withChunkSize(8192)).subscribe(reader);
+        ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withChunkSize(8192))
+                .subscribe(reader);
         long written = ByteChannels.write(pipe.sink(), TestPublishers.chunks(content, 1000), WriteOptions.defaults())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertFalse(pipe.sink().isOpen(), "the writer closes the channel when done");
         reader.await();
@@ -56,7 +58,8 @@ class ByteChannelsTest {
             CollectingSubscriber received = CollectingSubscriber.all();
             ByteChannels.publisher(accepted).subscribe(received);
             ByteChannels.write(client, TestPublishers.chunks(content, 4096), WriteOptions.defaults())
-                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
             received.await();
             assertArrayEquals(content, received.bytes());
         }
@@ -72,7 +75,7 @@ class ByteChannelsTest {
 
             @Override
             public int read(ByteBuffer dst) {
-                if (position >= 50) {                 // offset 10 + length 40: the range is over
+                if (position >= 50) { // offset 10 + length 40: the range is over
                     readsAfterTheRange.incrementAndGet();
                 }
                 int n = Math.min(dst.remaining(), content.length - position);
@@ -183,17 +186,20 @@ class ByteChannelsTest {
 
     @Test
     void cancellingAReadBlockedOnASilentPeerClosesTheChannelAndFreesItsThread_R9() throws Exception {
-        Pipe pipe = Pipe.open();                     // blocking source, nobody writes: the read blocks
+        Pipe pipe = Pipe.open(); // blocking source, nobody writes: the read blocks
         ExecutorService reader = Executors.newSingleThreadExecutor();
         try {
             CollectingSubscriber subscriber = new CollectingSubscriber(1);
-            ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withExecutor(reader)).subscribe(subscriber);
-            Thread.sleep(100);                       // let the read block (the outcome is the same if not)
+            ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withExecutor(reader))
+                    .subscribe(subscriber);
+            Thread.sleep(100); // let the read block (the outcome is the same if not)
             subscriber.subscription.cancel();
             awaitClosed(pipe.source());
-            assertEquals("free", reader.submit(() -> "free").get(10, TimeUnit.SECONDS),
-                    "the reading thread is released");
-            assertEquals(1, subscriber.terminated.getCount(),
+            assertEquals(
+                    "free", reader.submit(() -> "free").get(10, TimeUnit.SECONDS), "the reading thread is released");
+            assertEquals(
+                    1,
+                    subscriber.terminated.getCount(),
                     "the aborted read's AsynchronousCloseException is not signalled (§1.8)");
             assertTrue(subscriber.chunks.isEmpty());
         } finally {
@@ -206,10 +212,12 @@ class ByteChannelsTest {
     void aColdChannelPublisherOpensAChannelPerSubscriber() {
         AtomicInteger opened = new AtomicInteger();
         byte[] content = Bytes.random(100_000, 3);
-        BytePublisher publisher = ByteChannels.publisher(() -> {
-            opened.incrementAndGet();
-            return java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content));
-        }, ReadOptions.defaults());
+        BytePublisher publisher = ByteChannels.publisher(
+                () -> {
+                    opened.incrementAndGet();
+                    return java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content));
+                },
+                ReadOptions.defaults());
         CollectingSubscriber first = CollectingSubscriber.all();
         CollectingSubscriber second = CollectingSubscriber.all();
         publisher.subscribe(first);
@@ -223,21 +231,26 @@ class ByteChannelsTest {
     void anOpenerFailureArrivesAsOnError() {
         IOException refused = new IOException("connection refused");
         CollectingSubscriber subscriber = CollectingSubscriber.all();
-        ByteChannels.publisher(() -> {
-            throw refused;
-        }, ReadOptions.defaults()).subscribe(subscriber);
+        ByteChannels.publisher(
+                        () -> {
+                            throw refused;
+                        },
+                        ReadOptions.defaults())
+                .subscribe(subscriber);
         subscriber.await();
         assertEquals(refused, subscriber.error);
     }
 
     @Test
     void cancellingAWriteBlockedOnASlowPeerUnblocksAndClosesIt() throws Exception {
-        Pipe pipe = Pipe.open();                     // blocking sink, nobody reads: the write blocks
+        Pipe pipe = Pipe.open(); // blocking sink, nobody reads: the write blocks
         WritableByteChannel sink = pipe.sink();
-        CompletableFuture<Long> stage = ByteChannels.write(sink,
-                TestPublishers.chunks(Bytes.random(8 * 1024 * 1024, 4), 64 * 1024), WriteOptions.defaults())
+        CompletableFuture<Long> stage = ByteChannels.write(
+                        sink,
+                        TestPublishers.chunks(Bytes.random(8 * 1024 * 1024, 4), 64 * 1024),
+                        WriteOptions.defaults())
                 .toCompletableFuture();
-        Thread.sleep(100);                           // let it fill the pipe and block
+        Thread.sleep(100); // let it fill the pipe and block
         assertFalse(stage.isDone());
         stage.cancel(true);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -255,14 +268,18 @@ class ByteChannelsTest {
         pipe.sink().configureBlocking(false);
         ExecutorService reader = Executors.newSingleThreadExecutor();
         try {
-            long readerThread = reader.submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
+            long readerThread =
+                    reader.submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
             CollectingSubscriber subscriber = CollectingSubscriber.all();
-            ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withExecutor(reader)).subscribe(subscriber);
+            ByteChannels.publisher(pipe.source(), ReadOptions.defaults().withExecutor(reader))
+                    .subscribe(subscriber);
             java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
             long cpuBefore = threads.getThreadCpuTime(readerThread);
-            Thread.sleep(500);                       // the peer says nothing for half a second
+            Thread.sleep(500); // the peer says nothing for half a second
             long cpuMillis = (threads.getThreadCpuTime(readerThread) - cpuBefore) / 1_000_000;
-            assertTrue(cpuMillis < 100, "the reader waited on a selector, it did not spin: " + cpuMillis + " ms CPU in 500 ms");
+            assertTrue(
+                    cpuMillis < 100,
+                    "the reader waited on a selector, it did not spin: " + cpuMillis + " ms CPU in 500 ms");
             pipe.sink().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
             pipe.sink().close();
             assertArrayEquals(new byte[] {1, 2, 3}, subscriber.await().bytes());
@@ -277,16 +294,22 @@ class ByteChannelsTest {
         pipe.sink().configureBlocking(false);
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try {
-            long writerThread = writer.submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
-            byte[] content = Bytes.random(4 * 1024 * 1024, 6);        // far more than the pipe holds
-            CompletableFuture<Long> stage = ByteChannels.write(pipe.sink(), TestPublishers.chunks(content, 1024),
-                    WriteOptions.defaults().withExecutor(writer)).toCompletableFuture();
-            Thread.sleep(200);                       // the pipe fills; nobody reads
+            long writerThread =
+                    writer.submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
+            byte[] content = Bytes.random(4 * 1024 * 1024, 6); // far more than the pipe holds
+            CompletableFuture<Long> stage = ByteChannels.write(
+                            pipe.sink(),
+                            TestPublishers.chunks(content, 1024),
+                            WriteOptions.defaults().withExecutor(writer))
+                    .toCompletableFuture();
+            Thread.sleep(200); // the pipe fills; nobody reads
             java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
             long cpuBefore = threads.getThreadCpuTime(writerThread);
             Thread.sleep(500);
             long cpuMillis = (threads.getThreadCpuTime(writerThread) - cpuBefore) / 1_000_000;
-            assertTrue(cpuMillis < 100, "the writer waited on a selector, it did not spin: " + cpuMillis + " ms CPU in 500 ms");
+            assertTrue(
+                    cpuMillis < 100,
+                    "the writer waited on a selector, it did not spin: " + cpuMillis + " ms CPU in 500 ms");
             assertFalse(stage.isDone());
             CollectingSubscriber drained = CollectingSubscriber.all();
             ByteChannels.publisher(pipe.source()).subscribe(drained);
@@ -309,8 +332,12 @@ class ByteChannelsTest {
     void rangesSkipLeadingBytesOnChannels() {
         byte[] content = Bytes.random(10_000, 5);
         CollectingSubscriber subscriber = CollectingSubscriber.all();
-        ByteChannels.publisher(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content)),
-                ReadOptions.range(1000, 2000)).subscribe(subscriber);
-        assertArrayEquals(java.util.Arrays.copyOfRange(content, 1000, 3000), subscriber.await().bytes());
+        ByteChannels.publisher(
+                        java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content)),
+                        ReadOptions.range(1000, 2000))
+                .subscribe(subscriber);
+        assertArrayEquals(
+                java.util.Arrays.copyOfRange(content, 1000, 3000),
+                subscriber.await().bytes());
     }
 }

@@ -55,18 +55,19 @@ class ByteStreamsTest {
     void cancellingAReadBlockedOnASilentSocketClosesItAndFreesItsThread_R9() throws Exception {
         ExecutorService reader = Executors.newSingleThreadExecutor();
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             Socket client = new Socket(server.getInetAddress(), server.getLocalPort());
-             Socket silent = server.accept()) {        // never writes: the client's read blocks
+                Socket client = new Socket(server.getInetAddress(), server.getLocalPort());
+                Socket silent = server.accept()) { // never writes: the client's read blocks
             CollectingSubscriber subscriber = new CollectingSubscriber(1);
-            ByteStreams.publisher(client.getInputStream(), ReadOptions.defaults().withExecutor(reader))
+            ByteStreams.publisher(
+                            client.getInputStream(), ReadOptions.defaults().withExecutor(reader))
                     .subscribe(subscriber);
-            Thread.sleep(100);                         // let the read block (the outcome is the same if not)
+            Thread.sleep(100); // let the read block (the outcome is the same if not)
             subscriber.subscription.cancel();
-            assertEquals("free", reader.submit(() -> "free").get(10, TimeUnit.SECONDS),
-                    "the reading thread is released");
+            assertEquals(
+                    "free", reader.submit(() -> "free").get(10, TimeUnit.SECONDS), "the reading thread is released");
             assertTrue(client.isClosed(), "closing its stream closes the socket");
-            assertEquals(1, subscriber.terminated.getCount(),
-                    "the aborted read's SocketException is not signalled (§1.8)");
+            assertEquals(
+                    1, subscriber.terminated.getCount(), "the aborted read's SocketException is not signalled (§1.8)");
             assertFalse(silent.isClosed());
         } finally {
             reader.shutdownNow();
@@ -89,7 +90,8 @@ class ByteStreamsTest {
             }
         };
         long written = ByteStreams.write(out, ByteStreams.publisher(in), WriteOptions.defaults())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertArrayEquals(content, out.toByteArray());
     }
@@ -98,8 +100,10 @@ class ByteStreamsTest {
     void pipesAnInputStreamIntoAFile() throws Exception {
         byte[] content = Bytes.random(1_000_003, 1);
         Path target = dir.resolve("out");
-        long written = ReactiveFile.of(target).write(ByteStreams.publisher(new ByteArrayInputStream(content)))
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written = ReactiveFile.of(target)
+                .write(ByteStreams.publisher(new ByteArrayInputStream(content)))
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(target));
     }
@@ -116,7 +120,8 @@ class ByteStreamsTest {
             }
         };
         ByteStreams.write(bytes, ReactiveFile.of(source).read(), WriteOptions.defaults())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertArrayEquals(content, bytes.toByteArray());
         assertTrue(closed.get());
     }
@@ -149,7 +154,8 @@ class ByteStreamsTest {
             }
         };
         ByteStreams.write(out, TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertTrue(writeThread.get().startsWith("sluice-blocking-"), writeThread.get());
     }
 
@@ -167,8 +173,11 @@ class ByteStreamsTest {
                 throw broken;
             }
         };
-        CompletionException exception = assertThrows(CompletionException.class, () -> ByteStreams.write(out,
-                TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults()).toCompletableFuture().join());
+        CompletionException exception = assertThrows(
+                CompletionException.class,
+                () -> ByteStreams.write(out, TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults())
+                        .toCompletableFuture()
+                        .join());
         assertSame(broken, exception.getCause());
     }
 
@@ -176,9 +185,13 @@ class ByteStreamsTest {
     void readsARangeOfAStream() {
         byte[] content = Bytes.random(50_000, 3);
         CollectingSubscriber subscriber = CollectingSubscriber.all();
-        ByteStreams.publisher(new ByteArrayInputStream(content), ReadOptions.range(20_000, 100).withChunkSize(30))
+        ByteStreams.publisher(
+                        new ByteArrayInputStream(content),
+                        ReadOptions.range(20_000, 100).withChunkSize(30))
                 .subscribe(subscriber);
-        assertArrayEquals(java.util.Arrays.copyOfRange(content, 20_000, 20_100), subscriber.await().bytes());
+        assertArrayEquals(
+                java.util.Arrays.copyOfRange(content, 20_000, 20_100),
+                subscriber.await().bytes());
         assertEquals(4, subscriber.chunks.size());
     }
 }

@@ -35,9 +35,10 @@ final class CollectingSubscriber implements Subscriber<ByteBuffer> {
     public volatile Throwable error;
     /** Whether onComplete came: written by onComplete, read by the test. */
     public volatile boolean completed;
-    private final long initialRequest;                     // immutable: any thread
-    private final boolean oneAtATime;                      // immutable: any thread
-    private volatile long receivedBytes;                   // written by onNext, read by the waiting test
+
+    private final long initialRequest; // immutable: any thread
+    private final boolean oneAtATime; // immutable: any thread
+    private volatile long receivedBytes; // written by onNext, read by the waiting test
 
     /**
      * A subscriber that requests {@code initialRequest} on subscribe.
@@ -141,8 +142,7 @@ final class CollectingSubscriber implements Subscriber<ByteBuffer> {
         return receivedBytes;
     }
 
-    private synchronized boolean awaitUntil(BooleanSupplier condition, long timeoutNanos)
-            throws InterruptedException {
+    private synchronized boolean awaitUntil(BooleanSupplier condition, long timeoutNanos) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutNanos;
         while (!condition.getAsBoolean()) {
             long left = deadline - System.nanoTime();
@@ -177,7 +177,8 @@ final class CollectingSubscriber implements Subscriber<ByteBuffer> {
      * @return the concatenation
      */
     public byte[] bytes() {
-        ByteBuffer all = ByteBuffer.allocate(chunks.stream().mapToInt(ByteBuffer::remaining).sum());
+        ByteBuffer all = ByteBuffer.allocate(
+                chunks.stream().mapToInt(ByteBuffer::remaining).sum());
         chunks.forEach(chunk -> all.put(chunk.duplicate()));
         return all.array();
     }

@@ -36,9 +36,12 @@ class EmissionOrderTest {
             for (int seed = 0; seed < 12; seed++) {
                 int items = 5_000 + seed * 500;
                 Path file = dir.resolve("out" + seed);
-                long written = ReactiveFile.of(file).write(new MixedPublisher(items, seed, async),
-                        WriteOptions.defaults().withDemand(strategies[seed % strategies.length]))
-                        .toCompletableFuture().get(60, TimeUnit.SECONDS);
+                long written = ReactiveFile.of(file)
+                        .write(
+                                new MixedPublisher(items, seed, async),
+                                WriteOptions.defaults().withDemand(strategies[seed % strategies.length]))
+                        .toCompletableFuture()
+                        .get(60, TimeUnit.SECONDS);
                 assertEquals(items * 4L, written);
                 ByteBuffer content = ByteBuffer.wrap(Files.readAllBytes(file));
                 for (int i = 0; i < items; i++) {
@@ -65,9 +68,9 @@ class EmissionOrderTest {
         @Override
         public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
             subscriber.onSubscribe(new Subscription() {
-                private long demand;          // guarded by this
-                private int next;             // guarded by this
-                private boolean done;         // guarded by this
+                private long demand; // guarded by this
+                private int next; // guarded by this
+                private boolean done; // guarded by this
 
                 @Override
                 public void request(long n) {
@@ -76,7 +79,7 @@ class EmissionOrderTest {
                         demand += n;
                         now = random.nextInt(3) == 0 ? 0 : (int) Math.min(demand, 1 + random.nextInt(64));
                     }
-                    emit(now);                                  // synchronously, inside request
+                    emit(now); // synchronously, inside request
                     async.execute(() -> emit(Integer.MAX_VALUE)); // the rest, from another thread
                 }
 

@@ -34,8 +34,8 @@ class ExactRangeTest {
     @Test
     void aFileShorterThanTheRangeFailsTheReadNamingIt() throws Exception {
         Path file = Files.write(dir.resolve("short"), content);
-        for (ReadOptions range : new ReadOptions[] {ReadOptions.range(0, 200), ReadOptions.range(50, 51),
-                ReadOptions.range(150, 10)}) {
+        for (ReadOptions range :
+                new ReadOptions[] {ReadOptions.range(0, 200), ReadOptions.range(50, 51), ReadOptions.range(150, 10)}) {
             CollectingSubscriber exact = read(ReactiveFile.of(file).read(range.withExactRange()));
             assertInstanceOf(EOFException.class, exact.error, range.toString());
             assertTrue(exact.error.getMessage().contains(file.toString()), exact.error.getMessage());
@@ -49,7 +49,8 @@ class ExactRangeTest {
     @Test
     void aFileLongerThanTheRangeIsReadUpToTheRange() throws Exception {
         Path file = Files.write(dir.resolve("long"), content);
-        CollectingSubscriber exact = read(ReactiveFile.of(file).read(ReadOptions.range(10, 60).withExactRange()));
+        CollectingSubscriber exact =
+                read(ReactiveFile.of(file).read(ReadOptions.range(10, 60).withExactRange()));
         assertNull(exact.error);
         assertArrayEquals(Arrays.copyOfRange(content, 10, 70), exact.bytes());
     }
@@ -57,28 +58,32 @@ class ExactRangeTest {
     @Test
     void aChannelOrStreamThatEndsBeforeTheRangeFailsTheRead() {
         ReadOptions range = ReadOptions.range(10, 200).withExactRange();
-        CollectingSubscriber channel = read(ByteChannels.publisher(
-                Channels.newChannel(new ByteArrayInputStream(content)), range));
+        CollectingSubscriber channel =
+                read(ByteChannels.publisher(Channels.newChannel(new ByteArrayInputStream(content)), range));
         assertInstanceOf(EOFException.class, channel.error);
         assertTrue(channel.error.getMessage().contains("110 bytes before the end"), channel.error.getMessage());
 
         CollectingSubscriber stream = read(ByteStreams.publisher(new ByteArrayInputStream(content), range));
         assertInstanceOf(EOFException.class, stream.error);
 
-        CollectingSubscriber skipped = read(ByteStreams.publisher(new ByteArrayInputStream(content),
-                ReadOptions.range(150, 10).withExactRange()));
+        CollectingSubscriber skipped = read(ByteStreams.publisher(
+                new ByteArrayInputStream(content), ReadOptions.range(150, 10).withExactRange()));
         assertInstanceOf(EOFException.class, skipped.error, "ended while skipping to the range");
 
-        CollectingSubscriber full = read(ByteStreams.publisher(new ByteArrayInputStream(content),
-                ReadOptions.range(10, 90).withExactRange()));
+        CollectingSubscriber full = read(ByteStreams.publisher(
+                new ByteArrayInputStream(content), ReadOptions.range(10, 90).withExactRange()));
         assertNull(full.error);
         assertArrayEquals(Arrays.copyOfRange(content, 10, 100), full.bytes());
     }
 
     @Test
     void theOptionIsKeptByEveryOtherSetterAndShown() {
-        ReadOptions exact = ReadOptions.range(0, 5).withExactRange().withChunkSize(1024).withLentChunks()
-                .withRange(1, 2).withOwnedChunks();
+        ReadOptions exact = ReadOptions.range(0, 5)
+                .withExactRange()
+                .withChunkSize(1024)
+                .withLentChunks()
+                .withRange(1, 2)
+                .withOwnedChunks();
         assertTrue(exact.exactRange());
         assertTrue(exact.toString().contains("exact"), exact.toString());
         assertEquals(false, ReadOptions.defaults().exactRange());

@@ -49,12 +49,16 @@ class FairnessTest {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
         try {
             CollectingSubscriber subscriber = CollectingSubscriber.all();
-            ReactiveFile.of(file).read(ReadOptions.defaults().withExecutor(pool)).subscribe(subscriber);
+            ReactiveFile.of(file)
+                    .read(ReadOptions.defaults().withExecutor(pool))
+                    .subscribe(subscriber);
             assertTrue(subscriber.terminated.await(60, TimeUnit.SECONDS), "the read ended");
             assertTrue(subscriber.completed, "completed, error: " + subscriber.error);
             assertEquals(256, subscriber.chunks.size());
-            assertEquals(1, new HashSet<>(subscriber.threads).size(), "threads that delivered chunks: "
-                    + new HashSet<>(subscriber.threads));
+            assertEquals(
+                    1,
+                    new HashSet<>(subscriber.threads).size(),
+                    "threads that delivered chunks: " + new HashSet<>(subscriber.threads));
         } finally {
             pool.shutdownNow();
         }
@@ -62,13 +66,17 @@ class FairnessTest {
 
     private void shortWriteOvertakesLongWrite(ExecutorService single) throws Exception {
         try {
-            byte[] large = Bytes.random(256 * 1024 * 1024 / 64, 1);     // 4 MiB, repeated by the producer
+            byte[] large = Bytes.random(256 * 1024 * 1024 / 64, 1); // 4 MiB, repeated by the producer
             CompletableFuture<Long> longWrite = ReactiveFile.of(dir.resolve("long"))
-                    .write(TestPublishers.chunks(repeat(large, 48), 64 * 1024),
-                            WriteOptions.defaults().withExecutor(single)).toCompletableFuture();
+                    .write(
+                            TestPublishers.chunks(repeat(large, 48), 64 * 1024),
+                            WriteOptions.defaults().withExecutor(single))
+                    .toCompletableFuture();
             CompletableFuture<Long> shortWrite = ReactiveFile.of(dir.resolve("short"))
-                    .write(TestPublishers.chunks(new byte[1024], 1024),
-                            WriteOptions.defaults().withExecutor(single)).toCompletableFuture();
+                    .write(
+                            TestPublishers.chunks(new byte[1024], 1024),
+                            WriteOptions.defaults().withExecutor(single))
+                    .toCompletableFuture();
             shortWrite.get(60, TimeUnit.SECONDS);
             assertFalse(longWrite.isDone(), "the short write waited for the 192 MiB one to finish");
             longWrite.get(120, TimeUnit.SECONDS);

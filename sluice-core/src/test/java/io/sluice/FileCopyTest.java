@@ -2,10 +2,10 @@ package io.sluice;
 
 import io.sluice.testing.Bytes;
 import io.sluice.testkit.OpenFiles;
-import org.junit.jupiter.api.Test;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -15,7 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,9 +52,15 @@ class FileCopyTest {
             recording.enable("jdk.FileRead").withThreshold(Duration.ZERO);
             recording.enable("jdk.FileWrite").withThreshold(Duration.ZERO);
             recording.start();
-            assertEquals(content.length, ReactiveFile.of(source).copyTo(copied).toCompletableFuture().get(60, TimeUnit.SECONDS));
-            assertEquals(content.length, ReactiveFile.of(piped).write(ReactiveFile.of(source).read())
-                    .toCompletableFuture().get(60, TimeUnit.SECONDS));
+            assertEquals(
+                    content.length,
+                    ReactiveFile.of(source).copyTo(copied).toCompletableFuture().get(60, TimeUnit.SECONDS));
+            assertEquals(
+                    content.length,
+                    ReactiveFile.of(piped)
+                            .write(ReactiveFile.of(source).read())
+                            .toCompletableFuture()
+                            .get(60, TimeUnit.SECONDS));
             recording.stop();
             Path dump = dir.resolve("io.jfr");
             recording.dump(dump);
@@ -81,7 +87,8 @@ class FileCopyTest {
             byte[] content = Bytes.random(size, size);
             Path source = Bytes.file(dir, "in" + size, content);
             Path target = dir.resolve("out" + size);
-            long copied = ReactiveFile.of(source).copyTo(target).toCompletableFuture().get(60, TimeUnit.SECONDS);
+            long copied =
+                    ReactiveFile.of(source).copyTo(target).toCompletableFuture().get(60, TimeUnit.SECONDS);
             assertEquals(size, copied);
             assertEquals(Bytes.sha256(content), Bytes.sha256(Files.readAllBytes(target)), "size " + size);
         }
@@ -91,14 +98,21 @@ class FileCopyTest {
     void appendsAndSyncsWhenAsked() throws Exception {
         Path source = Bytes.file(dir, "in", new byte[] {3, 4});
         Path target = Bytes.file(dir, "out", new byte[] {1, 2});
-        ReactiveFile.of(source).copyTo(target, WriteOptions.append().withSync()).toCompletableFuture().get();
+        ReactiveFile.of(source)
+                .copyTo(target, WriteOptions.append().withSync())
+                .toCompletableFuture()
+                .get();
         assertArrayEquals(new byte[] {1, 2, 3, 4}, Files.readAllBytes(target));
     }
 
     @Test
     void aMissingSourceFailsWithNoSuchFileExceptionAndCreatesNothing() {
-        CompletionException exception = assertThrows(CompletionException.class,
-                () -> ReactiveFile.of(dir.resolve("missing")).copyTo(dir.resolve("out")).toCompletableFuture().join());
+        CompletionException exception = assertThrows(
+                CompletionException.class,
+                () -> ReactiveFile.of(dir.resolve("missing"))
+                        .copyTo(dir.resolve("out"))
+                        .toCompletableFuture()
+                        .join());
         assertInstanceOf(NoSuchFileException.class, exception.getCause());
         assertTrue(Files.notExists(dir.resolve("out")));
     }
@@ -107,7 +121,7 @@ class FileCopyTest {
     void cancellingBetweenSlicesStopsTheCopyAndClosesBothFiles() throws Exception {
         Path source = dir.resolve("big");
         try (RandomAccessFile file = new RandomAccessFile(source.toFile(), "rw")) {
-            file.setLength(64L * 1024 * 1024);         // sparse: 8 slices
+            file.setLength(64L * 1024 * 1024); // sparse: 8 slices
         }
         ExecutorService single = Executors.newSingleThreadExecutor();
         try {
@@ -115,13 +129,14 @@ class FileCopyTest {
             CompletableFuture<Long>[] stage = new CompletableFuture[1];
             Executor counting = task -> single.execute(() -> {
                 if (slices.incrementAndGet() == 3) {
-                    stage[0].cancel(true);             // cancel while the copy is between slices
+                    stage[0].cancel(true); // cancel while the copy is between slices
                 }
                 task.run();
             });
             stage[0] = new CompletableFuture<>();
             CompletableFuture<Long> copy = ReactiveFile.of(source)
-                    .copyTo(dir.resolve("out"), WriteOptions.defaults().withExecutor(counting)).toCompletableFuture();
+                    .copyTo(dir.resolve("out"), WriteOptions.defaults().withExecutor(counting))
+                    .toCompletableFuture();
             stage[0] = copy;
             assertThrows(CancellationException.class, copy::join);
             OpenFiles.awaitNoneUnder(dir);
@@ -139,8 +154,12 @@ class FileCopyTest {
 
     @Test
     void aDirectorySourceFails() {
-        CompletionException exception = assertThrows(CompletionException.class,
-                () -> ReactiveFile.of(dir).copyTo(dir.resolve("out")).toCompletableFuture().join());
+        CompletionException exception = assertThrows(
+                CompletionException.class,
+                () -> ReactiveFile.of(dir)
+                        .copyTo(dir.resolve("out"))
+                        .toCompletableFuture()
+                        .join());
         assertInstanceOf(IOException.class, exception.getCause());
     }
 }

@@ -28,17 +28,22 @@ class ForcingChannelTest {
     @Test
     void syncForcesAUsersFileChannelBeforeCompleting() throws Exception {
         Path file = dir.resolve("out");
-        CountingFileChannel channel = new CountingFileChannel(
-                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE));
-        ByteChannels.write(channel, TestPublishers.chunks(new byte[5000], 1000), WriteOptions.defaults().withSync())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        CountingFileChannel channel =
+                new CountingFileChannel(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE));
+        ByteChannels.write(
+                        channel,
+                        TestPublishers.chunks(new byte[5000], 1000),
+                        WriteOptions.defaults().withSync())
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertEquals(1, channel.forces.get());
         assertEquals(5000, Files.size(file));
 
         CountingFileChannel unsynced = new CountingFileChannel(
                 FileChannel.open(dir.resolve("other"), StandardOpenOption.CREATE, StandardOpenOption.WRITE));
         ByteChannels.write(unsynced, TestPublishers.chunks(new byte[10], 5), WriteOptions.defaults())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertEquals(0, unsynced.forces.get());
     }
 

@@ -37,9 +37,17 @@ class HugeLentChunksMemoryTest {
             }
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-Xmx32m", "-XX:MaxDirectMemorySize=32m", "-XX:+DisableExplicitGC",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName(), file.toString())
-                .redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        java,
+                        "-Xmx32m",
+                        "-XX:MaxDirectMemorySize=32m",
+                        "-XX:+DisableExplicitGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Child.class.getName(),
+                        file.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
         assertTrue(out.contains("read 67108864 error=null"), out);
@@ -51,16 +59,33 @@ class HugeLentChunksMemoryTest {
             int chunk = 8 << 20;
             AtomicLong bytes = new AtomicLong();
             CompletableFuture<Throwable> done = new CompletableFuture<>();
-            ReactiveFile.of(Path.of(args[0])).read(ReadOptions.defaults().withChunkSize(chunk).withLentChunks())
+            ReactiveFile.of(Path.of(args[0]))
+                    .read(ReadOptions.defaults().withChunkSize(chunk).withLentChunks())
                     .subscribe(new Subscriber<ByteBuffer>() {
                         Subscription s;
-                        public void onSubscribe(Subscription subscription) { this.s = subscription; subscription.request(1); }
-                        public void onNext(ByteBuffer buffer) { bytes.addAndGet(buffer.remaining()); ChunkPool.giveBack(buffer); s.request(1); }
-                        public void onError(Throwable error) { done.complete(error); }
-                        public void onComplete() { done.complete(null); }
+
+                        public void onSubscribe(Subscription subscription) {
+                            this.s = subscription;
+                            subscription.request(1);
+                        }
+
+                        public void onNext(ByteBuffer buffer) {
+                            bytes.addAndGet(buffer.remaining());
+                            ChunkPool.giveBack(buffer);
+                            s.request(1);
+                        }
+
+                        public void onError(Throwable error) {
+                            done.complete(error);
+                        }
+
+                        public void onComplete() {
+                            done.complete(null);
+                        }
                     });
             Throwable error = done.get(50, TimeUnit.SECONDS);
-            System.out.println("maxChunks " + ChunkPool.shared(chunk).maxChunks() + " read " + bytes.get() + " error=" + error);
+            System.out.println(
+                    "maxChunks " + ChunkPool.shared(chunk).maxChunks() + " read " + bytes.get() + " error=" + error);
         }
     }
 }

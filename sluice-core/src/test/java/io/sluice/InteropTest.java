@@ -27,7 +27,8 @@ class InteropTest {
     void readsWithReactorFluxFrom() {
         byte[] content = Bytes.random(1_000_000, 1);
         Path file = Bytes.file(dir, "in", content);
-        List<ByteBuffer> chunks = Flux.from(ReactiveFile.of(file).read()).collectList().block();
+        List<ByteBuffer> chunks =
+                Flux.from(ReactiveFile.of(file).read()).collectList().block();
         assertArrayEquals(content, Bytes.concat(chunks));
     }
 
@@ -35,8 +36,8 @@ class InteropTest {
     void writesAReactorFlux() throws Exception {
         byte[] content = Bytes.random(2_000_000, 2);
         Path file = dir.resolve("out");
-        Flux<ByteBuffer> flux = Flux.range(0, content.length / 1000)
-                .map(index -> ByteBuffer.wrap(content, index * 1000, 1000));
+        Flux<ByteBuffer> flux =
+                Flux.range(0, content.length / 1000).map(index -> ByteBuffer.wrap(content, index * 1000, 1000));
         long written = ReactiveFile.of(file).write(flux).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(file));
@@ -46,9 +47,10 @@ class InteropTest {
     void writesAnRxJavaFlowable() throws Exception {
         byte[] content = Bytes.random(1_500_000, 3);
         Path file = dir.resolve("out");
-        Flowable<ByteBuffer> flowable = Flowable.range(0, content.length / 500)
-                .map(index -> ByteBuffer.wrap(content, index * 500, 500));
-        long written = ReactiveFile.of(file).write(flowable).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        Flowable<ByteBuffer> flowable =
+                Flowable.range(0, content.length / 500).map(index -> ByteBuffer.wrap(content, index * 500, 500));
+        long written =
+                ReactiveFile.of(file).write(flowable).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(file));
     }
@@ -92,7 +94,7 @@ class InteropTest {
         Path file = dir.resolve("out");
         CompletableFuture<Long> stage;
         try (java.util.concurrent.SubmissionPublisher<ByteBuffer> publisher =
-                     new java.util.concurrent.SubmissionPublisher<>()) {
+                new java.util.concurrent.SubmissionPublisher<>()) {
             stage = ReactiveFile.of(file).write(publisher).toCompletableFuture();
             for (int i = 0; i < 100; i++) {
                 publisher.submit(ByteBuffer.wrap(new byte[] {(byte) i}));

@@ -39,14 +39,16 @@ class IoExecutorsTest {
             Set<String> names = ConcurrentHashMap.newKeySet();
             List<CompletableFuture<Void>> tasks = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                tasks.add(CompletableFuture.runAsync(() -> {
-                    names.add(Thread.currentThread().getName());
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, pool));
+                tasks.add(CompletableFuture.runAsync(
+                        () -> {
+                            names.add(Thread.currentThread().getName());
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        pool));
             }
             Thread.sleep(100);
             assertEquals(2, ((ThreadPoolExecutor) pool).getActiveCount(), "two threads run, the rest queue");
@@ -63,24 +65,33 @@ class IoExecutorsTest {
     @Test
     void blockingPoolIsSeparateFromTheFilePool() throws Exception {
         CompletableFuture<String> name = new CompletableFuture<>();
-        IoExecutors.blocking().execute(() -> name.complete(Thread.currentThread().getName()));
+        IoExecutors.blocking()
+                .execute(() -> name.complete(Thread.currentThread().getName()));
         assertTrue(name.get(10, TimeUnit.SECONDS).startsWith("sluice-blocking-"));
     }
 
     @Test
     void theFilePoolIsBoundedBySluiceIoThreads() throws Exception {
-        assertEquals("max=3 threads=3", runChild("-D" + IoExecutors.FILE_THREADS_PROPERTY + "=3"),
+        assertEquals(
+                "max=3 threads=3",
+                runChild("-D" + IoExecutors.FILE_THREADS_PROPERTY + "=3"),
                 "12 tasks at once on a pool of 3");
         int cores = Runtime.getRuntime().availableProcessors();
         int expected = Math.max(4, 2 * cores);
-        assertEquals("max=" + expected + " threads=" + expected, runChild(),
+        assertEquals(
+                "max=" + expected + " threads=" + expected,
+                runChild(),
                 "the default is twice the processors, at least 4");
     }
 
     @Test
     void aWriteOnAUserExecutorNeverTouchesTheSharedPool() throws Exception {
-        assertEquals("user-executor-ok", runChild("-D" + IoExecutors.FILE_THREADS_PROPERTY + "=many",
-                PoolSizeChild.class.getName(), "user-executor"),
+        assertEquals(
+                "user-executor-ok",
+                runChild(
+                        "-D" + IoExecutors.FILE_THREADS_PROPERTY + "=many",
+                        PoolSizeChild.class.getName(),
+                        "user-executor"),
                 "an invalid -Dsluice.io.threads matters only to writes that use the shared pool");
     }
 
@@ -88,7 +99,8 @@ class IoExecutorsTest {
     private static String runChild(String... jvmArgsThenMain) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path")));
+                "-cp",
+                System.getProperty("java.class.path")));
         boolean mainGiven = false;
         for (String arg : jvmArgsThenMain) {
             mainGiven |= arg.equals(PoolSizeChild.class.getName());
@@ -113,9 +125,12 @@ class IoExecutorsTest {
         String previous = System.getProperty("test.pool.size");
         try {
             System.setProperty("test.pool.size", "many");
-            assertEquals("-Dtest.pool.size must be a positive integer, was 'many'",
-                    assertThrows(IllegalArgumentException.class,
-                            () -> IoExecutors.sizeFromProperty("test.pool.size", 4)).getMessage());
+            assertEquals(
+                    "-Dtest.pool.size must be a positive integer, was 'many'",
+                    assertThrows(
+                                    IllegalArgumentException.class,
+                                    () -> IoExecutors.sizeFromProperty("test.pool.size", 4))
+                            .getMessage());
             System.setProperty("test.pool.size", "0");
             assertThrows(IllegalArgumentException.class, () -> IoExecutors.sizeFromProperty("test.pool.size", 4));
             System.setProperty("test.pool.size", " 12 ");
@@ -138,9 +153,12 @@ class IoExecutorsTest {
             try {
                 java.nio.file.Path file = java.nio.file.Files.createTempFile("sluice", "vt");
                 try {
-                    long written = ReactiveFile.of(file).write(reactor.core.publisher.Flux.just(
-                            java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})),
-                            WriteOptions.defaults().withExecutor(executor)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                    long written = ReactiveFile.of(file)
+                            .write(
+                                    reactor.core.publisher.Flux.just(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})),
+                                    WriteOptions.defaults().withExecutor(executor))
+                            .toCompletableFuture()
+                            .get(10, TimeUnit.SECONDS);
                     assertEquals(3, written);
                 } finally {
                     java.nio.file.Files.deleteIfExists(file);
@@ -149,9 +167,10 @@ class IoExecutorsTest {
                 executor.shutdown();
             }
         } else {
-            UnsupportedOperationException exception = assertThrows(UnsupportedOperationException.class,
-                    IoExecutors::newVirtualThreadExecutor);
-            assertTrue(exception.getMessage().startsWith("virtual threads need JDK 21 or newer"), exception.getMessage());
+            UnsupportedOperationException exception =
+                    assertThrows(UnsupportedOperationException.class, IoExecutors::newVirtualThreadExecutor);
+            assertTrue(
+                    exception.getMessage().startsWith("virtual threads need JDK 21 or newer"), exception.getMessage());
         }
     }
 }

@@ -35,7 +35,9 @@ class LeakDetectionTest {
 
     @BeforeEach
     void listen() {
-        assertTrue(LeakDetection.enabled(), "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: run it in the leak-detection execution");
+        assertTrue(
+                LeakDetection.enabled(),
+                "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: run it in the leak-detection execution");
         removeListener = LeakDetection.addListener(reported::add);
     }
 
@@ -50,7 +52,8 @@ class LeakDetectionTest {
     void aBufferLentAndNeverGivenBackIsReportedWithWhereItWasLent() throws Exception {
         lendAndForget();
 
-        LeakDetection.Leak leak = awaitLeak(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendAndForget"));
+        LeakDetection.Leak leak =
+                awaitLeak(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendAndForget"));
         assertTrue(leak.describe().contains("LeakDetectionTest.lendAndForget"), leak.describe());
         assertNull(leak.lastTouchedAt(), "never touched");
         assertTrue(leak.describe().contains("never touched"), leak.describe());
@@ -62,13 +65,15 @@ class LeakDetectionTest {
         ChunkPool pool = ChunkPool.create(1024, 4);
         Flux.from(ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)))
                 .doOnNext(chunk -> ChunkPool.touch(chunk, "the test's parser"))
-                .count()                                           // drops every chunk, gives none back
+                .count() // drops every chunk, gives none back
                 .block(java.time.Duration.ofSeconds(30));
 
         LeakDetection.Leak leak = awaitLeak(candidate -> candidate.lastTouchedAt() != null
                 && candidate.lastTouchedAt().getMessage().contains("the test's parser"));
         assertTrue(stackNames(leak.lentAt(), "ChunkArena.lend"), "lent by the read's arena:\n" + leak.describe());
-        assertTrue(stackNames(leak.lastTouchedAt(), "LeakDetectionTest.lambda"), "touched by the consumer:\n" + leak.describe());
+        assertTrue(
+                stackNames(leak.lastTouchedAt(), "LeakDetectionTest.lambda"),
+                "touched by the consumer:\n" + leak.describe());
         assertTrue(leak.describe().contains("last touched (hint: the test's parser)"), leak.describe());
     }
 
@@ -77,9 +82,12 @@ class LeakDetectionTest {
         Path file = Bytes.file(dir, "source", Bytes.random(4096, 8));
         Path target = dir.resolve("target");
         ChunkPool pool = ChunkPool.create(1024, 4);
-        Flux<ByteBuffer> slices = Flux.from(ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)))
+        Flux<ByteBuffer> slices = Flux.from(
+                        ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)))
                 .map(chunk -> ChunkPool.touch(chunk, "sliced for the writer").slice());
-        assertEquals(4096, ReactiveFile.of(target).write(slices).toCompletableFuture().get(30, TimeUnit.SECONDS));
+        assertEquals(
+                4096,
+                ReactiveFile.of(target).write(slices).toCompletableFuture().get(30, TimeUnit.SECONDS));
 
         LeakDetection.Leak leak = awaitLeak(candidate -> candidate.lastTouchedAt() != null
                 && candidate.lastTouchedAt().getMessage().contains("sliced for the writer"));
@@ -91,10 +99,14 @@ class LeakDetectionTest {
         for (int i = 0; i < 100; i++) {
             lendTouchAndGiveBack();
         }
-        lendAndForget();                                           // the marker: once it is reported, the collector has run
+        lendAndForget(); // the marker: once it is reported, the collector has run
 
         awaitLeak(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendAndForget"));
-        assertEquals(List.of(), reported.stream().filter(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendTouchAndGiveBack")).toList(),
+        assertEquals(
+                List.of(),
+                reported.stream()
+                        .filter(candidate -> stackNames(candidate.lentAt(), "LeakDetectionTest.lendTouchAndGiveBack"))
+                        .toList(),
                 "chunks given back were reported");
     }
 
@@ -102,17 +114,17 @@ class LeakDetectionTest {
     void touchingABufferThatIsNotLentDoesNothing() {
         ByteBuffer owned = ByteBuffer.allocate(8);
         assertEquals(owned, ChunkPool.touch(owned, "owned"));
-        ByteBuffer view = ChunkPool.lend(ByteBuffer.allocate(8), () -> { });
+        ByteBuffer view = ChunkPool.lend(ByteBuffer.allocate(8), () -> {});
         ChunkPool.giveBack(view);
         assertEquals(view, ChunkPool.touch(view, "given back"));
     }
 
     private static void lendAndForget() {
-        ChunkPool.lend(ByteBuffer.allocate(64), () -> { });
+        ChunkPool.lend(ByteBuffer.allocate(64), () -> {});
     }
 
     private static void lendTouchAndGiveBack() {
-        ByteBuffer view = ChunkPool.lend(ByteBuffer.allocate(64), () -> { });
+        ByteBuffer view = ChunkPool.lend(ByteBuffer.allocate(64), () -> {});
         ChunkPool.touch(view, "about to give back");
         ChunkPool.giveBack(view);
     }
@@ -128,15 +140,15 @@ class LeakDetectionTest {
             }
             System.gc();
             Thread.sleep(10);
-            ChunkPool.giveBack(ChunkPool.lend(ByteBuffer.allocate(1), () -> { }));
+            ChunkPool.giveBack(ChunkPool.lend(ByteBuffer.allocate(1), () -> {}));
         }
         return fail("no matching leak reported in 30 s; reports: " + reported.size());
     }
 
     private static boolean stackNames(Throwable site, String frame) {
         for (StackTraceElement element : site.getStackTrace()) {
-            String name = element.getClassName().substring(element.getClassName().lastIndexOf('.') + 1)
-                    + "." + element.getMethodName();
+            String name = element.getClassName()
+                            .substring(element.getClassName().lastIndexOf('.') + 1) + "." + element.getMethodName();
             if (name.startsWith(frame)) {
                 return true;
             }

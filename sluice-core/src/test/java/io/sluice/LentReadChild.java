@@ -24,8 +24,7 @@ public final class LentReadChild {
     private static final int POOL_CHUNKS = 32;
     private static final int CHUNK = 64 * 1024;
 
-    private LentReadChild() {
-    }
+    private LentReadChild() {}
 
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]).resolve("gibibyte");
@@ -33,7 +32,7 @@ public final class LentReadChild {
             out.setLength(SIZE);
             for (long at = 0; at < SIZE; at += MIB) {
                 out.seek(at);
-                out.writeLong(at);                    // a marker per MiB; the rest is a hole of zeros
+                out.writeLong(at); // a marker per MiB; the rest is a hole of zeros
             }
         }
         ChunkPool pool = ChunkPool.create(CHUNK, POOL_CHUNKS);
@@ -51,8 +50,9 @@ public final class LentReadChild {
         check(consumer.bytes == SIZE, "read " + consumer.bytes + " bytes, not " + SIZE);
         check(consumer.markers == SIZE / MIB, "found " + consumer.markers + " markers");
         check(pool.overflowed() == 0, "the pool overflowed " + pool.overflowed() + " times");
-        check(peakDirect <= (long) POOL_CHUNKS * CHUNK, "direct memory peaked at " + peakDirect
-                + " bytes, above the pool's " + (long) POOL_CHUNKS * CHUNK);
+        check(
+                peakDirect <= (long) POOL_CHUNKS * CHUNK,
+                "direct memory peaked at " + peakDirect + " bytes, above the pool's " + (long) POOL_CHUNKS * CHUNK);
         check(allocated < 64L * MIB, "allocated " + allocated + " bytes of heap for 1 GiB read");
         System.out.println("direct peak " + peakDirect + ", heap allocated " + allocated + ", " + pool);
         System.out.println("ok");
@@ -61,8 +61,8 @@ public final class LentReadChild {
     /** Heap allocated by the live threads, through {@code com.sun.management.ThreadMXBean} (reflectively: a module test). */
     private static long allocated() throws ReflectiveOperationException {
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        java.lang.reflect.Method perThread = Class.forName("com.sun.management.ThreadMXBean")
-                .getMethod("getThreadAllocatedBytes", long.class);
+        java.lang.reflect.Method perThread =
+                Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
         long sum = 0;
         for (long id : threads.getAllThreadIds()) {
             sum += Math.max(0, (long) perThread.invoke(threads, id));

@@ -62,11 +62,14 @@ class LentReadTest {
     void misuseIsRefusedWithAMessage() throws Exception {
         Path file = Bytes.file(dir, "source", Bytes.random(10, 2));
         CollectingSubscriber subscriber = CollectingSubscriber.all();
-        ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(ChunkPool.create(16, 2))).subscribe(subscriber);
+        ReactiveFile.of(file)
+                .read(ReadOptions.defaults().withLentChunks(ChunkPool.create(16, 2)))
+                .subscribe(subscriber);
         assertTrue(subscriber.terminated.await(10, TimeUnit.SECONDS));
         ByteBuffer chunk = subscriber.chunks.get(0);
 
-        IllegalArgumentException view = assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk.duplicate()));
+        IllegalArgumentException view =
+                assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk.duplicate()));
         assertTrue(view.getMessage().contains("not a lent chunk"), view.getMessage());
         ChunkPool.giveBack(chunk);
         IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk));
@@ -86,9 +89,15 @@ class LentReadTest {
         assertTrue(larger.getMessage().contains("1025"), larger.getMessage());
         assertEquals(512, lent.withChunkSize(512).chunkSizeBytes());
         assertNull(lent.withOwnedChunks().chunkPool());
-        assertSame(ChunkPool.shared(64 * 1024), ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkPool());
-        assertSame(ChunkPool.shared(256 * 1024), ReadOptions.defaults().withChunkSize(200_000).withLentChunks().chunkPool());
-        assertEquals(4096, ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkSizeBytes());
+        assertSame(
+                ChunkPool.shared(64 * 1024),
+                ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkPool());
+        assertSame(
+                ChunkPool.shared(256 * 1024),
+                ReadOptions.defaults().withChunkSize(200_000).withLentChunks().chunkPool());
+        assertEquals(
+                4096,
+                ReadOptions.defaults().withChunkSize(4096).withLentChunks().chunkSizeBytes());
         assertThrows(NullPointerException.class, () -> ReadOptions.defaults().withLentChunks(null));
         assertThrows(IllegalArgumentException.class, () -> ChunkPool.create(0, 1));
         assertThrows(IllegalArgumentException.class, () -> ChunkPool.create(1, 0));
@@ -100,7 +109,7 @@ class LentReadTest {
         byte[] content = Bytes.random(100 * 1024, 3);
         Path file = Bytes.file(dir, "source", content);
         ChunkPool pool = ChunkPool.create(1024, 3);
-        CollectingSubscriber hoarder = CollectingSubscriber.all();     // keeps every chunk, gives none back
+        CollectingSubscriber hoarder = CollectingSubscriber.all(); // keeps every chunk, gives none back
         ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)).subscribe(hoarder);
         assertTrue(hoarder.terminated.await(10, TimeUnit.SECONDS));
 
@@ -110,7 +119,7 @@ class LentReadTest {
         assertTrue(pool.overflowed() >= 97, "chunks past the bound are heap: " + pool.overflowed());
         assertTrue(hoarder.chunks.stream().filter(ByteBuffer::isDirect).count() <= 3);
         for (ByteBuffer chunk : hoarder.chunks) {
-            ChunkPool.giveBack(chunk);                                 // heap ones too: every chunk is a loan
+            ChunkPool.giveBack(chunk); // heap ones too: every chunk is a loan
         }
         assertEquals(pool.allocatedChunks(), pool.idleChunks());
     }
@@ -123,7 +132,7 @@ class LentReadTest {
         ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)).subscribe(dropper);
         assertTrue(dropper.terminated.await(10, TimeUnit.SECONDS));
         assertEquals(8, pool.allocatedChunks());
-        ByteBuffer kept = dropper.chunks.get(0).slice();               // a view outlives its chunk
+        ByteBuffer kept = dropper.chunks.get(0).slice(); // a view outlives its chunk
         byte[] keptBytes = new byte[kept.remaining()];
         kept.duplicate().get(keptBytes);
         dropper.chunks.clear();
@@ -135,7 +144,7 @@ class LentReadTest {
         }
         assertEquals(1, pool.allocatedChunks(), "the slot under the live view stays lent, the rest come back");
 
-        CollectingSubscriber again = CollectingSubscriber.all();        // the freed slots are lent again
+        CollectingSubscriber again = CollectingSubscriber.all(); // the freed slots are lent again
         ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks(pool)).subscribe(again);
         assertTrue(again.terminated.await(10, TimeUnit.SECONDS));
         byte[] now = new byte[kept.remaining()];
@@ -156,7 +165,7 @@ class LentReadTest {
         long directBefore = directBytes();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
         List<ByteBuffer> givenBack = new ArrayList<>();
-        List<String> oversized = new ArrayList<>();                 // chunks of direct memory, or of more than twice their bytes
+        List<String> oversized = new ArrayList<>(); // chunks of direct memory, or of more than twice their bytes
         Drain drain = new Drain(chunk -> {
             if (chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
                 oversized.add(chunk.toString());
@@ -171,7 +180,8 @@ class LentReadTest {
         drain.done.get(30, TimeUnit.SECONDS);
 
         assertArrayEquals(content, received.toByteArray());
-        assertTrue((long) pool.maxChunks() * pool.chunkSizeBytes() <= 64L << 20,
+        assertTrue(
+                (long) pool.maxChunks() * pool.chunkSizeBytes() <= 64L << 20,
                 "a shared pool holds at most 64 MiB: " + pool);
         assertEquals(0, pool.allocatedChunks(), "the pool keeps nothing of the read: " + pool);
         assertEquals(0, pool.idleChunks());
@@ -180,27 +190,31 @@ class LentReadTest {
         assertEquals(List.of(), oversized, "each chunk is a heap buffer, with no more memory than twice its bytes");
         for (ByteBuffer chunk : givenBack) {
             assertFalse(ChunkPool.isLent(chunk));
-            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk));
+            IllegalArgumentException twice =
+                    assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk));
             assertTrue(twice.getMessage().contains("given back already"), twice.getMessage());
         }
 
-        givenBack.clear();                                           // dropped: the collector frees their memory
+        givenBack.clear(); // dropped: the collector frees their memory
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (directBytes() - directBefore >= chunkSize / 2 && System.nanoTime() < deadline) {
             System.gc();
             Thread.sleep(10);
         }
-        assertTrue(directBytes() - directBefore < chunkSize / 2, "direct memory still held after the read: "
-                + (directBytes() - directBefore) + " bytes more than before, " + pool);
+        assertTrue(
+                directBytes() - directBefore < chunkSize / 2,
+                "direct memory still held after the read: " + (directBytes() - directBefore)
+                        + " bytes more than before, " + pool);
     }
 
     @Test
     void aStreamReadWithChunksLargerThanTheSharedBudgetLendsExactCopies() throws Exception {
         byte[] content = Bytes.random(300_000, 8);
-        ReadOptions options = ReadOptions.defaults().withChunkSize(100 * 1024 * 1024).withLentChunks();
+        ReadOptions options =
+                ReadOptions.defaults().withChunkSize(100 * 1024 * 1024).withLentChunks();
         ChunkPool pool = options.chunkPool();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        List<String> oversized = new ArrayList<>();                 // chunks of direct memory, or of more than twice their bytes
+        List<String> oversized = new ArrayList<>(); // chunks of direct memory, or of more than twice their bytes
         Drain drain = new Drain(chunk -> {
             if (chunk.isDirect() || chunk.capacity() > 2L * chunk.remaining()) {
                 oversized.add(chunk.toString());
@@ -224,8 +238,11 @@ class LentReadTest {
         byte[] content = "a pipe's bytes, lent".getBytes(StandardCharsets.UTF_8);
         ChunkPool pool = ChunkPool.create(8, 2);
         for (BytePublisher publisher : List.of(
-                ByteStreams.publisher(new ByteArrayInputStream(content), ReadOptions.defaults().withLentChunks(pool)),
-                ByteChannels.publisher(Channels.newChannel(new ByteArrayInputStream(content)),
+                ByteStreams.publisher(
+                        new ByteArrayInputStream(content),
+                        ReadOptions.defaults().withLentChunks(pool)),
+                ByteChannels.publisher(
+                        Channels.newChannel(new ByteArrayInputStream(content)),
                         ReadOptions.defaults().withLentChunks(pool)))) {
             ByteArrayOutputStream received = new ByteArrayOutputStream();
             Drain drain = new Drain(chunk -> {
@@ -248,15 +265,30 @@ class LentReadTest {
         ChunkPool pool = ChunkPool.create(64 * 1024, 8);
         ReadOptions lent = ReadOptions.defaults().withLentChunks(pool);
 
-        assertEquals(content.length, ReactiveFile.of(dir.resolve("file")).write(ReactiveFile.of(source).read(lent))
-                .toCompletableFuture().get(30, TimeUnit.SECONDS));
+        assertEquals(
+                content.length,
+                ReactiveFile.of(dir.resolve("file"))
+                        .write(ReactiveFile.of(source).read(lent))
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
         ByteArrayOutputStream stream = new ByteArrayOutputStream();
-        assertEquals(content.length, ByteStreams.write(stream, ReactiveFile.of(source).read(lent), WriteOptions.defaults())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS));
+        assertEquals(
+                content.length,
+                ByteStreams.write(stream, ReactiveFile.of(source).read(lent), WriteOptions.defaults())
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
         Path viaChannel = dir.resolve("channel");
-        assertEquals(content.length, ByteChannels.write(Files.newByteChannel(viaChannel,
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE),
-                ReactiveFile.of(source).read(lent), WriteOptions.defaults()).toCompletableFuture().get(30, TimeUnit.SECONDS));
+        assertEquals(
+                content.length,
+                ByteChannels.write(
+                                Files.newByteChannel(
+                                        viaChannel,
+                                        java.nio.file.StandardOpenOption.CREATE,
+                                        java.nio.file.StandardOpenOption.WRITE),
+                                ReactiveFile.of(source).read(lent),
+                                WriteOptions.defaults())
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
 
         assertArrayEquals(content, Files.readAllBytes(dir.resolve("file")));
         assertArrayEquals(content, stream.toByteArray());
@@ -271,8 +303,10 @@ class LentReadTest {
         Path source = Bytes.file(dir, "source", content);
         ChunkPool shared = ChunkPool.shared(256 * 1024);
         long lentBefore = shared.lentChunks();
-        ReactiveFile.of(source).copyTo(dir.resolve("copy"), WriteOptions.defaults().withAtomicReplace())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        ReactiveFile.of(source)
+                .copyTo(dir.resolve("copy"), WriteOptions.defaults().withAtomicReplace())
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertArrayEquals(content, Files.readAllBytes(dir.resolve("copy")));
         assertTrue(shared.lentChunks() - lentBefore >= 8, "the copy borrowed its 256 KiB chunks");
         assertEquals(shared.allocatedChunks(), shared.idleChunks(), "and gave every one back");
@@ -282,8 +316,12 @@ class LentReadTest {
     void aGibibyteThroughASlowConsumerIn64MiBOfHeapStaysInThePool() throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:MaxDirectMemorySize=32m", "-cp", System.getProperty("java.class.path"),
-                LentReadChild.class.getName(), dir.toString()));
+                "-Xmx64m",
+                "-XX:MaxDirectMemorySize=32m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LentReadChild.class.getName(),
+                dir.toString()));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         child.getOutputStream().close();
         String output;
@@ -298,7 +336,9 @@ class LentReadTest {
     /** Direct memory in use by the JVM's direct buffers. */
     static long directBytes() {
         return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-                .filter(pool -> pool.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+                .filter(pool -> pool.getName().equals("direct"))
+                .mapToLong(BufferPoolMXBean::getMemoryUsed)
+                .sum();
     }
 
     /** Requests everything and hands each chunk to {@code consumer}. */

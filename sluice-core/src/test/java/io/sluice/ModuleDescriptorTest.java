@@ -23,26 +23,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The module exports the API packages only, and no public signature mentions an internal type. */
 class ModuleDescriptorTest {
 
-    private static final List<Class<?>> API = List.of(ReactiveFile.class, ByteChannels.class, ByteStreams.class,
-            BytePublisher.class, ReadOptions.class, WriteOptions.class, WriteMode.class, WriteListener.class,
-            WriteSnapshot.class, IoExecutors.class, io.sluice.demand.Demand.class,
-            io.sluice.demand.DemandStrategy.class, io.sluice.demand.DemandController.class,
-            io.sluice.demand.DemandState.class, io.sluice.demand.AdaptiveDemand.class,
+    private static final List<Class<?>> API = List.of(
+            ReactiveFile.class,
+            ByteChannels.class,
+            ByteStreams.class,
+            BytePublisher.class,
+            ReadOptions.class,
+            WriteOptions.class,
+            WriteMode.class,
+            WriteListener.class,
+            WriteSnapshot.class,
+            IoExecutors.class,
+            io.sluice.demand.Demand.class,
+            io.sluice.demand.DemandStrategy.class,
+            io.sluice.demand.DemandController.class,
+            io.sluice.demand.DemandState.class,
+            io.sluice.demand.AdaptiveDemand.class,
             io.sluice.http.FileBodyHandler.class);
 
     @Test
     void exportsTheApiPackagesToAllAndTheInternalsOnlyToTheSpringAndS3Modules() {
-        Path classes = Path.of(ReactiveFile.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        ModuleReference module = ModuleFinder.of(classes).find("io.sluice")
+        Path classes = Path.of(ReactiveFile.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .getPath());
+        ModuleReference module = ModuleFinder.of(classes)
+                .find("io.sluice")
                 .orElseThrow(() -> new AssertionError("no module io.sluice in " + classes));
         ModuleDescriptor descriptor = module.descriptor();
-        Set<String> exports = descriptor.exports().stream().filter(export -> !export.isQualified())
-                .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+        Set<String> exports = descriptor.exports().stream()
+                .filter(export -> !export.isQualified())
+                .map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toSet());
         assertEquals(Set.of("io.sluice", "io.sluice.demand", "io.sluice.http"), exports);
-        Set<String> qualified = descriptor.exports().stream().filter(ModuleDescriptor.Exports::isQualified)
-                .map(export -> export.source() + " to " + new TreeSet<>(export.targets())).collect(Collectors.toSet());
+        Set<String> qualified = descriptor.exports().stream()
+                .filter(ModuleDescriptor.Exports::isQualified)
+                .map(export -> export.source() + " to " + new TreeSet<>(export.targets()))
+                .collect(Collectors.toSet());
         assertEquals(Set.of("io.sluice.internal to [io.sluice.s3, io.sluice.spring]"), qualified);
-        assertTrue(descriptor.requires().stream().anyMatch(requirement -> requirement.name().equals("org.reactivestreams")));
+        assertTrue(descriptor.requires().stream()
+                .anyMatch(requirement -> requirement.name().equals("org.reactivestreams")));
     }
 
     @Test

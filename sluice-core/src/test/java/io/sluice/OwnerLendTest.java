@@ -66,15 +66,19 @@ class OwnerLendTest {
             return ChunkPool.lend(ByteBuffer.allocate(100), givenBack::incrementAndGet);
         });
 
-        assertThrows(CompletionException.class, () -> ReactiveFile.of(dir.resolve("missing/target"))
-                .write(lent).toCompletableFuture().join());
+        assertThrows(
+                CompletionException.class,
+                () -> ReactiveFile.of(dir.resolve("missing/target"))
+                        .write(lent)
+                        .toCompletableFuture()
+                        .join());
 
         assertEquals(lentCount.get(), givenBack.get());
     }
 
     @Test
     void theViewIsFreshAndAGiveBackTwiceIsRefused() {
-        ByteBuffer own = ByteBuffer.wrap(new byte[]{1, 2, 3}).position(1);
+        ByteBuffer own = ByteBuffer.wrap(new byte[] {1, 2, 3}).position(1);
         AtomicInteger givenBack = new AtomicInteger();
 
         ByteBuffer view = ChunkPool.lend(own, givenBack::incrementAndGet);

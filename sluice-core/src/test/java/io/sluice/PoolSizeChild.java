@@ -16,15 +16,18 @@ import java.util.concurrent.TimeUnit;
  */
 final class PoolSizeChild {
 
-    private PoolSizeChild() {
-    }
+    private PoolSizeChild() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("user-executor")) {
             Path file = Files.createTempFile("pool-size-child", ".bin");
             try {
-                long written = ReactiveFile.of(file).write(io.sluice.testing.TestPublishers.chunks(new byte[] {1, 2, 3}, 1),
-                        WriteOptions.defaults().withExecutor(Runnable::run)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                long written = ReactiveFile.of(file)
+                        .write(
+                                io.sluice.testing.TestPublishers.chunks(new byte[] {1, 2, 3}, 1),
+                                WriteOptions.defaults().withExecutor(Runnable::run))
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS);
                 System.out.println(written == 3 ? "user-executor-ok" : "user-executor-wrote-" + written);
             } finally {
                 Files.deleteIfExists(file);

@@ -29,10 +29,11 @@ class PromptChunksPropertyTest {
             @ForAll @Size(min = 1, max = 12) List<@IntRange(min = 1, max = 20_000) Integer> writes,
             @ForAll @IntRange(min = 1, max = 70_000) int chunkSize,
             @ForAll boolean oneRequestAtATime,
-            @ForAll boolean asStream) throws Exception {
+            @ForAll boolean asStream)
+            throws Exception {
         Pipe pipe = Pipe.open();
-        CollectingSubscriber subscriber = oneRequestAtATime
-                ? CollectingSubscriber.oneAtATime() : CollectingSubscriber.all();
+        CollectingSubscriber subscriber =
+                oneRequestAtATime ? CollectingSubscriber.oneAtATime() : CollectingSubscriber.all();
         ReadOptions options = ReadOptions.defaults().withChunkSize(chunkSize);
         BytePublisher publisher = asStream
                 ? ByteStreams.publisher(Channels.newInputStream(pipe.source()), options)
@@ -47,9 +48,11 @@ class PromptChunksPropertyTest {
                     sink.write(buffer);
                 }
                 written.write(piece);
-                assertTrue(subscriber.awaitBytes(written.size(), 10, TimeUnit.SECONDS), "write " + i + " of "
-                        + piece.length + " bytes not delivered; received " + subscriber.receivedBytes() + " of "
-                        + written.size());
+                assertTrue(
+                        subscriber.awaitBytes(written.size(), 10, TimeUnit.SECONDS),
+                        "write " + i + " of "
+                                + piece.length + " bytes not delivered; received " + subscriber.receivedBytes() + " of "
+                                + written.size());
             }
         }
         assertTrue(subscriber.terminated.await(10, TimeUnit.SECONDS), "no terminal signal");

@@ -42,7 +42,8 @@ class PromptReadTest {
             CollectingSubscriber subscriber = new CollectingSubscriber(0);
             ByteChannels.publisher(pipe.source()).subscribe(subscriber);
             subscriber.subscription.request(1);
-            assertTrue(subscriber.awaitChunks(1, 10, TimeUnit.SECONDS),
+            assertTrue(
+                    subscriber.awaitChunks(1, 10, TimeUnit.SECONDS),
                     "a 10-byte chunk must not wait for 64 KiB that the pipe does not hold");
             assertEquals(1, subscriber.chunks.size());
             assertArrayEquals(ten, subscriber.bytes());
@@ -73,7 +74,7 @@ class PromptReadTest {
                     return 3;
                 }
                 try {
-                    release.await();              // a peer that has nothing more to say yet
+                    release.await(); // a peer that has nothing more to say yet
                 } catch (InterruptedException e) {
                     throw new InterruptedIOException();
                 }
@@ -101,10 +102,10 @@ class PromptReadTest {
     @Test
     void aRequestResponseExchangeOverASocketDoesNotDeadlock() throws Exception {
         ExecutorService peerThread = Executors.newSingleThreadExecutor();
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-             SocketChannel client = SocketChannel.open(server.getLocalAddress());
-             SocketChannel peer = server.accept()) {
+        try (ServerSocketChannel server =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                SocketChannel client = SocketChannel.open(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
             int rounds = 20;
             Future<?> exchange = peerThread.submit(() -> {
                 for (int i = 0; i < rounds; i++) {
@@ -116,11 +117,12 @@ class PromptReadTest {
                 return null;
             });
             Answering subscriber = new Answering(client);
-            ByteChannels.publisher(client, ReadOptions.defaults().withChunkSize(4096)).subscribe(subscriber);
+            ByteChannels.publisher(client, ReadOptions.defaults().withChunkSize(4096))
+                    .subscribe(subscriber);
             try {
                 exchange.get(10, TimeUnit.SECONDS);
             } finally {
-                peer.close();                     // on failure: ends the read, so the publisher ends too
+                peer.close(); // on failure: ends the read, so the publisher ends too
             }
             assertTrue(subscriber.done.await(30, TimeUnit.SECONDS));
             assertNull(subscriber.error);
@@ -139,8 +141,9 @@ class PromptReadTest {
                 sink.write(ByteBuffer.wrap(content, i, Math.min(7, content.length - i)));
             }
             CollectingSubscriber subscriber = CollectingSubscriber.all();
-            ByteChannels.publisher(pipe.source(), ReadOptions.range(5, 40).withChunkSize(16)).subscribe(subscriber);
-            subscriber.await();                   // the pipe stays open: the range alone ends the read
+            ByteChannels.publisher(pipe.source(), ReadOptions.range(5, 40).withChunkSize(16))
+                    .subscribe(subscriber);
+            subscriber.await(); // the pipe stays open: the range alone ends the read
             assertNull(subscriber.error);
             assertArrayEquals(Arrays.copyOfRange(content, 5, 45), subscriber.bytes());
             for (ByteBuffer chunk : subscriber.chunks) {
@@ -152,7 +155,7 @@ class PromptReadTest {
     private static String readLine(SocketChannel channel) throws IOException {
         StringBuilder line = new StringBuilder();
         ByteBuffer one = ByteBuffer.allocate(1);
-        for (;;) {
+        for (; ; ) {
             one.clear();
             if (channel.read(one) < 0) {
                 throw new IOException("peer closed before a whole line; got '" + line + "'");
@@ -169,11 +172,11 @@ class PromptReadTest {
     /** Answers every whole "ping i" line with "pong i", requesting one chunk at a time. */
     private static final class Answering implements Subscriber<ByteBuffer> {
         private final SocketChannel channel;
-        private final StringBuilder pending = new StringBuilder();   // onNext only (serial, §1.3)
+        private final StringBuilder pending = new StringBuilder(); // onNext only (serial, §1.3)
         final CountDownLatch done = new CountDownLatch(1);
-        private Subscription subscription;                           // onSubscribe, then onNext (serial)
-        volatile int answered;                                       // onNext -> test thread
-        volatile Throwable error;                                    // onError -> test thread
+        private Subscription subscription; // onSubscribe, then onNext (serial)
+        volatile int answered; // onNext -> test thread
+        volatile Throwable error; // onError -> test thread
 
         Answering(SocketChannel channel) {
             this.channel = channel;
@@ -193,8 +196,8 @@ class PromptReadTest {
                 while ((end = pending.indexOf("\n")) >= 0) {
                     String ping = pending.substring(0, end);
                     pending.delete(0, end + 1);
-                    channel.write(ByteBuffer.wrap(("pong" + ping.substring(4) + "\n")
-                            .getBytes(StandardCharsets.US_ASCII)));
+                    channel.write(
+                            ByteBuffer.wrap(("pong" + ping.substring(4) + "\n").getBytes(StandardCharsets.US_ASCII)));
                     answered++;
                 }
             } catch (IOException e) {

@@ -48,7 +48,8 @@ class ReactiveFileReadTest {
         CollectingSubscriber subscriber = CollectingSubscriber.all();
         ReactiveFile.of(Bytes.file(dir, "d", content)).read().subscribe(subscriber);
         subscriber.await();
-        assertEquals(java.util.List.of(65536, 65536, 65536, 5),
+        assertEquals(
+                java.util.List.of(65536, 65536, 65536, 5),
                 subscriber.chunks.stream().map(ByteBuffer::remaining).collect(java.util.stream.Collectors.toList()));
         assertArrayEquals(content, subscriber.bytes());
     }
@@ -79,10 +80,12 @@ class ReactiveFileReadTest {
         byte[] content = Bytes.random(100_000, 3);
         Path file = Bytes.file(dir, "f", content);
         CollectingSubscriber subscriber = CollectingSubscriber.all();
-        ReactiveFile.of(file).read(ReadOptions.range(12_345, 50_000).withChunkSize(4096)).subscribe(subscriber);
+        ReactiveFile.of(file)
+                .read(ReadOptions.range(12_345, 50_000).withChunkSize(4096))
+                .subscribe(subscriber);
         subscriber.await();
         assertArrayEquals(Arrays.copyOfRange(content, 12_345, 62_345), subscriber.bytes());
-        assertEquals(13, subscriber.chunks.size());       // 12 full chunks of 4096 + 848
+        assertEquals(13, subscriber.chunks.size()); // 12 full chunks of 4096 + 848
     }
 
     @Test
@@ -108,7 +111,7 @@ class ReactiveFileReadTest {
         while (subscriber.chunks.size() < 3 && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        Thread.sleep(50);                           // a publisher that ignores demand would send more by now
+        Thread.sleep(50); // a publisher that ignores demand would send more by now
         assertEquals(3, subscriber.chunks.size());
         subscriber.subscription.request(Long.MAX_VALUE);
         subscriber.await();
@@ -118,11 +121,11 @@ class ReactiveFileReadTest {
     @Test
     void opensNothingBeforeTheFirstRequest() throws Exception {
         Path file = dir.resolve("later");
-        BytePublisher publisher = ReactiveFile.of(file).read();   // the file does not exist yet
+        BytePublisher publisher = ReactiveFile.of(file).read(); // the file does not exist yet
         Files.write(file, new byte[] {1, 2, 3});
         CollectingSubscriber subscriber = new CollectingSubscriber(0);
         publisher.subscribe(subscriber);
-        Thread.sleep(50);                                           // time to open, if it wrongly did
+        Thread.sleep(50); // time to open, if it wrongly did
         assertEquals(0, OpenFiles.under(dir).size(), "R3: nothing open before request(n)");
         subscriber.subscription.request(1);
         subscriber.await();
@@ -184,7 +187,7 @@ class ReactiveFileReadTest {
         Path file = Bytes.file(dir, "f", Bytes.random(100_000, 8));
         CollectingSubscriber subscriber = new CollectingSubscriber(0);
         ReactiveFile.of(file).read(ReadOptions.defaults().withChunkSize(1000)).subscribe(subscriber);
-        subscriber.subscription.request(1);          // opens the file
+        subscriber.subscription.request(1); // opens the file
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (subscriber.chunks.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(1);
@@ -202,7 +205,8 @@ class ReactiveFileReadTest {
         CollectingSubscriber subscriber = CollectingSubscriber.all();
         ReactiveFile.of(file).read().subscribe(subscriber);
         subscriber.await();
-        assertTrue(subscriber.threads.stream().allMatch(name -> name.startsWith("sluice-io-")),
+        assertTrue(
+                subscriber.threads.stream().allMatch(name -> name.startsWith("sluice-io-")),
                 subscriber.threads.toString());
         ByteBuffer first = subscriber.chunks.get(0);
         assertFalse(first.isReadOnly());
@@ -211,16 +215,24 @@ class ReactiveFileReadTest {
 
     @Test
     void badArgumentsThrowAtTheCall() {
-        assertEquals("chunkSize must be positive, was 0",
-                assertThrows(IllegalArgumentException.class, () -> ReadOptions.defaults().withChunkSize(0))
+        assertEquals(
+                "chunkSize must be positive, was 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> ReadOptions.defaults().withChunkSize(0))
                         .getMessage());
-        assertEquals("offset must not be negative, was -1",
-                assertThrows(IllegalArgumentException.class, () -> ReadOptions.range(-1, 10)).getMessage());
-        assertEquals("length must not be negative, was -5",
-                assertThrows(IllegalArgumentException.class, () -> ReadOptions.range(0, -5)).getMessage());
+        assertEquals(
+                "offset must not be negative, was -1",
+                assertThrows(IllegalArgumentException.class, () -> ReadOptions.range(-1, 10))
+                        .getMessage());
+        assertEquals(
+                "length must not be negative, was -5",
+                assertThrows(IllegalArgumentException.class, () -> ReadOptions.range(0, -5))
+                        .getMessage());
         assertThrows(NullPointerException.class, () -> ReactiveFile.of(null));
         assertThrows(NullPointerException.class, () -> ReactiveFile.of(dir).read(null));
-        assertThrows(NullPointerException.class,
+        assertThrows(
+                NullPointerException.class,
                 () -> ReactiveFile.of(dir).read().subscribe((org.reactivestreams.Subscriber<ByteBuffer>) null));
     }
 }

@@ -50,8 +50,11 @@ class ReactiveFileWriteTest {
     }
 
     private static Throwable failureOf(java.util.concurrent.CompletionStage<Long> stage) {
-        CompletionException exception = assertThrows(CompletionException.class,
-                () -> stage.toCompletableFuture().orTimeout(30, TimeUnit.SECONDS).join());
+        CompletionException exception = assertThrows(
+                CompletionException.class,
+                () -> stage.toCompletableFuture()
+                        .orTimeout(30, TimeUnit.SECONDS)
+                        .join());
         return exception.getCause();
     }
 
@@ -60,8 +63,10 @@ class ReactiveFileWriteTest {
     void writesEveryByteAndCompletesWithTheCount(DemandStrategy strategy) throws IOException {
         byte[] content = Bytes.random(3 * 1024 * 1024 + 11, 1);
         Path file = dir.resolve("out");
-        long written = join(ReactiveFile.of(file).write(TestPublishers.chunks(content, 1024),
-                WriteOptions.defaults().withDemand(strategy)));
+        long written = join(ReactiveFile.of(file)
+                .write(
+                        TestPublishers.chunks(content, 1024),
+                        WriteOptions.defaults().withDemand(strategy)));
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(file));
     }
@@ -88,8 +93,8 @@ class ReactiveFileWriteTest {
         assertInstanceOf(FileAlreadyExistsException.class, failure);
         assertTrue(upstream.cancelled.get());
         assertArrayEquals(new byte[] {1}, Files.readAllBytes(file));
-        join(ReactiveFile.of(dir.resolve("fresh")).write(TestPublishers.chunks(new byte[] {7}, 1),
-                WriteOptions.createNew()));
+        join(ReactiveFile.of(dir.resolve("fresh"))
+                .write(TestPublishers.chunks(new byte[] {7}, 1), WriteOptions.createNew()));
         assertArrayEquals(new byte[] {7}, Files.readAllBytes(dir.resolve("fresh")));
     }
 
@@ -97,8 +102,12 @@ class ReactiveFileWriteTest {
     void syncForcesBeforeCompleting() throws IOException {
         byte[] content = Bytes.random(100_000, 3);
         Path file = dir.resolve("out");
-        assertEquals(content.length, join(ReactiveFile.of(file).write(TestPublishers.chunks(content, 4096),
-                WriteOptions.defaults().withSync())));
+        assertEquals(
+                content.length,
+                join(ReactiveFile.of(file)
+                        .write(
+                                TestPublishers.chunks(content, 4096),
+                                WriteOptions.defaults().withSync())));
         assertArrayEquals(content, Files.readAllBytes(file));
     }
 
@@ -111,8 +120,8 @@ class ReactiveFileWriteTest {
 
     @Test
     void aMissingParentFailsWithNoSuchFileException() {
-        Throwable failure = failureOf(ReactiveFile.of(dir.resolve("no/such/dir/out"))
-                .write(TestPublishers.chunks(new byte[] {1}, 1)));
+        Throwable failure = failureOf(
+                ReactiveFile.of(dir.resolve("no/such/dir/out")).write(TestPublishers.chunks(new byte[] {1}, 1)));
         assertInstanceOf(NoSuchFileException.class, failure);
     }
 
@@ -136,7 +145,8 @@ class ReactiveFileWriteTest {
         TestPublishers.Recording upstream = TestPublishers.ignoringDemand(Bytes.random(1_000_000, 5), 1024);
         Throwable failure = failureOf(ReactiveFile.of(dir.resolve("out")).write(upstream));
         assertInstanceOf(IllegalStateException.class, failure);
-        assertTrue(failure.getMessage().startsWith("§1.1: upstream sent item #2 but only 1 were requested"),
+        assertTrue(
+                failure.getMessage().startsWith("§1.1: upstream sent item #2 but only 1 were requested"),
                 failure.getMessage());
         assertTrue(upstream.cancelled.get());
     }
@@ -144,7 +154,8 @@ class ReactiveFileWriteTest {
     @Test
     void cancellingTheStageCancelsUpstreamAndClosesTheFile() throws Exception {
         NeverEndingPublisher upstream = new NeverEndingPublisher();
-        CompletableFuture<Long> stage = ReactiveFile.of(dir.resolve("out")).write(upstream).toCompletableFuture();
+        CompletableFuture<Long> stage =
+                ReactiveFile.of(dir.resolve("out")).write(upstream).toCompletableFuture();
         assertTrue(upstream.firstRequest.await(10, TimeUnit.SECONDS));
         assertTrue(stage.cancel(true));
         assertTrue(upstream.cancelled.await(10, TimeUnit.SECONDS));
@@ -155,11 +166,14 @@ class ReactiveFileWriteTest {
     @Test
     void aTimeoutOnTheStageAbortsTheWrite() throws Exception {
         NeverEndingPublisher upstream = new NeverEndingPublisher();
-        CompletableFuture<Long> stage = ReactiveFile.of(dir.resolve("out")).write(upstream)
-                .toCompletableFuture().orTimeout(50, TimeUnit.MILLISECONDS);
+        CompletableFuture<Long> stage = ReactiveFile.of(dir.resolve("out"))
+                .write(upstream)
+                .toCompletableFuture()
+                .orTimeout(50, TimeUnit.MILLISECONDS);
         assertTrue(upstream.cancelled.await(10, TimeUnit.SECONDS));
         OpenFiles.awaitNoneUnder(dir);
-        assertInstanceOf(java.util.concurrent.TimeoutException.class,
+        assertInstanceOf(
+                java.util.concurrent.TimeoutException.class,
                 assertThrows(CompletionException.class, stage::join).getCause());
     }
 
@@ -169,21 +183,25 @@ class ReactiveFileWriteTest {
         WriteOptions options = atomic ? WriteOptions.defaults().withAtomicReplace() : WriteOptions.defaults();
         List<String> baseline = OpenFiles.targets();
         SilentPublisher forgotten = new SilentPublisher();
-        CompletableFuture<Long> pending = ReactiveFile.of(dir.resolve("pending")).write(forgotten, options)
+        CompletableFuture<Long> pending = ReactiveFile.of(dir.resolve("pending"))
+                .write(forgotten, options)
                 .toCompletableFuture();
         SilentPublisher silent = new SilentPublisher();
-        CompletableFuture<Long> timed = ReactiveFile.of(dir.resolve("out")).write(silent, options)
-                .toCompletableFuture().orTimeout(100, TimeUnit.MILLISECONDS);
+        CompletableFuture<Long> timed = ReactiveFile.of(dir.resolve("out"))
+                .write(silent, options)
+                .toCompletableFuture()
+                .orTimeout(100, TimeUnit.MILLISECONDS);
 
-        Throwable failure = assertThrows(java.util.concurrent.ExecutionException.class,
-                () -> timed.get(10, TimeUnit.SECONDS)).getCause();
+        Throwable failure = assertThrows(
+                        java.util.concurrent.ExecutionException.class, () -> timed.get(10, TimeUnit.SECONDS))
+                .getCause();
         assertInstanceOf(java.util.concurrent.TimeoutException.class, failure);
         assertFalse(pending.isDone(), "without a timeout nothing ends the write");
         OpenFiles.awaitClosed(dir, baseline);
         assertEquals(List.of(), listing(dir), "nothing was created, not even a temporary file");
 
         RecordingSubscription late = new RecordingSubscription();
-        silent.subscriber.onSubscribe(late);                       // a subscription after the end is cancelled
+        silent.subscriber.onSubscribe(late); // a subscription after the end is cancelled
         assertTrue(late.cancelled.await(10, TimeUnit.SECONDS));
         assertEquals(0, late.requested.get(), "and nothing is requested from it");
         assertEquals(List.of(), listing(dir));
@@ -208,7 +226,9 @@ class ReactiveFileWriteTest {
         byte[] content = Bytes.random(500_000, 7);
         Path source = Bytes.file(dir, "in", content);
         Path target = dir.resolve("out");
-        assertEquals(content.length, join(ReactiveFile.of(target).write(ReactiveFile.of(source).read())));
+        assertEquals(
+                content.length,
+                join(ReactiveFile.of(target).write(ReactiveFile.of(source).read())));
         assertArrayEquals(content, Files.readAllBytes(target));
     }
 
@@ -216,8 +236,9 @@ class ReactiveFileWriteTest {
     void requestAndCancelOnUpstreamAreNeverConcurrent_2_7() {
         for (int i = 0; i < 200; i++) {
             TestPublishers.Recording upstream = TestPublishers.chunks(Bytes.random(64 * 1024, i), 512);
-            CompletableFuture<Long> stage = ReactiveFile.of(dir.resolve("out" + i)).write(upstream,
-                    WriteOptions.defaults().withDemand(Demand.fixed(8, 2))).toCompletableFuture();
+            CompletableFuture<Long> stage = ReactiveFile.of(dir.resolve("out" + i))
+                    .write(upstream, WriteOptions.defaults().withDemand(Demand.fixed(8, 2)))
+                    .toCompletableFuture();
             if (i % 2 == 0) {
                 stage.cancel(true);
             }
@@ -233,11 +254,16 @@ class ReactiveFileWriteTest {
     @Test
     void badArgumentsThrowAtTheCall() {
         ReactiveFile file = ReactiveFile.of(dir.resolve("out"));
-        assertThrows(NullPointerException.class,
+        assertThrows(
+                NullPointerException.class,
                 () -> file.write((org.reactivestreams.Publisher<java.nio.ByteBuffer>) null));
         assertThrows(NullPointerException.class, () -> file.write(TestPublishers.chunks(new byte[0], 1), null));
-        assertEquals("maxQueuedBytes must be positive, was 0", assertThrows(IllegalArgumentException.class,
-                () -> WriteOptions.defaults().withMaxQueuedBytes(0)).getMessage());
+        assertEquals(
+                "maxQueuedBytes must be positive, was 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> WriteOptions.defaults().withMaxQueuedBytes(0))
+                        .getMessage());
         assertThrows(NullPointerException.class, () -> WriteOptions.defaults().withDemand(null));
         assertThrows(NullPointerException.class, () -> WriteOptions.defaults().withExecutor(null));
     }
@@ -251,7 +277,7 @@ class ReactiveFileWriteTest {
 
     /** Keeps its subscriber and never calls it: no {@code onSubscribe}, no terminal signal. */
     static final class SilentPublisher implements org.reactivestreams.Publisher<java.nio.ByteBuffer> {
-        volatile org.reactivestreams.Subscriber<? super java.nio.ByteBuffer> subscriber;   // subscribing thread -> test
+        volatile org.reactivestreams.Subscriber<? super java.nio.ByteBuffer> subscriber; // subscribing thread -> test
 
         @Override
         public void subscribe(org.reactivestreams.Subscriber<? super java.nio.ByteBuffer> subscriber) {
@@ -261,7 +287,8 @@ class ReactiveFileWriteTest {
 
     /** Counts what the writer asks of it. */
     static final class RecordingSubscription implements org.reactivestreams.Subscription {
-        final java.util.concurrent.atomic.AtomicLong requested = new java.util.concurrent.atomic.AtomicLong();   // writer's drain -> test
+        final java.util.concurrent.atomic.AtomicLong requested =
+                new java.util.concurrent.atomic.AtomicLong(); // writer's drain -> test
         final java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
 
         @Override

@@ -31,10 +31,11 @@ class SlicedLentChunksTest {
 
     @Test
     void aSliceOrDuplicateIsNotLentAndItsGiveBackSaysToGiveBackTheChunk() {
-        ByteBuffer chunk = ChunkPool.lend(ByteBuffer.allocate(8), () -> { });
+        ByteBuffer chunk = ChunkPool.lend(ByteBuffer.allocate(8), () -> {});
         for (ByteBuffer view : List.of(chunk.slice(), chunk.duplicate(), chunk.asReadOnlyBuffer())) {
             assertFalse(ChunkPool.isLent(view));
-            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(view));
+            IllegalArgumentException refused =
+                    assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(view));
             assertTrue(refused.getMessage().contains("slice() or duplicate() of a lent chunk"), refused.getMessage());
             assertTrue(refused.getMessage().contains("give back the chunk that was lent itself"), refused.getMessage());
         }
@@ -55,11 +56,13 @@ class SlicedLentChunksTest {
                 .map(ByteBuffer::slice)
                 .doOnNext(slice -> {
                     if (kept.isEmpty() && slice.isDirect()) {
-                        kept.add(slice);                           // a holder downstream keeps one view
+                        kept.add(slice); // a holder downstream keeps one view
                     }
                 });
 
-        assertEquals(content.length, ReactiveFile.of(target).write(slices).toCompletableFuture().get(30, TimeUnit.SECONDS));
+        assertEquals(
+                content.length,
+                ReactiveFile.of(target).write(slices).toCompletableFuture().get(30, TimeUnit.SECONDS));
         assertArrayEquals(content, Files.readAllBytes(target), "the slices' bytes, written as owned buffers");
         assertEquals(0, pool.idleChunks(), "the writer gave back nothing: it received views, not loans");
         assertEquals(1, kept.size());
@@ -70,21 +73,22 @@ class SlicedLentChunksTest {
 
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (pool.allocatedChunks() > 1 && System.nanoTime() < deadline) {
-            System.gc();                                           // the chunks nobody gave back become garbage
+            System.gc(); // the chunks nobody gave back become garbage
             Thread.sleep(10);
         }
         assertEquals(1, pool.allocatedChunks(), "only the memory under the kept view is still counted: " + pool);
 
-        CollectingSubscriber hoarder = CollectingSubscriber.all();   // the pool lends its memory again
+        CollectingSubscriber hoarder = CollectingSubscriber.all(); // the pool lends its memory again
         ReactiveFile.of(source).read(lent).subscribe(hoarder);
         assertTrue(hoarder.terminated.await(30, TimeUnit.SECONDS));
         assertArrayEquals(content, Bytes.concat(hoarder.chunks));
-        assertEquals(3, hoarder.chunks.stream().filter(ByteBuffer::isDirect).count(), "the three freed slots, lent again");
+        assertEquals(
+                3, hoarder.chunks.stream().filter(ByteBuffer::isDirect).count(), "the three freed slots, lent again");
         byte[] now = new byte[view.remaining()];
         view.duplicate().get(now);
         assertArrayEquals(viewBytes, now, "memory under a live view is never lent again");
         for (ByteBuffer chunk : hoarder.chunks) {
-            ChunkPool.giveBack(chunk);                             // each once; the view is not among them
+            ChunkPool.giveBack(chunk); // each once; the view is not among them
         }
         assertEquals(pool.allocatedChunks() - 1, pool.idleChunks(), "all back but the memory under the view: " + pool);
         assertEquals(content[0], view.get(0), "the view is still readable");

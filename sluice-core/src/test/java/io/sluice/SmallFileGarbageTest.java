@@ -33,7 +33,7 @@ class SmallFileGarbageTest {
         assumeFalse(Boolean.getBoolean("sluice.leakDetection"), "leak detection records a stack per loan");
         Path file = Files.write(dir.resolve("small"), new byte[1024]);
         ReadOptions lent = ReadOptions.defaults().withLentChunks().withExecutor(CALLING_THREAD);
-        for (int i = 0; i < READS * 5; i++) {                 // until the JIT has compiled the read
+        for (int i = 0; i < READS * 5; i++) { // until the JIT has compiled the read
             read(file, lent);
         }
         long before = ThreadAllocation.allocatedBytes();

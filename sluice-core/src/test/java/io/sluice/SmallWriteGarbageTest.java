@@ -36,7 +36,7 @@ class SmallWriteGarbageTest {
         assumeFalse(Boolean.getBoolean("sluice.leakDetection"), "leak detection records a stack per loan");
         WriteOptions options = WriteOptions.defaults().withExecutor(CALLING_THREAD);
         ByteBuffer item = ByteBuffer.allocate(1024);
-        for (int i = 0; i < WRITES * 5; i++) {                // until the JIT has compiled the write
+        for (int i = 0; i < WRITES * 5; i++) { // until the JIT has compiled the write
             write(dir.resolve("warm-" + (i % 16)), item, options);
         }
         long garbage = 0;
@@ -45,7 +45,9 @@ class SmallWriteGarbageTest {
         }
         long perWrite = garbage / WRITES;
 
-        assertTrue(perWrite <= AT_MOST_BYTES, "a one-item 1 KiB write allocated " + perWrite + " bytes on its drain's thread");
+        assertTrue(
+                perWrite <= AT_MOST_BYTES,
+                "a one-item 1 KiB write allocated " + perWrite + " bytes on its drain's thread");
     }
 
     /** Writes {@code item} to {@code file} and returns what this thread allocated from subscribe to the last request. */

@@ -38,8 +38,8 @@ class StreamWriteCancelTest {
         PipedInputStream neverRead = new PipedInputStream(PIPE_BYTES);
         WatchedPipe out = new WatchedPipe(neverRead);
         try {
-            CompletableFuture<Long> stage = ByteStreams.write(out,
-                    TestPublishers.chunks(new byte[8 * 1024 * 1024], 64 * 1024), WriteOptions.defaults())
+            CompletableFuture<Long> stage = ByteStreams.write(
+                            out, TestPublishers.chunks(new byte[8 * 1024 * 1024], 64 * 1024), WriteOptions.defaults())
                     .toCompletableFuture();
             assertTrue(out.writing.await(10, TimeUnit.SECONDS), "the write starts");
             // The pipe holds 1 KiB and nobody reads: the write blocks (if it has not yet, the
@@ -51,7 +51,7 @@ class StreamWriteCancelTest {
             awaitNoThreadIn("pipedWrite");
             awaitNoThreadNamed("sluice-stream-close");
         } finally {
-            neverRead.close();                    // frees a writer the cancel left blocked (old code)
+            neverRead.close(); // frees a writer the cancel left blocked (old code)
         }
     }
 
@@ -64,7 +64,7 @@ class StreamWriteCancelTest {
             Socket client = new Socket();
             client.setSendBufferSize(32 * 1024);
             client.connect(server.getLocalSocketAddress());
-            try (Socket silent = server.accept()) {       // never reads: the client's writes block
+            try (Socket silent = server.accept()) { // never reads: the client's writes block
                 CountDownLatch writing = new CountDownLatch(1);
                 OutputStream out = new FilterOutputStream(client.getOutputStream()) {
                     @Override
@@ -73,8 +73,10 @@ class StreamWriteCancelTest {
                         BlockedIn.socketWrite(() -> out.write(bytes, off, len));
                     }
                 };
-                CompletableFuture<Long> stage = ByteStreams.write(out,
-                        TestPublishers.chunks(new byte[16 * 1024 * 1024], 64 * 1024), WriteOptions.defaults())
+                CompletableFuture<Long> stage = ByteStreams.write(
+                                out,
+                                TestPublishers.chunks(new byte[16 * 1024 * 1024], 64 * 1024),
+                                WriteOptions.defaults())
                         .toCompletableFuture();
                 assertTrue(writing.await(10, TimeUnit.SECONDS), "the write starts");
                 assertTrue(stage.cancel(true));
@@ -82,7 +84,7 @@ class StreamWriteCancelTest {
                 awaitNoThreadIn("socketWrite");
                 assertFalse(silent.isClosed());
             } finally {
-                client.close();                   // frees a writer the cancel left blocked (old code)
+                client.close(); // frees a writer the cancel left blocked (old code)
             }
         }
         OpenFiles.awaitAtMost(baseline);
@@ -98,8 +100,8 @@ class StreamWriteCancelTest {
         PipedInputStream neverRead = new PipedInputStream(PIPE_BYTES);
         WatchedPipe pipe = new WatchedPipe(neverRead);
         OutputStream out = new BufferedOutputStream(pipe, 8192);
-        CompletableFuture<Long> stage = ByteStreams.write(out,
-                TestPublishers.chunks(new byte[1024 * 1024], 64 * 1024), WriteOptions.defaults())
+        CompletableFuture<Long> stage = ByteStreams.write(
+                        out, TestPublishers.chunks(new byte[1024 * 1024], 64 * 1024), WriteOptions.defaults())
                 .toCompletableFuture();
         try {
             assertTrue(pipe.writing.await(10, TimeUnit.SECONDS), "the write starts");
@@ -111,7 +113,7 @@ class StreamWriteCancelTest {
             assertEquals(Boolean.TRUE, cancelled.get());
             assertTrue(stage.isCancelled());
         } finally {
-            neverRead.close();                    // the reader goes away: the write fails, the close proceeds
+            neverRead.close(); // the reader goes away: the write fails, the close proceeds
         }
         assertTrue(pipe.closed.await(10, TimeUnit.SECONDS), "the stream is closed once its write has ended");
         awaitNoThreadIn("pipedWrite");
@@ -128,9 +130,9 @@ class StreamWriteCancelTest {
         WatchedPipe pipe = new WatchedPipe(neverRead);
         OutputStream out = new BufferedOutputStream(pipe, 8192);
         CountDownLatch buffered = new CountDownLatch(1);
-        int itemBytes = 2 * PIPE_BYTES;                       // more than the pipe takes: the flush blocks
-        org.reactivestreams.Publisher<java.nio.ByteBuffer> twoThenSilence = subscriber ->
-                subscriber.onSubscribe(new org.reactivestreams.Subscription() {
+        int itemBytes = 2 * PIPE_BYTES; // more than the pipe takes: the flush blocks
+        org.reactivestreams.Publisher<java.nio.ByteBuffer> twoThenSilence =
+                subscriber -> subscriber.onSubscribe(new org.reactivestreams.Subscription() {
                     private int sent;
 
                     @Override
@@ -141,15 +143,15 @@ class StreamWriteCancelTest {
                     }
 
                     @Override
-                    public void cancel() {
-                    }
+                    public void cancel() {}
                 });
-        CompletableFuture<Long> stage = ByteStreams.write(out, twoThenSilence, WriteOptions.defaults()
-                .withListener(snapshot -> {
-                    if (snapshot.writtenBytes() == 2L * itemBytes) {
-                        buffered.countDown();
-                    }
-                })).toCompletableFuture();
+        CompletableFuture<Long> stage = ByteStreams.write(
+                        out, twoThenSilence, WriteOptions.defaults().withListener(snapshot -> {
+                            if (snapshot.writtenBytes() == 2L * itemBytes) {
+                                buffered.countDown();
+                            }
+                        }))
+                .toCompletableFuture();
         try {
             assertTrue(buffered.await(10, TimeUnit.SECONDS), "both items went into the stream's buffer");
             AtomicReference<Boolean> cancelled = new AtomicReference<>();
@@ -159,7 +161,7 @@ class StreamWriteCancelTest {
             assertFalse(canceller.isAlive(), "cancel() returns although the stream's close blocks");
             assertEquals(Boolean.TRUE, cancelled.get());
         } finally {
-            neverRead.close();                                // the close's flush fails, the close proceeds
+            neverRead.close(); // the close's flush fails, the close proceeds
         }
         assertTrue(pipe.closed.await(10, TimeUnit.SECONDS), "the stream is closed once its flush has ended");
         awaitNoThreadNamed("sluice-stream-close");
@@ -168,7 +170,8 @@ class StreamWriteCancelTest {
     /** Waits until no live thread has this name (the close helper ends once its close returns); 10 s. */
     private static void awaitNoThreadNamed(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (Thread.getAllStackTraces().keySet().stream().anyMatch(thread -> thread.getName().equals(name))) {
+        while (Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(thread -> thread.getName().equals(name))) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("a " + name + " thread is still alive");
             }
@@ -179,11 +182,12 @@ class StreamWriteCancelTest {
     /** Waits until no live thread is inside {@link BlockedIn}{@code .method}; fails after 10 s. */
     private static void awaitNoThreadIn(String method) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (;;) {
+        for (; ; ) {
             String stuck = null;
             for (var entry : Thread.getAllStackTraces().entrySet()) {
-                if (Arrays.stream(entry.getValue()).anyMatch(frame ->
-                        frame.getClassName().equals(BlockedIn.class.getName()) && frame.getMethodName().equals(method))) {
+                if (Arrays.stream(entry.getValue())
+                        .anyMatch(frame -> frame.getClassName().equals(BlockedIn.class.getName())
+                                && frame.getMethodName().equals(method))) {
                     stuck = entry.getKey().getName() + " (" + entry.getKey().getState() + ")";
                 }
             }

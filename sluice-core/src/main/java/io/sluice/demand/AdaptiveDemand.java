@@ -34,8 +34,7 @@ package io.sluice.demand;
  */
 public final class AdaptiveDemand implements DemandStrategy {
 
-    private static final AdaptiveDemand DEFAULTS =
-            new AdaptiveDemand(16, 1, 16, 1024, 1, 1, 4, 4, 256 * 1024);
+    private static final AdaptiveDemand DEFAULTS = new AdaptiveDemand(16, 1, 16, 1024, 1, 1, 4, 4, 256 * 1024);
 
     private final long initialAmount;
     private final long initialShift;
@@ -47,20 +46,26 @@ public final class AdaptiveDemand implements DemandStrategy {
     private final int shrinkFactor;
     private final long minBatchBytes;
 
-    private AdaptiveDemand(long initialAmount, long initialShift, long minAmount, long maxAmount,
-                           long minShift, long maxShift, int growthFactor, int shrinkFactor,
-                           long minBatchBytes) {
+    private AdaptiveDemand(
+            long initialAmount,
+            long initialShift,
+            long minAmount,
+            long maxAmount,
+            long minShift,
+            long maxShift,
+            int growthFactor,
+            int shrinkFactor,
+            long minBatchBytes) {
         require(minAmount >= 1, "minAmount must be at least 1, was " + minAmount);
-        require(maxAmount >= minAmount,
-                "maxAmount must be at least minAmount=" + minAmount + ", was " + maxAmount);
-        require(initialAmount >= minAmount && initialAmount <= maxAmount,
+        require(maxAmount >= minAmount, "maxAmount must be at least minAmount=" + minAmount + ", was " + maxAmount);
+        require(
+                initialAmount >= minAmount && initialAmount <= maxAmount,
                 "initialAmount must be within [" + minAmount + ", " + maxAmount + "], was " + initialAmount);
         require(minShift >= 0, "minShift must not be negative, was " + minShift);
-        require(maxShift >= minShift,
-                "maxShift must be at least minShift=" + minShift + ", was " + maxShift);
-        require(maxShift <= minAmount,
-                "maxShift must not exceed minAmount=" + minAmount + ", was " + maxShift);
-        require(initialShift >= minShift && initialShift <= maxShift,
+        require(maxShift >= minShift, "maxShift must be at least minShift=" + minShift + ", was " + maxShift);
+        require(maxShift <= minAmount, "maxShift must not exceed minAmount=" + minAmount + ", was " + maxShift);
+        require(
+                initialShift >= minShift && initialShift <= maxShift,
                 "initialShift must be within [" + minShift + ", " + maxShift + "], was " + initialShift);
         require(growthFactor >= 2, "growthFactor must be at least 2, was " + growthFactor);
         require(shrinkFactor >= 2, "shrinkFactor must be at least 2, was " + shrinkFactor);
@@ -108,8 +113,8 @@ public final class AdaptiveDemand implements DemandStrategy {
      *     outside {@code [min, max]}, or {@code min} is below {@link #maxShift()}
      */
     public AdaptiveDemand withAmount(long initial, long min, long max) {
-        return new AdaptiveDemand(initial, initialShift, min, max, minShift, maxShift,
-                growthFactor, shrinkFactor, minBatchBytes);
+        return new AdaptiveDemand(
+                initial, initialShift, min, max, minShift, maxShift, growthFactor, shrinkFactor, minBatchBytes);
     }
 
     /**
@@ -126,8 +131,8 @@ public final class AdaptiveDemand implements DemandStrategy {
      *     outside {@code [min, max]}, or {@code max} exceeds {@link #minAmount()}
      */
     public AdaptiveDemand withShift(long initial, long min, long max) {
-        return new AdaptiveDemand(initialAmount, initial, minAmount, maxAmount, min, max,
-                growthFactor, shrinkFactor, minBatchBytes);
+        return new AdaptiveDemand(
+                initialAmount, initial, minAmount, maxAmount, min, max, growthFactor, shrinkFactor, minBatchBytes);
     }
 
     /**
@@ -139,8 +144,8 @@ public final class AdaptiveDemand implements DemandStrategy {
      * @throws IllegalArgumentException if {@code growth} or {@code shrink} is less than 2
      */
     public AdaptiveDemand withFactors(int growth, int shrink) {
-        return new AdaptiveDemand(initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift,
-                growth, shrink, minBatchBytes);
+        return new AdaptiveDemand(
+                initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift, growth, shrink, minBatchBytes);
     }
 
     /**
@@ -153,8 +158,16 @@ public final class AdaptiveDemand implements DemandStrategy {
      * @throws IllegalArgumentException if {@code bytes} is negative
      */
     public AdaptiveDemand withMinBatchBytes(long bytes) {
-        return new AdaptiveDemand(initialAmount, initialShift, minAmount, maxAmount, minShift, maxShift,
-                growthFactor, shrinkFactor, bytes);
+        return new AdaptiveDemand(
+                initialAmount,
+                initialShift,
+                minAmount,
+                maxAmount,
+                minShift,
+                maxShift,
+                growthFactor,
+                shrinkFactor,
+                bytes);
     }
 
     /**

@@ -24,8 +24,7 @@ package io.sluice.demand;
  */
 public final class Demand {
 
-    private Demand() {
-    }
+    private Demand() {}
 
     /**
      * The adaptive strategy with its default settings.

@@ -5,8 +5,7 @@ final class UnboundedDemand implements DemandStrategy {
 
     static final UnboundedDemand INSTANCE = new UnboundedDemand();
 
-    private UnboundedDemand() {
-    }
+    private UnboundedDemand() {}
 
     @Override
     public DemandController newController() {

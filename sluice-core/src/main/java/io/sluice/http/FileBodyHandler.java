@@ -66,16 +66,16 @@ public final class FileBodyHandler implements HttpResponse.BodyHandler<Long> {
      * @return the handler; its body is the number of bytes written
      */
     public static FileBodyHandler to(Path target, WriteOptions options) {
-        return new FileBodyHandler(Objects.requireNonNull(target, "target"),
-                Objects.requireNonNull(options, "options"));
+        return new FileBodyHandler(
+                Objects.requireNonNull(target, "target"), Objects.requireNonNull(options, "options"));
     }
 
     @Override
     public HttpResponse.BodySubscriber<Long> apply(HttpResponse.ResponseInfo info) {
         if (info.statusCode() / 100 != 2) {
             return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.discarding(), ignored -> {
-                throw new java.io.UncheckedIOException(new IOException(
-                        "HTTP " + info.statusCode() + ": not saving the body to " + target));
+                throw new java.io.UncheckedIOException(
+                        new IOException("HTTP " + info.statusCode() + ": not saving the body to " + target));
             });
         }
         return new FileBodySubscriber(target, options);

@@ -41,11 +41,11 @@ public final class AbortGate {
     }
 
     private final long openWaitNanos;
-    private final ReentrantLock lock = new ReentrantLock();   // held only to change the fields below
+    private final ReentrantLock lock = new ReentrantLock(); // held only to change the fields below
     private final Condition openReturned = lock.newCondition();
-    private volatile boolean aborted;      // abort() under the lock, once -> open() under it, aborted() (drain)
-    private boolean opening;               // under the lock: open() sets and clears it
-    private Runnable deferredClose;        // under the lock: abort() leaves it for the opening thread (G2)
+    private volatile boolean aborted; // abort() under the lock, once -> open() under it, aborted() (drain)
+    private boolean opening; // under the lock: open() sets and clears it
+    private Runnable deferredClose; // under the lock: abort() leaves it for the opening thread (G2)
 
     /** A gate whose abort waits {@link #OPEN_WAIT_NANOS} for an open in flight. */
     public AbortGate() {
@@ -81,12 +81,12 @@ public final class AbortGate {
         RuntimeException bug = null;
         Runnable close = null;
         try {
-            opened = CompensatingPool.watch(step);   // may block for good: not on the pool's account
+            opened = CompensatingPool.watch(step); // may block for good: not on the pool's account
         } catch (IOException e) {
             failure = e;
         } catch (RuntimeException e) {
             bug = e;
-        } finally {                                  // an Error too: the gate must not stay "opening"
+        } finally { // an Error too: the gate must not stay "opening"
             lock.lock();
             try {
                 opening = false;
@@ -94,7 +94,7 @@ public final class AbortGate {
                 close = deferredClose;
                 deferredClose = null;
                 if (close != null) {
-                    close.run();                     // G2: the abort stopped waiting; close what we opened
+                    close.run(); // G2: the abort stopped waiting; close what we opened
                 }
             } finally {
                 lock.unlock();
@@ -138,11 +138,11 @@ public final class AbortGate {
                 try {
                     openReturned.awaitNanos(left);
                 } catch (InterruptedException e) {
-                    interrupted = true;        // the wait is bounded anyway; keep the status for the caller
+                    interrupted = true; // the wait is bounded anyway; keep the status for the caller
                 }
             }
             if (opening) {
-                deferredClose = closeStep;     // G2, G3: the opening thread closes when its open returns
+                deferredClose = closeStep; // G2, G3: the opening thread closes when its open returns
             } else {
                 closeStep.run();
             }

@@ -44,8 +44,9 @@ public final class ChunkArena {
 
     /** A slot of memory: weakly its buffer, strongly too while it is idle. */
     static final class Slot extends WeakReference<ByteBuffer> {
-        final Stripe home;                          // where the slot waits while idle
-        ByteBuffer idle;                            // written under home by the giver, taken by the lender that polled the slot; null while lent (P3)
+        final Stripe home; // where the slot waits while idle
+        ByteBuffer
+                idle; // written under home by the giver, taken by the lender that polled the slot; null while lent (P3)
 
         Slot(ByteBuffer memory, ReferenceQueue<ByteBuffer> queue, Stripe home) {
             super(memory, queue);
@@ -55,19 +56,21 @@ public final class ChunkArena {
 
     /** Idle slots of one stripe, last in, first out. */
     private static final class Stripe {
-        final ArrayDeque<Slot> idle = new ArrayDeque<>();   // guarded by this
-        volatile int size;                                  // idle.size(), written under this -> lenders looking for a slot
+        final ArrayDeque<Slot> idle = new ArrayDeque<>(); // guarded by this
+        volatile int size; // idle.size(), written under this -> lenders looking for a slot
     }
 
-    private static final int MAX_STRIPES = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1));
+    private static final int MAX_STRIPES =
+            Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1));
 
     private final int chunkSizeBytes;
     private final int maxChunks;
-    private final ReferenceQueue<ByteBuffer> collected = new ReferenceQueue<>();   // the collector enqueues; any lender polls (P3)
-    private final Stripe[] stripes;                             // a power of two of them, at most maxChunks
-    private final AtomicInteger allocated = new AtomicInteger();   // any thread; never above maxChunks (P2)
-    private final LongAdder lentCount = new LongAdder();        // any thread
-    private final LongAdder overflowCount = new LongAdder();    // any thread
+    private final ReferenceQueue<ByteBuffer> collected =
+            new ReferenceQueue<>(); // the collector enqueues; any lender polls (P3)
+    private final Stripe[] stripes; // a power of two of them, at most maxChunks
+    private final AtomicInteger allocated = new AtomicInteger(); // any thread; never above maxChunks (P2)
+    private final LongAdder lentCount = new LongAdder(); // any thread
+    private final LongAdder overflowCount = new LongAdder(); // any thread
 
     public ChunkArena(int chunkSizeBytes, int maxChunks) {
         this.chunkSizeBytes = chunkSizeBytes;
@@ -106,7 +109,7 @@ public final class ChunkArena {
         ByteBuffer memory;
         if (slot != null) {
             memory = slot.idle;
-            slot.idle = null;                       // P3: from here only the views hold the memory
+            slot.idle = null; // P3: from here only the views hold the memory
         } else if (reserve()) {
             try {
                 memory = ByteBuffer.allocateDirect(chunkSizeBytes);
@@ -138,9 +141,9 @@ public final class ChunkArena {
     /** A chunk {@link Loans} found on loan from here comes back; {@code slot} null for a heap or unpooled chunk. */
     void takeBack(Slot slot, ByteBuffer chunk) {
         if (slot == null) {
-            return;                                 // a heap or unpooled chunk: garbage from here on
+            return; // a heap or unpooled chunk: garbage from here on
         }
-        ByteBuffer memory = slot.get();             // alive: the chunk given back is a view of it
+        ByteBuffer memory = slot.get(); // alive: the chunk given back is a view of it
         Reference.reachabilityFence(chunk);
         Stripe home = slot.home;
         synchronized (home) {

@@ -51,19 +51,21 @@ public final class CompensatingPool {
     private static final int IN_CALL = 1;
     private static final int COUNTED_STUCK = 2;
 
-    private static final Set<PoolThread> LIVE = ConcurrentHashMap.newKeySet();   // pool threads, while they live -> watcher
-    private static final AtomicBoolean WATCHING = new AtomicBoolean();           // any thread: whether a watcher tick is scheduled (H3)
+    private static final Set<PoolThread> LIVE =
+            ConcurrentHashMap.newKeySet(); // pool threads, while they live -> watcher
+    private static final AtomicBoolean WATCHING =
+            new AtomicBoolean(); // any thread: whether a watcher tick is scheduled (H3)
 
     private final ThreadPoolExecutor executor;
     private final int threads;
-    private int extra;                    // guarded by executor: threads added for stuck calls (H1)
+    private int extra; // guarded by executor: threads added for stuck calls (H1)
 
     private CompensatingPool(String prefix, int threads) {
         this.threads = threads;
         AtomicInteger next = new AtomicInteger(1);
         ThreadFactory factory = task -> new PoolThread(this, task, prefix + next.getAndIncrement());
-        this.executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), factory);
+        this.executor =
+                new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
         this.executor.allowCoreThreadTimeOut(true);
     }
 
@@ -87,10 +89,10 @@ public final class CompensatingPool {
         }
         PoolThread thread = (PoolThread) current;
         if (thread.call.get() != IDLE) {
-            return call.open();                    // nested in a watched call: the outer one is watched (H2)
+            return call.open(); // nested in a watched call: the outer one is watched (H2)
         }
         thread.callStart = System.nanoTime();
-        thread.call.set(IN_CALL);                  // H3: registered before the watcher check
+        thread.call.set(IN_CALL); // H3: registered before the watcher check
         if (!WATCHING.get() && WATCHING.compareAndSet(false, true)) {
             scheduleTick();
         }
@@ -98,7 +100,7 @@ public final class CompensatingPool {
             return call.open();
         } finally {
             if (thread.call.getAndSet(IDLE) == COUNTED_STUCK) {
-                thread.pool.resize(-1);            // H2: given back once
+                thread.pool.resize(-1); // H2: given back once
             }
         }
     }
@@ -119,7 +121,7 @@ public final class CompensatingPool {
             return;
         }
         WATCHING.set(false);
-        if (scan() && WATCHING.compareAndSet(false, true)) {   // H3: a call that started meanwhile
+        if (scan() && WATCHING.compareAndSet(false, true)) { // H3: a call that started meanwhile
             scheduleTick();
         }
     }
@@ -134,9 +136,10 @@ public final class CompensatingPool {
                 continue;
             }
             inFlight = true;
-            if (state == IN_CALL && now - thread.callStart >= STUCK_NANOS
+            if (state == IN_CALL
+                    && now - thread.callStart >= STUCK_NANOS
                     && thread.call.compareAndSet(IN_CALL, COUNTED_STUCK)) {
-                thread.pool.resize(+1);             // H2: counted once
+                thread.pool.resize(+1); // H2: counted once
             }
         }
         return inFlight;
@@ -149,10 +152,10 @@ public final class CompensatingPool {
             int size = threads + Math.max(0, Math.min(extra, MAX_EXTRA_THREADS));
             if (size > executor.getMaximumPoolSize()) {
                 executor.setMaximumPoolSize(size);
-                executor.setCorePoolSize(size);     // starts threads for queued tasks at once
+                executor.setCorePoolSize(size); // starts threads for queued tasks at once
             } else if (size < executor.getCorePoolSize()) {
                 executor.setCorePoolSize(size);
-                executor.setMaximumPoolSize(size);  // threads beyond it end when next idle
+                executor.setMaximumPoolSize(size); // threads beyond it end when next idle
             }
         }
     }
@@ -160,8 +163,9 @@ public final class CompensatingPool {
     /** A thread of a compensating pool, registered while it lives. */
     private static final class PoolThread extends Thread {
         final CompensatingPool pool;
-        final AtomicInteger call = new AtomicInteger(IDLE);   // this thread: IDLE <-> IN_CALL; watcher: IN_CALL -> COUNTED_STUCK
-        volatile long callStart;                               // this thread -> watcher: when the watched call began
+        final AtomicInteger call =
+                new AtomicInteger(IDLE); // this thread: IDLE <-> IN_CALL; watcher: IN_CALL -> COUNTED_STUCK
+        volatile long callStart; // this thread -> watcher: when the watched call began
 
         PoolThread(CompensatingPool pool, Runnable task, String name) {
             super(task, name);

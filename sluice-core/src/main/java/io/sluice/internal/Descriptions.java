@@ -7,8 +7,7 @@ package io.sluice.internal;
  */
 public final class Descriptions {
 
-    private Descriptions() {
-    }
+    private Descriptions() {}
 
     /** The class name and identity hash, as {@code Object.toString()} would give them. */
     public static String of(Object userObject) {

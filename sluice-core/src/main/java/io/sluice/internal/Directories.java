@@ -11,8 +11,7 @@ import java.nio.file.StandardOpenOption;
  */
 public final class Directories {
 
-    private Directories() {
-    }
+    private Directories() {}
 
     /** Forces the directory {@code file} lies in (after making the path absolute); see {@link #force}. */
     public static void forceParentOf(Path file) {

@@ -32,10 +32,9 @@ public final class LeakDetection {
     static final boolean ENABLED = Boolean.parseBoolean(System.getProperty(PROPERTY));
 
     private static final System.Logger LOG = System.getLogger("io.sluice.ChunkPool");
-    private static final CopyOnWriteArrayList<Consumer<Leak>> LISTENERS = new CopyOnWriteArrayList<>();   // any thread
+    private static final CopyOnWriteArrayList<Consumer<Leak>> LISTENERS = new CopyOnWriteArrayList<>(); // any thread
 
-    private LeakDetection() {
-    }
+    private LeakDetection() {}
 
     /**
      * Whether leak detection is on in this JVM.
@@ -72,8 +71,8 @@ public final class LeakDetection {
          * @return lines of text, one per stack frame
          */
         public String describe() {
-            StringBuilder text = new StringBuilder("a lent chunk was never given back and is now garbage: ")
-                    .append(chunk);
+            StringBuilder text =
+                    new StringBuilder("a lent chunk was never given back and is now garbage: ").append(chunk);
             appendStack(text, lentAt);
             if (lastTouchedAt != null) {
                 appendStack(text, lastTouchedAt);
@@ -93,9 +92,9 @@ public final class LeakDetection {
 
     /** Where one loan was lent and last touched. */
     static final class Record {
-        final String chunk;                         // the chunk as lent
-        final Throwable lentAt;                     // the lending thread's stack
-        volatile Throwable lastTouch;               // any toucher -> the lender that reports; null: never touched
+        final String chunk; // the chunk as lent
+        final Throwable lentAt; // the lending thread's stack
+        volatile Throwable lastTouch; // any toucher -> the lender that reports; null: never touched
 
         Record(String chunk, Throwable lentAt) {
             this.chunk = chunk;

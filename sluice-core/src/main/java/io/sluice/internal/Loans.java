@@ -46,16 +46,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Loans {
 
-    private static final ConcurrentHashMap<Object, Loan> OUT = new ConcurrentHashMap<>(256);   // any thread; keys: Loan, looked up by Probe
-    private static final ReferenceQueue<ByteBuffer> COLLECTED = new ReferenceQueue<>();      // the collector enqueues; any lend polls
+    private static final ConcurrentHashMap<Object, Loan> OUT =
+            new ConcurrentHashMap<>(256); // any thread; keys: Loan, looked up by Probe
+    private static final ReferenceQueue<ByteBuffer> COLLECTED =
+            new ReferenceQueue<>(); // the collector enqueues; any lend polls
 
     /** One chunk on loan: weakly held, with the arena and slot its memory returns to. */
     static final class Loan extends WeakReference<ByteBuffer> {
-        final int hash;                             // identity hash of the chunk
-        final ChunkArena arena;                     // takes the chunk back; null: an owner's buffer
-        final ChunkArena.Slot slot;                 // null: a heap chunk lent past the arena's bound, or an unpooled one
-        final Runnable onGiveBack;                  // run by the giver when arena is null
-        final LeakDetection.Record record;          // where it was lent and last touched; null: detection off
+        final int hash; // identity hash of the chunk
+        final ChunkArena arena; // takes the chunk back; null: an owner's buffer
+        final ChunkArena.Slot slot; // null: a heap chunk lent past the arena's bound, or an unpooled one
+        final Runnable onGiveBack; // run by the giver when arena is null
+        final LeakDetection.Record record; // where it was lent and last touched; null: detection off
 
         Loan(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot, Runnable onGiveBack) {
             super(chunk, COLLECTED);
@@ -80,7 +82,7 @@ public final class Loans {
 
     /** A key to find the loan of {@code chunk}: equal to that loan only, as the loan is to it. */
     private static final class Probe {
-        final ByteBuffer chunk;                     // never null
+        final ByteBuffer chunk; // never null
 
         Probe(ByteBuffer chunk) {
             this.chunk = chunk;
@@ -97,8 +99,7 @@ public final class Loans {
         }
     }
 
-    private Loans() {
-    }
+    private Loans() {}
 
     /** Records {@code chunk} as lent from {@code arena}'s {@code slot}. */
     static void lend(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot) {
@@ -115,7 +116,7 @@ public final class Loans {
 
     private static void record(Loan loan) {
         expungeCollected();
-        OUT.put(loan, loan);                        // a fresh object: no loan equals it yet
+        OUT.put(loan, loan); // a fresh object: no loan equals it yet
     }
 
     /**
@@ -126,13 +127,13 @@ public final class Loans {
      */
     public static boolean giveBack(ByteBuffer chunk) {
         if (OUT.isEmpty()) {
-            return false;                           // reads only: owned chunks cost no identity hash
+            return false; // reads only: owned chunks cost no identity hash
         }
         Loan loan = OUT.remove(new Probe(chunk));
         if (loan == null) {
             return false;
         }
-        loan.clear();                               // before chunk can be unreachable: never enqueued as a leak
+        loan.clear(); // before chunk can be unreachable: never enqueued as a leak
         Reference.reachabilityFence(chunk);
         if (loan.arena != null) {
             loan.arena.takeBack(loan.slot, chunk);
@@ -173,7 +174,7 @@ public final class Loans {
     private static void expungeCollected() {
         for (Reference<? extends ByteBuffer> ref; (ref = COLLECTED.poll()) != null; ) {
             Loan dead = (Loan) ref;
-            if (OUT.remove(dead) != null && dead.record != null) {    // by identity: its chunk is gone
+            if (OUT.remove(dead) != null && dead.record != null) { // by identity: its chunk is gone
                 LeakDetection.report(dead.record);
             }
         }

@@ -7,8 +7,7 @@ import java.util.concurrent.Callable;
 /** Calls a user's opener on the drain, keeping its {@link IOException} as is. */
 public final class Openers {
 
-    private Openers() {
-    }
+    private Openers() {}
 
     /**
      * Calls {@code opener}; an {@code IOException} or runtime exception passes through, any other

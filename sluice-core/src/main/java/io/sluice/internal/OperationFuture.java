@@ -52,9 +52,9 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
     private static final int BY_OPERATION = 1;
     private static final int FROM_OUTSIDE = 2;
 
-    private volatile Runnable onAbort = () -> { };   // creating thread, before the future escapes -> outside completer
+    private volatile Runnable onAbort = () -> {}; // creating thread, before the future escapes -> outside completer
     private volatile Consumer<Runnable> onAbortAsync; // the same; null: the stage completes when onAbort returns (F4)
-    private final AtomicInteger claim = new AtomicInteger(OPEN);   // any thread: who completes the stage (F1, F2)
+    private final AtomicInteger claim = new AtomicInteger(OPEN); // any thread: who completes the stage (F1, F2)
 
     /** Sets what an outside completion triggers; call before returning the future to users. */
     public void onAbort(Runnable hook) {
@@ -151,7 +151,7 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
         if (asynchronous == null) {
             return completion.getAsBoolean();
         }
-        asynchronous.accept(completion::getAsBoolean);   // F4: completes when the abort has finished
+        asynchronous.accept(completion::getAsBoolean); // F4: completes when the abort has finished
         return true;
     }
 
@@ -214,8 +214,8 @@ public final class OperationFuture<T> extends CompletableFuture<T> {
 
     private CompletableFuture<T> onTimeout(long timeout, TimeUnit unit, Runnable completion) {
         if (!isDone()) {
-            ScheduledFuture<?> timer = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(completion),
-                    unit.toNanos(timeout));
+            ScheduledFuture<?> timer =
+                    SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(completion), unit.toNanos(timeout));
             whenComplete((value, error) -> timer.cancel(false));
         }
         return this;

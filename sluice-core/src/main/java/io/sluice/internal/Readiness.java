@@ -19,9 +19,9 @@ public final class Readiness implements AutoCloseable {
 
     private final Channel channel;
     private final int interest;
-    private final BooleanSupplier cancelled;       // asked by the drain, in await()
-    private Selector selector;              // drain-confined; opened lazily
-    private long backoffNanos = 1_000;     // drain-confined
+    private final BooleanSupplier cancelled; // asked by the drain, in await()
+    private Selector selector; // drain-confined; opened lazily
+    private long backoffNanos = 1_000; // drain-confined
 
     public Readiness(Channel channel, int interest, BooleanSupplier cancelled) {
         this.channel = channel;

@@ -24,8 +24,7 @@ public final class RegularFiles {
     private static final int BLOCK_DEVICE = 0060000;
     private static final int SOCKET = 0140000;
 
-    private RegularFiles() {
-    }
+    private RegularFiles() {}
 
     /**
      * Throws unless {@code path} is a regular file: {@code NoSuchFileException} if nothing is
@@ -34,7 +33,7 @@ public final class RegularFiles {
     public static void requireRegular(Path path) throws IOException {
         File file = plainFile(path);
         if (file != null && file.isFile()) {
-            return;                      // one stat, no attributes object
+            return; // one stat, no attributes object
         }
         refuseIfNotRegular(path, Files.readAttributes(path, BasicFileAttributes.class));
     }
@@ -74,7 +73,7 @@ public final class RegularFiles {
     public static void requireReadableRegular(Path path) throws IOException {
         File file = plainFile(path);
         if (file != null && file.isFile() && file.canRead()) {
-            return;                      // a stat and an access check, no attributes object
+            return; // a stat and an access check, no attributes object
         }
         refuseIfNotRegular(path, Files.readAttributes(path, BasicFileAttributes.class));
         path.getFileSystem().provider().checkAccess(path, AccessMode.READ);
@@ -108,8 +107,11 @@ public final class RegularFiles {
         if (attributes.isDirectory()) {
             throw new FileSystemException(path.toString(), null, "Is a directory");
         }
-        throw new FileSystemException(path.toString(), null, "not a regular file but " + typeOf(path)
-                + "; file operations read and write regular files only (ByteChannels serves pipes and devices)");
+        throw new FileSystemException(
+                path.toString(),
+                null,
+                "not a regular file but " + typeOf(path)
+                        + "; file operations read and write regular files only (ByteChannels serves pipes and devices)");
     }
 
     /** The kind of a non-regular, non-directory file, from the {@code unix} view where there is one. */

@@ -46,7 +46,7 @@ public final class SerialDrain {
         boolean run();
     }
 
-    private static final VarHandle PENDING;       // fields, not atomic objects: two objects less per operation
+    private static final VarHandle PENDING; // fields, not atomic objects: two objects less per operation
     private static final VarHandle YIELDING;
 
     static {
@@ -59,8 +59,8 @@ public final class SerialDrain {
         }
     }
 
-    private volatile int pending;                 // any thread: signals not yet served, plus the hold (D1); through PENDING
-    private volatile Yield yielding;              // yielding drain thread sets, clears -> thread starting the task (D5)
+    private volatile int pending; // any thread: signals not yet served, plus the hold (D1); through PENDING
+    private volatile Yield yielding; // yielding drain thread sets, clears -> thread starting the task (D5)
     private final Executor executor;
     private final Pass pass;
     private final Consumer<Throwable> onFailure;
@@ -78,8 +78,7 @@ public final class SerialDrain {
      *     a terminal state
      * @param held whether the drain starts held: no pass runs before {@link #release()}
      */
-    public SerialDrain(Executor executor, Pass pass,
-                       Consumer<Throwable> onFailure, boolean held) {
+    public SerialDrain(Executor executor, Pass pass, Consumer<Throwable> onFailure, boolean held) {
         this.executor = executor;
         this.pass = pass;
         this.onFailure = onFailure;
@@ -104,7 +103,7 @@ public final class SerialDrain {
     private void submit() {
         try {
             executor.execute(task);
-        } catch (Throwable e) {                  // a user's executor may throw anything, not only REE
+        } catch (Throwable e) { // a user's executor may throw anything, not only REE
             onFailure.accept(e);
         }
     }
@@ -112,11 +111,11 @@ public final class SerialDrain {
     private void drainLoop() {
         Yield inProgress = yielding;
         if (inProgress != null && inProgress.thread == Thread.currentThread()) {
-            inProgress.ranInline = true;   // D5: the executor ran our resubmission inline; the caller loops
+            inProgress.ranInline = true; // D5: the executor ran our resubmission inline; the caller loops
             return;
         }
         int missed = pending;
-        for (;;) {
+        for (; ; ) {
             boolean yielded;
             try {
                 yielded = pass.run();
@@ -126,10 +125,10 @@ public final class SerialDrain {
                 onFailure.accept(t);
                 return;
             }
-            if (yielded) {          // D3: yield while still holding the drain
+            if (yielded) { // D3: yield while still holding the drain
                 if (!othersWaiting() || resubmitRanInline()) {
                     missed = pending;
-                    continue;       // D6, D5: run the next pass here rather than one frame deeper
+                    continue; // D6, D5: run the next pass here rather than one frame deeper
                 }
                 return;
             }
@@ -142,7 +141,8 @@ public final class SerialDrain {
 
     /** D6: whether a task may be waiting for the executor's threads; {@code false} only when none can be. */
     private boolean othersWaiting() {
-        return !(executor instanceof ThreadPoolExecutor pool) || !pool.getQueue().isEmpty();
+        return !(executor instanceof ThreadPoolExecutor pool)
+                || !pool.getQueue().isEmpty();
     }
 
     /**
@@ -154,13 +154,13 @@ public final class SerialDrain {
         Yield mark = new Yield();
         yielding = mark;
         submit();
-        YIELDING.compareAndSet(this, mark, null);   // a task queued to run on this thread later must run
+        YIELDING.compareAndSet(this, mark, null); // a task queued to run on this thread later must run
         return mark.ranInline;
     }
 
     /** One resubmission: the thread making it, and whether its task ran inline on that thread. */
     private static final class Yield {
-        final Thread thread = Thread.currentThread();   // the yielding thread
-        boolean ranInline;                              // the yielding thread only: set by the task it ran inline
+        final Thread thread = Thread.currentThread(); // the yielding thread
+        boolean ranInline; // the yielding thread only: set by the task it ran inline
     }
 }

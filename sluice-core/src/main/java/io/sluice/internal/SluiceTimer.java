@@ -17,8 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SluiceTimer {
 
-    private SluiceTimer() {
-    }
+    private SluiceTimer() {}
 
     /** Runs {@code task} on the timer thread after {@code delayNanos}; the future cancels it. */
     public static ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
@@ -39,8 +38,8 @@ public final class SluiceTimer {
 
         private static ThreadPoolExecutor create() {
             AtomicInteger next = new AtomicInteger(1);
-            return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                    task -> {
+            return new ThreadPoolExecutor(
+                    0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
                         Thread thread = new Thread(task, "sluice-timeout-" + next.getAndIncrement());
                         thread.setDaemon(true);
                         return thread;
@@ -57,9 +56,9 @@ public final class SluiceTimer {
                 thread.setDaemon(true);
                 return thread;
             });
-            timer.setRemoveOnCancelPolicy(true);      // cancelled timeouts do not pile up in the queue
+            timer.setRemoveOnCancelPolicy(true); // cancelled timeouts do not pile up in the queue
             timer.setKeepAliveTime(10, TimeUnit.SECONDS);
-            timer.allowCoreThreadTimeOut(true);       // no thread while nothing is scheduled
+            timer.allowCoreThreadTimeOut(true); // no thread while nothing is scheduled
             return timer;
         }
     }

@@ -20,7 +20,8 @@ class DemandContractTest {
     static Stream<Arguments> strategies() {
         return Stream.of(
                 Arguments.of("adaptive", Demand.adaptive()),
-                Arguments.of("adaptive small", Demand.adaptive().withShift(1, 1, 2).withAmount(3, 3, 12)),
+                Arguments.of(
+                        "adaptive small", Demand.adaptive().withShift(1, 1, 2).withAmount(3, 3, 12)),
                 Arguments.of("fixed(16, 4)", Demand.fixed(16, 4)),
                 Arguments.of("fixed(100, 2)", Demand.fixed(100, 2)),
                 Arguments.of("fixed(1, 0)", Demand.fixed(1, 0)),
@@ -49,8 +50,10 @@ class DemandContractTest {
                 maxWindow = Math.max(maxWindow, window);
                 if (n > 0 && window != Long.MAX_VALUE) {
                     long held = state.queuedItems() + state.outstandingItems();
-                    assertTrue(held <= window, name + " seed " + seed + ": held " + held
-                            + " after requesting " + n + " exceeds window " + window);
+                    assertTrue(
+                            held <= window,
+                            name + " seed " + seed + ": held " + held + " after requesting " + n + " exceeds window "
+                                    + window);
                 }
                 if (window != Long.MAX_VALUE) {
                     long held = state.queuedItems() + state.outstandingItems();

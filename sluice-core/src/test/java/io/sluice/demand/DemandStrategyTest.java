@@ -9,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DemandStrategyTest {
 
     /** The paper's constants: amount at least 3, shift in [1, 3], factors 2, no byte floor. */
-    private static final AdaptiveDemand PAPER = Demand.adaptive().withAmount(16, 3, 1024)
-            .withShift(1, 1, 3).withFactors(2, 2).withMinBatchBytes(0);
+    private static final AdaptiveDemand PAPER = Demand.adaptive()
+            .withAmount(16, 3, 1024)
+            .withShift(1, 1, 3)
+            .withFactors(2, 2)
+            .withMinBatchBytes(0);
 
     @Test
     void fixedReproducesThePapersWorkedExample() {
@@ -48,11 +51,11 @@ class DemandStrategyTest {
         DemandController controller = Demand.fixed(100, 2).newController();
         ScriptedLedger state = new ScriptedLedger(controller);
         state.ask();
-        state.receive(100);                        // all arrived, none written: the channel lags
+        state.receive(100); // all arrived, none written: the channel lags
         assertEquals(0, state.ask());
-        state.write(97);                           // 3 still queued > shift
+        state.write(97); // 3 still queued > shift
         assertEquals(0, state.ask());
-        state.write(1);                            // 2 queued = shift
+        state.write(1); // 2 queued = shift
         assertEquals(100, state.ask());
         assertTrue(state.queuedItems() + state.outstandingItems() <= 102);
     }
@@ -60,8 +63,8 @@ class DemandStrategyTest {
     @Test
     void adaptiveRequestsAtThePapersEligiblePointAndGrowsWhenTheChannelKeepsUp() {
         // rules (2)-(4): queue < shift at the eligible point doubles amount, shift + 1
-        DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
-                .newController();
+        DemandController controller =
+                PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3).newController();
         ScriptedLedger state = new ScriptedLedger(controller);
         assertEquals(100, state.ask());
         for (int item = 1; item <= 97; item++) {
@@ -79,34 +82,35 @@ class DemandStrategyTest {
     @Test
     void adaptiveShrinksWhenTheChannelLags() {
         // rules (5)-(7): queue > shift halves amount (not below 3) and shift - 1 (not below 1)
-        DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
-                .withMinBatchBytes(0).newController();
+        DemandController controller = PAPER.withAmount(100, 3, 1024)
+                .withShift(2, 1, 3)
+                .withMinBatchBytes(0)
+                .newController();
         ScriptedLedger state = new ScriptedLedger(controller);
         state.ask();
-        state.receive(98);                         // eligible point, nothing written: queue 98 > 2
+        state.receive(98); // eligible point, nothing written: queue 98 > 2
         assertEquals(0, state.ask(), "the refill waits for room");
         assertEquals("adaptive amount=50 shift=1", controller.describe());
         state.receive(2);
-        state.write(99);                           // held = 1 <= shift
+        state.write(99); // held = 1 <= shift
         assertEquals(50, state.ask());
     }
 
     @Test
     void adaptiveKeepsItsParametersWhenBalanced() {
-        DemandController controller = PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3)
-                .newController();
+        DemandController controller =
+                PAPER.withAmount(100, 3, 1024).withShift(2, 1, 3).newController();
         ScriptedLedger state = new ScriptedLedger(controller);
         state.ask();
         state.receive(98);
-        state.write(96);                           // queue 2 = shift
+        state.write(96); // queue 2 = shift
         assertEquals(0, state.ask());
         assertEquals("adaptive amount=100 shift=2", controller.describe());
     }
 
     @Test
     void adaptiveAmountStaysWithinItsBoundsAndTheByteFloor() {
-        AdaptiveDemand strategy = PAPER.withShift(1, 1, 2).withAmount(16, 3, 64)
-                .withMinBatchBytes(8 * 1024);
+        AdaptiveDemand strategy = PAPER.withShift(1, 1, 2).withAmount(16, 3, 64).withMinBatchBytes(8 * 1024);
         DemandController growing = strategy.newController();
         ScriptedLedger fast = new ScriptedLedger(growing);
         fast.ask();
@@ -118,10 +122,10 @@ class DemandStrategyTest {
         assertEquals("adaptive amount=64 shift=2", growing.describe());
 
         DemandController shrinking = strategy.newController();
-        ScriptedLedger slow = new ScriptedLedger(shrinking);   // 1 KiB items: a floor of 8 items
+        ScriptedLedger slow = new ScriptedLedger(shrinking); // 1 KiB items: a floor of 8 items
         slow.ask();
         for (int cycle = 0; cycle < 20; cycle++) {
-            slow.receive(slow.outstandingItems());  // everything arrives before anything is written
+            slow.receive(slow.outstandingItems()); // everything arrives before anything is written
             slow.ask();
             slow.write(slow.queuedItems());
             slow.ask();
@@ -138,14 +142,14 @@ class DemandStrategyTest {
         state.ask();
         for (int cycle = 0; cycle < 50; cycle++) {
             state.receive(state.outstandingItems());
-            state.write(state.queuedItems());      // the whole queue in one gathering write
+            state.write(state.queuedItems()); // the whole queue in one gathering write
             state.ask();
         }
         assertEquals("adaptive amount=16 shift=1", controller.describe());
         assertEquals(17, controller.windowItems());
 
         DemandController roomy = Demand.adaptive().newController();
-        ScriptedLedger wide = new ScriptedLedger(roomy, 1024, 1024);   // 1 KiB items: the cap admits 1,024
+        ScriptedLedger wide = new ScriptedLedger(roomy, 1024, 1024); // 1 KiB items: the cap admits 1,024
         wide.ask();
         for (int cycle = 0; cycle < 50; cycle++) {
             wide.receive(wide.outstandingItems());
@@ -195,13 +199,18 @@ class DemandStrategyTest {
         assertMessage("amount must be at least 1, was 0", () -> Demand.fixed(0, 0));
         assertMessage("shift must not be negative, was -1", () -> Demand.fixed(4, -1));
         assertMessage("shift must be less than amount, was shift=4 >= amount=4", () -> Demand.fixed(4, 4));
-        assertMessage("minAmount must be at least 1, was 0", () -> Demand.adaptive().withAmount(1, 0, 4));
-        assertMessage("initialAmount must be within [3, 8], was 9",
+        assertMessage(
+                "minAmount must be at least 1, was 0", () -> Demand.adaptive().withAmount(1, 0, 4));
+        assertMessage(
+                "initialAmount must be within [3, 8], was 9",
                 () -> Demand.adaptive().withAmount(9, 3, 8));
-        assertMessage("maxShift must not exceed minAmount=2, was 3",
-                () -> PAPER.withAmount(3, 2, 8));
-        assertMessage("growthFactor must be at least 2, was 1", () -> Demand.adaptive().withFactors(1, 2));
-        assertMessage("minBatchBytes must not be negative, was -1", () -> Demand.adaptive().withMinBatchBytes(-1));
+        assertMessage("maxShift must not exceed minAmount=2, was 3", () -> PAPER.withAmount(3, 2, 8));
+        assertMessage(
+                "growthFactor must be at least 2, was 1",
+                () -> Demand.adaptive().withFactors(1, 2));
+        assertMessage(
+                "minBatchBytes must not be negative, was -1",
+                () -> Demand.adaptive().withMinBatchBytes(-1));
     }
 
     private static void assertMessage(String expected, Runnable call) {

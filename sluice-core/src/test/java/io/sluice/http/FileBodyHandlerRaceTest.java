@@ -65,7 +65,8 @@ class FileBodyHandlerRaceTest {
         while (runs < 2_000 && System.nanoTime() < deadline) {
             runs++;
             Path file = directory.resolve("body-" + runs + ".bin");
-            HttpResponse.BodySubscriber<Long> body = FileBodyHandler.to(file, WriteOptions.defaults()).apply(ok());
+            HttpResponse.BodySubscriber<Long> body =
+                    FileBodyHandler.to(file, WriteOptions.defaults()).apply(ok());
             RequestCounter subscription = new RequestCounter();
             Future<?> client = clientThread.submit(() -> sendBody(body, subscription, null));
             body.onSubscribe(subscription);
@@ -74,35 +75,39 @@ class FileBodyHandlerRaceTest {
             client.get(10, TimeUnit.SECONDS);
             long expected = (long) LISTS * BUFFERS_PER_LIST * BUFFER_BYTES;
             if (written != expected || Files.size(file) != expected) {
-                truncated.add("run " + runs + ": success with " + written + " bytes reported, "
-                        + Files.size(file) + " in the file, of " + expected);
+                truncated.add("run " + runs + ": success with " + written + " bytes reported, " + Files.size(file)
+                        + " in the file, of " + expected);
             } else if (runs == 1) {
                 assertArrayEquals(expectedContent(), Files.readAllBytes(file), "content and order");
             }
             Files.delete(file);
         }
-        assertTrue(truncated.isEmpty(), "a truncated body was reported as a success in " + truncated.size()
-                + " of " + runs + " runs, e.g. " + truncated.subList(0, Math.min(3, truncated.size())));
+        assertTrue(
+                truncated.isEmpty(),
+                "a truncated body was reported as a success in " + truncated.size() + " of " + runs + " runs, e.g. "
+                        + truncated.subList(0, Math.min(3, truncated.size())));
     }
 
     @Test
     void aBodyThatFailsAfterItsLastListFailsTheStage() throws Exception {
         Path file = directory.resolve("failed.bin");
-        HttpResponse.BodySubscriber<Long> body = FileBodyHandler.to(file, WriteOptions.defaults()).apply(ok());
+        HttpResponse.BodySubscriber<Long> body =
+                FileBodyHandler.to(file, WriteOptions.defaults()).apply(ok());
         RequestCounter subscription = new RequestCounter();
         java.io.IOException reset = new java.io.IOException("connection reset");
         Future<?> client = clientThread.submit(() -> sendBody(body, subscription, reset));
         body.onSubscribe(subscription);
 
-        CompletionException failure = assertThrows(CompletionException.class,
+        CompletionException failure = assertThrows(
+                CompletionException.class,
                 () -> body.getBody().toCompletableFuture().join());
         assertTrue(failure.getCause() == reset, "the client's own error: " + failure.getCause());
         client.get(10, TimeUnit.SECONDS);
     }
 
     /** The client's side: one list per request, then the terminal signal right after the last. */
-    private static Void sendBody(Flow.Subscriber<List<ByteBuffer>> body, RequestCounter subscription,
-                                 Throwable endWith) {
+    private static Void sendBody(
+            Flow.Subscriber<List<ByteBuffer>> body, RequestCounter subscription, Throwable endWith) {
         int value = 0;
         for (int sent = 0; sent < LISTS; sent++) {
             while (subscription.requested.get() <= sent) {
@@ -144,7 +149,7 @@ class FileBodyHandlerRaceTest {
 
         @Override
         public void cancel() {
-            requested.set(Long.MAX_VALUE);            // lets the client's loop end
+            requested.set(Long.MAX_VALUE); // lets the client's loop end
         }
     }
 }

@@ -21,9 +21,13 @@ class AbortGateTest {
     @Test
     void anAbortAfterAnOpenStepThatThrewAnErrorStillRunsItsCloseStep() throws Exception {
         AbortGate gate = new AbortGate();
-        assertThrows(OutOfMemoryError.class, () -> gate.open(() -> {
-            throw new OutOfMemoryError("the open step failed with an Error");
-        }, "open"));
+        assertThrows(
+                OutOfMemoryError.class,
+                () -> gate.open(
+                        () -> {
+                            throw new OutOfMemoryError("the open step failed with an Error");
+                        },
+                        "open"));
         AtomicBoolean closed = new AtomicBoolean();
         long start = System.nanoTime();
         assertTrue(gate.abort(() -> closed.set(true)));
@@ -37,18 +41,21 @@ class AbortGateTest {
         AbortGate gate = new AbortGate(0);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        AtomicReference<Exception> lost = new AtomicReference<>();   // what the opener caught without the step's exception
+        AtomicReference<Exception> lost =
+                new AtomicReference<>(); // what the opener caught without the step's exception
         Thread opener = new Thread(() -> {
             try {
-                gate.open(() -> {
-                    entered.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                    throw new IllegalStateException("the open step's bug");
-                }, "open");
+                gate.open(
+                        () -> {
+                            entered.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                throw new AssertionError(e);
+                            }
+                            throw new IllegalStateException("the open step's bug");
+                        },
+                        "open");
             } catch (Exception e) {
                 boolean kept = e instanceof IllegalStateException || e.getSuppressed().length > 0;
                 if (!kept) {
@@ -58,7 +65,7 @@ class AbortGateTest {
         });
         opener.start();
         assertTrue(entered.await(5, TimeUnit.SECONDS));
-        gate.abort(() -> { });
+        gate.abort(() -> {});
         release.countDown();
         opener.join(5000);
         assertTrue(lost.get() == null, "the step's IllegalStateException was lost: got only " + lost.get());

@@ -22,16 +22,22 @@ class CompensatingPoolTest {
     void aNestedWatchAfterTheOuterCallWasCountedStuckGivesTheThreadBack() throws Exception {
         ThreadPoolExecutor pool = (ThreadPoolExecutor) IoExecutors.files();
         int size = pool.getCorePoolSize();
-        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
-            try {
-                CompensatingPool.watch(() -> {
-                    try { Thread.sleep(500); } catch (InterruptedException e) { throw new AssertionError(e); }   // stands in for a 250 ms+ stall before the inner open
-                    return CompensatingPool.watch(() -> null);
-                });
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }, pool);
+        CompletableFuture<Void> done = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        CompensatingPool.watch(() -> {
+                            try {
+                                Thread.sleep(500);
+                            } catch (InterruptedException e) {
+                                throw new AssertionError(e);
+                            } // stands in for a 250 ms+ stall before the inner open
+                            return CompensatingPool.watch(() -> null);
+                        });
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                },
+                pool);
         done.get(10, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (pool.getCorePoolSize() != size && System.nanoTime() < deadline) {

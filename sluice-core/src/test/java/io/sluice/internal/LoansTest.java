@@ -78,12 +78,14 @@ class LoansTest {
         ChunkArena arena = new ChunkArena(64, 8);
         List<ExecutorService> lenders = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
-            lenders.add(Executors.newSingleThreadExecutor());        // threads of different stripes
+            lenders.add(Executors.newSingleThreadExecutor()); // threads of different stripes
         }
         ExecutorService giver = Executors.newSingleThreadExecutor();
         try {
             for (int i = 0; i < 100; i++) {
-                ByteBuffer chunk = lenders.get(i % lenders.size()).submit(() -> arena.lend(64)).get(10, TimeUnit.SECONDS);
+                ByteBuffer chunk = lenders.get(i % lenders.size())
+                        .submit(() -> arena.lend(64))
+                        .get(10, TimeUnit.SECONDS);
                 assertTrue(giver.submit(() -> Loans.giveBack(chunk)).get(10, TimeUnit.SECONDS));
             }
         } finally {
@@ -144,21 +146,22 @@ class LoansTest {
         List<ByteBuffer> forgotten = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
             ByteBuffer chunk = ByteBuffer.allocate(16);
-            Loans.lend(chunk, () -> { });
+            Loans.lend(chunk, () -> {});
             forgotten.add(chunk);
         }
         assertTrue(forgotten.stream().allMatch(Loans::isLent));
-        int recorded = Loans.size();                                 // ours, and any other test's not yet found
+        int recorded = Loans.size(); // ours, and any other test's not yet found
         assertTrue(recorded >= 1_000, "recorded: " + recorded);
-        forgotten.clear();                                           // never given back
+        forgotten.clear(); // never given back
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (Loans.size() > recorded - 1_000 + 10 && System.nanoTime() < deadline) {
             System.gc();
             Thread.sleep(10);
             ByteBuffer probe = ByteBuffer.allocate(1);
-            Loans.lend(probe, () -> { });                            // a lend drops what the collector found
+            Loans.lend(probe, () -> {}); // a lend drops what the collector found
             Loans.giveBack(probe);
         }
-        assertTrue(Loans.size() <= recorded - 1_000 + 10, "loans left in the table: " + Loans.size() + " of " + recorded);
+        assertTrue(
+                Loans.size() <= recorded - 1_000 + 10, "loans left in the table: " + Loans.size() + " of " + recorded);
     }
 }

@@ -137,7 +137,9 @@ class OperationFutureTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = OutsideCompletion.class, mode = EnumSource.Mode.EXCLUDE,
+    @EnumSource(
+            value = OutsideCompletion.class,
+            mode = EnumSource.Mode.EXCLUDE,
             names = {"OBTRUDE_VALUE", "OBTRUDE_EXCEPTION"})
     void withAnAsynchronousAbortTheStageCompletesOnlyWhenTheAbortCallsBack_F4(OutsideCompletion completion)
             throws Exception {

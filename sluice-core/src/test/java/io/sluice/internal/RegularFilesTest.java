@@ -43,8 +43,10 @@ class RegularFilesTest {
         assertFalse(RegularFiles.requireRegularOrAbsent(missing));
         assertFalse(RegularFiles.requireRegularOrAbsent(dangling));
         assertFalse(RegularFiles.requireRegularOrAbsent(missing.resolve("below")));
-        assertEquals(missing.toString(),
-                assertThrows(NoSuchFileException.class, () -> RegularFiles.requireRegular(missing)).getFile());
+        assertEquals(
+                missing.toString(),
+                assertThrows(NoSuchFileException.class, () -> RegularFiles.requireRegular(missing))
+                        .getFile());
         assertThrows(NoSuchFileException.class, () -> RegularFiles.requireReadableRegular(dangling));
     }
 
@@ -54,12 +56,18 @@ class RegularFilesTest {
         Path link = Files.createSymbolicLink(dir.resolve("to-directory"), directory);
 
         for (Path path : new Path[] {directory, link}) {
-            assertEquals("Is a directory", assertThrows(FileSystemException.class,
-                    () -> RegularFiles.requireRegularOrAbsent(path)).getReason());
-            assertEquals("Is a directory", assertThrows(FileSystemException.class,
-                    () -> RegularFiles.requireRegular(path)).getReason());
-            assertEquals("Is a directory", assertThrows(FileSystemException.class,
-                    () -> RegularFiles.requireReadableRegular(path)).getReason());
+            assertEquals(
+                    "Is a directory",
+                    assertThrows(FileSystemException.class, () -> RegularFiles.requireRegularOrAbsent(path))
+                            .getReason());
+            assertEquals(
+                    "Is a directory",
+                    assertThrows(FileSystemException.class, () -> RegularFiles.requireRegular(path))
+                            .getReason());
+            assertEquals(
+                    "Is a directory",
+                    assertThrows(FileSystemException.class, () -> RegularFiles.requireReadableRegular(path))
+                            .getReason());
         }
     }
 }

@@ -9,8 +9,8 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -50,9 +50,13 @@ class CancelPointPropertyTest {
 
     /** Where the stage is completed from outside. */
     enum CancelPoint {
-        AFTER_K_ITEMS, BEFORE_ON_SUBSCRIBE, INSIDE_REQUEST, FROM_A_DEPENDENT, OR_TIMEOUT_1_MS, COMPLETE_0
+        AFTER_K_ITEMS,
+        BEFORE_ON_SUBSCRIBE,
+        INSIDE_REQUEST,
+        FROM_A_DEPENDENT,
+        OR_TIMEOUT_1_MS,
+        COMPLETE_0
     }
-
 
     @Provide
     Arbitrary<List<Integer>> sizes() {
@@ -66,16 +70,23 @@ class CancelPointPropertyTest {
 
     @Property(tries = 200)
     void anOutsideCompletionStopsTheWriteForGood(
-            @ForAll("sizes") List<Integer> sizes, @ForAll Items.Kind buffers, @ForAll Upstream.Emission emission,
-            @ForAll WriteTarget.Kind targetKind, @ForAll("executors") ExecutorKind executorKind,
-            @ForAll CancelPoint point, @ForAll @IntRange(min = 0, max = 40) int seed) throws Exception {
+            @ForAll("sizes") List<Integer> sizes,
+            @ForAll Items.Kind buffers,
+            @ForAll Upstream.Emission emission,
+            @ForAll WriteTarget.Kind targetKind,
+            @ForAll("executors") ExecutorKind executorKind,
+            @ForAll CancelPoint point,
+            @ForAll @IntRange(min = 0, max = 40) int seed)
+            throws Exception {
         List<ByteBuffer> items = Items.buffers(sizes, buffers, sizes.hashCode() + seed);
         byte[] data = Items.concat(items);
         Executor executor = executorKind.create();
-        WriteOptions options = executor == null ? WriteOptions.defaults() : WriteOptions.defaults().withExecutor(executor);
+        WriteOptions options = executor == null
+                ? WriteOptions.defaults()
+                : WriteOptions.defaults().withExecutor(executor);
         try (WriteTarget target = WriteTarget.create(targetKind, seed)) {
             AtomicReference<CompletableFuture<Long>> stageRef = new AtomicReference<>();
-            AtomicReference<Boolean> outsideWon = new AtomicReference<>();   // what cancel(true) or complete(0L) returned
+            AtomicReference<Boolean> outsideWon = new AtomicReference<>(); // what cancel(true) or complete(0L) returned
             AtomicInteger outsideCalls = new AtomicInteger();
             CountDownLatch kDelivered = new CountDownLatch(1);
             CompletableFuture<Void> kDeliveredStage = new CompletableFuture<>();
@@ -86,10 +97,11 @@ class CancelPointPropertyTest {
                             kDeliveredStage.complete(null);
                         }
                     })
-                    .afterComplete(() -> {                      // k beyond the items: act at the end
-                        kDelivered.countDown();
-                        kDeliveredStage.complete(null);
-                    });
+                    .afterComplete(
+                            () -> { // k beyond the items: act at the end
+                                kDelivered.countDown();
+                                kDeliveredStage.complete(null);
+                            });
             if (point == CancelPoint.INSIDE_REQUEST) {
                 int atCall = 1 + seed % 4;
                 upstream.onRequest(call -> {
@@ -135,10 +147,11 @@ class CancelPointPropertyTest {
                     upstream.start();
                     break;
                 case FROM_A_DEPENDENT:
-                    kDeliveredStage.thenRun(() -> {             // on the emitting thread, between two items
-                        outsideCalls.incrementAndGet();
-                        outsideWon.set(stage.cancel(true));
-                    });
+                    kDeliveredStage.thenRun(
+                            () -> { // on the emitting thread, between two items
+                                outsideCalls.incrementAndGet();
+                                outsideWon.set(stage.cancel(true));
+                            });
                     break;
                 case OR_TIMEOUT_1_MS:
                     stage.orTimeout(1, TimeUnit.MILLISECONDS);
@@ -149,21 +162,23 @@ class CancelPointPropertyTest {
                     throw new AssertionError(point);
             }
 
-            Outcome outcome = outcome(stage, point == CancelPoint.COMPLETE_0 && Boolean.TRUE.equals(outsideWon.get()),
-                    data.length);
+            Outcome outcome = outcome(
+                    stage, point == CancelPoint.COMPLETE_0 && Boolean.TRUE.equals(outsideWon.get()), data.length);
             assertTrue(dependentRan.await(30, TimeUnit.SECONDS), "the stage's dependent never ran");
             upstream.awaitEmitterEnd();
-            boolean quiet = ExecutorKind.quiesce(executor);   // nothing of the write runs after this
+            boolean quiet = ExecutorKind.quiesce(executor); // nothing of the write runs after this
             if (!quiet) {
-                Thread.sleep(20);                            // the library's pool cannot be awaited: look twice
+                Thread.sleep(20); // the library's pool cannot be awaited: look twice
             }
             Statistics.collect(point, outcome);
             String context = " (" + outcome + ", cancel or complete returned " + outsideWon.get() + ")";
 
             assertEquals(1, dependentRuns.get(), "the stage completed more than once");
             assertNull(upstream.violation.get(), upstream.violation.get());
-            assertEquals(List.of(), openInDependent.get(), "open when a dependent of the completed stage ran" + context);
-            assertEquals(sizeAtCompletion.get(), target.sizeNow(), "the target changed after the stage completed" + context);
+            assertEquals(
+                    List.of(), openInDependent.get(), "open when a dependent of the completed stage ran" + context);
+            assertEquals(
+                    sizeAtCompletion.get(), target.sizeNow(), "the target changed after the stage completed" + context);
             byte[] content = target.contents();
             boolean agrees;
             if (outcome == Outcome.WRITTEN) {
@@ -172,22 +187,29 @@ class CancelPointPropertyTest {
                 assertEquals(0, upstream.cancels.get(), "a completed upstream was cancelled");
                 assertArrayEquals(target.expected(data), content, "the target's bytes after a completed write");
             } else {
-                agrees = point == CancelPoint.OR_TIMEOUT_1_MS ? outcome == Outcome.TIMED_OUT
+                agrees = point == CancelPoint.OR_TIMEOUT_1_MS
+                        ? outcome == Outcome.TIMED_OUT
                         : Boolean.TRUE.equals(returned(outsideWon));
                 if (!upstream.completed.get()) {
-                    awaitTrue(() -> upstream.cancels.get() > 0, quiet,
+                    awaitTrue(
+                            () -> upstream.cancels.get() > 0,
+                            quiet,
                             "the upstream of a write completed from outside was never cancelled" + context);
                 }
                 assertTrue(upstream.cancels.get() <= 1, "the upstream was cancelled " + upstream.cancels + " times");
                 assertPrefix(target, data, content, context);
             }
             if (targetKind == WriteTarget.Kind.FILE_ATOMIC) {
-                awaitTrue(() -> uncheckedTemporaries(target).isEmpty(), quiet,
+                awaitTrue(
+                        () -> uncheckedTemporaries(target).isEmpty(),
+                        quiet,
                         "temporaries left: " + uncheckedTemporaries(target) + context);
             }
             if (target.path != null) {
-                long five = ReactiveFile.of(target.path).write(TestPublishers.chunks(FIVE, FIVE.length))
-                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                long five = ReactiveFile.of(target.path)
+                        .write(TestPublishers.chunks(FIVE, FIVE.length))
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS);
                 assertEquals(FIVE.length, five);
                 assertArrayEquals(FIVE, target.contents(), "a new write of 5 bytes right after" + context);
                 if (!quiet) {
@@ -198,8 +220,10 @@ class CancelPointPropertyTest {
             // last, so that the checks above run whatever the outcome: the one outcome is the outside
             // call's (cancel/complete returned true, orTimeout's TimeoutException) exactly when the
             // write did not complete on its own
-            assertTrue(agrees, "the stage's outcome disagrees with the outside call: " + outcome
-                    + ", cancel(true) or complete(0L) returned " + outsideWon.get() + " at " + point);
+            assertTrue(
+                    agrees,
+                    "the stage's outcome disagrees with the outside call: " + outcome
+                            + ", cancel(true) or complete(0L) returned " + outsideWon.get() + " at " + point);
         }
     }
 
@@ -212,7 +236,8 @@ class CancelPointPropertyTest {
     void completeFromOutsideGivesThatValueAndReturnsTrue() throws Exception {
         try (WriteTarget target = WriteTarget.create(WriteTarget.Kind.FILE, 0)) {
             CompletableFuture<Long> stage = ReactiveFile.of(target.path)
-                    .write(silentUpstream(), WriteOptions.defaults().withExecutor(Runnable::run)).toCompletableFuture();
+                    .write(silentUpstream(), WriteOptions.defaults().withExecutor(Runnable::run))
+                    .toCompletableFuture();
 
             boolean completed = stage.complete(0L);
 
@@ -225,11 +250,13 @@ class CancelPointPropertyTest {
     void completeExceptionallyFromOutsideGivesThatExceptionAndReturnsTrue() throws Exception {
         try (WriteTarget target = WriteTarget.create(WriteTarget.Kind.FILE, 0)) {
             CompletableFuture<Long> stage = ReactiveFile.of(target.path)
-                    .write(silentUpstream(), WriteOptions.defaults().withExecutor(Runnable::run)).toCompletableFuture();
+                    .write(silentUpstream(), WriteOptions.defaults().withExecutor(Runnable::run))
+                    .toCompletableFuture();
 
             boolean completed = stage.completeExceptionally(new TimeoutException("from outside"));
 
-            assertEquals("true, failed with java.util.concurrent.TimeoutException: from outside",
+            assertEquals(
+                    "true, failed with java.util.concurrent.TimeoutException: from outside",
                     completed + ", " + describe(stage));
         }
     }
@@ -238,12 +265,10 @@ class CancelPointPropertyTest {
     private static org.reactivestreams.Publisher<ByteBuffer> silentUpstream() {
         return subscriber -> subscriber.onSubscribe(new org.reactivestreams.Subscription() {
             @Override
-            public void request(long n) {
-            }
+            public void request(long n) {}
 
             @Override
-            public void cancel() {
-            }
+            public void cancel() {}
         });
     }
 
@@ -260,7 +285,10 @@ class CancelPointPropertyTest {
     }
 
     enum Outcome {
-        WRITTEN, CANCELLED, COMPLETED_WITH_0, TIMED_OUT
+        WRITTEN,
+        CANCELLED,
+        COMPLETED_WITH_0,
+        TIMED_OUT
     }
 
     /** How the stage ended; a normal value is the write's own unless {@code complete(0L)} returned true. */
@@ -300,10 +328,12 @@ class CancelPointPropertyTest {
             return;
         }
         byte[] expected = target.expected(data);
-        assertTrue(content.length <= expected.length && target.before.length <= content.length
+        assertTrue(
+                content.length <= expected.length
+                        && target.before.length <= content.length
                         && Arrays.equals(content, Arrays.copyOf(expected, content.length)),
-                "the target holds " + content.length + " bytes that are not a prefix of the "
-                        + expected.length + " expected" + context);
+                "the target holds " + content.length + " bytes that are not a prefix of the " + expected.length
+                        + " expected" + context);
     }
 
     private static List<String> uncheckedTemporaries(WriteTarget target) {
@@ -315,7 +345,8 @@ class CancelPointPropertyTest {
     }
 
     /** Checks at once after a quiesced executor; polls with a deadline where the library's pool still runs. */
-    private static void awaitTrue(BooleanSupplier condition, boolean quiet, String message) throws InterruptedException {
+    private static void awaitTrue(BooleanSupplier condition, boolean quiet, String message)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(quiet ? 0 : 10);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() >= deadline) {

@@ -12,7 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The executors an operation may run on: none named (the library's pools), direct, a thread, a pool, virtual threads. */
 enum ExecutorKind {
-    DEFAULT, DIRECT, SINGLE, POOL_OF_4, VIRTUAL;
+    DEFAULT,
+    DIRECT,
+    SINGLE,
+    POOL_OF_4,
+    VIRTUAL;
 
     private static final Method VIRTUAL_FACTORY = virtualFactory();
 
@@ -58,7 +62,7 @@ enum ExecutorKind {
             assertTrue(service.awaitTermination(30, TimeUnit.SECONDS), "the operation's executor never quiesced");
             return true;
         }
-        return executor != null;                       // direct: everything ran on the callers' threads
+        return executor != null; // direct: everything ran on the callers' threads
     }
 
     private static Method virtualFactory() {

@@ -16,7 +16,11 @@ final class Items {
 
     /** How an item's bytes are held: the writer must treat every kind the same. */
     enum Kind {
-        HEAP, DIRECT, READ_ONLY, WINDOW, MIXED
+        HEAP,
+        DIRECT,
+        READ_ONLY,
+        WINDOW,
+        MIXED
     }
 
     static final int KIB = 1024;
@@ -26,8 +30,7 @@ final class Items {
      */
     private static final List<Integer> BOUNDARIES = List.of(8 * KIB, 64 * KIB, 256 * KIB);
 
-    private Items() {
-    }
+    private Items() {}
 
     /**
      * Sequences of item sizes: zero-length and one-byte items, sizes at the boundaries +-2, random
@@ -50,10 +53,11 @@ final class Items {
             Collections.reverse(sorted);
             return sorted;
         });
-        Arbitrary<List<Integer>> ramp = Arbitraries.integers().between(0, 200)
+        Arbitrary<List<Integer>> ramp = Arbitraries.integers()
+                .between(0, 200)
                 .flatMap(ones -> Arbitraries.integers().between(2, 20).map(steps -> ramp(ones, steps)));
-        return Arbitraries.frequencyOf(Tuple.of(4, random), Tuple.of(2, growing), Tuple.of(1, shrinking),
-                Tuple.of(2, ramp));
+        return Arbitraries.frequencyOf(
+                Tuple.of(4, random), Tuple.of(2, growing), Tuple.of(1, shrinking), Tuple.of(2, ramp));
     }
 
     private static List<Integer> ascending(List<Integer> sizes) {
@@ -92,7 +96,7 @@ final class Items {
                 return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
             case READ_ONLY:
                 return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
-            case WINDOW: {                            // position > 0 and limit < capacity in a larger array
+            case WINDOW: { // position > 0 and limit < capacity in a larger array
                 byte[] larger = new byte[bytes.length + 7];
                 System.arraycopy(bytes, 0, larger, 3, bytes.length);
                 return ByteBuffer.wrap(larger, 3, bytes.length);

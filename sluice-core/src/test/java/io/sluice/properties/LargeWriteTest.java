@@ -47,9 +47,11 @@ class LargeWriteTest {
         Slices slices = new Slices(shared.asReadOnlyBuffer());
         Path target = directory.resolve("large");
         try {
-            CompletableFuture<Long> stage = ReactiveFile.of(target).write(slices).toCompletableFuture();
+            CompletableFuture<Long> stage =
+                    ReactiveFile.of(target).write(slices).toCompletableFuture();
             AtomicReference<List<String>> openInDependent = new AtomicReference<>();
-            CompletableFuture<?> dependent = stage.whenComplete((count, error) -> openInDependent.set(OpenFiles.inside(directory)));
+            CompletableFuture<?> dependent =
+                    stage.whenComplete((count, error) -> openInDependent.set(OpenFiles.inside(directory)));
 
             assertEquals(TOTAL, stage.get(120, TimeUnit.SECONDS));
             dependent.get(10, TimeUnit.SECONDS);
@@ -59,8 +61,8 @@ class LargeWriteTest {
             assertEquals(TOTAL, Files.size(target));
             try (FileChannel file = FileChannel.open(target, StandardOpenOption.READ)) {
                 Random random = new Random(7);
-                List<Long> positions = new ArrayList<>(List.of(0L, (1L << 31) - 1, 1L << 31, (1L << 31) + 1,
-                        (1L << 31) - BUFFER_BYTES, TOTAL - 1));
+                List<Long> positions = new ArrayList<>(
+                        List.of(0L, (1L << 31) - 1, 1L << 31, (1L << 31) + 1, (1L << 31) - BUFFER_BYTES, TOTAL - 1));
                 for (int i = 0; i < 64; i++) {
                     positions.add((long) (random.nextDouble() * TOTAL));
                 }
@@ -81,7 +83,8 @@ class LargeWriteTest {
      */
     private static final class Slices implements Publisher<ByteBuffer> {
         private final ByteBuffer shared;
-        private final List<long[]> placed = new ArrayList<>();   // {file position, buffer offset}; the emitting thread, then the test
+        private final List<long[]> placed =
+                new ArrayList<>(); // {file position, buffer offset}; the emitting thread, then the test
 
         Slices(ByteBuffer shared) {
             this.shared = shared;
@@ -111,7 +114,7 @@ class LargeWriteTest {
                 public void request(long n) {
                     demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
                     if (emitting) {
-                        return;                                   // §3.3: the outer call emits
+                        return; // §3.3: the outer call emits
                     }
                     emitting = true;
                     while (demand > 0 && emitted < TOTAL && !done) {
@@ -121,7 +124,10 @@ class LargeWriteTest {
                         placed.add(new long[] {emitted, offset});
                         emitted += length;
                         demand--;
-                        subscriber.onNext(shared.duplicate().position(offset).limit(offset + length).slice());
+                        subscriber.onNext(shared.duplicate()
+                                .position(offset)
+                                .limit(offset + length)
+                                .slice());
                     }
                     if (emitted == TOTAL && !done) {
                         done = true;

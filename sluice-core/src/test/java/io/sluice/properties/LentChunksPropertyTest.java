@@ -47,17 +47,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LentChunksPropertyTest {
 
     /** What a holder does with one chunk. */
-    enum Action { PROMPT, HOLD, NEVER, TWICE, VIEW, STRANGER }
+    enum Action {
+        PROMPT,
+        HOLD,
+        NEVER,
+        TWICE,
+        VIEW,
+        STRANGER
+    }
 
     @Provide
     Arbitrary<List<Action>> actions() {
         return Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.just(Action.PROMPT)),
-                Tuple.of(3, Arbitraries.just(Action.HOLD)),
-                Tuple.of(1, Arbitraries.just(Action.NEVER)),
-                Tuple.of(1, Arbitraries.just(Action.TWICE)),
-                Tuple.of(1, Arbitraries.just(Action.VIEW)),
-                Tuple.of(1, Arbitraries.just(Action.STRANGER))).list().ofMinSize(1).ofMaxSize(12);
+                        Tuple.of(6, Arbitraries.just(Action.PROMPT)),
+                        Tuple.of(3, Arbitraries.just(Action.HOLD)),
+                        Tuple.of(1, Arbitraries.just(Action.NEVER)),
+                        Tuple.of(1, Arbitraries.just(Action.TWICE)),
+                        Tuple.of(1, Arbitraries.just(Action.VIEW)),
+                        Tuple.of(1, Arbitraries.just(Action.STRANGER)))
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(12);
     }
 
     @Provide
@@ -75,10 +85,14 @@ class LentChunksPropertyTest {
 
     @Property(tries = 250, edgeCases = EdgeCasesMode.NONE)
     void heldChunksKeepTheirBytesAndMisuseIsRefused(
-            @ForAll("chunkSizes") int chunk, @ForAll @IntRange(min = 0, max = 40) int multiple,
-            @ForAll @IntRange(min = -1, max = 1) int delta, @ForAll @IntRange(min = 1, max = 6) int poolChunks,
-            @ForAll("actions") List<Action> actions, @ForAll @IntRange(min = -1, max = 30) int cancelAfter,
-            @ForAll @IntRange(min = 1, max = 3) int readers, @ForAll("executors") ExecutorKind executorKind)
+            @ForAll("chunkSizes") int chunk,
+            @ForAll @IntRange(min = 0, max = 40) int multiple,
+            @ForAll @IntRange(min = -1, max = 1) int delta,
+            @ForAll @IntRange(min = 1, max = 6) int poolChunks,
+            @ForAll("actions") List<Action> actions,
+            @ForAll @IntRange(min = -1, max = 30) int cancelAfter,
+            @ForAll @IntRange(min = 1, max = 3) int readers,
+            @ForAll("executors") ExecutorKind executorKind)
             throws Exception {
         int size = Math.max(0, multiple * chunk + delta);
         Path directory = Files.createTempDirectory("sluice-props-lent");
@@ -107,14 +121,17 @@ class LentChunksPropertyTest {
                 if (holder.completed) {
                     assertEquals(size, holder.offset, "bytes delivered to reader " + holder.index);
                 }
-                holder.checkHeldAndGiveBack();                              // late, after the read ended
+                holder.checkHeldAndGiveBack(); // late, after the read ended
                 assertEquals(List.of(), holder.problems, "reader " + holder.index + " after the end");
             }
-            assertTrue(holders.stream().allMatch(holder -> holder.peakAllocated <= poolChunks),
+            assertTrue(
+                    holders.stream().allMatch(holder -> holder.peakAllocated <= poolChunks),
                     "more direct buffers than the pool's " + poolChunks);
             assertTrue(pool.allocatedChunks() <= poolChunks, pool.toString());
-            Statistics.label("actions").collect(actions.contains(Action.HOLD) ? "holds" : "no hold",
-                    pool.overflowed() > 0 ? "overflowed" : "within pool");
+            Statistics.label("actions")
+                    .collect(
+                            actions.contains(Action.HOLD) ? "holds" : "no hold",
+                            pool.overflowed() > 0 ? "overflowed" : "within pool");
         } finally {
             ExecutorKind.quiesce(executor);
             Files.deleteIfExists(directory.resolve("source"));
@@ -123,9 +140,11 @@ class LentChunksPropertyTest {
     }
 
     @Property(tries = 40, edgeCases = EdgeCasesMode.NONE)
-    void aWriteGivesBackEveryChunkItRead(@ForAll("chunkSizes") int chunk, @ForAll @IntRange(min = 0, max = 60) int multiple,
-                                        @ForAll @IntRange(min = 1, max = 6) int poolChunks,
-                                        @ForAll @Size(max = 1) List<@IntRange(min = 0, max = 20) Integer> cancelAtChunk)
+    void aWriteGivesBackEveryChunkItRead(
+            @ForAll("chunkSizes") int chunk,
+            @ForAll @IntRange(min = 0, max = 60) int multiple,
+            @ForAll @IntRange(min = 1, max = 6) int poolChunks,
+            @ForAll @Size(max = 1) List<@IntRange(min = 0, max = 20) Integer> cancelAtChunk)
             throws Exception {
         Path directory = Files.createTempDirectory("sluice-props-lent-copy");
         ChunkPool pool = ChunkPool.create(chunk, poolChunks);
@@ -136,7 +155,8 @@ class LentChunksPropertyTest {
             Path source = Files.write(directory.resolve("source"), file);
             Path target = directory.resolve("target");
             CompletableFuture<Long> write = ReactiveFile.of(target)
-                    .write(ReactiveFile.of(source).read(ReadOptions.defaults().withLentChunks(pool).withExecutor(reads)))
+                    .write(ReactiveFile.of(source)
+                            .read(ReadOptions.defaults().withLentChunks(pool).withExecutor(reads)))
                     .toCompletableFuture();
             if (!cancelAtChunk.isEmpty()) {
                 write.cancel(false);
@@ -155,7 +175,8 @@ class LentChunksPropertyTest {
                 while (pool.allocatedChunks() != pool.idleChunks() && System.nanoTime() < deadline) {
                     Thread.sleep(1);
                 }
-                assertEquals(pool.allocatedChunks(), pool.idleChunks(), "chunks not given back after a cancel: " + pool);
+                assertEquals(
+                        pool.allocatedChunks(), pool.idleChunks(), "chunks not given back after a cancel: " + pool);
             }
             assertTrue(pool.allocatedChunks() <= poolChunks, pool.toString());
         } finally {
@@ -174,7 +195,7 @@ class LentChunksPropertyTest {
         final int cancelAfter;
         final int index;
         final CountDownLatch settled = new CountDownLatch(1);
-        final List<String> problems = new ArrayList<>();            // touched by signals only (§1.3), read after settled
+        final List<String> problems = new ArrayList<>(); // touched by signals only (§1.3), read after settled
         final List<ByteBuffer> held = new ArrayList<>();
         final List<byte[]> heldExpected = new ArrayList<>();
         Subscription subscription;
@@ -237,7 +258,7 @@ class LentChunksPropertyTest {
         private void act(Action action, ByteBuffer chunk, byte[] expected) {
             switch (action) {
                 case PROMPT:
-                    chunk.position(chunk.limit());                  // a consumer may move it; giving back still works
+                    chunk.position(chunk.limit()); // a consumer may move it; giving back still works
                     ChunkPool.giveBack(chunk);
                     break;
                 case HOLD:
@@ -252,11 +273,12 @@ class LentChunksPropertyTest {
                     break;
                 case VIEW:
                     assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(chunk.slice()));
-                    held.add(chunk);                                // the chunk itself is still held
+                    held.add(chunk); // the chunk itself is still held
                     heldExpected.add(expected);
                     break;
                 case STRANGER:
-                    assertThrows(IllegalArgumentException.class,
+                    assertThrows(
+                            IllegalArgumentException.class,
                             () -> ChunkPool.giveBack(ByteBuffer.allocateDirect(Math.max(1, chunk.capacity()))));
                     assertThrows(IllegalArgumentException.class, () -> ChunkPool.giveBack(ByteBuffer.wrap(expected)));
                     ChunkPool.giveBack(chunk);

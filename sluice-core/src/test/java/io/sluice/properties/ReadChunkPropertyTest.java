@@ -16,9 +16,9 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -52,7 +52,7 @@ class ReadChunkPropertyTest {
     static final class Case {
         final int chunk;
         final int size;
-        final long offset;             // -1: no range
+        final long offset; // -1: no range
         final long length;
 
         Case(int chunk, int size, long offset, long length) {
@@ -63,7 +63,8 @@ class ReadChunkPropertyTest {
         }
 
         ReadOptions options() {
-            ReadOptions options = chunk == ReadOptions.DEFAULT_CHUNK_SIZE_BYTES ? ReadOptions.defaults()
+            ReadOptions options = chunk == ReadOptions.DEFAULT_CHUNK_SIZE_BYTES
+                    ? ReadOptions.defaults()
                     : ReadOptions.defaults().withChunkSize(chunk);
             return offset < 0 ? options : options.withRange(offset, length);
         }
@@ -79,10 +80,10 @@ class ReadChunkPropertyTest {
 
         @Override
         public String toString() {
-            return "Case[chunk=" + chunk + ", size=" + size + (offset < 0 ? "" : ", range=" + offset + "+" + length) + "]";
+            return "Case[chunk=" + chunk + ", size=" + size + (offset < 0 ? "" : ", range=" + offset + "+" + length)
+                    + "]";
         }
     }
-
 
     @Provide
     Arbitrary<Case> cases() {
@@ -113,7 +114,8 @@ class ReadChunkPropertyTest {
                         Tuple.of(1, Arbitraries.of(0L, 1L, Long.MAX_VALUE)),
                         Tuple.of(2, Arbitraries.of(chunk - 1L, (long) chunk, chunk + 1L, 2L * chunk, 3L * chunk + 1)),
                         Tuple.of(2, Arbitraries.longs().between(0, size + 1L)));
-                return Combinators.combine(offsets, lengths).as((offset, length) -> new Case(chunk, size, offset, length));
+                return Combinators.combine(offsets, lengths)
+                        .as((offset, length) -> new Case(chunk, size, offset, length));
             });
         });
     }
@@ -121,17 +123,20 @@ class ReadChunkPropertyTest {
     @Provide
     Arbitrary<List<Long>> requests() {
         return Arbitraries.frequencyOf(
-                Tuple.of(5, Arbitraries.just(1L)),
-                Tuple.of(3, Arbitraries.longs().between(2, 7)),
-                Tuple.of(1, Arbitraries.longs().between(8, 100)),
-                Tuple.of(1, Arbitraries.just(Long.MAX_VALUE))).list().ofMinSize(1).ofMaxSize(10);
+                        Tuple.of(5, Arbitraries.just(1L)),
+                        Tuple.of(3, Arbitraries.longs().between(2, 7)),
+                        Tuple.of(1, Arbitraries.longs().between(8, 100)),
+                        Tuple.of(1, Arbitraries.just(Long.MAX_VALUE)))
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(10);
     }
 
     @Provide
     Arbitrary<Integer> cancelAfter() {
         return Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.just(-1)),                  // never
-                Tuple.of(1, Arbitraries.just(0)),                   // before the first request
+                Tuple.of(2, Arbitraries.just(-1)), // never
+                Tuple.of(1, Arbitraries.just(0)), // before the first request
                 Tuple.of(3, Arbitraries.integers().between(1, 20)));
     }
 
@@ -141,33 +146,41 @@ class ReadChunkPropertyTest {
     }
 
     @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
-    void chunksAreExactBoundedAndTheFileIsClosed(@ForAll("cases") Case readCase, @ForAll("requests") List<Long> requests,
-                                                 @ForAll("cancelAfter") int cancelAfter,
-                                                 @ForAll boolean requestFromAnotherThread,
-                                                 @ForAll("executors") ExecutorKind executorKind) throws Exception {
+    void chunksAreExactBoundedAndTheFileIsClosed(
+            @ForAll("cases") Case readCase,
+            @ForAll("requests") List<Long> requests,
+            @ForAll("cancelAfter") int cancelAfter,
+            @ForAll boolean requestFromAnotherThread,
+            @ForAll("executors") ExecutorKind executorKind)
+            throws Exception {
         Path directory = Files.createTempDirectory("sluice-props-read");
         Executor executor = executorKind.create();
         try {
             byte[] file = new byte[readCase.size];
             new Random(readCase.size * 31L + readCase.chunk).nextBytes(file);
             Path path = Files.write(directory.resolve("source"), file);
-            ReadOptions options = executor == null ? readCase.options() : readCase.options().withExecutor(executor);
+            ReadOptions options =
+                    executor == null ? readCase.options() : readCase.options().withExecutor(executor);
             Reader reader = new Reader(directory, requests, cancelAfter, requestFromAnotherThread);
 
             ReactiveFile.of(path).read(options).subscribe(reader);
             if (requestFromAnotherThread) {
                 reader.serveFromThisThread();
             }
-            assertTrue(reader.settled.await(30, TimeUnit.SECONDS), "no terminal signal and no cancel: "
-                    + reader.chunks.size() + " chunks, requested " + reader.requestedTotal);
+            assertTrue(
+                    reader.settled.await(30, TimeUnit.SECONDS),
+                    "no terminal signal and no cancel: " + reader.chunks.size() + " chunks, requested "
+                            + reader.requestedTotal);
             boolean quiet = ExecutorKind.quiesce(executor);
             if (reader.cancelled) {
                 awaitClosed(directory, quiet);
             }
 
-            Statistics.label("ending").collect(reader.cancelled ? "cancelled" : "completed",
-                    readCase.offset < 0 ? "whole file" : "range");
-            Statistics.label("chunks").collect(reader.chunks.size() <= 1 ? "0-1" : reader.chunks.size() <= 8 ? "2-8" : "9+");
+            Statistics.label("ending")
+                    .collect(
+                            reader.cancelled ? "cancelled" : "completed", readCase.offset < 0 ? "whole file" : "range");
+            Statistics.label("chunks")
+                    .collect(reader.chunks.size() <= 1 ? "0-1" : reader.chunks.size() <= 8 ? "2-8" : "9+");
             assertNull(reader.violation, reader.violation);
             assertNull(reader.error, "onError: " + reader.error);
             byte[] expected = readCase.expected(file);
@@ -175,14 +188,17 @@ class ReadChunkPropertyTest {
             for (int i = 0; i < reader.chunks.size(); i++) {
                 int chunk = reader.chunks.get(i);
                 assertTrue(chunk > 0 && chunk <= readCase.chunk, "chunk " + i + " has " + chunk + " bytes");
-                assertTrue(i == reader.chunks.size() - 1 || chunk == readCase.chunk, "chunk " + i + " of "
-                        + reader.chunks.size() + " is not full: " + chunk);
+                assertTrue(
+                        i == reader.chunks.size() - 1 || chunk == readCase.chunk,
+                        "chunk " + i + " of " + reader.chunks.size() + " is not full: " + chunk);
             }
             if (reader.cancelled) {
                 assertTrue(reader.completions <= 1, "completed " + reader.completions + " times");
-                assertTrue(received.length <= expected.length
-                        && Arrays.equals(received, Arrays.copyOf(expected, received.length)),
-                        "received " + received.length + " bytes that are not a prefix of the " + expected.length + " expected");
+                assertTrue(
+                        received.length <= expected.length
+                                && Arrays.equals(received, Arrays.copyOf(expected, received.length)),
+                        "received " + received.length + " bytes that are not a prefix of the " + expected.length
+                                + " expected");
                 if (!requestFromAnotherThread) {
                     assertEquals(cancelAfter, reader.chunks.size(), "chunks after a cancel on the signalling thread");
                 }
@@ -205,7 +221,8 @@ class ReadChunkPropertyTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(quiet ? 0 : 10);
         while (!OpenFiles.inside(directory).isEmpty()) {
             if (System.nanoTime() >= deadline) {
-                fail("open after the cancel" + (quiet ? " and the executor's end" : "") + ": " + OpenFiles.inside(directory));
+                fail("open after the cancel" + (quiet ? " and the executor's end" : "") + ": "
+                        + OpenFiles.inside(directory));
             }
             Thread.sleep(5);
         }
@@ -222,17 +239,18 @@ class ReadChunkPropertyTest {
         private static final Object DONE = new Object();
 
         final List<Integer> chunks = Collections.synchronizedList(new ArrayList<>());
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();     // the signalling thread (serial, §1.3)
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(); // the signalling thread (serial, §1.3)
         final CountDownLatch terminated = new CountDownLatch(1);
-        final CountDownLatch settled = new CountDownLatch(1);                 // terminated or cancelled
+        final CountDownLatch settled = new CountDownLatch(1); // terminated or cancelled
         private final Path directory;
         private final List<Long> requests;
         private final int cancelAfter;
         private final boolean fromAnotherThread;
         private final BlockingQueue<Object> commands = new LinkedBlockingQueue<>();
         private volatile Subscription subscription;
-        private volatile long outstanding;           // the requesting thread and the signalling thread, handed over by the queue or serial
-        private int nextRequest;                     // the requesting thread
+        private volatile long
+                outstanding; // the requesting thread and the signalling thread, handed over by the queue or serial
+        private int nextRequest; // the requesting thread
         volatile long requestedTotal;
         volatile boolean cancelled;
         volatile int completions;
@@ -305,7 +323,7 @@ class ReadChunkPropertyTest {
 
         /** Serves the queued requests and cancel on this thread until the read ends or is cancelled. */
         void serveFromThisThread() throws InterruptedException {
-            for (;;) {
+            for (; ; ) {
                 Object command = commands.poll(30, TimeUnit.SECONDS);
                 assertNotNull(command, "the read stalled: " + chunks.size() + " chunks, requested " + requestedTotal);
                 if (command == DONE) {

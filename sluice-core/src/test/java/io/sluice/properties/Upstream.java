@@ -24,28 +24,29 @@ final class Upstream implements Publisher<ByteBuffer> {
 
     /** Where items are emitted from. */
     enum Emission {
-        SYNCHRONOUS, FROM_ANOTHER_THREAD
+        SYNCHRONOUS,
+        FROM_ANOTHER_THREAD
     }
 
     private final List<ByteBuffer> items;
     private final Emission emission;
     private final boolean deferOnSubscribe;
 
-    final AtomicInteger cancels = new AtomicInteger();                 // any thread
-    final AtomicInteger requestCalls = new AtomicInteger();            // any thread
-    final AtomicInteger delivered = new AtomicInteger();               // the emitting thread
-    final AtomicBoolean completed = new AtomicBoolean();               // the emitting thread
+    final AtomicInteger cancels = new AtomicInteger(); // any thread
+    final AtomicInteger requestCalls = new AtomicInteger(); // any thread
+    final AtomicInteger delivered = new AtomicInteger(); // the emitting thread
+    final AtomicBoolean completed = new AtomicBoolean(); // the emitting thread
     final AtomicReference<String> violation = new AtomicReference<>(); // any thread: first rule broken
 
-    private volatile IntConsumer onRequest = call -> { };   // set before subscribe; called with the call's number
-    private volatile IntConsumer afterItem = count -> { };  // set before subscribe; called with the items delivered
-    private volatile Runnable afterComplete = () -> { };    // set before subscribe
+    private volatile IntConsumer onRequest = call -> {}; // set before subscribe; called with the call's number
+    private volatile IntConsumer afterItem = count -> {}; // set before subscribe; called with the items delivered
+    private volatile Runnable afterComplete = () -> {}; // set before subscribe
 
     private final Object lock = new Object();
-    private long demand;                                   // guarded by lock
-    private boolean cancelled;                             // guarded by lock
-    private Subscriber<? super ByteBuffer> subscriber;     // set once in subscribe (any thread), read by emitters
-    private Thread emitter;                                // set once in start (test thread)
+    private long demand; // guarded by lock
+    private boolean cancelled; // guarded by lock
+    private Subscriber<? super ByteBuffer> subscriber; // set once in subscribe (any thread), read by emitters
+    private Thread emitter; // set once in start (test thread)
 
     Upstream(List<ByteBuffer> items, Emission emission, boolean deferOnSubscribe) {
         this.items = items;
@@ -95,9 +96,11 @@ final class Upstream implements Publisher<ByteBuffer> {
     void awaitEmitterEnd() throws InterruptedException {
         if (emitter != null) {
             emitter.join(30_000);
-            assertTrue(!emitter.isAlive(), "the upstream was neither cancelled nor completed: its emitter still waits"
-                    + " for demand after " + delivered + " of " + items.size() + " items, " + requestCalls
-                    + " request calls, " + cancels + " cancels");
+            assertTrue(
+                    !emitter.isAlive(),
+                    "the upstream was neither cancelled nor completed: its emitter still waits"
+                            + " for demand after " + delivered + " of " + items.size() + " items, " + requestCalls
+                            + " request calls, " + cancels + " cancels");
         }
     }
 
@@ -135,9 +138,9 @@ final class Upstream implements Publisher<ByteBuffer> {
 
     private final class Emitting implements Subscription {
         private final AtomicReference<Thread> inCall = new AtomicReference<>();
-        private int depth;              // the thread in a call only
-        private boolean emitting;       // synchronous emission: the thread in request only (§3.3)
-        private int next;               // synchronous emission: the thread in request only
+        private int depth; // the thread in a call only
+        private boolean emitting; // synchronous emission: the thread in request only (§3.3)
+        private int next; // synchronous emission: the thread in request only
 
         @Override
         public void request(long n) {
@@ -203,12 +206,12 @@ final class Upstream implements Publisher<ByteBuffer> {
         private void enter(String call) {
             Thread current = Thread.currentThread();
             if (inCall.get() == current) {
-                depth++;                                 // reentrant on the same thread: allowed
+                depth++; // reentrant on the same thread: allowed
                 return;
             }
             if (!inCall.compareAndSet(null, current)) {
-                violation.compareAndSet(null, "§2.7: " + call + " on " + current.getName()
-                        + " overlapped a call on " + inCall.get());
+                violation.compareAndSet(
+                        null, "§2.7: " + call + " on " + current.getName() + " overlapped a call on " + inCall.get());
                 return;
             }
             depth = 1;

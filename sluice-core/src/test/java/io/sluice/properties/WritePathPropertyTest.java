@@ -31,7 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class WritePathPropertyTest {
 
-
     @Provide
     Arbitrary<List<Integer>> sizes() {
         return Items.sizes();
@@ -49,9 +48,13 @@ class WritePathPropertyTest {
 
     @Property(tries = 300)
     void theTargetHoldsExactlyTheItemsAndIsClosedBeforeDependentsRun(
-            @ForAll("sizes") List<Integer> sizes, @ForAll Items.Kind buffers, @ForAll Upstream.Emission emission,
-            @ForAll WriteTarget.Kind targetKind, @ForAll("executors") ExecutorKind executorKind,
-            @ForAll("caps") long cap) throws Exception {
+            @ForAll("sizes") List<Integer> sizes,
+            @ForAll Items.Kind buffers,
+            @ForAll Upstream.Emission emission,
+            @ForAll WriteTarget.Kind targetKind,
+            @ForAll("executors") ExecutorKind executorKind,
+            @ForAll("caps") long cap)
+            throws Exception {
         List<ByteBuffer> items = Items.buffers(sizes, buffers, sizes.hashCode());
         byte[] data = Items.concat(items);
         Executor executor = executorKind.create();
@@ -73,7 +76,8 @@ class WritePathPropertyTest {
             });
 
             long count = stage.get(30, TimeUnit.SECONDS);
-            Statistics.label("bytes").collect(data.length < 64 * 1024 ? "< 64 KiB" : data.length < 1024 * 1024 ? "< 1 MiB" : ">= 1 MiB");
+            Statistics.label("bytes")
+                    .collect(data.length < 64 * 1024 ? "< 64 KiB" : data.length < 1024 * 1024 ? "< 1 MiB" : ">= 1 MiB");
             assertTrue(dependentRan.await(30, TimeUnit.SECONDS), "the stage's dependent never ran");
             upstream.awaitEmitterEnd();
             ExecutorKind.quiesce(executor);

@@ -40,7 +40,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 final class WriteTarget implements AutoCloseable {
 
     enum Kind {
-        FILE, FILE_SYNC, FILE_ATOMIC, FILE_APPEND, FILE_CHANNEL, PIPE, STREAM
+        FILE,
+        FILE_SYNC,
+        FILE_ATOMIC,
+        FILE_APPEND,
+        FILE_CHANNEL,
+        PIPE,
+        STREAM
     }
 
     final Kind kind;
@@ -49,10 +55,11 @@ final class WriteTarget implements AutoCloseable {
     final Path path;
     /** The file's content before the write (old content that atomic replace keeps or append extends). */
     final byte[] before;
-    private FileChannel channel;                       // FILE_CHANNEL: handed to the library
-    private Pipe pipe;                                 // PIPE
-    private final ByteArrayOutputStream piped = new ByteArrayOutputStream();   // the reader thread, then the test
-    private final CountDownLatch pipeEnded = new CountDownLatch(1);             // the reader saw end of stream
+
+    private FileChannel channel; // FILE_CHANNEL: handed to the library
+    private Pipe pipe; // PIPE
+    private final ByteArrayOutputStream piped = new ByteArrayOutputStream(); // the reader thread, then the test
+    private final CountDownLatch pipeEnded = new CountDownLatch(1); // the reader saw end of stream
 
     private WriteTarget(Kind kind, long seed) throws IOException {
         this.kind = kind;
@@ -84,7 +91,10 @@ final class WriteTarget implements AutoCloseable {
             case FILE_APPEND:
                 return ReactiveFile.of(path).write(upstream, options.withMode(WriteMode.APPEND));
             case FILE_CHANNEL:
-                channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                channel = FileChannel.open(
+                        path,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING);
                 return ByteChannels.write(channel, upstream, options);
             case PIPE:
@@ -173,7 +183,9 @@ final class WriteTarget implements AutoCloseable {
     List<String> temporaries() throws IOException {
         List<String> names = new ArrayList<>();
         try (Stream<Path> entries = Files.list(directory)) {
-            entries.map(path -> path.getFileName().toString()).filter(AtomicTemporaries::isTemporaryName).forEach(names::add);
+            entries.map(path -> path.getFileName().toString())
+                    .filter(AtomicTemporaries::isTemporaryName)
+                    .forEach(names::add);
         }
         return names;
     }

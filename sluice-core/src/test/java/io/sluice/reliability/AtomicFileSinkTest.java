@@ -1,8 +1,8 @@
 package io.sluice.reliability;
 
 import io.sluice.WriteMode;
-import io.sluice.internal.write.WriteSink;
 import io.sluice.internal.write.AtomicFileSink;
+import io.sluice.internal.write.WriteSink;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +30,7 @@ class AtomicFileSinkTest {
 
     @TempDir
     Path directory;
+
     private Path target;
     private final byte[] oldContent = Content.bytes(1, 5000);
     private final byte[] newContent = Content.bytes(2, 7000);
@@ -44,7 +45,7 @@ class AtomicFileSinkTest {
         AtomicFileSink sink = openAndWrite();
         sink.commit();
         sink.close();
-        sink.close();                                   // idempotent
+        sink.close(); // idempotent
         assertTarget(newContent);
     }
 
@@ -52,7 +53,7 @@ class AtomicFileSinkTest {
     void forceThenCloseWithoutCommitDiscards_A3() throws Exception {
         AtomicFileSink sink = openAndWrite();
         sink.force();
-        sink.close();                                   // only commit() replaces the target
+        sink.close(); // only commit() replaces the target
         assertTarget(oldContent);
         assertThrows(IOException.class, sink::commit, "a commit after the discarding close");
         assertTarget(oldContent);
@@ -63,7 +64,8 @@ class AtomicFileSinkTest {
         AtomicFileSink sink = openAndWrite();
         sink.abort();
         assertEquals(List.of(), Stages.temporaries(directory), "deleted by abort(), not by a later close()");
-        assertFalse(sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(newContent)}, 0, 1),
+        assertFalse(
+                sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(newContent)}, 0, 1),
                 "a write after the abort is refused");
         assertThrows(IOException.class, sink::force);
         sink.close();
@@ -72,23 +74,30 @@ class AtomicFileSinkTest {
 
     @Test
     void theTemporaryFileIsOwnerOnlyUntilTheCommit_A1() throws Exception {
-        assumeTrue(directory.getFileSystem().supportedFileAttributeViews().contains("posix"),
+        assumeTrue(
+                directory.getFileSystem().supportedFileAttributeViews().contains("posix"),
                 "owner-only permissions apply on POSIX file systems only");
         Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
         AtomicFileSink sink = openAndWrite();
 
-        assertEquals("rw-------", PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(sink.temporaryFile(), LinkOption.NOFOLLOW_LINKS)),
+        assertEquals(
+                "rw-------",
+                PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(sink.temporaryFile(), LinkOption.NOFOLLOW_LINKS)),
                 "A1: nobody but the owner may read the data before it is committed");
         sink.force();
-        assertEquals("rw-------", PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(sink.temporaryFile(), LinkOption.NOFOLLOW_LINKS)),
+        assertEquals(
+                "rw-------",
+                PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(sink.temporaryFile(), LinkOption.NOFOLLOW_LINKS)),
                 "still owner-only after force, until the commit gives it the target's permissions");
         sink.commit();
         sink.close();
 
         assertTarget(newContent);
-        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(target)),
+        assertEquals(
+                "rw-r--r--",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(target)),
                 "A2: the committed file has the replaced file's permissions");
     }
 
@@ -104,7 +113,7 @@ class AtomicFileSinkTest {
     void abortAfterForceDiscardsAndALaterCommitFails_A3() throws Exception {
         AtomicFileSink sink = openAndWrite();
         sink.force();
-        sink.abort();                                   // a cancel racing the success path
+        sink.abort(); // a cancel racing the success path
         assertThrows(IOException.class, sink::commit);
         sink.close();
         assertTarget(oldContent);
@@ -123,7 +132,10 @@ class AtomicFileSinkTest {
     void abortBeforeOpenLeavesNoTemporary_A3() throws Exception {
         AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
         sink.abort();
-        assertThrows(IOException.class, () -> sink.open(WriteSink.Stop.NEVER), "an aborted sink never creates its temporary");
+        assertThrows(
+                IOException.class,
+                () -> sink.open(WriteSink.Stop.NEVER),
+                "an aborted sink never creates its temporary");
         sink.close();
         assertTarget(oldContent);
     }
@@ -133,7 +145,7 @@ class AtomicFileSinkTest {
         AtomicFileSink sink = openAndWrite();
         Files.delete(target);
         Files.createDirectory(target);
-        Files.write(target.resolve("inside"), new byte[1]);   // rename over a non-empty directory fails
+        Files.write(target.resolve("inside"), new byte[1]); // rename over a non-empty directory fails
 
         assertThrows(IOException.class, sink::commit);
         sink.close();
@@ -144,8 +156,10 @@ class AtomicFileSinkTest {
     private AtomicFileSink openAndWrite() throws IOException {
         AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE);
         sink.open(WriteSink.Stop.NEVER);
-        assertTrue(sink.writeFully(new ByteBuffer[] {ByteBuffer.wrap(newContent, 0, 3000),
-            ByteBuffer.wrap(newContent, 3000, 4000)}, 0, 2));
+        assertTrue(sink.writeFully(
+                new ByteBuffer[] {ByteBuffer.wrap(newContent, 0, 3000), ByteBuffer.wrap(newContent, 3000, 4000)},
+                0,
+                2));
         assertEquals(Content.sha256(oldContent), Content.sha256(target), "nothing is visible before the commit");
         return sink;
     }

@@ -49,6 +49,7 @@ class AtomicReplaceTest {
 
     @TempDir
     Path directory;
+
     private Path target;
     private byte[] oldContent;
     private List<String> baselineFds;
@@ -78,11 +79,13 @@ class AtomicReplaceTest {
         Stages.value(ReactiveFile.of(plain).write(Flux.just(ByteBuffer.wrap(new byte[] {1}))));
         Path fresh = directory.resolve("fresh");
         Stages.value(ReactiveFile.of(fresh).write(Flux.just(ByteBuffer.wrap(new byte[] {1})), ATOMIC));
-        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(fresh),
+        assertEquals(
+                Files.getPosixFilePermissions(plain),
+                Files.getPosixFilePermissions(fresh),
                 "an atomic write of a new file gets what a plain write gets (0666 less the umask)");
         Path created = directory.resolve("created");
-        Stages.value(ReactiveFile.of(created).write(Flux.just(ByteBuffer.wrap(new byte[] {1})),
-                ATOMIC.withMode(io.sluice.WriteMode.CREATE_NEW)));
+        Stages.value(ReactiveFile.of(created)
+                .write(Flux.just(ByteBuffer.wrap(new byte[] {1})), ATOMIC.withMode(io.sluice.WriteMode.CREATE_NEW)));
         assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(created));
         assertEquals(List.of(), Stages.temporaries(directory), "no probe or temporary left behind");
 
@@ -99,7 +102,8 @@ class AtomicReplaceTest {
             List<ByteBuffer> items = Content.items(newContent, 30_000, random);
             int failAfter = random.nextInt(items.size() + 1);
             IOException injected = new IOException("injected upstream failure after item " + failAfter);
-            Flux<ByteBuffer> upstream = Flux.fromIterable(items.subList(0, failAfter)).concatWith(Flux.error(injected));
+            Flux<ByteBuffer> upstream =
+                    Flux.fromIterable(items.subList(0, failAfter)).concatWith(Flux.error(injected));
 
             Throwable failure = Stages.failure(ReactiveFile.of(target).write(upstream, ATOMIC));
 
@@ -125,7 +129,8 @@ class AtomicReplaceTest {
                         }
                     })
                     .doOnCancel(cancelledUpstream::incrementAndGet);
-            CompletableFuture<Long> stage = ReactiveFile.of(target).write(endless, ATOMIC).toCompletableFuture();
+            CompletableFuture<Long> stage =
+                    ReactiveFile.of(target).write(endless, ATOMIC).toCompletableFuture();
             if (cancelAfter > 0) {
                 assertTrue(reached.await(30, TimeUnit.SECONDS), "upstream never reached item " + cancelAfter);
             }
@@ -142,15 +147,14 @@ class AtomicReplaceTest {
     @Test
     void aTemporaryRemovedByCleanupMidWriteFailsTheCommitAndLeavesTheTarget() throws Exception {
         byte[] newContent = Content.bytes(3, 100_000);
-        Flux<ByteBuffer> upstream = Content.publisher(newContent, 10_000, 4)
-                .concatWith(Flux.defer(() -> {
-                    try {
-                        ReactiveFile.removeStaleTemporaries(directory);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    return Flux.empty();
-                }));
+        Flux<ByteBuffer> upstream = Content.publisher(newContent, 10_000, 4).concatWith(Flux.defer(() -> {
+            try {
+                ReactiveFile.removeStaleTemporaries(directory);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return Flux.empty();
+        }));
 
         Throwable failure = Stages.failure(ReactiveFile.of(target).write(upstream, ATOMIC));
 
@@ -169,8 +173,8 @@ class AtomicReplaceTest {
         Files.createSymbolicLink(directory.resolve(planted), victim);
         Files.createSymbolicLink(directory.resolve(dangling), absent);
         Deque<String> names = new ArrayDeque<>(List.of(planted, dangling));
-        AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE,
-                () -> names.isEmpty() ? AtomicTemporaries.newName() : names.poll());
+        AtomicFileSink sink = new AtomicFileSink(
+                target, WriteMode.TRUNCATE, () -> names.isEmpty() ? AtomicTemporaries.newName() : names.poll());
         byte[] newContent = Content.bytes(5, 70_000);
 
         Stages.value(Writes.start(Content.publisher(newContent, 9000, 5), sink, ATOMIC, IoExecutors.files(), "t"));
@@ -190,8 +194,8 @@ class AtomicReplaceTest {
         Files.createSymbolicLink(directory.resolve(planted), victim);
         AtomicFileSink sink = new AtomicFileSink(target, WriteMode.TRUNCATE, () -> planted);
 
-        Throwable failure = Stages.failure(Writes.start(Flux.just(ByteBuffer.wrap(new byte[5])), sink, ATOMIC,
-                IoExecutors.files(), "t"));
+        Throwable failure = Stages.failure(
+                Writes.start(Flux.just(ByteBuffer.wrap(new byte[5])), sink, ATOMIC, IoExecutors.files(), "t"));
 
         assertInstanceOf(FileSystemException.class, failure);
         assertInstanceOf(FileAlreadyExistsException.class, failure.getCause());
@@ -206,8 +210,8 @@ class AtomicReplaceTest {
         Path link = directory.resolve("link");
         Files.createSymbolicLink(link, victim);
 
-        Stages.value(ReactiveFile.of(link).write(Flux.just(ByteBuffer.wrap("new".getBytes(StandardCharsets.UTF_8))),
-                ATOMIC));
+        Stages.value(ReactiveFile.of(link)
+                .write(Flux.just(ByteBuffer.wrap("new".getBytes(StandardCharsets.UTF_8))), ATOMIC));
 
         assertFalse(Files.isSymbolicLink(link));
         assertEquals("new", Files.readString(link));
@@ -216,7 +220,8 @@ class AtomicReplaceTest {
 
     @Test
     void aSymlinkAtTheTargetIsReplacedByAFileWithTheLinkTargetsPermissions_A2() throws Exception {
-        assumeTrue(directory.getFileSystem().supportedFileAttributeViews().contains("posix"),
+        assumeTrue(
+                directory.getFileSystem().supportedFileAttributeViews().contains("posix"),
                 "file permissions are POSIX permissions here");
         Path victim = directory.resolve("victim");
         Files.writeString(victim, "precious");
@@ -231,13 +236,17 @@ class AtomicReplaceTest {
         Stages.value(ReactiveFile.of(link).write(Flux.just(ByteBuffer.wrap(new byte[] {2})), ATOMIC));
         Stages.value(ReactiveFile.of(dangling).write(Flux.just(ByteBuffer.wrap(new byte[] {3})), ATOMIC));
 
-        assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(link,
-                LinkOption.NOFOLLOW_LINKS)), "the file replacing a link has the permissions of the file it pointed to");
+        assertEquals(
+                "rw-r-----",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(link, LinkOption.NOFOLLOW_LINKS)),
+                "the file replacing a link has the permissions of the file it pointed to");
         assertFalse(Files.isSymbolicLink(link), "the link itself is replaced, as a rename replaces it");
         assertEquals("precious", Files.readString(victim));
         assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(victim)));
-        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(dangling,
-                LinkOption.NOFOLLOW_LINKS), "a dangling link is replaced like a new file");
+        assertEquals(
+                Files.getPosixFilePermissions(plain),
+                Files.getPosixFilePermissions(dangling, LinkOption.NOFOLLOW_LINKS),
+                "a dangling link is replaced like a new file");
         assertFalse(Files.exists(directory.resolve("absent"), LinkOption.NOFOLLOW_LINKS));
         assertEquals(List.of(), Stages.temporaries(directory));
     }
@@ -249,8 +258,8 @@ class AtomicReplaceTest {
         Stages.value(ReactiveFile.of(fresh).write(Flux.just(ByteBuffer.wrap(new byte[] {9})), createNew));
         assertEquals(1, Files.size(fresh));
 
-        Throwable failure = Stages.failure(ReactiveFile.of(target).write(Flux.just(ByteBuffer.wrap(new byte[1])),
-                createNew));
+        Throwable failure =
+                Stages.failure(ReactiveFile.of(target).write(Flux.just(ByteBuffer.wrap(new byte[1])), createNew));
 
         assertInstanceOf(FileAlreadyExistsException.class, failure);
         assertEquals(Content.sha256(oldContent), Content.sha256(target));
@@ -259,8 +268,10 @@ class AtomicReplaceTest {
 
     @Test
     void appendIsRefusedAtTheCall() {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> ReactiveFile.of(target).write(Flux.<ByteBuffer>empty(), WriteOptions.append().withAtomicReplace()));
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> ReactiveFile.of(target)
+                        .write(Flux.<ByteBuffer>empty(), WriteOptions.append().withAtomicReplace()));
         assertTrue(refused.getMessage().contains("append"), refused.getMessage());
     }
 
@@ -284,8 +295,13 @@ class AtomicReplaceTest {
         Files.createFile(directory.resolve(AtomicTemporaries.newName()));
         Files.createSymbolicLink(directory.resolve(AtomicTemporaries.newName()), victim);
         String upperCase = AtomicTemporaries.newName().toUpperCase(java.util.Locale.ROOT);
-        List<String> kept = List.of(".sluice-123.tmp", upperCase, AtomicTemporaries.newName() + ".bak",
-                "sluice-" + "0".repeat(32) + ".tmp", "target.bin", "victim");
+        List<String> kept = List.of(
+                ".sluice-123.tmp",
+                upperCase,
+                AtomicTemporaries.newName() + ".bak",
+                "sluice-" + "0".repeat(32) + ".tmp",
+                "target.bin",
+                "victim");
         for (String name : kept.subList(0, 4)) {
             Files.createFile(directory.resolve(name));
         }

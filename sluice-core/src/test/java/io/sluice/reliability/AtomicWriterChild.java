@@ -28,8 +28,7 @@ public final class AtomicWriterChild {
     /** Spreads the write over tens of milliseconds so that kills land inside it, not only around it. */
     static final long PAUSE_PER_CHUNK_NANOS = TimeUnit.MICROSECONDS.toNanos(300);
 
-    private AtomicWriterChild() {
-    }
+    private AtomicWriterChild() {}
 
     static int chunks(int version) {
         return (CrashTest.version(version).length + CHUNK_BYTES - 1) / CHUNK_BYTES;
@@ -40,19 +39,19 @@ public final class AtomicWriterChild {
         int version = Integer.parseInt(args[1]);
         int stallAtChunk = args.length > 2 ? Integer.parseInt(args[2]) : -1;
         byte[] content = CrashTest.version(version);
-        Flux<ByteBuffer> upstream = Flux.range(0, chunks(version))
-                .map(index -> {
-                    if (index == 0) {
-                        println("writing");
-                    } else {
-                        LockSupport.parkNanos(PAUSE_PER_CHUNK_NANOS);   // pacing, not synchronisation
-                    }
-                    while (index == stallAtChunk) {
-                        LockSupport.park();                             // never produces this chunk
-                    }
-                    int from = index * CHUNK_BYTES;
-                    return ByteBuffer.wrap(content, from, Math.min(CHUNK_BYTES, content.length - from)).slice();
-                });
+        Flux<ByteBuffer> upstream = Flux.range(0, chunks(version)).map(index -> {
+            if (index == 0) {
+                println("writing");
+            } else {
+                LockSupport.parkNanos(PAUSE_PER_CHUNK_NANOS); // pacing, not synchronisation
+            }
+            while (index == stallAtChunk) {
+                LockSupport.park(); // never produces this chunk
+            }
+            int from = index * CHUNK_BYTES;
+            return ByteBuffer.wrap(content, from, Math.min(CHUNK_BYTES, content.length - from))
+                    .slice();
+        });
         if (stallAtChunk >= 0) {
             // produce on another thread: a synchronous upstream stalling inside the writer's
             // request(n) would hold the drain, and the last written batch would go unreported
@@ -60,7 +59,7 @@ public final class AtomicWriterChild {
         }
         long[] reported = {0};
         WriteOptions options = WriteOptions.defaults().withAtomicReplace().withListener(snapshot -> {
-            if (snapshot.writtenBytes() > reported[0]) {                // called serially, on the drain
+            if (snapshot.writtenBytes() > reported[0]) { // called serially, on the drain
                 reported[0] = snapshot.writtenBytes();
                 println("written " + snapshot.writtenBytes());
             }

@@ -48,8 +48,11 @@ class CancelClosesTest {
         Path source = sparseSource();
         Path target = directory.resolve("copy");
         for (int run = 0; run < RUNS; run++) {
-            cancelMidFlightThenWriteFive("copy run " + run, target,
-                    executor -> ReactiveFile.of(source).copyTo(target, WriteOptions.defaults().withExecutor(executor)));
+            cancelMidFlightThenWriteFive(
+                    "copy run " + run,
+                    target,
+                    executor -> ReactiveFile.of(source)
+                            .copyTo(target, WriteOptions.defaults().withExecutor(executor)));
         }
     }
 
@@ -59,8 +62,11 @@ class CancelClosesTest {
         for (int run = 0; run < RUNS; run++) {
             Flux<ByteBuffer> fast = Flux.<ByteBuffer>generate(sink -> sink.next(ByteBuffer.allocateDirect(1 << 20)))
                     .subscribeOn(Schedulers.boundedElastic());
-            cancelMidFlightThenWriteFive("write run " + run, target,
-                    executor -> ReactiveFile.of(target).write(fast, WriteOptions.defaults().withExecutor(executor)));
+            cancelMidFlightThenWriteFive(
+                    "write run " + run,
+                    target,
+                    executor -> ReactiveFile.of(target)
+                            .write(fast, WriteOptions.defaults().withExecutor(executor)));
         }
     }
 
@@ -78,12 +84,13 @@ class CancelClosesTest {
             AtomicBoolean first = new AtomicBoolean(true);
             Executor startLine = task -> thread.execute(() -> {
                 if (first.getAndSet(false)) {
-                    await(start);                          // the first pass (the open) races the cancel
+                    await(start); // the first pass (the open) races the cancel
                 }
                 task.run();
             });
             CompletableFuture<Long> copy = ReactiveFile.of(source)
-                    .copyTo(target, WriteOptions.defaults().withExecutor(startLine)).toCompletableFuture();
+                    .copyTo(target, WriteOptions.defaults().withExecutor(startLine))
+                    .toCompletableFuture();
             await(start);
 
             boolean cancelled = copy.cancel(true);
@@ -94,7 +101,8 @@ class CancelClosesTest {
             if (cancelled) {
                 cancelledRuns++;
                 assertEquals(List.of(), openAtCancel, "run " + run + ": cancel(true) returned with files open");
-                assertEquals(atCancel, Content.sha256(target), "run " + run + ": the target changed after cancel returned");
+                assertEquals(
+                        atCancel, Content.sha256(target), "run " + run + ": the target changed after cancel returned");
             }
         }
         System.out.printf("CancelClosesTest: %d copies cancelled as they started%n", cancelledRuns);
@@ -119,7 +127,8 @@ class CancelClosesTest {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             CompletableFuture<Long> copy = ReactiveFile.of(source)
-                    .copyTo(target, WriteOptions.defaults().withExecutor(executor)).toCompletableFuture();
+                    .copyTo(target, WriteOptions.defaults().withExecutor(executor))
+                    .toCompletableFuture();
             AtomicReference<List<String>> openInDependent = new AtomicReference<>();
             CompletableFuture<?> dependent = copy.handle((value, error) -> {
                 openInDependent.set(OpenFiles.under(directory));
@@ -134,8 +143,8 @@ class CancelClosesTest {
         }
     }
 
-    private void cancelMidFlightThenWriteFive(String run, Path target,
-                                              Function<ExecutorService, java.util.concurrent.CompletionStage<Long>> start)
+    private void cancelMidFlightThenWriteFive(
+            String run, Path target, Function<ExecutorService, java.util.concurrent.CompletionStage<Long>> start)
             throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         CompletableFuture<Long> stage = start.apply(executor).toCompletableFuture();
@@ -145,7 +154,7 @@ class CancelClosesTest {
         long sizeAtCancel = Files.size(target);
         List<String> openAtCancel = OpenFiles.under(directory);
 
-        executor.shutdown();                               // nothing of the cancelled operation runs after this
+        executor.shutdown(); // nothing of the cancelled operation runs after this
         assertTrue(executor.awaitTermination(30, TimeUnit.SECONDS), run + ": the operation's executor never quiesced");
         assertTrue(cancelled, run + ": the operation ended before the cancel");
         assertEquals(List.of(), openAtCancel, run + ": cancel(true) returned with files still open");
@@ -159,7 +168,7 @@ class CancelClosesTest {
     private Path sparseSource() throws Exception {
         Path source = directory.resolve("source");
         try (RandomAccessFile file = new RandomAccessFile(source.toFile(), "rw")) {
-            file.setLength(SOURCE_BYTES);                  // sparse: reads as zeros, costs no disk
+            file.setLength(SOURCE_BYTES); // sparse: reads as zeros, costs no disk
         }
         return source;
     }

@@ -17,8 +17,7 @@ import java.util.Random;
 /** Deterministic test content, its SHA-256, and publishers that emit it in chosen item sizes. */
 final class Content {
 
-    private Content() {
-    }
+    private Content() {}
 
     /** {@code size} pseudo-random bytes from {@code seed}. */
     static byte[] bytes(long seed, int size) {

@@ -68,7 +68,8 @@ class CopyClosesBothFilesTest {
             Path runSources = Files.createDirectory(sources.resolve(String.valueOf(runs)));
             Path runTargets = Files.createDirectory(targets.resolve(String.valueOf(runs)));
             Path source = Files.createLink(runSources.resolve("source"), original);
-            CompletableFuture<Long> stage = ReactiveFile.of(source).copyTo(runTargets.resolve("target"), options)
+            CompletableFuture<Long> stage = ReactiveFile.of(source)
+                    .copyTo(runTargets.resolve("target"), options)
                     .toCompletableFuture();
             CompletableFuture<Completed> atCompletion = stage.handle((value, error) -> {
                 long now = System.nanoTime();
@@ -87,7 +88,7 @@ class CopyClosesBothFilesTest {
             if (outsideWon) {
                 won++;
                 if (took >= AbortGate.OPEN_WAIT_NANOS) {
-                    waitedOut++;                  // an open may have outlasted the wait: closed when it returns
+                    waitedOut++; // an open may have outlasted the wait: closed when it returns
                 } else if (!completed.open().isEmpty()) {
                     leaks.add(completion + " (run " + runs + ", " + took / 1000 + " us): " + completed.open());
                 }
@@ -95,15 +96,19 @@ class CopyClosesBothFilesTest {
             OpenFiles.awaitNoneUnder(sources);
             OpenFiles.awaitNoneUnder(targets);
         }
-        assertEquals(List.of(), leaks, "of " + won + " races won from outside in " + runs + " runs ("
-                + waitedOut + " completions waited out an open)");
-        assertTrue(won - waitedOut >= MIN_RUNS / 2, "too few races won from outside to tell: " + won + " of " + runs
-                + ", " + waitedOut + " of them waited out an open");
+        assertEquals(
+                List.of(),
+                leaks,
+                "of " + won + " races won from outside in " + runs + " runs (" + waitedOut
+                        + " completions waited out an open)");
+        assertTrue(
+                won - waitedOut >= MIN_RUNS / 2,
+                "too few races won from outside to tell: " + won + " of " + runs + ", " + waitedOut
+                        + " of them waited out an open");
     }
 
     /** When the stage completed (by the dependent's clock), and what was open then. */
-    private record Completed(long at, List<String> open) {
-    }
+    private record Completed(long at, List<String> open) {}
 
     /** Completes the stage from outside; returns whether that completion won. */
     private static boolean complete(CompletableFuture<Long> stage, String completion) throws Exception {

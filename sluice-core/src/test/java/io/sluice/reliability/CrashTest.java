@@ -58,8 +58,7 @@ class CrashTest {
     }
 
     /** How one child run was ended, and what it reported before that. */
-    private record ChildRun(boolean killed, boolean reportedDone, long reportedWrittenBytes) {
-    }
+    private record ChildRun(boolean killed, boolean reportedDone, long reportedWrittenBytes) {}
 
     @Test
     void aKilledAtomicWriteLeavesTheCompleteOldOrNewContent() throws Exception {
@@ -81,8 +80,8 @@ class CrashTest {
             int stallAtChunk = stalled ? 1 + random.nextInt(AtomicWriterChild.chunks(next) - 1) : -1;
             long delayMillis = runs % 8 == 7 ? -1 : random.nextInt((int) MAX_KILL_DELAY_MILLIS + 1);
             Set<String> temporariesBefore = new HashSet<>(Stages.temporaries(directory));
-            String where = "run " + runs + " (seed " + seed + (stalled ? ", stalled at chunk " + stallAtChunk
-                    : ", kill after " + delayMillis + " ms") + ")";
+            String where = "run " + runs + " (seed " + seed
+                    + (stalled ? ", stalled at chunk " + stallAtChunk : ", kill after " + delayMillis + " ms") + ")";
 
             ChildRun child = runChild(target, next, stallAtChunk, delayMillis);
             if (!child.killed()) {
@@ -95,26 +94,31 @@ class CrashTest {
                 replaced++;
                 current = next;
             } else if (actual.equals(Content.sha256(version(current)))) {
-                assertTrue(!child.reportedDone(), where + ": the child reported done but the target has the old content");
+                assertTrue(
+                        !child.reportedDone(), where + ": the child reported done but the target has the old content");
                 keptOld++;
                 if (stalled) {
                     stalledKills++;
                     long expectedBytes = (long) stallAtChunk * AtomicWriterChild.CHUNK_BYTES;
-                    assertEquals(expectedBytes, child.reportedWrittenBytes(), where + ": bytes written before the kill");
-                    assertEquals(expectedBytes, leftoverSize(temporariesBefore), where
-                            + ": the killed write's temporary file holds exactly the bytes reported written");
+                    assertEquals(
+                            expectedBytes, child.reportedWrittenBytes(), where + ": bytes written before the kill");
+                    assertEquals(
+                            expectedBytes,
+                            leftoverSize(temporariesBefore),
+                            where + ": the killed write's temporary file holds exactly the bytes reported written");
                 } else if (child.killed() && child.reportedWrittenBytes() > 0) {
                     randomKillsMidWrite++;
                 }
             } else {
-                fail(where + ": the target is " + Files.size(target) + " bytes of neither version " + current
-                        + " nor " + next);
+                fail(where + ": the target is " + Files.size(target) + " bytes of neither version " + current + " nor "
+                        + next);
             }
             runs++;
         }
         int leftovers = Stages.temporaries(directory).size();
-        System.out.printf("CrashTest: %d runs (seed %d): %d kept the old content, %d replaced it; "
-                + "killed mid-write: %d stalled + %d random; %d temporary files left before cleanup%n",
+        System.out.printf(
+                "CrashTest: %d runs (seed %d): %d kept the old content, %d replaced it; "
+                        + "killed mid-write: %d stalled + %d random; %d temporary files left before cleanup%n",
                 runs, seed, keptOld, replaced, stalledKills, randomKillsMidWrite, leftovers);
 
         assertEquals((runs + 7) / 8, stalledKills, "every stalled run was killed mid-write");
@@ -140,10 +144,19 @@ class CrashTest {
      */
     private static ChildRun runChild(Path target, int version, int stallAtChunk, long delayMillis) throws Exception {
         Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), AtomicWriterChild.class.getName(),
-                target.toString(), Integer.toString(version), Integer.toString(stallAtChunk)));
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of(
+                java.toString(),
+                "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AtomicWriterChild.class.getName(),
+                target.toString(),
+                Integer.toString(version),
+                Integer.toString(stallAtChunk)));
+        Process child = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = readLines(child, lines);
         List<String> seen = new ArrayList<>();
@@ -161,10 +174,10 @@ class CrashTest {
                 if (awaitLine(lines, seen, stallPoint::equals) == null) {
                     fail("the stalled child never reported '" + stallPoint + "'; it printed " + seen);
                 }
-                child.destroyForcibly();         // mid-write: the upstream will never produce more
+                child.destroyForcibly(); // mid-write: the upstream will never produce more
                 killed = true;
             } else if (delayMillis >= 0) {
-                Thread.sleep(delayMillis);       // a random kill point, not synchronisation
+                Thread.sleep(delayMillis); // a random kill point, not synchronisation
                 child.destroyForcibly();
                 killed = true;
             }
@@ -188,18 +201,20 @@ class CrashTest {
 
     /** Copies the child's output lines into {@code lines}, then {@link #END_OF_OUTPUT}. */
     private static Thread readLines(Process child, BlockingQueue<String> lines) {
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException killed) {
-                // the pipe broke with the process: what was read is all there is
-            } finally {
-                lines.add(END_OF_OUTPUT);
-            }
-        }, "crash-child-output");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out =
+                            new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = out.readLine(); line != null; line = out.readLine()) {
+                            lines.add(line);
+                        }
+                    } catch (IOException killed) {
+                        // the pipe broke with the process: what was read is all there is
+                    } finally {
+                        lines.add(END_OF_OUTPUT);
+                    }
+                },
+                "crash-child-output");
         reader.setDaemon(true);
         reader.start();
         return reader;
@@ -211,7 +226,7 @@ class CrashTest {
      */
     private static String awaitLine(BlockingQueue<String> lines, List<String> seen, Predicate<String> wanted)
             throws InterruptedException {
-        for (;;) {
+        for (; ; ) {
             String line = lines.poll(LINE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             if (line == null || line.equals(END_OF_OUTPUT)) {
                 return wanted.test(END_OF_OUTPUT) ? line : null;

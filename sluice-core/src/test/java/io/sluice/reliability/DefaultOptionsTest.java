@@ -15,8 +15,8 @@ class DefaultOptionsTest {
 
     @Test
     void theDefaultAdaptiveStrategyCanBeBuilt() {
-        assertNotNull(assertDoesNotThrow(Demand::adaptive,
-                "AdaptiveDemand.DEFAULTS violates its own rule maxShift < minAmount"));
+        assertNotNull(assertDoesNotThrow(
+                Demand::adaptive, "AdaptiveDemand.DEFAULTS violates its own rule maxShift < minAmount"));
     }
 
     @Test

@@ -41,17 +41,21 @@ class DirectoryForceTest {
         Path plain = directory.resolve("plain");
         WriteOptions sync = WriteOptions.defaults().withSync();
 
-        List<String> forced = forcedPaths(() -> Stages.value(ReactiveFile.of(written)
-                .write(Flux.just(ByteBuffer.wrap(new byte[] {1, 2, 3})), sync)));
-        assertEquals(List.of(written.toString(), directory.toString()), forced,
+        List<String> forced = forcedPaths(() ->
+                Stages.value(ReactiveFile.of(written).write(Flux.just(ByteBuffer.wrap(new byte[] {1, 2, 3})), sync)));
+        assertEquals(
+                List.of(written.toString(), directory.toString()),
+                forced,
                 "a sync write forces the new file, then its directory");
 
         forced = forcedPaths(() -> Stages.value(ReactiveFile.of(source).copyTo(copied, sync)));
-        assertEquals(List.of(copied.toString(), directory.toString()), forced,
+        assertEquals(
+                List.of(copied.toString(), directory.toString()),
+                forced,
                 "a sync copy forces the new file, then its directory");
 
-        forced = forcedPaths(() -> Stages.value(ReactiveFile.of(plain)
-                .write(Flux.just(ByteBuffer.wrap(new byte[] {1})))));
+        forced = forcedPaths(() ->
+                Stages.value(ReactiveFile.of(plain).write(Flux.just(ByteBuffer.wrap(new byte[] {1})))));
         assertEquals(List.of(), forced, "a write without sync forces nothing");
         assertTrue(Files.exists(plain));
     }
@@ -62,7 +66,9 @@ class DirectoryForceTest {
         assertFalse(relative.isAbsolute());
 
         List<String> forced = forcedPaths(() -> Stages.value(ReactiveFile.of(relative)
-                .write(Flux.just(ByteBuffer.wrap(new byte[] {1})), WriteOptions.defaults().withSync())));
+                .write(
+                        Flux.just(ByteBuffer.wrap(new byte[] {1})),
+                        WriteOptions.defaults().withSync())));
 
         assertTrue(forced.contains(directory.toString()), "the directory was not forced: " + forced);
     }

@@ -44,6 +44,7 @@ class FileSinkAbortTest {
 
     @TempDir
     Path directory;
+
     private final ExecutorService threads = Executors.newFixedThreadPool(2);
     private final byte[] oldContent = Content.bytes(3, 10_000);
 
@@ -72,9 +73,9 @@ class FileSinkAbortTest {
             String how = writer.get(30, TimeUnit.SECONDS);
             assertEquals(List.of(), openAtAbort, run + ": abort() returned with the channel still open");
             assertEquals(sizeAtAbort, Files.size(target), run + ": the file grew after abort() returned (" + how + ")");
-            stopped[0] += how.startsWith("finished") ? 0 : 1;     // else the abort came after the last write
+            stopped[0] += how.startsWith("finished") ? 0 : 1; // else the abort came after the last write
             sink.close();
-            sink.close();                                          // idempotent after an abort
+            sink.close(); // idempotent after an abort
         });
         assertTrue(stopped[0] > 0, "no abort ever landed mid-write");
     }
@@ -113,7 +114,9 @@ class FileSinkAbortTest {
             });
             if (outcome == OpenOutcome.REFUSED) {
                 refused[0]++;
-                assertEquals(Content.sha256(oldContent), Content.sha256(target),
+                assertEquals(
+                        Content.sha256(oldContent),
+                        Content.sha256(target),
                         run + ": the abort came first, yet the file was truncated");
             } else if (outcome == OpenOutcome.CLOSED_LATE) {
                 assertEquals(0, Files.size(target), run + ": an open that returned after the abort wrote");
@@ -160,9 +163,11 @@ class FileSinkAbortTest {
                 List<String> temporariesAtAbort = Stages.temporaries(directory);
                 List<String> openAtAbort = OpenFiles.under(directory);
                 return () -> {
-                    assertEquals(List.of(), temporariesAtAbort, run + ": abort() returned before deleting the temporary");
+                    assertEquals(
+                            List.of(), temporariesAtAbort, run + ": abort() returned before deleting the temporary");
                     assertEquals(List.of(), openAtAbort, run + ": abort() returned with the channel still open");
-                    assertEquals(List.of(), Stages.temporaries(directory), run + ": a temporary appeared after the abort");
+                    assertEquals(
+                            List.of(), Stages.temporaries(directory), run + ": a temporary appeared after the abort");
                 };
             });
             if (outcome == OpenOutcome.CLOSED_LATE) {
@@ -254,7 +259,7 @@ class FileSinkAbortTest {
             return "failed after " + written + " bytes: " + e;
         } finally {
             while (wrote.getCount() > 0) {
-                wrote.countDown();                         // never leave the test waiting
+                wrote.countDown(); // never leave the test waiting
             }
         }
     }

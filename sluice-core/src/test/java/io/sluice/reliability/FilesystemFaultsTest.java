@@ -38,6 +38,7 @@ class FilesystemFaultsTest {
 
     @TempDir
     Path directory;
+
     private List<String> baselineFds;
 
     @BeforeEach
@@ -50,8 +51,8 @@ class FilesystemFaultsTest {
         Path mountPoint = Files.createDirectory(directory.resolve("small"));
         try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, 256 * 1024)) {
             AtomicInteger cancelled = new AtomicInteger();
-            Throwable failure = Stages.failure(ReactiveFile.of(tmpfs.path().resolve("full"))
-                    .write(endless(cancelled), PLAIN));
+            Throwable failure =
+                    Stages.failure(ReactiveFile.of(tmpfs.path().resolve("full")).write(endless(cancelled), PLAIN));
 
             assertNoSpace(failure);
             AtomicReplaceTest.awaitEquals(1, cancelled, "upstream cancelled");
@@ -89,7 +90,8 @@ class FilesystemFaultsTest {
         Files.write(source, Content.bytes(2, 1024 * 1024));
         Path mountPoint = Files.createDirectory(directory.resolve("small"));
         try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, 256 * 1024)) {
-            Throwable failure = Stages.failure(ReactiveFile.of(source).copyTo(tmpfs.path().resolve("copy")));
+            Throwable failure =
+                    Stages.failure(ReactiveFile.of(source).copyTo(tmpfs.path().resolve("copy")));
 
             assertNoSpace(failure);
             OpenFiles.awaitClosed(directory, baselineFds);
@@ -100,8 +102,8 @@ class FilesystemFaultsTest {
     void aMissingParentDirectoryFailsWithNoSuchFile() throws Exception {
         Path target = directory.resolve("missing").resolve("file");
         for (WriteOptions options : List.of(PLAIN, ATOMIC)) {
-            Throwable failure = Stages.failure(ReactiveFile.of(target).write(Content.publisher(new byte[10], 4, 1),
-                    options));
+            Throwable failure =
+                    Stages.failure(ReactiveFile.of(target).write(Content.publisher(new byte[10], 4, 1), options));
             assertInstanceOf(NoSuchFileException.class, failure, options.toString());
             assertTrue(failure.getMessage().contains(target.toString()), failure.getMessage());
         }
@@ -122,8 +124,8 @@ class FilesystemFaultsTest {
     void aDirectoryAsTargetFailsNamingIt() throws Exception {
         Path target = Files.createDirectory(directory.resolve("dir"));
         for (WriteOptions options : List.of(PLAIN, ATOMIC)) {
-            Throwable failure = Stages.failure(ReactiveFile.of(target).write(Content.publisher(new byte[10], 4, 1),
-                    options));
+            Throwable failure =
+                    Stages.failure(ReactiveFile.of(target).write(Content.publisher(new byte[10], 4, 1), options));
             assertInstanceOf(FileSystemException.class, failure, options.toString());
             assertTrue(failure.getMessage().contains(target.toString()), failure.getMessage());
             assertTrue(failure.getMessage().contains("Is a directory"), failure.getMessage());
@@ -152,12 +154,13 @@ class FilesystemFaultsTest {
             tmpfs.remountReadOnly();
 
             for (WriteOptions options : List.of(PLAIN, ATOMIC, WriteOptions.append())) {
-                Throwable failure = Stages.failure(ReactiveFile.of(existing).write(Content.publisher(new byte[10], 4, 1),
-                        options));
+                Throwable failure =
+                        Stages.failure(ReactiveFile.of(existing).write(Content.publisher(new byte[10], 4, 1), options));
                 assertInstanceOf(FileSystemException.class, failure, options.toString());
                 assertTrue(failure.getMessage().contains("Read-only file system"), failure.getMessage());
             }
-            Throwable copyFailure = Stages.failure(ReactiveFile.of(existing).copyTo(tmpfs.path().resolve("copy")));
+            Throwable copyFailure =
+                    Stages.failure(ReactiveFile.of(existing).copyTo(tmpfs.path().resolve("copy")));
             assertTrue(copyFailure.getMessage().contains("Read-only file system"), copyFailure.getMessage());
 
             RecordingSubscriber reader = new RecordingSubscriber(Long.MAX_VALUE);
@@ -178,7 +181,7 @@ class FilesystemFaultsTest {
         ReactiveFile.of(file).read(ReadOptions.defaults().withChunkSize(4096)).subscribe(reader);
         reader.awaitFirstChunk();
 
-        Files.delete(file);                     // POSIX: the inode lives while the descriptor is open
+        Files.delete(file); // POSIX: the inode lives while the descriptor is open
         reader.request(Long.MAX_VALUE);
 
         reader.awaitTerminal();
@@ -212,7 +215,8 @@ class FilesystemFaultsTest {
         byte[] content = Content.bytes(6, 100_000);
         Files.write(file, content);
 
-        Throwable failure = Stages.failure(ReactiveFile.of(file).copyTo(directory.resolve(".").resolve("self")));
+        Throwable failure = Stages.failure(
+                ReactiveFile.of(file).copyTo(directory.resolve(".").resolve("self")));
 
         assertInstanceOf(FileSystemException.class, failure);
         assertTrue(failure.getMessage().contains("same file"), failure.getMessage());
@@ -240,7 +244,8 @@ class FilesystemFaultsTest {
 
     private static void assertNoSpace(Throwable failure) {
         assertInstanceOf(IOException.class, failure);
-        assertTrue(String.valueOf(failure.getMessage()).contains("No space left on device"),
+        assertTrue(
+                String.valueOf(failure.getMessage()).contains("No space left on device"),
                 "expected ENOSPC, got " + failure);
     }
 }

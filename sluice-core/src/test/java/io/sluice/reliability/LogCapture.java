@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 final class LogCapture implements AutoCloseable {
 
     private final ByteArrayOutputStream text = new ByteArrayOutputStream();
-    private final Object logger;            // held: java.util.logging keeps loggers only weakly
+    private final Object logger; // held: java.util.logging keeps loggers only weakly
     private final Object handler;
     private final boolean parentHandlers;
 
@@ -26,9 +26,12 @@ final class LogCapture implements AutoCloseable {
         Class<?> handlerClass = Class.forName("java.util.logging.Handler");
         Class<?> formatterClass = Class.forName("java.util.logging.Formatter");
         logger = loggerClass.getMethod("getLogger", String.class).invoke(null, loggerName);
-        Object formatter = Class.forName("java.util.logging.SimpleFormatter").getConstructor().newInstance();
+        Object formatter = Class.forName("java.util.logging.SimpleFormatter")
+                .getConstructor()
+                .newInstance();
         handler = Class.forName("java.util.logging.StreamHandler")
-                .getConstructor(java.io.OutputStream.class, formatterClass).newInstance(text, formatter);
+                .getConstructor(java.io.OutputStream.class, formatterClass)
+                .newInstance(text, formatter);
         handlerClass.getMethod("setEncoding", String.class).invoke(handler, StandardCharsets.UTF_8.name());
         parentHandlers = (Boolean) loggerClass.getMethod("getUseParentHandlers").invoke(logger);
         loggerClass.getMethod("addHandler", handlerClass).invoke(logger, handler);

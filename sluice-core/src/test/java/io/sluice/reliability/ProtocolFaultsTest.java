@@ -51,10 +51,12 @@ class ProtocolFaultsTest {
     private static final String READ_SUBSCRIPTION_LOGGER = "io.sluice.internal.read.ReadSubscription";
     /** fixed(4, 1) holds at most 4 + 1 items: the window the flooding test checks against. */
     private static final int WINDOW_ITEMS = 4 + 1;
+
     private static final int FLOOD_ITEM_BYTES = 1024;
 
     @TempDir
     Path directory;
+
     private List<String> baselineFds;
     private ExecutorService pool;
 
@@ -77,9 +79,11 @@ class ProtocolFaultsTest {
             List<ByteBuffer> items = Content.items(Content.bytes(run, 200_000), 20_000, random);
             int failAfter = random.nextInt(items.size() + 1);
             IOException injected = new IOException("injected after item " + failAfter);
-            Flux<ByteBuffer> upstream = Flux.fromIterable(items.subList(0, failAfter)).concatWith(Flux.error(injected));
+            Flux<ByteBuffer> upstream =
+                    Flux.fromIterable(items.subList(0, failAfter)).concatWith(Flux.error(injected));
 
-            Throwable failure = Stages.failure(ReactiveFile.of(directory.resolve("out" + run)).write(upstream));
+            Throwable failure = Stages.failure(
+                    ReactiveFile.of(directory.resolve("out" + run)).write(upstream));
 
             assertSame(injected, failure, "run " + run);
         }
@@ -93,7 +97,7 @@ class ProtocolFaultsTest {
         Publisher<ByteBuffer> upstream = subscriber -> subscriber.onSubscribe(new Subscription() {
             @Override
             public void request(long n) {
-                throw thrown;                       // violates §3.16's spirit: request must return normally
+                throw thrown; // violates §3.16's spirit: request must return normally
             }
 
             @Override
@@ -102,7 +106,8 @@ class ProtocolFaultsTest {
             }
         });
 
-        Throwable failure = Stages.failure(ReactiveFile.of(directory.resolve("out")).write(upstream));
+        Throwable failure =
+                Stages.failure(ReactiveFile.of(directory.resolve("out")).write(upstream));
 
         assertSame(thrown, failure);
         AtomicReplaceTest.awaitEquals(1, cancels, "the throwing upstream is cancelled once");
@@ -118,37 +123,41 @@ class ProtocolFaultsTest {
         CountDownLatch threw = new CountDownLatch(1);
         IllegalStateException violation = new IllegalStateException("§2.13 violated on purpose");
         try (LogCapture log = LogCapture.of(READ_SUBSCRIPTION_LOGGER)) {
-            ReactiveFile.of(file).read(ReadOptions.defaults().withChunkSize(8192)).subscribe(new Subscriber<>() {
-                @Override
-                public void onSubscribe(Subscription subscription) {
-                    subscription.request(Long.MAX_VALUE);
-                }
+            ReactiveFile.of(file)
+                    .read(ReadOptions.defaults().withChunkSize(8192))
+                    .subscribe(new Subscriber<>() {
+                        @Override
+                        public void onSubscribe(Subscription subscription) {
+                            subscription.request(Long.MAX_VALUE);
+                        }
 
-                @Override
-                public void onNext(ByteBuffer chunk) {
-                    if (thrown.getAndSet(true)) {
-                        signalsAfterThrow.incrementAndGet();
-                        return;
-                    }
-                    threw.countDown();
-                    throw violation;
-                }
+                        @Override
+                        public void onNext(ByteBuffer chunk) {
+                            if (thrown.getAndSet(true)) {
+                                signalsAfterThrow.incrementAndGet();
+                                return;
+                            }
+                            threw.countDown();
+                            throw violation;
+                        }
 
-                @Override
-                public void onError(Throwable error) {
-                    signalsAfterThrow.incrementAndGet();
-                }
+                        @Override
+                        public void onError(Throwable error) {
+                            signalsAfterThrow.incrementAndGet();
+                        }
 
-                @Override
-                public void onComplete() {
-                    signalsAfterThrow.incrementAndGet();
-                }
-            });
+                        @Override
+                        public void onComplete() {
+                            signalsAfterThrow.incrementAndGet();
+                        }
+                    });
 
             assertTrue(threw.await(30, TimeUnit.SECONDS));
-            OpenFiles.awaitClosed(directory, baselineFds);  // the file is closed as on cancel, after the log call
+            OpenFiles.awaitClosed(directory, baselineFds); // the file is closed as on cancel, after the log call
             assertEquals(0, signalsAfterThrow.get(), "§2.13: the subscription is cancelled, nothing more is signalled");
-            assertEquals(1, log.count("§2.13: onNext threw; subscription cancelled"),
+            assertEquals(
+                    1,
+                    log.count("§2.13: onNext threw; subscription cancelled"),
                     "the subscriber's failure is logged once, naming §2.13: " + log.text());
             assertEquals(1, log.count(violation.toString()), "with the subscriber's own exception: " + log.text());
         }
@@ -163,7 +172,7 @@ class ProtocolFaultsTest {
 
             @Override
             public void request(long n) {
-                for (int i = 0; i < 10_000 && !cancelled; i++) {   // §1.1 violated: ignores n
+                for (int i = 0; i < 10_000 && !cancelled; i++) { // §1.1 violated: ignores n
                     sent.incrementAndGet();
                     subscriber.onNext(ByteBuffer.allocate(FLOOD_ITEM_BYTES));
                 }
@@ -177,8 +186,8 @@ class ProtocolFaultsTest {
         });
 
         Path out = directory.resolve("out");
-        Throwable failure = Stages.failure(ReactiveFile.of(out)
-                .write(flooding, WriteOptions.defaults().withDemand(Demand.fixed(4, 1))));
+        Throwable failure = Stages.failure(
+                ReactiveFile.of(out).write(flooding, WriteOptions.defaults().withDemand(Demand.fixed(4, 1))));
 
         assertInstanceOf(IllegalStateException.class, failure);
         Matcher counts = Pattern.compile("§1\\.1: upstream sent item #(\\d+) but only (\\d+) were requested")
@@ -189,8 +198,10 @@ class ProtocolFaultsTest {
         assertTrue(requested <= WINDOW_ITEMS, "W3: never more than the window requested: " + failure.getMessage());
         assertEquals(requested + 1, firstExcess, "W5: the very first item beyond the request fails the write");
         assertTrue(sent.get() > WINDOW_ITEMS, "the upstream really flooded: it sent " + sent.get() + " items");
-        assertTrue(Files.size(out) <= requested * FLOOD_ITEM_BYTES, "W5: of the " + sent.get()
-                + " items sent, none beyond the " + requested + " requested reached the file: " + Files.size(out) + " bytes");
+        assertTrue(
+                Files.size(out) <= requested * FLOOD_ITEM_BYTES,
+                "W5: of the " + sent.get() + " items sent, none beyond the " + requested
+                        + " requested reached the file: " + Files.size(out) + " bytes");
         AtomicReplaceTest.awaitEquals(1, cancels, "the flooding upstream is cancelled once");
         OpenFiles.awaitClosed(directory, baselineFds);
         assertEquals(1, cancels.get(), "cancelled exactly once, also after the file was closed");
@@ -205,11 +216,15 @@ class ProtocolFaultsTest {
         Path source = Files.write(directory.resolve("in"), Content.bytes(2, 10_000));
 
         Throwable write = Stages.failure(ReactiveFile.of(directory.resolve("out"))
-                .write(Flux.just(ByteBuffer.allocate(10)), WriteOptions.defaults().withExecutor(rejecting)));
-        Throwable copy = Stages.failure(ReactiveFile.of(source).copyTo(directory.resolve("copy"),
-                WriteOptions.defaults().withExecutor(rejecting)));
+                .write(
+                        Flux.just(ByteBuffer.allocate(10)),
+                        WriteOptions.defaults().withExecutor(rejecting)));
+        Throwable copy = Stages.failure(ReactiveFile.of(source)
+                .copyTo(directory.resolve("copy"), WriteOptions.defaults().withExecutor(rejecting)));
         RecordingSubscriber reader = new RecordingSubscriber(1);
-        ReactiveFile.of(source).read(ReadOptions.defaults().withExecutor(rejecting)).subscribe(reader);
+        ReactiveFile.of(source)
+                .read(ReadOptions.defaults().withExecutor(rejecting))
+                .subscribe(reader);
         Throwable read = reader.awaitOneError();
 
         for (Throwable failure : List.of(write, copy, read)) {
@@ -225,7 +240,9 @@ class ProtocolFaultsTest {
         Executor closing = new ClosingExecutor(pool, 5);
 
         Throwable failure = Stages.failure(ReactiveFile.of(directory.resolve("out"))
-                .write(FilesystemFaultsTest.endless(cancels), WriteOptions.defaults().withExecutor(closing)));
+                .write(
+                        FilesystemFaultsTest.endless(cancels),
+                        WriteOptions.defaults().withExecutor(closing)));
 
         assertInstanceOf(RejectedExecutionException.class, failure);
         AtomicReplaceTest.awaitEquals(1, cancels, "upstream cancelled once");
@@ -237,13 +254,14 @@ class ProtocolFaultsTest {
         Path source = Files.write(directory.resolve("in"), Content.bytes(3, 20 * 1024 * 1024));
 
         RecordingSubscriber reader = new RecordingSubscriber(Long.MAX_VALUE);
-        ReactiveFile.of(source).read(ReadOptions.defaults().withChunkSize(4096)
-                .withExecutor(new ClosingExecutor(pool, 3))).subscribe(reader);
+        ReactiveFile.of(source)
+                .read(ReadOptions.defaults().withChunkSize(4096).withExecutor(new ClosingExecutor(pool, 3)))
+                .subscribe(reader);
         assertInstanceOf(RejectedExecutionException.class, reader.awaitOneError());
         assertFalse(reader.chunks.isEmpty(), "the read was under way when the executor closed");
 
-        Throwable copy = Stages.failure(ReactiveFile.of(source).copyTo(directory.resolve("copy"),
-                WriteOptions.defaults().withExecutor(new ClosingExecutor(pool, 1))));
+        Throwable copy = Stages.failure(ReactiveFile.of(source)
+                .copyTo(directory.resolve("copy"), WriteOptions.defaults().withExecutor(new ClosingExecutor(pool, 1))));
         assertInstanceOf(RejectedExecutionException.class, copy);
         OpenFiles.awaitClosed(directory, baselineFds);
     }
@@ -257,14 +275,14 @@ class ProtocolFaultsTest {
             @Override
             public long nextRequest(DemandState state) {
                 if (++calls == 3) {
-                    throw broken;                  // mid-write, with the file open
+                    throw broken; // mid-write, with the file open
                 }
                 return 1;
             }
 
             @Override
             public long windowItems() {
-                throw broken;                      // the writer never needs it; a listener's snapshot would
+                throw broken; // the writer never needs it; a listener's snapshot would
             }
 
             @Override
@@ -274,8 +292,12 @@ class ProtocolFaultsTest {
         };
         AtomicInteger cancels = new AtomicInteger();
 
-        Throwable failure = Stages.failure(ReactiveFile.of(directory.resolve("out"))
-                .write(FilesystemFaultsTest.endless(cancels), WriteOptions.defaults().withDemand(throwing)), 10);
+        Throwable failure = Stages.failure(
+                ReactiveFile.of(directory.resolve("out"))
+                        .write(
+                                FilesystemFaultsTest.endless(cancels),
+                                WriteOptions.defaults().withDemand(throwing)),
+                10);
 
         assertSame(broken, failure);
         AtomicReplaceTest.awaitEquals(1, cancels, "upstream is cancelled when the controller throws");

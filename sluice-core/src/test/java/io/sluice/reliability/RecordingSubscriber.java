@@ -85,7 +85,8 @@ final class RecordingSubscriber implements Subscriber<ByteBuffer> {
     /** Waits for the terminal signal; returns the one error, failing if it completed or erred twice. */
     Throwable awaitOneError() throws InterruptedException {
         awaitTerminal();
-        assertTrue(completions.get() == 0 && errors.size() == 1 && signalsAfterTerminal.get() == 0,
+        assertTrue(
+                completions.get() == 0 && errors.size() == 1 && signalsAfterTerminal.get() == 0,
                 "expected exactly one onError and nothing after it, got errors " + errors + ", completions "
                         + completions + ", late signals " + signalsAfterTerminal);
         return errors.get(0);

@@ -31,12 +31,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SizesTest {
 
     private static final long GIB = 1024L * 1024 * 1024;
-    private static final int COPY_SLICE_BYTES = 8 * 1024 * 1024;           // FileCopy.SLICE_BYTES
+    private static final int COPY_SLICE_BYTES = 8 * 1024 * 1024; // FileCopy.SLICE_BYTES
     /** The writer copies heap items into direct buffers of this size (DirectStaging.STAGING_BYTES, package-private). */
     private static final int STAGING_BYTES = 256 * 1024;
 
     @TempDir
     Path directory;
+
     private List<String> baselineFds;
 
     @BeforeEach
@@ -59,17 +60,21 @@ class SizesTest {
             byte[] data = Content.bytes(size, size);
             String expected = Content.sha256(data);
             Path written = directory.resolve("w" + size);
-            long count = Stages.value(ReactiveFile.of(written).write(
-                    Content.publisher(data, 1 + random.nextInt(3 * 4096), size)));
+            long count = Stages.value(
+                    ReactiveFile.of(written).write(Content.publisher(data, 1 + random.nextInt(3 * 4096), size)));
             assertEquals(size, count, "byte count of the write");
             assertEquals(expected, Content.sha256(written), "write of " + size);
             // unbounded demand: the synchronous upstream delivers every item inside the first
             // request, so the writer stages the whole content as one batch of heap items and the
             // staging boundary sizes fill the last staging buffer exactly, short of it, or by one
             Path oneBatch = directory.resolve("u" + size);
-            assertEquals(size, Stages.value(ReactiveFile.of(oneBatch).write(
-                    Content.publisher(data, 1 + random.nextInt(3 * 4096), size),
-                    WriteOptions.defaults().withDemand(Demand.unbounded()))), "byte count of the one-batch write");
+            assertEquals(
+                    size,
+                    Stages.value(ReactiveFile.of(oneBatch)
+                            .write(
+                                    Content.publisher(data, 1 + random.nextInt(3 * 4096), size),
+                                    WriteOptions.defaults().withDemand(Demand.unbounded()))),
+                    "byte count of the one-batch write");
             assertEquals(expected, Content.sha256(oneBatch), "one-batch write of " + size);
             Files.delete(oneBatch);
 
@@ -81,8 +86,10 @@ class SizesTest {
             assertEquals(size, Stages.value(ReactiveFile.of(written).copyTo(copy)));
             assertEquals(expected, Content.sha256(copy), "copy of " + size);
             Path atomicCopy = directory.resolve("a" + size);
-            assertEquals(size, Stages.value(ReactiveFile.of(written).copyTo(atomicCopy,
-                    WriteOptions.defaults().withAtomicReplace())));
+            assertEquals(
+                    size,
+                    Stages.value(ReactiveFile.of(written)
+                            .copyTo(atomicCopy, WriteOptions.defaults().withAtomicReplace())));
             assertEquals(expected, Content.sha256(atomicCopy), "atomic copy of " + size);
             Files.delete(written);
             Files.delete(copy);
@@ -108,7 +115,8 @@ class SizesTest {
         expected.position(before);
         expected.put(marker, 0, marker.length - 7);
 
-        List<ByteBuffer> chunks = read(sparse, ReadOptions.range(markerOffset - before, length).withChunkSize(16 * 1024));
+        List<ByteBuffer> chunks =
+                read(sparse, ReadOptions.range(markerOffset - before, length).withChunkSize(16 * 1024));
 
         assertEquals(Content.sha256(expected.array()), Content.sha256(chunks));
         List<ByteBuffer> tail = read(sparse, ReadOptions.range(markerOffset + marker.length - 10, 1000));
@@ -126,8 +134,8 @@ class SizesTest {
         }
         byte[] data = Content.bytes(10, 1024 * 1024 + 3);
 
-        long count = Stages.value(ReactiveFile.of(sparse).write(Content.publisher(data, 50_000, 10),
-                WriteOptions.append()));
+        long count =
+                Stages.value(ReactiveFile.of(sparse).write(Content.publisher(data, 50_000, 10), WriteOptions.append()));
 
         assertEquals(data.length, count);
         assertEquals(hole + data.length, Files.size(sparse));
@@ -151,10 +159,11 @@ class SizesTest {
             assertEquals(size, Stages.value(ReactiveFile.of(source).copyTo(target)));
             assertEquals(size, Files.size(target));
             assertEquals(Content.sha256(data), Content.sha256(read(target, ReadOptions.range(dataAt, data.length))));
-            assertEquals(Content.sha256(new byte[4096]),
+            assertEquals(
+                    Content.sha256(new byte[4096]),
                     Content.sha256(read(target, ReadOptions.range(dataAt - 4096, 4096))));
         } finally {
-            Files.deleteIfExists(target);                  // 2 GiB of real blocks: free them at once
+            Files.deleteIfExists(target); // 2 GiB of real blocks: free them at once
         }
         OpenFiles.awaitClosed(directory, baselineFds);
     }

@@ -33,7 +33,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class SoakOperation {
 
-    enum Outcome { VERIFIED, CANCELLED, INJECTED_ERROR }
+    enum Outcome {
+        VERIFIED,
+        CANCELLED,
+        INJECTED_ERROR
+    }
 
     private static final DemandStrategy[] DEMANDS = {
         Demand.adaptive(), Demand.fixed(16, 4), Demand.fixed(64, 8), Demand.oneByOne(), Demand.unbounded()
@@ -41,8 +45,7 @@ final class SoakOperation {
     private static final int[] CHUNK_SIZES = {512, 4096, 16 * 1024, 64 * 1024, 1024 * 1024};
 
     /** A file the soak reads and copies, with its digest. */
-    record Source(Path path, String sha256) {
-    }
+    record Source(Path path, String sha256) {}
 
     private final int id;
     private final Random random;
@@ -52,8 +55,13 @@ final class SoakOperation {
     private final Executor verifier;
     private CompletableFuture<Void> gate;
 
-    SoakOperation(int id, long seed, Path directory, List<Source> sources, ScheduledExecutorService canceller,
-                  Executor verifier) {
+    SoakOperation(
+            int id,
+            long seed,
+            Path directory,
+            List<Source> sources,
+            ScheduledExecutorService canceller,
+            Executor verifier) {
         this.id = id;
         this.random = new Random(seed);
         this.directory = directory;
@@ -89,7 +97,7 @@ final class SoakOperation {
         IOException injected = null;
         if (random.nextInt(10) == 0) {
             injected = new IOException("soak: injected upstream error in operation " + id);
-            upstream = upstream.take(random.nextInt(8)).concatWith(Flux.error(injected));   // take: no cancel after 0
+            upstream = upstream.take(random.nextInt(8)).concatWith(Flux.error(injected)); // take: no cancel after 0
         }
         boolean atomic = random.nextBoolean();
         WriteOptions options = WriteOptions.defaults().withDemand(DEMANDS[random.nextInt(DEMANDS.length)]);
@@ -102,7 +110,8 @@ final class SoakOperation {
         WriteOptions chosen = options;
         IOException error = injected;
         return gate.thenCompose(open -> {
-            CompletableFuture<Long> stage = ReactiveFile.of(target).write(items, chosen).toCompletableFuture();
+            CompletableFuture<Long> stage =
+                    ReactiveFile.of(target).write(items, chosen).toCompletableFuture();
             maybeCancel(stage);
             return settle(stage, error, target, expected, size);
         });
@@ -110,7 +119,9 @@ final class SoakOperation {
 
     private CompletableFuture<Outcome> copy() {
         Source source = sources.get(random.nextInt(sources.size()));
-        WriteOptions options = random.nextBoolean() ? WriteOptions.defaults() : WriteOptions.defaults().withAtomicReplace();
+        WriteOptions options = random.nextBoolean()
+                ? WriteOptions.defaults()
+                : WriteOptions.defaults().withAtomicReplace();
         Path target = directory.resolve("copy-" + id);
         long size;
         try {
@@ -119,7 +130,8 @@ final class SoakOperation {
             return CompletableFuture.failedFuture(e);
         }
         return gate.thenCompose(open -> {
-            CompletableFuture<Long> stage = ReactiveFile.of(source.path()).copyTo(target, options).toCompletableFuture();
+            CompletableFuture<Long> stage =
+                    ReactiveFile.of(source.path()).copyTo(target, options).toCompletableFuture();
             maybeCancel(stage);
             return settle(stage, null, target, source.sha256(), size);
         });
@@ -130,7 +142,8 @@ final class SoakOperation {
         int chunk = CHUNK_SIZES[random.nextInt(CHUNK_SIZES.length)];
         long cancelAfter = random.nextInt(8) == 0 ? random.nextInt(4) : -1;
         DigestingSubscriber subscriber = new DigestingSubscriber(source.sha256(), cancelAfter);
-        gate.thenRun(() -> ReactiveFile.of(source.path()).read(ReadOptions.defaults().withChunkSize(chunk))
+        gate.thenRun(() -> ReactiveFile.of(source.path())
+                .read(ReadOptions.defaults().withChunkSize(chunk))
                 .subscribe(subscriber));
         return subscriber.outcome;
     }
@@ -142,38 +155,44 @@ final class SoakOperation {
     }
 
     /** Maps how the stage ended to an outcome, verifying the file of a completed one off the IO pool. */
-    private CompletableFuture<Outcome> settle(CompletableFuture<Long> stage, IOException injected, Path target,
-                                              String expected, long size) {
-        return stage.handleAsync((count, error) -> {
-            try {
-                if (error == null) {
-                    if (count != size) {
-                        throw new AssertionError("operation " + id + " reported " + count + " bytes, expected " + size);
+    private CompletableFuture<Outcome> settle(
+            CompletableFuture<Long> stage, IOException injected, Path target, String expected, long size) {
+        return stage.handleAsync(
+                (count, error) -> {
+                    try {
+                        if (error == null) {
+                            if (count != size) {
+                                throw new AssertionError(
+                                        "operation " + id + " reported " + count + " bytes, expected " + size);
+                            }
+                            String actual = Content.sha256(target);
+                            if (!actual.equals(expected)) {
+                                throw new AssertionError(
+                                        "operation " + id + " completed but " + target + " has the wrong content");
+                            }
+                            return Outcome.VERIFIED;
+                        }
+                        Throwable cause = error instanceof CompletionException && error.getCause() != null
+                                ? error.getCause()
+                                : error;
+                        if (cause instanceof CancellationException) {
+                            return Outcome.CANCELLED;
+                        }
+                        if (injected != null && cause == injected) {
+                            return Outcome.INJECTED_ERROR;
+                        }
+                        throw new AssertionError("operation " + id + " failed unexpectedly", cause);
+                    } catch (IOException e) {
+                        throw new CompletionException(e);
+                    } finally {
+                        try {
+                            Files.deleteIfExists(target);
+                        } catch (IOException ignored) {
+                            // a leftover file is reported by the temporary/descriptor checks, not here
+                        }
                     }
-                    String actual = Content.sha256(target);
-                    if (!actual.equals(expected)) {
-                        throw new AssertionError("operation " + id + " completed but " + target + " has the wrong content");
-                    }
-                    return Outcome.VERIFIED;
-                }
-                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                if (cause instanceof CancellationException) {
-                    return Outcome.CANCELLED;
-                }
-                if (injected != null && cause == injected) {
-                    return Outcome.INJECTED_ERROR;
-                }
-                throw new AssertionError("operation " + id + " failed unexpectedly", cause);
-            } catch (IOException e) {
-                throw new CompletionException(e);
-            } finally {
-                try {
-                    Files.deleteIfExists(target);
-                } catch (IOException ignored) {
-                    // a leftover file is reported by the temporary/descriptor checks, not here
-                }
-            }
-        }, verifier);
+                },
+                verifier);
     }
 
     /** Reads a whole source into a digest (no chunk kept), optionally cancelling after some chunks. */

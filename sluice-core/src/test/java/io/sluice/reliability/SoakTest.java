@@ -53,10 +53,11 @@ class SoakTest {
      * for the measured noise.
      */
     private static final long HEAP_MARGIN_BYTES = 512L * 1024;
+
     private static final int WARM_UP_OPERATIONS = 50;
     private static final String FILE_POOL_PREFIX = "sluice-io-";
-    private static final String TIMER_THREAD = "sluice-timer";          // the one timer: timeouts, the stuck-call watch
-    private static final String TIMEOUT_PREFIX = "sluice-timeout-";     // aborts of timed-out stages; end when idle
+    private static final String TIMER_THREAD = "sluice-timer"; // the one timer: timeouts, the stuck-call watch
+    private static final String TIMEOUT_PREFIX = "sluice-timeout-"; // aborts of timed-out stages; end when idle
     private static final String BLOCKING_POOL_PREFIX = "sluice-blocking-";
 
     @TempDir
@@ -92,13 +93,14 @@ class SoakTest {
                 CompletableFuture<Void> gate = new CompletableFuture<>();
                 for (int i = 0; i < count; i++) {
                     if (!slots.tryAcquire()) {
-                        gate.complete(null);                 // a full wave is in flight: let it run
+                        gate.complete(null); // a full wave is in flight: let it run
                         gate = new CompletableFuture<>();
                         acquire(slots, 1, inFlight);
                     }
                     peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-                    CompletableFuture<SoakOperation.Outcome> operation = new SoakOperation(ended.size(),
-                            random.nextLong(), directory, sources, canceller, verifier).start(gate);
+                    CompletableFuture<SoakOperation.Outcome> operation = new SoakOperation(
+                                    ended.size(), random.nextLong(), directory, sources, canceller, verifier)
+                            .start(gate);
                     ended.add(operation.whenComplete((outcome, error) -> {
                         inFlight.decrementAndGet();
                         slots.release();
@@ -112,11 +114,12 @@ class SoakTest {
                     }));
                 }
                 gate.complete(null);
-                acquire(slots, inFlightLimits[phase], inFlight);   // the phase is over when every slot is back
+                acquire(slots, inFlightLimits[phase], inFlight); // the phase is over when every slot is back
             }
             CompletableFuture.allOf(ended.toArray(new CompletableFuture<?>[0]))
-                    .handle((ignored, error) -> null).get(120, TimeUnit.SECONDS);
-            ended.clear();                                      // counted in outcomes; not retained heap
+                    .handle((ignored, error) -> null)
+                    .get(120, TimeUnit.SECONDS);
+            ended.clear(); // counted in outcomes; not retained heap
         } finally {
             canceller.shutdownNow();
             verifier.shutdown();
@@ -125,38 +128,58 @@ class SoakTest {
         double seconds = (System.nanoTime() - started) / 1e9;
 
         if (!failures.isEmpty()) {
-            AssertionError error = new AssertionError(failures.size() + " of " + operations
-                    + " operations went wrong (seed " + seed + "); the first is the cause", failures.get(0));
+            AssertionError error = new AssertionError(
+                    failures.size() + " of " + operations + " operations went wrong (seed " + seed
+                            + "); the first is the cause",
+                    failures.get(0));
             failures.stream().skip(1).limit(5).forEach(error::addSuppressed);
             throw error;
         }
-        assertEquals(operations, outcomes.values().stream().mapToInt(AtomicInteger::get).sum(), "every operation ended");
+        assertEquals(
+                operations,
+                outcomes.values().stream().mapToInt(AtomicInteger::get).sum(),
+                "every operation ended");
         Stages.awaitNoTemporaries(directory);
         OpenFiles.awaitClosed(directory, baselineFds);
         ThreadsAfter threads = awaitIdleSluiceThreads(baselineThreads);
         long heapAfter = retainedHeap();
 
-        String result = String.format("soak: %d operations (seed %d, in flight at most %s, peak %d) in %.1f s "
+        String result = String.format(
+                "soak: %d operations (seed %d, in flight at most %s, peak %d) in %.1f s "
                         + "(%.0f ops/s): %d verified, %d cancelled, %d injected errors, 0 failures; "
                         + "descriptors back at baseline (%d); sluice threads: %d alive, %d added (%d io, "
                         + "%d blocking), all idle; retained heap %d KiB before, %d KiB after (%+d KiB, "
                         + "margin %d KiB)%n",
-                operations, seed, java.util.Arrays.toString(inFlightLimits), peakInFlight.get(), seconds,
-                operations / seconds, outcomes.get(SoakOperation.Outcome.VERIFIED).get(),
+                operations,
+                seed,
+                java.util.Arrays.toString(inFlightLimits),
+                peakInFlight.get(),
+                seconds,
+                operations / seconds,
+                outcomes.get(SoakOperation.Outcome.VERIFIED).get(),
                 outcomes.get(SoakOperation.Outcome.CANCELLED).get(),
-                outcomes.get(SoakOperation.Outcome.INJECTED_ERROR).get(), baselineFds.size(),
-                threads.alive(), threads.added().size(), threads.addedWithPrefix(FILE_POOL_PREFIX),
-                threads.addedWithPrefix(BLOCKING_POOL_PREFIX), baselineHeap >> 10, heapAfter >> 10,
-                (heapAfter - baselineHeap) >> 10, HEAP_MARGIN_BYTES >> 10);
+                outcomes.get(SoakOperation.Outcome.INJECTED_ERROR).get(),
+                baselineFds.size(),
+                threads.alive(),
+                threads.added().size(),
+                threads.addedWithPrefix(FILE_POOL_PREFIX),
+                threads.addedWithPrefix(BLOCKING_POOL_PREFIX),
+                baselineHeap >> 10,
+                heapAfter >> 10,
+                (heapAfter - baselineHeap) >> 10,
+                HEAP_MARGIN_BYTES >> 10);
         System.out.print(result);
         Path report = Paths.get("target", "soak-result.txt");
         Files.createDirectories(report.getParent());
         Files.writeString(report, result, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 
-        assertTrue(heapAfter <= baselineHeap + HEAP_MARGIN_BYTES, "retained heap grew by "
-                + ((heapAfter - baselineHeap) >> 10) + " KiB (" + (baselineHeap >> 10) + " -> " + (heapAfter >> 10)
-                + " KiB), more than the " + (HEAP_MARGIN_BYTES >> 10) + " KiB margin: something the operations "
-                + "allocated is still reachable");
+        assertTrue(
+                heapAfter <= baselineHeap + HEAP_MARGIN_BYTES,
+                "retained heap grew by "
+                        + ((heapAfter - baselineHeap) >> 10) + " KiB (" + (baselineHeap >> 10) + " -> "
+                        + (heapAfter >> 10)
+                        + " KiB), more than the " + (HEAP_MARGIN_BYTES >> 10) + " KiB margin: something the operations "
+                        + "allocated is still reachable");
     }
 
     /**
@@ -164,14 +187,15 @@ class SoakTest {
      * first use of a code path allocates once (class statics, lambda forms, pooled staging
      * buffers) is in the baseline and not counted as retained by the soak.
      */
-    private void warmUp(List<SoakOperation.Source> sources, long seed, ScheduledExecutorService canceller,
-                        ExecutorService verifier) throws Exception {
+    private void warmUp(
+            List<SoakOperation.Source> sources, long seed, ScheduledExecutorService canceller, ExecutorService verifier)
+            throws Exception {
         Random random = new Random(~seed);
         CompletableFuture<Void> open = CompletableFuture.completedFuture(null);
         List<CompletableFuture<SoakOperation.Outcome>> warmUps = new ArrayList<>();
         for (int i = 0; i < WARM_UP_OPERATIONS; i++) {
-            warmUps.add(new SoakOperation(-1 - i, random.nextLong(), directory, sources, canceller, verifier)
-                    .start(open));
+            warmUps.add(
+                    new SoakOperation(-1 - i, random.nextLong(), directory, sources, canceller, verifier).start(open));
         }
         CompletableFuture.allOf(warmUps.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
         Stages.awaitNoTemporaries(directory);
@@ -211,7 +235,9 @@ class SoakTest {
     /** The {@code sluice-} threads alive after the run, and those not alive at the baseline. */
     private record ThreadsAfter(int alive, List<Thread> added) {
         long addedWithPrefix(String prefix) {
-            return added.stream().filter(thread -> thread.getName().startsWith(prefix)).count();
+            return added.stream()
+                    .filter(thread -> thread.getName().startsWith(prefix))
+                    .count();
         }
     }
 
@@ -240,8 +266,8 @@ class SoakTest {
         Map<Thread, StackTraceElement[]> stuck = notWaitingForWork(now, busyAtBaseline);
         while (!stuck.isEmpty()) {
             if (System.nanoTime() > deadline) {
-                fail(stuck.size() + " sluice threads still not back in their pool's queue after "
-                        + OpenFiles.DEADLINE + " (stuck in a task: a leak):\n" + describe(stuck));
+                fail(stuck.size() + " sluice threads still not back in their pool's queue after " + OpenFiles.DEADLINE
+                        + " (stuck in a task: a leak):\n" + describe(stuck));
             }
             OpenFiles.pause();
             now = sluiceThreads();
@@ -252,9 +278,11 @@ class SoakTest {
         assertAtMost(filePoolSize(), withPrefix(now, FILE_POOL_PREFIX), "the file pool's size");
         assertAtMost(blockingPoolSize(), withPrefix(now, BLOCKING_POOL_PREFIX), "the blocking pool's size");
         Map<Thread, StackTraceElement[]> foreign = new LinkedHashMap<>(added);
-        foreign.keySet().removeIf(thread -> thread.getName().startsWith(FILE_POOL_PREFIX)
-                || thread.getName().startsWith(BLOCKING_POOL_PREFIX)
-                || thread.getName().equals(TIMER_THREAD) || thread.getName().startsWith(TIMEOUT_PREFIX));
+        foreign.keySet()
+                .removeIf(thread -> thread.getName().startsWith(FILE_POOL_PREFIX)
+                        || thread.getName().startsWith(BLOCKING_POOL_PREFIX)
+                        || thread.getName().equals(TIMER_THREAD)
+                        || thread.getName().startsWith(TIMEOUT_PREFIX));
         assertAtMost(1, withPrefix(now, TIMER_THREAD), "one timer");
         if (!foreign.isEmpty()) {
             fail("sluice threads outside the shared pools were started and are still alive:\n" + describe(foreign));
@@ -271,7 +299,8 @@ class SoakTest {
     /** Live {@code sluice-} threads with their stacks. */
     private static Map<Thread, StackTraceElement[]> sluiceThreads() {
         Map<Thread, StackTraceElement[]> result = new LinkedHashMap<>();
-        for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+        for (Map.Entry<Thread, StackTraceElement[]> entry :
+                Thread.getAllStackTraces().entrySet()) {
             Thread thread = entry.getKey();
             if (thread.getName().startsWith("sluice-") && thread.isAlive()) {
                 result.put(thread, entry.getValue());
@@ -280,14 +309,15 @@ class SoakTest {
         return result;
     }
 
-    private static Map<Thread, StackTraceElement[]> withPrefix(Map<Thread, StackTraceElement[]> threads, String prefix) {
+    private static Map<Thread, StackTraceElement[]> withPrefix(
+            Map<Thread, StackTraceElement[]> threads, String prefix) {
         Map<Thread, StackTraceElement[]> result = new LinkedHashMap<>(threads);
         result.keySet().removeIf(thread -> !thread.getName().startsWith(prefix));
         return result;
     }
 
-    private static Map<Thread, StackTraceElement[]> notWaitingForWork(Map<Thread, StackTraceElement[]> threads,
-                                                                      Set<Thread> excluded) {
+    private static Map<Thread, StackTraceElement[]> notWaitingForWork(
+            Map<Thread, StackTraceElement[]> threads, Set<Thread> excluded) {
         Map<Thread, StackTraceElement[]> result = new LinkedHashMap<>();
         threads.forEach((thread, stack) -> {
             if (!excluded.contains(thread) && !waitingForWork(stack)) {
@@ -311,7 +341,11 @@ class SoakTest {
     private static String describe(Map<Thread, StackTraceElement[]> threads) {
         StringBuilder text = new StringBuilder();
         threads.forEach((thread, stack) -> {
-            text.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+            text.append('"')
+                    .append(thread.getName())
+                    .append("\" ")
+                    .append(thread.getState())
+                    .append('\n');
             for (StackTraceElement frame : stack) {
                 text.append("\tat ").append(frame).append('\n');
             }
@@ -320,7 +354,9 @@ class SoakTest {
     }
 
     private static int filePoolSize() {
-        return Integer.getInteger(IoExecutors.FILE_THREADS_PROPERTY, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+        return Integer.getInteger(
+                IoExecutors.FILE_THREADS_PROPERTY,
+                Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
     }
 
     private static int blockingPoolSize() {

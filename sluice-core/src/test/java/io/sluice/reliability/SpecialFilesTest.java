@@ -38,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * matters most: opening one waits for a peer, so an operation that opened it would hold its
  * thread for as long as no peer comes.
  */
-@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // an open waiting for a FIFO's peer is the failure
+@Timeout(
+        value = 120,
+        threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // an open waiting for a FIFO's peer is the failure
 class SpecialFilesTest {
 
     private static final long SECONDS = 10;
@@ -66,7 +68,7 @@ class SpecialFilesTest {
     void aSocketFileIsRefusedByEveryOperation() throws Exception {
         Path socket = directory.resolve("socket");
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-            server.bind(UnixDomainSocketAddress.of(socket));   // the socket file stays when the channel closes
+            server.bind(UnixDomainSocketAddress.of(socket)); // the socket file stays when the channel closes
         }
         assertRefusedEverywhere(socket, "a socket");
     }
@@ -74,7 +76,7 @@ class SpecialFilesTest {
     @Test
     void aCharacterDeviceIsRefusedByEveryOperation() throws Exception {
         Path device = directory.resolve("null");
-        String failure = tryRun(List.of("mknod", device.toString(), "c", "1", "3"));   // as /dev/null
+        String failure = tryRun(List.of("mknod", device.toString(), "c", "1", "3")); // as /dev/null
         if (failure != null) {
             String reason = "cannot create a device node (needs root or CAP_MKNOD): " + failure;
             if ("true".equals(System.getenv("CI"))) {
@@ -93,22 +95,40 @@ class SpecialFilesTest {
 
     /** Every operation on {@code node}, as source and as target, fails naming it; the node stays. */
     private void assertRefusedEverywhere(Path node, String what) throws Exception {
-        baselineFds = OpenFiles.targets();        // after making the node: JDK 25 keeps a descriptor of its own once a UNIX socket was bound
-        boolean wasOther = Files.readAttributes(node, "*", LinkOption.NOFOLLOW_LINKS).get("isOther") == Boolean.TRUE;
+        baselineFds =
+                OpenFiles.targets(); // after making the node: JDK 25 keeps a descriptor of its own once a UNIX socket
+        // was bound
+        boolean wasOther =
+                Files.readAttributes(node, "*", LinkOption.NOFOLLOW_LINKS).get("isOther") == Boolean.TRUE;
         Map<String, Function<Path, CompletionStage<Long>>> operations = new LinkedHashMap<>();
         operations.put("write", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1)));
-        operations.put("append", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1),
-                WriteOptions.append()));
-        operations.put("sync write", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1),
-                WriteOptions.defaults().withSync()));
-        operations.put("atomic write", path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1),
-                WriteOptions.defaults().withAtomicReplace()));
+        operations.put(
+                "append",
+                path -> ReactiveFile.of(path).write(Content.publisher(new byte[100], 10, 1), WriteOptions.append()));
+        operations.put(
+                "sync write",
+                path -> ReactiveFile.of(path)
+                        .write(
+                                Content.publisher(new byte[100], 10, 1),
+                                WriteOptions.defaults().withSync()));
+        operations.put(
+                "atomic write",
+                path -> ReactiveFile.of(path)
+                        .write(
+                                Content.publisher(new byte[100], 10, 1),
+                                WriteOptions.defaults().withAtomicReplace()));
         operations.put("copy to it", path -> ReactiveFile.of(regular).copyTo(path));
-        operations.put("atomic copy to it", path -> ReactiveFile.of(regular).copyTo(path,
-                WriteOptions.defaults().withAtomicReplace()));
+        operations.put(
+                "atomic copy to it",
+                path -> ReactiveFile.of(regular)
+                        .copyTo(path, WriteOptions.defaults().withAtomicReplace()));
         operations.put("copy from it", path -> ReactiveFile.of(path).copyTo(directory.resolve("copy")));
-        operations.put("atomic copy from it", path -> ReactiveFile.of(path).copyTo(directory.resolve("atomic-copy"),
-                WriteOptions.defaults().withAtomicReplace()));
+        operations.put(
+                "atomic copy from it",
+                path -> ReactiveFile.of(path)
+                        .copyTo(
+                                directory.resolve("atomic-copy"),
+                                WriteOptions.defaults().withAtomicReplace()));
 
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, Function<Path, CompletionStage<Long>>> operation : operations.entrySet()) {
@@ -120,17 +140,21 @@ class SpecialFilesTest {
         check(problems, "read", reader.awaitOneError(), node, what);
 
         assertEquals(List.of(), problems);
-        assertEquals(wasOther, Files.readAttributes(node, "*", LinkOption.NOFOLLOW_LINKS).get("isOther"),
+        assertEquals(
+                wasOther,
+                Files.readAttributes(node, "*", LinkOption.NOFOLLOW_LINKS).get("isOther"),
                 "the node was replaced");
         assertEquals(List.of(), Stages.temporaries(directory));
-        assertTrue(Files.notExists(directory.resolve("copy")) && Files.notExists(directory.resolve("atomic-copy")),
+        assertTrue(
+                Files.notExists(directory.resolve("copy")) && Files.notExists(directory.resolve("atomic-copy")),
                 "a copy created its target from a source it refused");
         OpenFiles.awaitClosed(directory, baselineFds);
     }
 
     private static void check(List<String> problems, String operation, Throwable failure, Path node, String what) {
         if (!(failure instanceof FileSystemException)
-                || !failure.getMessage().contains(node.toString()) || !failure.getMessage().contains(what)) {
+                || !failure.getMessage().contains(node.toString())
+                || !failure.getMessage().contains(what)) {
             problems.add(operation + ": " + failure);
         }
     }
@@ -145,7 +169,8 @@ class SpecialFilesTest {
     /** Runs a command; returns null on success, or what went wrong. */
     private static String tryRun(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             process.getOutputStream().close();
             byte[] output;
             try (var out = process.getInputStream()) {
@@ -155,8 +180,10 @@ class SpecialFilesTest {
                 process.destroyForcibly();
                 return String.join(" ", command) + " did not finish in 30 s";
             }
-            return process.exitValue() == 0 ? null : String.join(" ", command) + " exited " + process.exitValue()
-                    + ": " + new String(output, StandardCharsets.UTF_8).trim();
+            return process.exitValue() == 0
+                    ? null
+                    : String.join(" ", command) + " exited " + process.exitValue() + ": "
+                            + new String(output, StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
             return String.join(" ", command) + ": " + e;
         } catch (InterruptedException e) {

@@ -21,8 +21,7 @@ final class Stages {
 
     static final long TIMEOUT_SECONDS = 30;
 
-    private Stages() {
-    }
+    private Stages() {}
 
     static <T> T value(CompletionStage<T> stage) {
         try {

@@ -5,13 +5,12 @@ import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
 import io.sluice.internal.write.WriteSink;
 import io.sluice.internal.write.Writes;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import reactor.core.publisher.Flux;
-
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Flux;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -75,15 +74,22 @@ class SyncWriteTest {
                 calls.add("close");
             }
         };
-        CompletableFuture<Long> stage = Writes.start(Flux.just(ByteBuffer.wrap(new byte[10])), sink,
-                WriteOptions.defaults().withSync(), IoExecutors.files(), "blocking-force").toCompletableFuture();
+        CompletableFuture<Long> stage = Writes.start(
+                        Flux.just(ByteBuffer.wrap(new byte[10])),
+                        sink,
+                        WriteOptions.defaults().withSync(),
+                        IoExecutors.files(),
+                        "blocking-force")
+                .toCompletableFuture();
 
         assertTrue(forceEntered.await(30, TimeUnit.SECONDS), "force was never called");
         assertFalse(stage.isDone(), "the stage completed while force was still running");
         releaseForce.countDown();
 
         assertEquals(10L, Stages.value(stage));
-        assertEquals(List.of("force", "close"), calls.subList(calls.size() - 2, calls.size()),
+        assertEquals(
+                List.of("force", "close"),
+                calls.subList(calls.size() - 2, calls.size()),
                 "force, then close, before completion: " + calls);
     }
 
@@ -91,8 +97,12 @@ class SyncWriteTest {
     void withoutSyncTheSinkIsNeverForced() {
         List<String> calls = new CopyOnWriteArrayList<>();
         WriteSink sink = new RecordingSink(calls);
-        Stages.value(Writes.start(Flux.just(ByteBuffer.wrap(new byte[3])), sink, WriteOptions.defaults(),
-                IoExecutors.files(), "no-sync"));
+        Stages.value(Writes.start(
+                Flux.just(ByteBuffer.wrap(new byte[3])),
+                sink,
+                WriteOptions.defaults(),
+                IoExecutors.files(),
+                "no-sync"));
         assertFalse(calls.contains("force"), "forced without sync: " + calls);
     }
 
@@ -110,8 +120,12 @@ class SyncWriteTest {
         try (Recording recording = new Recording()) {
             recording.enable("jdk.FileForce").withThreshold(Duration.ZERO);
             recording.start();
-            assertEquals(data.length, Stages.value(ReactiveFile.of(synced).write(Content.publisher(data, 10_000, 1),
-                    WriteOptions.defaults().withSync())));
+            assertEquals(
+                    data.length,
+                    Stages.value(ReactiveFile.of(synced)
+                            .write(
+                                    Content.publisher(data, 10_000, 1),
+                                    WriteOptions.defaults().withSync())));
             assertEquals(data.length, Stages.value(ReactiveFile.of(plain).write(Content.publisher(data, 10_000, 1))));
             recording.stop();
             Path dump = directory.resolve("forces.jfr");
@@ -123,7 +137,8 @@ class SyncWriteTest {
 
         List<Boolean> syncedForces = metaDataFlagsOfForces(forces, synced);
         assertFalse(syncedForces.isEmpty(), "withSync() never forced " + synced + "; forces seen: " + forces);
-        assertTrue(syncedForces.stream().allMatch(Boolean::booleanValue),
+        assertTrue(
+                syncedForces.stream().allMatch(Boolean::booleanValue),
                 "withSync() forces data and metadata, force(true): " + syncedForces);
         assertEquals(List.of(), metaDataFlagsOfForces(forces, plain), "a write without sync was forced");
         assertEquals(Content.sha256(data), Content.sha256(synced));

@@ -62,7 +62,8 @@ class UpstreamErrorTest {
         Path target = Files.writeString(directory.resolve("target"), "old");
         Flux<ByteBuffer> body = Flux.just(ByteBuffer.wrap(new byte[] {1, 2, 3}))
                 .concatWith(Flux.error(new IOException("upload aborted")));
-        Throwable failure = Stages.failure(ReactiveFile.of(target).write(body, WriteOptions.defaults().withAtomicReplace()));
+        Throwable failure = Stages.failure(
+                ReactiveFile.of(target).write(body, WriteOptions.defaults().withAtomicReplace()));
         assertEquals("upload aborted", failure.getMessage());
         assertEquals("old", Files.readString(target));
         assertEquals(List.of(), Stages.temporaries(directory));
@@ -77,7 +78,8 @@ class UpstreamErrorTest {
             Files.writeString(existing, "old");
             Files.deleteIfExists(absent);
             for (Path target : List.of(existing, absent)) {
-                Throwable failure = Stages.failure(ReactiveFile.of(target).write(Flux.error(new IOException("no body"))));
+                Throwable failure =
+                        Stages.failure(ReactiveFile.of(target).write(Flux.error(new IOException("no body"))));
                 assertEquals("no body", failure.getMessage());
                 assertEquals(0, Files.size(target), "run " + run + ": " + target.getFileName());
             }

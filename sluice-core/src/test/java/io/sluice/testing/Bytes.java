@@ -14,8 +14,7 @@ import java.util.SplittableRandom;
 /** Test data: seeded random content, files, digests. */
 public final class Bytes {
 
-    private Bytes() {
-    }
+    private Bytes() {}
 
     public static byte[] random(int size, long seed) {
         byte[] bytes = new byte[size];

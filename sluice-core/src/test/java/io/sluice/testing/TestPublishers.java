@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /** Upstream publishers for writer tests. */
 public final class TestPublishers {
 
-    private TestPublishers() {
-    }
+    private TestPublishers() {}
 
     /**
      * Emits {@code content} in items of {@code itemSize} (fresh buffers), synchronously inside
@@ -75,7 +74,7 @@ public final class TestPublishers {
                         requestCalls.incrementAndGet();
                         demand = ignoreDemand ? Long.MAX_VALUE : saturatingAdd(demand, n);
                         if (emitting) {
-                            return;               // §3.3: no unbounded recursion
+                            return; // §3.3: no unbounded recursion
                         }
                         emitting = true;
                         while (demand > 0 && !done && !cancelled.get()) {
@@ -86,7 +85,7 @@ public final class TestPublishers {
                             }
                             if (offset >= content.length) {
                                 if (ignoreDemand) {
-                                    return;               // stays open until cancelled
+                                    return; // stays open until cancelled
                                 }
                                 done = true;
                                 subscriber.onComplete();
@@ -100,8 +99,7 @@ public final class TestPublishers {
                             demand--;
                             subscriber.onNext(item);
                         }
-                        if (!done && offset >= content.length && failAt < 0 && !ignoreDemand
-                                && !cancelled.get()) {
+                        if (!done && offset >= content.length && failAt < 0 && !ignoreDemand && !cancelled.get()) {
                             done = true;
                             subscriber.onComplete();
                         }
@@ -125,12 +123,12 @@ public final class TestPublishers {
                     Thread current = Thread.currentThread();
                     Thread previous = owner.get();
                     if (previous == current) {
-                        depth++;                  // reentrant on the same thread: allowed
+                        depth++; // reentrant on the same thread: allowed
                         return;
                     }
                     if (!owner.compareAndSet(null, current)) {
-                        concurrentCall.compareAndSet(null, call + " overlapped a call from "
-                                + previous.getName() + " (§2.7)");
+                        concurrentCall.compareAndSet(
+                                null, call + " overlapped a call from " + previous.getName() + " (§2.7)");
                     }
                     depth = 1;
                 }

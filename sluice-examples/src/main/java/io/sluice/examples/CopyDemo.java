@@ -17,8 +17,7 @@ import java.util.concurrent.ExecutionException;
  */
 public final class CopyDemo {
 
-    private CopyDemo() {
-    }
+    private CopyDemo() {}
 
     public static void main(String[] args) throws IOException, InterruptedException, ExecutionException {
         long sizeMiB = args.length > 0 ? Long.parseLong(args[0]) : 256;
@@ -28,8 +27,10 @@ public final class CopyDemo {
             writeRandom(source, sizeMiB * 1024 * 1024);
             Path streamed = dir.resolve("streamed");
             long start = System.nanoTime();
-            long bytes = ReactiveFile.of(streamed).write(ReactiveFile.of(source).read())
-                    .toCompletableFuture().get();
+            long bytes = ReactiveFile.of(streamed)
+                    .write(ReactiveFile.of(source).read())
+                    .toCompletableFuture()
+                    .get();
             report("read -> write", bytes, System.nanoTime() - start);
             Path copied = dir.resolve("copied");
             start = System.nanoTime();
@@ -52,8 +53,8 @@ public final class CopyDemo {
     private static void writeRandom(Path file, long size) throws IOException {
         byte[] block = new byte[1024 * 1024];
         SplittableRandom random = new SplittableRandom(42);
-        try (var channel = Files.newByteChannel(file, java.nio.file.StandardOpenOption.CREATE_NEW,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        try (var channel = Files.newByteChannel(
+                file, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
             for (long written = 0; written < size; written += block.length) {
                 for (int i = 0; i < block.length; i += 8) {
                     long value = random.nextLong();

@@ -1,8 +1,8 @@
 package io.sluice.examples;
 
-import io.smallrye.mutiny.Multi;
 import io.sluice.ReactiveFile;
 import io.sluice.WriteOptions;
+import io.smallrye.mutiny.Multi;
 import reactor.core.publisher.Flux;
 
 import java.nio.ByteBuffer;
@@ -23,8 +23,7 @@ import java.util.concurrent.CompletionStage;
  */
 public final class PublisherToFile {
 
-    private PublisherToFile() {
-    }
+    private PublisherToFile() {}
 
     /**
      * Writes a {@code Flux}, creating or truncating {@code target}.
@@ -60,10 +59,12 @@ public final class PublisherToFile {
         }
         Path target = Path.of(args[0]);
         long first = writeFlux(Flux.range(0, 1000).map(PublisherToFile::line), target)
-                .toCompletableFuture().join();
+                .toCompletableFuture()
+                .join();
         long second = ReactiveFile.of(target)
                 .write(Multi.createFrom().range(1000, 2000).map(PublisherToFile::line), WriteOptions.append())
-                .toCompletableFuture().join();
+                .toCompletableFuture()
+                .join();
         System.out.println("wrote " + first + " + " + second + " bytes to " + target);
     }
 

@@ -22,8 +22,7 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class StreamPipes {
 
-    private StreamPipes() {
-    }
+    private StreamPipes() {}
 
     /**
      * Copies {@code in} into {@code file} (created or truncated), then closes {@code in}.
@@ -62,9 +61,11 @@ public final class StreamPipes {
         Path target = Path.of(args[2]);
         long bytes = args[0].equals("gzip")
                 ? fileToOutputStream(source, new GZIPOutputStream(java.nio.file.Files.newOutputStream(target)))
-                        .toCompletableFuture().join()
+                        .toCompletableFuture()
+                        .join()
                 : inputStreamToFile(new GZIPInputStream(java.nio.file.Files.newInputStream(source)), target)
-                        .toCompletableFuture().join();
+                        .toCompletableFuture()
+                        .join();
         System.out.println(args[0] + ": " + bytes + " uncompressed bytes");
     }
 }

@@ -44,18 +44,18 @@ class ApiDocHeadingsTest {
     private static final List<String> ALL_HEADINGS = List.of("Threading", "Backpressure", "Resources", "Errors");
     private static final Pattern PUBLIC_TYPE = Pattern.compile(
             "(/\\*\\*(?:(?!\\*/).)*\\*/)\\s*(?:@\\w+\\s*)*public\\s+(?:final\\s+|abstract\\s+)*"
-                    + "(?:class|interface|enum|record)\\s+(\\w+)([^{]*)\\{", Pattern.DOTALL);
-    private static final Pattern IO_SUPERTYPE = Pattern.compile(
-            "\\b(?:extends|implements)\\b.*\\b(?:Publisher|BodyHandler)\\b", Pattern.DOTALL);
-    private static final Pattern IO_METHOD = Pattern.compile(
-            "\\bpublic\\s+(?:(?:static|final|synchronized|default)\\s+)*(?:<[^;{()]*>\\s+)?"
+                    + "(?:class|interface|enum|record)\\s+(\\w+)([^{]*)\\{",
+            Pattern.DOTALL);
+    private static final Pattern IO_SUPERTYPE =
+            Pattern.compile("\\b(?:extends|implements)\\b.*\\b(?:Publisher|BodyHandler)\\b", Pattern.DOTALL);
+    private static final Pattern IO_METHOD =
+            Pattern.compile("\\bpublic\\s+(?:(?:static|final|synchronized|default)\\s+)*(?:<[^;{()]*>\\s+)?"
                     + "(?:[\\w.]+\\.)?(?:BytePublisher|Publisher|CompletionStage|CompletableFuture|BodySubscriber)"
                     + "\\s*(?:<[^;{()]*>)?\\s+\\w+\\s*\\(");
     private static final Pattern COMMENT = Pattern.compile("/\\*(?:(?!\\*/).)*\\*/|//[^\\n]*", Pattern.DOTALL);
-    private static final Pattern FILLER = Pattern.compile(
-            "(?i)\\s*(?:(?:\\w+\\s+){0,3}(?:holds?|has|have|needs?)\\s+)?"
-                    + "(?:none|nothing(?:\\s+of\\s+its\\s+own)?|no\\s+resources|not\\s+applicable|n/a"
-                    + "|not\\s+affected(?:\\s+by\\s+[\\w\\s]+)?|not\\s+relevant)(?:\\s+itself)?\\s*");
+    private static final Pattern FILLER = Pattern.compile("(?i)\\s*(?:(?:\\w+\\s+){0,3}(?:holds?|has|have|needs?)\\s+)?"
+            + "(?:none|nothing(?:\\s+of\\s+its\\s+own)?|no\\s+resources|not\\s+applicable|n/a"
+            + "|not\\s+affected(?:\\s+by\\s+[\\w\\s]+)?|not\\s+relevant)(?:\\s+itself)?\\s*");
 
     @Test
     void everyPublicApiTypeDocumentsWhatItsCallersNeedWithoutFiller() throws IOException {
@@ -67,7 +67,7 @@ class ApiDocHeadingsTest {
             String text = Files.readString(source);
             Matcher type = PUBLIC_TYPE.matcher(text);
             if (!type.find()) {
-                continue;                           // package-info, or a package-private type
+                continue; // package-info, or a package-private type
             }
             types++;
             String name = type.group(2);
@@ -83,7 +83,8 @@ class ApiDocHeadingsTest {
             }
             for (String heading : required) {
                 if (!javadoc.contains("<b>" + heading + ":</b>")) {
-                    problems.add(name + " lacks <b>" + heading + ":</b>" + (io && IO_TYPE.contains(heading) ? " (an I/O type)" : ""));
+                    problems.add(name + " lacks <b>" + heading + ":</b>"
+                            + (io && IO_TYPE.contains(heading) ? " (an I/O type)" : ""));
                 }
             }
             for (String heading : ALL_HEADINGS) {
@@ -95,7 +96,9 @@ class ApiDocHeadingsTest {
         }
         assertTrue(types > 0, "no public types found under " + API_SOURCES);
         // the I/O classification must keep seeing the types that start reads and writes
-        assertTrue(ioTypes.containsAll(List.of("ReactiveFile", "ByteChannels", "ByteStreams", "BytePublisher", "FileBodyHandler")),
+        assertTrue(
+                ioTypes.containsAll(
+                        List.of("ReactiveFile", "ByteChannels", "ByteStreams", "BytePublisher", "FileBodyHandler")),
                 "I/O types found: " + ioTypes);
         assertEquals(List.of(), problems);
     }

@@ -79,7 +79,9 @@ class DocumentationLinksTest {
         if (!Files.exists(resolved)) {
             return "no such file or folder";
         }
-        if (fragment != null && resolved.toString().endsWith(".md") && !anchorsOf(resolved).contains(fragment)) {
+        if (fragment != null
+                && resolved.toString().endsWith(".md")
+                && !anchorsOf(resolved).contains(fragment)) {
             return "no heading with anchor #" + fragment + " in " + REPOSITORY.relativize(resolved);
         }
         return null;
@@ -90,7 +92,8 @@ class DocumentationLinksTest {
             try {
                 Set<String> found = new HashSet<>();
                 Map<String, Integer> seen = new HashMap<>();
-                Matcher heading = HEADING.matcher(FENCE.matcher(Files.readString(file)).replaceAll(""));
+                Matcher heading =
+                        HEADING.matcher(FENCE.matcher(Files.readString(file)).replaceAll(""));
                 while (heading.find()) {
                     String anchor = anchor(heading.group(1));
                     int times = seen.merge(anchor, 1, Integer::sum);
@@ -106,7 +109,9 @@ class DocumentationLinksTest {
     /** GitHub's anchor of a heading: lower case, punctuation dropped but '-' and '_', spaces to '-'. */
     private static String anchor(String heading) {
         String text = heading.replaceAll("`", "").replaceAll("\\[([^]]*)]\\([^)]*\\)", "$1");
-        return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+        return text.toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                .replace(' ', '-');
     }
 
     /** Every Markdown page of the repository, none in a build's output or a hidden folder. */

@@ -22,6 +22,7 @@ class FileDigestsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     /** Large enough for hundreds of chunks, with a short last chunk. */
     private static final long LARGE_FILE_BYTES = 48L * 1024 * 1024 + 12_345;
+
     private static final int CHUNK_BYTES = 64 * 1024;
     /** 128 chunks and a short one: many more than the pool of 8 holds. */
     private static final long LENT_FILE_BYTES = 128L * CHUNK_BYTES + 7_777;
@@ -54,17 +55,24 @@ class FileDigestsTest {
     void anEmptyFileHasTheDigestOfNoBytes() throws Exception {
         Path file = Files.createFile(dir.resolve("empty"));
 
-        assertArrayEquals(TestData.sha256(new byte[0]), FileDigests.sha256WithReactor(file).block(TIMEOUT));
-        assertArrayEquals(TestData.sha256(new byte[0]), FileDigests.sha256WithRxJava(file).blockingGet());
+        assertArrayEquals(
+                TestData.sha256(new byte[0]),
+                FileDigests.sha256WithReactor(file).block(TIMEOUT));
+        assertArrayEquals(
+                TestData.sha256(new byte[0]), FileDigests.sha256WithRxJava(file).blockingGet());
     }
 
     @Test
     void aMissingFileFailsWithNoSuchFileException() {
         Path missing = dir.resolve("missing");
 
-        var reactor = assertThrows(RuntimeException.class, () -> FileDigests.sha256WithReactor(missing).block(TIMEOUT));
+        var reactor = assertThrows(
+                RuntimeException.class,
+                () -> FileDigests.sha256WithReactor(missing).block(TIMEOUT));
         assertCause(NoSuchFileException.class, reactor);
-        var rxjava = assertThrows(RuntimeException.class, () -> FileDigests.sha256WithRxJava(missing).blockingGet());
+        var rxjava = assertThrows(
+                RuntimeException.class,
+                () -> FileDigests.sha256WithRxJava(missing).blockingGet());
         assertCause(NoSuchFileException.class, rxjava);
     }
 
@@ -113,7 +121,8 @@ class FileDigestsTest {
         ChunkPool pool = ChunkPool.create(CHUNK_BYTES, 8);
         FailingDigest digest = new FailingDigest(2);
 
-        var failure = assertThrows(IllegalStateException.class,
+        var failure = assertThrows(
+                IllegalStateException.class,
                 () -> FileDigests.digestLentChunks(file, pool, digest).blockLast(TIMEOUT));
 
         assertEquals(FailingDigest.MESSAGE, failure.getMessage());
@@ -140,7 +149,7 @@ class FileDigestsTest {
     private static final class FailingDigest extends MessageDigest {
         static final String MESSAGE = "the digest failed";
         private final int chunksBeforeFailure;
-        int updates;                                // test thread reads after the read ended
+        int updates; // test thread reads after the read ended
 
         FailingDigest(int chunksBeforeFailure) {
             super("failing");

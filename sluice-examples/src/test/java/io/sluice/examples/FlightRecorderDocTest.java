@@ -49,9 +49,12 @@ class FlightRecorderDocTest {
         String using = Files.readString(Path.of("..", "docs", "USING.md"));
 
         assertEquals(recorded, new TreeMap<>(documentedFields(using)));
-        assertTrue(using.contains("`" + EVENT + "`, labelled *" + write.getEventType().getLabel() + "*"),
+        assertTrue(
+                using.contains(
+                        "`" + EVENT + "`, labelled *" + write.getEventType().getLabel() + "*"),
                 "USING.md names the event and its label " + write.getEventType().getLabel());
-        assertTrue(using.contains("*" + String.join(" / ", write.getEventType().getCategoryNames()) + "*"),
+        assertTrue(
+                using.contains("*" + String.join(" / ", write.getEventType().getCategoryNames()) + "*"),
                 "USING.md names the category " + write.getEventType().getCategoryNames());
         assertTrue(using.contains("jfr print --events " + EVENT + " rec.jfr"));
     }
@@ -62,13 +65,16 @@ class FlightRecorderDocTest {
         try (Recording recording = new Recording()) {
             recording.enable(EVENT);
             recording.start();
-            ReactiveFile.of(dir.resolve("out.bin")).write(ReactiveFile.of(source).read())
-                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            ReactiveFile.of(dir.resolve("out.bin"))
+                    .write(ReactiveFile.of(source).read())
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
             recording.stop();
             recording.dump(dump);
         }
         List<RecordedEvent> writes = RecordingFile.readAllEvents(dump).stream()
-                .filter(event -> event.getEventType().getName().equals(EVENT)).toList();
+                .filter(event -> event.getEventType().getName().equals(EVENT))
+                .toList();
         assertEquals(1, writes.size(), "one write, one event");
         assertEquals(300_000, writes.get(0).getLong("bytes"));
         return writes.get(0);

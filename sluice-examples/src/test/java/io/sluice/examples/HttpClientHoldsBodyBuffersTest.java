@@ -51,7 +51,8 @@ class HttpClientHoldsBodyBuffersTest {
     void theClientAsksForTheNextBufferWhileItStillHoldsAnUnwrittenOne() throws Exception {
         Path file = TestData.file(dir.resolve("upload.bin"), 21, UPLOAD_BYTES);
         CountDownLatch askedWhileHolding = new CountDownLatch(1);
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
         try (StallingServer server = new StallingServer(askedWhileHolding)) {
             HttpRequest request = HttpRequest.newBuilder(server.uri())
@@ -61,10 +62,14 @@ class HttpClientHoldsBodyBuffersTest {
 
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
 
-            assertEquals(0, askedWhileHolding.getCount(),
+            assertEquals(
+                    0,
+                    askedWhileHolding.getCount(),
                     "the client asked for another buffer while one it had received was not written yet");
             assertEquals(200, response.statusCode());
-            assertEquals(HexFormat.of().formatHex(TestData.sha256(file)) + " " + UPLOAD_BYTES, response.body(),
+            assertEquals(
+                    HexFormat.of().formatHex(TestData.sha256(file)) + " " + UPLOAD_BYTES,
+                    response.body(),
                     "the server received the file's bytes");
         }
     }
@@ -77,7 +82,8 @@ class HttpClientHoldsBodyBuffersTest {
     private static final class WatchedBody implements Flow.Publisher<ByteBuffer> {
         private final Flow.Publisher<ByteBuffer> source;
         private final CountDownLatch askedWhileHolding;
-        private final Queue<ByteBuffer> handedOver = new ConcurrentLinkedQueue<>(); // given to the client, maybe unwritten
+        private final Queue<ByteBuffer> handedOver =
+                new ConcurrentLinkedQueue<>(); // given to the client, maybe unwritten
 
         WatchedBody(Flow.Publisher<ByteBuffer> source, CountDownLatch askedWhileHolding) {
             this.source = source;
@@ -135,7 +141,7 @@ class HttpClientHoldsBodyBuffersTest {
         private final CompletableFuture<Void> served;
 
         StallingServer(CountDownLatch release) throws IOException {
-            listener.setReceiveBufferSize(64 * 1024);         // before bind: accepted sockets inherit it
+            listener.setReceiveBufferSize(64 * 1024); // before bind: accepted sockets inherit it
             listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             served = CompletableFuture.runAsync(() -> {
                 try (Socket socket = listener.accept()) {
@@ -156,7 +162,8 @@ class HttpClientHoldsBodyBuffersTest {
             long contentLength = -1;
             for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
                 if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                    contentLength = Long.parseLong(line.substring("content-length:".length()).strip());
+                    contentLength = Long.parseLong(
+                            line.substring("content-length:".length()).strip());
                 }
             }
             MessageDigest digest = FileDigests.newSha256();
@@ -170,8 +177,8 @@ class HttpClientHoldsBodyBuffersTest {
                 digest.update(block, 0, n);
                 received += n;
             }
-            byte[] reply = (HexFormat.of().formatHex(digest.digest()) + " " + received)
-                    .getBytes(StandardCharsets.US_ASCII);
+            byte[] reply =
+                    (HexFormat.of().formatHex(digest.digest()) + " " + received).getBytes(StandardCharsets.US_ASCII);
             OutputStream out = socket.getOutputStream();
             out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + reply.length + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));

@@ -1,6 +1,5 @@
 package io.sluice.examples;
 
-
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
@@ -52,13 +51,15 @@ class HttpTransfersTest {
         Path file = TestData.file(dir.resolve("upload.bin"), 6, UPLOAD_BYTES);
         String expectedHex = HexFormat.of().formatHex(TestData.sha256(file));
 
-        HttpResponse<String> response = HttpTransfers.upload(client, server.uri("/upload"), file)
-                .get(30, TimeUnit.SECONDS);
+        HttpResponse<String> response =
+                HttpTransfers.upload(client, server.uri("/upload"), file).get(30, TimeUnit.SECONDS);
 
         assertEquals(200, response.statusCode());
         assertEquals(expectedHex + " " + UPLOAD_BYTES, response.body());
         LoopbackHttpServer.Upload seen = server.lastUpload();
-        assertEquals(new LoopbackHttpServer.Upload(expectedHex, UPLOAD_BYTES, UPLOAD_BYTES), seen,
+        assertEquals(
+                new LoopbackHttpServer.Upload(expectedHex, UPLOAD_BYTES, UPLOAD_BYTES),
+                seen,
                 "the server saw the file's bytes, announced by Content-Length (not chunked)");
     }
 
@@ -66,8 +67,8 @@ class HttpTransfersTest {
     void downloadsThroughTheFileWriterAndTheFileHoldsTheServedBytes() throws Exception {
         Path file = dir.resolve("download.bin");
 
-        HttpResponse<Long> response = HttpTransfers.download(client, server.uri("/download"), file)
-                .get(30, TimeUnit.SECONDS);
+        HttpResponse<Long> response =
+                HttpTransfers.download(client, server.uri("/download"), file).get(30, TimeUnit.SECONDS);
 
         assertEquals(200, response.statusCode());
         assertEquals(DOWNLOAD_BYTES, response.body());
@@ -79,7 +80,8 @@ class HttpTransfersTest {
         Path file = dir.resolve("one-by-one.bin");
         HttpRequest request = HttpRequest.newBuilder(server.uri("/download")).build();
 
-        HttpResponse<Long> response = client.send(request,
+        HttpResponse<Long> response = client.send(
+                request,
                 FileBodyHandler.to(file, WriteOptions.defaults().withDemand(io.sluice.demand.Demand.oneByOne())));
 
         assertEquals(DOWNLOAD_BYTES, response.body());
@@ -95,7 +97,9 @@ class HttpTransfersTest {
         System.arraycopy(Files.readAllBytes(file), (int) offset, range, 0, range.length);
         HttpRequest request = HttpRequest.newBuilder(server.uri("/upload"))
                 .PUT(HttpRequest.BodyPublishers.fromPublisher(
-                        ReactiveFile.of(file).read(ReadOptions.range(offset, length).withChunkSize(16 * 1024)), length))
+                        ReactiveFile.of(file)
+                                .read(ReadOptions.range(offset, length).withChunkSize(16 * 1024)),
+                        length))
                 .build();
 
         HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
@@ -109,8 +113,10 @@ class HttpTransfersTest {
     void aDownloadIntoAMissingDirectoryFailsWithNoSuchFileException() {
         Path file = dir.resolve("no-such-dir").resolve("download.bin");
 
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> HttpTransfers.download(client, server.uri("/download"), file).get(30, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> HttpTransfers.download(client, server.uri("/download"), file)
+                        .get(30, TimeUnit.SECONDS));
 
         FileDigestsTest.assertCause(java.nio.file.NoSuchFileException.class, failure);
     }
@@ -119,8 +125,10 @@ class HttpTransfersTest {
     void aNotFoundResponseFailsTheDownloadAndWritesNoFile() {
         Path file = dir.resolve("not-found.bin");
 
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> HttpTransfers.download(client, server.uri("/nothing-here"), file).get(30, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> HttpTransfers.download(client, server.uri("/nothing-here"), file)
+                        .get(30, TimeUnit.SECONDS));
 
         FileDigestsTest.assertCause(IOException.class, failure);
         assertFalse(Files.exists(file), "no file is created for an error response");

@@ -23,9 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JavadocExamplesTest {
 
     private static final Path CORE_SOURCES = Path.of("..", "sluice-core", "src", "main", "java", "io", "sluice");
-    private static final List<String> POINTING_TYPES = List.of(
-            "ReactiveFile.java", "ByteChannels.java", "ByteStreams.java", "http/FileBodyHandler.java");
-    private static final Pattern EXAMPLE_PATH = Pattern.compile("sluice-examples/src/main/java/io/sluice/examples/(\\w+)\\.java");
+    private static final List<String> POINTING_TYPES =
+            List.of("ReactiveFile.java", "ByteChannels.java", "ByteStreams.java", "http/FileBodyHandler.java");
+    private static final Pattern EXAMPLE_PATH =
+            Pattern.compile("sluice-examples/src/main/java/io/sluice/examples/(\\w+)\\.java");
     private static final Pattern SNIPPET = Pattern.compile("<pre>\\{@code\\n(.*?)\\n}</pre>", Pattern.DOTALL);
     private static final Pattern COMMENT_MARGIN = Pattern.compile("(?m)^\\s*\\* ?");
 
@@ -58,7 +59,7 @@ class JavadocExamplesTest {
             while (snippet.find()) {
                 String namedBefore = lastExampleNamedIn(doc.substring(0, snippet.start()));
                 if (namedBefore == null) {
-                    continue;                               // an API sketch, not a quoted example
+                    continue; // an API sketch, not a quoted example
                 }
                 snippets++;
                 List<String> quoted = trimmedLines(snippet.group(1));

@@ -41,8 +41,8 @@ class LentChunksDocTest {
             }
             quotedFrom.add(example);
             List<String> quoted = trimmedLines(block.group(1));
-            List<String> code = trimmedLines(Files.readString(
-                    Path.of("src", "main", "java", "io", "sluice", "examples", example + ".java")));
+            List<String> code = trimmedLines(
+                    Files.readString(Path.of("src", "main", "java", "io", "sluice", "examples", example + ".java")));
             if (Collections.indexOfSubList(code, quoted) < 0) {
                 problems.add(example + ".java does not contain the quoted code:\n" + String.join("\n", quoted));
             }

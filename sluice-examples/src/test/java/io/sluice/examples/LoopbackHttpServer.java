@@ -24,8 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class LoopbackHttpServer {
 
     /** What the server saw of the last upload. */
-    record Upload(String sha256Hex, long bytes, long contentLengthHeader) {
-    }
+    record Upload(String sha256Hex, long bytes, long contentLengthHeader) {}
 
     private final byte[] downloadBytes;
     private final AtomicReference<Upload> lastUpload = new AtomicReference<>();
@@ -93,5 +92,4 @@ final class LoopbackHttpServer {
             return new Upload(HexFormat.of().formatHex(digest.digest()), bytes, contentLength);
         }
     }
-
 }

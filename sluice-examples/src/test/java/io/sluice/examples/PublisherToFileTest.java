@@ -1,7 +1,7 @@
 package io.sluice.examples;
 
-import io.smallrye.mutiny.Multi;
 import io.sluice.WriteOptions;
+import io.smallrye.mutiny.Multi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Flux;
@@ -32,7 +32,8 @@ class PublisherToFileTest {
         Path target = dir.resolve("flux.txt");
 
         long written = PublisherToFile.writeFlux(Flux.range(0, LINES).map(PublisherToFile::line), target)
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         byte[] expected = expectedLines(0, LINES);
         assertEquals(expected.length, written);
@@ -43,8 +44,10 @@ class PublisherToFileTest {
     void writesAMutinyMultiInOrder() throws Exception {
         Path target = dir.resolve("multi.txt");
 
-        long written = PublisherToFile.writeMulti(Multi.createFrom().range(0, LINES).map(PublisherToFile::line), target)
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written = PublisherToFile.writeMulti(
+                        Multi.createFrom().range(0, LINES).map(PublisherToFile::line), target)
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         byte[] expected = expectedLines(0, LINES);
         assertEquals(expected.length, written);
@@ -60,11 +63,13 @@ class PublisherToFileTest {
                 .map(index -> ByteBuffer.wrap(source, index * CHUNK_BYTES, CHUNK_BYTES))
                 .doOnRequest(requested -> largestRequest.accumulateAndGet(requested, Math::max));
 
-        long written = PublisherToFile.writeFlux(chunks, target).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written =
+                PublisherToFile.writeFlux(chunks, target).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertEquals(source.length, written);
         assertArrayEquals(source, Files.readAllBytes(target));
-        assertTrue(largestRequest.get() * CHUNK_BYTES <= WriteOptions.DEFAULT_MAX_QUEUED_BYTES,
+        assertTrue(
+                largestRequest.get() * CHUNK_BYTES <= WriteOptions.DEFAULT_MAX_QUEUED_BYTES,
                 "the byte cap bounds each request; the largest was " + largestRequest.get() + " chunks");
     }
 
@@ -72,17 +77,21 @@ class PublisherToFileTest {
     void writesAMultiOfChunksAndBytesMatch() throws Exception {
         Path target = dir.resolve("multi.bin");
         byte[] source = TestData.bytes(4, CHUNK_BYTES * CHUNKS);
-        Multi<ByteBuffer> chunks = Multi.createFrom().range(0, CHUNKS)
+        Multi<ByteBuffer> chunks = Multi.createFrom()
+                .range(0, CHUNKS)
                 .map(index -> ByteBuffer.wrap(source, index * CHUNK_BYTES, CHUNK_BYTES));
 
-        long written = PublisherToFile.writeMulti(chunks, target).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written =
+                PublisherToFile.writeMulti(chunks, target).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertEquals(source.length, written);
         assertArrayEquals(source, Files.readAllBytes(target));
     }
 
     private static byte[] expectedLines(int from, int to) {
-        return IntStream.range(from, to).mapToObj(number -> "line " + number + "\n")
-                .collect(Collectors.joining()).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return IntStream.range(from, to)
+                .mapToObj(number -> "line " + number + "\n")
+                .collect(Collectors.joining())
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

@@ -57,7 +57,8 @@ class ReadmeTourTest {
         List<String> example = lines.subList(indexOf(lines, "// README begin") + 1, indexOf(lines, "// README end"));
         String readme = Files.readString(Path.of("../README.md"));
         String expected = example.stream().map(line -> line.substring(8)).collect(Collectors.joining("\n"));
-        assertTrue(readme.contains("```java\n" + expected + "\n```"),
+        assertTrue(
+                readme.contains("```java\n" + expected + "\n```"),
                 "README.md must show ReadmeTour's example exactly:\n" + expected);
     }
 

@@ -47,13 +47,16 @@ class SocketTransfersTest {
     private static final long FILE_BYTES = 6L * 1024 * 1024 + 101;
     /** What the slow file receives: about a second at its pace, several times the bound on the sender's lead. */
     private static final int SLOW_FILE_BYTES = 4 * 1024 * 1024 + 13;
+
     private static final long MAX_QUEUED_BYTES = 256 * 1024;
     private static final int SOCKET_BUFFER_BYTES = 32 * 1024;
     /** The receiving socket's buffer: room for more than one read chunk (see the slow file test). */
     private static final int RECEIVE_BUFFER_BYTES = 128 * 1024;
+
     private static final int SLOW_READ_BYTES = 16 * 1024;
     /** The slow file takes at most this much per write call, then pauses: about 4 MiB/s. */
     private static final int SLOW_WRITE_BYTES = 32 * 1024;
+
     private static final long SLOW_WRITE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(8);
     /** A send may fill its buffer by one more loopback segment than the buffer's size. */
     private static final long SEGMENT_BYTES = 64 * 1024;
@@ -69,11 +72,11 @@ class SocketTransfersTest {
     @BeforeEach
     void connectOverLoopback() throws IOException {
         listener = ServerSocketChannel.open();
-        listener.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);   // inherited by accept()
+        listener.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES); // inherited by accept()
         listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         local = SocketChannel.open();
         local.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
-        local.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER_BYTES);     // before connect: sets the window
+        local.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER_BYTES); // before connect: sets the window
         local.connect(listener.getLocalAddress());
         peer = listener.accept();
         peer.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
@@ -97,16 +100,20 @@ class SocketTransfersTest {
                 .withMaxQueuedBytes(MAX_QUEUED_BYTES)
                 .withListener((WriteSnapshot pass) -> maxQueuedBytes.accumulateAndGet(pass.queuedBytes(), Math::max));
 
-        long sent = SocketTransfers.sendFile(file, local, options).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        long sent = SocketTransfers.sendFile(file, local, options)
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
         Received received = slowReader.get(60, TimeUnit.SECONDS);
 
         assertEquals(FILE_BYTES, sent);
         assertEquals(FILE_BYTES, received.bytes());
         assertArrayEquals(TestData.sha256(file), received.sha256());
-        assertTrue(maxQueuedBytes.get() <= MAX_QUEUED_BYTES,
+        assertTrue(
+                maxQueuedBytes.get() <= MAX_QUEUED_BYTES,
                 "queued bytes peaked at " + maxQueuedBytes.get() + " > cap " + MAX_QUEUED_BYTES);
         assertFalse(local.isOpen(), "the library closes the socket after the last byte");
-        System.out.printf("file -> socket: %d bytes to a slow reader, queued bytes peaked at %d (cap %d)%n",
+        System.out.printf(
+                "file -> socket: %d bytes to a slow reader, queued bytes peaked at %d (cap %d)%n",
                 sent, maxQueuedBytes.get(), MAX_QUEUED_BYTES);
     }
 
@@ -117,7 +124,8 @@ class SocketTransfersTest {
         CompletableFuture<Void> sender = CompletableFuture.runAsync(() -> sendAll(peer, payload), peerThread);
 
         long saved = SocketTransfers.receiveToFile(local, file, WriteOptions.defaults())
-                .toCompletableFuture().get(60, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
         sender.get(60, TimeUnit.SECONDS);
 
         assertEquals(payload.length, saved);
@@ -139,39 +147,51 @@ class SocketTransfersTest {
         FastSender sender = new FastSender(peer, payload, lead);
         CompletableFuture<Void> sending = CompletableFuture.runAsync(sender, peerThread);
         long socketBuffersBytes = kernelBufferBytes(peer, StandardSocketOptions.SO_SNDBUF)
-                + kernelBufferBytes(local, StandardSocketOptions.SO_RCVBUF) + SEGMENT_BYTES;
+                + kernelBufferBytes(local, StandardSocketOptions.SO_RCVBUF)
+                + SEGMENT_BYTES;
 
         // Nothing reads yet: TCP stops the sender once both buffers are full, whatever the speeds.
         assertTrue(sender.heldBack.await(30, TimeUnit.SECONDS), "TCP held the sender back");
         long sentBeforeReading = lead.sentBytes();
-        assertTrue(sentBeforeReading <= socketBuffersBytes,
+        assertTrue(
+                sentBeforeReading <= socketBuffersBytes,
                 "with nobody reading, " + sentBeforeReading + " bytes were sent, more than the socket buffers hold ("
                         + socketBuffersBytes + ")");
         // W4 bounds queued bytes by the cap for items no larger than those before them: let the first
         // read (the probe item) be a whole chunk, so that no later read is larger.
         awaitReadable(local, ReadOptions.DEFAULT_CHUNK_SIZE_BYTES);
 
-        SlowChannel slowFile = new SlowChannel(FileChannel.open(file, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), lead);
+        SlowChannel slowFile = new SlowChannel(
+                FileChannel.open(
+                        file,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE),
+                lead);
         AtomicLong maxQueuedBytes = new AtomicLong();
         WriteOptions options = WriteOptions.defaults()
                 .withMaxQueuedBytes(MAX_QUEUED_BYTES)
                 .withListener((WriteSnapshot pass) -> maxQueuedBytes.accumulateAndGet(pass.queuedBytes(), Math::max));
         long saved = SocketTransfers.receiveToChannel(local, slowFile, options)
-                .toCompletableFuture().get(60, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
         sending.get(60, TimeUnit.SECONDS);
 
         assertEquals(payload.length, saved);
         assertArrayEquals(TestData.sha256(payload), TestData.sha256(file));
-        assertTrue(maxQueuedBytes.get() <= MAX_QUEUED_BYTES,
+        assertTrue(
+                maxQueuedBytes.get() <= MAX_QUEUED_BYTES,
                 "queued bytes peaked at " + maxQueuedBytes.get() + " > cap " + MAX_QUEUED_BYTES);
         long leadBound = socketBuffersBytes + MAX_QUEUED_BYTES;
-        assertTrue(lead.maxBytes() <= leadBound, "the sender was " + lead.maxBytes()
-                + " bytes ahead of the file, more than socket buffers + cap = " + leadBound);
+        assertTrue(
+                lead.maxBytes() <= leadBound,
+                "the sender was " + lead.maxBytes() + " bytes ahead of the file, more than socket buffers + cap = "
+                        + leadBound);
         assertTrue(leadBound < payload.length, "the bound is tighter than the payload, so the test shows something");
         assertFalse(local.isOpen(), "the library closes the socket at end of stream");
         assertFalse(slowFile.isOpen(), "the library closes the target channel");
-        System.out.printf("socket -> slow file: %d bytes; sender held back %d times, at most %d bytes ahead of the"
+        System.out.printf(
+                "socket -> slow file: %d bytes; sender held back %d times, at most %d bytes ahead of the"
                         + " file (bound %d); queued bytes peaked at %d (cap %d)%n",
                 saved, sender.heldBackCount(), lead.maxBytes(), leadBound, maxQueuedBytes.get(), MAX_QUEUED_BYTES);
     }
@@ -186,7 +206,8 @@ class SocketTransfersTest {
         Flux<ByteBuffer> chunks = Flux.from(ReactiveFile.of(file).read())
                 .doOnNext(chunk -> firstChunk.countDown())
                 .doOnCancel(fileReadCancelled::countDown);
-        CompletableFuture<Long> send = ByteChannels.write(local, chunks, WriteOptions.defaults()).toCompletableFuture();
+        CompletableFuture<Long> send =
+                ByteChannels.write(local, chunks, WriteOptions.defaults()).toCompletableFuture();
         assertTrue(firstChunk.await(10, TimeUnit.SECONDS), "the write started");
 
         assertTrue(send.cancel(true));
@@ -196,8 +217,7 @@ class SocketTransfersTest {
         assertTrue(send.isCancelled());
     }
 
-    record Received(long bytes, byte[] sha256) {
-    }
+    record Received(long bytes, byte[] sha256) {}
 
     /**
      * Reads {@code SLOW_READ_BYTES} at a time with a short pause between reads, so the socket's
@@ -238,14 +258,13 @@ class SocketTransfersTest {
      * for bookkeeping) and Java reports the size asked for; twice the reported size bounds it on
      * every platform.
      */
-    private static long kernelBufferBytes(SocketChannel socket, SocketOption<Integer> buffer)
-            throws IOException {
+    private static long kernelBufferBytes(SocketChannel socket, SocketOption<Integer> buffer) throws IOException {
         return 2L * socket.getOption(buffer);
     }
 
     /** Waits until {@code socket} has {@code bytes} to read, without reading them. */
     private static void awaitReadable(SocketChannel socket, int bytes) throws IOException {
-        InputStream unread = socket.socket().getInputStream();     // only for available(): never read, never closed
+        InputStream unread = socket.socket().getInputStream(); // only for available(): never read, never closed
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (unread.available() < bytes) {
             assertTrue(System.nanoTime() < deadline, "the socket never held " + bytes + " unread bytes");
@@ -259,8 +278,8 @@ class SocketTransfersTest {
      * exceeds the true lead at the moment {@code written} is read.
      */
     static final class Lead {
-        private final AtomicLong sent = new AtomicLong();      // sender -> any thread
-        private final AtomicLong written = new AtomicLong();   // file writer -> any thread
+        private final AtomicLong sent = new AtomicLong(); // sender -> any thread
+        private final AtomicLong written = new AtomicLong(); // file writer -> any thread
         private final AtomicLong max = new AtomicLong();
 
         void sent(long bytes) {

@@ -33,7 +33,8 @@ class StreamPipesTest {
         ClosingInputStream in = new ClosingInputStream(new ByteArrayInputStream(source));
         Path file = dir.resolve("from-stream.bin");
 
-        long written = StreamPipes.inputStreamToFile(in, file).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written =
+                StreamPipes.inputStreamToFile(in, file).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertEquals(BYTES, written);
         assertArrayEquals(source, Files.readAllBytes(file));
@@ -46,7 +47,8 @@ class StreamPipesTest {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         ClosingOutputStream out = new ClosingOutputStream(sink);
 
-        long written = StreamPipes.fileToOutputStream(file, out).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written =
+                StreamPipes.fileToOutputStream(file, out).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertEquals(BYTES, written);
         assertArrayEquals(Files.readAllBytes(file), sink.toByteArray());
@@ -60,9 +62,12 @@ class StreamPipesTest {
         Path restored = dir.resolve("restored.bin");
 
         StreamPipes.fileToOutputStream(original, new GZIPOutputStream(Files.newOutputStream(compressed)))
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
-        long restoredBytes = StreamPipes.inputStreamToFile(new GZIPInputStream(Files.newInputStream(compressed)), restored)
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+        long restoredBytes = StreamPipes.inputStreamToFile(
+                        new GZIPInputStream(Files.newInputStream(compressed)), restored)
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         assertEquals(BYTES, restoredBytes);
         assertArrayEquals(TestData.sha256(original), TestData.sha256(restored));
@@ -92,7 +97,7 @@ class StreamPipesTest {
 
         @Override
         public void write(byte[] bytes, int offset, int length) throws IOException {
-            out.write(bytes, offset, length);     // FilterOutputStream would write byte by byte
+            out.write(bytes, offset, length); // FilterOutputStream would write byte by byte
         }
 
         @Override

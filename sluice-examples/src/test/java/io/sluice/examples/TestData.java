@@ -13,8 +13,7 @@ import java.util.SplittableRandom;
 /** Deterministic test bytes and a digest computed without sluice, to check the examples against. */
 final class TestData {
 
-    private TestData() {
-    }
+    private TestData() {}
 
     /** {@code size} pseudo-random bytes from {@code seed}: the same seed gives the same bytes. */
     static byte[] bytes(long seed, int size) {
@@ -27,8 +26,8 @@ final class TestData {
     static Path file(Path file, long seed, long size) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         byte[] block = new byte[1024 * 1024];
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             long left = size;
             while (left > 0) {
                 random.nextBytes(block);

@@ -25,8 +25,8 @@ public final class ObjectReadOptions {
 
     private static final ObjectReadOptions DEFAULTS = new ObjectReadOptions(DEFAULT_IDLE_TIMEOUT, null);
 
-    private final Duration idleTimeout;      // Duration.ZERO: no watchdog
-    private final String ifMatch;            // the ETag the object must have; null: any version
+    private final Duration idleTimeout; // Duration.ZERO: no watchdog
+    private final String ifMatch; // the ETag the object must have; null: any version
 
     private ObjectReadOptions(Duration idleTimeout, String ifMatch) {
         this.idleTimeout = idleTimeout;
@@ -57,8 +57,8 @@ public final class ObjectReadOptions {
     public ObjectReadOptions withIdleTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalArgumentException("idle timeout must be positive, was " + timeout
-                    + "; withoutIdleTimeout() turns it off");
+            throw new IllegalArgumentException(
+                    "idle timeout must be positive, was " + timeout + "; withoutIdleTimeout() turns it off");
         }
         return new ObjectReadOptions(timeout, ifMatch);
     }

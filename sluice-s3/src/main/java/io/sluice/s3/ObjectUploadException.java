@@ -59,9 +59,15 @@ public final class ObjectUploadException extends IOException {
      * @param cause the underlying failure, or {@code null}
      * @param abortOutcome completes once the upload is aborted, exceptionally once the retries gave up
      */
-    public ObjectUploadException(String message, String bucket, String key, String uploadId, Throwable cause,
-                                 CompletionStage<Void> abortOutcome) {
-        super(message + " (s3://" + bucket + "/" + key + (uploadId == null ? "" : ", upload id " + uploadId) + ")",
+    public ObjectUploadException(
+            String message,
+            String bucket,
+            String key,
+            String uploadId,
+            Throwable cause,
+            CompletionStage<Void> abortOutcome) {
+        super(
+                message + " (s3://" + bucket + "/" + key + (uploadId == null ? "" : ", upload id " + uploadId) + ")",
                 cause);
         this.bucket = bucket;
         this.key = key;

@@ -37,12 +37,14 @@ public final class ObjectUploadTimeoutException extends IOException {
      * @param request the request that went unanswered, as "UploadPart 3"
      * @param answerTimeout the answer timeout that expired
      */
-    public ObjectUploadTimeoutException(String bucket, String key, String uploadId, String request,
-                                        Duration answerTimeout) {
+    public ObjectUploadTimeoutException(
+            String bucket, String key, String uploadId, String request, Duration answerTimeout) {
         super("s3://" + bucket + "/" + key + (uploadId == null ? "" : ", upload id " + uploadId) + ": no answer to "
                 + request + " within " + answerTimeout.toMillis() + " ms after its body was sent (answer timeout);"
-                + " the request was cancelled" + (request.startsWith("Complete") || request.startsWith("Put")
-                        ? ", and the object may exist if the server stored it before its answer was lost" : ""));
+                + " the request was cancelled"
+                + (request.startsWith("Complete") || request.startsWith("Put")
+                        ? ", and the object may exist if the server stored it before its answer was lost"
+                        : ""));
         this.bucket = bucket;
         this.key = key;
         this.uploadId = uploadId;

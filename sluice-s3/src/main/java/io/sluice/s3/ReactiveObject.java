@@ -199,17 +199,21 @@ public final class ReactiveObject {
     public CompletionStage<UploadResult> upload(Path file, UploadOptions options) {
         Objects.requireNonNull(file, "file");
         ObjectUpload upload = newUpload(options);
-        IoExecutors.files().execute(() -> {           // the size is a file system call: not on the caller's thread
-            long size;
-            try {
-                size = Files.size(file);
-            } catch (Exception e) {
-                upload.failBeforeSubscribe(e);
-                return;
-            }
-            upload.declareLength(size);
-            ReactiveFile.of(file).read(ReadOptions.defaults().withLentChunks()).subscribe(upload);
-        });
+        IoExecutors.files()
+                .execute(
+                        () -> { // the size is a file system call: not on the caller's thread
+                            long size;
+                            try {
+                                size = Files.size(file);
+                            } catch (Exception e) {
+                                upload.failBeforeSubscribe(e);
+                                return;
+                            }
+                            upload.declareLength(size);
+                            ReactiveFile.of(file)
+                                    .read(ReadOptions.defaults().withLentChunks())
+                                    .subscribe(upload);
+                        });
         return upload.result();
     }
 
@@ -271,7 +275,8 @@ public final class ReactiveObject {
             throw new IllegalArgumentException("offset must be >= 0 and length >= 1, were " + offset + ", " + length);
         }
         String last = length == Long.MAX_VALUE || offset + length - 1 < 0 ? "" : Long.toString(offset + length - 1);
-        return new ObjectReadPublisher(client, bucket, key, "bytes=" + offset + "-" + last, Objects.requireNonNull(options, "options"));
+        return new ObjectReadPublisher(
+                client, bucket, key, "bytes=" + offset + "-" + last, Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -299,7 +304,8 @@ public final class ReactiveObject {
         if (length < 1) {
             throw new IllegalArgumentException("length must be >= 1, was " + length);
         }
-        return new ObjectReadPublisher(client, bucket, key, "bytes=-" + length, Objects.requireNonNull(options, "options"));
+        return new ObjectReadPublisher(
+                client, bucket, key, "bytes=-" + length, Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -351,8 +357,16 @@ public final class ReactiveObject {
 
     private ObjectUpload newUpload(UploadOptions options) {
         Objects.requireNonNull(options, "options");
-        return new ObjectUpload(client, bucket, key, options.partSizeBytes(), options.maxPartSizeBytes(),
-                options.partsInFlight(), UploadOptions.MAX_PARTS, options.contentLength(), AbortRetries.DEFAULT,
+        return new ObjectUpload(
+                client,
+                bucket,
+                key,
+                options.partSizeBytes(),
+                options.maxPartSizeBytes(),
+                options.partsInFlight(),
+                UploadOptions.MAX_PARTS,
+                options.contentLength(),
+                AbortRetries.DEFAULT,
                 options.answerTimeout());
     }
 

@@ -52,17 +52,17 @@ public final class UploadOptions {
      */
     public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofMinutes(5);
 
-    private static final UploadOptions DEFAULTS = new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES,
-            DEFAULT_PARTS_IN_FLIGHT, -1, DEFAULT_ANSWER_TIMEOUT);
+    private static final UploadOptions DEFAULTS = new UploadOptions(
+            DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, DEFAULT_PARTS_IN_FLIGHT, -1, DEFAULT_ANSWER_TIMEOUT);
 
-    private final int partSizeBytes;      // the first part's size
-    private final int maxPartSizeBytes;   // the most the part size grows to (unknown length only)
-    private final int partsInFlight;      // UploadPart calls running at once, at least 1
-    private final long contentLength;     // declared body length; -1: unknown
+    private final int partSizeBytes; // the first part's size
+    private final int maxPartSizeBytes; // the most the part size grows to (unknown length only)
+    private final int partsInFlight; // UploadPart calls running at once, at least 1
+    private final long contentLength; // declared body length; -1: unknown
     private final Duration answerTimeout; // the longest wait for an answer after a request's body was sent
 
-    private UploadOptions(int partSizeBytes, int maxPartSizeBytes, int partsInFlight, long contentLength,
-                          Duration answerTimeout) {
+    private UploadOptions(
+            int partSizeBytes, int maxPartSizeBytes, int partsInFlight, long contentLength, Duration answerTimeout) {
         this.partSizeBytes = partSizeBytes;
         this.maxPartSizeBytes = maxPartSizeBytes;
         this.partsInFlight = partsInFlight;

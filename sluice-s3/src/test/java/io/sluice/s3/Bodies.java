@@ -16,8 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Generated bodies (byte {@code i} is a function of {@code i}) and ways to consume publishers. */
 final class Bodies {
 
-    private Bodies() {
-    }
+    private Bodies() {}
 
     static byte byteAt(long index) {
         return (byte) (index * 31 + (index >>> 11));

@@ -58,45 +58,48 @@ final class ChunkedHttpClient implements SdkAsyncHttpClient {
         }
         String eTag = HexFormat.of().formatHex(Bodies.md5().digest(bytes));
         CompletableFuture<Void> done = new CompletableFuture<>();
-        request.responseHandler().onHeaders(SdkHttpResponse.builder().statusCode(200)
-                .putHeader("Content-Length", Integer.toString(count))
-                .putHeader("ETag", "\"" + eTag + "\"")
-                .build());
+        request.responseHandler()
+                .onHeaders(SdkHttpResponse.builder()
+                        .statusCode(200)
+                        .putHeader("Content-Length", Integer.toString(count))
+                        .putHeader("ETag", "\"" + eTag + "\"")
+                        .build());
         Publisher<ByteBuffer> body = new AsyncIterablePublisher<>(chunks, executor);
-        request.responseHandler().onStream(subscriber -> body.subscribe(new Subscriber<ByteBuffer>() {
-            @Override
-            public void onSubscribe(Subscription subscription) {
-                subscriber.onSubscribe(new Subscription() {
+        request.responseHandler()
+                .onStream(subscriber -> body.subscribe(new Subscriber<ByteBuffer>() {
                     @Override
-                    public void request(long n) {
-                        subscription.request(n);
+                    public void onSubscribe(Subscription subscription) {
+                        subscriber.onSubscribe(new Subscription() {
+                            @Override
+                            public void request(long n) {
+                                subscription.request(n);
+                            }
+
+                            @Override
+                            public void cancel() {
+                                subscription.cancel();
+                                done.complete(null);
+                            }
+                        });
                     }
 
                     @Override
-                    public void cancel() {
-                        subscription.cancel();
+                    public void onNext(ByteBuffer item) {
+                        subscriber.onNext(item);
+                    }
+
+                    @Override
+                    public void onError(Throwable error) {
+                        subscriber.onError(error);
                         done.complete(null);
                     }
-                });
-            }
 
-            @Override
-            public void onNext(ByteBuffer item) {
-                subscriber.onNext(item);
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                subscriber.onError(error);
-                done.complete(null);
-            }
-
-            @Override
-            public void onComplete() {
-                subscriber.onComplete();
-                done.complete(null);
-            }
-        }));
+                    @Override
+                    public void onComplete() {
+                        subscriber.onComplete();
+                        done.complete(null);
+                    }
+                }));
         return done;
     }
 

@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 final class LogCapture implements AutoCloseable {
 
     private final ByteArrayOutputStream text = new ByteArrayOutputStream();
-    private final Object logger;            // held: java.util.logging keeps loggers only weakly
+    private final Object logger; // held: java.util.logging keeps loggers only weakly
     private final Object handler;
     private final Class<?> handlerClass;
 
@@ -21,7 +21,9 @@ final class LogCapture implements AutoCloseable {
         Class<?> loggerClass = Class.forName("java.util.logging.Logger");
         handlerClass = Class.forName("java.util.logging.Handler");
         logger = loggerClass.getMethod("getLogger", String.class).invoke(null, loggerName);
-        Object formatter = Class.forName("java.util.logging.SimpleFormatter").getConstructor().newInstance();
+        Object formatter = Class.forName("java.util.logging.SimpleFormatter")
+                .getConstructor()
+                .newInstance();
         handler = Class.forName("java.util.logging.StreamHandler")
                 .getConstructor(java.io.OutputStream.class, Class.forName("java.util.logging.Formatter"))
                 .newInstance(text, formatter);

@@ -17,14 +17,14 @@ final class ManualPublisher implements Publisher<ByteBuffer> {
 
     private final int chunk;
     private final CountDownLatch cancelledLatch = new CountDownLatch(1);
-    private Subscriber<? super ByteBuffer> subscriber;   // guarded by this
-    private long requested;                              // guarded by this
-    private long allowed;                                // guarded by this
-    private long position;                               // guarded by this
-    private boolean emitting;                            // guarded by this
-    private boolean done;                                // guarded by this
-    private boolean ending;                              // guarded by this: complete or fail once drained
-    private Throwable endError;                          // guarded by this: null to complete
+    private Subscriber<? super ByteBuffer> subscriber; // guarded by this
+    private long requested; // guarded by this
+    private long allowed; // guarded by this
+    private long position; // guarded by this
+    private boolean emitting; // guarded by this
+    private boolean done; // guarded by this
+    private boolean ending; // guarded by this: complete or fail once drained
+    private Throwable endError; // guarded by this: null to complete
     private volatile boolean cancelled;
 
     ManualPublisher(int chunk) {
@@ -115,7 +115,7 @@ final class ManualPublisher implements Publisher<ByteBuffer> {
             boolean terminal = false;
             synchronized (this) {
                 if (emitting || done || subscriber == null) {
-                    return;                          // the emitting thread's loop sees what changed
+                    return; // the emitting thread's loop sees what changed
                 }
                 target = subscriber;
                 if (ending && position >= allowed) {

@@ -21,20 +21,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** The module exports {@code io.sluice.s3} only, and no public signature mentions an internal type. */
 class ModuleDescriptorTest {
 
-    private static final List<Class<?>> API = List.of(ReactiveObject.class, UploadOptions.class,
-            UploadResult.class, ObjectUploadException.class);
+    private static final List<Class<?>> API =
+            List.of(ReactiveObject.class, UploadOptions.class, UploadResult.class, ObjectUploadException.class);
 
     @Test
     void exportsOnlyTheApiPackage() {
-        Path classes = Path.of(ReactiveObject.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        ModuleReference module = ModuleFinder.of(classes).find("io.sluice.s3")
+        Path classes = Path.of(ReactiveObject.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .getPath());
+        ModuleReference module = ModuleFinder.of(classes)
+                .find("io.sluice.s3")
                 .orElseThrow(() -> new AssertionError("no module io.sluice.s3 in " + classes));
         ModuleDescriptor descriptor = module.descriptor();
-        assertEquals(Set.of("io.sluice.s3"), descriptor.exports().stream().map(ModuleDescriptor.Exports::source)
-                .collect(Collectors.toSet()));
-        assertEquals(Set.of("io.sluice", "software.amazon.awssdk.services.s3"), descriptor.requires().stream()
-                .filter(requirement -> requirement.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
-                .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()),
+        assertEquals(
+                Set.of("io.sluice.s3"),
+                descriptor.exports().stream()
+                        .map(ModuleDescriptor.Exports::source)
+                        .collect(Collectors.toSet()));
+        assertEquals(
+                Set.of("io.sluice", "software.amazon.awssdk.services.s3"),
+                descriptor.requires().stream()
+                        .filter(requirement ->
+                                requirement.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                        .map(ModuleDescriptor.Requires::name)
+                        .collect(Collectors.toSet()),
                 "the API's own types come from these two");
     }
 

@@ -45,9 +45,11 @@ class ObjectFileTest {
     static final class WrongETag implements ExecutionInterceptor {
         @Override
         public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-            if (CORRUPT_ETAG.get() && context.request() instanceof software.amazon.awssdk.services.s3.model.GetObjectRequest) {
+            if (CORRUPT_ETAG.get()
+                    && context.request() instanceof software.amazon.awssdk.services.s3.model.GetObjectRequest) {
                 return context.httpResponse().toBuilder()
-                        .putHeader("ETag", "\"0123456789abcdef0123456789abcdef\"").build();
+                        .putHeader("ETag", "\"0123456789abcdef0123456789abcdef\"")
+                        .build();
             }
             return context.httpResponse();
         }
@@ -83,12 +85,15 @@ class ObjectFileTest {
     @Test
     void downloadsASinglePartObjectAtomicallyAndVerified() throws Exception {
         byte[] content = Bodies.bytes(3 * MIB + 1);
-        client.putObject(request -> request.bucket(BUCKET).key("single"), AsyncRequestBody.fromBytes(content)).join();
+        client.putObject(request -> request.bucket(BUCKET).key("single"), AsyncRequestBody.fromBytes(content))
+                .join();
         Path target = directory.resolve("single.bin");
         Files.writeString(target, "old");
 
-        long written = ReactiveObject.of(client, BUCKET, "single").downloadTo(target)
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        long written = ReactiveObject.of(client, BUCKET, "single")
+                .downloadTo(target)
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(target));
@@ -98,31 +103,45 @@ class ObjectFileTest {
     @Test
     void downloadsAMultipartObject() throws Exception {
         ReactiveObject object = ReactiveObject.of(client, BUCKET, "multipart");
-        UploadResult stored = object.write(new Bodies.Generated(11 * MIB, 100_000), UploadOptions.defaults()
-                .withPartSize(5 * MIB)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        UploadResult stored = object.write(
+                        new Bodies.Generated(11 * MIB, 100_000),
+                        UploadOptions.defaults().withPartSize(5 * MIB))
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         assertEquals(3, stored.parts());
         Path target = directory.resolve("multipart.bin");
 
         object.downloadTo(target, WriteOptions.defaults().withAtomicReplace().withSync())
-                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         assertEquals(11 * MIB, Files.size(target));
-        assertEquals(Bodies.md5Of(11 * MIB) + "/" + 11 * MIB, Bodies.md5(io.sluice.ReactiveFile.of(target).read())
-                .get(10, TimeUnit.SECONDS));
+        assertEquals(
+                Bodies.md5Of(11 * MIB) + "/" + 11 * MIB,
+                Bodies.md5(io.sluice.ReactiveFile.of(target).read()).get(10, TimeUnit.SECONDS));
     }
 
     @Test
     void aDownloadWhoseBytesDoNotMatchTheETagLeavesTheTargetAsItWas_B4() throws Exception {
-        client.putObject(request -> request.bucket(BUCKET).key("checked"), AsyncRequestBody.fromBytes(Bodies.bytes(100_000))).join();
+        client.putObject(
+                        request -> request.bucket(BUCKET).key("checked"),
+                        AsyncRequestBody.fromBytes(Bodies.bytes(100_000)))
+                .join();
         Path target = directory.resolve("checked.bin");
         Files.writeString(target, "old");
         CORRUPT_ETAG.set(true);
 
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> ReactiveObject.of(client, BUCKET, "checked")
-                .downloadTo(target).toCompletableFuture().get(30, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> ReactiveObject.of(client, BUCKET, "checked")
+                        .downloadTo(target)
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
 
         assertInstanceOf(IOException.class, failure.getCause());
-        assertTrue(failure.getCause().getMessage().contains("MD5"), failure.getCause().getMessage());
+        assertTrue(
+                failure.getCause().getMessage().contains("MD5"),
+                failure.getCause().getMessage());
         assertEquals("old", Files.readString(target, StandardCharsets.UTF_8));
         assertEquals(List.of(target), filesIn(directory), "the core removed its temporary");
     }
@@ -130,8 +149,12 @@ class ObjectFileTest {
     @Test
     void downloadingAMissingKeyFailsAndCreatesNoFile() throws Exception {
         Path target = directory.resolve("never.bin");
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> ReactiveObject.of(client, BUCKET, "missing")
-                .downloadTo(target).toCompletableFuture().get(30, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> ReactiveObject.of(client, BUCKET, "missing")
+                        .downloadTo(target)
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
         assertInstanceOf(NoSuchKeyException.class, failure.getCause());
         assertEquals(List.of(), filesIn(directory));
     }
@@ -147,24 +170,34 @@ class ObjectFileTest {
         long lentBefore = pool.lentChunks();
 
         UploadResult bigStored = ReactiveObject.of(client, BUCKET, "from-big-file")
-                .upload(big, UploadOptions.defaults().withPartSize(5 * MIB)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .upload(big, UploadOptions.defaults().withPartSize(5 * MIB))
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
         UploadResult smallStored = ReactiveObject.of(client, BUCKET, "from-small-file")
-                .upload(small, UploadOptions.defaults()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                .upload(small, UploadOptions.defaults())
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
 
         assertTrue(pool.lentChunks() - lentBefore >= 11 * 16, "the file was read with lent chunks");
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "O6: every lent chunk was given back");
         assertEquals(3, bigStored.parts());
         assertEquals(11 * MIB + 3, bigStored.bytes());
         assertEquals(1, smallStored.parts());
-        assertEquals(Bodies.md5Of(11 * MIB + 3) + "/" + (11 * MIB + 3),
-                Bodies.md5(ReactiveObject.of(client, BUCKET, "from-big-file").read()).get(10, TimeUnit.SECONDS));
+        assertEquals(
+                Bodies.md5Of(11 * MIB + 3) + "/" + (11 * MIB + 3),
+                Bodies.md5(ReactiveObject.of(client, BUCKET, "from-big-file").read())
+                        .get(10, TimeUnit.SECONDS));
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
     }
 
     @Test
     void uploadingAMissingFileFailsWithNoSuchFileException() {
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> ReactiveObject.of(client, BUCKET, "none")
-                .upload(directory.resolve("absent"), UploadOptions.defaults()).toCompletableFuture().get(10, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> ReactiveObject.of(client, BUCKET, "none")
+                        .upload(directory.resolve("absent"), UploadOptions.defaults())
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS));
         assertInstanceOf(NoSuchFileException.class, failure.getCause());
     }
 }

@@ -36,6 +36,6 @@ public class ObjectReadChunkedFlowTckTest extends FlowPublisherVerification<Byte
 
     @Override
     public Flow.Publisher<ByteBuffer> createFailedFlowPublisher() {
-        return null;                                 // a read sends nothing before the first request
+        return null; // a read sends nothing before the first request
     }
 }

@@ -41,6 +41,6 @@ public class ObjectReadChunkedTckTest extends PublisherVerification<ByteBuffer> 
 
     @Override
     public Publisher<ByteBuffer> createFailedPublisher() {
-        return null;                                 // a read sends nothing before the first request
+        return null; // a read sends nothing before the first request
     }
 }

@@ -49,7 +49,10 @@ class ObjectReadIdleTest {
         server = S3ProxyServer.start();
         try (S3AsyncClient direct = server.newClient()) {
             direct.createBucket(request -> request.bucket(BUCKET)).join();
-            direct.putObject(request -> request.bucket(BUCKET).key("object"), AsyncRequestBody.fromBytes(Bodies.bytes(SIZE))).join();
+            direct.putObject(
+                            request -> request.bucket(BUCKET).key("object"),
+                            AsyncRequestBody.fromBytes(Bodies.bytes(SIZE)))
+                    .join();
         }
         proxy = new StallingProxy(server.port());
         client = server.newClientVia(proxy.endpoint(), 1);
@@ -71,18 +74,22 @@ class ObjectReadIdleTest {
     @Test
     void aServerThatStopsSendingFailsTheReadNamingTheObjectAndTheIdleTime_B5() throws Exception {
         int closedBefore = proxy.closedByClient();
-        proxy.stallAfter(256 * 1024);                // headers and part of the body, then silence
+        proxy.stallAfter(256 * 1024); // headers and part of the body, then silence
         ObjectReadOptions options = ObjectReadOptions.defaults().withIdleTimeout(Duration.ofMillis(500));
         long started = System.nanoTime();
 
-        ExecutionException failure = assertThrows(ExecutionException.class, () ->
-                Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options)).get(20, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options))
+                        .get(20, TimeUnit.SECONDS));
 
         ObjectReadTimeoutException timeout = assertInstanceOf(ObjectReadTimeoutException.class, failure.getCause());
         assertEquals(BUCKET, timeout.bucket());
         assertEquals("object", timeout.key());
         assertEquals(Duration.ofMillis(500), timeout.idleTimeout());
-        assertTrue(timeout.getMessage().contains("s3://idle/object") && timeout.getMessage().contains("500 ms"),
+        assertTrue(
+                timeout.getMessage().contains("s3://idle/object")
+                        && timeout.getMessage().contains("500 ms"),
                 timeout.getMessage());
         assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(500), "not before the idle time");
 
@@ -92,8 +99,10 @@ class ObjectReadIdleTest {
         }
         assertTrue(proxy.closedByClient() > closedBefore, "the SDK closed the stalled connection");
         proxy.stallAfter(Long.MAX_VALUE);
-        assertEquals(Bodies.md5Of(SIZE) + "/" + SIZE,
-                Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options)).get(20, TimeUnit.SECONDS),
+        assertEquals(
+                Bodies.md5Of(SIZE) + "/" + SIZE,
+                Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options))
+                        .get(20, TimeUnit.SECONDS),
                 "the one connection was released: the next read gets it");
     }
 
@@ -102,13 +111,17 @@ class ObjectReadIdleTest {
         proxy.stallAfter(0);
         ObjectReadOptions options = ObjectReadOptions.defaults().withIdleTimeout(Duration.ofMillis(300));
 
-        ExecutionException failure = assertThrows(ExecutionException.class, () ->
-                Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options)).get(20, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options))
+                        .get(20, TimeUnit.SECONDS));
 
         assertInstanceOf(ObjectReadTimeoutException.class, failure.getCause());
         proxy.stallAfter(Long.MAX_VALUE);
-        assertEquals(Bodies.md5Of(SIZE) + "/" + SIZE,
-                Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options)).get(20, TimeUnit.SECONDS),
+        assertEquals(
+                Bodies.md5Of(SIZE) + "/" + SIZE,
+                Bodies.md5(ReactiveObject.of(client, BUCKET, "object").read(options))
+                        .get(20, TimeUnit.SECONDS),
                 "the connection was released");
     }
 
@@ -133,7 +146,7 @@ class ObjectReadIdleTest {
                 bytes += item.remaining();
                 md5.update(item);
                 if (items.incrementAndGet() <= 3) {
-                    LATER.schedule(() -> subscription.request(1), 1, TimeUnit.SECONDS);   // 5 idle times, no demand
+                    LATER.schedule(() -> subscription.request(1), 1, TimeUnit.SECONDS); // 5 idle times, no demand
                 } else {
                     subscription.request(1);
                 }
@@ -156,7 +169,10 @@ class ObjectReadIdleTest {
     @Test
     void theDefaultIsSixtySecondsAndCanBeTurnedOff() {
         assertEquals(Duration.ofSeconds(60), ObjectReadOptions.defaults().idleTimeout());
-        assertEquals(Duration.ZERO, ObjectReadOptions.defaults().withoutIdleTimeout().idleTimeout());
-        assertThrows(IllegalArgumentException.class, () -> ObjectReadOptions.defaults().withIdleTimeout(Duration.ZERO));
+        assertEquals(
+                Duration.ZERO, ObjectReadOptions.defaults().withoutIdleTimeout().idleTimeout());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ObjectReadOptions.defaults().withIdleTimeout(Duration.ZERO));
     }
 }

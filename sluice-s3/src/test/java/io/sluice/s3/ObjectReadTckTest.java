@@ -32,8 +32,10 @@ public class ObjectReadTckTest extends PublisherVerification<ByteBuffer> {
         server = S3ProxyServer.start();
         client = server.newClient();
         client.createBucket(request -> request.bucket(BUCKET)).join();
-        client.putObject(request -> request.bucket(BUCKET).key("0"), AsyncRequestBody.fromBytes(new byte[0])).join();
-        client.putObject(request -> request.bucket(BUCKET).key("1"), AsyncRequestBody.fromBytes(new byte[] {42})).join();
+        client.putObject(request -> request.bucket(BUCKET).key("0"), AsyncRequestBody.fromBytes(new byte[0]))
+                .join();
+        client.putObject(request -> request.bucket(BUCKET).key("1"), AsyncRequestBody.fromBytes(new byte[] {42}))
+                .join();
     }
 
     @AfterClass(alwaysRun = true)

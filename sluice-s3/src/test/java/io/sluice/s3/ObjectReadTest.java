@@ -48,8 +48,12 @@ class ObjectReadTest {
         server = S3ProxyServer.start();
         client = server.newClient();
         client.createBucket(request -> request.bucket(BUCKET)).join();
-        client.putObject(request -> request.bucket(BUCKET).key("content"), AsyncRequestBody.fromBytes(CONTENT)).join();
-        client.putObject(request -> request.bucket(BUCKET).key("big"), AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB))).join();
+        client.putObject(request -> request.bucket(BUCKET).key("content"), AsyncRequestBody.fromBytes(CONTENT))
+                .join();
+        client.putObject(
+                        request -> request.bucket(BUCKET).key("big"),
+                        AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB)))
+                .join();
     }
 
     @AfterAll
@@ -90,7 +94,8 @@ class ObjectReadTest {
 
     @Test
     void readsTheWholeObjectAsAFlowPublisher() throws Exception {
-        assertArrayEquals(CONTENT, collect(ReactiveObject.of(client, BUCKET, "content").read()));
+        assertArrayEquals(
+                CONTENT, collect(ReactiveObject.of(client, BUCKET, "content").read()));
     }
 
     @Test
@@ -104,45 +109,69 @@ class ObjectReadTest {
 
     @Test
     void ifMatchReadsTheVersionWithThatETagAndRefusesAnother() throws Exception {
-        client.putObject(request -> request.bucket(BUCKET).key("versioned"), AsyncRequestBody.fromBytes(CONTENT)).join();
-        String first = client.headObject(request -> request.bucket(BUCKET).key("versioned")).join().eTag();
+        client.putObject(request -> request.bucket(BUCKET).key("versioned"), AsyncRequestBody.fromBytes(CONTENT))
+                .join();
+        String first = client.headObject(request -> request.bucket(BUCKET).key("versioned"))
+                .join()
+                .eTag();
         ReactiveObject object = ReactiveObject.of(client, BUCKET, "versioned");
 
-        assertArrayEquals(Arrays.copyOfRange(CONTENT, 10, 20),
+        assertArrayEquals(
+                Arrays.copyOfRange(CONTENT, 10, 20),
                 collect(object.readRange(10, 10, ObjectReadOptions.defaults().withIfMatch(first))));
 
-        client.putObject(request -> request.bucket(BUCKET).key("versioned"), AsyncRequestBody.fromBytes(new byte[] {1, 2, 3}))
+        client.putObject(
+                        request -> request.bucket(BUCKET).key("versioned"),
+                        AsyncRequestBody.fromBytes(new byte[] {1, 2, 3}))
                 .join();
-        ExecutionException replaced = assertThrows(ExecutionException.class, () -> Bodies.md5(
-                object.readRange(10, 10, ObjectReadOptions.defaults().withIfMatch(first))).get(10, TimeUnit.SECONDS));
-        assertEquals(412, assertInstanceOf(S3Exception.class, replaced.getCause()).statusCode(), replaced.toString());
+        ExecutionException replaced = assertThrows(
+                ExecutionException.class,
+                () -> Bodies.md5(object.readRange(
+                                10, 10, ObjectReadOptions.defaults().withIfMatch(first)))
+                        .get(10, TimeUnit.SECONDS));
+        assertEquals(
+                412, assertInstanceOf(S3Exception.class, replaced.getCause()).statusCode(), replaced.toString());
     }
 
     @Test
     void aMissingKeyIsTheSdksNoSuchKeyException() {
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> Bodies.md5(ReactiveObject.of(client, BUCKET, "missing").read()).get(10, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> Bodies.md5(ReactiveObject.of(client, BUCKET, "missing").read())
+                        .get(10, TimeUnit.SECONDS));
         NoSuchKeyException error = assertInstanceOf(NoSuchKeyException.class, failure.getCause());
         assertEquals(404, error.statusCode());
     }
 
     @Test
     void aMissingBucketIsTheSdksNoSuchBucketException() {
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> Bodies.md5(ReactiveObject.of(client, "no-such-bucket", "key").read()).get(10, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> Bodies.md5(ReactiveObject.of(client, "no-such-bucket", "key")
+                                .read())
+                        .get(10, TimeUnit.SECONDS));
         assertInstanceOf(NoSuchBucketException.class, failure.getCause());
     }
 
     @Test
     void uploadingToAMissingBucketFailsWithNoSuchBucketException() {
         try (S3AsyncClient patient = server.newPatientClient()) {
-            ExecutionException small = assertThrows(ExecutionException.class, () -> ReactiveObject.of(patient, "no-such-bucket", "k")
-                    .write(new Bodies.Generated(10, 10), UploadOptions.defaults()).toCompletableFuture().get(10, TimeUnit.SECONDS));
+            ExecutionException small = assertThrows(
+                    ExecutionException.class,
+                    () -> ReactiveObject.of(patient, "no-such-bucket", "k")
+                            .write(new Bodies.Generated(10, 10), UploadOptions.defaults())
+                            .toCompletableFuture()
+                            .get(10, TimeUnit.SECONDS));
             assertInstanceOf(NoSuchBucketException.class, small.getCause());
         }
-        ExecutionException multipart = assertThrows(ExecutionException.class, () -> ReactiveObject.of(client, "no-such-bucket", "k")
-                .write(new Bodies.Generated(12 * MIB, 64 * 1024), UploadOptions.defaults().withPartSize(5 * MIB))
-                .toCompletableFuture().get(10, TimeUnit.SECONDS));
+        ExecutionException multipart = assertThrows(
+                ExecutionException.class,
+                () -> ReactiveObject.of(client, "no-such-bucket", "k")
+                        .write(
+                                new Bodies.Generated(12 * MIB, 64 * 1024),
+                                UploadOptions.defaults().withPartSize(5 * MIB))
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS));
         assertInstanceOf(NoSuchBucketException.class, multipart.getCause());
     }
 
@@ -165,15 +194,13 @@ class ObjectReadTest {
             }
 
             @Override
-            public void onError(Throwable error) {
-            }
+            public void onError(Throwable error) {}
 
             @Override
-            public void onComplete() {
-            }
+            public void onComplete() {}
         });
         assertTrue(first.await(10, TimeUnit.SECONDS));
-        Thread.sleep(300);                           // time for items beyond demand to show up, if any did
+        Thread.sleep(300); // time for items beyond demand to show up, if any did
         assertEquals(2, received.get());
         subscription.get().cancel();
     }
@@ -181,11 +208,13 @@ class ObjectReadTest {
     @Test
     void cancelledReadsGiveTheirConnectionsBack_B3() throws Exception {
         try (S3AsyncClient small = S3AsyncClient.builder()
-                .endpointOverride(server.endpoint()).forcePathStyle(true)
+                .endpointOverride(server.endpoint())
+                .forcePathStyle(true)
                 .region(software.amazon.awssdk.regions.Region.US_EAST_1)
                 .credentialsProvider(() -> software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
                         S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(2)
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .maxConcurrency(2)
                         .connectionAcquisitionTimeout(Duration.ofSeconds(5)))
                 .build()) {
             for (int i = 0; i < 6; i++) {
@@ -206,16 +235,15 @@ class ObjectReadTest {
                     }
 
                     @Override
-                    public void onError(Throwable error) {
-                    }
+                    public void onError(Throwable error) {}
 
                     @Override
-                    public void onComplete() {
-                    }
+                    public void onComplete() {}
                 });
                 assertTrue(first.await(10, TimeUnit.SECONDS), "read " + i + " got a connection");
             }
-            assertEquals(Bodies.md5Of(32 * MIB) + "/" + 32 * MIB,
+            assertEquals(
+                    Bodies.md5Of(32 * MIB) + "/" + 32 * MIB,
                     Bodies.md5(ReactiveObject.of(small, BUCKET, "big").read()).get(30, TimeUnit.SECONDS));
         }
     }
@@ -257,7 +285,8 @@ class ObjectReadTest {
         ReactiveObject object = ReactiveObject.of(client, BUCKET, "from-flow");
         CompletableFuture<UploadResult> stored;
         try (SubmissionPublisher<ByteBuffer> publisher = new SubmissionPublisher<>()) {
-            stored = object.write((Flow.Publisher<ByteBuffer>) publisher, UploadOptions.defaults()).toCompletableFuture();
+            stored = object.write((Flow.Publisher<ByteBuffer>) publisher, UploadOptions.defaults())
+                    .toCompletableFuture();
             publisher.submit(ByteBuffer.wrap(Arrays.copyOfRange(CONTENT, 0, 1000)));
             publisher.submit(ByteBuffer.wrap(Arrays.copyOfRange(CONTENT, 1000, 5000)));
         }

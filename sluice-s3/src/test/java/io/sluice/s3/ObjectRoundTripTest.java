@@ -35,15 +35,16 @@ class ObjectRoundTripTest {
     @ValueSource(ints = {0, 1, 5 * MIB - 1, 5 * MIB, 5 * MIB + 1, 16 * MIB + 3})
     void uploadsBodiesOfUnknownLengthAndReadsThemBack(int size) throws Exception {
         ReactiveObject object = ReactiveObject.of(client, BUCKET, "unknown-" + size);
-        UploadResult stored = object.write(new Bodies.Generated(size, 64 * 1024 + 7),
+        UploadResult stored = object.write(
+                        new Bodies.Generated(size, 64 * 1024 + 7),
                         UploadOptions.defaults().withPartSize(5 * MIB).withPartsInFlight(2))
-                .toCompletableFuture().get(60, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
 
         assertEquals(size, stored.bytes());
         int expectedParts = size <= 5 * MIB ? 1 : (size + 5 * MIB - 1) / (5 * MIB);
         assertEquals(expectedParts, stored.parts(), "one PutObject up to one part, else parts");
-        assertEquals(Bodies.md5Of(size) + "/" + size,
-                Bodies.md5(object.read()).get(60, TimeUnit.SECONDS));
+        assertEquals(Bodies.md5Of(size) + "/" + size, Bodies.md5(object.read()).get(60, TimeUnit.SECONDS));
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
     }
 }

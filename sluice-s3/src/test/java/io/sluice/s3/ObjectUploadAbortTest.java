@@ -42,7 +42,8 @@ class ObjectUploadAbortTest {
 
     static final int MIB = 1024 * 1024;
     static final String BUCKET = "aborts";
-    static final UploadOptions FIVE_MIB_PARTS = UploadOptions.defaults().withPartSize(5 * MIB).withPartsInFlight(2);
+    static final UploadOptions FIVE_MIB_PARTS =
+            UploadOptions.defaults().withPartSize(5 * MIB).withPartsInFlight(2);
 
     static S3ProxyServer server;
     static S3AsyncClient client;
@@ -113,7 +114,9 @@ class ObjectUploadAbortTest {
     }
 
     private CompletableFuture<UploadResult> write(ManualPublisher body) {
-        return ReactiveObject.of(client, BUCKET, key).write(body, FIVE_MIB_PARTS).toCompletableFuture();
+        return ReactiveObject.of(client, BUCKET, key)
+                .write(body, FIVE_MIB_PARTS)
+                .toCompletableFuture();
     }
 
     private void assertNoObject() {
@@ -152,7 +155,7 @@ class ObjectUploadAbortTest {
         AtomicReference<Boolean> cancelled = new AtomicReference<>();
         HOOKS.on(UploadPartRequest.class, request -> cancelled.set(stage.get().cancel(true)));
         stage.set(write(body));
-        body.allow(12 * MIB);                        // two full parts and the start of a third
+        body.allow(12 * MIB); // two full parts and the start of a third
 
         assertThrows(CancellationException.class, () -> stage.get().get(10, TimeUnit.SECONDS));
         assertTrue(cancelled.get());
@@ -168,7 +171,9 @@ class ObjectUploadAbortTest {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
         AtomicReference<Boolean> cancelled = new AtomicReference<>();
-        HOOKS.on(CompleteMultipartUploadRequest.class, request -> cancelled.set(stage.get().cancel(true)));
+        HOOKS.on(
+                CompleteMultipartUploadRequest.class,
+                request -> cancelled.set(stage.get().cancel(true)));
         stage.set(write(body));
         body.allow(11 * MIB);
         body.complete();
@@ -185,15 +190,14 @@ class ObjectUploadAbortTest {
     void timeoutFromOutsideAbortsBeforeTheStageFails() throws Exception {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         CompletableFuture<UploadResult> stage = write(body);
-        body.allow(6 * MIB);                         // one part sent, then the source stalls
+        body.allow(6 * MIB); // one part sent, then the source stalls
         CompletableFuture<String> whenFailed = stage.orTimeout(300, TimeUnit.MILLISECONDS)
-                .handle((result, error) -> "aborts=" + HOOKS.aborts.get() + ", open="
-                        + S3ProxyServer.openUploads(client, BUCKET));
+                .handle((result, error) ->
+                        "aborts=" + HOOKS.aborts.get() + ", open=" + S3ProxyServer.openUploads(client, BUCKET));
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
         assertInstanceOf(TimeoutException.class, failure.getCause());
-        assertEquals("aborts=1, open=0", whenFailed.get(10, TimeUnit.SECONDS),
-                "dependents run after the abort");
+        assertEquals("aborts=1, open=0", whenFailed.get(10, TimeUnit.SECONDS), "dependents run after the abort");
         assertTrue(body.cancelled());
         assertNoObject();
     }
@@ -223,7 +227,9 @@ class ObjectUploadAbortTest {
         body.allow(20 * MIB);
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
-        assertTrue(failure.getCause().getMessage().contains("part refused"), failure.getCause().toString());
+        assertTrue(
+                failure.getCause().getMessage().contains("part refused"),
+                failure.getCause().toString());
         assertTrue(body.cancelled());
         assertEquals(1, HOOKS.aborts.get());
         assertNoObject();
@@ -240,7 +246,9 @@ class ObjectUploadAbortTest {
         body.complete();
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
-        assertTrue(failure.getCause().getMessage().contains("complete refused"), failure.getCause().toString());
+        assertTrue(
+                failure.getCause().getMessage().contains("complete refused"),
+                failure.getCause().toString());
         assertEquals(1, HOOKS.aborts.get());
         assertNoObject();
     }
@@ -249,7 +257,8 @@ class ObjectUploadAbortTest {
     void aBodyShorterThanDeclaredFailsAndIsAborted() throws Exception {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, key)
-                .write(body, FIVE_MIB_PARTS.withContentLength(12 * MIB)).toCompletableFuture();
+                .write(body, FIVE_MIB_PARTS.withContentLength(12 * MIB))
+                .toCompletableFuture();
         body.allow(11 * MIB);
         body.complete();
 
@@ -266,11 +275,14 @@ class ObjectUploadAbortTest {
     void aBodyLongerThanDeclaredFailsAndCancelsUpstream() throws Exception {
         ManualPublisher body = new ManualPublisher(64 * 1024);
         CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, key)
-                .write(body, FIVE_MIB_PARTS.withContentLength(MIB)).toCompletableFuture();
+                .write(body, FIVE_MIB_PARTS.withContentLength(MIB))
+                .toCompletableFuture();
         body.allow(2 * MIB);
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(10, TimeUnit.SECONDS));
-        assertTrue(failure.getCause().getMessage().contains("longer than declared"), failure.getCause().getMessage());
+        assertTrue(
+                failure.getCause().getMessage().contains("longer than declared"),
+                failure.getCause().getMessage());
         assertTrue(body.cancelled());
         assertNoObject();
     }
@@ -297,7 +309,8 @@ class ObjectUploadAbortTest {
             second.subscribe(subscriber);
         };
         CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, key)
-                .write(twice, FIVE_MIB_PARTS).toCompletableFuture();
+                .write(twice, FIVE_MIB_PARTS)
+                .toCompletableFuture();
 
         assertTrue(second.awaitCancelled(5));
         assertFalse(first.cancelled());

@@ -47,7 +47,7 @@ class ObjectUploadAnswerTest {
     static StallingProxy proxy;
     static S3AsyncClient client;
     static S3AsyncClient direct;
-    static final AtomicReference<Class<?>> HOLD_ON = new AtomicReference<>();   // the request whose answer is held
+    static final AtomicReference<Class<?>> HOLD_ON = new AtomicReference<>(); // the request whose answer is held
     static final AtomicInteger ABORTS = new AtomicInteger();
 
     String key;
@@ -98,21 +98,34 @@ class ObjectUploadAnswerTest {
     }
 
     private ObjectUpload newUpload() {
-        return new ObjectUpload(client, BUCKET, key, 5 * MIB, 5 * MIB, 2, UploadOptions.MAX_PARTS, -1,
-                AbortRetries.DEFAULT, ANSWER_TIMEOUT);
+        return new ObjectUpload(
+                client,
+                BUCKET,
+                key,
+                5 * MIB,
+                5 * MIB,
+                2,
+                UploadOptions.MAX_PARTS,
+                -1,
+                AbortRetries.DEFAULT,
+                ANSWER_TIMEOUT);
     }
 
     private ObjectUploadTimeoutException awaitTimeout(ObjectUpload upload, long started) {
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> upload.result().get(20, TimeUnit.SECONDS));
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> upload.result().get(20, TimeUnit.SECONDS));
         long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
-        assertTrue(elapsedMillis < 10_000, "ended by the answer timeout, not the client's 30 s: " + elapsedMillis + " ms");
+        assertTrue(
+                elapsedMillis < 10_000, "ended by the answer timeout, not the client's 30 s: " + elapsedMillis + " ms");
         ObjectUploadTimeoutException timeout = assertInstanceOf(ObjectUploadTimeoutException.class, failure.getCause());
         assertEquals(0, timeout.getSuppressed().length, "the abort succeeded");
         assertEquals(BUCKET, timeout.bucket());
         assertEquals(key, timeout.key());
         assertNotNull(timeout.uploadId());
         assertEquals(ANSWER_TIMEOUT, timeout.answerTimeout());
-        assertTrue(timeout.getMessage().contains("no answer to " + timeout.request() + " within 1000 ms"), timeout.getMessage());
+        assertTrue(
+                timeout.getMessage().contains("no answer to " + timeout.request() + " within 1000 ms"),
+                timeout.getMessage());
         assertEquals(0, upload.retainedBytes(), "every part buffer released");
         return timeout;
     }
@@ -125,7 +138,7 @@ class ObjectUploadAnswerTest {
         ObjectUpload upload = newUpload();
         long started = System.nanoTime();
         body.subscribe(upload);
-        body.allow(6 * MIB);                         // part 1 is sent whole; part 2 waits for more
+        body.allow(6 * MIB); // part 1 is sent whole; part 2 waits for more
 
         ObjectUploadTimeoutException timeout = awaitTimeout(upload, started);
 
@@ -134,7 +147,7 @@ class ObjectUploadAnswerTest {
         assertEquals(1, ABORTS.get());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (proxy.closedByClient() == closedBefore && System.nanoTime() < deadline) {
-            Thread.sleep(10);                        // the proxy sees the close on its own thread
+            Thread.sleep(10); // the proxy sees the close on its own thread
         }
         assertTrue(proxy.closedByClient() > closedBefore, "the unanswered request's connection was closed");
         assertTrue(!S3ProxyServer.exists(direct, BUCKET, key), "no object");

@@ -31,7 +31,7 @@ class ObjectUploadGrowthTest {
 
     static S3ProxyServer server;
     static S3AsyncClient client;
-    static final Map<Integer, Long> PART_BYTES = new ConcurrentSkipListMap<>();   // part number -> length sent
+    static final Map<Integer, Long> PART_BYTES = new ConcurrentSkipListMap<>(); // part number -> length sent
 
     /** Records each UploadPart's length. */
     static final class PartLengths implements ExecutionInterceptor {
@@ -58,7 +58,7 @@ class ObjectUploadGrowthTest {
 
     @Test
     void anUnknownLengthBodyBeyondMaxPartsOfTheFirstSizeFitsInGrowingParts() throws Exception {
-        long size = 36L * MIB;                       // 8 parts of 5 MiB; here 5 + 10 + 20 + 1
+        long size = 36L * MIB; // 8 parts of 5 MiB; here 5 + 10 + 20 + 1
         Bodies.Generated body = new Bodies.Generated(size, 64 * 1024);
         ObjectUpload upload = newUpload("grows", 5 * MIB, 4);
         body.subscribe(upload);
@@ -67,21 +67,25 @@ class ObjectUploadGrowthTest {
 
         assertEquals(size, stored.bytes());
         assertEquals(4, stored.parts());
-        assertEquals(new TreeMap<>(Map.of(1, 5L * MIB, 2, 10L * MIB, 3, 20L * MIB, 4, 1L * MIB)), new TreeMap<>(PART_BYTES),
+        assertEquals(
+                new TreeMap<>(Map.of(1, 5L * MIB, 2, 10L * MIB, 3, 20L * MIB, 4, 1L * MIB)),
+                new TreeMap<>(PART_BYTES),
                 "each part doubles: maxParts / 20 rounds up to one part per doubling");
-        assertEquals(Bodies.md5Of(size) + "/" + size,
+        assertEquals(
+                Bodies.md5Of(size) + "/" + size,
                 Bodies.md5(ReactiveObject.of(client, BUCKET, "grows").read()).get(30, TimeUnit.SECONDS));
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
-        long currentPartBytes = 40L * MIB;           // part 4's buffer is taken at its scheduled size
-        assertTrue(upload.peakRetainedBytes() <= 3 * currentPartBytes, "O1 at the current part size: "
-                + upload.peakRetainedBytes());
+        long currentPartBytes = 40L * MIB; // part 4's buffer is taken at its scheduled size
+        assertTrue(
+                upload.peakRetainedBytes() <= 3 * currentPartBytes,
+                "O1 at the current part size: " + upload.peakRetainedBytes());
         assertTrue(upload.peakRetainedBytes() > 3 * 5 * MIB, "buffers followed the growth");
         client.deleteObject(request -> request.bucket(BUCKET).key("grows")).join();
     }
 
     @Test
     void aGrownPartHoldsOnlyTheBytesThatArrived() throws Exception {
-        long size = 35L * MIB + 100;                 // parts of 5, 10 and 20 MiB, then 100 bytes of a 40 MiB part
+        long size = 35L * MIB + 100; // parts of 5, 10 and 20 MiB, then 100 bytes of a 40 MiB part
         Bodies.Generated body = new Bodies.Generated(size, 64 * 1024);
         ObjectUpload upload = newUpload("small-tail", 5 * MIB, 4);
         body.subscribe(upload);
@@ -91,11 +95,16 @@ class ObjectUploadGrowthTest {
         assertEquals(size, stored.bytes());
         assertEquals(4, stored.parts());
         long block = 256 * 1024;
-        assertTrue(upload.peakRetainedBytes() <= size + block, "O1: part buffers follow the bytes that arrived, "
-                + "not the sizes of the parts they belong to: peak " + upload.peakRetainedBytes() + " for " + size
-                + " bytes received");
-        assertEquals(Bodies.md5Of(size) + "/" + size,
-                Bodies.md5(ReactiveObject.of(client, BUCKET, "small-tail").read()).get(30, TimeUnit.SECONDS));
+        assertTrue(
+                upload.peakRetainedBytes() <= size + block,
+                "O1: part buffers follow the bytes that arrived, "
+                        + "not the sizes of the parts they belong to: peak " + upload.peakRetainedBytes() + " for "
+                        + size
+                        + " bytes received");
+        assertEquals(
+                Bodies.md5Of(size) + "/" + size,
+                Bodies.md5(ReactiveObject.of(client, BUCKET, "small-tail").read())
+                        .get(30, TimeUnit.SECONDS));
         client.deleteObject(request -> request.bucket(BUCKET).key("small-tail")).join();
     }
 

@@ -40,30 +40,42 @@ class ObjectUploadMemoryTest {
 
     @ParameterizedTest(name = "{0} MiB in items of {1} B, {2} B parts, k={3}")
     @CsvSource({
-        "64,   65536,    5242880, 2",     // 8 MiB * 8 in small items
+        "64,   65536,    5242880, 2", // 8 MiB * 8 in small items
         "64,   65536,    5242880, 1",
-        "40,   7340032,  5242880, 2",     // items larger than a part: one is held, never copied ahead
-        "1024, 1048576,  8388608, 2",     // 1 GiB of unknown length at the defaults
+        "40,   7340032,  5242880, 2", // items larger than a part: one is held, never copied ahead
+        "1024, 1048576,  8388608, 2", // 1 GiB of unknown length at the defaults
     })
     void retainedPartBuffersStayWithinKPlusOneParts(int mebibytes, int itemBytes, int partBytes, int partsInFlight)
             throws Exception {
         long size = (long) mebibytes * MIB;
         Bodies.Generated body = new Bodies.Generated(size, itemBytes);
         String key = "memory-" + mebibytes + "-" + itemBytes + "-" + partsInFlight;
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, UploadOptions.MAX_PART_SIZE_BYTES, partsInFlight,
-                UploadOptions.MAX_PARTS, -1);
+        ObjectUpload upload = new ObjectUpload(
+                client,
+                BUCKET,
+                key,
+                partBytes,
+                UploadOptions.MAX_PART_SIZE_BYTES,
+                partsInFlight,
+                UploadOptions.MAX_PARTS,
+                -1);
         body.subscribe(upload);
 
         UploadResult stored = upload.result().get(120, TimeUnit.SECONDS);
 
         assertEquals(size, stored.bytes());
         long bound = (long) (partsInFlight + 1) * partBytes;
-        assertTrue(upload.peakRetainedBytes() <= bound,
+        assertTrue(
+                upload.peakRetainedBytes() <= bound,
                 "O1: peak " + upload.peakRetainedBytes() + " > (k+1)*partSize = " + bound);
         assertTrue(upload.peakRetainedBytes() >= partBytes, "the bound is met, not avoided");
         assertEquals(1, body.maxOutstanding.get(), "O2: one item requested at a time");
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
-        assertEquals(client.headObject(request -> request.bucket(BUCKET).key(key)).join().contentLength(), size);
+        assertEquals(
+                client.headObject(request -> request.bucket(BUCKET).key(key))
+                        .join()
+                        .contentLength(),
+                size);
         client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 }

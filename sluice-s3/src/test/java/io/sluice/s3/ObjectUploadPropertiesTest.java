@@ -40,15 +40,23 @@ class ObjectUploadPropertiesTest {
     }
 
     @Property(tries = 15)
-    void everyBodyRoundTripsWithinTheBound(@ForAll @IntRange(min = 0, max = 17 * 1024 * 1024) int size,
-                                           @ForAll @IntRange(min = 5 * 1024 * 1024, max = 7 * 1024 * 1024) int partBytes,
-                                           @ForAll @IntRange(min = 1, max = 4) int partsInFlight,
-                                           @ForAll @IntRange(min = 1024, max = 6 * 1024 * 1024) int itemBytes)
+    void everyBodyRoundTripsWithinTheBound(
+            @ForAll @IntRange(min = 0, max = 17 * 1024 * 1024) int size,
+            @ForAll @IntRange(min = 5 * 1024 * 1024, max = 7 * 1024 * 1024) int partBytes,
+            @ForAll @IntRange(min = 1, max = 4) int partsInFlight,
+            @ForAll @IntRange(min = 1024, max = 6 * 1024 * 1024) int itemBytes)
             throws Exception {
         String key = "p-" + KEYS.incrementAndGet();
         Bodies.Generated body = new Bodies.Generated(size, itemBytes);
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, UploadOptions.MAX_PART_SIZE_BYTES, partsInFlight,
-                UploadOptions.MAX_PARTS, -1);
+        ObjectUpload upload = new ObjectUpload(
+                client,
+                BUCKET,
+                key,
+                partBytes,
+                UploadOptions.MAX_PART_SIZE_BYTES,
+                partsInFlight,
+                UploadOptions.MAX_PARTS,
+                -1);
         body.subscribe(upload);
 
         UploadResult stored = upload.result().get(60, TimeUnit.SECONDS);
@@ -56,13 +64,16 @@ class ObjectUploadPropertiesTest {
         assertEquals(size, stored.bytes());
         int parts = size <= partBytes ? 1 : (int) ((size + (long) partBytes - 1) / partBytes);
         assertEquals(parts, stored.parts());
-        assertTrue(upload.peakRetainedBytes() <= (long) (partsInFlight + 1) * partBytes,
+        assertTrue(
+                upload.peakRetainedBytes() <= (long) (partsInFlight + 1) * partBytes,
                 "O1: " + upload.peakRetainedBytes());
-        assertTrue(upload.peakRetainedBytes() <= size + 256 * 1024,
+        assertTrue(
+                upload.peakRetainedBytes() <= size + 256 * 1024,
                 "O1: blocks are taken only as bytes arrive: " + upload.peakRetainedBytes() + " for " + size + " bytes");
         assertTrue(body.maxOutstanding.get() <= 1, "O2");
-        assertEquals(Bodies.md5Of(size) + "/" + size, Bodies.md5(ReactiveObject.of(client, BUCKET, key).read())
-                .get(30, TimeUnit.SECONDS));
+        assertEquals(
+                Bodies.md5Of(size) + "/" + size,
+                Bodies.md5(ReactiveObject.of(client, BUCKET, key).read()).get(30, TimeUnit.SECONDS));
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
         client.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
@@ -77,7 +88,8 @@ class ObjectUploadPropertiesTest {
         int partBytes = 64 * 1024;
         String key = "limit-" + KEYS.incrementAndGet();
         Bodies.Generated body = new Bodies.Generated((long) partBytes * (maxParts + 3), 10_000);
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, partBytes, partBytes, 2, maxParts, -1);   // fixed size
+        ObjectUpload upload =
+                new ObjectUpload(client, BUCKET, key, partBytes, partBytes, 2, maxParts, -1); // fixed size
         body.subscribe(upload);
 
         Throwable failure = upload.result().handle((result, error) -> error).get(30, TimeUnit.SECONDS);

@@ -118,9 +118,11 @@ public final class S3ProxyServer implements AutoCloseable {
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(connections)
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .maxConcurrency(connections)
                         .connectionAcquisitionTimeout(Duration.ofSeconds(3)))
-                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD).retryStrategy(retry -> retry.maxAttempts(1))
+                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD)
+                        .retryStrategy(retry -> retry.maxAttempts(1))
                         .executionInterceptors(List.of(interceptors)))
                 .build();
     }
@@ -132,7 +134,8 @@ public final class S3ProxyServer implements AutoCloseable {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder().readTimeout(readTimeout))
-                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD).retryStrategy(retry -> retry.maxAttempts(attempts))
+                .overrideConfiguration(settings -> settings.retryStrategy(RetryMode.STANDARD)
+                        .retryStrategy(retry -> retry.maxAttempts(attempts))
                         .executionInterceptors(List.of(interceptors)))
                 .build();
     }
@@ -153,7 +156,10 @@ public final class S3ProxyServer implements AutoCloseable {
 
     /** Multipart uploads still open in {@code bucket}: 0 after every upload, whatever happened. */
     public static int openUploads(S3AsyncClient client, String bucket) {
-        return client.listMultipartUploads(request -> request.bucket(bucket)).join().uploads().size();
+        return client.listMultipartUploads(request -> request.bucket(bucket))
+                .join()
+                .uploads()
+                .size();
     }
 
     /** Whether the object exists. */
@@ -164,7 +170,7 @@ public final class S3ProxyServer implements AutoCloseable {
         } catch (CompletionException e) {
             if (e.getCause() instanceof NoSuchKeyException
                     || e.getCause() instanceof software.amazon.awssdk.services.s3.model.S3Exception s3
-                    && s3.statusCode() == 404) {
+                            && s3.statusCode() == 404) {
                 return false;
             }
             throw e;

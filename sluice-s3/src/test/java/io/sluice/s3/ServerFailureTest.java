@@ -21,10 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.List;
-
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,9 +50,12 @@ class ServerFailureTest {
     /** Loads the server's and the client's classes (and opens their jars) before any baseline. */
     @BeforeAll
     static void warmUp() throws Exception {
-        try (S3ProxyServer warm = S3ProxyServer.start(); S3AsyncClient warmClient = warm.newClient()) {
+        try (S3ProxyServer warm = S3ProxyServer.start();
+                S3AsyncClient warmClient = warm.newClient()) {
             warmClient.createBucket(request -> request.bucket(BUCKET)).join();
-            warmClient.putObject(request -> request.bucket(BUCKET).key("k"), AsyncRequestBody.fromBytes(new byte[1])).join();
+            warmClient
+                    .putObject(request -> request.bucket(BUCKET).key("k"), AsyncRequestBody.fromBytes(new byte[1]))
+                    .join();
             Bodies.md5(ReactiveObject.of(warmClient, BUCKET, "k").read()).join();
         }
     }
@@ -62,13 +64,13 @@ class ServerFailureTest {
     void start() throws Exception {
         descriptorsBefore = OpenFiles.count();
         server = S3ProxyServer.start();
-        client = server.newClient(Duration.ofSeconds(3));   // a stopped server may leave a response hanging
+        client = server.newClient(Duration.ofSeconds(3)); // a stopped server may leave a response hanging
         client.createBucket(request -> request.bucket(BUCKET)).join();
     }
 
     @AfterEach
     void stop() throws Exception {
-        client.close();                              // again after a passing test: closing twice is harmless
+        client.close(); // again after a passing test: closing twice is harmless
         server.close();
     }
 
@@ -85,29 +87,33 @@ class ServerFailureTest {
 
     private static long sdkThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("aws-java-sdk") || thread.getName().startsWith("sdk-async"))
+                .filter(thread -> thread.getName().startsWith("aws-java-sdk")
+                        || thread.getName().startsWith("sdk-async"))
                 .count();
     }
 
     /** Starts an upload whose part 2 meets a stopped server; returns its stage once part 1 has landed and the server is down. */
     private CompletableFuture<UploadResult> uploadCutByAStop(ManualPublisher body, String key) throws Exception {
         CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, key)
-                .write(body, UploadOptions.defaults().withPartSize(5 * MIB).withPartsInFlight(1)).toCompletableFuture();
-        body.allow(6 * MIB);                         // part 1 goes
+                .write(body, UploadOptions.defaults().withPartSize(5 * MIB).withPartsInFlight(1))
+                .toCompletableFuture();
+        body.allow(6 * MIB); // part 1 goes
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (S3ProxyServer.openUploads(client, BUCKET) == 0 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        Thread.sleep(200);                           // let part 1 land
+        Thread.sleep(200); // let part 1 land
         server.stop();
-        body.allow(10 * MIB);                        // part 2 meets a closed port
+        body.allow(10 * MIB); // part 2 meets a closed port
         return stage;
     }
 
     private static ObjectUploadException abortFailure(ExecutionException failure) {
         return Arrays.stream(failure.getCause().getSuppressed())
-                .filter(ObjectUploadException.class::isInstance).map(ObjectUploadException.class::cast)
-                .findFirst().orElseThrow(() -> new AssertionError("no abort failure among "
+                .filter(ObjectUploadException.class::isInstance)
+                .map(ObjectUploadException.class::cast)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no abort failure among "
                         + Arrays.toString(failure.getCause().getSuppressed())));
     }
 
@@ -126,11 +132,11 @@ class ServerFailureTest {
         assertEquals("cut", abortFailure.key());
         assertTrue(abortFailure.uploadId() != null, "the upload id is named");
         CompletableFuture<Void> outcome = abortFailure.abortOutcome().toCompletableFuture();
-        Thread.sleep(1500);                          // the first retries meet the stopped server
+        Thread.sleep(1500); // the first retries meet the stopped server
         assertTrue(!outcome.isDone(), "O8: the outcome waits for the retries");
 
-        server.startOn(port);                        // back within the retries, with the same store
-        outcome.get(40, TimeUnit.SECONDS);           // completes normally: aborted in the background
+        server.startOn(port); // back within the retries, with the same store
+        outcome.get(40, TimeUnit.SECONDS); // completes normally: aborted in the background
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET), "the abort was retried once the server was back");
         closeClientAndCheckNothingLeaks();
     }
@@ -141,7 +147,16 @@ class ServerFailureTest {
         int port = server.port();
         LogCapture log = LogCapture.of("io.sluice.s3");
         AbortRetries quick = new AbortRetries(Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofSeconds(1));
-        ObjectUpload upload = new ObjectUpload(client, BUCKET, "left", 5 * MIB, 5 * MIB, 1, UploadOptions.MAX_PARTS, -1, quick,
+        ObjectUpload upload = new ObjectUpload(
+                client,
+                BUCKET,
+                "left",
+                5 * MIB,
+                5 * MIB,
+                1,
+                UploadOptions.MAX_PARTS,
+                -1,
+                quick,
                 UploadOptions.DEFAULT_ANSWER_TIMEOUT);
         body.subscribe(upload);
         body.allow(6 * MIB);
@@ -154,7 +169,8 @@ class ServerFailureTest {
         body.allow(10 * MIB);
         long failedAt;
 
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> upload.result().get(60, TimeUnit.SECONDS));
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> upload.result().get(60, TimeUnit.SECONDS));
         failedAt = System.nanoTime();
         ObjectUploadException abortFailure = abortFailure(failure);
         assertEquals(BUCKET, abortFailure.bucket());
@@ -164,18 +180,21 @@ class ServerFailureTest {
         assertTrue(abortFailure.getMessage().contains("AbortIncompleteMultipartUpload"), abortFailure.getMessage());
 
         AbortRetries.Retrying retrying = upload.abortRetrying();
-        ExecutionException gaveUp = assertThrows(ExecutionException.class,
+        ExecutionException gaveUp = assertThrows(
+                ExecutionException.class,
                 () -> abortFailure.abortOutcome().toCompletableFuture().get(30, TimeUnit.SECONDS));
-        ObjectUploadException left = assertInstanceOf(ObjectUploadException.class, gaveUp.getCause(),
-                "O8: the outcome fails naming the upload left behind");
+        ObjectUploadException left = assertInstanceOf(
+                ObjectUploadException.class, gaveUp.getCause(), "O8: the outcome fails naming the upload left behind");
         assertEquals(uploadId, left.uploadId());
         assertEquals("left", left.key());
-        assertTrue(left.getMessage().contains(uploadId) && left.getMessage().contains("AbortIncompleteMultipartUpload"),
+        assertTrue(
+                left.getMessage().contains(uploadId) && left.getMessage().contains("AbortIncompleteMultipartUpload"),
                 left.getMessage());
         assertInstanceOf(SdkClientException.class, left.getCause());
         assertTrue(System.nanoTime() - failedAt < TimeUnit.SECONDS.toNanos(10), "the retries are bounded");
         String logged = log.text();
-        assertTrue(logged.contains("WARNING") && logged.contains("s3://" + BUCKET + "/left, upload id " + uploadId),
+        assertTrue(
+                logged.contains("WARNING") && logged.contains("s3://" + BUCKET + "/left, upload id " + uploadId),
                 "an operator is told which upload is left: " + logged);
         int attempts = retrying.attempts();
         assertTrue(attempts >= 3, "retried: " + attempts);
@@ -188,30 +207,36 @@ class ServerFailureTest {
         assertEquals(0, sluiceThreads(), "sluice's timer threads end after their idle time");
 
         log.close();
-        server.startOn(port);                        // back too late: the named upload is still there
+        server.startOn(port); // back too late: the named upload is still there
         assertEquals(1, S3ProxyServer.openUploads(client, BUCKET));
-        client.abortMultipartUpload(request -> request.bucket(BUCKET).key("left").uploadId(uploadId)).join();
+        client.abortMultipartUpload(
+                        request -> request.bucket(BUCKET).key("left").uploadId(uploadId))
+                .join();
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET));
         closeClientAndCheckNothingLeaks();
     }
 
     private static long sluiceThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("sluice-timer") || thread.getName().startsWith("sluice-timeout"))
+                .filter(thread -> thread.getName().startsWith("sluice-timer")
+                        || thread.getName().startsWith("sluice-timeout"))
                 .count();
     }
 
     @Test
     void serverStoppedMidDownloadEndsTheDownloadAndLeavesTheTargetAsItWas() throws Exception {
-        client.putObject(request -> request.bucket(BUCKET).key("long"), AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB))).join();
+        client.putObject(
+                        request -> request.bucket(BUCKET).key("long"),
+                        AsyncRequestBody.fromBytes(Bodies.bytes(32 * MIB)))
+                .join();
         Path target = Files.createTempDirectory("sluice-s3-download").resolve("target.bin");
         Files.writeString(target, "old");
         CountDownLatch firstItem = new CountDownLatch(1);
         CountDownLatch serverStopped = new CountDownLatch(1);
         // downloadTo's pipeline (the core's atomic writer over read()), with the first item held back
         // until the server is gone, so the stop lands mid-stream.
-        Publisher<ByteBuffer> held = subscriber -> ReactiveObject.of(client, BUCKET, "long").read()
-                .subscribe(new Subscriber<ByteBuffer>() {
+        Publisher<ByteBuffer> held =
+                subscriber -> ReactiveObject.of(client, BUCKET, "long").read().subscribe(new Subscriber<ByteBuffer>() {
                     boolean first = true;
 
                     @Override
@@ -225,7 +250,7 @@ class ServerFailureTest {
                             first = false;
                             firstItem.countDown();
                             try {
-                                serverStopped.await(10, TimeUnit.SECONDS);   // a test's publisher: may wait
+                                serverStopped.await(10, TimeUnit.SECONDS); // a test's publisher: may wait
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                             }
@@ -245,7 +270,8 @@ class ServerFailureTest {
                 });
         CompletableFuture<Long> download = ReactiveFile.of(target)
                 .write(held, WriteOptions.defaults().withAtomicReplace().withSync())
-                .toCompletableFuture().orTimeout(5, TimeUnit.SECONDS);
+                .toCompletableFuture()
+                .orTimeout(5, TimeUnit.SECONDS);
         assertTrue(firstItem.await(10, TimeUnit.SECONDS));
         server.stop();
         serverStopped.countDown();
@@ -253,8 +279,11 @@ class ServerFailureTest {
         ExecutionException failure = assertThrows(ExecutionException.class, () -> download.get(30, TimeUnit.SECONDS));
         // The SDK's Netty client may see the closed connection (an error) or may not signal at all, in
         // which case the caller's timeout ends the download, cancelling the HTTP stream.
-        assertTrue(failure.getCause() instanceof TimeoutException || failure.getCause() instanceof SdkClientException
-                || failure.getCause() instanceof java.io.IOException, failure.getCause().toString());
+        assertTrue(
+                failure.getCause() instanceof TimeoutException
+                        || failure.getCause() instanceof SdkClientException
+                        || failure.getCause() instanceof java.io.IOException,
+                failure.getCause().toString());
         assertEquals("old", Files.readString(target));
         try (Stream<Path> files = Files.list(target.getParent())) {
             assertEquals(List.of(target), files.toList(), "no temporary left");

@@ -24,8 +24,8 @@ final class StallingProxy implements AutoCloseable {
 
     private final ServerSocket listener;
     private final int targetPort;
-    private final AtomicLong responseBudget = new AtomicLong(Long.MAX_VALUE);   // bytes still forwarded to clients
-    private final AtomicInteger closedByClient = new AtomicInteger();            // connections the client ended
+    private final AtomicLong responseBudget = new AtomicLong(Long.MAX_VALUE); // bytes still forwarded to clients
+    private final AtomicInteger closedByClient = new AtomicInteger(); // connections the client ended
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     StallingProxy(int targetPort) throws IOException {
@@ -66,21 +66,22 @@ final class StallingProxy implements AutoCloseable {
                 start("stalling-proxy-up", () -> forwardRequests(client, server));
                 start("stalling-proxy-down", () -> forwardResponses(server, client));
             } catch (IOException e) {
-                return;                              // closed
+                return; // closed
             }
         }
     }
 
     private void forwardRequests(Socket client, Socket server) {
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
+        try (InputStream in = client.getInputStream();
+                OutputStream out = server.getOutputStream()) {
             for (int count = in.read(buffer); count >= 0; count = in.read(buffer)) {
                 out.write(buffer, 0, count);
             }
-            closedByClient.incrementAndGet();        // EOF from the client: it closed the connection
+            closedByClient.incrementAndGet(); // EOF from the client: it closed the connection
         } catch (IOException e) {
             if (!listener.isClosed()) {
-                closedByClient.incrementAndGet();    // reset by the client
+                closedByClient.incrementAndGet(); // reset by the client
             }
         }
     }
@@ -93,7 +94,7 @@ final class StallingProxy implements AutoCloseable {
             while (true) {
                 long budget = responseBudget.get();
                 if (budget <= 0) {
-                    Thread.sleep(10);                // stalled: send nothing, close nothing
+                    Thread.sleep(10); // stalled: send nothing, close nothing
                     if (client.isClosed() || listener.isClosed()) {
                         return;
                     }

@@ -65,8 +65,7 @@ public final class DataBufferFiles {
     private static final boolean NETTY_PRESENT =
             ClassUtils.isPresent("io.netty.buffer.ByteBuf", DataBufferFiles.class.getClassLoader());
 
-    private DataBufferFiles() {
-    }
+    private DataBufferFiles() {}
 
     /**
      * Writes {@code source} to {@code target}, created or truncated; as
@@ -121,8 +120,8 @@ public final class DataBufferFiles {
      *     cancels the write and closes the channel
      * @throws NullPointerException if an argument is {@code null}
      */
-    public static Mono<Long> write(Publisher<? extends DataBuffer> source, WritableByteChannel channel,
-                                   WriteOptions options) {
+    public static Mono<Long> write(
+            Publisher<? extends DataBuffer> source, WritableByteChannel channel, WriteOptions options) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(options, "options");
@@ -155,8 +154,9 @@ public final class DataBufferFiles {
      *     what its stage completes with; cancelling the subscription cancels the stage
      * @throws NullPointerException if an argument is {@code null}
      */
-    public static <T> Mono<T> writeWith(Publisher<? extends DataBuffer> source,
-                                        Function<? super Publisher<ByteBuffer>, ? extends CompletionStage<T>> writer) {
+    public static <T> Mono<T> writeWith(
+            Publisher<? extends DataBuffer> source,
+            Function<? super Publisher<ByteBuffer>, ? extends CompletionStage<T>> writer) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(writer, "writer");
         return started(context -> writer.apply(new LendingPublisher(source, context)));
@@ -246,6 +246,7 @@ public final class DataBufferFiles {
         // Not suppressing cancel: cancelling the subscription cancels sluice's stage, which stops
         // the write, closes its target and cancels the source. The source is subscribed with the
         // context of the subscriber here, as Spring's DataBufferUtils.write subscribes it.
-        return Mono.deferContextual(context -> Mono.fromFuture(() -> write.apply(context).toCompletableFuture(), false));
+        return Mono.deferContextual(
+                context -> Mono.fromFuture(() -> write.apply(context).toCompletableFuture(), false));
     }
 }

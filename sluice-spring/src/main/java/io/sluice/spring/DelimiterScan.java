@@ -18,11 +18,11 @@ final class DelimiterScan {
     private static final byte[] NONE = new byte[0];
 
     private final DelimiterSearch search;
-    private final byte[] held;                   // bytes held back: a start of the delimiter, content or not
-    private int heldLength;                      // how many of held are in use; less than the delimiter's length
-    private byte[] heldContent = NONE;           // the last scan's result: held bytes found to be content
-    private int contentEnd;                      // the last scan's result: the range's content ends here
-    private int delimiterEnd = -1;               // the last scan's result: the delimiter ends here, or -1
+    private final byte[] held; // bytes held back: a start of the delimiter, content or not
+    private int heldLength; // how many of held are in use; less than the delimiter's length
+    private byte[] heldContent = NONE; // the last scan's result: held bytes found to be content
+    private int contentEnd; // the last scan's result: the range's content ends here
+    private int delimiterEnd = -1; // the last scan's result: the delimiter ends here, or -1
 
     DelimiterScan(DelimiterSearch search) {
         this.search = search;
@@ -62,7 +62,7 @@ final class DelimiterScan {
                 return;
             }
         }
-        byte[] before = heldBefore > 0 ? Arrays.copyOf(held, heldBefore) : NONE;   // no delimiter starts there
+        byte[] before = heldBefore > 0 ? Arrays.copyOf(held, heldBefore) : NONE; // no delimiter starts there
         int start = search.indexIn(bytes, from, to);
         if (start >= 0) {
             found(before, start, start + length);

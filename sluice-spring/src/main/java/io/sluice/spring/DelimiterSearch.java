@@ -15,7 +15,7 @@ import java.util.Arrays;
 final class DelimiterSearch {
 
     private final byte[] pattern;
-    private final int[] shift;                   // bad-character shift, by unsigned byte value
+    private final int[] shift; // bad-character shift, by unsigned byte value
 
     /**
      * A search for {@code pattern}.

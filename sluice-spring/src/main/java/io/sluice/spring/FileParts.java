@@ -48,8 +48,7 @@ import java.util.function.Function;
  */
 public final class FileParts {
 
-    private FileParts() {
-    }
+    private FileParts() {}
 
     /**
      * Writes {@code part}'s content to {@code dest}, created or truncated, as
@@ -87,8 +86,12 @@ public final class FileParts {
             // Already written by sluice: a rename replaces dest at once. Atomic replace takes a
             // rename only; across file systems it writes the content as any other part's.
             Mono<Void> moved = stored.transferTo(dest, options.sync(), options.atomicReplace());
-            return options.atomicReplace() ? moved.onErrorResume(AtomicMoveNotSupportedException.class,
-                    crossing -> DataBufferFiles.write(part.content(), dest, options).then()) : moved;
+            return options.atomicReplace()
+                    ? moved.onErrorResume(
+                            AtomicMoveNotSupportedException.class,
+                            crossing -> DataBufferFiles.write(part.content(), dest, options)
+                                    .then())
+                    : moved;
         }
         return DataBufferFiles.write(part.content(), dest, options).then();
     }
@@ -131,8 +134,8 @@ public final class FileParts {
      *     closed (and forced, with sync)
      * @throws NullPointerException if an argument is {@code null}
      */
-    public static Flux<StoredPart> store(Publisher<PartEvent> parts, Function<? super FilePartEvent, Path> targetOf,
-                                         WriteOptions options) {
+    public static Flux<StoredPart> store(
+            Publisher<PartEvent> parts, Function<? super FilePartEvent, Path> targetOf, WriteOptions options) {
         Objects.requireNonNull(parts, "parts");
         Objects.requireNonNull(targetOf, "targetOf");
         Objects.requireNonNull(options, "options");
@@ -140,8 +143,10 @@ public final class FileParts {
         // thread while its drain runs on another can drop the event that drain has just polled,
         // unreleased. The cursor holds every event not yet handed to a write and releases them
         // when the store ends.
-        return Flux.deferContextual(context -> Flux.using(() -> PartCursor.over(parts, context),
-                cursor -> Mono.defer(() -> cursor.nextHead().flatMap(head -> storeOne(head.event(), cursor, targetOf, options)))
+        return Flux.deferContextual(context -> Flux.using(
+                () -> PartCursor.over(parts, context),
+                cursor -> Mono.defer(() ->
+                                cursor.nextHead().flatMap(head -> storeOne(head.event(), cursor, targetOf, options)))
                         .repeat(() -> !cursor.ended()),
                 PartCursor::cancel));
     }
@@ -154,11 +159,10 @@ public final class FileParts {
      * @param file the file written
      * @param bytes how many bytes were written
      */
-    public record StoredPart(String name, String filename, Path file, long bytes) {
-    }
+    public record StoredPart(String name, String filename, Path file, long bytes) {}
 
-    private static Mono<StoredPart> storeOne(PartEvent first, PartCursor cursor,
-                                             Function<? super FilePartEvent, Path> targetOf, WriteOptions options) {
+    private static Mono<StoredPart> storeOne(
+            PartEvent first, PartCursor cursor, Function<? super FilePartEvent, Path> targetOf, WriteOptions options) {
         if (first instanceof FilePartEvent file) {
             Path target = targetOf.apply(file);
             if (target != null) {

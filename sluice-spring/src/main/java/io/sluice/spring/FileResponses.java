@@ -86,8 +86,7 @@ public final class FileResponses {
 
     private static final String ALLOWED_METHODS = "GET, HEAD";
 
-    private FileResponses() {
-    }
+    private FileResponses() {}
 
     /**
      * Writes {@code file} as the response to {@code exchange} with {@link Options#defaults()}.
@@ -123,7 +122,8 @@ public final class FileResponses {
         }
         return Mono.fromCallable(() -> regularFile(file))
                 .subscribeOn(FilePool.SCHEDULER)
-                .flatMap(attributes -> attributes.isPresent() ? respond(exchange, file, attributes.get(), options)
+                .flatMap(attributes -> attributes.isPresent()
+                        ? respond(exchange, file, attributes.get(), options)
                         : notFound(response));
     }
 
@@ -147,8 +147,8 @@ public final class FileResponses {
         return response.setComplete();
     }
 
-    private static Mono<Void> respond(ServerWebExchange exchange, Path file, BasicFileAttributes attributes,
-                                      Options options) {
+    private static Mono<Void> respond(
+            ServerWebExchange exchange, Path file, BasicFileAttributes attributes, Options options) {
         long size = attributes.size();
         Instant lastModified = attributes.lastModifiedTime().toInstant().truncatedTo(ChronoUnit.SECONDS);
         String etag = "\"" + Long.toHexString(size) + "-"
@@ -162,14 +162,15 @@ public final class FileResponses {
             return response.setComplete();
         }
         if (exchange.checkNotModified(etag, lastModified)) {
-            return response.setComplete();        // 304, as Spring decides
+            return response.setComplete(); // 304, as Spring decides
         }
         headers.setContentType(options.contentType);
         headers.set("X-Content-Type-Options", "nosniff");
         headers.set(HttpHeaders.ACCEPT_RANGES, "bytes");
         if (options.attachmentName != null) {
             headers.setContentDisposition(ContentDisposition.attachment()
-                    .filename(options.attachmentName, StandardCharsets.UTF_8).build());
+                    .filename(options.attachmentName, StandardCharsets.UTF_8)
+                    .build());
         }
         long start = 0;
         long count = size;
@@ -219,7 +220,7 @@ public final class FileResponses {
         try {
             ifUnmodifiedSince = request.getIfUnmodifiedSince();
         } catch (IllegalArgumentException malformed) {
-            return true;                          // an invalid date is ignored (§13.1.4)
+            return true; // an invalid date is ignored (§13.1.4)
         }
         return ifUnmodifiedSince < 0 || lastModified.toEpochMilli() <= ifUnmodifiedSince;
     }
@@ -272,13 +273,13 @@ public final class FileResponses {
     /** How {@link FileResponses} serves a file; immutable. */
     public static final class Options {
 
-        private static final Options DEFAULTS = new Options(MediaType.APPLICATION_OCTET_STREAM, null, true,
-                ReadOptions.defaults());
+        private static final Options DEFAULTS =
+                new Options(MediaType.APPLICATION_OCTET_STREAM, null, true, ReadOptions.defaults());
 
         private final MediaType contentType;
-        private final String attachmentName;          // null: no Content-Disposition
+        private final String attachmentName; // null: no Content-Disposition
         private final boolean zeroCopy;
-        private final ReadOptions readOptions;        // the pooled path's chunks; its range is the response's
+        private final ReadOptions readOptions; // the pooled path's chunks; its range is the response's
 
         private Options(MediaType contentType, String attachmentName, boolean zeroCopy, ReadOptions readOptions) {
             this.contentType = contentType;

@@ -80,7 +80,7 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
 
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
-        Objects.requireNonNull(subscriber, "subscriber");   // §1.9
+        Objects.requireNonNull(subscriber, "subscriber"); // §1.9
         // A CoreSubscriber: Reactor gives a plain Subscriber an empty context, so no discard hook.
         source.subscribe(new Lending(subscriber, context));
     }
@@ -91,7 +91,7 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
         try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
             ByteBuffer first = views.hasNext() ? views.next() : ByteBuffer.allocate(0);
             if (views.hasNext()) {
-                bytes = ByteBuffer.allocate(buffer.readableByteCount());   // L2: a composite
+                bytes = ByteBuffer.allocate(buffer.readableByteCount()); // L2: a composite
                 buffer.toByteBuffer(buffer.readPosition(), bytes, 0, bytes.capacity());
             } else {
                 bytes = first;
@@ -120,15 +120,16 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
     private static final class Lending implements CoreSubscriber<DataBuffer>, Subscription {
 
         private final Subscriber<? super ByteBuffer> downstream;
-        private final Context context;             // the write's subscriber's, with the hook (L4)
-        private final Object releases = new Object();   // guards the two below: the writer's drain and the hook meet here (L4)
-        private final Set<DataBuffer> held =       // guarded by releases: lent to the writer, not yet given back
+        private final Context context; // the write's subscriber's, with the hook (L4)
+        private final Object releases =
+                new Object(); // guards the two below: the writer's drain and the hook meet here (L4)
+        private final Set<DataBuffer> held = // guarded by releases: lent to the writer, not yet given back
                 Collections.newSetFromMap(new IdentityHashMap<>());
-        private final Set<DataBuffer> released =   // guarded by releases: the last ones released, by either side
+        private final Set<DataBuffer> released = // guarded by releases: the last ones released, by either side
                 Collections.newSetFromMap(new IdentityHashMap<>());
-        private final ArrayDeque<DataBuffer> releaseOrder = new ArrayDeque<>();   // guarded by releases: oldest first
-        private Subscription upstream;             // set in onSubscribe, before any other signal
-        private boolean failed;                    // upstream's signal thread: L1's exception was sent
+        private final ArrayDeque<DataBuffer> releaseOrder = new ArrayDeque<>(); // guarded by releases: oldest first
+        private Subscription upstream; // set in onSubscribe, before any other signal
+        private boolean failed; // upstream's signal thread: L1's exception was sent
 
         Lending(Subscriber<? super ByteBuffer> downstream, ContextView context) {
             this.downstream = downstream;
@@ -154,7 +155,7 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
                     release(buffer);
                 }
             } else if (dropped instanceof Collection<?> several) {
-                several.forEach(this::discarded);   // buffer()'s lists, dropped from a queue whole
+                several.forEach(this::discarded); // buffer()'s lists, dropped from a queue whole
             }
         }
 
@@ -191,12 +192,12 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
         @Override
         public void onNext(DataBuffer buffer) {
             if (failed) {
-                givenBack(buffer);                  // L3: late, after our own onError; L4: recorded
+                givenBack(buffer); // L3: late, after our own onError; L4: recorded
                 return;
             }
             ByteBuffer view;
             synchronized (releases) {
-                held.add(buffer);                   // L4: from here on the writer's to give back
+                held.add(buffer); // L4: from here on the writer's to give back
             }
             try {
                 view = lend(buffer, () -> givenBack(buffer));
@@ -205,7 +206,7 @@ final class LendingPublisher implements Publisher<ByteBuffer> {
                     held.remove(buffer);
                     remembered(buffer);
                 }
-                DataBufferUtils.release(buffer);    // L1: never lent, so ours to release
+                DataBufferUtils.release(buffer); // L1: never lent, so ours to release
                 failed = true;
                 upstream.cancel();
                 downstream.onError(new IllegalArgumentException("cannot read the bytes of " + buffer, e));

@@ -32,12 +32,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class LentChunkBuffer extends DataBufferWrapper implements PooledDataBuffer {
 
-    private final Loan loan;                       // shared by this buffer and its split parts
+    private final Loan loan; // shared by this buffer and its split parts
 
     /** One lent chunk and the references to it. */
     private static final class Loan {
-        final ByteBuffer chunk;                    // the object the pool lent: the one to give back
-        final AtomicInteger references = new AtomicInteger(1);   // any thread
+        final ByteBuffer chunk; // the object the pool lent: the one to give back
+        final AtomicInteger references = new AtomicInteger(1); // any thread
 
         Loan(ByteBuffer chunk) {
             this.chunk = chunk;
@@ -84,7 +84,7 @@ final class LentChunkBuffer extends DataBufferWrapper implements PooledDataBuffe
             throw new IllegalStateException("release() on a released buffer: its chunk is back in the pool already");
         }
         if (left == 0) {
-            ChunkPool.giveBack(loan.chunk);         // the only path back: the count reaches 0 once
+            ChunkPool.giveBack(loan.chunk); // the only path back: the count reaches 0 once
             return true;
         }
         return false;
@@ -116,13 +116,13 @@ final class LentChunkBuffer extends DataBufferWrapper implements PooledDataBuffe
             return content;
         }
         return new FilterInputStream(content) {
-            private boolean closed;                // the closing thread: a second close releases nothing
+            private boolean closed; // the closing thread: a second close releases nothing
 
             @Override
             public void close() throws IOException {
                 if (!closed) {
                     closed = true;
-                    release();                     // this wrapper: the chunk goes back
+                    release(); // this wrapper: the chunk goes back
                 }
                 super.close();
             }

@@ -28,7 +28,7 @@ import java.nio.ByteBuffer;
  */
 final class LentChunkByteBuf extends CompositeByteBuf {
 
-    private final ByteBuffer chunk;                // the object the pool lent: given back by deallocate, once
+    private final ByteBuffer chunk; // the object the pool lent: given back by deallocate, once
 
     private LentChunkByteBuf(ByteBuffer chunk) {
         super(UnpooledByteBufAllocator.DEFAULT, chunk.isDirect(), 1, Unpooled.wrappedBuffer(chunk));
@@ -54,7 +54,7 @@ final class LentChunkByteBuf extends CompositeByteBuf {
 
     @Override
     protected void deallocate() {
-        super.deallocate();                        // releases the wrapping component; it frees nothing
-        ChunkPool.giveBack(chunk);                 // Netty calls this once, when the count reaches 0
+        super.deallocate(); // releases the wrapping component; it frees nothing
+        ChunkPool.giveBack(chunk); // Netty calls this once, when the count reaches 0
     }
 }

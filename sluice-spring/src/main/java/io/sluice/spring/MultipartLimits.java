@@ -14,7 +14,8 @@ import java.nio.charset.Charset;
  * @param maxPartSize the most content bytes of any part; -1 for no limit
  * @param headersCharset the charset of the parts' headers and of the boundary
  */
-record MultipartLimits(int maxParts, int maxHeadersSize, int maxInMemorySize, long maxPartSize, Charset headersCharset) {
+record MultipartLimits(
+        int maxParts, int maxHeadersSize, int maxInMemorySize, long maxPartSize, Charset headersCharset) {
 
     /** The most bytes a form field may hold in memory: the smaller of the limits that are set, or -1. */
     long maxFormFieldSize() {

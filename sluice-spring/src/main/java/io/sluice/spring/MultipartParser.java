@@ -48,25 +48,34 @@ final class MultipartParser {
     private static final byte HYPHEN = '-';
     private static final int FIRST_HEADERS_CAPACITY = 256;
 
-    private enum State { PREAMBLE, HEADERS, BODY, CLOSED }
+    private enum State {
+        PREAMBLE,
+        HEADERS,
+        BODY,
+        CLOSED
+    }
 
-    private enum Kind { FORM_FIELD, FILE, OTHER }
+    private enum Kind {
+        FORM_FIELD,
+        FILE,
+        OTHER
+    }
 
     private final MultipartLimits limits;
-    private final String boundary;               // for messages
-    private final DelimiterScan firstBoundary;   // "--" boundary, where the preamble ends
-    private final DelimiterScan delimiter;       // CR LF "--" boundary, where a part's content ends
+    private final String boundary; // for messages
+    private final DelimiterScan firstBoundary; // "--" boundary, where the preamble ends
+    private final DelimiterScan delimiter; // CR LF "--" boundary, where a part's content ends
     private State state = State.PREAMBLE;
-    private byte[] headerBytes = new byte[FIRST_HEADERS_CAPACITY];   // the current headers section so far
-    private int headerLength;                    // bytes in use in headerBytes
-    private int parts;                           // parts begun so far
-    private HttpHeaders headers;                 // the current part's, read-only
-    private Kind kind;                           // the current part's
-    private long partSize;                       // the current part's content bytes so far
-    private byte[] fieldBytes;                   // the current form field's value so far
-    private int fieldLength;                     // bytes in use in fieldBytes
-    private DataBuffer input;                    // the buffer being parsed, during parse only
-    private int cut;                             // index in the input's view up to which it is split off or skipped
+    private byte[] headerBytes = new byte[FIRST_HEADERS_CAPACITY]; // the current headers section so far
+    private int headerLength; // bytes in use in headerBytes
+    private int parts; // parts begun so far
+    private HttpHeaders headers; // the current part's, read-only
+    private Kind kind; // the current part's
+    private long partSize; // the current part's content bytes so far
+    private byte[] fieldBytes; // the current form field's value so far
+    private int fieldLength; // bytes in use in fieldBytes
+    private DataBuffer input; // the buffer being parsed, during parse only
+    private int cut; // index in the input's view up to which it is split off or skipped
 
     /**
      * A parser for one body.
@@ -156,7 +165,7 @@ final class MultipartParser {
     }
 
     private int preamble(ByteBuffer view, int from, int to) {
-        firstBoundary.scan(view, from, to);   // the preamble itself is ignored (RFC 2046 §5.1.1)
+        firstBoundary.scan(view, from, to); // the preamble itself is ignored (RFC 2046 §5.1.1)
         if (firstBoundary.delimiterEnd() < 0) {
             return to;
         }
@@ -206,7 +215,9 @@ final class MultipartParser {
     }
 
     private boolean endsWithBlankLine() {
-        return headerLength >= 4 && headerBytes[headerLength - 4] == CR && headerBytes[headerLength - 3] == LF
+        return headerLength >= 4
+                && headerBytes[headerLength - 4] == CR
+                && headerBytes[headerLength - 3] == LF
                 && headerBytes[headerLength - 2] == CR;
     }
 
@@ -347,10 +358,8 @@ final class MultipartParser {
     }
 
     /** Content of a part with a filename. */
-    private record FileContent(HttpHeaders headers, DataBuffer content, boolean isLast) implements FilePartEvent {
-    }
+    private record FileContent(HttpHeaders headers, DataBuffer content, boolean isLast) implements FilePartEvent {}
 
     /** Content of a part that is neither a form field nor a file. */
-    private record OtherContent(HttpHeaders headers, DataBuffer content, boolean isLast) implements PartEvent {
-    }
+    private record OtherContent(HttpHeaders headers, DataBuffer content, boolean isLast) implements PartEvent {}
 }

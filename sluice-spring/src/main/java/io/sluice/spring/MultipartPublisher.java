@@ -101,29 +101,29 @@ final class MultipartPublisher implements Publisher<PartEvent> {
         Context context = subscriber instanceof CoreSubscriber<?> core ? core.currentContext() : Context.empty();
         Parse parse = new Parse(subscriber, context, new MultipartParser(boundary, limits));
         subscriber.onSubscribe(parse);
-        body.subscribe(parse);                    // after onSubscribe returned: no buffer before it
+        body.subscribe(parse); // after onSubscribe returned: no buffer before it
     }
 
     /** One subscriber's parse: the body's subscriber and the events' subscription. */
     private static final class Parse implements CoreSubscriber<DataBuffer>, Subscription {
         private final Subscriber<? super PartEvent> downstream;
-        private final Context context;           // the downstream's, for the body's operators
-        private final MultipartParser parser;    // drain-confined
-        private final Queue<DataBuffer> arrived = new ConcurrentLinkedQueue<>();   // body -> drain (N1)
-        private final AtomicLong requested = new AtomicLong();   // downstream -> drain, capped at Long.MAX_VALUE
+        private final Context context; // the downstream's, for the body's operators
+        private final MultipartParser parser; // drain-confined
+        private final Queue<DataBuffer> arrived = new ConcurrentLinkedQueue<>(); // body -> drain (N1)
+        private final AtomicLong requested = new AtomicLong(); // downstream -> drain, capped at Long.MAX_VALUE
         private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false);
-        private final Queue<PartEvent> ready = new ArrayDeque<>();   // drain-confined: parsed, not delivered (N2)
-        private volatile Subscription upstream;  // set once by onSubscribe, then used by the drain only
-        private volatile Throwable upstreamError;   // written before upstreamDone, read after it
-        private volatile boolean upstreamDone;   // body -> drain: onComplete or onError arrived
-        private volatile boolean cancelled;      // downstream -> drain
-        private volatile IllegalArgumentException refused;   // downstream -> drain: §3.9
-        private volatile boolean failed;         // the failed pass -> body: no drain will run again (N4)
-        private RuntimeException failure;        // drain-confined: the parse failed; signalled after ready empties
-        private long requestedUpstream;          // drain-confined: buffers requested so far
-        private long taken;                      // drain-confined: buffers taken from arrived so far
-        private boolean upstreamCancelled;       // drain-confined
-        private boolean terminated;              // drain-confined: the downstream had its terminal signal
+        private final Queue<PartEvent> ready = new ArrayDeque<>(); // drain-confined: parsed, not delivered (N2)
+        private volatile Subscription upstream; // set once by onSubscribe, then used by the drain only
+        private volatile Throwable upstreamError; // written before upstreamDone, read after it
+        private volatile boolean upstreamDone; // body -> drain: onComplete or onError arrived
+        private volatile boolean cancelled; // downstream -> drain
+        private volatile IllegalArgumentException refused; // downstream -> drain: §3.9
+        private volatile boolean failed; // the failed pass -> body: no drain will run again (N4)
+        private RuntimeException failure; // drain-confined: the parse failed; signalled after ready empties
+        private long requestedUpstream; // drain-confined: buffers requested so far
+        private long taken; // drain-confined: buffers taken from arrived so far
+        private boolean upstreamCancelled; // drain-confined
+        private boolean terminated; // drain-confined: the downstream had its terminal signal
 
         Parse(Subscriber<? super PartEvent> downstream, Context context, MultipartParser parser) {
             this.downstream = downstream;
@@ -160,7 +160,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
         public void onSubscribe(Subscription subscription) {
             Objects.requireNonNull(subscription, "§2.13: onSubscribe subscription");
             if (upstream != null) {
-                subscription.cancel();            // §2.5: a second subscription
+                subscription.cancel(); // §2.5: a second subscription
                 return;
             }
             upstream = subscription;
@@ -172,7 +172,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
             Objects.requireNonNull(buffer, "§2.13: onNext buffer");
             arrived.offer(buffer);
             if (failed) {
-                releaseArrived();                 // N4: no drain will; after the offer, see passFailed
+                releaseArrived(); // N4: no drain will; after the offer, see passFailed
                 return;
             }
             drain.signal();
@@ -198,35 +198,35 @@ final class MultipartPublisher implements Publisher<PartEvent> {
                 end();
                 if (!terminated && !cancelled) {
                     terminated = true;
-                    downstream.onError(refused);  // §3.9
+                    downstream.onError(refused); // §3.9
                 }
                 terminated = true;
                 return false;
             }
             if (terminated) {
-                releaseArrived();                 // N1: arrived after the end
+                releaseArrived(); // N1: arrived after the end
                 return false;
             }
-            for (;;) {
+            for (; ; ) {
                 while (!ready.isEmpty() && requested.get() > 0) {
                     requested.getAndUpdate(current -> current == Long.MAX_VALUE ? current : current - 1);
                     downstream.onNext(ready.poll());
                     if (cancelled || refused != null) {
-                        return false;             // signalled: the next pass ends it
+                        return false; // signalled: the next pass ends it
                     }
                 }
                 if (!ready.isEmpty()) {
-                    return false;                 // until more is requested
+                    return false; // until more is requested
                 }
                 if (failure != null) {
                     terminate(failure);
                     return false;
                 }
                 if (parser.closed()) {
-                    terminate(null);              // the epilogue is not read
+                    terminate(null); // the epilogue is not read
                     return false;
                 }
-                boolean done = upstreamDone;      // before the poll: a buffer precedes the body's end
+                boolean done = upstreamDone; // before the poll: a buffer precedes the body's end
                 DataBuffer next = arrived.poll();
                 if (next != null) {
                     taken++;
@@ -240,7 +240,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
                 Subscription subscription = upstream;
                 if (subscription != null && requested.get() > 0 && taken == requestedUpstream) {
                     requestedUpstream++;
-                    subscription.request(1);      // N3; a synchronous onNext signals one more pass
+                    subscription.request(1); // N3; a synchronous onNext signals one more pass
                 }
                 return false;
             }
@@ -309,7 +309,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
          */
         private void passFailed(Throwable thrown) {
             LOG.warn("The subscriber of a form's events threw; the form is cancelled", thrown);
-            failed = true;                        // before the queue is emptied: see onNext
+            failed = true; // before the queue is emptied: see onNext
             cancelled = true;
             try {
                 end();

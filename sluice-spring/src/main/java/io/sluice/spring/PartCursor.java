@@ -63,24 +63,23 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     static final int PREFETCH = 256;
 
     /** The first event of a part, still in the cursor's queue (M1): a holder no discard hook matches. */
-    record Head(PartEvent event) {
-    }
+    record Head(PartEvent event) {}
 
-    private final Context context;               // the store subscriber's, for the upstream's operators
-    private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>();   // upstream -> drain (M1)
+    private final Context context; // the store subscriber's, for the upstream's operators
+    private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>(); // upstream -> drain (M1)
     private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false); // M2
     private final AtomicReference<Consumer> next = new AtomicReference<>(); // installer -> drain: the next consumer
-    private volatile Subscription upstream;      // set once by onSubscribe, then used by the drain only
-    private Throwable error;                     // written before done, read after it
-    private volatile boolean done;               // upstream -> drain: onComplete or onError arrived
-    private volatile boolean cancelled;          // any thread -> drain (M1)
-    private volatile boolean ended;              // drain -> store: the form ended where a part would start
-    private volatile Throwable failure;          // the failed pass -> everyone: the drain will not run again (M4)
-    private volatile PartEvent lastReceived;     // upstream -> discard hook: the event onNext took last (M1)
-    private Consumer current;                    // drain-confined
-    private long requestedUpstream;              // drain-confined: events requested so far (M3)
-    private long taken;                          // drain-confined: events polled so far
-    private boolean upstreamCancelled;           // drain-confined
+    private volatile Subscription upstream; // set once by onSubscribe, then used by the drain only
+    private Throwable error; // written before done, read after it
+    private volatile boolean done; // upstream -> drain: onComplete or onError arrived
+    private volatile boolean cancelled; // any thread -> drain (M1)
+    private volatile boolean ended; // drain -> store: the form ended where a part would start
+    private volatile Throwable failure; // the failed pass -> everyone: the drain will not run again (M4)
+    private volatile PartEvent lastReceived; // upstream -> discard hook: the event onNext took last (M1)
+    private Consumer current; // drain-confined
+    private long requestedUpstream; // drain-confined: events requested so far (M3)
+    private long taken; // drain-confined: events polled so far
+    private boolean upstreamCancelled; // drain-confined
 
     private PartCursor(ContextView context) {
         this.context = Context.of(context);
@@ -110,7 +109,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     Publisher<DataBuffer> partContents() {
         AtomicBoolean subscribed = new AtomicBoolean();
         return subscriber -> {
-            Objects.requireNonNull(subscriber, "subscriber");   // §1.9
+            Objects.requireNonNull(subscriber, "subscriber"); // §1.9
             if (!subscribed.compareAndSet(false, true)) {
                 subscriber.onSubscribe(Operators.emptySubscription());
                 subscriber.onError(new IllegalStateException("a part's contents allow one subscriber"));
@@ -144,7 +143,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     public void onSubscribe(Subscription subscription) {
         Objects.requireNonNull(subscription, "§2.13: onSubscribe subscription");
         if (upstream != null) {
-            subscription.cancel();                // §2.5: a second subscription
+            subscription.cancel(); // §2.5: a second subscription
             return;
         }
         upstream = subscription;
@@ -157,10 +156,10 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         lastReceived = event;
         queue.offer(event);
         if (failure != null) {
-            releaseQueued();                      // M4: no drain will; after the offer, see passFailed
+            releaseQueued(); // M4: no drain will; after the offer, see passFailed
             return;
         }
-        drain.signal();                           // released there if cancelled (M1, §2.8)
+        drain.signal(); // released there if cancelled (M1, §2.8)
     }
 
     @Override
@@ -181,7 +180,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     private void install(Consumer consumer) {
         Throwable failed = failure;
         if (failed != null) {
-            consumer.fail(ended(failed));        // M4: the drain will not run again
+            consumer.fail(ended(failed)); // M4: the drain will not run again
             return;
         }
         if (!next.compareAndSet(null, consumer)) {
@@ -189,7 +188,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         }
         drain.signal();
         if (failure != null && next.compareAndSet(consumer, null)) {
-            consumer.fail(ended(failure));       // M4: the pass failed before it took this consumer
+            consumer.fail(ended(failure)); // M4: the pass failed before it took this consumer
         }
     }
 
@@ -207,7 +206,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
      */
     private void passFailed(Throwable thrown) {
         LOG.warn("A consumer of a form's events threw; the form is cancelled", thrown);
-        failure = thrown;                         // before the queue is emptied: see onNext
+        failure = thrown; // before the queue is emptied: see onNext
         cancelled = true;
         Subscription subscription = upstream;
         if (subscription != null && !upstreamCancelled) {
@@ -228,7 +227,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     private void releaseQueued() {
         for (PartEvent event; (event = queue.poll()) != null; ) {
-            release(event);                       // M1
+            release(event); // M1
         }
     }
 
@@ -244,7 +243,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             releaseQueued();
             return;
         }
-        for (;;) {
+        for (; ; ) {
             if (current == null) {
                 current = next.getAndSet(null);
                 if (current == null) {
@@ -254,7 +253,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             if (!current.serve()) {
                 break;
             }
-            current = null;                       // done with: a consumer installed meanwhile is next
+            current = null; // done with: a consumer installed meanwhile is next
         }
         replenish(subscription);
     }
@@ -264,7 +263,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
         long wanted = PREFETCH - (requestedUpstream - taken);
         if (subscription != null && !done && wanted >= PREFETCH / 4) {
             requestedUpstream += wanted;
-            subscription.request(wanted);         // a synchronous onNext loops this drain once more
+            subscription.request(wanted); // a synchronous onNext loops this drain once more
         }
     }
 
@@ -331,7 +330,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
         @Override
         public boolean serve() {
-            boolean terminated = done;            // before the peek: no event can follow a terminal signal
+            boolean terminated = done; // before the peek: no event can follow a terminal signal
             PartEvent head = queue.peek();
             if (head != null) {
                 sink.success(new Head(head));
@@ -340,7 +339,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             if (!terminated) {
                 return false;
             }
-            ended = true;                         // before the sink completes: the store reads it then
+            ended = true; // before the sink completes: the store reads it then
             endEmpty(sink);
             return true;
         }
@@ -361,7 +360,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
         @Override
         public boolean serve() {
-            for (;;) {
+            for (; ; ) {
                 boolean terminated = done;
                 PartEvent event = take();
                 if (event == null) {
@@ -383,10 +382,10 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
     /** A part's contents to its one subscriber, as it requests them. */
     private final class PartSubscription implements Consumer, Subscription {
         private final Subscriber<? super DataBuffer> subscriber;
-        private final AtomicLong requested = new AtomicLong();   // subscriber -> drain, capped at Long.MAX_VALUE
-        private volatile boolean cancelledPart;                  // subscriber -> drain
-        private volatile IllegalArgumentException refused;       // subscriber -> drain: §3.9
-        private long delivered;                                  // drain-confined
+        private final AtomicLong requested = new AtomicLong(); // subscriber -> drain, capped at Long.MAX_VALUE
+        private volatile boolean cancelledPart; // subscriber -> drain
+        private volatile IllegalArgumentException refused; // subscriber -> drain: §3.9
+        private long delivered; // drain-confined
 
         PartSubscription(Subscriber<? super DataBuffer> subscriber) {
             this.subscriber = subscriber;
@@ -403,7 +402,8 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
             if (n <= 0) {
                 refused = new IllegalArgumentException("§3.9: request(" + n + "): n must be positive");
             } else {
-                requested.accumulateAndGet(n, (current, increment) -> current + increment < 0 ? Long.MAX_VALUE : current + increment);
+                requested.accumulateAndGet(
+                        n, (current, increment) -> current + increment < 0 ? Long.MAX_VALUE : current + increment);
             }
             drain.signal();
         }
@@ -417,7 +417,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
         @Override
         public boolean serve() {
-            for (;;) {
+            for (; ; ) {
                 if (cancelledPart) {
                     return true;
                 }
@@ -434,7 +434,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
                     if (error != null) {
                         subscriber.onError(error);
                     } else {
-                        subscriber.onComplete();  // the upstream ended mid-part: the part ends there
+                        subscriber.onComplete(); // the upstream ended mid-part: the part ends there
                     }
                     return true;
                 }

@@ -53,15 +53,14 @@ import java.util.Map;
  */
 public final class PartEventReader implements HttpMessageReader<PartEvent> {
 
-    private volatile int maxParts = -1;          // the setters' values, read when a read begins
+    private volatile int maxParts = -1; // the setters' values, read when a read begins
     private volatile int maxInMemorySize = 256 * 1024;
     private volatile int maxHeadersSize = 10 * 1024;
     private volatile long maxPartSize = -1;
     private volatile Charset headersCharset = StandardCharsets.UTF_8;
 
     /** A reader with Spring's defaults: no limit on parts or bytes per part, 256 KiB per form field, 10 KiB of headers, UTF-8. */
-    public PartEventReader() {
-    }
+    public PartEventReader() {}
 
     /**
      * The most parts a form may have; {@code -1} (the default) for no limit.
@@ -105,7 +104,7 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
      * @param charset the charset
      */
     public void setHeadersCharset(Charset charset) {
-        Assert.notNull(charset, "Charset must not be null");       // as Spring's reader refuses it
+        Assert.notNull(charset, "Charset must not be null"); // as Spring's reader refuses it
         this.headersCharset = charset;
     }
 
@@ -121,15 +120,16 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
     }
 
     @Override
-    public Mono<PartEvent> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
-                                    Map<String, Object> hints) {
-        return Mono.error(new UnsupportedOperationException("A multipart body is read as a Flux<PartEvent>, not one "
-                + "PartEvent"));
+    public Mono<PartEvent> readMono(
+            ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+        return Mono.error(new UnsupportedOperationException(
+                "A multipart body is read as a Flux<PartEvent>, not one " + "PartEvent"));
     }
 
     @Override
-    public Flux<PartEvent> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
-        return Flux.defer(() -> MultipartPublisher.read(message,
-                new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize, headersCharset)));
+    public Flux<PartEvent> read(
+            ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+        return Flux.defer(() -> MultipartPublisher.read(
+                message, new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize, headersCharset)));
     }
 }

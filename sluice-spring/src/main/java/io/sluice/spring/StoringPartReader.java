@@ -104,9 +104,9 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
     private static final Log LOG = LogFactory.getLog(StoringPartReader.class);
     private static final Scheduler FILES = Schedulers.fromExecutor(IoExecutors.files());
 
-    private final Path storage;                  // where file parts wait for their transferTo
-    private final PartWriter writer;             // writes each file part's content to its new file
-    private volatile int maxParts = -1;          // the setters' values, read when a read begins
+    private final Path storage; // where file parts wait for their transferTo
+    private final PartWriter writer; // writes each file part's content to its new file
+    private volatile int maxParts = -1; // the setters' values, read when a read begins
     private volatile int maxInMemorySize = 256 * 1024;
     private volatile int maxHeadersSize = 10 * 1024;
     private volatile long maxPartSize = -1;
@@ -206,7 +206,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param charset the charset
      */
     public void setHeadersCharset(Charset charset) {
-        Assert.notNull(charset, "Charset must not be null");       // as Spring's reader refuses it
+        Assert.notNull(charset, "Charset must not be null"); // as Spring's reader refuses it
         this.headersCharset = charset;
     }
 
@@ -231,7 +231,8 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
     }
 
     @Override
-    public Mono<Part> readMono(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+    public Mono<Part> readMono(
+            ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
         return Mono.error(new UnsupportedOperationException("A multipart body is read as a Flux<Part>, not one Part"));
     }
 
@@ -239,11 +240,12 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
     public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
         return Flux.deferContextual(context -> {
             StoredFiles files = new StoredFiles();
-            MultipartLimits limits = new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize,
-                    headersCharset);
-            return Flux.using(() -> PartCursor.over(MultipartPublisher.read(message, limits), context),
-                            cursor -> Mono.defer(() -> cursor.nextHead()
-                                            .flatMap(head -> readPart(head.event(), cursor, files)))
+            MultipartLimits limits =
+                    new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize, headersCharset);
+            return Flux.using(
+                            () -> PartCursor.over(MultipartPublisher.read(message, limits), context),
+                            cursor -> Mono.defer(() ->
+                                            cursor.nextHead().flatMap(head -> readPart(head.event(), cursor, files)))
                                     .repeat(() -> !cursor.ended()),
                             PartCursor::cancel)
                     .doOnError(failure -> files.deleteAll())
@@ -265,7 +267,8 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
             });
         }
         String value = head instanceof FormPartEvent form ? form.value() : "";
-        return Flux.from(cursor.partContents()).doOnNext(DataBufferUtils::release)
+        return Flux.from(cursor.partContents())
+                .doOnNext(DataBufferUtils::release)
                 .then(Mono.fromSupplier(() -> new FormField(head.name(), head.headers(), value)));
     }
 
@@ -277,8 +280,8 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * the consumer's, which may be moving them. A read that completes hands every file to its part.
      */
     private static final class StoredFiles {
-        final Set<Path> unfinished = ConcurrentHashMap.newKeySet();   // being written
-        final Set<Path> unmoved = ConcurrentHashMap.newKeySet();      // emitted, not yet moved by a transfer
+        final Set<Path> unfinished = ConcurrentHashMap.newKeySet(); // being written
+        final Set<Path> unmoved = ConcurrentHashMap.newKeySet(); // emitted, not yet moved by a transfer
 
         void deleteAll() {
             deleteLater(unfinished);
@@ -315,8 +318,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
     private record FormField(String name, HttpHeaders headers, String value) implements FormFieldPart {
         @Override
         public Flux<DataBuffer> content() {
-            return Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(
-                    value.getBytes(charset()))));
+            return Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(value.getBytes(charset()))));
         }
 
         private Charset charset() {
@@ -330,10 +332,10 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
         private final String name;
         private final String filename;
         private final HttpHeaders headers;
-        private final Path stored;               // the file the upload was written to
-        private final Set<Path> unmoved;         // the read's emitted files not yet moved; this one leaves on move
-        private Path location;                   // guarded by this: stored, then the first transfer's target
-        private boolean moved;                   // guarded by this
+        private final Path stored; // the file the upload was written to
+        private final Set<Path> unmoved; // the read's emitted files not yet moved; this one leaves on move
+        private Path location; // guarded by this: stored, then the first transfer's target
+        private boolean moved; // guarded by this
 
         StoredFilePart(String name, String filename, HttpHeaders headers, Path stored, Set<Path> unmoved) {
             this.name = name;
@@ -383,9 +385,11 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
         Mono<Void> transferTo(Path dest, boolean sync, boolean atomic) {
             Objects.requireNonNull(dest, "dest");
             return Mono.fromCallable(() -> {
-                transfer(dest, sync, atomic);
-                return null;
-            }).subscribeOn(FILES).then();
+                        transfer(dest, sync, atomic);
+                        return null;
+                    })
+                    .subscribeOn(FILES)
+                    .then();
         }
 
         private synchronized void transfer(Path dest, boolean sync, boolean atomic) throws IOException {

@@ -42,9 +42,17 @@ class DataBufferFilesReadTest {
 
     @ParameterizedTest(name = "{0} bytes from {2} for {3}, chunks of {1}")
     @CsvSource({
-            "0, 4096, 0, -1", "1, 4096, 0, -1", "4095, 4096, 0, -1", "4096, 4096, 0, -1", "4097, 4096, 0, -1",
-            "1000003, 65536, 0, -1", "1000003, 65536, 65535, 131074", "300000, 1000, 999, 5000",
-            "100, 4096, 100, -1", "100, 4096, 150, 10"})
+        "0, 4096, 0, -1",
+        "1, 4096, 0, -1",
+        "4095, 4096, 0, -1",
+        "4096, 4096, 0, -1",
+        "4097, 4096, 0, -1",
+        "1000003, 65536, 0, -1",
+        "1000003, 65536, 65535, 131074",
+        "300000, 1000, 999, 5000",
+        "100, 4096, 100, -1",
+        "100, 4096, 150, 10"
+    })
     void readsTheExactBytesAndEveryReleaseGivesItsChunkBack(int size, int chunkBytes, long offset, long length)
             throws IOException {
         assertExactBytesAndEveryChunkBack(dir, size, chunkBytes, offset, length, DataBufferFiles::read, buffer -> {
@@ -58,9 +66,15 @@ class DataBufferFilesReadTest {
      * {@code read}, on a pool of 4 chunks of {@code chunkBytes}; checks each buffer with
      * {@code check}, then releases it. Asserts the exact bytes and the pool whole, never run dry.
      */
-    static void assertExactBytesAndEveryChunkBack(Path dir, int size, int chunkBytes, long offset, long length,
-                                                  BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
-                                                  Consumer<DataBuffer> check) throws IOException {
+    static void assertExactBytesAndEveryChunkBack(
+            Path dir,
+            int size,
+            int chunkBytes,
+            long offset,
+            long length,
+            BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
+            Consumer<DataBuffer> check)
+            throws IOException {
         byte[] content = random(size, size);
         Path file = Files.write(dir.resolve("source"), content);
         ChunkPool pool = ChunkPool.create(chunkBytes, 4);
@@ -82,18 +96,22 @@ class DataBufferFilesReadTest {
     static byte[] readReleasing(Flux<DataBuffer> buffers, Consumer<DataBuffer> check) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         buffers.doOnNext(buffer -> {
-            check.accept(buffer);
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            out.writeBytes(bytes);
-            assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
-        }).blockLast(WAIT);
+                    check.accept(buffer);
+                    byte[] bytes = new byte[buffer.readableByteCount()];
+                    buffer.read(bytes);
+                    out.writeBytes(bytes);
+                    assertTrue(DataBufferUtils.release(buffer), "the first release gives the chunk back");
+                })
+                .blockLast(WAIT);
         return out.toByteArray();
     }
 
     @Test
     void aSecondReleaseIsRefusedAndGivesNothingBackTwice() throws IOException {
-        assertSecondReleaseRefused(dir, DataBufferFiles::read, IllegalStateException.class,
+        assertSecondReleaseRefused(
+                dir,
+                DataBufferFiles::read,
+                IllegalStateException.class,
                 first -> assertThrows(IllegalStateException.class, ((PooledDataBuffer) first)::retain));
     }
 
@@ -102,13 +120,18 @@ class DataBufferFilesReadTest {
      * releases the first, and asserts that a second release is refused ({@code refused} from the
      * buffer itself, {@code alsoRefused} for more) and gives its chunk back only once.
      */
-    static void assertSecondReleaseRefused(Path dir, BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
-                                           Class<? extends Throwable> refused, Consumer<DataBuffer> alsoRefused)
+    static void assertSecondReleaseRefused(
+            Path dir,
+            BiFunction<Path, ReadOptions, Flux<DataBuffer>> read,
+            Class<? extends Throwable> refused,
+            Consumer<DataBuffer> alsoRefused)
             throws IOException {
         Path file = Files.write(dir.resolve("source"), random(10_000, 1));
         ChunkPool pool = ChunkPool.create(4096, 4);
 
-        List<DataBuffer> held = read.apply(file, ReadOptions.defaults().withLentChunks(pool)).collectList().block(WAIT);
+        List<DataBuffer> held = read.apply(file, ReadOptions.defaults().withLentChunks(pool))
+                .collectList()
+                .block(WAIT);
         assertEquals(3, held.size());
         assertEquals(0, pool.idleChunks(), "all three are out: " + pool);
         DataBuffer first = held.get(0);
@@ -127,7 +150,8 @@ class DataBufferFilesReadTest {
     void retainAndSplitPartsHoldTheChunkUntilTheLastRelease() throws IOException {
         Path file = Files.write(dir.resolve("source"), random(4000, 2));
         ChunkPool pool = ChunkPool.create(4096, 2);
-        DataBuffer buffer = DataBufferFiles.read(file, ReadOptions.defaults().withLentChunks(pool)).blockFirst(WAIT);
+        DataBuffer buffer = DataBufferFiles.read(file, ReadOptions.defaults().withLentChunks(pool))
+                .blockFirst(WAIT);
 
         DataBufferUtils.retain(buffer);
         DataBuffer head = buffer.split(1000);
@@ -145,7 +169,8 @@ class DataBufferFilesReadTest {
         byte[] content = random(3000, 3);
         Path file = Files.write(dir.resolve("source"), content);
         ChunkPool pool = ChunkPool.create(4096, 2);
-        DataBuffer buffer = DataBufferFiles.read(file, ReadOptions.defaults().withLentChunks(pool)).blockFirst(WAIT);
+        DataBuffer buffer = DataBufferFiles.read(file, ReadOptions.defaults().withLentChunks(pool))
+                .blockFirst(WAIT);
 
         try (InputStream in = buffer.asInputStream(true)) {
             assertArrayEquals(content, in.readAllBytes());
@@ -162,13 +187,15 @@ class DataBufferFilesReadTest {
         ChunkPool pool = ChunkPool.create(4096, 8);
         ReadOptions options = ReadOptions.defaults().withLentChunks(pool);
 
-        DataBuffer joined = DataBufferUtils.join(DataBufferFiles.read(file, options)).block(WAIT);
+        DataBuffer joined =
+                DataBufferUtils.join(DataBufferFiles.read(file, options)).block(WAIT);
         byte[] bytes = new byte[joined.readableByteCount()];
         joined.read(bytes);
         assertArrayEquals(content, bytes);
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "join released every part: " + pool);
 
-        List<DataBuffer> firstThree = DataBufferFiles.read(file, options).take(3).collectList().block(WAIT);
+        List<DataBuffer> firstThree =
+                DataBufferFiles.read(file, options).take(3).collectList().block(WAIT);
         assertEquals(3, firstThree.size());
         firstThree.forEach(DataBufferUtils::release);
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "a cancelled read lent only what it emitted: " + pool);
@@ -178,7 +205,8 @@ class DataBufferFilesReadTest {
     void optionsWithOwnedChunksAreReadWithLentOnes() throws IOException {
         Path file = Files.write(dir.resolve("source"), random(5000, 5));
 
-        DataBuffer buffer = DataBufferFiles.read(file, ReadOptions.defaults().withChunkSize(8192)).blockFirst(WAIT);
+        DataBuffer buffer = DataBufferFiles.read(file, ReadOptions.defaults().withChunkSize(8192))
+                .blockFirst(WAIT);
 
         assertTrue(buffer instanceof PooledDataBuffer pooled && pooled.isAllocated());
         assertTrue(DataBufferUtils.release(buffer));
@@ -186,19 +214,28 @@ class DataBufferFilesReadTest {
 
     @Test
     void aMissingFileOrADirectoryArrivesAsOnError() {
-        Throwable missing = assertThrows(RuntimeException.class,
+        Throwable missing = assertThrows(
+                RuntimeException.class,
                 () -> DataBufferFiles.read(dir.resolve("missing")).blockLast(WAIT));
         assertInstanceOf(NoSuchFileException.class, rootOf(missing));
 
-        Throwable directory = assertThrows(RuntimeException.class, () -> DataBufferFiles.read(dir).blockLast(WAIT));
+        Throwable directory = assertThrows(
+                RuntimeException.class, () -> DataBufferFiles.read(dir).blockLast(WAIT));
         assertInstanceOf(IOException.class, rootOf(directory));
-        assertTrue(rootOf(directory).getMessage().contains(dir.toString()), rootOf(directory).getMessage());
+        assertTrue(
+                rootOf(directory).getMessage().contains(dir.toString()),
+                rootOf(directory).getMessage());
     }
 
     @Test
     void nullArgumentsAreNamed() {
-        assertEquals("path", assertThrows(NullPointerException.class, () -> DataBufferFiles.read(null)).getMessage());
-        assertEquals("options", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.read(dir, (ReadOptions) null)).getMessage());
+        assertEquals(
+                "path",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.read(null))
+                        .getMessage());
+        assertEquals(
+                "options",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.read(dir, (ReadOptions) null))
+                        .getMessage());
     }
 }

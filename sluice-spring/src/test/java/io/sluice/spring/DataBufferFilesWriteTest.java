@@ -50,8 +50,18 @@ class DataBufferFilesWriteTest {
 
     @ParameterizedTest(name = "{0} bytes in items of {1}")
     @CsvSource({
-            "0, 1000", "1, 1", "4095, 4096", "4096, 4096", "4097, 4096",
-            "65535, 1000", "65536, 65536", "65537, 65536", "300000, 1", "1000003, 8192", "2097153, 1048576"})
+        "0, 1000",
+        "1, 1",
+        "4095, 4096",
+        "4096, 4096",
+        "4097, 4096",
+        "65535, 1000",
+        "65536, 65536",
+        "65537, 65536",
+        "300000, 1",
+        "1000003, 8192",
+        "2097153, 1048576"
+    })
     void writesTheExactBytesAndReleasesEachBufferOnceAfterItsBytesAreInTheFile(int size, int itemBytes)
             throws Exception {
         byte[] content = random(size, size);
@@ -74,7 +84,8 @@ class DataBufferFilesWriteTest {
         TrackedBuffers buffers = new TrackedBuffers(content, 10_000, target);
         FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
-        long written = DataBufferFiles.write(buffers.flux(), channel, WriteOptions.defaults()).block(WAIT);
+        long written = DataBufferFiles.write(buffers.flux(), channel, WriteOptions.defaults())
+                .block(WAIT);
 
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(target));
@@ -87,22 +98,25 @@ class DataBufferFilesWriteTest {
     @Test
     void optionsPassThrough() throws Exception {
         Path target = dir.resolve("appended");
-        Files.write(target, new byte[]{1, 2});
-        TrackedBuffers buffers = new TrackedBuffers(new byte[]{3, 4, 5}, 1, null);
+        Files.write(target, new byte[] {1, 2});
+        TrackedBuffers buffers = new TrackedBuffers(new byte[] {3, 4, 5}, 1, null);
 
         DataBufferFiles.write(buffers.flux(), target, WriteOptions.append()).block(WAIT);
 
-        assertArrayEquals(new byte[]{1, 2, 3, 4, 5}, Files.readAllBytes(target));
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5}, Files.readAllBytes(target));
         buffers.awaitAllReleased();
-        Throwable refused = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(
-                new TrackedBuffers(new byte[1], 1, null).flux(), target, WriteOptions.createNew()).block(WAIT));
+        Throwable refused = assertThrows(
+                RuntimeException.class,
+                () -> DataBufferFiles.write(
+                                new TrackedBuffers(new byte[1], 1, null).flux(), target, WriteOptions.createNew())
+                        .block(WAIT));
         assertInstanceOf(java.nio.file.FileAlreadyExistsException.class, rootOf(refused));
     }
 
     @Test
     void atomicReplaceWithAppendFailsTheWriteNamingTheConflict() {
-        Throwable signalled = DataBufferFiles.write(Flux.empty(), dir.resolve("x"),
-                        WriteOptions.append().withAtomicReplace())
+        Throwable signalled = DataBufferFiles.write(
+                        Flux.empty(), dir.resolve("x"), WriteOptions.append().withAtomicReplace())
                 .map(written -> (Throwable) new AssertionError("wrote " + written))
                 .onErrorResume(Mono::just)
                 .block(WAIT);
@@ -176,7 +190,8 @@ class DataBufferFilesWriteTest {
                 .doOnNext(buffer -> someReleased.countDown())
                 .doOnCancel(sourceCancelled::countDown);
 
-        Disposable write = DataBufferFiles.write(endless, dir.resolve("cancelled")).subscribe();
+        Disposable write =
+                DataBufferFiles.write(endless, dir.resolve("cancelled")).subscribe();
         assertTrue(someReleased.await(30, TimeUnit.SECONDS));
         write.dispose();
 
@@ -191,8 +206,10 @@ class DataBufferFilesWriteTest {
         TrackedBuffers buffers = new TrackedBuffers(random(200_000, 5), 7000, null);
         IOException boom = new IOException("upload aborted");
 
-        Throwable failed = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(
-                Flux.concat(buffers.flux(), Flux.error(boom)), dir.resolve("failed")).block(WAIT));
+        Throwable failed = assertThrows(
+                RuntimeException.class,
+                () -> DataBufferFiles.write(Flux.concat(buffers.flux(), Flux.error(boom)), dir.resolve("failed"))
+                        .block(WAIT));
 
         assertEquals(boom, rootOf(failed));
         buffers.awaitAllReleased();
@@ -217,7 +234,9 @@ class DataBufferFilesWriteTest {
                 body = body.publishOn(Schedulers.parallel());
             }
             Flux<DataBuffer> source = body;
-            Throwable failed = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(source, target).block(WAIT));
+            Throwable failed = assertThrows(
+                    RuntimeException.class,
+                    () -> DataBufferFiles.write(source, target).block(WAIT));
             assertEquals(boom, rootOf(failed), "run " + run);
             assertEquals("foobar", Files.readString(target, StandardCharsets.US_ASCII), "run " + run);
         }
@@ -227,8 +246,11 @@ class DataBufferFilesWriteTest {
     void aTargetInAMissingDirectoryFailsTheWriteAndReleasesEveryBufferOnce() throws Exception {
         TrackedBuffers buffers = new TrackedBuffers(random(50_000, 6), 1000, null);
 
-        Throwable failed = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(
-                buffers.flux(), dir.resolve("missing").resolve("target")).block(WAIT));
+        Throwable failed = assertThrows(
+                RuntimeException.class,
+                () -> DataBufferFiles.write(
+                                buffers.flux(), dir.resolve("missing").resolve("target"))
+                        .block(WAIT));
 
         assertInstanceOf(NoSuchFileException.class, rootOf(failed));
         buffers.awaitAllReleased();
@@ -237,7 +259,8 @@ class DataBufferFilesWriteTest {
 
     @Test
     void theErrorSignalIsTheFileSystemsOwnExceptionNotAWrapper() {
-        Throwable signalled = DataBufferFiles.write(Flux.empty(), dir.resolve("missing").resolve("target"))
+        Throwable signalled = DataBufferFiles.write(
+                        Flux.empty(), dir.resolve("missing").resolve("target"))
                 .map(written -> (Throwable) new AssertionError("wrote " + written))
                 .onErrorResume(Mono::just)
                 .block(WAIT);
@@ -249,8 +272,9 @@ class DataBufferFilesWriteTest {
     void aDirectoryAsTargetFailsTheWriteNamingItAndReleasesEveryBufferOnce() throws Exception {
         TrackedBuffers buffers = new TrackedBuffers(random(50_000, 7), 1000, null);
 
-        Throwable failed = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(
-                buffers.flux(), dir).block(WAIT));
+        Throwable failed = assertThrows(
+                RuntimeException.class,
+                () -> DataBufferFiles.write(buffers.flux(), dir).block(WAIT));
 
         Throwable cause = rootOf(failed);
         assertInstanceOf(FileSystemException.class, cause);
@@ -263,7 +287,8 @@ class DataBufferFilesWriteTest {
     void nothingStartsUntilSubscribedAndEachSubscriptionWritesAnew() throws Exception {
         byte[] content = random(10_000, 8);
         Path target = dir.resolve("lazy");
-        Mono<Long> write = DataBufferFiles.write(Flux.defer(() -> new TrackedBuffers(content, 999, null).flux()), target);
+        Mono<Long> write =
+                DataBufferFiles.write(Flux.defer(() -> new TrackedBuffers(content, 999, null).flux()), target);
 
         assertTrue(Files.notExists(target), "nothing is opened before subscription");
         assertEquals(content.length, write.block(WAIT));
@@ -274,15 +299,21 @@ class DataBufferFilesWriteTest {
 
     @Test
     void theSourceSeesTheContextOfTheWritesSubscriber() throws Exception {
-        Flux<DataBuffer> source = Flux.deferContextual(context -> Flux.just(
-                DefaultDataBufferFactory.sharedInstance.wrap(context.get("user").toString().getBytes(StandardCharsets.UTF_8))));
+        Flux<DataBuffer> source =
+                Flux.deferContextual(context -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(
+                        context.get("user").toString().getBytes(StandardCharsets.UTF_8))));
         Path file = dir.resolve("file");
         Path channelTarget = dir.resolve("channel");
 
-        long written = DataBufferFiles.write(source, file).contextWrite(Context.of("user", "alice")).block(WAIT);
-        long writtenToChannel = DataBufferFiles.write(source, FileChannel.open(channelTarget,
-                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), WriteOptions.defaults())
-                .contextWrite(Context.of("user", "bob")).block(WAIT);
+        long written = DataBufferFiles.write(source, file)
+                .contextWrite(Context.of("user", "alice"))
+                .block(WAIT);
+        long writtenToChannel = DataBufferFiles.write(
+                        source,
+                        FileChannel.open(channelTarget, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        WriteOptions.defaults())
+                .contextWrite(Context.of("user", "bob"))
+                .block(WAIT);
 
         assertEquals(5, written);
         assertEquals("alice", Files.readString(file));
@@ -296,8 +327,9 @@ class DataBufferFilesWriteTest {
         Path target = dir.resolve("any-writer");
         TrackedBuffers buffers = new TrackedBuffers(content, 7000, target);
 
-        long written = DataBufferFiles.writeWith(buffers.flux(),
-                bytes -> ReactiveFile.of(target).write(bytes, WriteOptions.defaults())).block(WAIT);
+        long written = DataBufferFiles.writeWith(
+                        buffers.flux(), bytes -> ReactiveFile.of(target).write(bytes, WriteOptions.defaults()))
+                .block(WAIT);
 
         assertEquals(content.length, written);
         assertArrayEquals(content, Files.readAllBytes(target));
@@ -317,11 +349,13 @@ class DataBufferFilesWriteTest {
         AtomicReference<CompletableFuture<Long>> stage = new AtomicReference<>();
 
         Disposable write = DataBufferFiles.writeWith(endless, bytes -> {
-            CompletableFuture<Long> started = ReactiveFile.of(dir.resolve("cancelled-any"))
-                    .write(bytes, WriteOptions.defaults()).toCompletableFuture();
-            stage.set(started);
-            return started;
-        }).subscribe();
+                    CompletableFuture<Long> started = ReactiveFile.of(dir.resolve("cancelled-any"))
+                            .write(bytes, WriteOptions.defaults())
+                            .toCompletableFuture();
+                    stage.set(started);
+                    return started;
+                })
+                .subscribe();
         assertTrue(someReleased.await(30, TimeUnit.SECONDS));
         write.dispose();
 
@@ -335,18 +369,32 @@ class DataBufferFilesWriteTest {
     @Test
     void nullArgumentsAreNamed() {
         Flux<DataBuffer> none = Flux.empty();
-        assertEquals("source", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.write(null, dir.resolve("x"))).getMessage());
-        assertEquals("path", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.write(none, (Path) null)).getMessage());
-        assertEquals("options", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.write(none, dir.resolve("x"), null)).getMessage());
-        assertEquals("channel", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.write(none, (FileChannel) null, WriteOptions.defaults())).getMessage());
-        assertEquals("source", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.writeWith(null, bytes -> null)).getMessage());
-        assertEquals("writer", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.writeWith(none, null)).getMessage());
+        assertEquals(
+                "source",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.write(null, dir.resolve("x")))
+                        .getMessage());
+        assertEquals(
+                "path",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.write(none, (Path) null))
+                        .getMessage());
+        assertEquals(
+                "options",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.write(none, dir.resolve("x"), null))
+                        .getMessage());
+        assertEquals(
+                "channel",
+                assertThrows(
+                                NullPointerException.class,
+                                () -> DataBufferFiles.write(none, (FileChannel) null, WriteOptions.defaults()))
+                        .getMessage());
+        assertEquals(
+                "source",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.writeWith(null, bytes -> null))
+                        .getMessage());
+        assertEquals(
+                "writer",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.writeWith(none, null))
+                        .getMessage());
     }
 
     static Throwable rootOf(Throwable error) {

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 final class FailedReleaseLog implements BeforeEachCallback, AfterEachCallback {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(FailedReleaseLog.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(FailedReleaseLog.class);
     private static final Logger LOGGER = Logger.getLogger(DataBufferUtils.class.getName());
 
     @Override
@@ -46,7 +47,7 @@ final class FailedReleaseLog implements BeforeEachCallback, AfterEachCallback {
     /** Keeps each record about a failed release, from whichever thread released. */
     private static final class Recorder extends Handler {
         final Level previous;
-        private final List<String> failures = new ArrayList<>();   // guarded by this
+        private final List<String> failures = new ArrayList<>(); // guarded by this
 
         Recorder(Level previous) {
             this.previous = previous;
@@ -66,11 +67,9 @@ final class FailedReleaseLog implements BeforeEachCallback, AfterEachCallback {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -26,7 +26,7 @@ class FileController {
 
     private final Path uploads;
 
-    static final WriteOptions ATOMIC = WriteOptions.defaults().withAtomicReplace();   // no half upload under an id
+    static final WriteOptions ATOMIC = WriteOptions.defaults().withAtomicReplace(); // no half upload under an id
 
     FileController(Path uploads) {
         this.uploads = uploads;

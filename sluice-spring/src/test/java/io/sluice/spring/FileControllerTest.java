@@ -49,7 +49,9 @@ class FileControllerTest {
         TrackedBuffers buffers = new TrackedBuffers(content, 8192, null);
         FileController controller = new FileController(uploads);
 
-        String id = controller.uploadPart(new FakeFilePart("photo.jpg", buffers.flux())).block(WAIT);
+        String id = controller
+                .uploadPart(new FakeFilePart("photo.jpg", buffers.flux()))
+                .block(WAIT);
 
         assertArrayEquals(content, Files.readAllBytes(uploads.resolve(id)));
         buffers.awaitAllReleased();
@@ -72,15 +74,23 @@ class FileControllerTest {
     @Test
     void transferToWritesLikeFilePartDoesAndNamesBadArguments() throws Exception {
         Path dest = uploads.resolve("dest");
-        Files.write(dest, random(50, 1));                  // longer than the part: truncated, as transferTo does
-        FakeFilePart part = new FakeFilePart("a.txt", new TrackedBuffers(new byte[]{1, 2, 3}, 2, null).flux());
+        Files.write(dest, random(50, 1)); // longer than the part: truncated, as transferTo does
+        FakeFilePart part = new FakeFilePart("a.txt", new TrackedBuffers(new byte[] {1, 2, 3}, 2, null).flux());
 
         FileParts.transferTo(part, dest).block(WAIT);
 
-        assertArrayEquals(new byte[]{1, 2, 3}, Files.readAllBytes(dest));
-        assertEquals("part", assertThrows(NullPointerException.class, () -> FileParts.transferTo(null, dest)).getMessage());
-        assertEquals("dest", assertThrows(NullPointerException.class, () -> FileParts.transferTo(part, null)).getMessage());
-        assertThrows(RuntimeException.class, () -> FileParts.transferTo(part, uploads).block(WAIT),
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(dest));
+        assertEquals(
+                "part",
+                assertThrows(NullPointerException.class, () -> FileParts.transferTo(null, dest))
+                        .getMessage());
+        assertEquals(
+                "dest",
+                assertThrows(NullPointerException.class, () -> FileParts.transferTo(part, null))
+                        .getMessage());
+        assertThrows(
+                RuntimeException.class,
+                () -> FileParts.transferTo(part, uploads).block(WAIT),
                 "a directory as destination fails the transfer");
     }
 
@@ -93,16 +103,26 @@ class FileControllerTest {
         List<DataBuffer> viaNetty = downloadedBuffers(controller, ID, netty);
         List<DataBuffer> viaOther = downloadedBuffers(controller, ID, DefaultDataBufferFactory.sharedInstance);
 
-        assertTrue(viaNetty.stream().allMatch(NettyDataBuffer.class::isInstance), "Reactor Netty sends these as they are");
+        assertTrue(
+                viaNetty.stream().allMatch(NettyDataBuffer.class::isInstance), "Reactor Netty sends these as they are");
         assertTrue(viaOther.stream().noneMatch(NettyDataBuffer.class::isInstance));
-        assertArrayEquals(content, DataBufferUtils.join(Flux.fromIterable(viaNetty)).map(FileControllerTest::bytes).block(WAIT));
-        assertArrayEquals(content, DataBufferUtils.join(Flux.fromIterable(viaOther)).map(FileControllerTest::bytes).block(WAIT));
+        assertArrayEquals(
+                content,
+                DataBufferUtils.join(Flux.fromIterable(viaNetty))
+                        .map(FileControllerTest::bytes)
+                        .block(WAIT));
+        assertArrayEquals(
+                content,
+                DataBufferUtils.join(Flux.fromIterable(viaOther))
+                        .map(FileControllerTest::bytes)
+                        .block(WAIT));
     }
 
     /** The body of a GET the controller answers, as a response with {@code factory} receives it. */
     private static byte[] download(FileController controller, String id, DataBufferFactory factory) {
         return DataBufferUtils.join(Flux.fromIterable(downloadedBuffers(controller, id, factory)))
-                .map(FileControllerTest::bytes).block(WAIT);
+                .map(FileControllerTest::bytes)
+                .block(WAIT);
     }
 
     /** The buffers a response with {@code factory} (no zero-copy, as in a test server) is handed. */
@@ -111,7 +131,9 @@ class FileControllerTest {
         MockServerHttpResponse response = new MockServerHttpResponse(factory);
         List<DataBuffer> received = new CopyOnWriteArrayList<>();
         response.setWriteHandler(body -> body.doOnNext(received::add).then());
-        controller.download(UUID.fromString(id), new FileResponsesTest.ResponseSwap(exchange, response)).block(WAIT);
+        controller
+                .download(UUID.fromString(id), new FileResponsesTest.ResponseSwap(exchange, response))
+                .block(WAIT);
         assertEquals(null, response.getStatusCode(), "200 OK, left as the default");
         return received;
     }

@@ -50,18 +50,22 @@ class FilePartsStoreTest {
         byte[] second = random(70_001, 2);
         TrackedBuffers firstBuffers = new TrackedBuffers(first, 8191, null);
         TrackedBuffers secondBuffers = new TrackedBuffers(second, 1000, null);
-        TrackedBuffers fieldBuffers = new TrackedBuffers("between the files".getBytes(StandardCharsets.UTF_8), 100, null);
+        TrackedBuffers fieldBuffers =
+                new TrackedBuffers("between the files".getBytes(StandardCharsets.UTF_8), 100, null);
         Flux<PartEvent> parts = Flux.concat(
                 file("one", "a.bin", firstBuffers.flux()),
                 Flux.just(field("note", fieldBuffers.item(0))),
                 file("two", "b.bin", secondBuffers.flux()));
 
         List<StoredPart> stored = FileParts.store(parts, event -> dir.resolve(event.name()), ATOMIC)
-                .collectList().block(WAIT);
+                .collectList()
+                .block(WAIT);
 
-        assertEquals(List.of(
-                new StoredPart("one", "a.bin", dir.resolve("one"), first.length),
-                new StoredPart("two", "b.bin", dir.resolve("two"), second.length)), stored);
+        assertEquals(
+                List.of(
+                        new StoredPart("one", "a.bin", dir.resolve("one"), first.length),
+                        new StoredPart("two", "b.bin", dir.resolve("two"), second.length)),
+                stored);
         assertArrayEquals(first, Files.readAllBytes(dir.resolve("one")));
         assertArrayEquals(second, Files.readAllBytes(dir.resolve("two")));
         assertFalse(Files.exists(dir.resolve("note")), "a form field is not stored");
@@ -73,7 +77,8 @@ class FilePartsStoreTest {
     @Test
     void aFilePartWithNoContentGivesAnEmptyFile() throws Exception {
         List<StoredPart> stored = FileParts.store(file("empty", "e.bin", Flux.empty()), event -> dir.resolve("empty"))
-                .collectList().block(WAIT);
+                .collectList()
+                .block(WAIT);
 
         assertEquals(List.of(new StoredPart("empty", "e.bin", dir.resolve("empty"), 0)), stored);
         assertEquals(0, Files.size(dir.resolve("empty")));
@@ -85,11 +90,13 @@ class FilePartsStoreTest {
         byte[] kept = random(5000, 4);
         TrackedBuffers skippedBuffers = new TrackedBuffers(skipped, 4096, null);
         TrackedBuffers keptBuffers = new TrackedBuffers(kept, 777, null);
-        Flux<PartEvent> parts = Flux.concat(
-                file("other", "x.bin", skippedBuffers.flux()), file("file", "y.bin", keptBuffers.flux()));
+        Flux<PartEvent> parts =
+                Flux.concat(file("other", "x.bin", skippedBuffers.flux()), file("file", "y.bin", keptBuffers.flux()));
 
-        List<StoredPart> stored = FileParts.store(parts,
-                event -> event.name().equals("file") ? dir.resolve("kept") : null).collectList().block(WAIT);
+        List<StoredPart> stored = FileParts.store(
+                        parts, event -> event.name().equals("file") ? dir.resolve("kept") : null)
+                .collectList()
+                .block(WAIT);
 
         assertEquals(List.of(new StoredPart("file", "y.bin", dir.resolve("kept"), kept.length)), stored);
         assertArrayEquals(kept, Files.readAllBytes(dir.resolve("kept")));
@@ -104,8 +111,10 @@ class FilePartsStoreTest {
         IOException broken = new IOException("connection reset");
         Flux<PartEvent> parts = file("file", "f.bin", buffers.flux().concatWith(Flux.error(broken)));
 
-        Throwable failure = assertThrows(RuntimeException.class,
-                () -> FileParts.store(parts, event -> dir.resolve("target"), ATOMIC).blockLast(WAIT));
+        Throwable failure = assertThrows(
+                RuntimeException.class,
+                () -> FileParts.store(parts, event -> dir.resolve("target"), ATOMIC)
+                        .blockLast(WAIT));
 
         assertSame(broken, failure.getCause());
         assertReleasedOnce(buffers);
@@ -122,8 +131,10 @@ class FilePartsStoreTest {
             throw refused;
         };
 
-        Throwable failure = assertThrows(IllegalStateException.class,
-                () -> FileParts.store(file("file", "f.bin", buffers.flux()), refusing).blockLast(WAIT));
+        Throwable failure = assertThrows(
+                IllegalStateException.class,
+                () -> FileParts.store(file("file", "f.bin", buffers.flux()), refusing)
+                        .blockLast(WAIT));
 
         assertSame(refused, failure);
         assertReleasedOnce(buffers);
@@ -133,11 +144,12 @@ class FilePartsStoreTest {
     void cancellingMidPartReleasesEveryBufferReceived() throws Exception {
         TrackedBuffers buffers = new TrackedBuffers(random(400_000, 7), 4096, null);
         CountDownLatch allSent = new CountDownLatch(1);
-        Flux<DataBuffer> stalled = buffers.flux()
-                .concatWith(Flux.<DataBuffer>never().doOnSubscribe(subscription -> allSent.countDown()));
+        Flux<DataBuffer> stalled =
+                buffers.flux().concatWith(Flux.<DataBuffer>never().doOnSubscribe(subscription -> allSent.countDown()));
         Path target = dir.resolve("target");
 
-        Disposable store = FileParts.store(file("file", "f.bin", stalled), event -> target, ATOMIC).subscribe();
+        Disposable store = FileParts.store(file("file", "f.bin", stalled), event -> target, ATOMIC)
+                .subscribe();
         assertTrue(allSent.await(30, TimeUnit.SECONDS), "every buffer was sent");
         store.dispose();
 
@@ -154,7 +166,8 @@ class FilePartsStoreTest {
                 Flux<PartEvent> parts = file("file", "f.bin", buffers.flux().subscribeOn(network));
                 Path target = dir.resolve("target-" + round);
 
-                Disposable store = FileParts.store(parts, event -> target, ATOMIC).subscribe();
+                Disposable store =
+                        FileParts.store(parts, event -> target, ATOMIC).subscribe();
                 spinMicros(random.nextInt(1_500));
                 store.dispose();
 
@@ -175,7 +188,8 @@ class FilePartsStoreTest {
     }
 
     private static Flux<PartEvent> file(String name, String filename, Flux<DataBuffer> content) {
-        return FilePartEvent.create(name, filename, MediaType.APPLICATION_OCTET_STREAM, content).cast(PartEvent.class);
+        return FilePartEvent.create(name, filename, MediaType.APPLICATION_OCTET_STREAM, content)
+                .cast(PartEvent.class);
     }
 
     /** A form field whose content is {@code value}, as one event. */
@@ -217,7 +231,7 @@ class FilePartsStoreTest {
      */
     private static void awaitEveryCreatedReleasedOnce(TrackedBuffers buffers, String when) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (;;) {
+        for (; ; ) {
             List<Integer> counts = buffers.releaseCounts();
             assertEquals(List.of(), buffers.problems(), when);
             if (counts.stream().allMatch(count -> count == 1)) {

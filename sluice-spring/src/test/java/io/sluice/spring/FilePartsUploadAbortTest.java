@@ -60,7 +60,7 @@ class FilePartsUploadAbortTest {
     @Test
     void anUploadFailingMidPartReleasesEveryBufferOnceAndFailsTheStore() throws IOException {
         Random random = new Random(7);
-        int secondBodyStart = indexAfter("filename=\"file.bin\"") + 80;   // past the rest of that part's headers
+        int secondBodyStart = indexAfter("filename=\"file.bin\"") + 80; // past the rest of that part's headers
         for (int round = 0; round < ROUNDS; round++) {
             int cut = secondBodyStart + 100 + random.nextInt(SECOND_BYTES - 100);
             int chunk = CHUNK_BYTES[round % CHUNK_BYTES.length];
@@ -69,15 +69,18 @@ class FilePartsUploadAbortTest {
             Path target = Files.createDirectories(dir.resolve("round-" + round));
             Throwable[] failure = new Throwable[1];
 
-            FileParts.store(read(body(cut, chunk, made)), event -> target.resolve(event.name()),
+            FileParts.store(
+                            read(body(cut, chunk, made)),
+                            event -> target.resolve(event.name()),
                             WriteOptions.defaults().withAtomicReplace().withExecutor(writes::add))
-                    .subscribe(stored -> { }, error -> failure[0] = error);
+                    .subscribe(stored -> {}, error -> failure[0] = error);
             for (Runnable write; (write = writes.poll()) != null; ) {
                 write.run();
             }
 
             String at = " (round " + round + ", cut " + cut + ", chunks of " + chunk + " bytes)";
-            assertTrue(failure[0] instanceof IOException && "client aborted".equals(failure[0].getMessage()),
+            assertTrue(
+                    failure[0] instanceof IOException && "client aborted".equals(failure[0].getMessage()),
                     "the store ended with " + failure[0] + " instead of the upload's error" + at);
             assertEquals(List.of(), live(made), "buffers never released" + at);
         }
@@ -85,14 +88,16 @@ class FilePartsUploadAbortTest {
 
     /** The form's bytes up to {@code cut}, in Netty buffers of {@code chunk} bytes made on request, then the abort. */
     private Flux<DataBuffer> body(int cut, int chunk, List<ByteBuf> made) {
-        return Flux.range(0, (cut + chunk - 1) / chunk).map(index -> {
-            int start = index * chunk;
-            int end = Math.min(cut, start + chunk);
-            ByteBuf buffer = allocator.heapBuffer(end - start);
-            buffer.writeBytes(form, start, end - start);
-            made.add(buffer);
-            return (DataBuffer) factory.wrap(buffer);
-        }).concatWith(Flux.error(new IOException("client aborted")));
+        return Flux.range(0, (cut + chunk - 1) / chunk)
+                .map(index -> {
+                    int start = index * chunk;
+                    int end = Math.min(cut, start + chunk);
+                    ByteBuf buffer = allocator.heapBuffer(end - start);
+                    buffer.writeBytes(form, start, end - start);
+                    made.add(buffer);
+                    return (DataBuffer) factory.wrap(buffer);
+                })
+                .concatWith(Flux.error(new IOException("client aborted")));
     }
 
     /** Indexes of the buffers not yet released. */
@@ -149,12 +154,13 @@ class FilePartsUploadAbortTest {
 
     private static void part(ByteArrayOutputStream out, String name, int bytes, long seed) {
         out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + name + "\"; filename=\""
-                + name + ".bin\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        + name + ".bin\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         byte[] content = new byte[bytes];
         new Random(seed).nextBytes(content);
         for (int i = 0; i < content.length; i++) {
             if (content[i] == '-' || content[i] == '\r') {
-                content[i] = 'x';   // no boundary look-alikes in the body
+                content[i] = 'x'; // no boundary look-alikes in the body
             }
         }
         out.writeBytes(content);

@@ -66,8 +66,13 @@ class FileResponsesTest {
     void theCallerNamesTheTypeAndAnAttachment() throws Exception {
         Path file = Files.write(dir.resolve("report"), content);
         MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/f"));
-        FileResponses.write(exchange, file, FileResponses.Options.defaults()
-                .withContentType(MediaType.APPLICATION_PDF).withAttachment("report é.pdf")).block(WAIT);
+        FileResponses.write(
+                        exchange,
+                        file,
+                        FileResponses.Options.defaults()
+                                .withContentType(MediaType.APPLICATION_PDF)
+                                .withAttachment("report é.pdf"))
+                .block(WAIT);
         HttpHeaders headers = exchange.getResponse().getHeaders();
         assertEquals(MediaType.APPLICATION_PDF, headers.getContentType());
         assertTrue(headers.getContentDisposition().isAttachment());
@@ -77,14 +82,19 @@ class FileResponsesTest {
     @Test
     void oneRangeIsPartialContent() throws Exception {
         Path file = Files.write(dir.resolve("f"), content);
-        for (String[] rangeAndBytes : new String[][] {{"bytes=10-19", "10", "19"}, {"bytes=-5", "299995", "299999"},
-                {"bytes=299990-", "299990", "299999"}, {"bytes=299990-400000", "299990", "299999"}}) {
+        for (String[] rangeAndBytes : new String[][] {
+            {"bytes=10-19", "10", "19"},
+            {"bytes=-5", "299995", "299999"},
+            {"bytes=299990-", "299990", "299999"},
+            {"bytes=299990-400000", "299990", "299999"}
+        }) {
             MockServerWebExchange exchange = get(file, request -> request.header(HttpHeaders.RANGE, rangeAndBytes[0]));
             MockServerHttpResponse response = exchange.getResponse();
             int first = Integer.parseInt(rangeAndBytes[1]);
             int last = Integer.parseInt(rangeAndBytes[2]);
             assertEquals(HttpStatus.PARTIAL_CONTENT, status(response), rangeAndBytes[0]);
-            assertEquals("bytes " + first + "-" + last + "/" + content.length,
+            assertEquals(
+                    "bytes " + first + "-" + last + "/" + content.length,
                     response.getHeaders().getFirst(HttpHeaders.CONTENT_RANGE));
             assertEquals(last - first + 1, response.getHeaders().getContentLength());
             assertArrayEquals(Arrays.copyOfRange(content, first, last + 1), body(response), rangeAndBytes[0]);
@@ -94,16 +104,20 @@ class FileResponsesTest {
     @Test
     void aRangeBeyondTheEndIs416AndSeveralRangesOrAMalformedOneGetTheWholeFile() throws Exception {
         Path file = Files.write(dir.resolve("f"), content);
-        MockServerHttpResponse beyond = get(file, request -> request.header(HttpHeaders.RANGE, "bytes=300000-")).getResponse();
+        MockServerHttpResponse beyond = get(file, request -> request.header(HttpHeaders.RANGE, "bytes=300000-"))
+                .getResponse();
         assertEquals(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, status(beyond));
         assertEquals("bytes */" + content.length, beyond.getHeaders().getFirst(HttpHeaders.CONTENT_RANGE));
 
         Path empty = Files.write(dir.resolve("empty"), new byte[0]);
-        assertEquals(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
-                status(get(empty, request -> request.header(HttpHeaders.RANGE, "bytes=0-")).getResponse()));
+        assertEquals(
+                HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                status(get(empty, request -> request.header(HttpHeaders.RANGE, "bytes=0-"))
+                        .getResponse()));
 
         for (String header : List.of("bytes=0-9,20-29", "pages=1-2", "bytes=9-1")) {
-            MockServerHttpResponse whole = get(file, request -> request.header(HttpHeaders.RANGE, header)).getResponse();
+            MockServerHttpResponse whole = get(file, request -> request.header(HttpHeaders.RANGE, header))
+                    .getResponse();
             assertEquals(HttpStatus.OK, status(whole), header);
             assertArrayEquals(content, body(whole), header);
         }
@@ -112,25 +126,46 @@ class FileResponsesTest {
     @Test
     void conditionalRequestsAnswer304And412AndAStaleIfRangeGetsTheWholeFile() throws Exception {
         Path file = Files.write(dir.resolve("f"), content);
-        HttpHeaders first = get(file, request -> { }).getResponse().getHeaders();
+        HttpHeaders first = get(file, request -> {}).getResponse().getHeaders();
         String etag = first.getETag();
         String lastModified = DateTimeFormatter.RFC_1123_DATE_TIME.format(
                 ZonedDateTime.ofInstant(Instant.ofEpochMilli(first.getLastModified()), ZoneOffset.UTC));
 
-        assertEquals(HttpStatus.NOT_MODIFIED, status(get(file, request -> request.header(HttpHeaders.IF_NONE_MATCH, etag)).getResponse()));
-        assertEquals(HttpStatus.NOT_MODIFIED,
-                status(get(file, request -> request.header(HttpHeaders.IF_MODIFIED_SINCE, lastModified)).getResponse()));
-        assertEquals(HttpStatus.PRECONDITION_FAILED,
-                status(get(file, request -> request.header(HttpHeaders.IF_MATCH, "\"other\"")).getResponse()));
-        assertEquals(HttpStatus.OK, status(get(file, request -> request.header(HttpHeaders.IF_MATCH, etag)).getResponse()));
-        assertEquals(HttpStatus.PRECONDITION_FAILED, status(get(file, request -> request.header(HttpHeaders.IF_UNMODIFIED_SINCE,
-                "Mon, 01 Jan 2001 00:00:00 GMT")).getResponse()));
+        assertEquals(
+                HttpStatus.NOT_MODIFIED,
+                status(get(file, request -> request.header(HttpHeaders.IF_NONE_MATCH, etag))
+                        .getResponse()));
+        assertEquals(
+                HttpStatus.NOT_MODIFIED,
+                status(get(file, request -> request.header(HttpHeaders.IF_MODIFIED_SINCE, lastModified))
+                        .getResponse()));
+        assertEquals(
+                HttpStatus.PRECONDITION_FAILED,
+                status(get(file, request -> request.header(HttpHeaders.IF_MATCH, "\"other\""))
+                        .getResponse()));
+        assertEquals(
+                HttpStatus.OK,
+                status(get(file, request -> request.header(HttpHeaders.IF_MATCH, etag))
+                        .getResponse()));
+        assertEquals(
+                HttpStatus.PRECONDITION_FAILED,
+                status(get(
+                                file,
+                                request -> request.header(
+                                        HttpHeaders.IF_UNMODIFIED_SINCE, "Mon, 01 Jan 2001 00:00:00 GMT"))
+                        .getResponse()));
 
-        MockServerHttpResponse current = get(file, request -> request.header(HttpHeaders.RANGE, "bytes=0-9")
-                .header(HttpHeaders.IF_RANGE, etag)).getResponse();
+        MockServerHttpResponse current = get(
+                        file,
+                        request ->
+                                request.header(HttpHeaders.RANGE, "bytes=0-9").header(HttpHeaders.IF_RANGE, etag))
+                .getResponse();
         assertEquals(HttpStatus.PARTIAL_CONTENT, status(current));
-        MockServerHttpResponse stale = get(file, request -> request.header(HttpHeaders.RANGE, "bytes=0-9")
-                .header(HttpHeaders.IF_RANGE, "\"stale\"")).getResponse();
+        MockServerHttpResponse stale = get(
+                        file,
+                        request -> request.header(HttpHeaders.RANGE, "bytes=0-9")
+                                .header(HttpHeaders.IF_RANGE, "\"stale\""))
+                .getResponse();
         assertEquals(HttpStatus.OK, status(stale));
         assertArrayEquals(content, body(stale));
     }
@@ -151,22 +186,32 @@ class FileResponsesTest {
 
     @Test
     void aMissingFileOrADirectoryIs404() throws Exception {
-        assertEquals(HttpStatus.NOT_FOUND, status(get(dir.resolve("missing"), request -> { }).getResponse()));
-        assertEquals(HttpStatus.NOT_FOUND, status(get(Files.createDirectory(dir.resolve("d")), request -> { }).getResponse()));
+        assertEquals(
+                HttpStatus.NOT_FOUND,
+                status(get(dir.resolve("missing"), request -> {}).getResponse()));
+        assertEquals(
+                HttpStatus.NOT_FOUND,
+                status(get(Files.createDirectory(dir.resolve("d")), request -> {})
+                        .getResponse()));
     }
 
     @Test
     void whereTheServerOffersZeroCopyTheFileRegionIsHandedOver() throws Exception {
         Path file = Files.write(dir.resolve("f"), content);
         ZeroCopyResponse response = new ZeroCopyResponse();
-        MockServerWebExchange exchange = MockServerWebExchange.builder(
-                MockServerHttpRequest.get("/f").header(HttpHeaders.RANGE, "bytes=100-199").build()).build();
+        MockServerWebExchange exchange = MockServerWebExchange.builder(MockServerHttpRequest.get("/f")
+                        .header(HttpHeaders.RANGE, "bytes=100-199")
+                        .build())
+                .build();
         FileResponses.write(new ResponseSwap(exchange, response), file).block(WAIT);
         assertEquals(List.of(file + "@100+100"), response.regions);
 
         ZeroCopyResponse pooled = new ZeroCopyResponse();
-        FileResponses.write(new ResponseSwap(MockServerWebExchange.from(MockServerHttpRequest.get("/f")), pooled), file,
-                FileResponses.Options.defaults().withoutZeroCopy()).block(WAIT);
+        FileResponses.write(
+                        new ResponseSwap(MockServerWebExchange.from(MockServerHttpRequest.get("/f")), pooled),
+                        file,
+                        FileResponses.Options.defaults().withoutZeroCopy())
+                .block(WAIT);
         assertEquals(List.of(), pooled.regions);
         assertArrayEquals(content, body(pooled));
     }
@@ -177,14 +222,17 @@ class FileResponsesTest {
         MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/f"));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         ShrinkingResponse response = new ShrinkingResponse(file);
-        Throwable thrown = assertThrows(RuntimeException.class,
-                () -> FileResponses.write(new ResponseSwap(exchange, response), file).block(WAIT));
+        Throwable thrown = assertThrows(
+                RuntimeException.class,
+                () -> FileResponses.write(new ResponseSwap(exchange, response), file)
+                        .block(WAIT));
         failure.set(thrown.getCause() != null ? thrown.getCause() : thrown);
         assertInstanceOf(EOFException.class, failure.get());
         assertEquals(content.length, response.getHeaders().getContentLength());
     }
 
-    private MockServerWebExchange get(Path file, java.util.function.Consumer<MockServerHttpRequest.BaseBuilder<?>> headers) {
+    private MockServerWebExchange get(
+            Path file, java.util.function.Consumer<MockServerHttpRequest.BaseBuilder<?>> headers) {
         MockServerHttpRequest.BaseBuilder<?> request = MockServerHttpRequest.get("/f");
         headers.accept(request);
         MockServerWebExchange exchange = MockServerWebExchange.from(request.build());
@@ -193,16 +241,21 @@ class FileResponsesTest {
     }
 
     private static HttpStatus status(MockServerHttpResponse response) {
-        return response.getStatusCode() == null ? HttpStatus.OK : HttpStatus.valueOf(response.getStatusCode().value());
+        return response.getStatusCode() == null
+                ? HttpStatus.OK
+                : HttpStatus.valueOf(response.getStatusCode().value());
     }
 
     private static byte[] body(MockServerHttpResponse response) {
-        return DataBufferUtils.join(response.getBody()).map(buffer -> {
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            DataBufferUtils.release(buffer);
-            return bytes;
-        }).defaultIfEmpty(new byte[0]).block(WAIT);
+        return DataBufferUtils.join(response.getBody())
+                .map(buffer -> {
+                    byte[] bytes = new byte[buffer.readableByteCount()];
+                    buffer.read(bytes);
+                    DataBufferUtils.release(buffer);
+                    return bytes;
+                })
+                .defaultIfEmpty(new byte[0])
+                .block(WAIT);
     }
 
     /** A response that offers zero-copy and records the regions it is handed. */

@@ -43,7 +43,9 @@ class LentChunkLeakDetectionTest {
 
     @BeforeEach
     void listen() {
-        assertTrue(LeakDetection.enabled(), "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: run it in the leak-detection execution");
+        assertTrue(
+                LeakDetection.enabled(),
+                "needs -D" + LeakDetection.PROPERTY + "=true from JVM start: run it in the leak-detection execution");
         removeListener = LeakDetection.addListener(reported::add);
     }
 
@@ -59,19 +61,25 @@ class LentChunkLeakDetectionTest {
     void aBufferTouchedAndNeverReleasedIsReportedWithItsHint(String kind) throws Exception {
         Path file = Files.write(dir.resolve("source"), random(4096, 11));
         DataBufferFactory factory = kind.equals("netty")
-                ? new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT) : DefaultDataBufferFactory.sharedInstance;
+                ? new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT)
+                : DefaultDataBufferFactory.sharedInstance;
         String hint = "decoded by the " + kind + " test";
-        long read = DataBufferFiles.read(file, factory, ReadOptions.defaults().withLentChunks(ChunkPool.create(1024, 4)))
+        long read = DataBufferFiles.read(
+                        file, factory, ReadOptions.defaults().withLentChunks(ChunkPool.create(1024, 4)))
                 .doOnNext(buffer -> DataBufferUtils.touch(buffer, hint))
-                .count()                                           // releases nothing
+                .count() // releases nothing
                 .block(Duration.ofSeconds(30));
         assertEquals(4, read);
 
         LeakDetection.Leak leak = awaitLeak(hint);
         String report = leak.describe();
         assertTrue(report.contains("last touched (hint: " + hint + ")"), report);
-        assertTrue(frames(leak.lentAt()).anyMatch(frame -> frame.startsWith("io.sluice.internal.ChunkArena.lend")), report);
-        assertTrue(frames(leak.lastTouchedAt()).anyMatch(frame -> frame.startsWith(getClass().getName() + ".lambda")),
+        assertTrue(
+                frames(leak.lentAt()).anyMatch(frame -> frame.startsWith("io.sluice.internal.ChunkArena.lend")),
+                report);
+        assertTrue(
+                frames(leak.lastTouchedAt())
+                        .anyMatch(frame -> frame.startsWith(getClass().getName() + ".lambda")),
                 "the touch names the test's consumer:\n" + report);
     }
 
@@ -79,13 +87,14 @@ class LentChunkLeakDetectionTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             for (LeakDetection.Leak leak : reported) {
-                if (leak.lastTouchedAt() != null && leak.lastTouchedAt().getMessage().contains(hint)) {
+                if (leak.lastTouchedAt() != null
+                        && leak.lastTouchedAt().getMessage().contains(hint)) {
                     return leak;
                 }
             }
             System.gc();
             Thread.sleep(10);
-            ChunkPool.giveBack(ChunkPool.lend(ByteBuffer.allocate(1), () -> { }));   // a loan looks for collected ones
+            ChunkPool.giveBack(ChunkPool.lend(ByteBuffer.allocate(1), () -> {})); // a loan looks for collected ones
         }
         return fail("no leak reported with the hint '" + hint + "' in 30 s; reports: " + reported.size());
     }

@@ -34,25 +34,30 @@ final class MultipartForms {
     static final ResolvableType PART_EVENT = ResolvableType.forClass(PartEvent.class);
     static final Duration WAIT = Duration.ofSeconds(30);
 
-    private MultipartForms() {
-    }
+    private MultipartForms() {}
 
     /** A body and the boundary its Content-Type names. */
     record Body(String boundary, byte[] bytes) {
         MediaType contentType() {
             boolean token = boundary.chars().noneMatch(character -> "()<>@,;:\\\"/[]?={} \t".indexOf(character) >= 0);
-            return new MediaType(MediaType.MULTIPART_FORM_DATA, Map.of("boundary", token ? boundary : '"' + boundary + '"'));
+            return new MediaType(
+                    MediaType.MULTIPART_FORM_DATA, Map.of("boundary", token ? boundary : '"' + boundary + '"'));
         }
 
         MockServerHttpRequest request(Flux<DataBuffer> buffers) {
-            return MockServerHttpRequest.post("/upload").contentType(contentType()).body(buffers);
+            return MockServerHttpRequest.post("/upload")
+                    .contentType(contentType())
+                    .body(buffers);
         }
 
         @Override
         public String toString() {
             String text = new String(bytes, StandardCharsets.ISO_8859_1);
             return "Body[" + boundary + ", " + bytes.length + " bytes: "
-                    + (text.length() > 400 ? text.substring(0, 400) + "..." : text).replace("\r", "\\r").replace("\n", "\\n") + "]";
+                    + (text.length() > 400 ? text.substring(0, 400) + "..." : text)
+                            .replace("\r", "\\r")
+                            .replace("\n", "\\n")
+                    + "]";
         }
     }
 
@@ -60,12 +65,14 @@ final class MultipartForms {
     record Part(String kind, Map<String, List<String>> headers, String filename, String value, String content) {
         @Override
         public String toString() {
-            return "Part[" + kind + ", " + headers + ", " + filename + ", value " + shortened(value)
-                    + ", content " + shortened(content) + "]";
+            return "Part[" + kind + ", " + headers + ", " + filename + ", value " + shortened(value) + ", content "
+                    + shortened(content) + "]";
         }
 
         private static String shortened(String text) {
-            return text == null ? null : text.length() + " chars " + (text.length() > 80 ? text.substring(0, 80) + "..." : text);
+            return text == null
+                    ? null
+                    : text.length() + " chars " + (text.length() > 80 ? text.substring(0, 80) + "..." : text);
         }
     }
 
@@ -98,26 +105,28 @@ final class MultipartForms {
         ByteArrayOutputStream content = new ByteArrayOutputStream();
         Throwable[] error = new Throwable[1];
         events.doOnNext(event -> {
-            DataBuffer buffer = event.content();
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            DataBufferUtils.release(buffer);
-            content.writeBytes(bytes);
-            current.add(event);
-            if (event.isLast()) {
-                parts.add(part(current, content.toByteArray()));
-                current.clear();
-                content.reset();
-            }
-        }).onErrorResume(failure -> {
-            error[0] = failure;
-            return Flux.empty();
-        }).blockLast(WAIT);
+                    DataBuffer buffer = event.content();
+                    byte[] bytes = new byte[buffer.readableByteCount()];
+                    buffer.read(bytes);
+                    DataBufferUtils.release(buffer);
+                    content.writeBytes(bytes);
+                    current.add(event);
+                    if (event.isLast()) {
+                        parts.add(part(current, content.toByteArray()));
+                        current.clear();
+                        content.reset();
+                    }
+                })
+                .onErrorResume(failure -> {
+                    error[0] = failure;
+                    return Flux.empty();
+                })
+                .blockLast(WAIT);
         if (error[0] == null && !current.isEmpty()) {
             throw new AssertionError("the events completed inside a part: " + current);
         }
-        return new Outcome(parts, error[0] == null ? null : error[0].getClass(),
-                error[0] == null ? null : error[0].getMessage());
+        return new Outcome(
+                parts, error[0] == null ? null : error[0].getClass(), error[0] == null ? null : error[0].getMessage());
     }
 
     private static Part part(List<PartEvent> events, byte[] content) {
@@ -149,7 +158,8 @@ final class MultipartForms {
      * The body cut before each of {@code ends}, untracked: Spring's reader joins header buffers with
      * the factory, which takes only the factory's own buffers.
      */
-    static Flux<DataBuffer> untracked(org.springframework.core.io.buffer.DataBufferFactory factory, byte[] body, int[] ends) {
+    static Flux<DataBuffer> untracked(
+            org.springframework.core.io.buffer.DataBufferFactory factory, byte[] body, int[] ends) {
         return Flux.range(0, ends.length).map(index -> {
             int start = index == 0 ? 0 : ends[index - 1];
             DataBuffer buffer = factory.allocateBuffer(ends[index] - start);
@@ -185,7 +195,7 @@ final class MultipartForms {
         int parts = random.nextInt(maxParts + 1);
         for (int part = 0; part < parts; part++) {
             if (random.nextInt(8) == 0) {
-                body.writeBytes(ascii(" \t "));   // transport padding, read as a header line without a colon
+                body.writeBytes(ascii(" \t ")); // transport padding, read as a header line without a colon
             }
             body.writeBytes(ascii("\r\n"));
             body.writeBytes(headers(random, part));
@@ -206,7 +216,10 @@ final class MultipartForms {
         String disposition = "Content-Disposition: form-data; name=\"part" + part + "\"";
         switch (kind) {
             case 0, 1 -> {
-                headers.append(disposition).append("; filename=\"file").append(part).append(".bin\"\r\n");
+                headers.append(disposition)
+                        .append("; filename=\"file")
+                        .append(part)
+                        .append(".bin\"\r\n");
                 if (random.nextBoolean()) {
                     headers.append("Content-Type: application/octet-stream\r\n");
                 }
@@ -243,17 +256,17 @@ final class MultipartForms {
         ByteArrayOutputStream content = new ByteArrayOutputStream(size + 100);
         while (content.size() < size) {
             switch (random.nextInt(10)) {
-                case 0 -> content.write(delimiter, 0, random.nextInt(delimiter.length));   // a proper prefix
-                case 1 -> content.writeBytes(ascii("--" + boundary));                    // no CR LF before it
+                case 0 -> content.write(delimiter, 0, random.nextInt(delimiter.length)); // a proper prefix
+                case 1 -> content.writeBytes(ascii("--" + boundary)); // no CR LF before it
                 case 2 -> {
-                    byte[] near = delimiter.clone();                                     // one byte off
+                    byte[] near = delimiter.clone(); // one byte off
                     int at = random.nextInt(near.length);
                     near[at] = (byte) (near[at] ^ (1 + random.nextInt(255)));
                     content.writeBytes(near);
                 }
                 case 3 -> {
                     for (int i = random.nextInt(8); i >= 0; i--) {
-                        content.write(delimiter[delimiter.length - 1]);                   // the last byte, repeated
+                        content.write(delimiter[delimiter.length - 1]); // the last byte, repeated
                     }
                 }
                 case 4 -> content.writeBytes(ascii("\r\n\r\n--"));
@@ -295,7 +308,7 @@ final class MultipartForms {
             default -> {
                 byte[] delimiter = ascii("--" + boundary);
                 for (int at = indexOf(body, delimiter, 0); at >= 0; at = indexOf(body, delimiter, at + 1)) {
-                    int from = Math.max(1, at - 2);                                       // the CR LF too
+                    int from = Math.max(1, at - 2); // the CR LF too
                     ends.add(from + random.nextInt(delimiter.length + 2));
                     if (random.nextBoolean()) {
                         ends.add(from + random.nextInt(delimiter.length + 2));

@@ -7,10 +7,10 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.springframework.core.io.buffer.DataBufferFactory;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Hooks;
 
 import java.nio.charset.StandardCharsets;
@@ -33,7 +33,7 @@ class MultipartParserPropertyTest {
     /** Spring's parser reports an error it drops (a second failure after the first) on the console. */
     @BeforeContainer
     static void quietDroppedErrors() {
-        Hooks.onErrorDropped(dropped -> { });
+        Hooks.onErrorDropped(dropped -> {});
     }
 
     @AfterContainer
@@ -43,7 +43,11 @@ class MultipartParserPropertyTest {
 
     @Provide
     Arbitrary<String> factories() {
-        return Arbitraries.of("Default heap", "Default direct", "Netty 4 pooled direct", "Netty 4 unpooled heap",
+        return Arbitraries.of(
+                "Default heap",
+                "Default direct",
+                "Netty 4 pooled direct",
+                "Netty 4 unpooled heap",
                 "Netty 5 pooled direct");
     }
 
@@ -63,7 +67,8 @@ class MultipartParserPropertyTest {
         Body body = MultipartForms.form(random, 4);
         int[] ends = MultipartForms.cuts(random, body.bytes(), body.boundary());
         Outcome unlimited = MultipartForms.outcome(MultipartPublisher.read(
-                body.request(MultipartForms.cut(SpringBufferFactories.named("Default heap"), body.bytes(), ends).flux()),
+                body.request(MultipartForms.cut(SpringBufferFactories.named("Default heap"), body.bytes(), ends)
+                        .flux()),
                 MultipartForms.defaults()));
         assertSameAsSpring(SpringBufferFactories.named(factoryName), body, ends, limitsNear(random, unlimited));
     }
@@ -87,7 +92,7 @@ class MultipartParserPropertyTest {
             switch (random.nextInt(3)) {
                 case 0 -> maxPartSize = Math.max(0, size + random.nextInt(3) - 1);
                 case 1 -> maxInMemory = (int) Math.max(0, size + random.nextInt(3) - 1);
-                default -> { }
+                default -> {}
             }
         }
         int maxHeaders = random.nextInt(3) == 0 ? 60 + random.nextInt(120) : 10 * 1024;
@@ -99,12 +104,13 @@ class MultipartParserPropertyTest {
         // Spring's reader reads heap buffers: it drops a buffer now and then when it fails, which
         // would show in the pooled allocators the parser's own buffers are counted in
         Outcome expected = MultipartForms.outcome(MultipartForms.spring(
-                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)), limits));
+                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)),
+                limits));
         TrackedBuffers ours = MultipartForms.cut(factory, body.bytes(), ends);
         Outcome actual = MultipartForms.outcome(MultipartPublisher.read(body.request(ours.flux()), limits));
 
-        String context = body + " cut at " + shortened(ends) + " under " + limits
-                + "; Spring's error: " + expected.message() + "; ours: " + actual.message();
+        String context = body + " cut at " + shortened(ends) + " under " + limits + "; Spring's error: "
+                + expected.message() + "; ours: " + actual.message();
         assertEquals(expected.error(), actual.error(), context);
         if (expected.error() == null) {
             assertEquals(expected.parts(), actual.parts(), context);
@@ -116,7 +122,8 @@ class MultipartParserPropertyTest {
             assertEquals(expected.parts(), actual.parts().subList(0, springs), context);
         }
         assertEquals(List.of(), ours.problems());
-        assertEquals(Collections.nCopies(ours.createdCount(), 1), ours.releaseCounts(), "each body buffer released once");
+        assertEquals(
+                Collections.nCopies(ours.createdCount(), 1), ours.releaseCounts(), "each body buffer released once");
         SpringBufferFactories.assertNoLiveAllocations(factory);
     }
 }

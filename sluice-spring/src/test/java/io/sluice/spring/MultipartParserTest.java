@@ -55,7 +55,7 @@ class MultipartParserTest {
     /** Spring's parser reports an error it drops (a second failure after the first) on the console. */
     @BeforeAll
     static void quietDroppedErrors() {
-        Hooks.onErrorDropped(dropped -> { });
+        Hooks.onErrorDropped(dropped -> {});
     }
 
     @AfterAll
@@ -76,11 +76,17 @@ class MultipartParserTest {
                 malformed("a boundary line and nothing after it", "--" + BOUNDARY + "\r\n"),
                 malformed("a single hyphen after the boundary", "--" + BOUNDARY + "-"),
                 malformed("garbage after the boundary line", "--" + BOUNDARY + "garbage\r\nno blank line"),
-                malformed("garbage after the boundary, then a part", "--" + BOUNDARY + "garbage\r\n"
-                        + "Content-Disposition: form-data; name=\"f\"\r\n\r\nvalue\r\n--" + BOUNDARY + "--"),
-                malformed("headers over the limit", "--" + BOUNDARY + "\r\nX-Long: " + "x".repeat(11 * 1024)
-                        + "\r\n\r\ncontent\r\n--" + BOUNDARY + "--"),
-                malformed("headers over the limit, never ending", "--" + BOUNDARY + "\r\nX-Long: " + "x".repeat(11 * 1024)),
+                malformed(
+                        "garbage after the boundary, then a part",
+                        "--" + BOUNDARY + "garbage\r\n"
+                                + "Content-Disposition: form-data; name=\"f\"\r\n\r\nvalue\r\n--" + BOUNDARY + "--"),
+                malformed(
+                        "headers over the limit",
+                        "--" + BOUNDARY + "\r\nX-Long: " + "x".repeat(11 * 1024) + "\r\n\r\ncontent\r\n--" + BOUNDARY
+                                + "--"),
+                malformed(
+                        "headers over the limit, never ending",
+                        "--" + BOUNDARY + "\r\nX-Long: " + "x".repeat(11 * 1024)),
                 malformed("the close delimiter only", "--" + BOUNDARY + "--"));
     }
 
@@ -99,10 +105,12 @@ class MultipartParserTest {
 
     @Test
     void aContentTypeWithoutBoundaryFailsAsSpringsDoesWithoutReadingTheBody() {
-        for (MediaType type : List.of(MediaType.MULTIPART_FORM_DATA, MediaType.parseMediaType("multipart/form-data; boundary=\"\""))) {
+        for (MediaType type : List.of(
+                MediaType.MULTIPART_FORM_DATA, MediaType.parseMediaType("multipart/form-data; boundary=\"\""))) {
             AtomicBoolean subscribed = new AtomicBoolean();
             Flux<DataBuffer> body = Flux.<DataBuffer>empty().doOnSubscribe(subscription -> subscribed.set(true));
-            MockServerHttpRequest request = MockServerHttpRequest.post("/").contentType(type).body(body);
+            MockServerHttpRequest request =
+                    MockServerHttpRequest.post("/").contentType(type).body(body);
 
             Outcome ours = MultipartForms.outcome(MultipartPublisher.read(request, MultipartForms.defaults()));
             Outcome springs = MultipartForms.outcome(MultipartForms.spring(
@@ -121,31 +129,56 @@ class MultipartParserTest {
 
     /** Three parts: a field, a file, another field. */
     private static Body threeParts() {
-        return new Body(BOUNDARY, MultipartForms.ascii("--" + BOUNDARY + "\r\n"
-                + "Content-Disposition: form-data; name=\"field\"\r\n\r\n" + FIELD + "\r\n--" + BOUNDARY + "\r\n"
-                + "Content-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n" + FILE + "\r\n--" + BOUNDARY + "\r\n"
-                + "Content-Disposition: form-data; name=\"x\"\r\n\r\nx\r\n--" + BOUNDARY + "--\r\n"));
+        return new Body(
+                BOUNDARY,
+                MultipartForms.ascii("--" + BOUNDARY + "\r\n"
+                        + "Content-Disposition: form-data; name=\"field\"\r\n\r\n" + FIELD + "\r\n--" + BOUNDARY
+                        + "\r\n"
+                        + "Content-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n" + FILE + "\r\n--"
+                        + BOUNDARY + "\r\n"
+                        + "Content-Disposition: form-data; name=\"x\"\r\n\r\nx\r\n--" + BOUNDARY + "--\r\n"));
     }
 
     /** The headers' size as the limit counts it: from the boundary's end through the blank line, less one. */
-    private static final int FILE_HEADERS_SIZE = ("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n").length() - 1;
+    private static final int FILE_HEADERS_SIZE =
+            ("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n").length() - 1;
 
     static Stream<Arguments> limits() {
         MultipartLimits none = new MultipartLimits(-1, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8);
         return Stream.of(
                 limit("3 parts of 3", new MultipartLimits(3, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8), null),
-                limit("3 parts of 2", new MultipartLimits(2, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8), DecodingException.class),
-                limit("headers at the limit", new MultipartLimits(-1, FILE_HEADERS_SIZE, 256 * 1024, -1, StandardCharsets.UTF_8), null),
-                limit("headers one byte over", new MultipartLimits(-1, FILE_HEADERS_SIZE - 1, 256 * 1024, -1, StandardCharsets.UTF_8),
+                limit(
+                        "3 parts of 2",
+                        new MultipartLimits(2, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8),
+                        DecodingException.class),
+                limit(
+                        "headers at the limit",
+                        new MultipartLimits(-1, FILE_HEADERS_SIZE, 256 * 1024, -1, StandardCharsets.UTF_8),
+                        null),
+                limit(
+                        "headers one byte over",
+                        new MultipartLimits(-1, FILE_HEADERS_SIZE - 1, 256 * 1024, -1, StandardCharsets.UTF_8),
                         DataBufferLimitException.class),
-                limit("a field at the in-memory limit", new MultipartLimits(-1, 10 * 1024, FIELD.length(), -1, StandardCharsets.UTF_8), null),
-                limit("a field one byte over the in-memory limit",
-                        new MultipartLimits(-1, 10 * 1024, FIELD.length() - 1, -1, StandardCharsets.UTF_8), DataBufferLimitException.class),
-                limit("a field one byte over the part limit",
-                        new MultipartLimits(-1, 10 * 1024, 256 * 1024, FIELD.length() - 1, StandardCharsets.UTF_8), DataBufferLimitException.class),
-                limit("a file at the part limit", new MultipartLimits(-1, 10 * 1024, 256 * 1024, FILE.length(), StandardCharsets.UTF_8), null),
-                limit("a file one byte over the part limit",
-                        new MultipartLimits(-1, 10 * 1024, 256 * 1024, FILE.length() - 1, StandardCharsets.UTF_8), DataBufferLimitException.class),
+                limit(
+                        "a field at the in-memory limit",
+                        new MultipartLimits(-1, 10 * 1024, FIELD.length(), -1, StandardCharsets.UTF_8),
+                        null),
+                limit(
+                        "a field one byte over the in-memory limit",
+                        new MultipartLimits(-1, 10 * 1024, FIELD.length() - 1, -1, StandardCharsets.UTF_8),
+                        DataBufferLimitException.class),
+                limit(
+                        "a field one byte over the part limit",
+                        new MultipartLimits(-1, 10 * 1024, 256 * 1024, FIELD.length() - 1, StandardCharsets.UTF_8),
+                        DataBufferLimitException.class),
+                limit(
+                        "a file at the part limit",
+                        new MultipartLimits(-1, 10 * 1024, 256 * 1024, FILE.length(), StandardCharsets.UTF_8),
+                        null),
+                limit(
+                        "a file one byte over the part limit",
+                        new MultipartLimits(-1, 10 * 1024, 256 * 1024, FILE.length() - 1, StandardCharsets.UTF_8),
+                        DataBufferLimitException.class),
                 limit("no limits", none, null));
     }
 
@@ -155,8 +188,8 @@ class MultipartParserTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("limits")
-    void aLimitMetHoldsAndOneExceededFailsAsSpringsReaderFails(MultipartLimits limits, Class<? extends Throwable> expected)
-            throws InterruptedException {
+    void aLimitMetHoldsAndOneExceededFailsAsSpringsReaderFails(
+            MultipartLimits limits, Class<? extends Throwable> expected) throws InterruptedException {
         for (int piece : new int[] {1, 5, 64, 4096}) {
             Outcome ours = assertSameAsSpring(threeParts(), piece, limits);
             assertEquals(expected, ours.error(), "in pieces of " + piece + ": " + ours.message());
@@ -174,12 +207,17 @@ class MultipartParserTest {
         Body body = threeParts();
         int[] ends = pieces(body.bytes().length, 4);
         Long events = MultipartPublisher.read(
-                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)),
-                MultipartForms.defaults()).doOnNext(event -> DataBufferUtils.release(event.content())).count().block();
+                        body.request(
+                                MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)),
+                        MultipartForms.defaults())
+                .doOnNext(event -> DataBufferUtils.release(event.content()))
+                .count()
+                .block();
         for (int cancelAfter = 0; cancelAfter <= events + 1; cancelAfter++) {
             TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
             CancellingReader reader = new CancellingReader(cancelAfter);
-            MultipartPublisher.read(body.request(buffers.flux()), MultipartForms.defaults()).subscribe(reader);
+            MultipartPublisher.read(body.request(buffers.flux()), MultipartForms.defaults())
+                    .subscribe(reader);
             assertTrue(reader.cancelled || reader.ended, "after " + cancelAfter);
             assertAllReleasedOnce(buffers);
         }
@@ -217,7 +255,8 @@ class MultipartParserTest {
         TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), pieces(body.bytes().length, 5));
         AtomicBoolean cancelled = new AtomicBoolean();
         List<PartEvent> received = new ArrayList<>();
-        MultipartPublisher.read(body.request(buffers.flux().doOnCancel(() -> cancelled.set(true))), MultipartForms.defaults())
+        MultipartPublisher.read(
+                        body.request(buffers.flux().doOnCancel(() -> cancelled.set(true))), MultipartForms.defaults())
                 .subscribe(new org.reactivestreams.Subscriber<PartEvent>() {
                     @Override
                     public void onSubscribe(Subscription subscription) {
@@ -232,12 +271,10 @@ class MultipartParserTest {
                     }
 
                     @Override
-                    public void onError(Throwable error) {
-                    }
+                    public void onError(Throwable error) {}
 
                     @Override
-                    public void onComplete() {
-                    }
+                    public void onComplete() {}
                 });
         assertEquals(1, received.size(), "nothing is signalled after the throw");
         assertTrue(cancelled.get(), "the body is cancelled");
@@ -253,7 +290,8 @@ class MultipartParserTest {
         TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
         AtomicLong requested = new AtomicLong();
         AtomicLong delivered = new AtomicLong();
-        Flux<DataBuffer> counted = buffers.flux().doOnRequest(requested::addAndGet).doOnNext(buffer -> delivered.incrementAndGet());
+        Flux<DataBuffer> counted =
+                buffers.flux().doOnRequest(requested::addAndGet).doOnNext(buffer -> delivered.incrementAndGet());
         List<PartEvent> received = new ArrayList<>();
         BaseSubscriber<PartEvent> reader = new BaseSubscriber<>() {
             @Override
@@ -267,7 +305,8 @@ class MultipartParserTest {
                 DataBufferUtils.release(event.content());
             }
         };
-        MultipartPublisher.read(body.request(counted), MultipartForms.defaults()).subscribe(reader);
+        MultipartPublisher.read(body.request(counted), MultipartForms.defaults())
+                .subscribe(reader);
         assertEquals(0, requested.get(), "nothing is read before an event is wanted");
         for (int event = 1; event <= 6 && !reader.isDisposed(); event++) {
             reader.request(1);
@@ -286,7 +325,8 @@ class MultipartParserTest {
         Body body = threeParts();
         Flux<DataBuffer> reading = Flux.deferContextual(context -> {
             seen.set(context.getOrDefault("request", "none"));
-            return MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), pieces(body.bytes().length, 64));
+            return MultipartForms.untracked(
+                    DefaultDataBufferFactory.sharedInstance, body.bytes(), pieces(body.bytes().length, 64));
         });
         MultipartPublisher.read(body.request(reading), MultipartForms.defaults())
                 .doOnNext(event -> DataBufferUtils.release(event.content()))
@@ -319,10 +359,12 @@ class MultipartParserTest {
     // ---- helpers ----
 
     /** Ours and Spring's outcome on {@code body} in pieces of {@code piece}, equal; ours released every buffer. */
-    private static Outcome assertSameAsSpring(Body body, int piece, MultipartLimits limits) throws InterruptedException {
+    private static Outcome assertSameAsSpring(Body body, int piece, MultipartLimits limits)
+            throws InterruptedException {
         int[] ends = pieces(body.bytes().length, piece);
         Outcome springs = MultipartForms.outcome(MultipartForms.spring(
-                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)), limits));
+                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)),
+                limits));
         TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
         Outcome ours = MultipartForms.outcome(MultipartPublisher.read(body.request(buffers.flux()), limits));
         String context = "in pieces of " + piece + "; Spring's: " + springs.message() + "; ours: " + ours.message();
@@ -338,12 +380,17 @@ class MultipartParserTest {
         if (length == 0) {
             return new int[0];
         }
-        return IntStream.iterate(piece, end -> end < length + piece, end -> end + piece).map(end -> Math.min(end, length)).toArray();
+        return IntStream.iterate(piece, end -> end < length + piece, end -> end + piece)
+                .map(end -> Math.min(end, length))
+                .toArray();
     }
 
     private static void assertAllReleasedOnce(TrackedBuffers buffers) throws InterruptedException {
         assertEquals(List.of(), buffers.problems());
-        assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts(), "each body buffer released once");
+        assertEquals(
+                Collections.nCopies(buffers.createdCount(), 1),
+                buffers.releaseCounts(),
+                "each body buffer released once");
         SpringBufferFactories.assertNoLiveAllocations(POOLED);
     }
 

@@ -48,19 +48,38 @@ class NettyBuffersReadTest {
 
     @ParameterizedTest(name = "{0} bytes from {2} for {3}, chunks of {1}")
     @CsvSource({
-            "0, 4096, 0, -1", "1, 4096, 0, -1", "4095, 4096, 0, -1", "4096, 4096, 0, -1", "4097, 4096, 0, -1",
-            "1000003, 65536, 0, -1", "1000003, 65536, 65535, 131074", "300000, 1000, 999, 5000"})
+        "0, 4096, 0, -1",
+        "1, 4096, 0, -1",
+        "4095, 4096, 0, -1",
+        "4096, 4096, 0, -1",
+        "4097, 4096, 0, -1",
+        "1000003, 65536, 0, -1",
+        "1000003, 65536, 65535, 131074",
+        "300000, 1000, 999, 5000"
+    })
     void everyBufferIsNettysOverTheExactBytesAndItsReleaseGivesTheChunkBack(
             int size, int chunkBytes, long offset, long length) throws IOException {
-        DataBufferFilesReadTest.assertExactBytesAndEveryChunkBack(dir, size, chunkBytes, offset, length,
-                (file, options) -> DataBufferFiles.read(file, netty, options), buffer -> assertEquals(1,
-                        assertInstanceOf(NettyDataBuffer.class, buffer).getNativeBuffer().refCnt()));
+        DataBufferFilesReadTest.assertExactBytesAndEveryChunkBack(
+                dir,
+                size,
+                chunkBytes,
+                offset,
+                length,
+                (file, options) -> DataBufferFiles.read(file, netty, options),
+                buffer -> assertEquals(
+                        1,
+                        assertInstanceOf(NettyDataBuffer.class, buffer)
+                                .getNativeBuffer()
+                                .refCnt()));
     }
 
     @Test
     void aSecondReleaseIsRefusedByNettyAndGivesNothingBackTwice() throws IOException {
-        DataBufferFilesReadTest.assertSecondReleaseRefused(dir, (file, options) -> DataBufferFiles.read(file, netty,
-                options), IllegalReferenceCountException.class, first -> assertThrows(
+        DataBufferFilesReadTest.assertSecondReleaseRefused(
+                dir,
+                (file, options) -> DataBufferFiles.read(file, netty, options),
+                IllegalReferenceCountException.class,
+                first -> assertThrows(
                         IllegalReferenceCountException.class, ((NettyDataBuffer) first).getNativeBuffer()::release));
     }
 
@@ -68,7 +87,8 @@ class NettyBuffersReadTest {
     void retainedAndSplitPartsHoldTheChunkUntilNettysCountReachesZero() throws IOException {
         Path file = Files.write(dir.resolve("source"), random(4000, 2));
         ChunkPool pool = ChunkPool.create(4096, 2);
-        DataBuffer buffer = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
+        DataBuffer buffer = DataBufferFiles.read(
+                        file, netty, ReadOptions.defaults().withLentChunks(pool))
                 .blockFirst(WAIT);
 
         DataBufferUtils.retain(buffer);
@@ -85,8 +105,11 @@ class NettyBuffersReadTest {
         Path file = Files.write(dir.resolve("source"), random(100_000, 3));
         ChunkPool pool = ChunkPool.create(4096, 8);
 
-        List<DataBuffer> firstThree = DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool))
-                .take(3).collectList().block(WAIT);
+        List<DataBuffer> firstThree = DataBufferFiles.read(
+                        file, netty, ReadOptions.defaults().withLentChunks(pool))
+                .take(3)
+                .collectList()
+                .block(WAIT);
 
         assertEquals(3, firstThree.size());
         firstThree.forEach(DataBufferUtils::release);
@@ -99,8 +122,13 @@ class NettyBuffersReadTest {
         ChunkPool pool = ChunkPool.create(4096, 8);
 
         // Spring's join over a limit fails on the buffer that passes it and releases what it had.
-        Throwable failure = assertThrows(RuntimeException.class, () -> DataBufferUtils.join(
-                DataBufferFiles.read(file, netty, ReadOptions.defaults().withLentChunks(pool)), 10_000).block(WAIT));
+        Throwable failure = assertThrows(
+                RuntimeException.class,
+                () -> DataBufferUtils.join(
+                                DataBufferFiles.read(
+                                        file, netty, ReadOptions.defaults().withLentChunks(pool)),
+                                10_000)
+                        .block(WAIT));
 
         assertInstanceOf(DataBufferLimitException.class, rootOf(failure));
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
@@ -112,15 +140,21 @@ class NettyBuffersReadTest {
         Path file = Files.write(dir.resolve("source"), content);
         ChunkPool pool = ChunkPool.create(4096, 4);
 
-        byte[] read = DataBufferFilesReadTest.readReleasing(DataBufferFiles.read(file,
-                DefaultDataBufferFactory.sharedInstance, ReadOptions.defaults().withLentChunks(pool)), buffer -> {
+        byte[] read = DataBufferFilesReadTest.readReleasing(
+                DataBufferFiles.read(
+                        file,
+                        DefaultDataBufferFactory.sharedInstance,
+                        ReadOptions.defaults().withLentChunks(pool)),
+                buffer -> {
                     assertFalse(buffer instanceof NettyDataBuffer);
                     assertInstanceOf(LentChunkBuffer.class, buffer);
                 });
 
         assertArrayEquals(content, read);
         assertEquals(pool.allocatedChunks(), pool.idleChunks(), "every chunk is back: " + pool);
-        assertEquals("factory", assertThrows(NullPointerException.class,
-                () -> DataBufferFiles.read(file, null, ReadOptions.defaults())).getMessage());
+        assertEquals(
+                "factory",
+                assertThrows(NullPointerException.class, () -> DataBufferFiles.read(file, null, ReadOptions.defaults()))
+                        .getMessage());
     }
 }

@@ -65,7 +65,8 @@ class NettyBuffersWriteTest {
                 .doOnNext(buffer -> started.countDown())
                 .doOnCancel(sourceCancelled::countDown);
 
-        Disposable write = DataBufferFiles.write(endless, dir.resolve("cancelled")).subscribe();
+        Disposable write =
+                DataBufferFiles.write(endless, dir.resolve("cancelled")).subscribe();
         assertTrue(started.await(30, TimeUnit.SECONDS));
         write.dispose();
 
@@ -75,8 +76,12 @@ class NettyBuffersWriteTest {
 
     @Test
     void aFailedWriteReleasesWhatItReceivedOnce() {
-        Throwable failed = assertThrows(RuntimeException.class, () -> DataBufferFiles.write(
-                buffers(random(100_000, 13), 4000), dir.resolve("missing").resolve("target")).block(WAIT));
+        Throwable failed = assertThrows(
+                RuntimeException.class,
+                () -> DataBufferFiles.write(
+                                buffers(random(100_000, 13), 4000),
+                                dir.resolve("missing").resolve("target"))
+                        .block(WAIT));
 
         assertInstanceOf(NoSuchFileException.class, rootOf(failed));
         assertEachHeldOnlyByTheTest();
@@ -106,15 +111,17 @@ class NettyBuffersWriteTest {
     }
 
     private void assertEachHeldOnlyByTheTest() {
-        List<Integer> references = sent.stream().map(buffer -> buffer.getNativeBuffer().refCnt()).toList();
+        List<Integer> references =
+                sent.stream().map(buffer -> buffer.getNativeBuffer().refCnt()).toList();
         assertEquals(Collections.nCopies(sent.size(), 1), references);
-        sent.forEach(NettyDataBuffer::release);     // throws IllegalReferenceCountException if released twice
+        sent.forEach(NettyDataBuffer::release); // throws IllegalReferenceCountException if released twice
     }
 
     /** After a cancel the writer releases what it held on its drain: waits for that, then checks. */
     private void awaitEachHeldOnlyByTheTest() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (sent.stream().anyMatch(buffer -> buffer.getNativeBuffer().refCnt() > 1) && System.nanoTime() < deadline) {
+        while (sent.stream().anyMatch(buffer -> buffer.getNativeBuffer().refCnt() > 1)
+                && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         assertEachHeldOnlyByTheTest();

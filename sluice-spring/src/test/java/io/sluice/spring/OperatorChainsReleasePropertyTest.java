@@ -56,7 +56,7 @@ class OperatorChainsReleasePropertyTest {
     /** Longest a correct run takes to give everything back after the write ended. */
     private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private static ResourceLeakDetector.Level previousLevel;   // the container's thread only
+    private static ResourceLeakDetector.Level previousLevel; // the container's thread only
     /** Buffers no subscriber could reach (see above), over the whole run: reported, not failed on. */
     private static final AtomicLong LOST_BY_REACTOR = new AtomicLong();
 
@@ -72,7 +72,8 @@ class OperatorChainsReleasePropertyTest {
     static void restore() {
         ResourceLeakDetector.setLevel(previousLevel);
         if (LOST_BY_REACTOR.get() > 0) {
-            System.out.println(LOST_BY_REACTOR.get() + " buffers lost inside Reactor's operators, never emitted nor discarded");
+            System.out.println(
+                    LOST_BY_REACTOR.get() + " buffers lost inside Reactor's operators, never emitted nor discarded");
         }
     }
 
@@ -82,7 +83,8 @@ class OperatorChainsReleasePropertyTest {
         PUBLISH_ON_ONE_AHEAD(body -> body.publishOn(Schedulers.parallel(), 1)),
         DELAY_ELEMENTS(body -> body.delayElements(Duration.ofMillis(1))),
         BUFFER(body -> body.buffer(4).flatMapIterable(list -> list)),
-        BUFFER_ACROSS_THREADS(body -> body.buffer(3).publishOn(Schedulers.parallel(), 4).concatMapIterable(list -> list)),
+        BUFFER_ACROSS_THREADS(
+                body -> body.buffer(3).publishOn(Schedulers.parallel(), 4).concatMapIterable(list -> list)),
         LIMIT_RATE(body -> body.limitRate(8)),
         CONCAT_MAP(body -> body.concatMap(Mono::just)),
         CONCAT_MAP_DELAYED(body -> body.concatMap(buffer -> Mono.just(buffer).delayElement(Duration.ofMillis(1)))),
@@ -117,7 +119,8 @@ class OperatorChainsReleasePropertyTest {
             @ForAll @IntRange(min = 1, max = 80) int items,
             @ForAll @IntRange(min = 1, max = 16_384) int itemBytes,
             @ForAll @IntRange(min = 0, max = 30) int endAfter,
-            @ForAll @IntRange(min = 0, max = 3_000) int pauseMicros) throws Exception {
+            @ForAll @IntRange(min = 0, max = 3_000) int pauseMicros)
+            throws Exception {
         List<NettyDataBuffer> sent = Collections.synchronizedList(new ArrayList<>());
         Set<Object> reached = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         Flux<DataBuffer> made = Flux.range(0, end == End.SOURCE_ERROR ? Math.min(endAfter, items) : items)
@@ -136,7 +139,7 @@ class OperatorChainsReleasePropertyTest {
             if (end == End.WRITE_TIMEOUT) {
                 write = write.timeout(Duration.ofNanos(TimeUnit.MICROSECONDS.toNanos(1_000 + pauseMicros)));
             }
-            Disposable subscribed = write.subscribe(written -> { }, failed -> { });
+            Disposable subscribed = write.subscribe(written -> {}, failed -> {});
             if (end == End.CANCEL) {
                 awaitMade(sent, Math.min(endAfter, items), subscribed);
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(pauseMicros));
@@ -146,7 +149,7 @@ class OperatorChainsReleasePropertyTest {
             assertEachReachedHeldOnlyByTheTest(sent, reached);
         } finally {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            giveBackTheTests(sent);               // and those made after the check, by a late request
+            giveBackTheTests(sent); // and those made after the check, by a late request
 
             try (var entries = Files.list(dir)) {
                 for (Path entry : entries.toList()) {
@@ -196,7 +199,7 @@ class OperatorChainsReleasePropertyTest {
     /** The test's watch on the discard hook, after the write's own: what the chain dropped. */
     private static void watch(Object dropped, Set<Object> reached) {
         if (dropped instanceof Collection<?> several) {
-            several.forEach(one -> watch(one, reached));   // buffer()'s lists, dropped whole
+            several.forEach(one -> watch(one, reached)); // buffer()'s lists, dropped whole
         } else {
             reached.add(dropped);
         }
@@ -213,8 +216,10 @@ class OperatorChainsReleasePropertyTest {
         int seen = -1;
         while (System.nanoTime() < deadline) {
             List<NettyDataBuffer> now = List.copyOf(sent);
-            if (now.size() == seen && now.stream().filter(reached::contains)
-                    .allMatch(buffer -> buffer.getNativeBuffer().refCnt() <= 1)) {
+            if (now.size() == seen
+                    && now.stream()
+                            .filter(reached::contains)
+                            .allMatch(buffer -> buffer.getNativeBuffer().refCnt() <= 1)) {
                 break;
             }
             seen = now.size();
@@ -222,7 +227,8 @@ class OperatorChainsReleasePropertyTest {
         }
         List<NettyDataBuffer> all = List.copyOf(sent);
         List<NettyDataBuffer> ours = all.stream().filter(reached::contains).toList();
-        List<Integer> references = ours.stream().map(buffer -> buffer.getNativeBuffer().refCnt()).toList();
+        List<Integer> references =
+                ours.stream().map(buffer -> buffer.getNativeBuffer().refCnt()).toList();
         long lostByReactor = all.size() - ours.size();
         giveBackTheTests(all);
         if (lostByReactor > 0) {
@@ -230,7 +236,10 @@ class OperatorChainsReleasePropertyTest {
         }
         long leaked = references.stream().filter(count -> count > 1).count();
         long releasedTwice = references.stream().filter(count -> count == 0).count();
-        assertEquals(Collections.nCopies(ours.size(), 1), references, leaked + " of " + ours.size()
-                + " buffers the write reached left unreleased, " + releasedTwice + " released twice");
+        assertEquals(
+                Collections.nCopies(ours.size(), 1),
+                references,
+                leaked + " of " + ours.size() + " buffers the write reached left unreleased, " + releasedTwice
+                        + " released twice");
     }
 }

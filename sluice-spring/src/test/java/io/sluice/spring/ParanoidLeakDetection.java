@@ -8,7 +8,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /** Runs a test class with Netty's leak detector at PARANOID (tracking every buffer), then restores its level. */
 final class ParanoidLeakDetection implements BeforeAllCallback, AfterAllCallback {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ParanoidLeakDetection.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(ParanoidLeakDetection.class);
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -18,7 +19,7 @@ final class ParanoidLeakDetection implements BeforeAllCallback, AfterAllCallback
 
     @Override
     public void afterAll(ExtensionContext context) {
-        ResourceLeakDetector.setLevel(context.getStore(NAMESPACE)
-                .get(ResourceLeakDetector.Level.class, ResourceLeakDetector.Level.class));
+        ResourceLeakDetector.setLevel(
+                context.getStore(NAMESPACE).get(ResourceLeakDetector.Level.class, ResourceLeakDetector.Level.class));
     }
 }

@@ -41,9 +41,9 @@ class PartCursorPropertyTest {
             @ForAll @IntRange(min = 0, max = 40) int endAfter,
             @ForAll long seed) {
         List<TrackedBuffers> parts = new ArrayList<>();
-        List<int[]> eventOf = new ArrayList<>();           // event index -> {part, index in part}
+        List<int[]> eventOf = new ArrayList<>(); // event index -> {part, index in part}
         for (int part = 0; part < contentEvents.size(); part++) {
-            int events = contentEvents.get(part) + 1;      // the content events and the last
+            int events = contentEvents.get(part) + 1; // the content events and the last
             byte[] bytes = new byte[events];
             for (int i = 0; i < events; i++) {
                 bytes[i] = (byte) (part * 16 + i);
@@ -89,7 +89,7 @@ class PartCursorPropertyTest {
             }
             part++;
         }
-        cursor.cancel();                                    // as the store does when it ends
+        cursor.cancel(); // as the store does when it ends
 
         for (TrackedBuffers buffers : parts) {
             assertEquals(List.of(), buffers.problems());

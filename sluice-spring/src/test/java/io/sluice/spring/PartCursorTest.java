@@ -59,8 +59,8 @@ class PartCursorTest {
 
     @Test
     void aRequestThatIsNotPositiveFailsThePartWithRule3_9() {
-        PartCursor cursor = PartCursor.over(Flux.fromIterable(file("a", new TrackedBuffers(bytes("x"), 1, null).flux())),
-                Context.empty());
+        PartCursor cursor = PartCursor.over(
+                Flux.fromIterable(file("a", new TrackedBuffers(bytes("x"), 1, null).flux())), Context.empty());
         cursor.nextHead().block(WAIT);
         Recorder contents = new Recorder(0);
         cursor.partContents().subscribe(contents);
@@ -72,8 +72,8 @@ class PartCursorTest {
 
     @Test
     void aPartsContentsRefuseASecondSubscriber() {
-        PartCursor cursor = PartCursor.over(Flux.fromIterable(file("a", new TrackedBuffers(bytes("x"), 1, null).flux())),
-                Context.empty());
+        PartCursor cursor = PartCursor.over(
+                Flux.fromIterable(file("a", new TrackedBuffers(bytes("x"), 1, null).flux())), Context.empty());
         cursor.nextHead().block(WAIT);
         Publisher<DataBuffer> contents = cursor.partContents();
         Recorder first = new Recorder(1);
@@ -93,13 +93,13 @@ class PartCursorTest {
         List<PartEvent> events = file("a", buffers.flux());
         LateSource source = new LateSource(events, 4);
         PartCursor cursor = PartCursor.over(source, Context.empty());
-        assertNotNull(cursor.nextHead().block(WAIT));   // the head is queued, not taken
+        assertNotNull(cursor.nextHead().block(WAIT)); // the head is queued, not taken
 
         cursor.cancel();
 
         assertTrue(source.cancelled, "the upstream is cancelled");
         for (int i = source.sent; i < events.size(); i++) {
-            DataBufferUtils.release(events.get(i).content());   // never sent: the test's to release
+            DataBufferUtils.release(events.get(i).content()); // never sent: the test's to release
         }
         assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts());
     }
@@ -121,16 +121,17 @@ class PartCursorTest {
             }
         };
 
-        cursor.partContents().subscribe(throwing);   // the throw reaches the cursor's drain, not here
+        cursor.partContents().subscribe(throwing); // the throw reaches the cursor's drain, not here
 
         assertTrue(source.cancelled, "the upstream is cancelled");
-        throwing.releaseAll();                       // the one buffer it received is its own (M1)
+        throwing.releaseAll(); // the one buffer it received is its own (M1)
         for (int i = source.sent; i < events.size(); i++) {
-            DataBufferUtils.release(events.get(i).content());   // never sent: the test's to release
+            DataBufferUtils.release(events.get(i).content()); // never sent: the test's to release
         }
         assertEquals(Collections.nCopies(first.createdCount(), 1), first.releaseCounts());
         assertEquals(Collections.nCopies(second.createdCount(), 1), second.releaseCounts());
-        IllegalStateException next = assertThrows(IllegalStateException.class, () -> cursor.nextHead().block(WAIT));
+        IllegalStateException next = assertThrows(
+                IllegalStateException.class, () -> cursor.nextHead().block(WAIT));
         assertTrue(next.getMessage().contains("ended by a failure"), next.getMessage());
     }
 
@@ -150,7 +151,9 @@ class PartCursorTest {
 
     private static List<PartEvent> file(String name, Flux<DataBuffer> content) {
         return FilePartEvent.create(name, name + ".bin", MediaType.APPLICATION_OCTET_STREAM, content)
-                .cast(PartEvent.class).collectList().block(WAIT);
+                .cast(PartEvent.class)
+                .collectList()
+                .block(WAIT);
     }
 
     private static byte[] bytes(String text) {

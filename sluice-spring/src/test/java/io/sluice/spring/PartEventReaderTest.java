@@ -47,7 +47,7 @@ class PartEventReaderTest {
     /** Spring's parser reports an error it drops (a second failure after the first) on the console. */
     @BeforeAll
     static void quietDroppedErrors() {
-        Hooks.onErrorDropped(dropped -> { });
+        Hooks.onErrorDropped(dropped -> {});
     }
 
     @AfterAll
@@ -62,7 +62,9 @@ class PartEventReaderTest {
         for (int form = 0; form < 40; form++) {
             Body body = MultipartForms.form(random, 6);
             int[] ends = MultipartForms.cuts(random, body.bytes(), body.boundary());
-            parts += assertSameAsSpring(body, ends, reader -> { }, spring -> { }).parts().size();
+            parts += assertSameAsSpring(body, ends, reader -> {}, spring -> {})
+                    .parts()
+                    .size();
         }
         assertTrue(parts > 40, "the forms had parts: " + parts);
     }
@@ -71,14 +73,21 @@ class PartEventReaderTest {
     @ValueSource(strings = {"parts", "headers", "in-memory", "part"})
     void eachLimitSetFailsAsSpringsReaderFailsAndOneMetHolds(String limit) throws InterruptedException {
         Body body = threeParts();
-        int[] ends = IntStream.rangeClosed(1, body.bytes().length / 7 + 1).map(n -> Math.min(n * 7, body.bytes().length))
-                .distinct().toArray();
-        int[][] settings = {{3, 2}, {HEADERS_SIZE, HEADERS_SIZE - 1}, {FIELD.length(), FIELD.length() - 1},
-                {FILE.length(), FILE.length() - 1}};
+        int[] ends = IntStream.rangeClosed(1, body.bytes().length / 7 + 1)
+                .map(n -> Math.min(n * 7, body.bytes().length))
+                .distinct()
+                .toArray();
+        int[][] settings = {
+            {3, 2},
+            {HEADERS_SIZE, HEADERS_SIZE - 1},
+            {FIELD.length(), FIELD.length() - 1},
+            {FILE.length(), FILE.length() - 1}
+        };
         int index = List.of("parts", "headers", "in-memory", "part").indexOf(limit);
         Class<?> exceeded = limit.equals("parts") ? DecodingException.class : DataBufferLimitException.class;
         for (int setting : settings[index]) {
-            Outcome ours = assertSameAsSpring(body, ends, reader -> set(reader, limit, setting), spring -> set(spring, limit, setting));
+            Outcome ours = assertSameAsSpring(
+                    body, ends, reader -> set(reader, limit, setting), spring -> set(spring, limit, setting));
             boolean met = setting == settings[index][0];
             assertEquals(met ? null : exceeded, ours.error(), limit + " " + setting + ": " + ours.message());
         }
@@ -90,26 +99,33 @@ class PartEventReaderTest {
         PartEventHttpMessageReader spring = new PartEventHttpMessageReader();
 
         assertEquals(spring.getReadableMediaTypes(), reader.getReadableMediaTypes());
-        for (MediaType type : List.of(MediaType.MULTIPART_FORM_DATA, MediaType.MULTIPART_MIXED, MediaType.APPLICATION_JSON)) {
+        for (MediaType type :
+                List.of(MediaType.MULTIPART_FORM_DATA, MediaType.MULTIPART_MIXED, MediaType.APPLICATION_JSON)) {
             for (Class<?> element : List.of(PartEvent.class, Part.class, DataBuffer.class)) {
                 ResolvableType elementType = ResolvableType.forClass(element);
-                assertEquals(spring.canRead(elementType, type), reader.canRead(elementType, type), element + " " + type);
+                assertEquals(
+                        spring.canRead(elementType, type), reader.canRead(elementType, type), element + " " + type);
             }
         }
         assertTrue(reader.canRead(PART_EVENT, null));
-        assertThrows(UnsupportedOperationException.class, () -> reader.readMono(PART_EVENT,
-                threeParts().request(Flux.empty()), Map.of()).block());
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> reader.readMono(PART_EVENT, threeParts().request(Flux.empty()), Map.of())
+                        .block());
         assertThrows(IllegalArgumentException.class, () -> reader.setHeadersCharset(null));
     }
 
     @Test
     void aCancelAfterAnyNumberOfEventsReleasesEveryBufferOnce() throws InterruptedException {
         Body body = threeParts();
-        int[] ends = IntStream.rangeClosed(1, body.bytes().length / 5 + 1).map(n -> Math.min(n * 5, body.bytes().length))
-                .distinct().toArray();
+        int[] ends = IntStream.rangeClosed(1, body.bytes().length / 5 + 1)
+                .map(n -> Math.min(n * 5, body.bytes().length))
+                .distinct()
+                .toArray();
         for (int cancelAfter = 0; cancelAfter <= 4; cancelAfter++) {
             TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
-            new PartEventReader().read(PART_EVENT, body.request(buffers.flux()), Map.of())
+            new PartEventReader()
+                    .read(PART_EVENT, body.request(buffers.flux()), Map.of())
                     .take(cancelAfter)
                     .doOnNext(event -> DataBufferUtils.release(event.content()))
                     .blockLast(MultipartForms.WAIT);
@@ -120,13 +136,16 @@ class PartEventReaderTest {
     @Test
     void aBodyThatFailsMidFormFailsTheReadAndReleasesEveryBufferOnce() throws InterruptedException {
         Body body = threeParts();
-        int[] ends = IntStream.rangeClosed(1, body.bytes().length / 5 + 1).map(n -> Math.min(n * 5, body.bytes().length))
-                .distinct().toArray();
+        int[] ends = IntStream.rangeClosed(1, body.bytes().length / 5 + 1)
+                .map(n -> Math.min(n * 5, body.bytes().length))
+                .distinct()
+                .toArray();
         for (int failAfter = 0; failAfter < ends.length / 2; failAfter++) {
             TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
             IllegalStateException failure = new IllegalStateException("the connection broke");
             Flux<DataBuffer> failing = buffers.flux().take(failAfter).concatWith(Flux.error(failure));
-            Outcome outcome = MultipartForms.outcome(new PartEventReader().read(PART_EVENT, body.request(failing), Map.of()));
+            Outcome outcome =
+                    MultipartForms.outcome(new PartEventReader().read(PART_EVENT, body.request(failing), Map.of()));
             assertEquals(IllegalStateException.class, outcome.error(), "after " + failAfter + " buffers");
             assertAllReleasedOnce(buffers);
         }
@@ -138,14 +157,19 @@ class PartEventReaderTest {
     private static final String FILE = "a file's content, longer than the field's";
     private static final String BOUNDARY = "reader-boundary";
     /** The file part's headers as the limit counts them: from the boundary's end through the blank line, less one. */
-    private static final int HEADERS_SIZE = ("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n")
-            .length() - 1;
+    private static final int HEADERS_SIZE =
+            ("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n").length() - 1;
 
     private static Body threeParts() {
-        return new Body(BOUNDARY, ("--" + BOUNDARY + "\r\n"
-                + "Content-Disposition: form-data; name=\"field\"\r\n\r\n" + FIELD + "\r\n--" + BOUNDARY + "\r\n"
-                + "Content-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n" + FILE + "\r\n--" + BOUNDARY + "\r\n"
-                + "Content-Disposition: form-data; name=\"x\"\r\n\r\nx\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
+        return new Body(
+                BOUNDARY,
+                ("--" + BOUNDARY + "\r\n"
+                                + "Content-Disposition: form-data; name=\"field\"\r\n\r\n" + FIELD + "\r\n--" + BOUNDARY
+                                + "\r\n"
+                                + "Content-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n" + FILE
+                                + "\r\n--" + BOUNDARY + "\r\n"
+                                + "Content-Disposition: form-data; name=\"x\"\r\n\r\nx\r\n--" + BOUNDARY + "--\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
     }
 
     private static void set(PartEventReader reader, String limit, int value) {
@@ -166,17 +190,23 @@ class PartEventReaderTest {
         }
     }
 
-    private static Outcome assertSameAsSpring(Body body, int[] ends, Consumer<PartEventReader> ours,
-                                              Consumer<PartEventHttpMessageReader> springs) throws InterruptedException {
+    private static Outcome assertSameAsSpring(
+            Body body, int[] ends, Consumer<PartEventReader> ours, Consumer<PartEventHttpMessageReader> springs)
+            throws InterruptedException {
         PartEventHttpMessageReader spring = new PartEventHttpMessageReader();
         springs.accept(spring);
-        Outcome expected = MultipartForms.outcome(spring.read(PART_EVENT,
-                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)), Map.of()));
+        Outcome expected = MultipartForms.outcome(spring.read(
+                PART_EVENT,
+                body.request(MultipartForms.untracked(DefaultDataBufferFactory.sharedInstance, body.bytes(), ends)),
+                Map.of()));
         PartEventReader reader = new PartEventReader();
         ours.accept(reader);
         TrackedBuffers buffers = MultipartForms.cut(POOLED, body.bytes(), ends);
         Outcome actual = MultipartForms.outcome(reader.read(PART_EVENT, body.request(buffers.flux()), Map.of()));
-        assertEquals(expected.error(), actual.error(), body + ": Spring's " + expected.message() + ", ours " + actual.message());
+        assertEquals(
+                expected.error(),
+                actual.error(),
+                body + ": Spring's " + expected.message() + ", ours " + actual.message());
         if (expected.error() == null) {
             assertEquals(expected.parts(), actual.parts(), body.toString());
         }
@@ -186,7 +216,10 @@ class PartEventReaderTest {
 
     private static void assertAllReleasedOnce(TrackedBuffers buffers) throws InterruptedException {
         assertEquals(List.of(), buffers.problems());
-        assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts(), "each body buffer released once");
+        assertEquals(
+                Collections.nCopies(buffers.createdCount(), 1),
+                buffers.releaseCounts(),
+                "each body buffer released once");
         SpringBufferFactories.assertNoLiveAllocations(POOLED);
     }
 }

@@ -41,7 +41,7 @@ public class ReadFluxVerification extends PublisherVerification<DataBuffer> {
     public Publisher<DataBuffer> createPublisher(long elements) {
         Path file = dir.resolve(elements + ".bin");
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
-            out.setLength(elements * CHUNK_BYTES);      // sparse: zeros, no disk used
+            out.setLength(elements * CHUNK_BYTES); // sparse: zeros, no disk used
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -50,7 +50,8 @@ public class ReadFluxVerification extends PublisherVerification<DataBuffer> {
 
     @Override
     public Publisher<DataBuffer> createFailedPublisher() {
-        return DataBufferFiles.read(dir.resolve("missing.bin"), ReadOptions.defaults().withLentChunks(pool));
+        return DataBufferFiles.read(
+                dir.resolve("missing.bin"), ReadOptions.defaults().withLentChunks(pool));
     }
 
     @Override

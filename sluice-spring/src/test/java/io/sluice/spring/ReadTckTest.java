@@ -30,13 +30,17 @@ class ReadTckTest {
 
         assertEquals(List.of(), describe(results.getFailedTests()), "failed TCK tests");
         List<String> skipped = describe(results.getSkippedTests()).stream()
-                .filter(name -> !name.startsWith("untested_")).toList();
+                .filter(name -> !name.startsWith("untested_"))
+                .toList();
         assertEquals(List.of(), skipped, "skipped TCK tests other than untested_* (a failed optional test is a skip)");
-        assertTrue(results.getPassedTests().size() > 30, "the TCK ran: " + results.getPassedTests().size() + " passed");
+        assertTrue(
+                results.getPassedTests().size() > 30,
+                "the TCK ran: " + results.getPassedTests().size() + " passed");
     }
 
     private static List<String> describe(List<ITestResult> results) {
-        return results.stream().map(result -> result.getName()
-                + (result.getThrowable() == null ? "" : ": " + result.getThrowable())).toList();
+        return results.stream()
+                .map(result -> result.getName() + (result.getThrowable() == null ? "" : ": " + result.getThrowable()))
+                .toList();
     }
 }

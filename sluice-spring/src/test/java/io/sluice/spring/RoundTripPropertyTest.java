@@ -40,7 +40,8 @@ class RoundTripPropertyTest {
             @ForAll @IntRange(min = 1, max = 70_000) int chunkBytes,
             @ForAll @LongRange(min = 0, max = 310_000) long offset,
             @ForAll @LongRange(min = 0, max = 310_000) long length,
-            @ForAll long seed) throws Exception {
+            @ForAll long seed)
+            throws Exception {
         Path dir = Files.createTempDirectory("sluice-spring-property");
         try {
             byte[] content = random(size, seed);
@@ -56,11 +57,14 @@ class RoundTripPropertyTest {
 
             ChunkPool pool = ChunkPool.create(chunkBytes, 3);
             ReadOptions options = ReadOptions.defaults().withLentChunks(pool).withRange(offset, length);
-            byte[] read = DataBufferFiles.read(file, options).map(RoundTripPropertyTest::drain)
+            byte[] read = DataBufferFiles.read(file, options)
+                    .map(RoundTripPropertyTest::drain)
                     .reduce(new ByteArrayOutputStream(), (out, bytes) -> {
                         out.writeBytes(bytes);
                         return out;
-                    }).block(WAIT).toByteArray();
+                    })
+                    .block(WAIT)
+                    .toByteArray();
 
             int from = (int) Math.min(offset, size);
             int to = (int) Math.min(size, from + length);

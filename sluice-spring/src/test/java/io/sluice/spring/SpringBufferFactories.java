@@ -42,33 +42,39 @@ final class SpringBufferFactories {
     private static final PooledByteBufAllocator NETTY4_POOLED_DIRECT = pooledWithoutCaches(true);
     private static final PooledByteBufAllocator NETTY4_POOLED_HEAP = pooledWithoutCaches(false);
 
-    private SpringBufferFactories() {
-    }
+    private SpringBufferFactories() {}
 
     /** A test run once per factory of {@link #all()}, the factory its one argument. */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.METHOD)
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.sluice.spring.SpringBufferFactories#all")
-    @interface EachFactory {
-    }
+    @interface EachFactory {}
 
     /** Every factory, named as a test's display name shows it. */
-    @SuppressWarnings("removal")   // Netty5DataBufferFactory: deprecated in Spring 6.2, still one of its factories
+    @SuppressWarnings("removal") // Netty5DataBufferFactory: deprecated in Spring 6.2, still one of its factories
     static Stream<Arguments> all() {
         return Stream.of(
                 named("Netty 4 unpooled direct", new NettyDataBufferFactory(NETTY4_UNPOOLED_DIRECT)),
                 named("Netty 4 unpooled heap", new NettyDataBufferFactory(NETTY4_UNPOOLED_HEAP)),
                 named("Netty 4 pooled direct", new NettyDataBufferFactory(NETTY4_POOLED_DIRECT)),
                 named("Netty 4 pooled heap", new NettyDataBufferFactory(NETTY4_POOLED_HEAP)),
-                named("Netty 5 unpooled heap", new org.springframework.core.io.buffer.Netty5DataBufferFactory(
-                        Netty5Allocators.ON_HEAP_UNPOOLED)),
-                named("Netty 5 unpooled direct", new org.springframework.core.io.buffer.Netty5DataBufferFactory(
-                        Netty5Allocators.OFF_HEAP_UNPOOLED)),
-                named("Netty 5 pooled heap", new org.springframework.core.io.buffer.Netty5DataBufferFactory(
-                        Netty5Allocators.ON_HEAP_POOLED)),
-                named("Netty 5 pooled direct", new org.springframework.core.io.buffer.Netty5DataBufferFactory(
-                        Netty5Allocators.OFF_HEAP_POOLED)),
+                named(
+                        "Netty 5 unpooled heap",
+                        new org.springframework.core.io.buffer.Netty5DataBufferFactory(
+                                Netty5Allocators.ON_HEAP_UNPOOLED)),
+                named(
+                        "Netty 5 unpooled direct",
+                        new org.springframework.core.io.buffer.Netty5DataBufferFactory(
+                                Netty5Allocators.OFF_HEAP_UNPOOLED)),
+                named(
+                        "Netty 5 pooled heap",
+                        new org.springframework.core.io.buffer.Netty5DataBufferFactory(
+                                Netty5Allocators.ON_HEAP_POOLED)),
+                named(
+                        "Netty 5 pooled direct",
+                        new org.springframework.core.io.buffer.Netty5DataBufferFactory(
+                                Netty5Allocators.OFF_HEAP_POOLED)),
                 named("Default direct", new DefaultDataBufferFactory(true)),
                 named("Default heap", new DefaultDataBufferFactory(false)));
     }
@@ -78,7 +84,8 @@ final class SpringBufferFactories {
         return all().map(arguments -> (Named<?>) arguments.get()[0])
                 .filter(named -> named.getName().equals(name))
                 .map(named -> (DataBufferFactory) named.getPayload())
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("no factory named " + name));
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no factory named " + name));
     }
 
     /**

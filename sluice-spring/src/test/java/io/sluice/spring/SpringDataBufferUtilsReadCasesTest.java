@@ -101,7 +101,8 @@ class SpringDataBufferUtilsReadCasesTest {
 
     @EachFactory
     void theWholeFileComesInBuffersOfTheChunkSize(DataBufferFactory factory) {
-        assertEquals(List.of("foo", "bar", "baz", "qux"), words(DataBufferFiles.read(file, factory, options(factory, 3))));
+        assertEquals(
+                List.of("foo", "bar", "baz", "qux"), words(DataBufferFiles.read(file, factory, options(factory, 3))));
     }
 
     @EachFactory
@@ -131,7 +132,8 @@ class SpringDataBufferUtilsReadCasesTest {
     @EachFactory
     void springsTakeUntilByteCountSplitsTheLastBufferOfAReadFromAPosition(DataBufferFactory factory) {
         // As Spring's case cuts a read at a byte count: split the buffer it ends in, release the rest.
-        Flux<DataBuffer> read = DataBufferFiles.read(file, factory, options(factory, 3).withRange(3, Long.MAX_VALUE));
+        Flux<DataBuffer> read =
+                DataBufferFiles.read(file, factory, options(factory, 3).withRange(3, Long.MAX_VALUE));
 
         assertEquals(List.of("bar", "ba"), words(DataBufferUtils.takeUntilByteCount(read, 5)));
     }
@@ -144,7 +146,7 @@ class SpringDataBufferUtilsReadCasesTest {
         DataBufferFiles.read(file, factory, options(factory, 3)).subscribe(subscriber);
 
         assertTrue(subscriber.cancelled.await(30, TimeUnit.SECONDS));
-        Thread.sleep(50);   // a signal after the cancel would arrive about now
+        Thread.sleep(50); // a signal after the cancel would arrive about now
         assertEquals(List.of("foo"), subscriber.words);
     }
 
@@ -191,14 +193,16 @@ class SpringDataBufferUtilsReadCasesTest {
         Path fifo = dir.resolve("fifo");
         assumeTrue(mkfifo(fifo), "mkfifo is not available here");
 
-        assertInstanceOf(FileSystemException.class, failureOf(DataBufferFiles.read(fifo, factory, options(factory, 3))));
+        assertInstanceOf(
+                FileSystemException.class, failureOf(DataBufferFiles.read(fifo, factory, options(factory, 3))));
     }
 
     @EachFactory
     void aReadWrittenToAPathCopiesTheFile(DataBufferFactory factory) throws IOException {
         Path copy = dir.resolve("copy");
 
-        long written = DataBufferFiles.write(DataBufferFiles.read(file, factory, options(factory, 3)), copy).block(WAIT);
+        long written = DataBufferFiles.write(DataBufferFiles.read(file, factory, options(factory, 3)), copy)
+                .block(WAIT);
 
         assertEquals(12, written);
         assertEquals("foobarbazqux", Files.readString(copy, StandardCharsets.US_ASCII));
@@ -209,8 +213,9 @@ class SpringDataBufferUtilsReadCasesTest {
         Path copy = dir.resolve("copy");
         FileChannel channel = FileChannel.open(copy, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
-        long written = DataBufferFiles.write(DataBufferFiles.read(file, factory, options(factory, 3)), channel,
-                WriteOptions.defaults()).block(WAIT);
+        long written = DataBufferFiles.write(
+                        DataBufferFiles.read(file, factory, options(factory, 3)), channel, WriteOptions.defaults())
+                .block(WAIT);
 
         assertEquals(12, written);
         assertEquals("foobarbazqux", Files.readString(copy, StandardCharsets.US_ASCII));

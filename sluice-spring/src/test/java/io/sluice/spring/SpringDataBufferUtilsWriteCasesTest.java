@@ -96,7 +96,8 @@ class SpringDataBufferUtilsWriteCasesTest {
     void severalBuffersAreWrittenToAPathInOrder(DataBufferFactory factory) throws IOException {
         Path target = dir.resolve("target");
 
-        long written = DataBufferFiles.write(words(factory, target, "foo", "bar", "baz", "qux"), target).block(WAIT);
+        long written = DataBufferFiles.write(words(factory, target, "foo", "bar", "baz", "qux"), target)
+                .block(WAIT);
 
         assertEquals(12, written);
         assertEquals("foobarbazqux", read(target));
@@ -107,8 +108,9 @@ class SpringDataBufferUtilsWriteCasesTest {
         Path target = dir.resolve("target");
         FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
-        long written = DataBufferFiles.write(words(factory, target, "foo", "bar", "baz", "qux"), channel,
-                WriteOptions.defaults()).block(WAIT);
+        long written = DataBufferFiles.write(
+                        words(factory, target, "foo", "bar", "baz", "qux"), channel, WriteOptions.defaults())
+                .block(WAIT);
 
         assertEquals(12, written);
         assertEquals("foobarbazqux", read(target));
@@ -119,7 +121,8 @@ class SpringDataBufferUtilsWriteCasesTest {
     void aBufferTheFactoryJoinedIsWrittenWholeToAPath(DataBufferFactory factory) throws IOException {
         Path target = dir.resolve("target");
 
-        long written = DataBufferFiles.write(Mono.fromSupplier(() -> joined(factory, target)), target).block(WAIT);
+        long written = DataBufferFiles.write(Mono.fromSupplier(() -> joined(factory, target)), target)
+                .block(WAIT);
 
         assertEquals(6, written);
         assertEquals("foobar", read(target));
@@ -130,8 +133,9 @@ class SpringDataBufferUtilsWriteCasesTest {
         Path target = dir.resolve("target");
         FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
-        long written = DataBufferFiles.write(Mono.fromSupplier(() -> joined(factory, target)), channel,
-                WriteOptions.defaults()).block(WAIT);
+        long written = DataBufferFiles.write(
+                        Mono.fromSupplier(() -> joined(factory, target)), channel, WriteOptions.defaults())
+                .block(WAIT);
 
         assertEquals(6, written);
         assertEquals("foobar", read(target));
@@ -143,8 +147,8 @@ class SpringDataBufferUtilsWriteCasesTest {
         Path target = dir.resolve("target");
         IllegalStateException boom = new IllegalStateException("boom");
 
-        Throwable failure = failureOf(DataBufferFiles.write(
-                words(factory, target, "foo", "bar").concatWith(Mono.error(boom)), target));
+        Throwable failure = failureOf(
+                DataBufferFiles.write(words(factory, target, "foo", "bar").concatWith(Mono.error(boom)), target));
 
         assertSame(boom, failure);
         assertEquals("foobar", read(target));
@@ -169,8 +173,8 @@ class SpringDataBufferUtilsWriteCasesTest {
     void aChannelFailingAfterTheFirstBufferFailsTheWriteWithThatError(DataBufferFactory factory) {
         FailsAfterThreeBytes channel = new FailsAfterThreeBytes();
 
-        Throwable failure = failureOf(DataBufferFiles.write(words(factory, null, "foo", "bar"), channel,
-                WriteOptions.defaults()));
+        Throwable failure =
+                failureOf(DataBufferFiles.write(words(factory, null, "foo", "bar"), channel, WriteOptions.defaults()));
 
         assertSame(channel.failure, failure);
         assertEquals("foo", channel.received());
@@ -187,13 +191,13 @@ class SpringDataBufferUtilsWriteCasesTest {
     }
 
     @EachFactory
-    void cancellingAChannelWriteOnceTheFirstBufferIsWrittenKeepsThatBufferAndClosesTheChannel(
-            DataBufferFactory factory) throws Exception {
+    void cancellingAChannelWriteOnceTheFirstBufferIsWrittenKeepsThatBufferAndClosesTheChannel(DataBufferFactory factory)
+            throws Exception {
         Path target = dir.resolve("target");
         FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
-        cancelOnceTheFirstIsReleased(factory, target,
-                source -> DataBufferFiles.write(source, channel, WriteOptions.defaults()));
+        cancelOnceTheFirstIsReleased(
+                factory, target, source -> DataBufferFiles.write(source, channel, WriteOptions.defaults()));
 
         assertEquals("foo", read(target));
         awaitClosed(channel);
@@ -204,8 +208,11 @@ class SpringDataBufferUtilsWriteCasesTest {
         // Differs from Spring, whose cancelled write leaves what it wrote: the whole file or nothing.
         Path target = Files.writeString(dir.resolve("target"), "old content");
 
-        cancelOnceTheFirstIsReleased(factory, null,
-                source -> DataBufferFiles.write(source, target, WriteOptions.defaults().withAtomicReplace()));
+        cancelOnceTheFirstIsReleased(
+                factory,
+                null,
+                source -> DataBufferFiles.write(
+                        source, target, WriteOptions.defaults().withAtomicReplace()));
 
         assertEquals("old content", read(target));
         awaitOnly(target);
@@ -215,7 +222,8 @@ class SpringDataBufferUtilsWriteCasesTest {
     void anExistingFileIsTruncatedByDefaultAsSpringsDefaultOptionsDo(DataBufferFactory factory) throws IOException {
         Path target = Files.writeString(dir.resolve("target"), "a longer content than the new one");
 
-        long written = DataBufferFiles.write(words(factory, target, "foo", "bar"), target).block(WAIT);
+        long written = DataBufferFiles.write(words(factory, target, "foo", "bar"), target)
+                .block(WAIT);
 
         assertEquals(6, written);
         assertEquals("foobar", read(target));
@@ -236,8 +244,8 @@ class SpringDataBufferUtilsWriteCasesTest {
     void createNewRefusesAnExistingFileAndLeavesIt(DataBufferFactory factory) throws IOException {
         Path target = Files.writeString(dir.resolve("target"), "abc");
 
-        Throwable failure = failureOf(DataBufferFiles.write(words(factory, null, "foo", "bar"), target,
-                WriteOptions.createNew()));
+        Throwable failure =
+                failureOf(DataBufferFiles.write(words(factory, null, "foo", "bar"), target, WriteOptions.createNew()));
 
         assertInstanceOf(FileAlreadyExistsException.class, failure);
         assertEquals("abc", read(target));
@@ -258,8 +266,11 @@ class SpringDataBufferUtilsWriteCasesTest {
     void anAtomicReplaceReplacesAnExistingFileAndLeavesNoOther(DataBufferFactory factory) throws IOException {
         Path target = Files.writeString(dir.resolve("target"), "a longer content than the new one");
 
-        long written = DataBufferFiles.write(words(factory, null, "foo", "bar"), target,
-                WriteOptions.defaults().withAtomicReplace()).block(WAIT);
+        long written = DataBufferFiles.write(
+                        words(factory, null, "foo", "bar"),
+                        target,
+                        WriteOptions.defaults().withAtomicReplace())
+                .block(WAIT);
 
         assertEquals(6, written);
         assertEquals("foobar", read(target));
@@ -267,14 +278,12 @@ class SpringDataBufferUtilsWriteCasesTest {
     }
 
     @EachFactory
-    void theSourceIsSubscribedWithTheContextThePathWriteIsSubscribedWith(DataBufferFactory factory)
-            throws IOException {
+    void theSourceIsSubscribedWithTheContextThePathWriteIsSubscribedWith(DataBufferFactory factory) throws IOException {
         Path target = dir.resolve("target");
-        Flux<DataBuffer> source = words(factory, target, "foo", "bar")
-                .transformDeferredContextual((flux, context) -> {
-                    assertEquals("TEST", context.getOrDefault("key", "EMPTY"));
-                    return flux;
-                });
+        Flux<DataBuffer> source = words(factory, target, "foo", "bar").transformDeferredContextual((flux, context) -> {
+            assertEquals("TEST", context.getOrDefault("key", "EMPTY"));
+            return flux;
+        });
 
         long written = DataBufferFiles.write(source, target)
                 .transformDeferredContextual((mono, context) -> {
@@ -293,11 +302,10 @@ class SpringDataBufferUtilsWriteCasesTest {
             throws IOException {
         Path target = dir.resolve("target");
         FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        Flux<DataBuffer> source = words(factory, target, "foo", "bar")
-                .transformDeferredContextual((flux, context) -> {
-                    assertEquals("TEST", context.getOrDefault("key", "EMPTY"));
-                    return flux;
-                });
+        Flux<DataBuffer> source = words(factory, target, "foo", "bar").transformDeferredContextual((flux, context) -> {
+            assertEquals("TEST", context.getOrDefault("key", "EMPTY"));
+            return flux;
+        });
 
         long written = DataBufferFiles.write(source, channel, WriteOptions.defaults())
                 .contextWrite(Context.of("key", "TEST"))
@@ -309,8 +317,8 @@ class SpringDataBufferUtilsWriteCasesTest {
 
     @EachFactory
     void aMissingDirectoryFailsTheWriteWithNoSuchFile(DataBufferFactory factory) {
-        Throwable failure = failureOf(DataBufferFiles.write(words(factory, null, "foo", "bar"),
-                dir.resolve("missing").resolve("target")));
+        Throwable failure = failureOf(DataBufferFiles.write(
+                words(factory, null, "foo", "bar"), dir.resolve("missing").resolve("target")));
 
         assertInstanceOf(NoSuchFileException.class, failure);
     }
@@ -348,8 +356,8 @@ class SpringDataBufferUtilsWriteCasesTest {
             ends[index] = end;
         }
         this.factory = factory;
-        this.buffers = new TrackedBuffers(factory, String.join("", words).getBytes(StandardCharsets.US_ASCII),
-                ends, target);
+        this.buffers =
+                new TrackedBuffers(factory, String.join("", words).getBytes(StandardCharsets.US_ASCII), ends, target);
         return buffers.flux();
     }
 
@@ -366,12 +374,12 @@ class SpringDataBufferUtilsWriteCasesTest {
      * Writes "foo" and then nothing with {@code write}, cancels the write once "foo" was released
      * (its bytes written), and waits for the source to see the cancel.
      */
-    private void cancelOnceTheFirstIsReleased(DataBufferFactory factory, Path target,
-                                              Function<Flux<DataBuffer>, Mono<Long>> write)
+    private void cancelOnceTheFirstIsReleased(
+            DataBufferFactory factory, Path target, Function<Flux<DataBuffer>, Mono<Long>> write)
             throws InterruptedException {
         CountDownLatch sourceCancelled = new CountDownLatch(1);
-        Flux<DataBuffer> source = words(factory, target, "foo").concatWith(Flux.never())
-                .doOnCancel(sourceCancelled::countDown);
+        Flux<DataBuffer> source =
+                words(factory, target, "foo").concatWith(Flux.never()).doOnCancel(sourceCancelled::countDown);
 
         AtomicReference<Object> ended = new AtomicReference<>();
         Disposable writing = write.apply(source).subscribe(ended::set, ended::set);
@@ -440,7 +448,7 @@ class SpringDataBufferUtilsWriteCasesTest {
      */
     private static final class FailsAfterThreeBytes implements WritableByteChannel {
         final IOException failure = new IOException("the channel takes 3 bytes");
-        private final ByteArrayOutputStream received = new ByteArrayOutputStream();   // guarded by this
+        private final ByteArrayOutputStream received = new ByteArrayOutputStream(); // guarded by this
         private volatile boolean open = true;
 
         synchronized String received() {

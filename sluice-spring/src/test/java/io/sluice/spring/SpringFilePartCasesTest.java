@@ -111,19 +111,28 @@ class SpringFilePartCasesTest {
             throws IOException {
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
 
-        List<Part> parts = reader.read(PART, request(factory, browserForm()), Map.of()).collectList().block(WAIT);
+        List<Part> parts = reader.read(PART, request(factory, browserForm()), Map.of())
+                .collectList()
+                .block(WAIT);
 
-        assertEquals(List.of("text1", "text2", "file1", "file2", "file2"), parts.stream().map(Part::name).toList());
+        assertEquals(
+                List.of("text1", "text2", "file1", "file2", "file2"),
+                parts.stream().map(Part::name).toList());
         assertEquals("a", ((FormFieldPart) parts.get(0)).value());
         assertEquals("b", ((FormFieldPart) parts.get(1)).value());
-        assertEquals(List.of("a.txt", "a.txt", "b.txt"),
-                parts.subList(2, 5).stream().map(part -> ((FilePart) part).filename()).toList());
+        assertEquals(
+                List.of("a.txt", "a.txt", "b.txt"),
+                parts.subList(2, 5).stream()
+                        .map(part -> ((FilePart) part).filename())
+                        .toList());
         Path first = uploads.resolve("first");
         Path second = Files.writeString(uploads.resolve("second"), "replaced, as transferTo replaces");
         Path third = uploads.resolve("third");
         ((FilePart) parts.get(2)).transferTo(first).block(WAIT);
         FileParts.transferTo((FilePart) parts.get(3), second).block(WAIT);
-        FileParts.transferTo((FilePart) parts.get(4), third, WriteOptions.defaults().withAtomicReplace()).block(WAIT);
+        FileParts.transferTo(
+                        (FilePart) parts.get(4), third, WriteOptions.defaults().withAtomicReplace())
+                .block(WAIT);
         assertEquals(FIRST, read(first));
         assertEquals(FIRST, read(second));
         assertEquals(SECOND, read(third));
@@ -139,7 +148,9 @@ class SpringFilePartCasesTest {
         reader.setMaxParts(1);
 
         List<Signal<Part>> signals = reader.read(PART, request(factory, filesForm()), Map.of())
-                .materialize().collectList().block(WAIT);
+                .materialize()
+                .collectList()
+                .block(WAIT);
 
         assertEquals(2, signals.size(), signals.toString());
         FilePart first = (FilePart) signals.get(0).get();
@@ -168,7 +179,9 @@ class SpringFilePartCasesTest {
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
         String form = filePart("empty1", "none.txt", "") + filePart("empty2", "none.bin", "") + end();
 
-        List<Part> parts = reader.read(PART, request(factory, form), Map.of()).collectList().block(WAIT);
+        List<Part> parts = reader.read(PART, request(factory, form), Map.of())
+                .collectList()
+                .block(WAIT);
 
         assertEquals(2, parts.size());
         for (Part part : parts) {
@@ -186,7 +199,9 @@ class SpringFilePartCasesTest {
                 + "X-Stra\u00dfe: \u00e4\u00f6\u00fc\r\n"
                 + "\r\n" + FIRST + "\r\n" + end();
 
-        List<Part> parts = reader.read(PART, request(factory, form), Map.of()).collectList().block(WAIT);
+        List<Part> parts = reader.read(PART, request(factory, form), Map.of())
+                .collectList()
+                .block(WAIT);
 
         FilePart part = (FilePart) parts.get(0);
         assertEquals("gr\u00fc\u00dfe", part.name());
@@ -200,7 +215,9 @@ class SpringFilePartCasesTest {
     @EachFactory
     void cancellingOnePartsContentAfterOneBufferLeavesTheNextPartWhole(DataBufferFactory factory) throws Exception {
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
-        List<Part> parts = reader.read(PART, request(factory, filesForm()), Map.of()).collectList().block(WAIT);
+        List<Part> parts = reader.read(PART, request(factory, filesForm()), Map.of())
+                .collectList()
+                .block(WAIT);
         FirstThenCancel firstBufferOnly = new FirstThenCancel();
 
         parts.get(0).content().subscribe(firstBufferOnly);
@@ -250,8 +267,12 @@ class SpringFilePartCasesTest {
 
     /** Two fields, then three file parts, two of them under one name. */
     private static String browserForm() {
-        return field("text1", "a") + field("text2", "b") + filePart("file1", "a.txt", FIRST)
-                + filePart("file2", "a.txt", FIRST) + filePart("file2", "b.txt", SECOND) + end();
+        return field("text1", "a")
+                + field("text2", "b")
+                + filePart("file1", "a.txt", FIRST)
+                + filePart("file2", "a.txt", FIRST)
+                + filePart("file2", "b.txt", SECOND)
+                + end();
     }
 
     /** Two file parts of one name. */

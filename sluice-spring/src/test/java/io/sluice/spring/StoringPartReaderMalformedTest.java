@@ -35,7 +35,8 @@ class StoringPartReaderMalformedTest {
 
     private static final String BOUNDARY = "reader-boundary";
     private static final DataBufferFactory POOLED = SpringBufferFactories.named("Netty 4 pooled direct");
-    private static final String FILE = "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n";
+    private static final String FILE =
+            "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n";
     private static final String CONTENT = "stored content ".repeat(2000);
 
     @TempDir
@@ -44,15 +45,29 @@ class StoringPartReaderMalformedTest {
     static Stream<Arguments> forms() {
         return Stream.of(
                 form("no close delimiter after a file", FILE + CONTENT, -1, DecodingException.class),
-                form("a whole file, then truncated headers", FILE + CONTENT + "\r\n--" + BOUNDARY + "\r\nContent-Dis",
-                        -1, DecodingException.class),
-                form("a whole file, then headers over the limit", FILE + CONTENT + "\r\n--" + BOUNDARY + "\r\nX: "
-                        + "x".repeat(11 * 1024), -1, DataBufferLimitException.class),
-                form("a file one byte over the part limit", FILE + CONTENT + "\r\n--" + BOUNDARY + "--",
-                        CONTENT.length() - 1, DataBufferLimitException.class),
-                form("a whole file, then one over the part limit", FILE + "small\r\n--" + BOUNDARY
-                        + "\r\nContent-Disposition: form-data; name=\"g\"; filename=\"g.bin\"\r\n\r\n" + CONTENT + "\r\n--"
-                        + BOUNDARY + "--", CONTENT.length() - 1, DataBufferLimitException.class),
+                form(
+                        "a whole file, then truncated headers",
+                        FILE + CONTENT + "\r\n--" + BOUNDARY + "\r\nContent-Dis",
+                        -1,
+                        DecodingException.class),
+                form(
+                        "a whole file, then headers over the limit",
+                        FILE + CONTENT + "\r\n--" + BOUNDARY + "\r\nX: " + "x".repeat(11 * 1024),
+                        -1,
+                        DataBufferLimitException.class),
+                form(
+                        "a file one byte over the part limit",
+                        FILE + CONTENT + "\r\n--" + BOUNDARY + "--",
+                        CONTENT.length() - 1,
+                        DataBufferLimitException.class),
+                form(
+                        "a whole file, then one over the part limit",
+                        FILE + "small\r\n--" + BOUNDARY
+                                + "\r\nContent-Disposition: form-data; name=\"g\"; filename=\"g.bin\"\r\n\r\n" + CONTENT
+                                + "\r\n--"
+                                + BOUNDARY + "--",
+                        CONTENT.length() - 1,
+                        DataBufferLimitException.class),
                 form("an empty body", "", -1, DecodingException.class));
     }
 
@@ -68,15 +83,25 @@ class StoringPartReaderMalformedTest {
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
         reader.setMaxPartSize(maxPartSize);
         int[] ends = IntStream.iterate(1000, end -> end < bytes.length + 1000, end -> end + 1000)
-                .map(end -> Math.min(end, bytes.length)).toArray();
+                .map(end -> Math.min(end, bytes.length))
+                .toArray();
         TrackedBuffers buffers = MultipartForms.cut(POOLED, bytes, bytes.length == 0 ? new int[0] : ends);
 
-        assertThrows(expected, () -> reader.read(ResolvableType.forClass(Part.class),
-                new Body(BOUNDARY, bytes).request(buffers.flux()), Map.of()).collectList().block(MultipartForms.WAIT));
+        assertThrows(
+                expected,
+                () -> reader.read(
+                                ResolvableType.forClass(Part.class),
+                                new Body(BOUNDARY, bytes).request(buffers.flux()),
+                                Map.of())
+                        .collectList()
+                        .block(MultipartForms.WAIT));
 
         buffers.awaitAllReleased();
         assertEquals(List.of(), buffers.problems());
-        assertEquals(Collections.nCopies(buffers.createdCount(), 1), buffers.releaseCounts(), "each body buffer released once");
+        assertEquals(
+                Collections.nCopies(buffers.createdCount(), 1),
+                buffers.releaseCounts(),
+                "each body buffer released once");
         SpringBufferFactories.assertNoLiveAllocations(POOLED);
         assertEquals(List.of(), storedFilesWithin(5), "no stored file is left");
     }

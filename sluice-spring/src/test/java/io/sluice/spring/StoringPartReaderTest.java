@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.ResolvableType;
-import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -74,21 +74,29 @@ class StoringPartReaderTest {
         byte[] notes = random(10_000, 2);
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
 
-        List<Part> parts = reader.read(PART, request(form(photo, notes), 8192), Map.of()).collectList().block(WAIT);
+        List<Part> parts = reader.read(PART, request(form(photo, notes), 8192), Map.of())
+                .collectList()
+                .block(WAIT);
 
-        assertEquals(List.of("title", "photo", "notes"), parts.stream().map(Part::name).toList());
+        assertEquals(
+                List.of("title", "photo", "notes"),
+                parts.stream().map(Part::name).toList());
         assertEquals("a title", ((FormFieldPart) parts.get(0)).value());
         FilePart stored = (FilePart) parts.get(1);
         assertEquals("photo.bin", stored.filename());
         assertEquals(2, storedFiles().size(), "each file part in a file of its own");
         Path dest = uploads.resolve("photo");
-        Files.write(dest, new byte[] {9, 9});                  // replaced, as transferTo replaces
+        Files.write(dest, new byte[] {9, 9}); // replaced, as transferTo replaces
 
         stored.transferTo(dest).block(WAIT);
 
         assertArrayEquals(photo, Files.readAllBytes(dest));
         assertEquals(1, storedFiles().size(), "the stored file was moved, not copied");
-        assertArrayEquals(photo, DataBufferUtils.join(stored.content()).map(StoringPartReaderTest::bytes).block(WAIT),
+        assertArrayEquals(
+                photo,
+                DataBufferUtils.join(stored.content())
+                        .map(StoringPartReaderTest::bytes)
+                        .block(WAIT),
                 "content() reads the part where it is now");
         Path again = uploads.resolve("again");
         stored.transferTo(again).block(WAIT);
@@ -96,7 +104,11 @@ class StoringPartReaderTest {
         stored.delete().block(WAIT);
         assertTrue(Files.exists(dest), "delete() leaves the handler's moved file alone");
         FilePart unmoved = (FilePart) parts.get(2);
-        assertArrayEquals(notes, DataBufferUtils.join(unmoved.content()).map(StoringPartReaderTest::bytes).block(WAIT));
+        assertArrayEquals(
+                notes,
+                DataBufferUtils.join(unmoved.content())
+                        .map(StoringPartReaderTest::bytes)
+                        .block(WAIT));
         unmoved.delete().block(WAIT);
         assertEquals(List.of(), storedFiles(), "delete() removes a part never transferred");
         assertAllBodyBuffersReleased();
@@ -105,11 +117,14 @@ class StoringPartReaderTest {
     @Test
     void theMultipartDataAControllerSeesIsTheFormStoredBySluice() throws Exception {
         byte[] photo = random(700_001, 3);
-        MultipartHttpMessageReader multipart = new MultipartHttpMessageReader(
-                new StoringPartReader(storage, WriteOptions.defaults()));
+        MultipartHttpMessageReader multipart =
+                new MultipartHttpMessageReader(new StoringPartReader(storage, WriteOptions.defaults()));
 
-        MultiValueMap<String, Part> data = multipart.readMono(ResolvableType.forClassWithGenerics(
-                        MultiValueMap.class, String.class, Part.class), request(form(photo, new byte[0]), 4096), Map.of())
+        MultiValueMap<String, Part> data = multipart
+                .readMono(
+                        ResolvableType.forClassWithGenerics(MultiValueMap.class, String.class, Part.class),
+                        request(form(photo, new byte[0]), 4096),
+                        Map.of())
                 .block(WAIT);
 
         FilePart part = (FilePart) data.getFirst("photo");
@@ -129,7 +144,8 @@ class StoringPartReaderTest {
 
         Flux<Part> parts = reader.read(PART, request(form(random(100_000, 4), random(10, 5)), 8192), Map.of());
 
-        DecodingException refused = assertThrows(DecodingException.class, () -> parts.collectList().block(WAIT));
+        DecodingException refused =
+                assertThrows(DecodingException.class, () -> parts.collectList().block(WAIT));
         assertTrue(refused.getMessage().contains("2"), refused.getMessage());
         awaitNoStoredFile();
         assertAllBodyBuffersReleased();
@@ -151,8 +167,9 @@ class StoringPartReaderTest {
     void anUploadThatBreaksOffDeletesEveryFileItStored() throws Exception {
         byte[] body = form(random(300_000, 8), random(300_000, 9));
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
-        int cut = body.length - 100_000;                      // within the second file part
-        MockServerHttpRequest broken = MockServerHttpRequest.post("/upload").contentType(contentType)
+        int cut = body.length - 100_000; // within the second file part
+        MockServerHttpRequest broken = MockServerHttpRequest.post("/upload")
+                .contentType(contentType)
                 .body(chunks(body, 8192, cut).concatWith(Flux.error(new IOException("connection reset"))));
 
         IOException failure = assertThrows(IOException.class, () -> {
@@ -173,14 +190,15 @@ class StoringPartReaderTest {
         byte[] photo = random(200_000, 10);
         byte[] body = form(photo, random(300_000, 11));
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
-        MockServerHttpRequest stalled = MockServerHttpRequest.post("/upload").contentType(contentType)
-                .body(chunks(body, 8192, body.length - 100_000).concatWith(Flux.never()));   // within the notes
+        MockServerHttpRequest stalled = MockServerHttpRequest.post("/upload")
+                .contentType(contentType)
+                .body(chunks(body, 8192, body.length - 100_000).concatWith(Flux.never())); // within the notes
 
         List<Part> taken = Collections.synchronizedList(new ArrayList<>());
         Disposable read = reader.read(PART, stalled, Map.of()).subscribe(taken::add);
         long deadline = System.nanoTime() + WAIT.toNanos();
         while ((taken.size() < 2 || storedFiles().size() < 2) && System.nanoTime() < deadline) {
-            Thread.sleep(10);                                  // the photo emitted, the notes being written
+            Thread.sleep(10); // the photo emitted, the notes being written
         }
         assertEquals(2, storedFiles().size(), "the photo stored and the notes being written");
 
@@ -201,17 +219,22 @@ class StoringPartReaderTest {
         byte[] photo = random(500_000, 12);
         byte[] notes = random(1000, 13);
         List<Part> parts = new StoringPartReader(storage, WriteOptions.defaults())
-                .read(PART, request(form(photo, notes), 8192), Map.of()).collectList().block(WAIT);
+                .read(PART, request(form(photo, notes), 8192), Map.of())
+                .collectList()
+                .block(WAIT);
         Path dest = uploads.resolve("photo");
         Files.write(dest, new byte[] {1});
 
-        FileParts.transferTo((FilePart) parts.get(1), dest, WriteOptions.defaults().withAtomicReplace()).block(WAIT);
+        FileParts.transferTo(
+                        (FilePart) parts.get(1), dest, WriteOptions.defaults().withAtomicReplace())
+                .block(WAIT);
 
         assertArrayEquals(photo, Files.readAllBytes(dest));
         assertEquals(1, storedFiles().size(), "moved, not written again");
         Path log = uploads.resolve("log");
         Files.write(log, new byte[] {7});
-        FileParts.transferTo((FilePart) parts.get(2), log, WriteOptions.append()).block(WAIT);
+        FileParts.transferTo((FilePart) parts.get(2), log, WriteOptions.append())
+                .block(WAIT);
         byte[] appended = Files.readAllBytes(log);
         assertEquals(1 + notes.length, appended.length, "appended to what was there");
         assertArrayEquals(notes, Arrays.copyOfRange(appended, 1, appended.length));
@@ -231,7 +254,9 @@ class StoringPartReaderTest {
             return DataBufferFiles.write(content, file, WriteOptions.defaults().withMode(WriteMode.CREATE_NEW));
         });
 
-        List<Part> parts = reader.read(PART, request(form(photo, notes), 8192), Map.of()).collectList().block(WAIT);
+        List<Part> parts = reader.read(PART, request(form(photo, notes), 8192), Map.of())
+                .collectList()
+                .block(WAIT);
 
         assertEquals(2, written.size(), "one write per file part, none for the field");
         assertTrue(written.stream().allMatch(file -> storage.equals(file.getParent())), "in the storage directory");
@@ -245,9 +270,11 @@ class StoringPartReaderTest {
 
     @Test
     void aPartWriterThatFailsFailsTheReadWithItsErrorAndLeavesNoStoredFile() throws Exception {
-        StoringPartReader reader = new StoringPartReader(storage, (content, file) -> DataBufferFiles
-                .write(content, file, WriteOptions.defaults().withMode(WriteMode.CREATE_NEW))
-                .then(Mono.error(new IOException("quota exceeded"))));
+        StoringPartReader reader = new StoringPartReader(
+                storage,
+                (content, file) -> DataBufferFiles.write(
+                                content, file, WriteOptions.defaults().withMode(WriteMode.CREATE_NEW))
+                        .then(Mono.error(new IOException("quota exceeded"))));
 
         Flux<Part> parts = reader.read(PART, request(form(random(300_000, 16), random(10, 17)), 8192), Map.of());
 
@@ -267,8 +294,10 @@ class StoringPartReaderTest {
     void aFormReadAsOnePartIsRefusedByName() {
         StoringPartReader reader = new StoringPartReader(storage, WriteOptions.defaults());
 
-        UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
-                () -> reader.readMono(PART, MockServerHttpRequest.post("/").build(), Map.of()).block(WAIT));
+        UnsupportedOperationException refused = assertThrows(
+                UnsupportedOperationException.class,
+                () -> reader.readMono(PART, MockServerHttpRequest.post("/").build(), Map.of())
+                        .block(WAIT));
 
         assertTrue(refused.getMessage().contains("Flux<Part>"), refused.getMessage());
         assertTrue(reader.canRead(PART, MediaType.MULTIPART_FORM_DATA));
@@ -282,18 +311,32 @@ class StoringPartReaderTest {
     private byte[] form(byte[] photo, byte[] notes) {
         MultipartBodyBuilder builder = new MultipartBodyBuilder();
         builder.part("title", "a title");
-        builder.part("photo", new ByteArrayResource(photo)).filename("photo.bin").contentType(MediaType.APPLICATION_OCTET_STREAM);
-        builder.part("notes", new ByteArrayResource(notes)).filename("notes.txt").contentType(MediaType.TEXT_PLAIN);
+        builder.part("photo", new ByteArrayResource(photo))
+                .filename("photo.bin")
+                .contentType(MediaType.APPLICATION_OCTET_STREAM);
+        builder.part("notes", new ByteArrayResource(notes))
+                .filename("notes.txt")
+                .contentType(MediaType.TEXT_PLAIN);
         MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST, URI.create("/upload"));
-        new MultipartHttpMessageWriter().write(Flux.just(builder.build()), ResolvableType.forClass(MultiValueMap.class),
-                MediaType.MULTIPART_FORM_DATA, request, Map.of()).block(WAIT);
+        new MultipartHttpMessageWriter()
+                .write(
+                        Flux.just(builder.build()),
+                        ResolvableType.forClass(MultiValueMap.class),
+                        MediaType.MULTIPART_FORM_DATA,
+                        request,
+                        Map.of())
+                .block(WAIT);
         contentType = request.getHeaders().getContentType();
-        return DataBufferUtils.join(request.getBody()).map(StoringPartReaderTest::bytes).block(WAIT);
+        return DataBufferUtils.join(request.getBody())
+                .map(StoringPartReaderTest::bytes)
+                .block(WAIT);
     }
 
     /** The body as pooled Netty buffers of {@code chunkBytes}, each recorded to check its release. */
     private MockServerHttpRequest request(byte[] body, int chunkBytes) {
-        return MockServerHttpRequest.post("/upload").contentType(contentType).body(chunks(body, chunkBytes, body.length));
+        return MockServerHttpRequest.post("/upload")
+                .contentType(contentType)
+                .body(chunks(body, chunkBytes, body.length));
     }
 
     private Flux<DataBuffer> chunks(byte[] body, int chunkBytes, int upTo) {
@@ -313,7 +356,9 @@ class StoringPartReaderTest {
             Thread.sleep(10);
         }
         assertTrue(bodyBuffers.size() > 1, "the body came in buffers");
-        assertEquals(List.of(), bodyBuffers.stream().filter(buffer -> buffer.refCnt() != 0).toList(),
+        assertEquals(
+                List.of(),
+                bodyBuffers.stream().filter(buffer -> buffer.refCnt() != 0).toList(),
                 "body buffers not released");
     }
 

@@ -12,8 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,11 +34,11 @@ final class TrackedBuffers {
 
     private final DataBufferFactory factory;
     private final byte[] content;
-    private final int[] ends;                      // item i is content[ends[i - 1], ends[i])
-    private final Path target;                     // null: do not check the file at release
-    private final List<Tracked> created = new ArrayList<>();   // guarded by itself
-    private final Semaphore releases = new Semaphore(0);        // one permit per first release
-    private final List<String> problems = new ArrayList<>();   // guarded by itself
+    private final int[] ends; // item i is content[ends[i - 1], ends[i])
+    private final Path target; // null: do not check the file at release
+    private final List<Tracked> created = new ArrayList<>(); // guarded by itself
+    private final Semaphore releases = new Semaphore(0); // one permit per first release
+    private final List<String> problems = new ArrayList<>(); // guarded by itself
 
     /** The content in items of {@code itemBytes} (the last one shorter). */
     TrackedBuffers(byte[] content, int itemBytes, Path target) {
@@ -65,7 +65,8 @@ final class TrackedBuffers {
 
     private static int[] ends(int length, int itemBytes) {
         return IntStream.iterate(itemBytes, end -> end < length + itemBytes, end -> end + itemBytes)
-                .map(end -> Math.min(end, length)).toArray();
+                .map(end -> Math.min(end, length))
+                .toArray();
     }
 
     /** The content as its items, each created on request. */

@@ -31,8 +31,8 @@ class UsingDocTest {
         assertTrue(start >= 0, "USING.md has the section " + HEADING);
         int end = page.indexOf("\n## ", start + HEADING.length());
         String section = page.substring(start, end < 0 ? page.length() : end);
-        List<String> code = trimmedLines(Files.readString(
-                Path.of("src", "test", "java", "io", "sluice", "spring", "FileController.java")));
+        List<String> code = trimmedLines(
+                Files.readString(Path.of("src", "test", "java", "io", "sluice", "spring", "FileController.java")));
 
         List<String> problems = new ArrayList<>();
         int blocks = 0;

@@ -30,8 +30,15 @@ class WithoutNettyTest {
     @Test
     void aReadRunsAndGivesEveryChunkBackWithoutNettyOnTheClassPath() throws Exception {
         Path file = Files.write(dir.resolve("source"), random(200_000, 7));
-        Class<?>[] needed = {DataBufferFiles.class, ReactiveFile.class, DataBuffer.class, LogFactory.class,
-                Flux.class, Publisher.class, WithoutNettyTest.class};
+        Class<?>[] needed = {
+            DataBufferFiles.class,
+            ReactiveFile.class,
+            DataBuffer.class,
+            LogFactory.class,
+            Flux.class,
+            Publisher.class,
+            WithoutNettyTest.class
+        };
         URL[] path = new URL[needed.length];
         for (int i = 0; i < needed.length; i++) {
             path[i] = needed[i].getProtectionDomain().getCodeSource().getLocation();
@@ -41,7 +48,9 @@ class WithoutNettyTest {
             assertThrows(ClassNotFoundException.class, () -> withoutNetty.loadClass("io.netty.buffer.ByteBuf"));
             @SuppressWarnings("unchecked")
             Function<Path, String> read = (Function<Path, String>) withoutNetty
-                    .loadClass(ReadWithDefaultFactory.class.getName()).getDeclaredConstructor().newInstance();
+                    .loadClass(ReadWithDefaultFactory.class.getName())
+                    .getDeclaredConstructor()
+                    .newInstance();
 
             assertEquals("200000 bytes, every chunk back", read.apply(file));
         }
@@ -53,14 +62,17 @@ class WithoutNettyTest {
         @Override
         public String apply(Path file) {
             io.sluice.ChunkPool pool = io.sluice.ChunkPool.create(4096, 4);
-            long bytes = DataBufferFiles.read(file, org.springframework.core.io.buffer.DefaultDataBufferFactory
-                            .sharedInstance, io.sluice.ReadOptions.defaults().withLentChunks(pool))
+            long bytes = DataBufferFiles.read(
+                            file,
+                            org.springframework.core.io.buffer.DefaultDataBufferFactory.sharedInstance,
+                            io.sluice.ReadOptions.defaults().withLentChunks(pool))
                     .map(buffer -> {
                         int count = buffer.readableByteCount();
                         org.springframework.core.io.buffer.DataBufferUtils.release(buffer);
                         return (long) count;
                     })
-                    .reduce(0L, Long::sum).block(java.time.Duration.ofSeconds(30));
+                    .reduce(0L, Long::sum)
+                    .block(java.time.Duration.ofSeconds(30));
             String back = pool.allocatedChunks() == pool.idleChunks() ? "every chunk back" : "chunks out: " + pool;
             return bytes + " bytes, " + back;
         }

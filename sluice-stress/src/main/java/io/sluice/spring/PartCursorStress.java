@@ -36,7 +36,10 @@ public class PartCursorStress {
 
     /** The event arrives (actor 1), with the subscriber's request already made, as the store ends (actor 2). */
     @JCStressTest
-    @Outcome(id = {"1, 0", "1, 1"}, expect = ACCEPTABLE, desc = "released once, by the cursor or by the subscriber it reached")
+    @Outcome(
+            id = {"1, 0", "1, 1"},
+            expect = ACCEPTABLE,
+            desc = "released once, by the cursor or by the subscriber it reached")
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "held by the cancelled cursor, never released")
     @Outcome(expect = FORBIDDEN, desc = "released twice")
     @State
@@ -64,7 +67,10 @@ public class PartCursorStress {
 
     /** The subscriber asks (actor 1) for the event queued already, as the store ends (actor 2). */
     @JCStressTest
-    @Outcome(id = {"1, 0", "1, 1"}, expect = ACCEPTABLE, desc = "released once, by the cursor or by the subscriber it reached")
+    @Outcome(
+            id = {"1, 0", "1, 1"},
+            expect = ACCEPTABLE,
+            desc = "released once, by the cursor or by the subscriber it reached")
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "held by the cancelled cursor, never released")
     @Outcome(expect = FORBIDDEN, desc = "released twice")
     @State
@@ -100,18 +106,18 @@ public class PartCursorStress {
         Subscription part;
 
         Fixture() {
-            cursor = PartCursor.over(Flux.from(subscriber -> {
-                upstream = subscriber;
-                subscriber.onSubscribe(new Subscription() {
-                    @Override
-                    public void request(long n) {
-                    }
+            cursor = PartCursor.over(
+                    Flux.from(subscriber -> {
+                        upstream = subscriber;
+                        subscriber.onSubscribe(new Subscription() {
+                            @Override
+                            public void request(long n) {}
 
-                    @Override
-                    public void cancel() {
-                    }
-                });
-            }), Context.empty());
+                            @Override
+                            public void cancel() {}
+                        });
+                    }),
+                    Context.empty());
             cursor.partContents().subscribe(new Subscriber<DataBuffer>() {
                 @Override
                 public void onSubscribe(Subscription subscription) {
@@ -125,12 +131,10 @@ public class PartCursorStress {
                 }
 
                 @Override
-                public void onError(Throwable failure) {
-                }
+                public void onError(Throwable failure) {}
 
                 @Override
-                public void onComplete() {
-                }
+                public void onComplete() {}
             });
         }
     }

@@ -27,21 +27,20 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 public final class AbortGateStress {
 
-    private AbortGateStress() {
-    }
+    private AbortGateStress() {}
 
     /** A channel stand-in: counts closes, and writes that find the abort already called. */
     static final class FakeFile {
-        final AtomicInteger closes = new AtomicInteger();     // close steps -> arbiter
-        volatile boolean closed;                               // close steps -> writer
+        final AtomicInteger closes = new AtomicInteger(); // close steps -> arbiter
+        volatile boolean closed; // close steps -> writer
     }
 
     abstract static class Race {
         final AbortGate gate;
-        volatile FakeFile file;                                // open step -> close step, arbiter
-        volatile boolean abortReturned;                        // abort actor -> writer
-        int writesAfterAbort;                                  // drain actor -> arbiter (jcstress orders actors before the arbiter)
-        int opened;                                            // drain actor -> arbiter
+        volatile FakeFile file; // open step -> close step, arbiter
+        volatile boolean abortReturned; // abort actor -> writer
+        int writesAfterAbort; // drain actor -> arbiter (jcstress orders actors before the arbiter)
+        int opened; // drain actor -> arbiter
 
         Race(long openWaitNanos) {
             gate = new AbortGate(openWaitNanos);
@@ -49,14 +48,16 @@ public final class AbortGateStress {
 
         void open() {
             try {
-                FakeFile opened = gate.open(() -> {
-                    FakeFile fresh = new FakeFile();
-                    file = fresh;
-                    return fresh;
-                }, "stress");
+                FakeFile opened = gate.open(
+                        () -> {
+                            FakeFile fresh = new FakeFile();
+                            file = fresh;
+                            return fresh;
+                        },
+                        "stress");
                 this.opened = 1;
                 if (abortReturned && !opened.closed) {
-                    writesAfterAbort++;                        // a file still open after the abort returned: the drain would write
+                    writesAfterAbort++; // a file still open after the abort returned: the drain would write
                 }
             } catch (IOException refused) {
                 opened = file == null ? 0 : 1;

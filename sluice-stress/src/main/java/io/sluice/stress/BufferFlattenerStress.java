@@ -41,12 +41,12 @@ public class BufferFlattenerStress {
     public BufferFlattenerStress() {
         flattener.onSubscribe(upstream);
         flattener.subscribe(downstream);
-        downstream.subscription.request(1);     // the flattener asks upstream for one list
+        downstream.subscription.request(1); // the flattener asks upstream for one list
     }
 
     @Actor
     public void upstream() {
-        upstream.listsSent = 1;                 // before onNext: a request(n) that sees the list queued sees this
+        upstream.listsSent = 1; // before onNext: a request(n) that sees the list queued sees this
         flattener.onNext(List.of(ByteBuffer.wrap(new byte[] {1, 2, 3})));
         flattener.onComplete();
     }
@@ -68,8 +68,8 @@ public class BufferFlattenerStress {
 
     /** The HttpClient's side: counts requests made while a sent list is still undelivered. */
     private final class Upstream implements Flow.Subscription {
-        private final AtomicInteger readAhead = new AtomicInteger();   // the flattener's drain -> arbiter
-        volatile int listsSent;                                        // actor 1 -> the flattener's drain
+        private final AtomicInteger readAhead = new AtomicInteger(); // the flattener's drain -> arbiter
+        volatile int listsSent; // actor 1 -> the flattener's drain
 
         @Override
         public void request(long n) {
@@ -79,17 +79,16 @@ public class BufferFlattenerStress {
         }
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
     }
 
     /** The writer's side: counts what it receives. */
     private static final class Downstream implements Flow.Subscriber<ByteBuffer> {
-        private final AtomicInteger items = new AtomicInteger();          // the flattener's drain -> arbiter
-        private final AtomicInteger completes = new AtomicInteger();      // the flattener's drain -> arbiter
-        private final AtomicInteger errors = new AtomicInteger();         // the flattener's drain -> arbiter
-        private final AtomicInteger afterTerminal = new AtomicInteger();  // the flattener's drain -> arbiter
-        private Flow.Subscription subscription;                           // set in the state's constructor
+        private final AtomicInteger items = new AtomicInteger(); // the flattener's drain -> arbiter
+        private final AtomicInteger completes = new AtomicInteger(); // the flattener's drain -> arbiter
+        private final AtomicInteger errors = new AtomicInteger(); // the flattener's drain -> arbiter
+        private final AtomicInteger afterTerminal = new AtomicInteger(); // the flattener's drain -> arbiter
+        private Flow.Subscription subscription; // set in the state's constructor
 
         @Override
         public void onSubscribe(Flow.Subscription subscription) {

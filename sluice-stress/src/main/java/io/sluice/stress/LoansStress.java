@@ -24,8 +24,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 public final class LoansStress {
 
-    private LoansStress() {
-    }
+    private LoansStress() {}
 
     /**
      * Two holders give back the same chunk at once: one wins, the other is refused, and the
@@ -34,7 +33,10 @@ public final class LoansStress {
      * <p>Result: {@code first give-back won, second won, callbacks run}.
      */
     @JCStressTest
-    @Outcome(id = {"1, 0, 1", "0, 1, 1"}, expect = ACCEPTABLE, desc = "exactly one give-back wins; the callback runs once")
+    @Outcome(
+            id = {"1, 0, 1", "0, 1, 1"},
+            expect = ACCEPTABLE,
+            desc = "exactly one give-back wins; the callback runs once")
     @Outcome(expect = FORBIDDEN, desc = "both won, neither did, or the callback ran other than once")
     @State
     public static class TwoGiveBacks {
@@ -67,10 +69,19 @@ public final class LoansStress {
      * give-back won, the new loan is still lent}.
      */
     @JCStressTest
-    @Outcome(id = "1, 1, 0, 1", expect = ACCEPTABLE, desc = "given back, the slot lent again, the stale give-back refused")
-    @Outcome(id = "1, 0, 0, 1", expect = ACCEPTABLE, desc = "the lend came first and overflowed to the heap; actor 1 won")
+    @Outcome(
+            id = "1, 1, 0, 1",
+            expect = ACCEPTABLE,
+            desc = "given back, the slot lent again, the stale give-back refused")
+    @Outcome(
+            id = "1, 0, 0, 1",
+            expect = ACCEPTABLE,
+            desc = "the lend came first and overflowed to the heap; actor 1 won")
     @Outcome(id = "0, 0, 1, 1", expect = ACCEPTABLE, desc = "the lend overflowed; the second holder gave back first")
-    @Outcome(id = ".*, 1, 1, .*", expect = FORBIDDEN, desc = "a stale give-back accepted while the memory is out on a newer loan")
+    @Outcome(
+            id = ".*, 1, 1, .*",
+            expect = FORBIDDEN,
+            desc = "a stale give-back accepted while the memory is out on a newer loan")
     @Outcome(expect = FORBIDDEN, desc = "the chunk given back twice or never, or the new loan lost")
     @State
     public static class GiveBackRacesNewLend {
@@ -100,12 +111,15 @@ public final class LoansStress {
      * after both}.
      */
     @JCStressTest
-    @Outcome(id = {"1, 1, 1, 0", "1, 0, 1, 0"}, expect = ACCEPTABLE, desc = "the look-up saw the chunk before or after its give-back")
+    @Outcome(
+            id = {"1, 1, 1, 0", "1, 0, 1, 0"},
+            expect = ACCEPTABLE,
+            desc = "the look-up saw the chunk before or after its give-back")
     @Outcome(expect = FORBIDDEN, desc = "the give-back lost, the other loan vanished, or the chunk is still lent")
     @State
     public static class IsLentRacesGiveBack {
-        final ByteBuffer chunk = ChunkPool.lend(ByteBuffer.allocate(4), () -> { });
-        final ByteBuffer other = ChunkPool.lend(ByteBuffer.allocate(4), () -> { });
+        final ByteBuffer chunk = ChunkPool.lend(ByteBuffer.allocate(4), () -> {});
+        final ByteBuffer other = ChunkPool.lend(ByteBuffer.allocate(4), () -> {});
 
         @Actor
         public void giver(IIII_Result result) {

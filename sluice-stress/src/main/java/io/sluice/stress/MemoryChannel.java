@@ -12,9 +12,9 @@ import java.nio.channels.spi.AbstractInterruptibleChannel;
  */
 final class MemoryChannel extends AbstractInterruptibleChannel implements WritableByteChannel {
 
-    private int bytes;                                // under this channel's monitor
-    private int bytesAfterCancelSeen;                 // under this channel's monitor
-    private volatile boolean cancelSeen;              // the stage's dependent -> writer
+    private int bytes; // under this channel's monitor
+    private int bytesAfterCancelSeen; // under this channel's monitor
+    private volatile boolean cancelSeen; // the stage's dependent -> writer
 
     @Override
     public synchronized int write(ByteBuffer source) throws ClosedChannelException {

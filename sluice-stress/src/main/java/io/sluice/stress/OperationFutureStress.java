@@ -32,15 +32,14 @@ public final class OperationFutureStress {
     private static final RuntimeException OUTSIDE_ERROR = new RuntimeException("outside");
     private static final RuntimeException OPERATION_ERROR = new RuntimeException("operation");
 
-    private OperationFutureStress() {
-    }
+    private OperationFutureStress() {}
 
     /** The stage, its abort hook and one dependent registered before the race. */
     abstract static class Staged {
         final OperationFuture<Integer> future = new OperationFuture<>();
-        private final AtomicInteger hookRuns = new AtomicInteger();   // hook -> arbiter
-        private volatile boolean hookDone;                            // hook -> dependent
-        private volatile int dependentSawHookDone = -1;               // dependent -> arbiter; -1: not run
+        private final AtomicInteger hookRuns = new AtomicInteger(); // hook -> arbiter
+        private volatile boolean hookDone; // hook -> dependent
+        private volatile int dependentSawHookDone = -1; // dependent -> arbiter; -1: not run
 
         Staged() {
             future.onAbort(() -> {
@@ -76,7 +75,10 @@ public final class OperationFutureStress {
     @JCStressTest
     @Outcome(id = "1, 0, 1, 1, 1", expect = ACCEPTABLE, desc = "cancel won; hook finished before the dependent ran")
     @Outcome(id = "0, 1, 0, 0, 2", expect = ACCEPTABLE, desc = "the operation won; no abort")
-    @Outcome(id = "1, 0, 1, 0, 1", expect = FORBIDDEN, desc = "cancel won, but a dependent ran before the abort hook finished")
+    @Outcome(
+            id = "1, 0, 1, 0, 1",
+            expect = FORBIDDEN,
+            desc = "cancel won, but a dependent ran before the abort hook finished")
     @Outcome(expect = FORBIDDEN, desc = "both or neither won, hook ran wrongly, or the stage holds the loser's result")
     @State
     public static class CancelVsSucceed extends Staged {
@@ -100,7 +102,10 @@ public final class OperationFutureStress {
     @JCStressTest
     @Outcome(id = "1, 0, 1, 1, 1", expect = ACCEPTABLE, desc = "cancel won; hook finished before the dependent ran")
     @Outcome(id = "0, 1, 0, 0, 2", expect = ACCEPTABLE, desc = "the operation failed first; no abort")
-    @Outcome(id = "1, 0, 1, 0, 1", expect = FORBIDDEN, desc = "cancel won, but a dependent ran before the abort hook finished")
+    @Outcome(
+            id = "1, 0, 1, 0, 1",
+            expect = FORBIDDEN,
+            desc = "cancel won, but a dependent ran before the abort hook finished")
     @Outcome(expect = FORBIDDEN, desc = "both or neither won, hook ran wrongly, or the stage holds the loser's result")
     @State
     public static class CancelVsFail extends Staged {
@@ -124,7 +129,10 @@ public final class OperationFutureStress {
     @JCStressTest
     @Outcome(id = "1, 0, 1, 1, 1", expect = ACCEPTABLE, desc = "complete won; hook finished before the dependent ran")
     @Outcome(id = "0, 1, 0, 0, 2", expect = ACCEPTABLE, desc = "the operation failed first; no abort")
-    @Outcome(id = "1, 0, 1, 0, 1", expect = FORBIDDEN, desc = "complete won, but a dependent ran before the abort hook finished")
+    @Outcome(
+            id = "1, 0, 1, 0, 1",
+            expect = FORBIDDEN,
+            desc = "complete won, but a dependent ran before the abort hook finished")
     @Outcome(expect = FORBIDDEN, desc = "both or neither won, hook ran wrongly, or the stage holds the loser's result")
     @State
     public static class CompleteVsFail extends Staged {
@@ -146,9 +154,15 @@ public final class OperationFutureStress {
 
     /** {@code completeExceptionally} from outside against the operation's {@code succeed}. */
     @JCStressTest
-    @Outcome(id = "1, 0, 1, 1, 1", expect = ACCEPTABLE, desc = "completeExceptionally won; hook finished before the dependent ran")
+    @Outcome(
+            id = "1, 0, 1, 1, 1",
+            expect = ACCEPTABLE,
+            desc = "completeExceptionally won; hook finished before the dependent ran")
     @Outcome(id = "0, 1, 0, 0, 2", expect = ACCEPTABLE, desc = "the operation won; no abort")
-    @Outcome(id = "1, 0, 1, 0, 1", expect = FORBIDDEN, desc = "completeExceptionally won, but a dependent ran before the abort hook finished")
+    @Outcome(
+            id = "1, 0, 1, 0, 1",
+            expect = FORBIDDEN,
+            desc = "completeExceptionally won, but a dependent ran before the abort hook finished")
     @Outcome(expect = FORBIDDEN, desc = "both or neither won, hook ran wrongly, or the stage holds the loser's result")
     @State
     public static class CompleteExceptionallyVsSucceed extends Staged {
@@ -173,9 +187,15 @@ public final class OperationFutureStress {
      * {@code enterCommit()} and, only if that won, succeeds.
      */
     @JCStressTest
-    @Outcome(id = "1, 0, 1, 1, 1", expect = ACCEPTABLE, desc = "cancel won; the commit was refused; hook finished before the dependent ran")
+    @Outcome(
+            id = "1, 0, 1, 1, 1",
+            expect = ACCEPTABLE,
+            desc = "cancel won; the commit was refused; hook finished before the dependent ran")
     @Outcome(id = "0, 1, 0, 0, 2", expect = ACCEPTABLE, desc = "the commit won; cancel returned false")
-    @Outcome(id = "1, 0, 1, 0, 1", expect = FORBIDDEN, desc = "cancel won, but a dependent ran before the abort hook finished")
+    @Outcome(
+            id = "1, 0, 1, 0, 1",
+            expect = FORBIDDEN,
+            desc = "cancel won, but a dependent ran before the abort hook finished")
     @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "F2 broken: cancel and the commit both won")
     @Outcome(expect = FORBIDDEN, desc = "neither won, hook ran wrongly, or the stage holds the loser's result")
     @State

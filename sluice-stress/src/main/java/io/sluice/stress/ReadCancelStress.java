@@ -33,12 +33,17 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Outcome(id = "0, 0, 1, 0, 0", expect = ACCEPTABLE, desc = "cancelled first: nothing read or signalled; channel closed")
 @Outcome(id = "1, 0, 1, 0, 0", expect = ACCEPTABLE, desc = "the chunk came before cancel returned; channel closed")
-@Outcome(id = "1, 0, 1, 0, 1", expect = ACCEPTABLE_INTERESTING, desc = "the chunk was in flight when cancel returned (§3.12)")
-@Outcome(expect = FORBIDDEN, desc = "a second chunk, a terminal signal after cancel, a channel closed twice or never, or read after close")
+@Outcome(
+        id = "1, 0, 1, 0, 1",
+        expect = ACCEPTABLE_INTERESTING,
+        desc = "the chunk was in flight when cancel returned (§3.12)")
+@Outcome(
+        expect = FORBIDDEN,
+        desc = "a second chunk, a terminal signal after cancel, a channel closed twice or never, or read after close")
 @State
 public class ReadCancelStress {
 
-    private final CountingChannel channel = new CountingChannel();   // reads never end; counts closes
+    private final CountingChannel channel = new CountingChannel(); // reads never end; counts closes
     private final Recorder subscriber = new Recorder();
 
     public ReadCancelStress() {
@@ -68,11 +73,11 @@ public class ReadCancelStress {
 
     /** Counts signals; marks an onNext that arrives after cancel() returned. */
     private static final class Recorder implements Subscriber<ByteBuffer> {
-        private final AtomicInteger items = new AtomicInteger();       // the read's drain -> arbiter
-        private final AtomicInteger terminals = new AtomicInteger();   // the read's drain -> arbiter
-        private final AtomicInteger lateItems = new AtomicInteger();   // the read's drain -> arbiter
-        private Subscription subscription;                             // onSubscribe, in the state's constructor
-        volatile boolean cancelReturned;                               // actor 2 -> onNext
+        private final AtomicInteger items = new AtomicInteger(); // the read's drain -> arbiter
+        private final AtomicInteger terminals = new AtomicInteger(); // the read's drain -> arbiter
+        private final AtomicInteger lateItems = new AtomicInteger(); // the read's drain -> arbiter
+        private Subscription subscription; // onSubscribe, in the state's constructor
+        volatile boolean cancelReturned; // actor 2 -> onNext
 
         @Override
         public void onSubscribe(Subscription subscription) {

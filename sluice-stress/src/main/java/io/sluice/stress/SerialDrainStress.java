@@ -24,17 +24,16 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 public final class SerialDrainStress {
 
-    private SerialDrainStress() {
-    }
+    private SerialDrainStress() {}
 
     /** What a pass does: counts overlaps, copies the signallers' plain fields. */
     abstract static class Drained {
-        private final AtomicInteger inPass = new AtomicInteger();     // any pass
-        private final AtomicInteger overlaps = new AtomicInteger();   // any pass -> arbiter
-        int written1;                       // actor 1, before its signal; read by passes (D2)
-        int written2;                       // actor 2, before its signal; read by passes (D2)
-        private int seen1;                  // passes only (serial by D1) -> arbiter
-        private int seen2;                  // passes only (serial by D1) -> arbiter
+        private final AtomicInteger inPass = new AtomicInteger(); // any pass
+        private final AtomicInteger overlaps = new AtomicInteger(); // any pass -> arbiter
+        int written1; // actor 1, before its signal; read by passes (D2)
+        int written2; // actor 2, before its signal; read by passes (D2)
+        private int seen1; // passes only (serial by D1) -> arbiter
+        private int seen2; // passes only (serial by D1) -> arbiter
 
         boolean pass() {
             if (inPass.getAndIncrement() != 0) {
@@ -56,11 +55,14 @@ public final class SerialDrainStress {
     /** Passes run on the signalling threads (a direct executor). */
     @JCStressTest
     @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "passes serial, both signals seen")
-    @Outcome(id = {"0, 0, 0", "0, 0, 1", "0, 1, 0"}, expect = FORBIDDEN, desc = "D2 broken: a signal was lost")
+    @Outcome(
+            id = {"0, 0, 0", "0, 0, 1", "0, 1, 0"},
+            expect = FORBIDDEN,
+            desc = "D2 broken: a signal was lost")
     @Outcome(expect = FORBIDDEN, desc = "D1 broken: two passes overlapped")
     @State
     public static class Direct extends Drained {
-        private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, error -> { }, false);
+        private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, error -> {}, false);
 
         @Actor
         public void actor1() {
@@ -76,14 +78,17 @@ public final class SerialDrainStress {
 
         @Arbiter
         public void arbiter(III_Result result) {
-            report(result);       // a direct executor ran every pass inside the actors' signal()
+            report(result); // a direct executor ran every pass inside the actors' signal()
         }
     }
 
     /** Passes run on one worker thread shared by all states (the executor of a real write). */
     @JCStressTest
     @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "passes serial, both signals seen")
-    @Outcome(id = {"0, 0, 0", "0, 0, 1", "0, 1, 0"}, expect = FORBIDDEN, desc = "D2 broken: a signal was lost")
+    @Outcome(
+            id = {"0, 0, 0", "0, 0, 1", "0, 1, 0"},
+            expect = FORBIDDEN,
+            desc = "D2 broken: a signal was lost")
     @Outcome(expect = FORBIDDEN, desc = "D1 broken: two passes overlapped")
     @State
     public static class Worker extends Drained {
@@ -93,7 +98,7 @@ public final class SerialDrainStress {
             return thread;
         });
 
-        private final SerialDrain drain = new SerialDrain(WORKER, this::pass, error -> { }, false);
+        private final SerialDrain drain = new SerialDrain(WORKER, this::pass, error -> {}, false);
 
         @Actor
         public void actor1() {
@@ -112,7 +117,7 @@ public final class SerialDrainStress {
             // Every drain task was submitted inside a signal() that returned before now, and the
             // worker is FIFO: once this marker has run, every pass has finished.
             try {
-                WORKER.submit(() -> { }).get();
+                WORKER.submit(() -> {}).get();
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

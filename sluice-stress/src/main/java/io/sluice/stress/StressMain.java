@@ -24,8 +24,7 @@ import java.util.TreeSet;
  */
 public final class StressMain {
 
-    private StressMain() {
-    }
+    private StressMain() {}
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
@@ -37,7 +36,7 @@ public final class StressMain {
         boolean reportedFailures = false;
         try {
             jcstress.run();
-        } catch (AssertionError failures) {     // jcstress's "TEST FAILURES": the summary below has them
+        } catch (AssertionError failures) { // jcstress's "TEST FAILURES": the summary below has them
             reportedFailures = true;
         }
 

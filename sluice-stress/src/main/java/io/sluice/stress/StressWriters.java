@@ -11,16 +11,13 @@ final class StressWriters {
     /** An upstream that ignores request and cancel: the actors deliver the items themselves. */
     private static final Subscription IGNORING = new Subscription() {
         @Override
-        public void request(long n) {
-        }
+        public void request(long n) {}
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
     };
 
-    private StressWriters() {
-    }
+    private StressWriters() {}
 
     /**
      * A writer into {@code channel} with the default options, its drain on a direct executor (so a
@@ -28,8 +25,8 @@ final class StressWriters {
      * {@code request(1)} was issued from the drain, on the constructing thread, so actor 1 may send.
      */
     static ChannelWriteSubscriber subscribed(MemoryChannel channel) {
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(new ChannelSink(channel), WriteOptions.defaults(),
-                Runnable::run, "stress");
+        ChannelWriteSubscriber writer =
+                new ChannelWriteSubscriber(new ChannelSink(channel), WriteOptions.defaults(), Runnable::run, "stress");
         writer.onSubscribe(IGNORING);
         return writer;
     }

@@ -27,11 +27,23 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * reached it after a dependent saw the cancel}.
  */
 @JCStressTest
-@Outcome(id = "1, 1, 0, 0, 0", expect = ACCEPTABLE, desc = "cancelled before the item was written; closed before the dependent ran")
-@Outcome(id = "1, 1, 4, 0, 0", expect = ACCEPTABLE, desc = "cancelled after the item was written; closed before the dependent ran")
+@Outcome(
+        id = "1, 1, 0, 0, 0",
+        expect = ACCEPTABLE,
+        desc = "cancelled before the item was written; closed before the dependent ran")
+@Outcome(
+        id = "1, 1, 4, 0, 0",
+        expect = ACCEPTABLE,
+        desc = "cancelled after the item was written; closed before the dependent ran")
 @Outcome(id = "0, 2, 4, 0, 0", expect = ACCEPTABLE, desc = "the write completed first; cancel returned false")
-@Outcome(id = "1, 1, [04], 1, 0", expect = FORBIDDEN, desc = "cancelled, but a dependent ran while the channel was still open")
-@Outcome(id = "1, 1, 4, [01], 4", expect = FORBIDDEN, desc = "bytes reached the channel after a dependent saw the stage cancelled")
+@Outcome(
+        id = "1, 1, [04], 1, 0",
+        expect = FORBIDDEN,
+        desc = "cancelled, but a dependent ran while the channel was still open")
+@Outcome(
+        id = "1, 1, 4, [01], 4",
+        expect = FORBIDDEN,
+        desc = "bytes reached the channel after a dependent saw the stage cancelled")
 @Outcome(expect = FORBIDDEN, desc = "the stage disagrees with cancel, the dependent never ran, or another failure")
 @State
 public class WriterCancelStress {
@@ -40,7 +52,7 @@ public class WriterCancelStress {
 
     private final MemoryChannel channel = new MemoryChannel();
     private final ChannelWriteSubscriber writer = StressWriters.subscribed(channel);
-    private volatile int openSeenByDependent = -1;     // the stage's dependent -> arbiter; -1: not run
+    private volatile int openSeenByDependent = -1; // the stage's dependent -> arbiter; -1: not run
 
     public WriterCancelStress() {
         writer.result().whenComplete((bytes, error) -> {
@@ -74,7 +86,10 @@ public class WriterCancelStress {
         if (writer.result().isCancelled()) {
             return 1;
         }
-        return writer.result().isDone() && !writer.result().isCompletedExceptionally()
-                && writer.result().join() == ITEM_BYTES ? 2 : 0;
+        return writer.result().isDone()
+                        && !writer.result().isCompletedExceptionally()
+                        && writer.result().join() == ITEM_BYTES
+                ? 2
+                : 0;
     }
 }

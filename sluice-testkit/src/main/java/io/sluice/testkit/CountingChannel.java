@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CountingChannel implements ByteChannel {
 
-    private final AtomicLong bytes = new AtomicLong();                // bytes read or written; any thread
-    private final AtomicInteger closes = new AtomicInteger();         // close() calls; any thread
+    private final AtomicLong bytes = new AtomicLong(); // bytes read or written; any thread
+    private final AtomicInteger closes = new AtomicInteger(); // close() calls; any thread
     private final AtomicInteger usesAfterClose = new AtomicInteger(); // refused reads and writes; any thread
-    private final CountDownLatch closed = new CountDownLatch(1);      // opened by the first close()
+    private final CountDownLatch closed = new CountDownLatch(1); // opened by the first close()
 
     @Override
     public int read(ByteBuffer dst) throws ClosedChannelException {

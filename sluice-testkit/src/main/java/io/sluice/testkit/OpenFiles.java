@@ -26,9 +26,10 @@ public final class OpenFiles {
 
     /** How long the {@code await} methods wait before they fail. */
     public static final Duration DEADLINE = Duration.ofSeconds(10);
+
     private static final Path FDS = Paths.get("/proc/self/fd");
 
-    static {                                // the first FileChannel's dispatcher keeps a socket for async close
+    static { // the first FileChannel's dispatcher keeps a socket for async close
         try {
             Path file = Files.createTempFile("sluice-fd-warm-up", ".tmp");
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -40,11 +41,10 @@ public final class OpenFiles {
         } catch (IOException e) {
             throw new ExceptionInInitializerError(e);
         }
-        new SecureRandom().nextBytes(new byte[16]);     // SecureRandom keeps its devices open
+        new SecureRandom().nextBytes(new byte[16]); // SecureRandom keeps its devices open
     }
 
-    private OpenFiles() {
-    }
+    private OpenFiles() {}
 
     /** Whether {@code /proc/self/fd} can be listed. */
     public static boolean supported() {
@@ -81,8 +81,8 @@ public final class OpenFiles {
         for (String old : before) {
             now.remove(old);
         }
-        now.removeIf(target -> target.endsWith(".jar") || target.endsWith("/lib/modules")
-                || target.startsWith("/proc/"));
+        now.removeIf(
+                target -> target.endsWith(".jar") || target.endsWith("/lib/modules") || target.startsWith("/proc/"));
         return now;
     }
 
@@ -104,14 +104,16 @@ public final class OpenFiles {
         List<Path> roots = new ArrayList<>();
         roots.add(directory.toAbsolutePath().normalize());
         try {
-            roots.add(directory.toRealPath());      // /proc shows resolved links (/tmp -> /private/tmp)
+            roots.add(directory.toRealPath()); // /proc shows resolved links (/tmp -> /private/tmp)
         } catch (IOException gone) {
             // deleted already: the absolute path is all there is to match
         }
-        return targets().stream().filter(target -> roots.stream().anyMatch(root -> {
-            Path path = Paths.get(target);
-            return path.startsWith(root) && (withDirectory || !path.equals(root));
-        })).collect(Collectors.toList());
+        return targets().stream()
+                .filter(target -> roots.stream().anyMatch(root -> {
+                    Path path = Paths.get(target);
+                    return path.startsWith(root) && (withDirectory || !path.equals(root));
+                }))
+                .collect(Collectors.toList());
     }
 
     /**
@@ -122,7 +124,8 @@ public final class OpenFiles {
         await(() -> {
             List<String> inside = under(directory);
             List<String> opened = openedSince(baseline);
-            return inside.isEmpty() && opened.isEmpty() ? null
+            return inside.isEmpty() && opened.isEmpty()
+                    ? null
                     : "into " + directory + ": " + inside + "; opened since the baseline: " + opened;
         });
     }
@@ -158,7 +161,7 @@ public final class OpenFiles {
     /** Sleeps one polling interval (10 ms); an interrupt fails the caller's check. */
     public static void pause() {
         try {
-            Thread.sleep(10);               // polling with a deadline: the close runs on another thread
+            Thread.sleep(10); // polling with a deadline: the close runs on another thread
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);

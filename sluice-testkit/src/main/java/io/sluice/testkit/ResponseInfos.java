@@ -9,11 +9,9 @@ import java.util.Map;
 public final class ResponseInfos {
 
     private record Head(int statusCode, HttpHeaders headers, HttpClient.Version version)
-            implements HttpResponse.ResponseInfo {
-    }
+            implements HttpResponse.ResponseInfo {}
 
-    private ResponseInfos() {
-    }
+    private ResponseInfos() {}
 
     /** An immutable {@code 200} over HTTP/1.1 with no headers. */
     public static HttpResponse.ResponseInfo ok() {

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 public final class Tmpfs implements AutoCloseable {
 
-    private final Path mountPoint;                  // immutable: any thread
+    private final Path mountPoint; // immutable: any thread
 
     private Tmpfs(Path mountPoint) {
         this.mountPoint = mountPoint;
@@ -28,8 +28,8 @@ public final class Tmpfs implements AutoCloseable {
      * skips the calling test with the reason (fails it under {@code CI=true}).
      */
     public static Tmpfs mount(Path mountPoint, long sizeBytes) {
-        String failure = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + sizeBytes + ",mode=0777",
-                "tmpfs", mountPoint.toString()));
+        String failure = run(List.of(
+                "mount", "-t", "tmpfs", "-o", "size=" + sizeBytes + ",mode=0777", "tmpfs", mountPoint.toString()));
         if (failure != null) {
             String reason = "cannot mount a tmpfs at " + mountPoint + " (needs root or CAP_SYS_ADMIN): " + failure;
             if ("true".equals(System.getenv("CI"))) {
@@ -64,10 +64,11 @@ public final class Tmpfs implements AutoCloseable {
     /** Runs a command; returns null on success or what went wrong. */
     private static String run(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             process.getOutputStream().close();
             byte[] output;
-            try (var out = process.getInputStream()) {      // pipes would count as open descriptors
+            try (var out = process.getInputStream()) { // pipes would count as open descriptors
                 output = out.readAllBytes();
             }
             if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -30,14 +30,19 @@ class OpenFilesTest {
         Path sibling = Files.createDirectory(directory.resolveSibling(directory.getFileName() + "-sibling"));
         List<String> baseline = OpenFiles.targets();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
-             FileChannel other = FileChannel.open(Files.createFile(sibling.resolve("b.bin")), StandardOpenOption.WRITE)) {
-            assertEquals(List.of(file.toRealPath().toString()), OpenFiles.under(directory),
+                FileChannel other =
+                        FileChannel.open(Files.createFile(sibling.resolve("b.bin")), StandardOpenOption.WRITE)) {
+            assertEquals(
+                    List.of(file.toRealPath().toString()),
+                    OpenFiles.under(directory),
                     "the file under the directory, not the one in its sibling whose name it prefixes");
             assertEquals(1, OpenFiles.under(directory).size());
             assertEquals(OpenFiles.under(directory), OpenFiles.inside(directory));
             assertEquals(2, OpenFiles.openedSince(baseline).size());
         } finally {
-            Files.walk(sibling).sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            Files.walk(sibling)
+                    .sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
         OpenFiles.awaitNoneUnder(directory);
         OpenFiles.awaitClosed(directory, baseline);

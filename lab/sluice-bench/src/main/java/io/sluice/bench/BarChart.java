@@ -25,8 +25,7 @@ import java.util.function.ToDoubleFunction;
 public final class BarChart {
 
     /** One chart per operation: the file name's start, the title after the operation, the axis. */
-    private record Metric(String file, ToDoubleFunction<Row> value, String title, String axis) {
-    }
+    private record Metric(String file, ToDoubleFunction<Row> value, String title, String axis) {}
 
     private static final List<Metric> METRICS = List.of(
             new Metric("speed", Row::mibPerSecond, "speed (MiB/s, higher is better)", "MiB/s"),
@@ -49,32 +48,51 @@ public final class BarChart {
      *
      * @throws IllegalArgumentException unless there is one row of values per series
      */
-    public BarChart(String title, String axisLabel, List<String> categories, List<String> series,
-                    double[][] values, boolean logScale) {
+    public BarChart(
+            String title,
+            String axisLabel,
+            List<String> categories,
+            List<String> series,
+            double[][] values,
+            boolean logScale) {
         if (values.length != series.size()) {
             throw new IllegalArgumentException("one value row per series: " + values.length + " != " + series.size());
         }
         int width = 250 + Math.max(60, series.size() * 9 + 16) * Math.max(1, categories.size());
-        DoubleSummaryStatistics positive = Arrays.stream(values).flatMapToDouble(Arrays::stream).filter(value -> value > 0)
+        DoubleSummaryStatistics positive = Arrays.stream(values)
+                .flatMapToDouble(Arrays::stream)
+                .filter(value -> value > 0)
                 .summaryStatistics();
         double min = positive.getMin();
         double max = positive.getMax();
         boolean anyBar = positive.getCount() > 0;
         boolean log = logScale && anyBar; // a log axis needs at least one positive value
-        chart = new CategoryChartBuilder().width(width).height(HEIGHT).title(title)
-                .yAxisTitle(axisLabel + (log ? " (log scale)" : "")).build();
-        chart.getStyler().setYAxisLogarithmic(log).setPlotGridVerticalLinesVisible(false)
-                .setLegendPosition(Styler.LegendPosition.OutsideE).setSeriesColors(PALETTE)
+        chart = new CategoryChartBuilder()
+                .width(width)
+                .height(HEIGHT)
+                .title(title)
+                .yAxisTitle(axisLabel + (log ? " (log scale)" : ""))
+                .build();
+        chart.getStyler()
+                .setYAxisLogarithmic(log)
+                .setPlotGridVerticalLinesVisible(false)
+                .setLegendPosition(Styler.LegendPosition.OutsideE)
+                .setSeriesColors(PALETTE)
                 .setChartBackgroundColor(Color.WHITE);
         if (log) { // whole decades: bars rise from the decade below the smallest value
             double bottom = Math.pow(10, Math.floor(Math.log10(min)));
             double top = Math.max(bottom * 10, Math.pow(10, Math.ceil(Math.log10(max))));
             chart.getStyler().setYAxisMin(bottom).setYAxisMax(top);
         }
-        List<String> names = categories.stream().map(category -> category.replace('\n', ' ')).toList();
+        List<String> names =
+                categories.stream().map(category -> category.replace('\n', ' ')).toList();
         for (int s = 0; s < series.size(); s++) {
-            chart.addSeries(series.get(s), names, Arrays.stream(values[s], 0, categories.size())
-                    .mapToObj(value -> value > 0 ? Double.valueOf(value) : anyBar ? null : Double.valueOf(0)).toList());
+            chart.addSeries(
+                    series.get(s),
+                    names,
+                    Arrays.stream(values[s], 0, categories.size())
+                            .mapToObj(value -> value > 0 ? Double.valueOf(value) : anyBar ? null : Double.valueOf(0))
+                            .toList());
         }
     }
 
@@ -90,19 +108,31 @@ public final class BarChart {
     public static List<Path> draw(Report report, Path dir, String prefix, String subtitle) throws IOException {
         List<Path> files = new ArrayList<>();
         for (Op op : Op.values()) {
-            List<Cell> cells = report.rowsByCell().keySet().stream().filter(cell -> cell.op() == op).toList();
+            List<Cell> cells = report.rowsByCell().keySet().stream()
+                    .filter(cell -> cell.op() == op)
+                    .toList();
             if (cells.isEmpty()) {
                 continue;
             }
-            List<String> series = cells.stream().flatMap(cell -> report.rowsByCell().get(cell).stream())
-                    .map(Row::provider).distinct().sorted(Comparator.comparingInt(Providers::legendOrder)).toList();
+            List<String> series = cells.stream()
+                    .flatMap(cell -> report.rowsByCell().get(cell).stream())
+                    .map(Row::provider)
+                    .distinct()
+                    .sorted(Comparator.comparingInt(Providers::legendOrder))
+                    .toList();
             List<String> categories = cells.stream()
-                    .map(cell -> Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism()).toList();
+                    .map(cell -> Cell.formatSize(cell.sizeBytes()) + "\nx" + cell.parallelism())
+                    .toList();
             String name = op.name().toLowerCase(Locale.ROOT).replace('_', '-');
             for (Metric metric : METRICS) {
-                double[][] values = series.stream().map(provider -> cells.stream().mapToDouble(cell -> report
-                        .row(cell, provider).filter(Row::ok).map(metric.value()::applyAsDouble).orElse(Double.NaN))
-                        .toArray()).toArray(double[][]::new);   // NaN where a row is missing or failed
+                double[][] values = series.stream()
+                        .map(provider -> cells.stream()
+                                .mapToDouble(cell -> report.row(cell, provider)
+                                        .filter(Row::ok)
+                                        .map(metric.value()::applyAsDouble)
+                                        .orElse(Double.NaN))
+                                .toArray())
+                        .toArray(double[][]::new); // NaN where a row is missing or failed
                 Path file = dir.resolve(prefix + metric.file() + "-" + name + ".png");
                 new BarChart(name + ": " + metric.title() + subtitle, metric.axis(), categories, series, values, true)
                         .writePng(file);

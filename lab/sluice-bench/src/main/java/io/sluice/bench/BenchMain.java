@@ -32,8 +32,7 @@ public final class BenchMain {
     /** Options without a value. */
     private static final Set<String> FLAGS = Set.of("--allow-dirty");
 
-    private BenchMain() {
-    }
+    private BenchMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
@@ -50,9 +49,13 @@ public final class BenchMain {
         }
         Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
         switch (args[0]) {
-            case "worker" -> Worker.run(configure(Profile.named(options.get("profile")), options),
-                    Integer.parseInt(options.get("fork")), Path.of(options.get("dir")), Path.of(options.get("samples")),
-                    System.out::println);
+            case "worker" ->
+                Worker.run(
+                        configure(Profile.named(options.get("profile")), options),
+                        Integer.parseInt(options.get("fork")),
+                        Path.of(options.get("dir")),
+                        Path.of(options.get("samples")),
+                        System.out::println);
             case "stress" -> stress(options);
             case "phases" -> io.sluice.bench.phases.PhaseTimes.main(options);
             default -> profile(configure(Profile.named(args[0]), options), options);
@@ -77,8 +80,7 @@ public final class BenchMain {
                   --forks N --warmup N --iterations N --min-sample-ms N (repeat invocations until a sample lasts this long)
                   --java PATH (the forks' JDK) --jvm-args "-Xmx2g ..." --dir TMPDIR
                   --out DIR (default target/bench-results/PROFILE) --charts DIR (default OUT/images)
-                  --allow-dirty (run from a jar built with uncommitted changes: a trial, not for publishing)"""
-                .formatted(String.join(",", Providers.comparison()));
+                  --allow-dirty (run from a jar built with uncommitted changes: a trial, not for publishing)""".formatted(String.join(",", Providers.comparison()));
     }
 
     /**
@@ -101,9 +103,12 @@ public final class BenchMain {
     }
 
     private static Profile configure(Profile base, Map<String, String> options) {
-        return new Profile(base.name(),
+        return new Profile(
+                base.name(),
                 options.containsKey("cells") ? Cell.parseAll(options.get("cells")) : base.cells(),
-                options.containsKey("providers") ? List.of(options.get("providers").split(",")) : base.providers(),
+                options.containsKey("providers")
+                        ? List.of(options.get("providers").split(","))
+                        : base.providers(),
                 Integer.parseInt(options.getOrDefault("forks", "" + base.forks())),
                 Integer.parseInt(options.getOrDefault("warmup", "" + base.warmupRounds())),
                 Integer.parseInt(options.getOrDefault("iterations", "" + base.measuredRounds())),
@@ -116,42 +121,64 @@ public final class BenchMain {
 
     private static void profile(Profile profile, Map<String, String> options) throws Exception {
         BuildInfo.requireCommitted(options.containsKey("allow-dirty"));
-        Path out = Files.createDirectories(Path.of(options.getOrDefault("out",
-                "target/bench-results/" + profile.name())));
+        Path out =
+                Files.createDirectories(Path.of(options.getOrDefault("out", "target/bench-results/" + profile.name())));
         Path dir = tempDir(options);
         String java = options.getOrDefault("java", ChildJvm.java().toString());
         List<String> jvmArgs = options.containsKey("jvm-args")
-                ? List.of(options.get("jvm-args").trim().split("\\s+")) : Worker.DEFAULT_JVM_ARGS;
-        System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
-                        + "of at least %d ms each; files in %s, samples in %s%n", profile.name(), profile.cells().size(),
-                profile.providers().size(), profile.forks(), profile.warmupRounds(), profile.measuredRounds(),
-                profile.minSampleMillis(), dir, out.resolve("samples.csv"));
+                ? List.of(options.get("jvm-args").trim().split("\\s+"))
+                : Worker.DEFAULT_JVM_ARGS;
+        System.out.printf(
+                "sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
+                        + "of at least %d ms each; files in %s, samples in %s%n",
+                profile.name(),
+                profile.cells().size(),
+                profile.providers().size(),
+                profile.forks(),
+                profile.warmupRounds(),
+                profile.measuredRounds(),
+                profile.minSampleMillis(),
+                dir,
+                out.resolve("samples.csv"));
         long began = System.nanoTime();
         List<Sample> samples = Worker.forks(profile, java, jvmArgs, dir, out.resolve("samples.csv"));
         double minutes = (System.nanoTime() - began) / 60e9;
         Report report = new Report(samples);
         RunInfo run = RunInfo.of(samples);
         String command = "java -jar lab/sluice-bench/target/sluice-bench.jar " + profile.name() // repeats this run
-                + new TreeMap<>(options).entrySet().stream().map(option -> " --" + option.getKey() + " "
-                        + (option.getValue().contains(" ") ? "\"" + option.getValue() + "\"" : option.getValue()))
-                .collect(Collectors.joining());
+                + new TreeMap<>(options)
+                        .entrySet().stream()
+                                .map(option -> " --" + option.getKey() + " "
+                                        + (option.getValue().contains(" ")
+                                                ? "\"" + option.getValue() + "\""
+                                                : option.getValue()))
+                                .collect(Collectors.joining());
         run.write(out.resolve("run.properties"), command, minutes);
         String markdown = "# sluice-bench " + profile.name() + "\n\n" + run.line() + "\n\n"
                 + machine(dir, java, jvmArgs)
                 + String.format(Locale.ROOT, "\nRun time: %.1f min. Command: `%s`%n", minutes, command)
                 + "\n" + report.markdown() + "\n```\n" + Targets.text(report) + "```\n";
         Files.writeString(out.resolve("report.md"), markdown, StandardCharsets.UTF_8);
-        Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
+        Path chartsDir =
+                Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
         BarChart.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
-        System.out.printf(Locale.ROOT, "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"
-                + " charts: %s%nWrites reach the page cache only (no fsync) except in write_sync cells.%n",
-                report.compact(), Targets.text(report), run.line(), minutes, out, chartsDir);
+        System.out.printf(
+                Locale.ROOT,
+                "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"
+                        + " charts: %s%nWrites reach the page cache only (no fsync) except in write_sync cells.%n",
+                report.compact(),
+                Targets.text(report),
+                run.line(),
+                minutes,
+                out,
+                chartsDir);
     }
 
     private static void stress(Map<String, String> options) throws Exception {
         long size = Cell.parseSize(options.getOrDefault("size", "1G"));
         List<String> providers = options.containsKey("providers")
-                ? List.of(options.get("providers").split(",")) : Providers.stress();
+                ? List.of(options.get("providers").split(","))
+                : Providers.stress();
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out", "target/bench-results")));
         String java = options.getOrDefault("java", ChildJvm.java().toString());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
@@ -161,7 +188,8 @@ public final class BenchMain {
         Files.writeString(out.resolve("stress-report.md"), markdown, StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(markdown);
-        Path chartsDir = Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
+        Path chartsDir =
+                Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
         Stress.chart(results, size).writePng(chartsDir.resolve("memory-stress.png"));
     }
 
@@ -171,14 +199,26 @@ public final class BenchMain {
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         FileStore store = Files.getFileStore(dir);
         Path cpuinfo = Path.of("/proc/cpuinfo");
-        String cpu = (Files.isReadable(cpuinfo) ? Files.readAllLines(cpuinfo) : List.<String>of()).stream()
-                .filter(line -> line.startsWith("model name")).map(line -> line.substring(line.indexOf(':') + 1).trim())
-                .findFirst().orElse("unknown CPU");
-        return String.format(Locale.ROOT, "- Machine: %d cores (%s), %.1f GiB memory, %s %s%n"
+        String cpu = (Files.isReadable(cpuinfo) ? Files.readAllLines(cpuinfo) : List.<String>of())
+                .stream()
+                        .filter(line -> line.startsWith("model name"))
+                        .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                        .findFirst()
+                        .orElse("unknown CPU");
+        return String.format(
+                Locale.ROOT,
+                "- Machine: %d cores (%s), %.1f GiB memory, %s %s%n"
                         + "- Files: %s (%s filesystem)%n- Launcher JDK: %s %s; forks run `%s %s`%n",
-                Runtime.getRuntime().availableProcessors(), cpu,
-                os.getTotalMemorySize() / (1024.0 * 1024 * 1024), System.getProperty("os.name"),
-                System.getProperty("os.version"), dir, store.type(), System.getProperty("java.vm.name"),
-                Runtime.version(), java, String.join(" ", jvmArgs));
+                Runtime.getRuntime().availableProcessors(),
+                cpu,
+                os.getTotalMemorySize() / (1024.0 * 1024 * 1024),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                dir,
+                store.type(),
+                System.getProperty("java.vm.name"),
+                Runtime.version(),
+                java,
+                String.join(" ", jvmArgs));
     }
 }

@@ -9,8 +9,8 @@ public record Cell(Op op, long sizeBytes, int parallelism) {
 
     public Cell {
         if (sizeBytes <= 0 || sizeBytes % Payload.CHUNK_BYTES != 0) {
-            throw new IllegalArgumentException("sizeBytes must be a positive multiple of "
-                    + Payload.CHUNK_BYTES + ", was " + sizeBytes);
+            throw new IllegalArgumentException(
+                    "sizeBytes must be a positive multiple of " + Payload.CHUNK_BYTES + ", was " + sizeBytes);
         }
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be positive, was " + parallelism);
@@ -30,22 +30,23 @@ public record Cell(Op op, long sizeBytes, int parallelism) {
     public static Cell parse(String spec) {
         String[] parts = spec.trim().split(":");
         if (parts.length != 3) {
-            throw new IllegalArgumentException("a cell is OP:SIZE:PARALLELISM (e.g. WRITE:1M:10), was '"
-                    + spec + "'");
+            throw new IllegalArgumentException("a cell is OP:SIZE:PARALLELISM (e.g. WRITE:1M:10), was '" + spec + "'");
         }
-        return new Cell(Op.valueOf(parts[0].toUpperCase(Locale.ROOT)), parseSize(parts[1]),
-                Integer.parseInt(parts[2]));
+        return new Cell(Op.valueOf(parts[0].toUpperCase(Locale.ROOT)), parseSize(parts[1]), Integer.parseInt(parts[2]));
     }
 
     /** Comma-separated {@link #parse} forms; blank entries are skipped. */
     public static List<Cell> parseAll(String specs) {
-        return Arrays.stream(specs.split(",")).filter(spec -> !spec.isBlank()).map(Cell::parse).toList();
+        return Arrays.stream(specs.split(","))
+                .filter(spec -> !spec.isBlank())
+                .map(Cell::parse)
+                .toList();
     }
 
     /** {@code 1K}, {@code 10M}, {@code 1G} or plain bytes. */
     public static long parseSize(String text) {
         String size = text.trim().toUpperCase(Locale.ROOT);
-        int unit = "KMG".indexOf(size.charAt(size.length() - 1)) + 1;  // 0: plain bytes
+        int unit = "KMG".indexOf(size.charAt(size.length() - 1)) + 1; // 0: plain bytes
         return Long.parseLong(unit == 0 ? size : size.substring(0, size.length() - 1)) << (10 * unit);
     }
 

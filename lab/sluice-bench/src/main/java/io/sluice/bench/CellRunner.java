@@ -46,17 +46,24 @@ public final class CellRunner {
     /** Runs {@code cell} for the providers supporting its operation: the measured samples and every failed one. */
     public List<Sample> run(Cell cell, List<Provider> providers, int warmupRounds, int measuredRounds, int fork)
             throws IOException {
-        List<Provider> runnable = providers.stream().filter(provider -> provider.supports(cell.op())).toList();
+        List<Provider> runnable = providers.stream()
+                .filter(provider -> provider.supports(cell.op()))
+                .toList();
         Path source = (cell.op() == Op.READ || cell.op() == Op.COPY) ? source(cell.sizeBytes()) : null;
-        List<Path> targets = IntStream.range(0, cell.parallelism()).mapToObj(index -> dir.resolve("out-" + index)).toList();
+        List<Path> targets = IntStream.range(0, cell.parallelism())
+                .mapToObj(index -> dir.resolve("out-" + index))
+                .toList();
         List<Sample> samples = new ArrayList<>();
         Set<String> failed = new LinkedHashSet<>();
         int rounds = warmupRounds + measuredRounds;
         Load.Meter load = new Load.Meter();
         for (int round = 0; round < rounds; round++) {
             boolean measured = round >= warmupRounds;
-            StringBuilder line = new StringBuilder(String.format("  %-22s %s %d/%d:", cell.label(),
-                    measured ? "round " : "warmup", measured ? round - warmupRounds + 1 : round + 1,
+            StringBuilder line = new StringBuilder(String.format(
+                    "  %-22s %s %d/%d:",
+                    cell.label(),
+                    measured ? "round " : "warmup",
+                    measured ? round - warmupRounds + 1 : round + 1,
                     measured ? measuredRounds : warmupRounds));
             for (int k = 0; k < runnable.size(); k++) {
                 Provider provider = runnable.get((k + round + fork) % runnable.size());
@@ -70,9 +77,14 @@ public final class CellRunner {
                 if (measured || !sample.ok()) {
                     samples.add(sample);
                 }
-                line.append(' ').append(provider.name()).append(' ')
-                        .append(sample.ok() ? String.format("%.0f", cell.totalBytes() / (1024.0 * 1024.0)
-                                / (sample.nanos() / 1e9)) : "FAILED");
+                line.append(' ')
+                        .append(provider.name())
+                        .append(' ')
+                        .append(
+                                sample.ok()
+                                        ? String.format(
+                                                "%.0f", cell.totalBytes() / (1024.0 * 1024.0) / (sample.nanos() / 1e9))
+                                        : "FAILED");
             }
             progress.accept(line.toString());
         }
@@ -108,9 +120,20 @@ public final class CellRunner {
                 status = wrong == null ? status : "FAILED: " + wrong;
             }
         }
-        return new Sample(origin, cell, provider.name(), fork, round, timed / invocations,
-                costs.cpuNanos() / invocations, costs.allocatedBytes() / invocations, costs.peakHeapBytes(),
-                costs.peakDirectBytes(), costs.peakThreads(), Load.UNKNOWN, status);
+        return new Sample(
+                origin,
+                cell,
+                provider.name(),
+                fork,
+                round,
+                timed / invocations,
+                costs.cpuNanos() / invocations,
+                costs.allocatedBytes() / invocations,
+                costs.peakHeapBytes(),
+                costs.peakDirectBytes(),
+                costs.peakThreads(),
+                Load.UNKNOWN,
+                status);
     }
 
     /** Starts {@code parallelism} operations and waits for all: the timed part. */
@@ -139,9 +162,11 @@ public final class CellRunner {
 
     static String describe(Throwable error) {
         Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root
+        while (root.getCause() != null
+                && root.getCause() != root
                 && (root instanceof java.util.concurrent.CompletionException
-                || root instanceof ExecutionException || root instanceof java.io.UncheckedIOException)) {
+                        || root instanceof ExecutionException
+                        || root instanceof java.io.UncheckedIOException)) {
             root = root.getCause();
         }
         return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());

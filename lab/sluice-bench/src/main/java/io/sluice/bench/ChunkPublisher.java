@@ -48,9 +48,9 @@ public final class ChunkPublisher<T> implements Publisher<T> {
         private final long count;
         private final Function<ByteBuffer, T> wrap;
         private final AtomicLong requested = new AtomicLong(); // any thread -> drain
-        private volatile boolean cancelled;                    // any thread -> drain
-        private volatile long invalidRequest = 1;              // the first non-positive request; 1: none yet
-        private long emitted;                                  // drain-confined
+        private volatile boolean cancelled; // any thread -> drain
+        private volatile long invalidRequest = 1; // the first non-positive request; 1: none yet
+        private long emitted; // drain-confined
 
         ChunkSubscription(Subscriber<? super T> downstream, long count, Function<ByteBuffer, T> wrap) {
             this.downstream = downstream;
@@ -64,7 +64,9 @@ public final class ChunkPublisher<T> implements Publisher<T> {
                 invalidRequest = n;
             }
             long add = n <= 0 ? 1 : n; // wake the drain so it can signal the §3.9 error
-            if (requested.getAndAccumulate(add, (current, increment) -> current + increment < 0 ? Long.MAX_VALUE : current + increment) == 0) {
+            if (requested.getAndAccumulate(
+                            add, (current, increment) -> current + increment < 0 ? Long.MAX_VALUE : current + increment)
+                    == 0) {
                 drain();
             }
         }
@@ -75,8 +77,8 @@ public final class ChunkPublisher<T> implements Publisher<T> {
             while (true) {
                 if (invalidRequest < 1) {
                     cancelled = true;
-                    downstream.onError(new IllegalArgumentException("§3.9: request must be positive, was "
-                            + invalidRequest));
+                    downstream.onError(
+                            new IllegalArgumentException("§3.9: request must be positive, was " + invalidRequest));
                     return;
                 }
                 long sent = 0;

@@ -24,8 +24,7 @@ final class Docs {
 
     static final String TOOL = "sluice-bench";
 
-    private Docs() {
-    }
+    private Docs() {}
 
     /** A profile's run: the report of its samples and its run line. */
     record SamplesRun(Report report, RunInfo info) implements ReportCommand.Run {
@@ -88,12 +87,17 @@ final class Docs {
         for (String name : AdaptiveTables.BLOCKS) {
             adaptiveBodies.put(name, run -> run.blocks().get(name));
         }
-        return new ReportCommand(TOOL, "java -jar lab/sluice-bench/target/sluice-bench.jar report", root, List.of(
-                ReportCommand.Kind.of(AdaptiveTables::isRun, AdaptiveRun::read, adaptiveBodies, AdaptiveRun::print)
-                        .rewrittenWhenNoisy(),
-                ReportCommand.Kind.of(from -> true, SamplesRun::read, bodies, SamplesRun::print)
-                        .withCharts((run, folder, out) -> BarChart.draw(run.report(), folder, "", ""))
-                        .readFrom(Docs::samplesFile)));
+        return new ReportCommand(
+                TOOL,
+                "java -jar lab/sluice-bench/target/sluice-bench.jar report",
+                root,
+                List.of(
+                        ReportCommand.Kind.of(
+                                        AdaptiveTables::isRun, AdaptiveRun::read, adaptiveBodies, AdaptiveRun::print)
+                                .rewrittenWhenNoisy(),
+                        ReportCommand.Kind.of(from -> true, SamplesRun::read, bodies, SamplesRun::print)
+                                .withCharts((run, folder, out) -> BarChart.draw(run.report(), folder, "", ""))
+                                .readFrom(Docs::samplesFile)));
     }
 
     /** The samples file that {@code --from PATH} names: PATH itself, or PATH/samples.csv for a folder. */

@@ -19,6 +19,7 @@ public final class Payload {
 
     /** The write operations' item size, as in the paper. */
     public static final int CHUNK_BYTES = 1024;
+
     private static final int PERIOD_CHUNKS = 251; // prime: no alignment with powers of two
     private static final byte[] TEMPLATE = template();
     private static final Map<Long, Long> EXPECTED_CRC = new ConcurrentHashMap<>();
@@ -26,8 +27,7 @@ public final class Payload {
     private static final ThreadLocal<ByteBuffer> VERIFY_BUFFER =
             ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1024 * 1024));
 
-    private Payload() {
-    }
+    private Payload() {}
 
     private static byte[] template() {
         byte[] bytes = new byte[PERIOD_CHUNKS + CHUNK_BYTES];
@@ -55,8 +55,8 @@ public final class Payload {
 
     /** Writes a benchmark file of {@code sizeBytes} with plain gathering writes. */
     public static void createFile(Path path, long sizeBytes) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(
+                path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             writeGathering(channel, chunks(sizeBytes), 256);
         }
     }

@@ -26,9 +26,12 @@ public final class Probe implements AutoCloseable {
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(pool -> pool.getType() == MemoryType.HEAP).collect(Collectors.toList());
-    private final BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
-            .stream().filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .collect(Collectors.toList());
+    private final BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+            .filter(pool -> pool.getName().equals("direct"))
+            .findFirst()
+            .orElseThrow();
     private final Method totalAllocated = totalAllocatedMethod();
     private final AtomicLong peakDirect = new AtomicLong();
     private final Thread sampler;
@@ -74,10 +77,12 @@ public final class Probe implements AutoCloseable {
     public Cost stop(Start start) {
         long cpu = os.getProcessCpuTime() - start.cpuNanos();
         long allocated = allocatedSince(start.allocated());
-        long peakHeap = heapPools.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+        long peakHeap = heapPools.stream()
+                .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                .sum();
         long directPeak = Math.max(peakDirect.get(), direct.getMemoryUsed());
-        return new Cost(cpu, allocated, peakHeap, Math.max(0, directPeak - start.directBytes()),
-                threads.getPeakThreadCount());
+        return new Cost(
+                cpu, allocated, peakHeap, Math.max(0, directPeak - start.directBytes()), threads.getPeakThreadCount());
     }
 
     private Map<Long, Long> allocated() {
@@ -102,7 +107,8 @@ public final class Probe implements AutoCloseable {
 
     private long allocatedSince(Map<Long, Long> before) {
         return allocated().entrySet().stream()
-                .mapToLong(entry -> entry.getValue() - before.getOrDefault(entry.getKey(), 0L)).sum();
+                .mapToLong(entry -> entry.getValue() - before.getOrDefault(entry.getKey(), 0L))
+                .sum();
     }
 
     @Override
@@ -111,18 +117,19 @@ public final class Probe implements AutoCloseable {
         sampler.interrupt();
     }
 
-    public record Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {
-    }
+    public record Start(long cpuNanos, Map<Long, Long> allocated, long directBytes) {}
 
     /** One invocation's costs, or several invocations' sums and peaks. */
-    public record Cost(long cpuNanos, long allocatedBytes, long peakHeapBytes, long peakDirectBytes,
-                       int peakThreads) {
+    public record Cost(long cpuNanos, long allocatedBytes, long peakHeapBytes, long peakDirectBytes, int peakThreads) {
         static final Cost NONE = new Cost(0, 0, 0, 0, 0);
 
         /** The sums of both costs and the higher of both peaks. */
         Cost and(Cost next) {
-            return new Cost(cpuNanos + next.cpuNanos, allocatedBytes + next.allocatedBytes,
-                    Math.max(peakHeapBytes, next.peakHeapBytes), Math.max(peakDirectBytes, next.peakDirectBytes),
+            return new Cost(
+                    cpuNanos + next.cpuNanos,
+                    allocatedBytes + next.allocatedBytes,
+                    Math.max(peakHeapBytes, next.peakHeapBytes),
+                    Math.max(peakDirectBytes, next.peakDirectBytes),
                     Math.max(peakThreads, next.peakThreads));
         }
     }

@@ -11,21 +11,27 @@ import java.util.stream.Stream;
  * rounds. Every field can be overridden from the command line. Each profile but {@code smoke}
  * measures at least {@link Row#MIN_SAMPLES} samples per provider per cell (forks x measured rounds).
  */
-public record Profile(String name, List<Cell> cells, List<String> providers, int forks, int warmupRounds,
-                      int measuredRounds, long minSampleMillis) {
+public record Profile(
+        String name,
+        List<Cell> cells,
+        List<String> providers,
+        int forks,
+        int warmupRounds,
+        int measuredRounds,
+        long minSampleMillis) {
 
     public Profile {
         if (warmupRounds < 0 || measuredRounds < 1) {
-            throw new IllegalArgumentException("need warmup >= 0 and iterations >= 1, were " + warmupRounds
-                    + " and " + measuredRounds);
+            throw new IllegalArgumentException(
+                    "need warmup >= 0 and iterations >= 1, were " + warmupRounds + " and " + measuredRounds);
         }
         if (minSampleMillis < 0) {
             throw new IllegalArgumentException("min-sample-ms must not be negative, was " + minSampleMillis);
         }
     }
 
-    private static final String QUICK = "WRITE:1M:1,WRITE:10M:1,WRITE:1M:10,WRITE:1K:100,"
-            + "READ:10M:1,READ:1M:10,COPY:10M:1,COPY:1M:10";
+    private static final String QUICK =
+            "WRITE:1M:1,WRITE:10M:1,WRITE:1M:10,WRITE:1K:100," + "READ:10M:1,READ:1M:10,COPY:10M:1,COPY:1M:10";
 
     /** The paper's grid, reduced where one invocation would move more than 1 GiB (lab/docs/BENCHMARKS.md shows `full`). */
     private static final String STANDARD = "WRITE:1K:1,WRITE:1K:10,WRITE:1K:100,WRITE:1K:1000,"
@@ -46,15 +52,18 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             + "READ:100M:1,READ:100M:10,COPY:1M:10,COPY:10M:1,COPY:100M:1";
 
     /** Small files, bound by per-operation cost: 1 KiB and 64 KiB at 1, 100 and 1,000 at once. */
-    private static final String SMALL = Stream.of("WRITE", "READ", "COPY").flatMap(op -> Stream.of("1K", "64K")
-            .flatMap(size -> Stream.of(1, 100, 1000).map(parallelism -> op + ":" + size + ":" + parallelism)))
+    private static final String SMALL = Stream.of("WRITE", "READ", "COPY")
+            .flatMap(op -> Stream.of("1K", "64K")
+                    .flatMap(size -> Stream.of(1, 100, 1000).map(parallelism -> op + ":" + size + ":" + parallelism)))
             .collect(Collectors.joining(","));
 
     private static final String SMOKE = "WRITE:16K:2,READ:16K:2,COPY:16K:2,WRITE_SYNC:16K:1";
 
     private static String grid(String op) {
-        return Stream.of("1K", "1M", "10M", "100M").flatMap(size -> Stream.of(1, 10, 100)
-                .map(parallelism -> op + ":" + size + ":" + parallelism + ",")).collect(Collectors.joining())
+        return Stream.of("1K", "1M", "10M", "100M")
+                        .flatMap(size ->
+                                Stream.of(1, 10, 100).map(parallelism -> op + ":" + size + ":" + parallelism + ","))
+                        .collect(Collectors.joining())
                 + op + ":1K:1000,";
     }
 
@@ -67,8 +76,9 @@ public record Profile(String name, List<Cell> cells, List<String> providers, int
             case "read" -> new Profile(name, Cell.parseAll(READ), Providers.readChoices(), 1, 2, 5, 300);
             case "demand" -> new Profile(name, Cell.parseAll(DEMAND), Providers.demandScenario(), 1, 1, 5, 500);
             case "small" -> new Profile(name, Cell.parseAll(SMALL), Providers.smallFiles(), 2, 2, 5, 300);
-            default -> throw new IllegalArgumentException("unknown profile '" + name
-                    + "'; known: smoke, quick, standard, full, read, demand, small");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown profile '" + name + "'; known: smoke, quick, standard, full, read, demand, small");
         };
     }
 

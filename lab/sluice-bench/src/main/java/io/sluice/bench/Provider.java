@@ -41,6 +41,5 @@ public interface Provider extends AutoCloseable {
 
     /** Releases threads and event loops the provider created; the default has none. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

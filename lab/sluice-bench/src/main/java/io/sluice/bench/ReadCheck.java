@@ -22,8 +22,7 @@ public final class ReadCheck {
     private String failure;
 
     /** What a complete and correct read delivered. */
-    public record Delivered(long bytes, int largestChunkBytes) {
-    }
+    public record Delivered(long bytes, int largestChunkBytes) {}
 
     public ReadCheck(long expectedBytes) {
         this.expectedBytes = expectedBytes;
@@ -42,8 +41,7 @@ public final class ReadCheck {
         if (length <= 0) {
             return;
         }
-        if (failure == null && (first != Payload.byteAt(received)
-                || last != Payload.byteAt(received + length - 1))) {
+        if (failure == null && (first != Payload.byteAt(received) || last != Payload.byteAt(received + length - 1))) {
             failure = "wrong bytes in the chunk at offset " + received;
         }
         received += length;

@@ -1,7 +1,7 @@
 package io.sluice.bench;
 
-import io.sluice.lab.Estimate;
 import io.sluice.bench.providers.Providers;
+import io.sluice.lab.Estimate;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,8 +18,8 @@ public final class Report {
 
     private static final List<String> PEERS = List.of("rio", "vertx", "spring");
 
-    private static final Comparator<Cell> CELL_ORDER = Comparator.comparing(Cell::op)
-            .thenComparingLong(Cell::sizeBytes).thenComparingInt(Cell::parallelism);
+    private static final Comparator<Cell> CELL_ORDER =
+            Comparator.comparing(Cell::op).thenComparingLong(Cell::sizeBytes).thenComparingInt(Cell::parallelism);
     /** Failed rows last, the others fastest first. */
     private static final Comparator<Row> ROW_ORDER = Comparator.comparing((Row row) -> !row.ok())
             .thenComparing(Comparator.comparingDouble(Row::mibPerSecond).reversed());
@@ -27,12 +27,19 @@ public final class Report {
     private final Map<Cell, List<Row>> rowsByCell = new LinkedHashMap<>();
 
     public Report(List<Sample> samples) {
-        Map<Cell, Map<String, List<Sample>>> grouped = samples.stream().collect(Collectors.groupingBy(Sample::cell,
-                LinkedHashMap::new, Collectors.groupingBy(Sample::provider, LinkedHashMap::new, Collectors.toList())));
-        grouped.keySet().stream().sorted(CELL_ORDER).forEach(cell -> rowsByCell.put(cell, grouped.get(cell)
-                .entrySet().stream()
-                .map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
-                .sorted(ROW_ORDER).toList()));
+        Map<Cell, Map<String, List<Sample>>> grouped = samples.stream()
+                .collect(Collectors.groupingBy(
+                        Sample::cell,
+                        LinkedHashMap::new,
+                        Collectors.groupingBy(Sample::provider, LinkedHashMap::new, Collectors.toList())));
+        grouped.keySet().stream()
+                .sorted(CELL_ORDER)
+                .forEach(cell -> rowsByCell.put(
+                        cell,
+                        grouped.get(cell).entrySet().stream()
+                                .map(by -> Row.of(cell, by.getKey(), Providers.isBaseline(by.getKey()), by.getValue()))
+                                .sorted(ROW_ORDER)
+                                .toList()));
     }
 
     public Map<Cell, List<Row>> rowsByCell() {
@@ -41,13 +48,16 @@ public final class Report {
 
     /** The fastest correct baseline in {@code cell}. */
     public Optional<Row> bestBaseline(Cell cell) {
-        return rowsByCell.getOrDefault(cell, List.of()).stream().filter(Row::baseline).filter(Row::ok)
+        return rowsByCell.getOrDefault(cell, List.of()).stream()
+                .filter(Row::baseline)
+                .filter(Row::ok)
                 .max(Comparator.comparingDouble(Row::mibPerSecond));
     }
 
     public Optional<Row> row(Cell cell, String provider) {
         return rowsByCell.getOrDefault(cell, List.of()).stream()
-                .filter(row -> row.provider().equals(provider)).findFirst();
+                .filter(row -> row.provider().equals(provider))
+                .findFirst();
     }
 
     /**
@@ -60,7 +70,8 @@ public final class Report {
     }
 
     /** {@code provider}'s mean of {@code value} over {@code baseline}'s ({@code baseline}'s over {@code provider}'s if {@code inverse}). */
-    public Estimate ratio(Cell cell, String provider, String baseline, ToDoubleFunction<Sample> value, boolean inverse) {
+    public Estimate ratio(
+            Cell cell, String provider, String baseline, ToDoubleFunction<Sample> value, boolean inverse) {
         Optional<Row> first = row(cell, provider).filter(Row::ok);
         Optional<Row> second = row(cell, baseline).filter(Row::ok);
         if (first.isEmpty() || second.isEmpty()) {
@@ -68,7 +79,9 @@ public final class Report {
         }
         double[] providerValues = first.get().each(value);
         double[] baselineValues = second.get().each(value);
-        return inverse ? Estimate.ratioOfMeans(baselineValues, providerValues) : Estimate.ratioOfMeans(providerValues, baselineValues);
+        return inverse
+                ? Estimate.ratioOfMeans(baselineValues, providerValues)
+                : Estimate.ratioOfMeans(providerValues, baselineValues);
     }
 
     /** Whether a correct row of {@code cell} has fewer than {@link Row#MIN_SAMPLES} samples. */
@@ -80,7 +93,8 @@ public final class Report {
     private String fewSamplesNote() {
         return rowsByCell.keySet().stream().anyMatch(this::fewSamples)
                 ? "* fewer than " + Row.MIN_SAMPLES + " samples for a provider in this cell: its intervals are too "
-                + "narrow to trust\n" : "";
+                        + "narrow to trust\n"
+                : "";
     }
 
     /**
@@ -94,27 +108,44 @@ public final class Report {
             Cell cell = entry.getKey();
             if (cell.op() != current) {
                 current = cell.op();
-                md.append("\n#### ").append(current.name().toLowerCase(Locale.ROOT)).append("\n\n")
-                        .append("| Size | Count | Parallelism | Provider | AVG ms | STDDEV ms | STDERR ms | Speed MiB/s "
-                                + "| x best baseline | CPU s/GiB | Alloc MiB/GiB | Peak heap MiB | Peak direct MiB "
-                                + "| Peak threads |\n")
+                md.append("\n#### ")
+                        .append(current.name().toLowerCase(Locale.ROOT))
+                        .append("\n\n")
+                        .append(
+                                "| Size | Count | Parallelism | Provider | AVG ms | STDDEV ms | STDERR ms | Speed MiB/s "
+                                        + "| x best baseline | CPU s/GiB | Alloc MiB/GiB | Peak heap MiB | Peak direct MiB "
+                                        + "| Peak threads |\n")
                         .append("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             }
             String best = bestBaseline(cell).map(Row::provider).orElse("");
             for (Row row : entry.getValue()) {
-                md.append(String.format(Locale.ROOT, "| %s | %d%s | %d | %s |", Cell.formatSize(cell.sizeBytes()),
-                        row.samples().size(), row.samples().size() < Row.MIN_SAMPLES ? "*" : "", cell.parallelism(),
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %d%s | %d | %s |",
+                        Cell.formatSize(cell.sizeBytes()),
+                        row.samples().size(),
+                        row.samples().size() < Row.MIN_SAMPLES ? "*" : "",
+                        cell.parallelism(),
                         row.baseline() ? "_" + row.provider() + "_" : row.provider()));
                 if (!row.ok()) {
-                    md.append(" FAILED: ").append(row.failure().replace("FAILED: ", "").replace('|', '/'))
+                    md.append(" FAILED: ")
+                            .append(row.failure().replace("FAILED: ", "").replace('|', '/'))
                             .append(" | | | | | | | | | |\n");
                     continue;
                 }
-                md.append(String.format(Locale.ROOT,
+                md.append(String.format(
+                        Locale.ROOT,
                         " %.2f | %.2f | %.2f | %.0f | %s | %.2f | %.0f | %.0f | %.1f | %d |\n",
-                        row.avgMs(), row.stddevMs(), row.stderrMs(), row.mibPerSecond(),
-                        speedRatio(cell, row.provider(), best).format(), row.cpuSecondsPerGiB(),
-                        row.allocatedMiBPerGiB(), row.peakHeapMiB(), row.peakDirectMiB(), row.peakThreads()));
+                        row.avgMs(),
+                        row.stddevMs(),
+                        row.stderrMs(),
+                        row.mibPerSecond(),
+                        speedRatio(cell, row.provider(), best).format(),
+                        row.cpuSecondsPerGiB(),
+                        row.allocatedMiBPerGiB(),
+                        row.peakHeapMiB(),
+                        row.peakDirectMiB(),
+                        row.peakThreads()));
             }
         }
         String note = fewSamplesNote();
@@ -128,27 +159,46 @@ public final class Report {
     public String compact() {
         StringBuilder out = new StringBuilder();
         String format = "%-24s %7s  %-16s %7s  %-18s %-18s %-18s %-18s%n";
-        out.append(String.format(Locale.ROOT, format, "cell", "sluice", "best baseline", "MiB/s", "x base", "x rio",
-                "x vertx", "x spring"));
+        out.append(String.format(
+                Locale.ROOT,
+                format,
+                "cell",
+                "sluice",
+                "best baseline",
+                "MiB/s",
+                "x base",
+                "x rio",
+                "x vertx",
+                "x spring"));
         for (Cell cell : rowsByCell.keySet()) {
             Optional<Row> sluice = row(cell, "sluice").or(() -> row(cell, "sluice-rw"));
             String name = sluice.map(Row::provider).orElse("sluice");
             Optional<Row> best = bestBaseline(cell);
-            List<Object> columns = new ArrayList<>(List.of(cell.label() + (fewSamples(cell) ? " *" : ""),
+            List<Object> columns = new ArrayList<>(List.of(
+                    cell.label() + (fewSamples(cell) ? " *" : ""),
                     sluice.map(row -> row.ok() ? String.format(Locale.ROOT, "%.0f", row.mibPerSecond()) : "FAILED")
                             .orElse("-"),
                     best.map(Row::provider).orElse("-"),
-                    best.map(row -> String.format(Locale.ROOT, "%.0f", row.mibPerSecond())).orElse("-"),
+                    best.map(row -> String.format(Locale.ROOT, "%.0f", row.mibPerSecond()))
+                            .orElse("-"),
                     speedRatio(cell, name, best.map(Row::provider).orElse("")).format()));
             PEERS.forEach(peer -> columns.add(speedRatio(cell, name, peer).format()));
             out.append(String.format(Locale.ROOT, format, columns.toArray()));
         }
         out.append(fewSamplesNote());
-        List<Row> failed = rowsByCell.values().stream().flatMap(List::stream).filter(row -> !row.ok()).toList();
+        List<Row> failed = rowsByCell.values().stream()
+                .flatMap(List::stream)
+                .filter(row -> !row.ok())
+                .toList();
         if (!failed.isEmpty()) {
             out.append("failed (wrong output, error or timeout; reported as failed, not fast):\n");
-            failed.forEach(row -> out.append("  ").append(row.cell().label()).append(' ').append(row.provider())
-                    .append(": ").append(row.failure()).append('\n'));
+            failed.forEach(row -> out.append("  ")
+                    .append(row.cell().label())
+                    .append(' ')
+                    .append(row.provider())
+                    .append(": ")
+                    .append(row.failure())
+                    .append('\n'));
         }
         return out.toString();
     }

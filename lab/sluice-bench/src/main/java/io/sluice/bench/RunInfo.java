@@ -19,17 +19,27 @@ import java.util.stream.Collectors;
  * {@link Load}); its quietness is unknown if its samples carry no load (files from before load was
  * recorded, or a platform without {@code /proc}).
  */
-public record RunInfo(String commits, String jdks, String profiles, int cells, int noisyCells, int cellsWithoutLoad,
-                      double maxOthersBusy, double maxLoad1Before) {
+public record RunInfo(
+        String commits,
+        String jdks,
+        String profiles,
+        int cells,
+        int noisyCells,
+        int cellsWithoutLoad,
+        double maxOthersBusy,
+        double maxLoad1Before) {
 
     public static RunInfo of(List<Sample> samples) {
         int cells = cells(samples, sample -> true);
-        return new RunInfo(distinct(samples, sample -> sample.origin().commit()),
+        return new RunInfo(
+                distinct(samples, sample -> sample.origin().commit()),
                 distinct(samples, sample -> sample.origin().jdk()),
                 distinct(samples, sample -> sample.origin().profile()),
-                cells, cells(samples, sample -> sample.load().noisy()),
+                cells,
+                cells(samples, sample -> sample.load().noisy()),
                 cells - cells(samples, sample -> !Double.isNaN(sample.load().othersBusy())),
-                max(samples, Load::othersBusy), max(samples, Load::load1Before));
+                max(samples, Load::othersBusy),
+                max(samples, Load::load1Before));
     }
 
     private static String distinct(List<Sample> samples, Function<Sample, String> value) {
@@ -38,14 +48,20 @@ public record RunInfo(String commits, String jdks, String profiles, int cells, i
 
     /** The cells of forks (each has one load) with a sample that matches. */
     private static int cells(List<Sample> samples, Predicate<Sample> matching) {
-        return (int) samples.stream().filter(matching).map(sample -> sample.fork() + " " + sample.cell().spec())
-                .distinct().count();
+        return (int) samples.stream()
+                .filter(matching)
+                .map(sample -> sample.fork() + " " + sample.cell().spec())
+                .distinct()
+                .count();
     }
 
     /** The highest known value; NaN if none is known. */
     private static double max(List<Sample> samples, ToDoubleFunction<Load> value) {
-        return samples.stream().mapToDouble(sample -> value.applyAsDouble(sample.load()))
-                .filter(known -> !Double.isNaN(known)).max().orElse(Double.NaN);
+        return samples.stream()
+                .mapToDouble(sample -> value.applyAsDouble(sample.load()))
+                .filter(known -> !Double.isNaN(known))
+                .max()
+                .orElse(Double.NaN);
     }
 
     public boolean noisy() {
@@ -60,14 +76,23 @@ public record RunInfo(String commits, String jdks, String profiles, int cells, i
     /** {@code quiet}, {@code NOISY (...)} or {@code unknown (...)}, with the figures behind it. */
     public String quietness() {
         if (noisy()) {
-            return String.format(Locale.ROOT, "NOISY (other work kept %.0f%% of the cores busy during a cell; "
-                    + "%d of %d cells above %.0f%%)", 100 * maxOthersBusy, noisyCells, cells, 100 * Load.NOISY_ABOVE);
+            return String.format(
+                    Locale.ROOT,
+                    "NOISY (other work kept %.0f%% of the cores busy during a cell; " + "%d of %d cells above %.0f%%)",
+                    100 * maxOthersBusy,
+                    noisyCells,
+                    cells,
+                    100 * Load.NOISY_ABOVE);
         }
         if (!quiet()) {
             return "unknown (no load recorded in " + cellsWithoutLoad + " of " + cells + " cells of forks)";
         }
-        return String.format(Locale.ROOT, "quiet (other work: at most %.0f%% of the cores during a cell; "
-                + "1-min load average before a cell at most %.2f)", 100 * maxOthersBusy, maxLoad1Before);
+        return String.format(
+                Locale.ROOT,
+                "quiet (other work: at most %.0f%% of the cores during a cell; "
+                        + "1-min load average before a cell at most %.2f)",
+                100 * maxOthersBusy,
+                maxLoad1Before);
     }
 
     /** One line for a report's header. */
@@ -79,11 +104,24 @@ public record RunInfo(String commits, String jdks, String profiles, int cells, i
     public void write(Path file, String command, double minutes) throws IOException {
         String text = "# sluice-bench run, summarised from samples.csv\n"
                 + "commit=" + commits + "\njdk=" + jdks + "\nprofile=" + profiles + "\ncommand=" + command
-                + String.format(Locale.ROOT, "%nminutes=%.1f%ncores=%d%n", minutes, Runtime.getRuntime().availableProcessors())
-                + String.format(Locale.ROOT, "cells=%d%nnoisyCells=%d%ncellsWithoutLoad=%d%nnoisyAboveOthersBusy=%.2f%n",
-                cells, noisyCells, cellsWithoutLoad, Load.NOISY_ABOVE)
-                + String.format(Locale.ROOT, "maxOthersBusy=%.3f%nmaxLoad1Before=%.2f%nnoisy=%s%n", maxOthersBusy,
-                maxLoad1Before, noisy() ? "true" : quiet() ? "false" : "unknown");
+                + String.format(
+                        Locale.ROOT,
+                        "%nminutes=%.1f%ncores=%d%n",
+                        minutes,
+                        Runtime.getRuntime().availableProcessors())
+                + String.format(
+                        Locale.ROOT,
+                        "cells=%d%nnoisyCells=%d%ncellsWithoutLoad=%d%nnoisyAboveOthersBusy=%.2f%n",
+                        cells,
+                        noisyCells,
+                        cellsWithoutLoad,
+                        Load.NOISY_ABOVE)
+                + String.format(
+                        Locale.ROOT,
+                        "maxOthersBusy=%.3f%nmaxLoad1Before=%.2f%nnoisy=%s%n",
+                        maxOthersBusy,
+                        maxLoad1Before,
+                        noisy() ? "true" : quiet() ? "false" : "unknown");
         Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 }

@@ -30,62 +30,104 @@ public final class Stress {
 
     /** The memory stress case's heap, as {@code -Xmx} takes it. */
     static final String MAX_HEAP = "64m";
+
     public static final String HEAP = "-Xmx" + MAX_HEAP;
     public static final int CONCURRENT_WRITES = 1000;
     static final String RESULT_PREFIX = "STRESS-RESULT ";
 
-    private Stress() {
-    }
+    private Stress() {}
 
     /** One provider's child: how it ended, how long its writes took, the heap's peak and its live threads. */
-    public record Result(String provider, String outcome, double seconds, double peakHeapMiB, int threadsBefore,
-                         int peakThreads) {
+    public record Result(
+            String provider, String outcome, double seconds, double peakHeapMiB, int threadsBefore, int peakThreads) {
         /** A line of the memory table. */
         public String line() {
-            return String.format(Locale.ROOT, "| %s | %s | %s | %s |", provider, outcome,
+            return String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s |",
+                    provider,
+                    outcome,
                     Double.isNaN(seconds) ? "-" : String.format(Locale.ROOT, "%.2f", seconds),
                     Double.isNaN(peakHeapMiB) ? "-" : String.format(Locale.ROOT, "%.1f", peakHeapMiB));
         }
 
         /** A line of the threads table. */
         public String threadsLine() {
-            return String.format(Locale.ROOT, "| %s | %s | %d | %d | %d |", provider, outcome, threadsBefore,
-                    peakThreads, peakThreads - threadsBefore);
+            return String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %d | %d | %d |",
+                    provider,
+                    outcome,
+                    threadsBefore,
+                    peakThreads,
+                    peakThreads - threadsBefore);
         }
     }
 
     public static List<Result> run(List<String> providers, long sizeBytes, String java, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
-        return children(providers, MAX_HEAP, 1, Payload.chunks(sizeBytes), java, dir, timeoutSeconds,
+        return children(
+                providers,
+                MAX_HEAP,
+                1,
+                Payload.chunks(sizeBytes),
+                java,
+                dir,
+                timeoutSeconds,
                 "stress: %s writes " + Cell.formatSize(sizeBytes) + " with " + HEAP + " ...%n");
     }
 
     public static List<Result> threads(List<String> providers, String java, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
-        return children(providers, "1g", CONCURRENT_WRITES, 64, java, dir, timeoutSeconds,
+        return children(
+                providers,
+                "1g",
+                CONCURRENT_WRITES,
+                64,
+                java,
+                dir,
+                timeoutSeconds,
                 "threads: %s runs " + CONCURRENT_WRITES + " concurrent writes ...%n");
     }
 
-    private static List<Result> children(List<String> providers, String maxHeap, int writes, long chunksEach,
-                                         String java, Path dir, long timeoutSeconds, String progress)
+    private static List<Result> children(
+            List<String> providers,
+            String maxHeap,
+            int writes,
+            long chunksEach,
+            String java,
+            Path dir,
+            long timeoutSeconds,
+            String progress)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         List<Result> results = new ArrayList<>();
         for (String provider : providers) {
             Path log = dir.resolve("stress-" + provider + ".log");
-            ChildJvm.Spec spec = ChildJvm.main("stress child for " + provider, BenchMain.class.getName()).java(java)
-                    .maxHeap(maxHeap).exitOnOutOfMemory().outputTo(log).args(List.of("stress-worker",
-                    provider, Integer.toString(writes), Long.toString(chunksEach), dir.toString()));
+            ChildJvm.Spec spec = ChildJvm.main("stress child for " + provider, BenchMain.class.getName())
+                    .java(java)
+                    .maxHeap(maxHeap)
+                    .exitOnOutOfMemory()
+                    .outputTo(log)
+                    .args(List.of(
+                            "stress-worker",
+                            provider,
+                            Integer.toString(writes),
+                            Long.toString(chunksEach),
+                            dir.toString()));
             System.out.printf(progress, provider);
             long began = System.nanoTime();
             Result result;
             try (ChildJvm child = spec.start()) {
                 if (!child.awaitExit(Duration.ofSeconds(timeoutSeconds))) {
                     child.kill();
-                    result = new Result(provider, "timed out after " + timeoutSeconds + " s", Double.NaN, Double.NaN,
-                            0, 0);
+                    result = new Result(
+                            provider, "timed out after " + timeoutSeconds + " s", Double.NaN, Double.NaN, 0, 0);
                 } else {
-                    result = parse(provider, child.exitStatus(), Files.readAllLines(log, StandardCharsets.UTF_8),
+                    result = parse(
+                            provider,
+                            child.exitStatus(),
+                            Files.readAllLines(log, StandardCharsets.UTF_8),
                             (System.nanoTime() - began) / 1e9);
                 }
             }
@@ -100,13 +142,20 @@ public final class Stress {
         for (String line : output) {
             if (line.startsWith(RESULT_PREFIX)) {
                 String[] fields = line.substring(RESULT_PREFIX.length()).split(" ", 5);
-                return new Result(provider, fields[4], Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
-                        Integer.parseInt(fields[2]), Integer.parseInt(fields[3]));
+                return new Result(
+                        provider,
+                        fields[4],
+                        Double.parseDouble(fields[0]),
+                        Double.parseDouble(fields[1]),
+                        Integer.parseInt(fields[2]),
+                        Integer.parseInt(fields[3]));
             }
         }
         boolean oom = output.stream().anyMatch(line -> line.contains("OutOfMemoryError"));
-        String outcome = (oom ? "OOM (OutOfMemoryError)" : "crashed, exit " + exit + ": "
-                + (output.isEmpty() ? "no output" : output.get(output.size() - 1)))
+        String outcome = (oom
+                        ? "OOM (OutOfMemoryError)"
+                        : "crashed, exit " + exit + ": "
+                                + (output.isEmpty() ? "no output" : output.get(output.size() - 1)))
                 + String.format(Locale.ROOT, " after %.1f s (child JVM lifetime)", childSeconds);
         return new Result(provider, outcome, Double.NaN, Double.NaN, 0, 0);
     }
@@ -114,11 +163,13 @@ public final class Stress {
     /** The child's side: {@code writes} concurrent writes of {@code chunksEach} chunks, then one result line. */
     static void worker(String providerName, int writes, long chunksEach, Path dir) throws Exception {
         List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(pool -> pool.getType() == MemoryType.HEAP).toList();
+                .filter(pool -> pool.getType() == MemoryType.HEAP)
+                .toList();
         heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         List<Path> targets = IntStream.range(0, writes)
-                .mapToObj(index -> dir.resolve("stress-" + providerName + "-" + index + ".out")).toList();
+                .mapToObj(index -> dir.resolve("stress-" + providerName + "-" + index + ".out"))
+                .toList();
         String outcome = "completed";
         long nanos;
         int before;
@@ -128,8 +179,10 @@ public final class Stress {
             threads.resetPeakThreadCount();
             long began = System.nanoTime();
             try {
-                CompletableFuture.allOf(targets.stream().map(target -> provider.write(target, chunksEach, false))
-                        .toArray(CompletableFuture[]::new)).get();
+                CompletableFuture.allOf(targets.stream()
+                                .map(target -> provider.write(target, chunksEach, false))
+                                .toArray(CompletableFuture[]::new))
+                        .get();
             } catch (ExecutionException e) {
                 outcome = (e.getCause() instanceof OutOfMemoryError ? "OOM: " : "FAILED: ")
                         + CellRunner.describe(e.getCause());
@@ -145,9 +198,18 @@ public final class Stress {
                 Files.deleteIfExists(target);
             }
         }
-        long peakHeap = heapPools.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
-        System.out.printf(Locale.ROOT, "%s%.3f %.1f %d %d %s%n", RESULT_PREFIX, nanos / 1e9,
-                peakHeap / (1024.0 * 1024.0), before, peak, outcome.replace('\n', ' '));
+        long peakHeap = heapPools.stream()
+                .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                .sum();
+        System.out.printf(
+                Locale.ROOT,
+                "%s%.3f %.1f %d %d %s%n",
+                RESULT_PREFIX,
+                nanos / 1e9,
+                peakHeap / (1024.0 * 1024.0),
+                before,
+                peak,
+                outcome.replace('\n', ' '));
         System.out.flush();
     }
 
@@ -164,10 +226,19 @@ public final class Stress {
 
     /** The memory stress case's peak heap per provider, a failed one's outcome under its name. */
     static BarChart chart(List<Result> results, long sizeBytes) {
-        List<String> names = results.stream().map(result -> result.provider() + (result.outcome().equals("completed")
-                ? "" : "\n(" + result.outcome().split("[ :(]")[0] + ")")).toList();
+        List<String> names = results.stream()
+                .map(result -> result.provider()
+                        + (result.outcome().equals("completed")
+                                ? ""
+                                : "\n(" + result.outcome().split("[ :(]")[0] + ")"))
+                .toList();
         double[][] values = {results.stream().mapToDouble(Result::peakHeapMiB).toArray()};
-        return new BarChart("Peak heap writing " + Cell.formatSize(sizeBytes) + " of 1 KiB buffers with " + HEAP,
-                "MiB", names, List.of("peak heap MiB"), values, false);
+        return new BarChart(
+                "Peak heap writing " + Cell.formatSize(sizeBytes) + " of 1 KiB buffers with " + HEAP,
+                "MiB",
+                names,
+                List.of("peak heap MiB"),
+                values,
+                false);
     }
 }

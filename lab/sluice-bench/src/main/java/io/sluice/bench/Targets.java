@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.lab.Estimate;
+
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
 import java.util.LinkedHashMap;
@@ -50,8 +51,7 @@ import java.util.stream.Collectors;
  */
 public final class Targets {
 
-    private Targets() {
-    }
+    private Targets() {}
 
     /** The mark of a target stated against the 8 KiB heap loop, kept beside its restatement. */
     static final String BEFORE_HEAP_LOOP = "(before: against loop, 8 KiB heap)";
@@ -69,18 +69,30 @@ public final class Targets {
 
         /** {@code read: sluice / rio speed >= 3.00}, then the note if there is one. */
         public String goal() {
-            return String.format(Locale.ROOT, "%s: %s %s %.2f", cell.op().name().toLowerCase(Locale.ROOT), target,
-                    atMost ? "<=" : ">=", required) + (note.isEmpty() ? "" : " " + note);
+            return String.format(
+                            Locale.ROOT,
+                            "%s: %s %s %.2f",
+                            cell.op().name().toLowerCase(Locale.ROOT),
+                            target,
+                            atMost ? "<=" : ">=",
+                            required)
+                    + (note.isEmpty() ? "" : " " + note);
         }
 
         public String line() {
-            return String.format(Locale.ROOT, "%-22s %-36s %-20s (%s %.2f)  %s", cell.label(), target,
-                    measured.format(), atMost ? "<=" : ">=", required,
-                    switch (verdict()) {
-                        case MISSED -> "MISSED";
-                        case NOT_MEASURED -> "not measured";
-                        default -> verdict().toString();
-                    })
+            return String.format(
+                            Locale.ROOT,
+                            "%-22s %-36s %-20s (%s %.2f)  %s",
+                            cell.label(),
+                            target,
+                            measured.format(),
+                            atMost ? "<=" : ">=",
+                            required,
+                            switch (verdict()) {
+                                case MISSED -> "MISSED";
+                                case NOT_MEASURED -> "not measured";
+                                default -> verdict().toString();
+                            })
                     + (note.isEmpty() ? "" : "  " + note);
         }
     }
@@ -94,20 +106,28 @@ public final class Targets {
     public static List<Check> evaluate(Report report) {
         List<Check> checks = new ArrayList<>();
         for (Cell cell : report.rowsByCell().keySet()) {
-            Speed speed = (target, provider, baseline, required, note) -> checks.add(new Check(cell, target,
-                    report.speedRatio(cell, provider, baseline), required, false, note));
+            Speed speed = (target, provider, baseline, required, note) -> checks.add(
+                    new Check(cell, target, report.speedRatio(cell, provider, baseline), required, false, note));
             switch (cell.op()) {
                 case WRITE -> {
                     double factor = cell.parallelism() == 1 ? 3 : 2;
                     speed.check("sluice / rio speed", "sluice", "rio", factor, "");
-                    speed.check("sluice / loop-reused-staged-256k speed", "sluice", "loop-reused-staged-256k", 0.9,
-                            "");
+                    speed.check("sluice / loop-reused-staged-256k speed", "sluice", "loop-reused-staged-256k", 0.9, "");
                     speed.check("sluice / loop speed", "sluice", "loop", factor, BEFORE_HEAP_LOOP);
                     speed.check("sluice / loop-gather speed", "sluice", "loop-gather", 0.8, "");
-                    checks.add(new Check(cell, "sluice / rio CPU per GiB",
-                            report.ratio(cell, "sluice", "rio", Sample::cpuNanos, false), 0.5, true, ""));
+                    checks.add(new Check(
+                            cell,
+                            "sluice / rio CPU per GiB",
+                            report.ratio(cell, "sluice", "rio", Sample::cpuNanos, false),
+                            0.5,
+                            true,
+                            ""));
                     if (cell.sizeBytes() < LENT_TARGETS_FROM) {
-                        speed.check("sluice / loop-reused-staged-256k speed", "sluice", "loop-reused-staged-256k", 1,
+                        speed.check(
+                                "sluice / loop-reused-staged-256k speed",
+                                "sluice",
+                                "loop-reused-staged-256k",
+                                1,
                                 SMALL_FILES);
                     }
                 }
@@ -115,40 +135,68 @@ public final class Targets {
                     speed.check("sluice / rio speed", "sluice", "rio", 3, "");
                     speed.check("sluice / loop (8 KiB) speed", "sluice", "loop", 0.8, "");
                     if (cell.sizeBytes() >= LENT_TARGETS_FROM) {
-                        speed.check("sluice-lent / loop-reused-direct-64k speed", "sluice-lent",
-                                "loop-reused-direct-64k", 1, "");
+                        speed.check(
+                                "sluice-lent / loop-reused-direct-64k speed",
+                                "sluice-lent",
+                                "loop-reused-direct-64k",
+                                1,
+                                "");
                         speed.check("sluice-lent / loop (8 KiB) speed", "sluice-lent", "loop", 1, BEFORE_HEAP_LOOP);
-                        speed.check("sluice-lent / loop-direct-64k speed", "sluice-lent", "loop-direct-64k", 0.85,
+                        speed.check(
+                                "sluice-lent / loop-direct-64k speed",
+                                "sluice-lent",
+                                "loop-direct-64k",
+                                0.85,
                                 BEFORE_LENT_DIRECT);
-                        checks.add(new Check(cell, "sluice-lent heap MiB per GiB",
-                                allocated(report, cell, "sluice-lent"), 16, true, ""));
+                        checks.add(new Check(
+                                cell,
+                                "sluice-lent heap MiB per GiB",
+                                allocated(report, cell, "sluice-lent"),
+                                16,
+                                true,
+                                ""));
                     } else {
-                        speed.check("sluice / loop-reused-direct-64k speed", "sluice", "loop-reused-direct-64k", 1,
+                        speed.check(
+                                "sluice / loop-reused-direct-64k speed",
+                                "sluice",
+                                "loop-reused-direct-64k",
+                                1,
                                 SMALL_FILES);
-                        speed.check("sluice-lent / loop-reused-direct-64k speed", "sluice-lent",
-                                "loop-reused-direct-64k", 1, SMALL_FILES);
-                        checks.add(new Check(cell, "sluice-lent heap MiB per GiB",
-                                allocated(report, cell, "sluice-lent"), smallLentHeapMiBPerGiB(cell), true,
+                        speed.check(
+                                "sluice-lent / loop-reused-direct-64k speed",
+                                "sluice-lent",
+                                "loop-reused-direct-64k",
+                                1,
+                                SMALL_FILES);
+                        checks.add(new Check(
+                                cell,
+                                "sluice-lent heap MiB per GiB",
+                                allocated(report, cell, "sluice-lent"),
+                                smallLentHeapMiBPerGiB(cell),
+                                true,
                                 SMALL_FILES));
                     }
                 }
                 case COPY -> {
                     if (cell.sizeBytes() >= LENT_TARGETS_FROM) {
                         speed.check("sluice-lent (write(read)) / copyTo", "sluice-lent", "sluice", 0.7, "");
-                        speed.check("sluice-lent (write(read)) / loop-transfer", "sluice-lent", "loop-transfer", 0.8,
-                                "");
+                        speed.check(
+                                "sluice-lent (write(read)) / loop-transfer", "sluice-lent", "loop-transfer", 0.8, "");
                         speed.check("sluice-lent (write(read)) / loop", "sluice-lent", "loop", 1, BEFORE_HEAP_LOOP);
                     } else {
-                        speed.check("sluice-lent (write(read)) / loop-reused-direct-64k", "sluice-lent",
-                                "loop-reused-direct-64k", 1, SMALL_FILES);
+                        speed.check(
+                                "sluice-lent (write(read)) / loop-reused-direct-64k",
+                                "sluice-lent",
+                                "loop-reused-direct-64k",
+                                1,
+                                SMALL_FILES);
                     }
                     speed.check("sluice / loop-transfer speed", "sluice", "loop-transfer", 1, "");
                     speed.check("sluice / loop speed", "sluice", "loop", 1, BEFORE_HEAP_LOOP);
                     speed.check("sluice / files-copy speed", "sluice", "files-copy", 1, "");
                     speed.check("sluice / rio speed", "sluice", "rio", 2, "");
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         return checks;
@@ -175,18 +223,24 @@ public final class Targets {
     /** Heap allocated per GiB moved, MiB, with its interval. */
     private static Estimate allocated(Report report, Cell cell, String provider) {
         double gib = cell.totalBytes() / (1024.0 * 1024 * 1024);
-        return report.row(cell, provider).filter(Row::ok)
+        return report.row(cell, provider)
+                .filter(Row::ok)
                 .map(row -> Estimate.mean(row.each(sample -> sample.allocatedBytes() / (1024.0 * 1024) / gib)))
                 .orElse(Estimate.NONE);
     }
 
     private static String counts(List<Check> checks) {
-        Map<Estimate.Verdict, Long> counts = checks.stream().collect(Collectors.groupingBy(Check::verdict,
-                Collectors.counting()));
+        Map<Estimate.Verdict, Long> counts =
+                checks.stream().collect(Collectors.groupingBy(Check::verdict, Collectors.counting()));
         long unmeasured = counts.getOrDefault(Estimate.Verdict.NOT_MEASURED, 0L);
-        return String.format(Locale.ROOT, "%d met, %d missed, %d inconclusive of %d measured, %d not measured",
-                counts.getOrDefault(Estimate.Verdict.MET, 0L), counts.getOrDefault(Estimate.Verdict.MISSED, 0L),
-                counts.getOrDefault(Estimate.Verdict.INCONCLUSIVE, 0L), checks.size() - unmeasured, unmeasured);
+        return String.format(
+                Locale.ROOT,
+                "%d met, %d missed, %d inconclusive of %d measured, %d not measured",
+                counts.getOrDefault(Estimate.Verdict.MET, 0L),
+                counts.getOrDefault(Estimate.Verdict.MISSED, 0L),
+                counts.getOrDefault(Estimate.Verdict.INCONCLUSIVE, 0L),
+                checks.size() - unmeasured,
+                unmeasured);
     }
 
     /** Every check, one per line, with the measured figure's 95% interval. */
@@ -206,13 +260,17 @@ public final class Targets {
     public static String summary(Report report) {
         Map<String, List<Check>> byGoal = evaluate(report).stream()
                 .collect(Collectors.groupingBy(Check::goal, LinkedHashMap::new, Collectors.toList()));
-        StringBuilder md = new StringBuilder("| Target | Result | Range | Not met (95% interval) |\n|---|---|---|---|\n");
+        StringBuilder md =
+                new StringBuilder("| Target | Result | Range | Not met (95% interval) |\n|---|---|---|---|\n");
         byGoal.forEach((goal, checks) -> {
             List<Check> measured = checks.stream()
-                    .filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED).toList();
-            DoubleSummaryStatistics range = measured.stream().mapToDouble(check -> check.measured().value())
+                    .filter(check -> check.verdict() != Estimate.Verdict.NOT_MEASURED)
+                    .toList();
+            DoubleSummaryStatistics range = measured.stream()
+                    .mapToDouble(check -> check.measured().value())
                     .summaryStatistics();
-            List<String> notMet = checks.stream().filter(check -> check.verdict() != Estimate.Verdict.MET)
+            List<String> notMet = checks.stream()
+                    .filter(check -> check.verdict() != Estimate.Verdict.MET)
                     .map(check -> check.verdict() == Estimate.Verdict.NOT_MEASURED
                             ? check.cell().label() + " not measured"
                             : check.cell().label() + " " + check.measured().format() + " " + check.verdict())
@@ -221,10 +279,15 @@ public final class Targets {
             long unmeasured = checks.size() - measured.size();
             String result = String.format(Locale.ROOT, "met in %d of %d", met, measured.size())
                     + (unmeasured == 0 ? "" : String.format(Locale.ROOT, ", %d not measured", unmeasured));
-            String figures = measured.isEmpty() ? "-"
-                    : String.format(Locale.ROOT, "%.2f-%.2f", range.getMin(), range.getMax());
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", goal,
-                    met == checks.size() ? "**" + result + "**" : result, figures, String.join("; ", notMet)));
+            String figures =
+                    measured.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f-%.2f", range.getMin(), range.getMax());
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s |%n",
+                    goal,
+                    met == checks.size() ? "**" + result + "**" : result,
+                    figures,
+                    String.join("; ", notMet)));
         });
         return md.toString();
     }

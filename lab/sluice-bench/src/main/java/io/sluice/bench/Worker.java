@@ -27,8 +27,7 @@ public final class Worker {
     /** The forks' heap: fixed, so that GC sizing does not drift between providers. */
     public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xms2g", "-Xmx2g");
 
-    private Worker() {
-    }
+    private Worker() {}
 
     /** Runs every fork of {@code profile} (none: here) into a new {@code samplesFile}; returns its samples. */
     public static List<Sample> forks(Profile profile, String java, List<String> jvmArgs, Path dir, Path samplesFile)
@@ -38,14 +37,30 @@ public final class Worker {
             return run(profile, 0, dir, samplesFile, System.out::println);
         }
         for (int fork = 0; fork < profile.forks(); fork++) {
-            ChildJvm.Spec spec = ChildJvm.main("fork " + (fork + 1), BenchMain.class.getName()).java(java)
-                    .options(jvmArgs).inheritIo().args(List.of(
-                    "worker", "--profile", profile.name(), "--cells", profile.cellSpecs(),
-                    "--providers", String.join(",", profile.providers()),
-                    "--warmup", Integer.toString(profile.warmupRounds()),
-                    "--iterations", Integer.toString(profile.measuredRounds()),
-                    "--min-sample-ms", Long.toString(profile.minSampleMillis()),
-                    "--fork", Integer.toString(fork), "--dir", dir.toString(), "--samples", samplesFile.toString()));
+            ChildJvm.Spec spec = ChildJvm.main("fork " + (fork + 1), BenchMain.class.getName())
+                    .java(java)
+                    .options(jvmArgs)
+                    .inheritIo()
+                    .args(List.of(
+                            "worker",
+                            "--profile",
+                            profile.name(),
+                            "--cells",
+                            profile.cellSpecs(),
+                            "--providers",
+                            String.join(",", profile.providers()),
+                            "--warmup",
+                            Integer.toString(profile.warmupRounds()),
+                            "--iterations",
+                            Integer.toString(profile.measuredRounds()),
+                            "--min-sample-ms",
+                            Long.toString(profile.minSampleMillis()),
+                            "--fork",
+                            Integer.toString(fork),
+                            "--dir",
+                            dir.toString(),
+                            "--samples",
+                            samplesFile.toString()));
             try (ChildJvm child = spec.start()) {
                 int exit = child.awaitExit();
                 if (exit != 0) {
@@ -58,19 +73,19 @@ public final class Worker {
     }
 
     /** Runs fork {@code fork} of {@code profile} here; returns its samples. */
-    public static List<Sample> run(Profile profile, int fork, Path dir, Path samplesFile,
-                                   Consumer<String> progress) throws IOException {
+    public static List<Sample> run(Profile profile, int fork, Path dir, Path samplesFile, Consumer<String> progress)
+            throws IOException {
         Files.createDirectories(dir);
         List<Sample> all = new ArrayList<>();
         List<Provider> providers = new ArrayList<>();
         try (Probe probe = new Probe();
-             PrintWriter out = new PrintWriter(Files.newBufferedWriter(samplesFile, StandardCharsets.UTF_8,
-                     StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+                PrintWriter out = new PrintWriter(Files.newBufferedWriter(
+                        samplesFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
             if (Files.size(samplesFile) == 0) {
                 out.println(Sample.HEADER);
             }
-            Sample.Origin origin = new Sample.Origin(BuildInfo.commit(), System.getProperty("java.version"),
-                    profile.name());
+            Sample.Origin origin =
+                    new Sample.Origin(BuildInfo.commit(), System.getProperty("java.version"), profile.name());
             Map<String, String> broken = new LinkedHashMap<>(); // provider -> why it could not be created
             for (String name : profile.providers()) {
                 try {
@@ -84,11 +99,24 @@ public final class Worker {
             CellRunner runner = new CellRunner(dir, origin, probe, profile.minSampleMillis(), progress);
             for (int i = 0; i < profile.cells().size(); i++) {
                 Cell cell = profile.cells().get(i);
-                progress.accept(String.format("[fork %d, cell %d/%d] %s", fork + 1, i + 1,
-                        profile.cells().size(), cell.label()));
+                progress.accept(String.format(
+                        "[fork %d, cell %d/%d] %s",
+                        fork + 1, i + 1, profile.cells().size(), cell.label()));
                 List<Sample> samples = new ArrayList<>();
-                broken.forEach((name, why) -> samples.add(new Sample(origin, cell, name, fork, 0, 0, 0, 0, 0, 0, 0,
-                        Load.UNKNOWN, "FAILED: could not create the provider: " + why)));
+                broken.forEach((name, why) -> samples.add(new Sample(
+                        origin,
+                        cell,
+                        name,
+                        fork,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        Load.UNKNOWN,
+                        "FAILED: could not create the provider: " + why)));
                 samples.addAll(runner.run(cell, providers, profile.warmupRounds(), profile.measuredRounds(), fork));
                 samples.forEach(sample -> out.println(sample.toCsv()));
                 out.flush();

@@ -37,20 +37,33 @@ class BarChartTest {
     @Test
     void drawsALinearChartAndOneWithNothingToShow() throws Exception {
         Path linear = dir.resolve("memory-stress.png");
-        new BarChart("Peak heap", "MiB", List.of("sluice", "loop\n(OutOfMemoryError)"), List.of("peak heap MiB"),
-                new double[][] {{12, 64}}, false).writePng(linear);
+        new BarChart(
+                        "Peak heap",
+                        "MiB",
+                        List.of("sluice", "loop\n(OutOfMemoryError)"),
+                        List.of("peak heap MiB"),
+                        new double[][] {{12, 64}},
+                        false)
+                .writePng(linear);
         assertEquals(250 + 60 * 2, read(linear).getWidth());
         assertTrue(pixels(read(linear), 0x1f77b4) > 100);
 
         Path empty = dir.resolve("empty.png");
-        new BarChart("all failed", "MiB/s", List.of("16 KiB\nx1"), List.of("sluice", "rio"),
-                new double[][] {{Double.NaN}, {Double.NaN}}, true).writePng(empty);
+        new BarChart(
+                        "all failed",
+                        "MiB/s",
+                        List.of("16 KiB\nx1"),
+                        List.of("sluice", "rio"),
+                        new double[][] {{Double.NaN}, {Double.NaN}},
+                        true)
+                .writePng(empty);
         assertEquals(BarChart.HEIGHT, read(empty).getHeight());
     }
 
     @Test
     void refusesValuesThatDoNotMatchTheSeries() {
-        assertThrows(IllegalArgumentException.class, () -> new BarChart("t", "a", List.of("c"),
-                List.of("one", "two"), new double[][] {{1}}, false));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new BarChart("t", "a", List.of("c"), List.of("one", "two"), new double[][] {{1}}, false));
     }
 }

@@ -5,7 +5,6 @@ import io.sluice.lab.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,8 +32,14 @@ class BenchSmokeTest {
         Profile smoke = Profile.named("smoke");
         List<String> names = new ArrayList<>(Providers.comparison());
         names.addAll(Providers.demandScenario());
-        smoke = new Profile(smoke.name(), smoke.cells(), names.stream().distinct().collect(Collectors.toList()),
-                smoke.forks(), smoke.warmupRounds(), smoke.measuredRounds(), smoke.minSampleMillis());
+        smoke = new Profile(
+                smoke.name(),
+                smoke.cells(),
+                names.stream().distinct().collect(Collectors.toList()),
+                smoke.forks(),
+                smoke.warmupRounds(),
+                smoke.measuredRounds(),
+                smoke.minSampleMillis());
         List<String> log = new ArrayList<>();
         List<Sample> samples = Worker.run(smoke, 0, dir.resolve("files"), dir.resolve("samples.csv"), log::add);
 
@@ -47,11 +53,14 @@ class BenchSmokeTest {
                 }
             }
         }
-        Set<String> ran = samples.stream().map(sample -> sample.cell().label() + " " + sample.provider())
+        Set<String> ran = samples.stream()
+                .map(sample -> sample.cell().label() + " " + sample.provider())
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(expected, ran, "every provider x supported operation must produce a sample");
-        List<String> failed = samples.stream().filter(sample -> !sample.ok())
-                .map(sample -> sample.cell().label() + " " + sample.provider() + ": " + sample.status()).collect(Collectors.toList());
+        List<String> failed = samples.stream()
+                .filter(sample -> !sample.ok())
+                .map(sample -> sample.cell().label() + " " + sample.provider() + ": " + sample.status())
+                .collect(Collectors.toList());
         assertEquals(List.of(), failed, "failed samples; progress was:\n" + String.join("\n", log));
         assertEquals(samples.size(), Sample.read(dir.resolve("samples.csv")).size(), "every sample reaches the CSV");
         try (var files = Files.list(dir.resolve("files"))) {
@@ -65,14 +74,15 @@ class BenchSmokeTest {
             BufferedImage image = ImageIO.read(chart.toFile());
             assertTrue(image != null && image.getWidth() > 200, chart + " must be a readable PNG");
         }
-        assertTrue(report.markdown().contains("| Size | Count | Parallelism | Provider | AVG ms | STDDEV ms | STDERR ms"));
+        assertTrue(
+                report.markdown().contains("| Size | Count | Parallelism | Provider | AVG ms | STDDEV ms | STDERR ms"));
         assertTrue(report.compact().contains("write 16 KiB x2"), report.compact());
     }
 
     @Test
     void stressChildrenRunWithTheSmallHeapAndVerifyTheirOutput() throws Exception {
-        List<Stress.Result> results = Stress.run(Providers.stress(), 4L * 1024 * 1024, ChildJvm.java().toString(),
-                dir, 120);
+        List<Stress.Result> results =
+                Stress.run(Providers.stress(), 4L * 1024 * 1024, ChildJvm.java().toString(), dir, 120);
         for (Stress.Result result : results) {
             assertEquals("completed", result.outcome(), result.provider() + " with " + Stress.HEAP);
             assertTrue(result.peakHeapMiB() > 0 && result.peakHeapMiB() <= 64, result.line());
@@ -81,11 +91,12 @@ class BenchSmokeTest {
 
     @Test
     void aThousandConcurrentSluiceWritesAddNoMoreThreadsThanTheIoPool() throws Exception {
-        List<Stress.Result> results = Stress.threads(List.of("sluice"), ChildJvm.java().toString(), dir, 120);
+        List<Stress.Result> results =
+                Stress.threads(List.of("sluice"), ChildJvm.java().toString(), dir, 120);
         Stress.Result sluice = results.get(0);
         assertEquals("completed", sluice.outcome());
         int poolSize = Math.max(4, 2 * Runtime.getRuntime().availableProcessors()); // IoExecutors' default
-        int timer = 1;                // sluice-timer: watches opens in flight for ones that are stuck
+        int timer = 1; // sluice-timer: watches opens in flight for ones that are stuck
         assertTrue(sluice.peakThreads() - sluice.threadsBefore() <= poolSize + timer, sluice.threadsLine());
     }
 }

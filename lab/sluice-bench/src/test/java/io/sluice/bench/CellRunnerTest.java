@@ -114,9 +114,9 @@ class CellRunnerTest {
     void wrongContentShortFilesAndDuplicatedChunksFailTheProvider() throws Exception {
         List<Sample> samples = new ArrayList<>();
         try (Probe probe = new Probe()) {
-            CellRunner runner = new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 0, line -> { });
-            samples.addAll(runner.run(Cell.parse("WRITE:8K:2"),
-                    List.of(new BrokenWriter(false), new BrokenWriter(true)), 0, 3, 0));
+            CellRunner runner = new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 0, line -> {});
+            samples.addAll(runner.run(
+                    Cell.parse("WRITE:8K:2"), List.of(new BrokenWriter(false), new BrokenWriter(true)), 0, 3, 0));
             samples.addAll(runner.run(Cell.parse("READ:8K:1"), List.of(new DuplicatingReader()), 0, 3, 0));
             runner.deleteSources();
         }
@@ -124,9 +124,11 @@ class CellRunnerTest {
         for (Sample sample : samples) {
             assertTrue(sample.status().startsWith("FAILED: "), sample.toCsv());
         }
-        assertTrue(samples.get(0).status().contains("wrong content") || samples.get(1).status().contains("wrong content"));
+        assertTrue(samples.get(0).status().contains("wrong content")
+                || samples.get(1).status().contains("wrong content"));
         assertTrue(samples.stream().anyMatch(sample -> sample.status().contains("has 7168 bytes, expected 8192")));
-        assertTrue(samples.stream().anyMatch(sample -> sample.status().contains("wrong bytes in the chunk at offset 1024")));
+        assertTrue(samples.stream()
+                .anyMatch(sample -> sample.status().contains("wrong bytes in the chunk at offset 1024")));
         Report report = new Report(samples);
         assertTrue(report.compact().contains("reported as failed, not fast"), report.compact());
     }
@@ -134,10 +136,10 @@ class CellRunnerTest {
     @Test
     void theProviderOrderRotatesEveryRound() throws Exception {
         List<String> calls = new ArrayList<>();
-        List<Provider> providers = List.of(new Recording("a", calls), new Recording("b", calls),
-                new Recording("c", calls));
+        List<Provider> providers =
+                List.of(new Recording("a", calls), new Recording("b", calls), new Recording("c", calls));
         try (Probe probe = new Probe()) {
-            new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 0, line -> { })
+            new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 0, line -> {})
                     .run(Cell.parse("WRITE:1K:1"), providers, 1, 2, 0);
         }
         assertEquals(List.of("a", "b", "c", "b", "c", "a", "c", "a", "b"), calls);
@@ -148,14 +150,16 @@ class CellRunnerTest {
         List<String> calls = new ArrayList<>();
         List<Sample> samples = new ArrayList<>();
         try (Probe probe = new Probe()) {
-            samples.addAll(new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 50, line -> { })
+            samples.addAll(new CellRunner(dir, Sample.Origin.UNKNOWN, probe, 50, line -> {})
                     .run(Cell.parse("WRITE:1K:1"), List.of(new Recording("a", calls)), 0, 1, 0));
         }
         assertTrue(calls.size() > 1, "a 1 KiB write takes far less than 50 ms; it must be repeated");
         // The sample stores the mean per invocation, timed / invocations rounded down, so the mean
         // times the count can fall short of the timed total by up to invocations - 1 ns; one more
         // nanosecond per invocation must exceed it.
-        assertTrue((samples.get(0).nanos() + 1) * calls.size() > 50_000_000L, samples.get(0).toCsv());
+        assertTrue(
+                (samples.get(0).nanos() + 1) * calls.size() > 50_000_000L,
+                samples.get(0).toCsv());
     }
 
     @Test

@@ -1,16 +1,15 @@
 package io.sluice.bench;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
+import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** Reads the charts' PNGs back for the chart tests. */
 public final class Pngs {
 
-    private Pngs() {
-    }
+    private Pngs() {}
 
     /** The image in {@code png}, failing the test unless it is a readable PNG. */
     public static BufferedImage read(Path png) throws Exception {

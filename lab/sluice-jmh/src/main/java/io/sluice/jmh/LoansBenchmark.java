@@ -38,14 +38,14 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class LoansBenchmark {
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
 
     /** Loans held by no benchmark thread, so the table is never empty. */
     @State(Scope.Benchmark)
     public static class Background {
         static final int LOANS_OUT = 1024;
-        final List<ByteBuffer> out = new ArrayList<>();     // setup thread only
-        final ChunkArena shared = new ChunkArena(4096, 256);   // every thread lends from it, as from a shared pool
+        final List<ByteBuffer> out = new ArrayList<>(); // setup thread only
+        final ChunkArena shared = new ChunkArena(4096, 256); // every thread lends from it, as from a shared pool
 
         @Setup(Level.Trial)
         public void lend() {
@@ -64,8 +64,8 @@ public class LoansBenchmark {
     /** A thread's own chunks. */
     @State(Scope.Thread)
     public static class Held {
-        final ByteBuffer owned = ByteBuffer.allocate(4096);   // never lent
-        ByteBuffer lent;                                      // lent for the trial
+        final ByteBuffer owned = ByteBuffer.allocate(4096); // never lent
+        ByteBuffer lent; // lent for the trial
 
         @Setup(Level.Trial)
         public void lend() {
@@ -107,6 +107,6 @@ public class LoansBenchmark {
     /** A thread's owned chunk, with no loan out in the JVM. */
     @State(Scope.Thread)
     public static class Owned {
-        final ByteBuffer buffer = ByteBuffer.allocate(4096);   // never lent
+        final ByteBuffer buffer = ByteBuffer.allocate(4096); // never lent
     }
 }

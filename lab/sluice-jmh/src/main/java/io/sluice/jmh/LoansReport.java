@@ -37,12 +37,15 @@ public final class LoansReport {
     /** How much more core time per operation any thread count may take than one thread: flat. */
     static final double FLAT = 1.5;
 
-    private LoansReport() {
-    }
+    private LoansReport() {}
 
     /** The report command on the repository at {@code root}. */
     static ReportCommand command(Path root) {
-        return ReportCommand.of(TOOL, "LoansReport", root, LoansRun::read,
+        return ReportCommand.of(
+                TOOL,
+                "LoansReport",
+                root,
+                LoansRun::read,
                 Map.of("run", LoansRun::line, "scaling", LoansReport::scaling),
                 run -> run.line() + "\n" + scaling(run));
     }
@@ -53,9 +56,13 @@ public final class LoansReport {
 
     /** Core time per operation, one row a benchmark, one column a thread count, then the verdict against flat. */
     static String scaling(LoansRun run) {
-        TreeSet<Integer> threads = run.scores().stream().map(LoansRun.Score::threads)
-                .collect(Collectors.toCollection(TreeSet::new));
-        List<String> benchmarks = run.scores().stream().map(LoansRun.Score::benchmark).distinct().sorted().toList();
+        TreeSet<Integer> threads =
+                run.scores().stream().map(LoansRun.Score::threads).collect(Collectors.toCollection(TreeSet::new));
+        List<String> benchmarks = run.scores().stream()
+                .map(LoansRun.Score::benchmark)
+                .distinct()
+                .sorted()
+                .toList();
         StringBuilder md = new StringBuilder("Core time per operation, ns (JMH's 99.9% error), by thread count:\n\n"
                 + "| Benchmark | " + threads.stream().map(String::valueOf).collect(Collectors.joining(" | "))
                 + " | Highest / 1 thread | Flat (<= " + FLAT + "x) |\n|---|"
@@ -67,26 +74,35 @@ public final class LoansReport {
             List<Estimate> ratios = new ArrayList<>();
             for (int count : threads) {
                 Optional<LoansRun.Score> score = score(run, benchmark, count);
-                md.append(score.map(found -> String.format(Locale.ROOT, " %.1f (%.1f) |", coreNanos(run, found),
-                        coreError(run, found))).orElse(" - |"));
+                md.append(score.map(found -> String.format(
+                                Locale.ROOT, " %.1f (%.1f) |", coreNanos(run, found), coreError(run, found)))
+                        .orElse(" - |"));
                 if (count > 1 && one.isPresent() && score.isPresent()) {
                     ratios.add(ratio(run, score.get(), one.get()));
                 }
             }
-            Estimate highest = ratios.stream().max((left, right) -> Double.compare(left.value(), right.value()))
+            Estimate highest = ratios.stream()
+                    .max((left, right) -> Double.compare(left.value(), right.value()))
                     .orElse(Estimate.NONE);
-            Estimate.Verdict verdict = Estimate.Verdict.every(ratios.stream()
-                    .map(ratio -> ratio.against(FLAT, true)).toList());
+            Estimate.Verdict verdict = Estimate.Verdict.every(
+                    ratios.stream().map(ratio -> ratio.against(FLAT, true)).toList());
             verdicts.add(verdict);
-            md.append(' ').append(highest.format()).append(" | ").append(verdict).append(" |\n");
+            md.append(' ')
+                    .append(highest.format())
+                    .append(" | ")
+                    .append(verdict)
+                    .append(" |\n");
         }
-        long met = verdicts.stream().filter(verdict -> verdict == Estimate.Verdict.MET).count();
+        long met = verdicts.stream()
+                .filter(verdict -> verdict == Estimate.Verdict.MET)
+                .count();
         return md.append(String.format(Locale.ROOT, "%nFlat in %d of %d benchmarks.%n", met, verdicts.size()))
                 .toString();
     }
 
     private static Optional<LoansRun.Score> score(LoansRun run, String benchmark, int threads) {
-        return run.scores().stream().filter(score -> score.benchmark().equals(benchmark) && score.threads() == threads)
+        return run.scores().stream()
+                .filter(score -> score.benchmark().equals(benchmark) && score.threads() == threads)
                 .findFirst();
     }
 
@@ -108,8 +124,7 @@ public final class LoansReport {
         double value = coreNanos(run, score) / coreNanos(run, one);
         double low = (coreNanos(run, score) - coreError(run, score)) / (coreNanos(run, one) + coreError(run, one));
         double lowOne = coreNanos(run, one) - coreError(run, one);
-        double high = lowOne <= 0 ? Double.POSITIVE_INFINITY
-                : (coreNanos(run, score) + coreError(run, score)) / lowOne;
+        double high = lowOne <= 0 ? Double.POSITIVE_INFINITY : (coreNanos(run, score) + coreError(run, score)) / lowOne;
         return new Estimate(value, Math.max(0, low), high);
     }
 }

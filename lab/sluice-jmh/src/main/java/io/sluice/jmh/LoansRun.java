@@ -36,8 +36,7 @@ record LoansRun(List<Score> scores, Map<Integer, Load> loads, Map<String, String
             "\"Benchmark\",\"Mode\",\"Threads\",\"Samples\",\"Score\",\"Score Error (99.9%)\",\"Unit\"";
 
     /** One benchmark at one thread count: JMH's mean time per operation and its 99.9% error, in ns. */
-    record Score(String benchmark, int threads, double nanos, double error) {
-    }
+    record Score(String benchmark, int threads, double nanos, double error) {}
 
     /** The file a thread count's scores go to. */
     static String scores(int threads) {
@@ -50,8 +49,8 @@ record LoansRun(List<Score> scores, Map<Integer, Load> loads, Map<String, String
     }
 
     static String loadLine(int threads, Load load) {
-        return String.format(Locale.ROOT, "%d,%.2f,%.2f,%.4f", threads, load.load1Before(), load.load1After(),
-                load.othersBusy());
+        return String.format(
+                Locale.ROOT, "%d,%.2f,%.2f,%.4f", threads, load.load1Before(), load.load1After(), load.othersBusy());
     }
 
     /**
@@ -73,20 +72,30 @@ record LoansRun(List<Score> scores, Map<Integer, Load> loads, Map<String, String
             }
         }
         Map<Integer, Load> loads = new TreeMap<>();
-        Csv.read(folder.resolve(LOADS), List.of(LOADS_HEADER), (header, fields) -> loads.put(
-                Integer.parseInt(fields.get(0)), new Load(Double.parseDouble(fields.get(1)),
-                        Double.parseDouble(fields.get(2)), Double.parseDouble(fields.get(3)))));
+        Csv.read(
+                folder.resolve(LOADS),
+                List.of(LOADS_HEADER),
+                (header, fields) -> loads.put(
+                        Integer.parseInt(fields.get(0)),
+                        new Load(
+                                Double.parseDouble(fields.get(1)),
+                                Double.parseDouble(fields.get(2)),
+                                Double.parseDouble(fields.get(3)))));
         List<Score> scores = new ArrayList<>();
         try (Stream<Path> files = Files.list(folder)) {
             for (Path file : files.filter(file -> file.getFileName().toString().matches("loans-\\d+\\.csv"))
-                    .sorted().toList()) {
+                    .sorted()
+                    .toList()) {
                 scores.addAll(Csv.read(file, List.of(JMH_HEADER), (header, fields) -> {
                     if (!fields.get(6).equals("ns/op")) {
                         throw new IllegalArgumentException("expected ns/op, was " + fields.get(6));
                     }
                     String name = fields.get(0);
-                    return new Score(name.substring(name.lastIndexOf('.') + 1), Integer.parseInt(fields.get(2)),
-                            number(fields.get(4)), number(fields.get(5)));
+                    return new Score(
+                            name.substring(name.lastIndexOf('.') + 1),
+                            Integer.parseInt(fields.get(2)),
+                            number(fields.get(4)),
+                            number(fields.get(5)));
                 }));
             }
         }
@@ -114,11 +123,20 @@ record LoansRun(List<Score> scores, Map<Integer, Load> loads, Map<String, String
 
     @Override
     public String machine() {
-        double busiest = loads.values().stream().mapToDouble(Load::othersBusy).filter(value -> !Double.isNaN(value))
-                .max().orElse(Double.NaN);
+        double busiest = loads.values().stream()
+                .mapToDouble(Load::othersBusy)
+                .filter(value -> !Double.isNaN(value))
+                .max()
+                .orElse(Double.NaN);
         long noisy = loads.values().stream().filter(Load::noisy).count();
-        return String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy during a thread count "
-                + "(%d of %d above %.0f%%)", quiet() ? "quiet" : "NOISY", 100 * busiest, noisy, loads.size(),
+        return String.format(
+                Locale.ROOT,
+                "%s: other work kept at most %.0f%% of the cores busy during a thread count "
+                        + "(%d of %d above %.0f%%)",
+                quiet() ? "quiet" : "NOISY",
+                100 * busiest,
+                noisy,
+                loads.size(),
                 100 * Load.NOISY_ABOVE);
     }
 

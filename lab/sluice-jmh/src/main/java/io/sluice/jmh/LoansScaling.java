@@ -38,8 +38,7 @@ public final class LoansScaling {
     private static final int[] THREADS = {1, 2, 4, 8, 16, 32, 64};
     private static final String RESULTS = "--results";
 
-    private LoansScaling() {
-    }
+    private LoansScaling() {}
 
     public static void main(String[] args) throws Exception {
         List<String> jmhArgs = new ArrayList<>(Arrays.asList(args));
@@ -53,14 +52,21 @@ public final class LoansScaling {
             jmhArgs.remove(at);
             BuildInfo.requireCommitted(jmhArgs.remove(BuildInfo.ALLOW_DIRTY));
             Files.createDirectories(results);
-            Files.writeString(results.resolve(LoansRun.ABOUT), LoansRun.about(BuildInfo.commit(),
-                    Runtime.version().toString(), Runtime.getRuntime().availableProcessors(), Instant.now(),
-                    String.join(" ", args)), StandardCharsets.UTF_8);
+            Files.writeString(
+                    results.resolve(LoansRun.ABOUT),
+                    LoansRun.about(
+                            BuildInfo.commit(),
+                            Runtime.version().toString(),
+                            Runtime.getRuntime().availableProcessors(),
+                            Instant.now(),
+                            String.join(" ", args)),
+                    StandardCharsets.UTF_8);
             Files.writeString(results.resolve(LoansRun.LOADS), LoansRun.LOADS_HEADER + "\n", StandardCharsets.UTF_8);
         }
         CommandLineOptions given = new CommandLineOptions(jmhArgs.toArray(String[]::new));
         boolean included = !given.getIncludes().isEmpty();
-        int[] counts = given.getThreads().hasValue() ? new int[] {given.getThreads().get()} : THREADS;
+        int[] counts =
+                given.getThreads().hasValue() ? new int[] {given.getThreads().get()} : THREADS;
         for (int threads : counts) {
             OptionsBuilder options = new OptionsBuilder();
             options.parent(given);
@@ -68,14 +74,18 @@ public final class LoansScaling {
                 options.include(LoansBenchmark.class.getName());
             }
             if (results != null) {
-                options.resultFormat(ResultFormatType.CSV).result(results.resolve(LoansRun.scores(threads)).toString());
+                options.resultFormat(ResultFormatType.CSV)
+                        .result(results.resolve(LoansRun.scores(threads)).toString());
             }
             Load.Meter meter = new Load.Meter();
             new Runner(options.threads(threads).build()).run();
             Load load = meter.stop();
             if (results != null) {
-                Files.writeString(results.resolve(LoansRun.LOADS), LoansRun.loadLine(threads, load) + "\n",
-                        StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+                Files.writeString(
+                        results.resolve(LoansRun.LOADS),
+                        LoansRun.loadLine(threads, load) + "\n",
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.APPEND);
             }
         }
     }

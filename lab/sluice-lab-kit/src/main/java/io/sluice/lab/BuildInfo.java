@@ -14,8 +14,7 @@ public final class BuildInfo {
     /** The flag that lets a harness run from a jar no commit holds. */
     public static final String ALLOW_DIRTY = "--allow-dirty";
 
-    private BuildInfo() {
-    }
+    private BuildInfo() {}
 
     /**
      * Refuses to start a run that no commit could reproduce: one from a jar built from a tree with uncommitted changes
@@ -40,9 +39,13 @@ public final class BuildInfo {
 
     static void requireCommitted(String commit, boolean allowDirty) {
         if (!allowDirty && (commit.endsWith("-dirty") || commit.equals("unknown"))) {
-            throw new IllegalStateException("this jar was built from " + (commit.equals("unknown") ? "outside git"
-                    : "a tree with uncommitted changes (" + commit + ")") + ": a run from it cannot be traced to a commit. "
-                    + "Commit, rebuild and run again, or pass --allow-dirty for a trial run that will not be published");
+            throw new IllegalStateException(
+                    "this jar was built from "
+                            + (commit.equals("unknown")
+                                    ? "outside git"
+                                    : "a tree with uncommitted changes (" + commit + ")")
+                            + ": a run from it cannot be traced to a commit. "
+                            + "Commit, rebuild and run again, or pass --allow-dirty for a trial run that will not be published");
         }
     }
 

@@ -3,8 +3,7 @@ package io.sluice.lab;
 /** Sizes as the harnesses' options take them and their tables print them. */
 public final class ByteSizes {
 
-    private ByteSizes() {
-    }
+    private ByteSizes() {}
 
     /**
      * {@code 1KiB}, {@code 100MiB}, {@code 1GiB} or a plain count of bytes.

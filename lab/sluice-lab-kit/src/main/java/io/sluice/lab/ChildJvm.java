@@ -31,13 +31,13 @@ public final class ChildJvm implements AutoCloseable {
 
     private final String name;
     private final Process process;
-    private final Path stderr;              // where stderr goes; null when inherited
-    private final boolean stderrOwned;      // a temporary file close() deletes
+    private final Path stderr; // where stderr goes; null when inherited
+    private final boolean stderrOwned; // a temporary file close() deletes
     private final Duration stopWait;
     private final boolean stopsAtEndOfInput;
     private final BufferedReader stdout;
     private final Writer stdin;
-    private int port = -1;                  // set by awaitReady
+    private int port = -1; // set by awaitReady
 
     private ChildJvm(Spec spec, Process process, Path stderr, boolean stderrOwned) {
         this.name = spec.name;
@@ -52,7 +52,8 @@ public final class ChildJvm implements AutoCloseable {
 
     /** The {@code java} a child runs on unless its spec names another: {@code -Dsluice.server.java}, or this JVM's. */
     public static Path java() {
-        return Path.of(System.getProperty("sluice.server.java",
+        return Path.of(System.getProperty(
+                "sluice.server.java",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     }
 
@@ -76,11 +77,11 @@ public final class ChildJvm implements AutoCloseable {
         private final List<String> program;
         private List<String> launcher = List.of();
         private String java = ChildJvm.java().toString();
-        private String maxHeap;                             // null: the JVM's default
+        private String maxHeap; // null: the JVM's default
         private boolean exitOnOutOfMemory;
         private List<String> options = List.of();
         private List<String> args = List.of();
-        private Path output;                                // stdout and stderr together; null: stdout piped
+        private Path output; // stdout and stderr together; null: stdout piped
         private boolean inheritIo;
         private boolean stopsAtEndOfInput;
         private Duration stopWait = Duration.ofSeconds(10);

@@ -14,8 +14,7 @@ import java.util.function.BiFunction;
  */
 public final class Csv {
 
-    private Csv() {
-    }
+    private Csv() {}
 
     /** {@code text} as a quoted field: in double quotes, each quote doubled, a line break read as a space. */
     public static String quote(String text) {
@@ -58,8 +57,8 @@ public final class Csv {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         String header = lines.isEmpty() ? "" : lines.get(0).trim();
         if (!headers.contains(header)) {
-            throw new IOException(file + ": the first line must be '" + String.join("' or '", headers) + "', was '"
-                    + header + "'");
+            throw new IOException(
+                    file + ": the first line must be '" + String.join("' or '", headers) + "', was '" + header + "'");
         }
         List<T> records = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {

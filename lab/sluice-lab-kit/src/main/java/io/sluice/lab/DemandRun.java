@@ -52,8 +52,7 @@ public final class DemandRun {
         }
     }
 
-    private DemandRun() {
-    }
+    private DemandRun() {}
 
     /**
      * Runs one {@code write} per stream {@code i}, of {@code bodies.apply(i)} into
@@ -64,21 +63,33 @@ public final class DemandRun {
      * @throws IllegalStateException if a write fails (but for a finite one's OutOfMemoryError), an
      *     endless one completes, or a cancelled channel does not close
      */
-    public static Result run(String name, List<ThrottledChannel> channels, IntFunction<Publisher<ByteBuffer>> bodies,
-                             Write write, PassListener stream0, long durationNanos) throws InterruptedException {
-        AtomicLongArray queued = new AtomicLongArray(channels.size());   // drains -> drains
-        AtomicLong peak = new AtomicLong();                               // drains -> caller, after the run
+    public static Result run(
+            String name,
+            List<ThrottledChannel> channels,
+            IntFunction<Publisher<ByteBuffer>> bodies,
+            Write write,
+            PassListener stream0,
+            long durationNanos)
+            throws InterruptedException {
+        AtomicLongArray queued = new AtomicLongArray(channels.size()); // drains -> drains
+        AtomicLong peak = new AtomicLong(); // drains -> caller, after the run
         List<CompletableFuture<Long>> writes = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < channels.size(); i++) {
             int stream = i;
-            writes.add(write.start(channels.get(i), bodies.apply(i), (queuedBytes, window, outstanding, written, calls) -> {
-                queued.set(stream, queuedBytes);
-                peak.accumulateAndGet(IntStream.range(0, queued.length()).mapToLong(queued::get).sum(), Math::max);
-                if (stream == 0) {
-                    stream0.onPass(queuedBytes, window, outstanding, written, calls);
-                }
-            }).toCompletableFuture());
+            writes.add(write.start(
+                            channels.get(i), bodies.apply(i), (queuedBytes, window, outstanding, written, calls) -> {
+                                queued.set(stream, queuedBytes);
+                                peak.accumulateAndGet(
+                                        IntStream.range(0, queued.length())
+                                                .mapToLong(queued::get)
+                                                .sum(),
+                                        Math::max);
+                                if (stream == 0) {
+                                    stream0.onPass(queuedBytes, window, outstanding, written, calls);
+                                }
+                            })
+                    .toCompletableFuture());
         }
         boolean outOfMemory = false;
         long deadline = durationNanos > 0 ? start + durationNanos : start + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
@@ -90,8 +101,8 @@ public final class DemandRun {
                 }
             } catch (TimeoutException e) {
                 if (durationNanos == 0) {
-                    throw new IllegalStateException(name + ": a write did not end within "
-                            + TIMEOUT_MINUTES + " minutes", e);
+                    throw new IllegalStateException(
+                            name + ": a write did not end within " + TIMEOUT_MINUTES + " minutes", e);
                 }
             } catch (ExecutionException e) {
                 if (durationNanos > 0 || !(e.getCause() instanceof OutOfMemoryError)) {
@@ -104,12 +115,13 @@ public final class DemandRun {
             writes.forEach(future -> future.cancel(true));
         }
         long elapsed = System.nanoTime() - start;
-        long written = channels.stream().mapToLong(ThrottledChannel::writtenBytes).sum();
+        long written =
+                channels.stream().mapToLong(ThrottledChannel::writtenBytes).sum();
         if (durationNanos > 0) {
             for (ThrottledChannel channel : channels) {
                 if (!channel.awaitClosed(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException(name + ": the cancelled write did not close " + channel
-                            + " within " + SHUTDOWN_TIMEOUT);
+                    throw new IllegalStateException(
+                            name + ": the cancelled write did not close " + channel + " within " + SHUTDOWN_TIMEOUT);
                 }
             }
         }

@@ -20,7 +20,10 @@ public record Estimate(double value, double low, double high) {
 
     /** Whether a measured value clears, misses or straddles a target. */
     public enum Verdict {
-        MET, MISSED, INCONCLUSIVE, NOT_MEASURED;
+        MET,
+        MISSED,
+        INCONCLUSIVE,
+        NOT_MEASURED;
 
         @Override
         public String toString() {
@@ -54,8 +57,11 @@ public record Estimate(double value, double low, double high) {
             ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
         }
         Arrays.sort(ratios);
-        return new Estimate(Arrays.stream(numerator).sum() / numerator.length
-                / (Arrays.stream(denominator).sum() / denominator.length), ratios[RESAMPLES / 40],
+        return new Estimate(
+                Arrays.stream(numerator).sum()
+                        / numerator.length
+                        / (Arrays.stream(denominator).sum() / denominator.length),
+                ratios[RESAMPLES / 40],
                 ratios[RESAMPLES - RESAMPLES / 40 - 1]);
     }
 

@@ -48,7 +48,8 @@ public final class GeneratedBlocks {
         public Path reportFrom(Path root) {
             String[] words = arguments.trim().split("\\s+");
             if (words.length != 3 || !words[0].equals("report") || !words[1].equals("--from")) {
-                throw new IllegalArgumentException(where() + ": expected 'report --from PATH', was '" + arguments + "'");
+                throw new IllegalArgumentException(
+                        where() + ": expected 'report --from PATH', was '" + arguments + "'");
             }
             return root.resolve(words[2]).normalize();
         }
@@ -94,7 +95,8 @@ public final class GeneratedBlocks {
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
-                String name = folder.getFileName() == null ? "" : folder.getFileName().toString();
+                String name =
+                        folder.getFileName() == null ? "" : folder.getFileName().toString();
                 boolean skipped = !folder.equals(dir) && (name.equals("target") || name.startsWith("."));
                 return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
             }
@@ -185,8 +187,8 @@ public final class GeneratedBlocks {
             Matcher start = START.matcher(marker);
             if (start.matches()) {
                 if (open != null) {
-                    throw new IllegalArgumentException(page + ":" + lineNumber + ": a block starts inside the block of line "
-                            + openLine);
+                    throw new IllegalArgumentException(
+                            page + ":" + lineNumber + ": a block starts inside the block of line " + openLine);
                 }
                 open = start;
                 openLine = lineNumber;
@@ -199,8 +201,8 @@ public final class GeneratedBlocks {
                     throw new IllegalArgumentException(page + ":" + openLine + ": " + tool + " has no block named ["
                             + open.group(3) + "]; known: " + renderers.keySet());
                 } else {
-                    text.append(body.render(new Block(page, openLine, tool, open.group(2), open.group(3),
-                            inside.toString())));
+                    text.append(body.render(
+                            new Block(page, openLine, tool, open.group(2), open.group(3), inside.toString())));
                 }
                 text.append(line);
                 open = null;

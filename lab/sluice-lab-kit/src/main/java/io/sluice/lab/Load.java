@@ -82,13 +82,15 @@ public record Load(double load1Before, double load1After, double othersBusy) {
     private static long[] busyAndTotalTicks() {
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/stat"));
-            String[] fields = lines.get(0).trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
+            String[] fields =
+                    lines.get(0).trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
             long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
             long total = 0;
             for (int i = 1; i <= 8 && i < fields.length; i++) {
                 total += Long.parseLong(fields[i]);
             }
-            long cores = lines.stream().filter(line -> line.matches("cpu\\d+ .*")).count();
+            long cores =
+                    lines.stream().filter(line -> line.matches("cpu\\d+ .*")).count();
             return new long[] {total - idle, total, cores};
         } catch (IOException | RuntimeException e) {
             return null;

@@ -11,10 +11,10 @@ public final class Pacer {
     /** The most lateness paid back at once. */
     public static final long MAX_CREDIT_NANOS = 50_000_000;
 
-    private final Schedule schedule;              // immutable: any thread
-    private final long originNanos;               // immutable: any thread
-    private long busyUntilNanos;                  // the end's thread: since origin, the previous transfer's end
-    private long creditNanos;                     // the end's thread: lateness of the last sleep, not yet paid back
+    private final Schedule schedule; // immutable: any thread
+    private final long originNanos; // immutable: any thread
+    private long busyUntilNanos; // the end's thread: since origin, the previous transfer's end
+    private long creditNanos; // the end's thread: lateness of the last sleep, not yet paid back
 
     /** A pacer whose schedule's time 0 lies at the clock time {@code originNanos}. */
     public Pacer(Schedule schedule, long originNanos) {

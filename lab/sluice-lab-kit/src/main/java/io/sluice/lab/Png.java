@@ -19,8 +19,7 @@ public final class Png {
         System.setProperty("java.awt.headless", System.getProperty("java.awt.headless", "true"));
     }
 
-    private Png() {
-    }
+    private Png() {}
 
     /** Writes {@code charts}, of one size, row by row as a {@code rows} by {@code cols} grid in one PNG. */
     public static void write(List<? extends Chart<?, ?>> charts, int rows, int cols, Path file) throws IOException {

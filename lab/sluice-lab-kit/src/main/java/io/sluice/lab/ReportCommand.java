@@ -68,13 +68,19 @@ public final class ReportCommand {
         private final Reader<R> reader;
         private final Map<String, Function<R, String>> bodies;
         private final Output<R> printout;
-        private final Charts<R> charts;                    // null: the kind has none
-        private final UnaryOperator<Path> source;          // the path a run is read from, for a path that names it
+        private final Charts<R> charts; // null: the kind has none
+        private final UnaryOperator<Path> source; // the path a run is read from, for a path that names it
         private final boolean rewrittenWhenNoisy;
         private final Map<Path, R> runs = new HashMap<>(); // by absolute source: each is read once
 
-        private Kind(Predicate<Path> holds, Reader<R> reader, Map<String, Function<R, String>> bodies,
-                     Output<R> printout, Charts<R> charts, UnaryOperator<Path> source, boolean rewrittenWhenNoisy) {
+        private Kind(
+                Predicate<Path> holds,
+                Reader<R> reader,
+                Map<String, Function<R, String>> bodies,
+                Output<R> printout,
+                Charts<R> charts,
+                UnaryOperator<Path> source,
+                boolean rewrittenWhenNoisy) {
             this.holds = holds;
             this.reader = reader;
             this.bodies = Map.copyOf(bodies);
@@ -85,8 +91,8 @@ public final class ReportCommand {
         }
 
         /** A kind of run held by every folder {@code holds} accepts. */
-        public static <R extends Run> Kind<R> of(Predicate<Path> holds, Reader<R> reader,
-                                                 Map<String, Function<R, String>> bodies, Output<R> printout) {
+        public static <R extends Run> Kind<R> of(
+                Predicate<Path> holds, Reader<R> reader, Map<String, Function<R, String>> bodies, Output<R> printout) {
             return new Kind<>(holds, reader, bodies, printout, null, UnaryOperator.identity(), false);
         }
 
@@ -140,9 +146,9 @@ public final class ReportCommand {
         }
     }
 
-    private final String tool;                         // the name blocks carry: sluice-s3-load...
-    private final String usage;                        // how the tool's users run this command
-    private final Path root;                           // the repository
+    private final String tool; // the name blocks carry: sluice-s3-load...
+    private final String usage; // how the tool's users run this command
+    private final Path root; // the repository
     private final List<Kind<?>> kinds;
     private final Map<String, Kind<?>> kindByBlock = new HashMap<>();
     private final GeneratedBlocks blocks;
@@ -180,10 +186,17 @@ public final class ReportCommand {
      * @param bodies   a block's body from its run, by block name
      * @param printout what {@code --from} prints of a run
      */
-    public static <R extends Run> ReportCommand of(String tool, String usage, Path root, Reader<R> reader,
-                                                   Map<String, Function<R, String>> bodies,
-                                                   Function<R, String> printout) {
-        return new ReportCommand(tool, usage, root,
+    public static <R extends Run> ReportCommand of(
+            String tool,
+            String usage,
+            Path root,
+            Reader<R> reader,
+            Map<String, Function<R, String>> bodies,
+            Function<R, String> printout) {
+        return new ReportCommand(
+                tool,
+                usage,
+                root,
                 List.of(Kind.of(folder -> true, reader, bodies, (run, out) -> out.print(printout.apply(run)))));
     }
 
@@ -193,8 +206,9 @@ public final class ReportCommand {
 
     /** The repository that holds the working directory, for a tool's {@code main}. */
     public static Path repository() {
-        return GeneratedBlocks.repositoryRoot(Path.of("")).orElseThrow(() -> new IllegalStateException(
-                "run it inside the repository: no folder with .mvn/ above " + Path.of("").toAbsolutePath()));
+        return GeneratedBlocks.repositoryRoot(Path.of(""))
+                .orElseThrow(() -> new IllegalStateException("run it inside the repository: no folder with .mvn/ above "
+                        + Path.of("").toAbsolutePath()));
     }
 
     /** The blocks of the repository's pages that differ from what their runs generate. */
@@ -205,8 +219,13 @@ public final class ReportCommand {
     /** Rewrites the blocks that quote the run at {@code from}, or every block if null; returns those that changed. */
     public List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
         Path wanted = from == null ? null : kindHolding(from).key(from);
-        return blocks.rewriteUnder(repositoryRoot(), block -> wanted == null
-                || kindByBlock.get(block.name()).key(block.reportFrom(root)).equals(wanted));
+        return blocks.rewriteUnder(
+                repositoryRoot(),
+                block -> wanted == null
+                        || kindByBlock
+                                .get(block.name())
+                                .key(block.reportFrom(root))
+                                .equals(wanted));
     }
 
     private Path repositoryRoot() {
@@ -218,8 +237,10 @@ public final class ReportCommand {
     }
 
     private Kind<?> kindHolding(Path from) {
-        return kinds.stream().filter(each -> each.holds.test(from)).findFirst().orElseThrow(
-                () -> new IllegalArgumentException(from + " holds no run of " + tool));
+        return kinds.stream()
+                .filter(each -> each.holds.test(from))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(from + " holds no run of " + tool));
     }
 
     /**
@@ -231,10 +252,12 @@ public final class ReportCommand {
     public int run(List<String> args, PrintStream out) throws IOException {
         if (args.equals(List.of("--check"))) {
             List<GeneratedBlocks.Block> differing = differing();
-            differing.forEach(block -> out.println(block.where() + " differs from what `" + tool + " "
-                    + block.arguments() + "` generates"));
-            out.println(differing.isEmpty() ? "every " + tool + " block matches its data"
-                    : "regenerate with: " + usage + " --from RUN, or lab/results/regenerate.sh");
+            differing.forEach(block -> out.println(
+                    block.where() + " differs from what `" + tool + " " + block.arguments() + "` generates"));
+            out.println(
+                    differing.isEmpty()
+                            ? "every " + tool + " block matches its data"
+                            : "regenerate with: " + usage + " --from RUN, or lab/results/regenerate.sh");
             return differing.isEmpty() ? 0 : 1;
         }
         if (args.equals(List.of("--all"))) {
@@ -252,7 +275,8 @@ public final class ReportCommand {
             return 0;
         }
         if (!rewritable && !flags.containsKey("--allow-noisy")) {
-            out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
+            out.println(
+                    "not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
             return 1;
         }
         List<GeneratedBlocks.Block> changed = rewrite(from);
@@ -277,7 +301,8 @@ public final class ReportCommand {
         for (int i = 0; i < args.size(); i++) {
             String flag = args.get(i);
             boolean takesValue = valued.contains(flag);
-            if (!takesValue && !flag.equals("--allow-noisy") || takesValue && i + 1 == args.size()
+            if (!takesValue && !flag.equals("--allow-noisy")
+                    || takesValue && i + 1 == args.size()
                     || flags.containsKey(flag)) {
                 flags.clear();
                 break;

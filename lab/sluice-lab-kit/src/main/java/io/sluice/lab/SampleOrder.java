@@ -22,8 +22,7 @@ public final class SampleOrder {
         }
     }
 
-    private SampleOrder() {
-    }
+    private SampleOrder() {}
 
     /** A cell's samples: {@code warmup} unrecorded, then {@code samples} recorded, round by round. */
     public static <T> List<Step<T>> cell(List<T> transfers, int warmup, int samples) {

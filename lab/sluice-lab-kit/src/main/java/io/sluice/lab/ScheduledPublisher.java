@@ -35,7 +35,11 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
      * {@link #timed}'s single-threaded scheduler, shareable, with {@code onSubscribe} called on the
      * subscribing thread.
      */
-    public enum Emission { ASYNC, SYNC, TIMER }
+    public enum Emission {
+        ASYNC,
+        SYNC,
+        TIMER
+    }
 
     /** Told on the emitter after each {@code onNext} how many bytes have been emitted so far; must be fast. */
     @FunctionalInterface
@@ -48,33 +52,45 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
-    private final int itemBytes;                                     // immutable: any thread
-    private final long totalBytes;                                   // immutable: any thread
-    private final Schedule schedule;                                 // immutable: any thread
-    private final long burstNanos;                                   // immutable: any thread
-    private final Emission emission;                                 // immutable: any thread
-    private final ScheduledExecutorService timer;                    // immutable; TIMER only
-    private final PacingClock clock;                                 // immutable: any thread
-    private final EmissionProbe probe;                               // immutable: called by the emitter
+    private final int itemBytes; // immutable: any thread
+    private final long totalBytes; // immutable: any thread
+    private final Schedule schedule; // immutable: any thread
+    private final long burstNanos; // immutable: any thread
+    private final Emission emission; // immutable: any thread
+    private final ScheduledExecutorService timer; // immutable; TIMER only
+    private final PacingClock clock; // immutable: any thread
+    private final EmissionProbe probe; // immutable: called by the emitter
     private final List<Thread> threads = new CopyOnWriteArrayList<>(); // subscribe -> awaitThreads
 
     /** Without burst allowance; {@code totalBytes} {@code Long.MAX_VALUE}: endless; {@code probe} nullable. */
-    public ScheduledPublisher(long totalBytes, int itemBytes, Schedule schedule, Emission emission,
-                              PacingClock clock, EmissionProbe probe) {
+    public ScheduledPublisher(
+            long totalBytes,
+            int itemBytes,
+            Schedule schedule,
+            Emission emission,
+            PacingClock clock,
+            EmissionProbe probe) {
         this(itemBytes, totalBytes, schedule, 0, emission, null, clock, probe);
         if (emission == Emission.TIMER) {
             throw new IllegalArgumentException("Emission.TIMER needs a scheduler: use ScheduledPublisher.timed");
         }
     }
 
-    private ScheduledPublisher(int itemBytes, long totalBytes, Schedule schedule, long burstBytes, Emission emission,
-                               ScheduledExecutorService timer, PacingClock clock, EmissionProbe probe) {
+    private ScheduledPublisher(
+            int itemBytes,
+            long totalBytes,
+            Schedule schedule,
+            long burstBytes,
+            Emission emission,
+            ScheduledExecutorService timer,
+            PacingClock clock,
+            EmissionProbe probe) {
         if (itemBytes <= 0) {
             throw new IllegalArgumentException("itemBytes must be positive, was " + itemBytes);
         }
         if (totalBytes < 0 || burstBytes < 0) {
-            throw new IllegalArgumentException("totalBytes and burstBytes must not be negative, were " + totalBytes
-                    + " and " + burstBytes);
+            throw new IllegalArgumentException(
+                    "totalBytes and burstBytes must not be negative, were " + totalBytes + " and " + burstBytes);
         }
         this.itemBytes = itemBytes;
         this.totalBytes = totalBytes;
@@ -91,10 +107,22 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
      * schedule's time from its origin: exact for a constant rate); once {@code timer} rejects a task,
      * the streams it served stop.
      */
-    public static ScheduledPublisher timed(long totalBytes, int itemBytes, Schedule schedule, long burstBytes,
-                                           ScheduledExecutorService timer, PacingClock clock) {
-        return new ScheduledPublisher(itemBytes, totalBytes, schedule, burstBytes, Emission.TIMER,
-                Objects.requireNonNull(timer, "timer"), clock, null);
+    public static ScheduledPublisher timed(
+            long totalBytes,
+            int itemBytes,
+            Schedule schedule,
+            long burstBytes,
+            ScheduledExecutorService timer,
+            PacingClock clock) {
+        return new ScheduledPublisher(
+                itemBytes,
+                totalBytes,
+                schedule,
+                burstBytes,
+                Emission.TIMER,
+                Objects.requireNonNull(timer, "timer"),
+                clock,
+                null);
     }
 
     @Override
@@ -133,20 +161,20 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
     }
 
     private final class ItemSubscription implements Subscription {
-        private final Subscriber<? super ByteBuffer> subscriber;     // immutable
-        private final AtomicLong demand = new AtomicLong();          // any thread -> emitter
-        private final AtomicInteger emitting = new AtomicInteger();   // SYNC: one emitter at a time
+        private final Subscriber<? super ByteBuffer> subscriber; // immutable
+        private final AtomicLong demand = new AtomicLong(); // any thread -> emitter
+        private final AtomicInteger emitting = new AtomicInteger(); // SYNC: one emitter at a time
         private final AtomicBoolean runPending = new AtomicBoolean(); // TIMER: any thread <-> timer
-        private volatile boolean cancelled;                          // any thread -> emitter
-        private volatile IllegalArgumentException badRequest;         // request -> emitter
-        private volatile Thread thread;                              // ASYNC only: subscribe -> any thread
-        private Pacer pacer;                                         // emitter only
-        private long emittedBytes;                                   // emitter only
-        private long dueNanos;                                       // emitter only: the booked item's time
-        private boolean booked;                                      // emitter only: an item is booked
-        private boolean done;                                        // emitter only
-        private boolean idle = true;                                 // emitter only: had no demand
-        private long lastRunNanos = Long.MIN_VALUE;                  // TIMER emitter only
+        private volatile boolean cancelled; // any thread -> emitter
+        private volatile IllegalArgumentException badRequest; // request -> emitter
+        private volatile Thread thread; // ASYNC only: subscribe -> any thread
+        private Pacer pacer; // emitter only
+        private long emittedBytes; // emitter only
+        private long dueNanos; // emitter only: the booked item's time
+        private boolean booked; // emitter only: an item is booked
+        private boolean done; // emitter only
+        private boolean idle = true; // emitter only: had no demand
+        private long lastRunNanos = Long.MIN_VALUE; // TIMER emitter only
 
         ItemSubscription(Subscriber<? super ByteBuffer> subscriber) {
             this.subscriber = subscriber;
@@ -177,7 +205,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
 
         @Override
         public void cancel() {
-            cancelled = true;                                             // §3.5, §3.7: idempotent
+            cancelled = true; // §3.5, §3.7: idempotent
             if (thread != null) {
                 LockSupport.unpark(thread);
             }
@@ -197,19 +225,19 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
         /** TIMER: has the emitter run after {@code delayNanos}, unless a run is due already. */
         private void scheduleRun(long delayNanos) {
             if (!runPending.compareAndSet(false, true)) {
-                return;                                                   // a run is due; it sees the new demand
+                return; // a run is due; it sees the new demand
             }
             try {
                 timer.schedule(this::runOnTimer, delayNanos, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException e) {
                 runPending.set(false);
-                cancelled = true;                                         // the run is over; nobody is listening
+                cancelled = true; // the run is over; nobody is listening
             }
         }
 
         /** TIMER: the emitter, on the timer only. */
         private void runOnTimer() {
-            runPending.set(false);                                        // before reading demand: requests reschedule
+            runPending.set(false); // before reading demand: requests reschedule
             long now = clock.nanoTime();
             if (lastRunNanos != Long.MIN_VALUE && now - lastRunNanos < TIMER_TICK_NANOS) {
                 scheduleRun(TIMER_TICK_NANOS - (now - lastRunNanos));
@@ -239,16 +267,16 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                 }
                 long current = demand.get();
                 if (current == 0) {
-                    idle = true;                                          // waits until the next request
+                    idle = true; // waits until the next request
                     return;
                 }
                 int size = (int) Math.min(itemBytes, totalBytes - emittedBytes);
                 if (!booked) {
                     if (idle) {
-                        pacer.resume(clock.nanoTime() - burstNanos);      // the idle spell earns the burst at most
+                        pacer.resume(clock.nanoTime() - burstNanos); // the idle spell earns the burst at most
                         idle = false;
                     }
-                    dueNanos = pacer.reserveContinuing(size);             // busy since: its own work is not idleness
+                    dueNanos = pacer.reserveContinuing(size); // busy since: its own work is not idleness
                     booked = true;
                 }
                 if (!awaitDue()) {
@@ -259,7 +287,7 @@ public final class ScheduledPublisher implements Publisher<ByteBuffer> {
                     demand.decrementAndGet();
                 }
                 emittedBytes += size;
-                subscriber.onNext(ByteBuffer.allocate(size));             // fresh: the subscriber owns it
+                subscriber.onNext(ByteBuffer.allocate(size)); // fresh: the subscriber owns it
                 if (probe != null) {
                     probe.emitted(emittedBytes);
                 }

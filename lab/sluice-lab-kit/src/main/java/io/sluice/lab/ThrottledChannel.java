@@ -22,10 +22,10 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
     /** The most one call takes, unless a {@link ThrottledSink} says otherwise. */
     public static final int MAX_BYTES_PER_WRITE = 128 * 1024;
 
-    private final ThrottledSink sink;                        // immutable: its budget is shared, locked
+    private final ThrottledSink sink; // immutable: its budget is shared, locked
     private final AtomicLong writtenBytes = new AtomicLong(); // writer -> any thread
     private final CountDownLatch closed = new CountDownLatch(1); // close() -> any thread
-    private volatile Thread writer;                          // writer -> close()
+    private volatile Thread writer; // writer -> close()
 
     /** A channel on a budget of its own whose schedule starts now. */
     public ThrottledChannel(Schedule schedule, PacingClock clock) {
@@ -61,13 +61,14 @@ public final class ThrottledChannel extends AbstractInterruptibleChannel impleme
             taken = take(sources, offset, length);
             if (taken > 0) {
                 long deadline = sink.reserve(calledAt, taken);
-                sink.clock.sleepUntil(deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
+                sink.clock.sleepUntil(
+                        deadline, () -> !isOpen() || Thread.currentThread().isInterrupted());
                 sink.woke(Math.max(deadline, calledAt), sink.clock.nanoTime());
             }
             completed = isOpen();
         } finally {
             writer = null;
-            end(completed);                       // AsynchronousCloseException if closed meanwhile
+            end(completed); // AsynchronousCloseException if closed meanwhile
         }
         writtenBytes.addAndGet(taken);
         return taken;

@@ -9,10 +9,10 @@ import java.util.Objects;
  */
 public final class ThrottledSink {
 
-    private final Pacer pacer;                   // guarded by this
-    final Schedule schedule;                     // immutable: any thread
-    final PacingClock clock;                     // immutable: any thread
-    final int maxBytesPerWrite;                  // immutable: any thread
+    private final Pacer pacer; // guarded by this
+    final Schedule schedule; // immutable: any thread
+    final PacingClock clock; // immutable: any thread
+    final int maxBytesPerWrite; // immutable: any thread
 
     /** A sink whose schedule starts now; one write call takes at most {@code maxBytesPerWrite}. */
     public ThrottledSink(Schedule schedule, PacingClock clock, int maxBytesPerWrite) {

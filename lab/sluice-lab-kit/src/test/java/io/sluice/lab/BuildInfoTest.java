@@ -16,8 +16,8 @@ class BuildInfoTest {
 
     @Test
     void aJarFromADirtyTreeIsRefusedNamingItsCommitAndTheWayOut() {
-        IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> BuildInfo.requireCommitted("2229dbe-dirty", false));
+        IllegalStateException refused =
+                assertThrows(IllegalStateException.class, () -> BuildInfo.requireCommitted("2229dbe-dirty", false));
 
         assertTrue(refused.getMessage().contains("uncommitted changes (2229dbe-dirty)"), refused.getMessage());
         assertTrue(refused.getMessage().contains("--allow-dirty"), refused.getMessage());
@@ -25,8 +25,8 @@ class BuildInfoTest {
 
     @Test
     void aJarBuiltOutsideGitIsRefused() {
-        IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> BuildInfo.requireCommitted("unknown", false));
+        IllegalStateException refused =
+                assertThrows(IllegalStateException.class, () -> BuildInfo.requireCommitted("unknown", false));
 
         assertTrue(refused.getMessage().contains("outside git"), refused.getMessage());
     }
@@ -39,6 +39,8 @@ class BuildInfoTest {
 
     @Test
     void theFlagIsTakenOutOfTheHarnessesArguments() {
-        assertArrayEquals(new String[] {"--sizes", "1MiB"}, BuildInfo.requireCommitted(new String[] {"--sizes", "--allow-dirty", "1MiB"}));
+        assertArrayEquals(
+                new String[] {"--sizes", "1MiB"},
+                BuildInfo.requireCommitted(new String[] {"--sizes", "--allow-dirty", "1MiB"}));
     }
 }

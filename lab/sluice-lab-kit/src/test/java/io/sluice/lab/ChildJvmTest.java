@@ -21,19 +21,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ChildJvmTest {
 
     private static ChildJvm.Spec child(String mode) {
-        return ChildJvm.main("scripted " + mode, ScriptedChild.class.getName()).maxHeap("64m")
+        return ChildJvm.main("scripted " + mode, ScriptedChild.class.getName())
+                .maxHeap("64m")
                 .args(List.of(mode));
     }
 
     @Test
     void theCommandLinePutsLauncherHeapOptionsProgramAndArgumentsInThatOrder() {
-        List<String> command = ChildJvm.jar("app", Path.of("app.jar")).launcher(List.of("taskset", "-c", "0"))
-                .java("/opt/java").maxHeap("1g").exitOnOutOfMemory().options(List.of("-Dx=1"))
-                .args(List.of("--port", "0")).command();
+        List<String> command = ChildJvm.jar("app", Path.of("app.jar"))
+                .launcher(List.of("taskset", "-c", "0"))
+                .java("/opt/java")
+                .maxHeap("1g")
+                .exitOnOutOfMemory()
+                .options(List.of("-Dx=1"))
+                .args(List.of("--port", "0"))
+                .command();
 
-        assertEquals(List.of("taskset", "-c", "0", "/opt/java", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-Dx=1",
-                "-jar", "app.jar", "--port", "0"), command);
-        assertEquals(List.of(ChildJvm.java().toString(), "-cp", System.getProperty("java.class.path"), "Main"),
+        assertEquals(
+                List.of(
+                        "taskset",
+                        "-c",
+                        "0",
+                        "/opt/java",
+                        "-Xmx1g",
+                        "-XX:+ExitOnOutOfMemoryError",
+                        "-Dx=1",
+                        "-jar",
+                        "app.jar",
+                        "--port",
+                        "0"),
+                command);
+        assertEquals(
+                List.of(ChildJvm.java().toString(), "-cp", System.getProperty("java.class.path"), "Main"),
                 ChildJvm.main("plain", "Main").command());
     }
 
@@ -64,7 +83,8 @@ class ChildJvmTest {
 
     @Test
     void aDeadChildsDeathIsItsLastStderrLineOrOutOfMemory() throws Exception {
-        try (ChildJvm refusing = child("refuse").start(); ChildJvm outOfMemory = child("oom").start()) {
+        try (ChildJvm refusing = child("refuse").start();
+                ChildJvm outOfMemory = child("oom").start()) {
             assertEquals(2, refusing.awaitExit());
             assertEquals(3, outOfMemory.awaitExit());
 
@@ -89,7 +109,8 @@ class ChildJvmTest {
     @Test
     void closeAsksAChildToStopAndKillsOneThatLingers() throws Exception {
         ChildJvm asked = child("linger").start();
-        ChildJvm killed = child("linger").stopsAtEndOfInput(Duration.ofMillis(200)).start();
+        ChildJvm killed =
+                child("linger").stopsAtEndOfInput(Duration.ofMillis(200)).start();
 
         asked.close();
         killed.close();

@@ -31,14 +31,21 @@ class CsvTest {
     @Test
     void aFileIsReadAfterOneOfItsHeadersAndAFailureNamesItsLine(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("x.csv"), "a,b\n\"x,y\",1\n\n z,2 \n");
-        assertEquals(List.of("a,b:x,y=1", "a,b:z=2"), Csv.read(file, List.of("a", "a,b"),
-                (header, fields) -> header + ":" + fields.get(0) + "=" + Integer.parseInt(fields.get(1))));
+        assertEquals(
+                List.of("a,b:x,y=1", "a,b:z=2"),
+                Csv.read(
+                        file,
+                        List.of("a", "a,b"),
+                        (header, fields) -> header + ":" + fields.get(0) + "=" + Integer.parseInt(fields.get(1))));
 
-        String refused = assertThrows(IOException.class, () -> Csv.read(file, List.of("c"), (header, fields) -> fields)).getMessage();
+        String refused = assertThrows(IOException.class, () -> Csv.read(file, List.of("c"), (header, fields) -> fields))
+                .getMessage();
         assertTrue(refused.endsWith("the first line must be 'c', was 'a,b'"), refused);
         Files.writeString(file, "a,b\n1,2\n1,x\n");
-        String failed = assertThrows(IOException.class, () -> Csv.read(file, List.of("a,b"),
-                (header, fields) -> Integer.parseInt(fields.get(1)))).getMessage();
+        String failed = assertThrows(
+                        IOException.class,
+                        () -> Csv.read(file, List.of("a,b"), (header, fields) -> Integer.parseInt(fields.get(1))))
+                .getMessage();
         assertTrue(failed.startsWith(file + ":3: "), failed);
     }
 }

@@ -29,10 +29,13 @@ class DemandRunTest {
     void finiteRunWaitsForEveryStreamAndSumsTheirQueues() throws Exception {
         ThrottledSink sink = new ThrottledSink(FAST, PacingClock.system(), 64 * 1024);
         AtomicInteger stream0Passes = new AtomicInteger();
-        DemandRun.Result run = DemandRun.run("finite", List.of(sink.channel(), sink.channel(), sink.channel()),
-                stream -> new ScheduledPublisher(10 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC,
-                        PacingClock.system(), null),
-                DemandRunTest::oneByOne, (queued, window, outstanding, written, calls) -> stream0Passes.incrementAndGet(),
+        DemandRun.Result run = DemandRun.run(
+                "finite",
+                List.of(sink.channel(), sink.channel(), sink.channel()),
+                stream -> new ScheduledPublisher(
+                        10 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC, PacingClock.system(), null),
+                DemandRunTest::oneByOne,
+                (queued, window, outstanding, written, calls) -> stream0Passes.incrementAndGet(),
                 0);
 
         assertEquals(3 * 10 * 1024, run.writtenBytes());
@@ -44,10 +47,15 @@ class DemandRunTest {
     @Test
     void endlessRunIsCancelledAtItsDurationAndClosesItsChannel() throws Exception {
         ThrottledChannel channel = new ThrottledChannel(Schedule.constant(100 * 1024 * 1024), PacingClock.system());
-        ScheduledPublisher endless = new ScheduledPublisher(Long.MAX_VALUE, 1024, FAST,
-                ScheduledPublisher.Emission.ASYNC, PacingClock.system(), null);
-        DemandRun.Result run = DemandRun.run("endless", List.of(channel), stream -> endless, DemandRunTest::oneByOne,
-                (queued, window, outstanding, written, calls) -> { }, 300_000_000);
+        ScheduledPublisher endless = new ScheduledPublisher(
+                Long.MAX_VALUE, 1024, FAST, ScheduledPublisher.Emission.ASYNC, PacingClock.system(), null);
+        DemandRun.Result run = DemandRun.run(
+                "endless",
+                List.of(channel),
+                stream -> endless,
+                DemandRunTest::oneByOne,
+                (queued, window, outstanding, written, calls) -> {},
+                300_000_000);
 
         assertTrue(run.elapsedNanos() >= 300_000_000, "ran for its duration: " + run);
         assertTrue(run.writtenBytes() > 0 && run.writtenBytes() == channel.writtenBytes(), run.toString());
@@ -57,20 +65,27 @@ class DemandRunTest {
     @Test
     void anEndlessWriteThatCompletesFailsTheRun() {
         ThrottledChannel channel = new ThrottledChannel(FAST, PacingClock.system());
-        ScheduledPublisher finite = new ScheduledPublisher(3 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC,
-                PacingClock.system(), null);
-        IllegalStateException exception = assertThrows(IllegalStateException.class, () -> DemandRun.run("short",
-                List.of(channel), stream -> finite, DemandRunTest::oneByOne,
-                (queued, window, outstanding, written, calls) -> { }, 5_000_000_000L));
-        assertTrue(exception.getMessage().contains("the endless write completed with 3072 bytes"), exception.getMessage());
+        ScheduledPublisher finite = new ScheduledPublisher(
+                3 * 1024, 1024, FAST, ScheduledPublisher.Emission.SYNC, PacingClock.system(), null);
+        IllegalStateException exception = assertThrows(
+                IllegalStateException.class,
+                () -> DemandRun.run(
+                        "short",
+                        List.of(channel),
+                        stream -> finite,
+                        DemandRunTest::oneByOne,
+                        (queued, window, outstanding, written, calls) -> {},
+                        5_000_000_000L));
+        assertTrue(
+                exception.getMessage().contains("the endless write completed with 3072 bytes"), exception.getMessage());
     }
 
     /**
      * Requests one item at a time, writes it and reports a pass with the item as queued; a cancel of
      * the returned stage cancels the subscription and closes the channel.
      */
-    private static CompletionStage<Long> oneByOne(WritableByteChannel channel, Publisher<ByteBuffer> body,
-                                                  DemandRun.PassListener listener) {
+    private static CompletionStage<Long> oneByOne(
+            WritableByteChannel channel, Publisher<ByteBuffer> body, DemandRun.PassListener listener) {
         CompletableFuture<Long> done = new CompletableFuture<>();
         AtomicLong written = new AtomicLong();
         body.subscribe(new Subscriber<>() {

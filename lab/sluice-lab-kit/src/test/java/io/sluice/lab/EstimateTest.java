@@ -22,7 +22,9 @@ class EstimateTest {
     @Test
     void theSameSamplesGiveTheSameIntervalEveryTime() {
         assertEquals(Estimate.ratioOfMeans(SLOW, FAST), Estimate.ratioOfMeans(SLOW, FAST));
-        assertEquals(Estimate.ratioOfMeans(SLOW, FAST).format(), Estimate.ratioOfMeans(SLOW.clone(), FAST.clone()).format());
+        assertEquals(
+                Estimate.ratioOfMeans(SLOW, FAST).format(),
+                Estimate.ratioOfMeans(SLOW.clone(), FAST.clone()).format());
     }
 
     @Test

@@ -45,7 +45,8 @@ class FiguresOutsideBlocksTest {
 
     private static final List<Pattern> MEASURED = List.of(
             Pattern.compile("\\d+\\.\\d+x? \\(\\d+\\.\\d+x?\\s?[-\u2013]\\s?\\d+\\.\\d+x?\\)"),
-            Pattern.compile("\\d+\\.\\d+x?\\s?[-\u2013]\\s?\\d+(\\.\\d+)?\\s?(x|%|MiB|GiB|ns|us|\u00b5s|ms|s|CPU)(?![\\w])"),
+            Pattern.compile(
+                    "\\d+\\.\\d+x?\\s?[-\u2013]\\s?\\d+(\\.\\d+)?\\s?(x|%|MiB|GiB|ns|us|\u00b5s|ms|s|CPU)(?![\\w])"),
             Pattern.compile("(?<![\u00a7\\w.\u2013-])\\d+\\.\\d+ ?(CPU )?s/GiB"),
             Pattern.compile("(?<![\u00a7\\w.\u2013-])\\d+\\.\\d+%"),
             Pattern.compile("(?<![\u00a7\\w.\u2013-])\\d+\\.\\d+ ?MiB/s"));
@@ -61,11 +62,15 @@ class FiguresOutsideBlocksTest {
             Map.entry("scenarios.md", "sluice-bench adaptive ScenarioMain as it stood at e041353: its report then"),
             Map.entry("sweep.md", "sluice-bench adaptive SweepMain as it stood at e041353: the sweep's report"),
             Map.entry("scenario-c.md", "sluice-server DemandScenario: its console, which LoadReport reads"),
-            Map.entry("output.md", "the console of a harness: sluice-server's scripts/run-load.sh writes it with"
-                    + " --results; the WebSocket FanOutLoadMain's, the Spring LoadHarness's and the S3LoadHarness's"
-                    + " console is saved under this name"),
-            Map.entry("server-a1-lent.md", "sluice-server scripts/run-load.sh: its console (target/load-SCALE-TIME.md),"
-                    + " kept under the lane's name by a run from before --results"),
+            Map.entry(
+                    "output.md",
+                    "the console of a harness: sluice-server's scripts/run-load.sh writes it with"
+                            + " --results; the WebSocket FanOutLoadMain's, the Spring LoadHarness's and the S3LoadHarness's"
+                            + " console is saved under this name"),
+            Map.entry(
+                    "server-a1-lent.md",
+                    "sluice-server scripts/run-load.sh: its console (target/load-SCALE-TIME.md),"
+                            + " kept under the lane's name by a run from before --results"),
             Map.entry("server-a1-owned-08cc415.md", "sluice-server scripts/run-load.sh, as server-a1-lent.md"),
             Map.entry("server-full-lent.md", "sluice-server scripts/run-load.sh, as server-a1-lent.md"));
 
@@ -95,10 +100,18 @@ class FiguresOutsideBlocksTest {
 
         List<String> found = figuresOutsideBlocks("PAGE.md", page);
 
-        assertEquals(List.of("PAGE.md:1: 0.78\u20130.91x", "PAGE.md:1: 0.62 (0.56-0.68)",
-                "PAGE.md:2: 96.2%", "PAGE.md:2: 133.6 MiB/s", "PAGE.md:2: 2.8-3.2 us",
-                "PAGE.md:3: 0.62x (0.56-0.68)", "PAGE.md:3: 4.31 CPU s/GiB", "PAGE.md:3: 1.2-1.5 s",
-                "PAGE.md:3: 0.75x-0.81x"), found);
+        assertEquals(
+                List.of(
+                        "PAGE.md:1: 0.78\u20130.91x",
+                        "PAGE.md:1: 0.62 (0.56-0.68)",
+                        "PAGE.md:2: 96.2%",
+                        "PAGE.md:2: 133.6 MiB/s",
+                        "PAGE.md:2: 2.8-3.2 us",
+                        "PAGE.md:3: 0.62x (0.56-0.68)",
+                        "PAGE.md:3: 4.31 CPU s/GiB",
+                        "PAGE.md:3: 1.2-1.5 s",
+                        "PAGE.md:3: 0.75x-0.81x"),
+                found);
     }
 
     @Test
@@ -119,14 +132,24 @@ class FiguresOutsideBlocksTest {
 
     @Test
     void walksEveryFolderButABuildsOutputGitAndPackages(@TempDir Path root) throws IOException {
-        for (String file : List.of("README.md", "docs/A.md", "lab/results/README.md", "lab/results/run/README.md",
-                "lab/results/run/grid/report.md", "lab/results/run/samples.csv", "target/B.md", "lab/tool/target/C.md",
-                ".git/D.md", "node_modules/pkg/README.md")) {
+        for (String file : List.of(
+                "README.md",
+                "docs/A.md",
+                "lab/results/README.md",
+                "lab/results/run/README.md",
+                "lab/results/run/grid/report.md",
+                "lab/results/run/samples.csv",
+                "target/B.md",
+                "lab/tool/target/C.md",
+                ".git/D.md",
+                "node_modules/pkg/README.md")) {
             Files.createDirectories(root.resolve(file).getParent());
             Files.writeString(root.resolve(file), "text");
         }
 
-        List<String> found = pages(root).stream().map(page -> root.relativize(page).toString().replace('\\', '/')).toList();
+        List<String> found = pages(root).stream()
+                .map(page -> root.relativize(page).toString().replace('\\', '/'))
+                .toList();
 
         assertEquals(List.of("README.md", "docs/A.md", "lab/results/README.md", "lab/results/run/README.md"), found);
     }
@@ -144,7 +167,8 @@ class FiguresOutsideBlocksTest {
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
-                String name = folder.getFileName() == null ? "" : folder.getFileName().toString();
+                String name =
+                        folder.getFileName() == null ? "" : folder.getFileName().toString();
                 boolean skipped = !folder.equals(root) && SKIPPED_FOLDERS.contains(name);
                 return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
             }

@@ -15,7 +15,7 @@ final class RecordingSubscriber implements Subscriber<ByteBuffer> {
     final List<String> threads = new CopyOnWriteArrayList<>();
     final CountDownLatch subscribed = new CountDownLatch(1);
     final CountDownLatch terminated = new CountDownLatch(1);
-    volatile CountDownLatch requested = new CountDownLatch(0);   // the items of the last request()
+    volatile CountDownLatch requested = new CountDownLatch(0); // the items of the last request()
     volatile Subscription subscription;
     volatile Throwable error;
     volatile boolean completed;

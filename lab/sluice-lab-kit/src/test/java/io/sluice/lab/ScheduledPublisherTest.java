@@ -19,8 +19,8 @@ class ScheduledPublisherTest {
     @Test
     void syncEmissionHonoursDemandStrictlyInsideRequest() {
         ManualClock clock = new ManualClock();
-        ScheduledPublisher publisher = new ScheduledPublisher(Long.MAX_VALUE, 1024, ONE_MIB_PER_SECOND,
-                ScheduledPublisher.Emission.SYNC, clock, null);
+        ScheduledPublisher publisher = new ScheduledPublisher(
+                Long.MAX_VALUE, 1024, ONE_MIB_PER_SECOND, ScheduledPublisher.Emission.SYNC, clock, null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
         subscriber.subscription.request(3);
@@ -35,8 +35,8 @@ class ScheduledPublisherTest {
 
     @Test
     void syncEmissionCompletesAfterMaxItems() {
-        ScheduledPublisher publisher = new ScheduledPublisher(4 * 16, 16, UNLIMITED,
-                ScheduledPublisher.Emission.SYNC, new ManualClock(), null);
+        ScheduledPublisher publisher = new ScheduledPublisher(
+                4 * 16, 16, UNLIMITED, ScheduledPublisher.Emission.SYNC, new ManualClock(), null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
         subscriber.subscription.request(Long.MAX_VALUE);
@@ -46,8 +46,8 @@ class ScheduledPublisherTest {
 
     @Test
     void nonPositiveRequestSignalsIllegalArgument_3_9() {
-        ScheduledPublisher publisher = new ScheduledPublisher(10 * 16, 16, UNLIMITED,
-                ScheduledPublisher.Emission.SYNC, new ManualClock(), null);
+        ScheduledPublisher publisher = new ScheduledPublisher(
+                10 * 16, 16, UNLIMITED, ScheduledPublisher.Emission.SYNC, new ManualClock(), null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
         subscriber.subscription.request(0);
@@ -59,8 +59,13 @@ class ScheduledPublisherTest {
     @Test
     void asyncEmissionRunsOnItsOwnThreadAndStopsOnCancel() throws Exception {
         long[] probed = new long[1];
-        ScheduledPublisher publisher = new ScheduledPublisher(Long.MAX_VALUE, 64, UNLIMITED,
-                ScheduledPublisher.Emission.ASYNC, PacingClock.system(), total -> probed[0] = total);
+        ScheduledPublisher publisher = new ScheduledPublisher(
+                Long.MAX_VALUE,
+                64,
+                UNLIMITED,
+                ScheduledPublisher.Emission.ASYNC,
+                PacingClock.system(),
+                total -> probed[0] = total);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
         Subscription subscription = awaitSubscription(subscriber);
@@ -75,8 +80,8 @@ class ScheduledPublisherTest {
 
     @Test
     void asyncEmissionCompletes() throws Exception {
-        ScheduledPublisher publisher = new ScheduledPublisher(3 * 8, 8, UNLIMITED,
-                ScheduledPublisher.Emission.ASYNC, PacingClock.system(), null);
+        ScheduledPublisher publisher = new ScheduledPublisher(
+                3 * 8, 8, UNLIMITED, ScheduledPublisher.Emission.ASYNC, PacingClock.system(), null);
         RecordingSubscriber subscriber = new RecordingSubscriber();
         publisher.subscribe(subscriber);
         awaitSubscription(subscriber).request(10);

@@ -12,8 +12,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ScriptedChild {
 
-    private ScriptedChild() {
-    }
+    private ScriptedChild() {}
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {

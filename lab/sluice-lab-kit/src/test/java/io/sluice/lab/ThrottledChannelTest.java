@@ -34,7 +34,7 @@ class ThrottledChannelTest {
         }
         assertEquals(1024 * 1024, total);
         assertEquals(1024 * 1024, channel.writtenBytes());
-        assertEquals(1_000_000_000L, clock.sleptNanos(), 1_000);   // 1 MiB at 1 MiB/s
+        assertEquals(1_000_000_000L, clock.sleptNanos(), 1_000); // 1 MiB at 1 MiB/s
     }
 
     @Test
@@ -42,7 +42,7 @@ class ThrottledChannelTest {
         ManualClock clock = new ManualClock();
         ThrottledChannel channel = new ThrottledChannel(mibPerSecond(1), clock);
         channel.write(ByteBuffer.allocate(1024));
-        clock.advance(5_000_000_000L);                              // idle for 5 s
+        clock.advance(5_000_000_000L); // idle for 5 s
         long before = clock.sleptNanos();
         channel.write(ByteBuffer.allocate(1024));
         assertEquals(1_000_000_000L / 1024, clock.sleptNanos() - before, 1_000);
@@ -51,16 +51,17 @@ class ThrottledChannelTest {
     @Test
     void oversleepIsPaidBack() {
         Pacer pacer = new Pacer(mibPerSecond(1), 0);
-        long first = pacer.reserve(0, 1024 * 1024);                   // ends at 1 s
-        pacer.woke(first, first + 3_000_000);                        // woke 3 ms late
+        long first = pacer.reserve(0, 1024 * 1024); // ends at 1 s
+        pacer.woke(first, first + 3_000_000); // woke 3 ms late
         long second = pacer.reserve(first + 3_000_000, 1024 * 1024);
-        assertEquals(2_000_000_000L, second, 1_000);                 // still ends at 2 s
+        assertEquals(2_000_000_000L, second, 1_000); // still ends at 2 s
     }
 
     @Test
     void closeWakesAParkedWriter() throws Exception {
         CountDownLatch parked = new CountDownLatch(1);
-        ThrottledChannel channel = new ThrottledChannel(mibPerSecond(0.001),  // ~1000 s per MiB
+        ThrottledChannel channel = new ThrottledChannel(
+                mibPerSecond(0.001), // ~1000 s per MiB
                 signallingClock(parked));
         FutureTask<Long> write = new FutureTask<>(() -> channel.write(new ByteBuffer[] {ByteBuffer.allocate(4096)}));
         Thread writer = new Thread(write, "throttled-writer");

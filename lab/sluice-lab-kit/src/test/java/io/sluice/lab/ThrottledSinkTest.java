@@ -36,7 +36,9 @@ class ThrottledSinkTest {
         ThrottledChannel second = sink.channel();
         assertEquals(1024, first.write(ByteBuffer.allocate(1024)));
         assertEquals(1024, second.write(ByteBuffer.allocate(1024)));
-        assertEquals(List.of(SECOND, 2 * SECOND), clock.deadlines,
+        assertEquals(
+                List.of(SECOND, 2 * SECOND),
+                clock.deadlines,
                 "the second channel's bytes are booked after the first's, at the same instant");
         assertEquals(1024, first.writtenBytes());
         assertEquals(1024, second.writtenBytes());

@@ -29,7 +29,10 @@ class TimedPublisherTest {
         recorder.subscription.request(10);
         assertTrue(recorder.terminated.await(5, TimeUnit.SECONDS) && recorder.completed);
         assertEquals(List.of(8192, 8192, 5), recorder.sizes());
-        assertTrue(recorder.threads.stream().allMatch(threadName -> !threadName.equals(Thread.currentThread().getName())),
+        assertTrue(
+                recorder.threads.stream()
+                        .allMatch(threadName ->
+                                !threadName.equals(Thread.currentThread().getName())),
                 "emitted on the timer: " + recorder.threads);
     }
 
@@ -47,8 +50,9 @@ class TimedPublisherTest {
         recorder.request(1);
         assertTrue(recorder.requested.await(5, TimeUnit.SECONDS));
         long next = recorder.arrivals.get(4) - start;
-        assertTrue(next >= TimeUnit.MILLISECONDS.toNanos(90), "the item after the burst came after "
-                + next / 1_000_000 + " ms, not at the rate");
+        assertTrue(
+                next >= TimeUnit.MILLISECONDS.toNanos(90),
+                "the item after the burst came after " + next / 1_000_000 + " ms, not at the rate");
         recorder.subscription.cancel();
     }
 

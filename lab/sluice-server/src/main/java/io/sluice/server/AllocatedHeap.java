@@ -15,8 +15,7 @@ final class AllocatedHeap {
     // getTotalThreadAllocatedBytes (JDK 21+, so looked up by name: compiled for 17), or null
     private static final Method TOTAL = totalMethod();
 
-    private AllocatedHeap() {
-    }
+    private AllocatedHeap() {}
 
     /**
      * Bytes allocated so far, or -1 when this JVM does not measure allocation. On JDK 21+ this is
@@ -26,7 +25,8 @@ final class AllocatedHeap {
      * missed, so the figure drops when a thread ends.
      */
     static long totalBytes() {
-        if (THREADS == null || !THREADS.isThreadAllocatedMemorySupported()
+        if (THREADS == null
+                || !THREADS.isThreadAllocatedMemorySupported()
                 || !THREADS.isThreadAllocatedMemoryEnabled()) {
             return -1;
         }

@@ -81,8 +81,8 @@ record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Stor
             Sha256 sha256 = new Sha256();
             long received = 0;
             try (InputStream body = Content.Source.asInputStream(request);
-                 FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
-                         StandardOpenOption.WRITE)) {
+                    FileChannel out =
+                            FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 byte[] block = new byte[BLOCK_BYTES];
                 for (int read = body.read(block); read >= 0; read = body.read(block)) {
                     received += read;
@@ -113,8 +113,8 @@ record BlockingStorage(long maxUploadBytes, UploadEvents events) implements Stor
     }
 
     @Override
-    public void delete(Request request, Response response, Callback callback, String name, Path file,
-                       long delayMillis) {
+    public void delete(
+            Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         try {
             sleep(delayMillis);
             Replies.deleted(response, callback, name, Files.deleteIfExists(file));

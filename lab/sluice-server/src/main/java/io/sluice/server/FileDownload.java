@@ -39,15 +39,28 @@ import java.util.concurrent.RejectedExecutionException;
  * download allocates no chunk memory (only each loan's small view object), and the socket write
  * needs no copy into a temporary direct buffer either.
  */
-record FileDownload(Request request, Response response, Callback callback, Path file, boolean bounded,
-                    Executor files, ChunkPool chunks) implements Runnable {
+record FileDownload(
+        Request request,
+        Response response,
+        Callback callback,
+        Path file,
+        boolean bounded,
+        Executor files,
+        ChunkPool chunks)
+        implements Runnable {
 
     /**
      * Hands the download to {@code files}; never blocks and never touches the file. A rejected
      * task fails the response (Jetty answers 500 while nothing is committed).
      */
-    static void start(Request request, Response response, Callback callback, Path file, boolean bounded,
-                      Executor files, ChunkPool chunks) {
+    static void start(
+            Request request,
+            Response response,
+            Callback callback,
+            Path file,
+            boolean bounded,
+            Executor files,
+            ChunkPool chunks) {
         try {
             files.execute(new FileDownload(request, response, callback, file, bounded, files, chunks));
         } catch (RejectedExecutionException e) {
@@ -71,7 +84,7 @@ record FileDownload(Request request, Response response, Callback callback, Path 
         try {
             long size = channel.size();
             if (ByteRange.of(request.getHeaders().get(HttpHeader.RANGE), size) == null) {
-                channel.close();                     // closed before the 416 can reach the client
+                channel.close(); // closed before the 416 can reach the client
             }
             range = Replies.startDownload(request, response, callback, size);
             if (range == null) {
@@ -80,18 +93,22 @@ record FileDownload(Request request, Response response, Callback callback, Path 
             channel.position(range.offset());
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(channel, e);
-            callback.failed(e);                      // headers may be set: let Jetty reset and answer 500
+            callback.failed(e); // headers may be set: let Jetty reset and answer 500
             return;
         }
         // Chunks no larger than the range: a 16 KiB file is one 16 KiB chunk (of a pooled 64 KiB buffer).
         int chunkBytes = (int) Math.max(1, Math.min(chunks.chunkSizeBytes(), range.length()));
         FirstPassHere executor = new FirstPassHere(files);
         ReadOptions options = ReadOptions.range(0, range.length())
-                .withLentChunks(chunks).withChunkSize(chunkBytes).withExecutor(executor);
+                .withLentChunks(chunks)
+                .withChunkSize(chunkBytes)
+                .withExecutor(executor);
         try {
             ByteChannels.publisher(channel, options) // from here on the publisher owns and closes the channel
-                    .subscribe(bounded ? ResponseBodySubscriber.bounded(response, callback)
-                            : ResponseBodySubscriber.unbounded(response, callback));
+                    .subscribe(
+                            bounded
+                                    ? ResponseBodySubscriber.bounded(response, callback)
+                                    : ResponseBodySubscriber.unbounded(response, callback));
         } finally {
             executor.leave();
         }
@@ -121,7 +138,7 @@ record FileDownload(Request request, Response response, Callback callback, Path 
         @Override
         public void execute(Runnable task) {
             if (inline == Thread.currentThread()) {
-                inline = null;                       // only once: a yielded pass is resubmitted to files
+                inline = null; // only once: a yielded pass is resubmitted to files
                 task.run();
             } else {
                 files.execute(task);

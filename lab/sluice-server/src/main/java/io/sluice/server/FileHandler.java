@@ -84,15 +84,16 @@ final class FileHandler extends Handler.Abstract {
         } catch (NumberFormatException ignored) {
             // falls through to the message
         }
-        throw HttpProblem.badRequest("delay must be a number of milliseconds in 0.." + MAX_DELAY_MILLIS
-                + ", was '" + value + "'");
+        throw HttpProblem.badRequest(
+                "delay must be a number of milliseconds in 0.." + MAX_DELAY_MILLIS + ", was '" + value + "'");
     }
 
     private static String metrics() {
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         long direct = ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
                 .filter(pool -> pool.getName().equals("direct"))
-                .mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed).sum();
+                .mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
+                .sum();
         long allocated = AllocatedHeap.totalBytes();
         return "heapUsedBytes=" + heap.getUsed()
                 + "\nheapMaxBytes=" + heap.getMax()

@@ -13,8 +13,7 @@ final class FileNames {
 
     static final int MAX_LENGTH = 128;
 
-    private FileNames() {
-    }
+    private FileNames() {}
 
     static Path resolve(Path directory, String name) {
         validate(name);
@@ -30,20 +29,24 @@ final class FileNames {
             throw HttpProblem.badRequest("file name is empty: use /files/{name}");
         }
         if (name.length() > MAX_LENGTH) {
-            throw HttpProblem.badRequest("file name is " + name.length() + " characters long; the limit is "
-                    + MAX_LENGTH);
+            throw HttpProblem.badRequest(
+                    "file name is " + name.length() + " characters long; the limit is " + MAX_LENGTH);
         }
         if (name.indexOf('/') >= 0 || name.indexOf('\\') >= 0) {
             throw HttpProblem.badRequest("file name must not contain a path separator: '" + printable(name) + "'");
         }
         if (name.startsWith(".")) {
-            throw HttpProblem.badRequest("file name must not start with '.' (no traversal, no hidden files): '"
-                    + printable(name) + "'");
+            throw HttpProblem.badRequest(
+                    "file name must not start with '.' (no traversal, no hidden files): '" + printable(name) + "'");
         }
         for (int i = 0; i < name.length(); i++) {
             char character = name.charAt(i);
-            boolean allowed = (character >= 'a' && character <= 'z') || (character >= 'A' && character <= 'Z') || (character >= '0' && character <= '9')
-                    || character == '.' || character == '_' || character == '-';
+            boolean allowed = (character >= 'a' && character <= 'z')
+                    || (character >= 'A' && character <= 'Z')
+                    || (character >= '0' && character <= '9')
+                    || character == '.'
+                    || character == '_'
+                    || character == '-';
             if (!allowed) {
                 throw HttpProblem.badRequest("file name may only use letters, digits, '.', '_' and '-'; found "
                         + String.format("U+%04X", (int) character) + " at index " + i);
@@ -52,8 +55,11 @@ final class FileNames {
     }
 
     private static String printable(String name) {
-        return name.codePoints().limit(MAX_LENGTH)
-                .mapToObj(codePoint -> codePoint < 0x20 || codePoint > 0x7e ? String.format("\\u%04x", codePoint) : Character.toString(codePoint))
+        return name.codePoints()
+                .limit(MAX_LENGTH)
+                .mapToObj(codePoint -> codePoint < 0x20 || codePoint > 0x7e
+                        ? String.format("\\u%04x", codePoint)
+                        : Character.toString(codePoint))
                 .collect(Collectors.joining());
     }
 }

@@ -58,14 +58,14 @@ public final class FileServer extends JettyService {
         ChunkPool downloadChunks = ChunkPool.create(DOWNLOAD_CHUNK_BYTES, config.downloadChunks()); // empty until read
         Storage storage;
         if (config.bucket() != null) {
-            storage = new ObjectStorage(S3Clients.of(config.bucket()), config.bucket().bucket(), config.maxUploadBytes(),
-                    config.events());
+            storage = new ObjectStorage(
+                    S3Clients.of(config.bucket()), config.bucket().bucket(), config.maxUploadBytes(), config.events());
         } else {
             Files.createDirectories(directory);
             storage = config.lane().blocking()
                     ? new BlockingStorage(config.maxUploadBytes(), config.events())
-                    : new ReactiveStorage(config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files,
-                            downloadChunks);
+                    : new ReactiveStorage(
+                            config.lane() == Lane.C, config.maxUploadBytes(), config.events(), files, downloadChunks);
         }
         FileServer fileServer = new FileServer(config, storage, downloadChunks);
         fileServer.server().setHandler(new FileHandler(config.lane(), directory, storage));
@@ -80,8 +80,9 @@ public final class FileServer extends JettyService {
      */
     static void refuseUnsupportedLane(Lane lane) {
         if (lane == Lane.B && !IoExecutors.virtualThreadsAvailable()) {
-            throw new UnsupportedOperationException("lane B needs virtual threads (JDK 21 or newer); this JVM is "
-                    + Runtime.version() + ". Run it with /usr/lib/jvm/temurin-25-jdk-amd64/bin/java, or pick lane A or C.");
+            throw new UnsupportedOperationException(
+                    "lane B needs virtual threads (JDK 21 or newer); this JVM is " + Runtime.version()
+                            + ". Run it with /usr/lib/jvm/temurin-25-jdk-amd64/bin/java, or pick lane A or C.");
         }
     }
 
@@ -91,7 +92,8 @@ public final class FileServer extends JettyService {
             pool.setName("lane-b");
             return pool;
         }
-        QueuedThreadPool pool = config.lane() == Lane.A ? new QueuedThreadPool(config.platformThreads(), 8)
+        QueuedThreadPool pool = config.lane() == Lane.A
+                ? new QueuedThreadPool(config.platformThreads(), 8)
                 : new QueuedThreadPool(NON_BLOCKING_THREADS, 4);
         pool.setName(config.lane() == Lane.A ? "lane-a" : "lane-c");
         return pool;

@@ -72,13 +72,16 @@ public abstract class JettyService implements AutoCloseable {
      * for, and blocks until the server stops.
      */
     public final void serveUntilStopped(String name, String ready) throws InterruptedException {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                close();
-            } catch (IOException e) {
-                System.err.println(name + ": " + e.getMessage());
-            }
-        }, name + "-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                close();
+                            } catch (IOException e) {
+                                System.err.println(name + ": " + e.getMessage());
+                            }
+                        },
+                        name + "-shutdown"));
         System.out.println(ready);
         System.out.flush();
         join();

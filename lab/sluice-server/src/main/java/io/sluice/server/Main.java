@@ -3,7 +3,6 @@ package io.sluice.server;
 import io.sluice.server.load.LoadReport;
 
 import java.io.IOException;
-
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -19,8 +18,7 @@ import java.util.Map;
  */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     /**
      * Starts a server and waits until the JVM is stopped.
@@ -43,22 +41,40 @@ public final class Main {
         FileServer server;
         try {
             server = FileServer.start(config);
-        } catch (IOException e) {              // the directory or the bucket is unusable
+        } catch (IOException e) { // the directory or the bucket is unusable
             System.err.println("sluice-server: " + e.getMessage());
             System.exit(1);
             return;
         }
-        String storage = config.bucket() != null ? "storage=" + config.bucket()
+        String storage = config.bucket() != null
+                ? "storage=" + config.bucket()
                 : "dir=" + config.directory().toAbsolutePath();
-        server.serveUntilStopped("sluice-server", "READY port=" + server.port() + " lane=" + config.lane().flag()
-                + " " + storage + " java=" + Runtime.version());
+        server.serveUntilStopped(
+                "sluice-server",
+                "READY port=" + server.port() + " lane=" + config.lane().flag() + " " + storage + " java="
+                        + Runtime.version());
     }
 
     static ServerConfig parse(String[] args) {
-        Map<String, String> flags = new HashMap<>(Map.of("--lane", "C", "--host", "127.0.0.1", "--port", "8080",
-                "--dir", "data", "--max-upload-bytes", Long.toString(ServerConfig.DEFAULT_MAX_UPLOAD_BYTES),
-                "--threads", Integer.toString(ServerConfig.DEFAULT_PLATFORM_THREADS), "--storage", "",
-                "--s3-endpoint", "", "--s3-region", "us-east-1"));
+        Map<String, String> flags = new HashMap<>(Map.of(
+                "--lane",
+                "C",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "8080",
+                "--dir",
+                "data",
+                "--max-upload-bytes",
+                Long.toString(ServerConfig.DEFAULT_MAX_UPLOAD_BYTES),
+                "--threads",
+                Integer.toString(ServerConfig.DEFAULT_PLATFORM_THREADS),
+                "--storage",
+                "",
+                "--s3-endpoint",
+                "",
+                "--s3-region",
+                "us-east-1"));
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 throw new IllegalArgumentException("usage: --lane A|B|C|C-unbounded --port 8080 --host 127.0.0.1"
@@ -78,9 +94,15 @@ public final class Main {
         } else if (!flags.get("--s3-endpoint").isEmpty()) {
             throw new IllegalArgumentException("--s3-endpoint needs --storage s3://BUCKET");
         }
-        return new ServerConfig(Lane.parse(flags.get("--lane")), flags.get("--host"),
-                Integer.parseInt(flags.get("--port")), Path.of(flags.get("--dir")),
-                Long.parseLong(flags.get("--max-upload-bytes")), Integer.parseInt(flags.get("--threads")),
-                UploadEvents.NONE, ServerConfig.DEFAULT_DOWNLOAD_CHUNKS, bucket);
+        return new ServerConfig(
+                Lane.parse(flags.get("--lane")),
+                flags.get("--host"),
+                Integer.parseInt(flags.get("--port")),
+                Path.of(flags.get("--dir")),
+                Long.parseLong(flags.get("--max-upload-bytes")),
+                Integer.parseInt(flags.get("--threads")),
+                UploadEvents.NONE,
+                ServerConfig.DEFAULT_DOWNLOAD_CHUNKS,
+                bucket);
     }
 }

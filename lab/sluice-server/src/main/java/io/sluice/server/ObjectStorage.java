@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  */
 final class ObjectStorage implements Storage {
 
-    private final S3AsyncClient client;           // this storage's own: closed with it
+    private final S3AsyncClient client; // this storage's own: closed with it
     private final String bucket;
     private final long maxUploadBytes;
     private final UploadEvents events;
@@ -51,19 +51,25 @@ final class ObjectStorage implements Storage {
 
     @Override
     public void get(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
-        timer.after(delayMillis, callback, () -> ifExists(name, response, callback, head -> {
-            ByteRange range = Replies.startDownload(request, response, callback, head.contentLength());
-            if (range == null) {
-                return;
-            }
-            if (range.length() == 0) {
-                response.write(true, BufferUtil.EMPTY_BUFFER, callback);
-                return;
-            }
-            ReactiveObject.of(client, bucket, name)
-                    .readRange(range.offset(), range.length(), ObjectReadOptions.defaults().withIfMatch(head.eTag()))
-                    .subscribe(ResponseBodySubscriber.owned(response, callback));
-        }));
+        timer.after(
+                delayMillis,
+                callback,
+                () -> ifExists(name, response, callback, head -> {
+                    ByteRange range = Replies.startDownload(request, response, callback, head.contentLength());
+                    if (range == null) {
+                        return;
+                    }
+                    if (range.length() == 0) {
+                        response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+                        return;
+                    }
+                    ReactiveObject.of(client, bucket, name)
+                            .readRange(
+                                    range.offset(),
+                                    range.length(),
+                                    ObjectReadOptions.defaults().withIfMatch(head.eTag()))
+                            .subscribe(ResponseBodySubscriber.owned(response, callback));
+                }));
     }
 
     @Override
@@ -73,31 +79,41 @@ final class ObjectStorage implements Storage {
         timer.after(delayMillis, callback, () -> {
             Sha256 sha256 = new Sha256();
             RequestBodyPublisher body = new RequestBodyPublisher(request, maxUploadBytes, sha256);
-            UploadOptions options = declared >= 0 ? UploadOptions.defaults().withContentLength(declared)
-                    : UploadOptions.defaults();
-            ReactiveObject.of(client, bucket, name).write(body, options).whenComplete((stored, failure) ->
-                    Replies.uploaded(response, callback, events, name, sha256, failure == null ? stored.bytes() : 0,
-                            failure));
+            UploadOptions options =
+                    declared >= 0 ? UploadOptions.defaults().withContentLength(declared) : UploadOptions.defaults();
+            ReactiveObject.of(client, bucket, name)
+                    .write(body, options)
+                    .whenComplete((stored, failure) -> Replies.uploaded(
+                            response, callback, events, name, sha256, failure == null ? stored.bytes() : 0, failure));
         });
     }
 
     @Override
-    public void delete(Request request, Response response, Callback callback, String name, Path file,
-                       long delayMillis) {
+    public void delete(
+            Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         // S3 deletes a missing key without complaint: the HEAD before it is what answers 404.
-        timer.after(delayMillis, callback, () -> ifExists(name, response, callback, head ->
-                client.deleteObject(delete -> delete.bucket(bucket).key(name)).whenComplete((deleted, failure) -> {
-                    if (failure == null) {
-                        Replies.deleted(response, callback, name, true);
-                    } else {
-                        callback.failed(Replies.unwrap(failure));
-                    }
-                })));
+        timer.after(
+                delayMillis,
+                callback,
+                () -> ifExists(
+                        name,
+                        response,
+                        callback,
+                        head -> client.deleteObject(
+                                        delete -> delete.bucket(bucket).key(name))
+                                .whenComplete((deleted, failure) -> {
+                                    if (failure == null) {
+                                        Replies.deleted(response, callback, name, true);
+                                    } else {
+                                        callback.failed(Replies.unwrap(failure));
+                                    }
+                                })));
     }
 
     /** Runs {@code then} with the object's metadata, or answers 404 if there is none, or fails the request. */
     private void ifExists(String name, Response response, Callback callback, Consumer<HeadObjectResponse> then) {
-        CompletableFuture<HeadObjectResponse> head = client.headObject(request -> request.bucket(bucket).key(name));
+        CompletableFuture<HeadObjectResponse> head =
+                client.headObject(request -> request.bucket(bucket).key(name));
         head.whenComplete((found, failure) -> {
             if (failure == null) {
                 try {

@@ -41,12 +41,18 @@ final class ReactiveStorage implements Storage {
      * downloads, as lane B's thread per request never shares them either. 16 daemon threads, idle
      * ones end after 60 s.
      */
-    private final ThreadPoolExecutor uploads = new ThreadPoolExecutor(UPLOAD_THREADS, UPLOAD_THREADS, 60,
-            TimeUnit.SECONDS, new LinkedBlockingQueue<>(), DelayTimer.daemonThreads("sluice-server-upload-"));
+    private final ThreadPoolExecutor uploads = new ThreadPoolExecutor(
+            UPLOAD_THREADS,
+            UPLOAD_THREADS,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            DelayTimer.daemonThreads("sluice-server-upload-"));
+
     private final DelayTimer timer = new DelayTimer();
 
-    ReactiveStorage(boolean bounded, long maxUploadBytes, UploadEvents events, Executor files,
-                    ChunkPool downloadChunks) {
+    ReactiveStorage(
+            boolean bounded, long maxUploadBytes, UploadEvents events, Executor files, ChunkPool downloadChunks) {
         uploads.allowCoreThreadTimeOut(true);
         this.bounded = bounded;
         this.files = files;
@@ -58,8 +64,10 @@ final class ReactiveStorage implements Storage {
     @Override
     public void get(Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         // Runs on a Jetty thread or the timer: only hands the open, size and read to the file executor.
-        timer.after(delayMillis, callback, () -> FileDownload.start(request, response, callback, file, bounded, files,
-                downloadChunks));
+        timer.after(
+                delayMillis,
+                callback,
+                () -> FileDownload.start(request, response, callback, file, bounded, files, downloadChunks));
     }
 
     @Override
@@ -69,23 +77,31 @@ final class ReactiveStorage implements Storage {
             Sha256 sha256 = new Sha256();
             RequestBodyPublisher body = new RequestBodyPublisher(request, maxUploadBytes, sha256);
             ReactiveFile.of(file)
-                    .write(body, WriteOptions.defaults().withAtomicReplace().withDemand(demand()).withExecutor(uploads))
-                    .whenComplete((bytes, failure) -> Replies.uploaded(response, callback, events, name, sha256,
-                            failure == null ? bytes : 0, failure));
+                    .write(
+                            body,
+                            WriteOptions.defaults()
+                                    .withAtomicReplace()
+                                    .withDemand(demand())
+                                    .withExecutor(uploads))
+                    .whenComplete((bytes, failure) -> Replies.uploaded(
+                            response, callback, events, name, sha256, failure == null ? bytes : 0, failure));
         });
     }
 
     @Override
-    public void delete(Request request, Response response, Callback callback, String name, Path file,
-                       long delayMillis) {
+    public void delete(
+            Request request, Response response, Callback callback, String name, Path file, long delayMillis) {
         // The unlink is a blocking filesystem call too: it runs on the file executor, not on Jetty's threads.
-        timer.after(delayMillis, callback, () -> files.execute(() -> {
-            try {
-                Replies.deleted(response, callback, name, Files.deleteIfExists(file));
-            } catch (IOException | RuntimeException e) {
-                callback.failed(e);
-            }
-        }));
+        timer.after(
+                delayMillis,
+                callback,
+                () -> files.execute(() -> {
+                    try {
+                        Replies.deleted(response, callback, name, Files.deleteIfExists(file));
+                    } catch (IOException | RuntimeException e) {
+                        callback.failed(e);
+                    }
+                }));
     }
 
     private DemandStrategy demand() {
@@ -95,6 +111,6 @@ final class ReactiveStorage implements Storage {
     @Override
     public void close() {
         timer.close();
-        uploads.shutdown();               // uploads in progress end; nothing new is accepted
+        uploads.shutdown(); // uploads in progress end; nothing new is accepted
     }
 }

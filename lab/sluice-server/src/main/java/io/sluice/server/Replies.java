@@ -14,8 +14,7 @@ import java.util.concurrent.CompletionException;
 /** The parts of an answer every lane writes the same way. */
 final class Replies {
 
-    private Replies() {
-    }
+    private Replies() {}
 
     /** A small text answer; the body is the message and a newline. */
     static void text(Response response, Callback callback, int status, String message) {
@@ -47,8 +46,14 @@ final class Replies {
      * {@link HttpProblem} among its causes, such as the body past the limit, as its own answer);
      * {@code events} hears of it first.
      */
-    static void uploaded(Response response, Callback callback, UploadEvents events, String name, Sha256 sha256,
-                         long bytes, Throwable failure) {
+    static void uploaded(
+            Response response,
+            Callback callback,
+            UploadEvents events,
+            String name,
+            Sha256 sha256,
+            long bytes,
+            Throwable failure) {
         if (failure == null) {
             String hex = sha256.hex();
             events.stored(name, bytes, hex);

@@ -27,8 +27,8 @@ record RequestBodyPublisher(Content.Source body, long maxBytes, Sha256 sha256) i
 
         private final Flow.Subscriber<? super ByteBuffer> downstream;
         private Flow.Subscription upstream; // set once in onSubscribe, before downstream sees us
-        private long received;              // signal-confined
-        private boolean terminated;         // signal-confined
+        private long received; // signal-confined
+        private boolean terminated; // signal-confined
 
         ChunkCopier(Flow.Subscriber<? super ByteBuffer> downstream) {
             this.downstream = downstream;

@@ -53,9 +53,9 @@ final class ResponseBodySubscriber extends SendingSubscriber {
     private final Response response;
     private final Callback callback;
     private final boolean bounded;
-    private final boolean lent;                   // buffers are lent chunks, each given back once
-    private boolean lastWritten;                  // process()-confined
-    private ByteBuffer writing;                   // serialised with process(): the lent chunk Jetty is writing
+    private final boolean lent; // buffers are lent chunks, each given back once
+    private boolean lastWritten; // process()-confined
+    private ByteBuffer writing; // serialised with process(): the lent chunk Jetty is writing
 
     private ResponseBodySubscriber(Response response, Callback callback, boolean bounded, boolean lent) {
         this.response = response;
@@ -109,7 +109,7 @@ final class ResponseBodySubscriber extends SendingSubscriber {
             if (bounded) {
                 upstream().request(1); // one in the socket, at most one waiting
             }
-            writing = next;          // Jetty's until this write's callback completes
+            writing = next; // Jetty's until this write's callback completes
             response.write(false, next, this);
             return Action.SCHEDULED;
         }

@@ -48,7 +48,8 @@ public record S3Bucket(String bucket, URI endpoint, String region) {
         if (endpoint != null && !endpoint.isEmpty()) {
             uri = URI.create(endpoint);
             if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-                throw new IllegalArgumentException("--s3-endpoint must be an http or https URI, was '" + endpoint + "'");
+                throw new IllegalArgumentException(
+                        "--s3-endpoint must be an http or https URI, was '" + endpoint + "'");
             }
         }
         return new S3Bucket(bucket, uri, region);

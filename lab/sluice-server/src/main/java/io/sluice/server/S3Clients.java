@@ -14,8 +14,7 @@ import java.util.concurrent.TimeoutException;
 /** The S3 client a server stores its files with. */
 final class S3Clients {
 
-    private S3Clients() {
-    }
+    private S3Clients() {}
 
     /**
      * A client for {@code bucket}'s server: the SDK's Netty HTTP client (the one sluice-s3 is tested

@@ -23,11 +23,12 @@ import java.util.concurrent.Flow;
  */
 public abstract class SendingSubscriber extends IteratingCallback implements Flow.Subscriber<ByteBuffer> {
 
-    private final Queue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // publisher adds; process() and the drop poll
-    private volatile Flow.Subscription upstream;  // set once in onSubscribe
-    private volatile boolean upstreamDone;        // publisher -> process()
-    private volatile Throwable upstreamFailure;   // publisher -> process()
-    private volatile boolean failed;              // set once in onCompleteFailure, before its drop
+    private final Queue<ByteBuffer> queue =
+            new ConcurrentLinkedQueue<>(); // publisher adds; process() and the drop poll
+    private volatile Flow.Subscription upstream; // set once in onSubscribe
+    private volatile boolean upstreamDone; // publisher -> process()
+    private volatile Throwable upstreamFailure; // publisher -> process()
+    private volatile boolean failed; // set once in onCompleteFailure, before its drop
 
     /** Called once from {@link #onSubscribe}, after the subscription is stored. */
     protected abstract void subscribed(Flow.Subscription subscription);
@@ -36,8 +37,7 @@ public abstract class SendingSubscriber extends IteratingCallback implements Flo
     protected abstract RuntimeException accept(ByteBuffer item);
 
     /** {@code item} will never be sent; {@code accepted}: {@link #accept} had counted it in. */
-    protected void discard(ByteBuffer item, boolean accepted) {
-    }
+    protected void discard(ByteBuffer item, boolean accepted) {}
 
     /** After {@link #onCompleteFailure} cancelled the upstream and discarded the queue. */
     protected abstract void ended(Throwable cause);

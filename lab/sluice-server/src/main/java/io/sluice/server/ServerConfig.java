@@ -18,8 +18,16 @@ import java.util.Objects;
  * @param bucket the S3-compatible bucket files are stored in instead of {@code directory} (lane C
  *     only), or null for the directory
  */
-public record ServerConfig(Lane lane, String host, int port, Path directory, long maxUploadBytes,
-                           int platformThreads, UploadEvents events, int downloadChunks, S3Bucket bucket) {
+public record ServerConfig(
+        Lane lane,
+        String host,
+        int port,
+        Path directory,
+        long maxUploadBytes,
+        int platformThreads,
+        UploadEvents events,
+        int downloadChunks,
+        S3Bucket bucket) {
 
     /** Default upload limit: 1 GiB. */
     public static final long DEFAULT_MAX_UPLOAD_BYTES = 1024L * 1024 * 1024;
@@ -42,8 +50,11 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
         require(maxUploadBytes >= 0, "maxUploadBytes must not be negative, was " + maxUploadBytes);
         require(platformThreads >= 4, "platformThreads must be at least 4, was " + platformThreads);
         require(downloadChunks >= 1, "downloadChunks must be at least 1, was " + downloadChunks);
-        require(bucket == null || lane == Lane.C, "a bucket is served by lane C only (its S3 client is "
-                + "asynchronous: lanes A and B would block a thread per request on it), not lane " + lane.flag());
+        require(
+                bucket == null || lane == Lane.C,
+                "a bucket is served by lane C only (its S3 client is "
+                        + "asynchronous: lanes A and B would block a thread per request on it), not lane "
+                        + lane.flag());
     }
 
     private static void require(boolean valid, String message) {
@@ -54,8 +65,16 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
 
     /** Loopback, a free port, 1 GiB uploads, 200 platform threads, no observer, 1,024 download buffers. */
     public static ServerConfig loopback(Lane lane, Path directory) {
-        return new ServerConfig(lane, "127.0.0.1", 0, directory, DEFAULT_MAX_UPLOAD_BYTES,
-                DEFAULT_PLATFORM_THREADS, UploadEvents.NONE, DEFAULT_DOWNLOAD_CHUNKS, null);
+        return new ServerConfig(
+                lane,
+                "127.0.0.1",
+                0,
+                directory,
+                DEFAULT_MAX_UPLOAD_BYTES,
+                DEFAULT_PLATFORM_THREADS,
+                UploadEvents.NONE,
+                DEFAULT_DOWNLOAD_CHUNKS,
+                null);
     }
 
     public ServerConfig withMaxUploadBytes(long bytes) {
@@ -67,13 +86,13 @@ public record ServerConfig(Lane lane, String host, int port, Path directory, lon
     }
 
     public ServerConfig withEvents(UploadEvents newEvents) {
-        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, newEvents,
-                downloadChunks, bucket);
+        return new ServerConfig(
+                lane, host, port, directory, maxUploadBytes, platformThreads, newEvents, downloadChunks, bucket);
     }
 
     /** This configuration storing files in {@code newBucket} instead of the directory. */
     public ServerConfig withBucket(S3Bucket newBucket) {
-        return new ServerConfig(lane, host, port, directory, maxUploadBytes, platformThreads, events, downloadChunks,
-                newBucket);
+        return new ServerConfig(
+                lane, host, port, directory, maxUploadBytes, platformThreads, events, downloadChunks, newBucket);
     }
 }

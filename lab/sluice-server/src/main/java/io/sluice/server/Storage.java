@@ -22,6 +22,5 @@ interface Storage extends AutoCloseable {
     void delete(Request request, Response response, Callback callback, String name, Path file, long delayMillis);
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

@@ -7,14 +7,11 @@ package io.sluice.server;
 public interface UploadEvents {
 
     /** Ignores everything. */
-    UploadEvents NONE = new UploadEvents() {
-    };
+    UploadEvents NONE = new UploadEvents() {};
 
     /** The body was stored completely under {@code name}. */
-    default void stored(String name, long bytes, String sha256Hex) {
-    }
+    default void stored(String name, long bytes, String sha256Hex) {}
 
     /** Nothing was stored under {@code name}; {@code cause} says why. */
-    default void failed(String name, Throwable cause) {
-    }
+    default void failed(String name, Throwable cause) {}
 }

@@ -34,7 +34,8 @@ class AllocatedHeapTest {
     void metricsReportHeapAllocatedWhichGrowsByAtLeastADownloadedBody() throws Exception {
         byte[] body = FileServerTest.randomBytes(8 * MIB, 7);
         Files.write(directory.resolve("big.bin"), body);
-        try (FileServer server = FileServer.start(ServerConfig.loopback(Lane.A, directory).withPlatformThreads(16))) {
+        try (FileServer server =
+                FileServer.start(ServerConfig.loopback(Lane.A, directory).withPlatformThreads(16))) {
             long before = heapAllocatedBytes(server);
             assertTrue(before >= 0, "heapAllocatedBytes=" + before);
 
@@ -43,8 +44,10 @@ class AllocatedHeapTest {
             assertArrayEquals(body, download.bytes());
 
             long after = heapAllocatedBytes(server);
-            assertTrue(after - before >= body.length, "allocated " + (after - before)
-                    + " bytes across an 8 MiB download, read into a byte array in this JVM");
+            assertTrue(
+                    after - before >= body.length,
+                    "allocated " + (after - before)
+                            + " bytes across an 8 MiB download, read into a byte array in this JVM");
         }
     }
 
@@ -53,15 +56,17 @@ class AllocatedHeapTest {
         CountDownLatch allocated = new CountDownLatch(1);
         CountDownLatch measured = new CountDownLatch(1);
         long before = AllocatedHeap.totalBytes();
-        Thread thread = new Thread(() -> {
-            allocate(16);
-            allocated.countDown();
-            try {
-                measured.await(); // alive while measured: on JDK 17 only live threads count
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "allocating");
+        Thread thread = new Thread(
+                () -> {
+                    allocate(16);
+                    allocated.countDown();
+                    try {
+                        measured.await(); // alive while measured: on JDK 17 only live threads count
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "allocating");
         thread.start();
         try {
             allocated.await();

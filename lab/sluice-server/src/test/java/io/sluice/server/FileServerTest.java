@@ -51,12 +51,15 @@ class FileServerTest {
         ServerConfig config = ServerConfig.loopback(Lane.B, directory);
         if (Runtime.version().feature() >= 21) {
             try (FileServer server = FileServer.start(config)) {
-                assertEquals(404, RawHttp.request(server.port(), "GET", "/files/missing").status());
+                assertEquals(
+                        404,
+                        RawHttp.request(server.port(), "GET", "/files/missing").status());
             }
         } else {
-            UnsupportedOperationException refusal = assertThrows(UnsupportedOperationException.class,
-                    () -> FileServer.start(config));
-            assertTrue(refusal.getMessage().startsWith("lane B needs virtual threads (JDK 21 or newer)"),
+            UnsupportedOperationException refusal =
+                    assertThrows(UnsupportedOperationException.class, () -> FileServer.start(config));
+            assertTrue(
+                    refusal.getMessage().startsWith("lane B needs virtual threads (JDK 21 or newer)"),
                     refusal.getMessage());
             assertTrue(refusal.getMessage().contains(Runtime.version().toString()), refusal.getMessage());
         }
@@ -85,14 +88,22 @@ class FileServerTest {
             assertArrayEquals(slice(body, body.length - 10, 10), suffix.bytes());
             RawHttp.Answer open = get(server, "/files/data.bin", "bytes=999990-");
             assertArrayEquals(slice(body, 999_990, body.length - 999_990), open.bytes());
-            assertEquals(416, get(server, "/files/data.bin", "bytes=" + body.length + "-").status());
+            assertEquals(
+                    416,
+                    get(server, "/files/data.bin", "bytes=" + body.length + "-").status());
 
             RawHttp.Answer slow = get(server, "/files/data.bin?delay=50", null);
             assertArrayEquals(body, slow.bytes());
 
-            assertEquals(204, RawHttp.request(server.port(), "DELETE", "/files/data.bin").status());
-            assertEquals(404, RawHttp.request(server.port(), "GET", "/files/data.bin").status());
-            assertEquals(404, RawHttp.request(server.port(), "DELETE", "/files/data.bin").status());
+            assertEquals(
+                    204,
+                    RawHttp.request(server.port(), "DELETE", "/files/data.bin").status());
+            assertEquals(
+                    404,
+                    RawHttp.request(server.port(), "GET", "/files/data.bin").status());
+            assertEquals(
+                    404,
+                    RawHttp.request(server.port(), "DELETE", "/files/data.bin").status());
         }
     }
 
@@ -101,7 +112,8 @@ class FileServerTest {
     void answersSeveralRequestsOnOneKeptAliveConnection(Lane lane) throws Exception {
         byte[] body = randomBytes(16 * 1024, 6);
         Files.write(directory.resolve("small.bin"), body);
-        try (FileServer server = start(lane); RawHttp http = new RawHttp(server.port())) {
+        try (FileServer server = start(lane);
+                RawHttp http = new RawHttp(server.port())) {
             for (int i = 0; i < 3; i++) {
                 http.send("GET /files/small.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
                 RawHttp.Answer answer = http.readAnswer();
@@ -128,11 +140,15 @@ class FileServerTest {
             assertBadName(port, "/files/", "file name is empty");
             assertBadName(port, "/files/x?delay=soon", "delay must be a number");
             // Encoded separators ('/', '\\') are refused by Jetty's URI compliance before the handler.
-            assertEquals(400, RawHttp.request(port, "GET", "/files/%2Fetc%2Fpasswd").status());
+            assertEquals(
+                    400, RawHttp.request(port, "GET", "/files/%2Fetc%2Fpasswd").status());
             assertEquals(400, RawHttp.request(port, "PUT", "/files/..%2Fsecret").status());
             assertEquals(400, RawHttp.request(port, "PUT", "/files/a%5Cb").status());
             assertEquals("not for clients", Files.readString(directory.resolve("secret")));
-            assertEquals(404, RawHttp.request(port, "GET", "/files/" + "n".repeat(FileNames.MAX_LENGTH)).status(),
+            assertEquals(
+                    404,
+                    RawHttp.request(port, "GET", "/files/" + "n".repeat(FileNames.MAX_LENGTH))
+                            .status(),
                     "a name of exactly 128 characters is valid (404: it does not exist)");
         }
     }
@@ -142,8 +158,10 @@ class FileServerTest {
     void refusesUploadsBeyondTheLimitWith413AndStoresNothing(Lane lane) throws Exception {
         int limit = 64 * 1024;
         RecordingEvents events = new RecordingEvents();
-        try (FileServer server = FileServer.start(ServerConfig.loopback(lane, directory).withPlatformThreads(16)
-                .withMaxUploadBytes(limit).withEvents(events))) {
+        try (FileServer server = FileServer.start(ServerConfig.loopback(lane, directory)
+                .withPlatformThreads(16)
+                .withMaxUploadBytes(limit)
+                .withEvents(events))) {
             byte[] body = randomBytes(limit + 1, 2);
             try (RawHttp http = new RawHttp(server.port())) {
                 http.putHead("/files/declared.bin", body.length);
@@ -169,7 +187,8 @@ class FileServerTest {
                 RecordingEvents.Outcome outcome = events.next();
                 assertEquals("chunked.bin", outcome.name());
                 assertFalse(outcome.stored());
-                assertTrue(outcome.cause() instanceof HttpProblem && ((HttpProblem) outcome.cause()).status() == 413,
+                assertTrue(
+                        outcome.cause() instanceof HttpProblem && ((HttpProblem) outcome.cause()).status() == 413,
                         "refused as too large: " + outcome.cause());
             }
             RawHttp.Answer exact = RawHttp.put(server.port(), "/files/exact.bin", new byte[limit]);
@@ -183,8 +202,8 @@ class FileServerTest {
     void aClientDisconnectingMidUploadLeavesNoPartialFile(Lane lane) throws Exception {
         RecordingEvents events = new RecordingEvents();
         Files.writeString(directory.resolve("kept.txt"), "old content");
-        try (FileServer server = FileServer.start(ServerConfig.loopback(lane, directory).withPlatformThreads(16)
-                .withEvents(events))) {
+        try (FileServer server = FileServer.start(
+                ServerConfig.loopback(lane, directory).withPlatformThreads(16).withEvents(events))) {
             for (String name : List.of("kept.txt", "fresh.bin")) {
                 byte[] part = randomBytes(256 * 1024, 3);
                 RawHttp http = new RawHttp(server.port());
@@ -206,10 +225,11 @@ class FileServerTest {
         RecordingEvents events = new RecordingEvents();
         byte[] first = randomBytes(2 * 1024 * 1024, 4);
         byte[] second = randomBytes(2 * 1024 * 1024, 5);
-        try (FileServer server = FileServer.start(ServerConfig.loopback(lane, directory).withPlatformThreads(16)
-                .withEvents(events));
-             RawHttp one = new RawHttp(server.port());
-             RawHttp two = new RawHttp(server.port())) {
+        try (FileServer server = FileServer.start(ServerConfig.loopback(lane, directory)
+                        .withPlatformThreads(16)
+                        .withEvents(events));
+                RawHttp one = new RawHttp(server.port());
+                RawHttp two = new RawHttp(server.port())) {
             one.putHead("/files/same.bin", first.length);
             two.putHead("/files/same.bin", second.length);
             int step = 128 * 1024;
@@ -227,7 +247,8 @@ class FileServerTest {
             assertTrue(events.next().stored());
             byte[] stored = get(server, "/files/same.bin", null).bytes();
             String storedSha = sha256(stored);
-            assertTrue(storedSha.equals(sha256(first)) || storedSha.equals(sha256(second)),
+            assertTrue(
+                    storedSha.equals(sha256(first)) || storedSha.equals(sha256(second)),
                     "the stored body is one of the two uploads, never a mix");
         }
         assertEquals(List.of("same.bin"), listing());
@@ -237,15 +258,18 @@ class FileServerTest {
         for (String method : List.of("GET", "PUT", "DELETE")) {
             RawHttp.Answer answer = RawHttp.request(port, method, target);
             assertEquals(400, answer.status(), method + " " + target + ": " + answer.body());
-            assertTrue(answer.body().contains(expectedMessage),
+            assertTrue(
+                    answer.body().contains(expectedMessage),
                     method + " " + target + ": expected '" + expectedMessage + "' in: " + answer.body());
         }
     }
 
     private List<String> listing() throws IOException {
         try (Stream<Path> entries = Files.list(directory)) {
-            return entries.map(path -> path.getFileName().toString()).filter(name -> !name.equals("secret"))
-                    .sorted().toList();
+            return entries.map(path -> path.getFileName().toString())
+                    .filter(name -> !name.equals("secret"))
+                    .sorted()
+                    .toList();
         }
     }
 

@@ -33,7 +33,8 @@ class LaneCDownloadTest {
     @TempDir
     Path directory;
 
-    private final ExecutorService filesThread = Executors.newSingleThreadExecutor(task -> new Thread(task, "test-files"));
+    private final ExecutorService filesThread =
+            Executors.newSingleThreadExecutor(task -> new Thread(task, "test-files"));
 
     @AfterEach
     void stopExecutor() throws InterruptedException {
@@ -61,7 +62,8 @@ class LaneCDownloadTest {
             });
         };
         try (FileServer server = FileServer.start(ServerConfig.loopback(Lane.C, directory), held)) {
-            CompletableFuture<RawHttp.Answer> answer = CompletableFuture.supplyAsync(() -> get(server, "/files/small.bin", ""));
+            CompletableFuture<RawHttp.Answer> answer =
+                    CompletableFuture.supplyAsync(() -> get(server, "/files/small.bin", ""));
             assertTrue(submitted.await(10, TimeUnit.SECONDS), "the download never reached the file executor");
             Files.delete(file);
             gate.countDown();
@@ -134,8 +136,13 @@ class LaneCDownloadTest {
             for (int i = 0; i < 20; i++) {
                 assertEquals(500, get(server, "/files/adir", "").status());
                 assertEquals(200, get(server, "/files/data.bin", "").status());
-                assertEquals(206, get(server, "/files/data.bin", "Range: bytes=10-20\r\n").status());
-                assertEquals(416, get(server, "/files/data.bin", "Range: bytes=400000-\r\n").status());
+                assertEquals(
+                        206,
+                        get(server, "/files/data.bin", "Range: bytes=10-20\r\n").status());
+                assertEquals(
+                        416,
+                        get(server, "/files/data.bin", "Range: bytes=400000-\r\n")
+                                .status());
                 assertEquals(404, get(server, "/files/missing.bin", "").status());
             }
             assertEquals(List.of(), OpenFiles.under(directory));

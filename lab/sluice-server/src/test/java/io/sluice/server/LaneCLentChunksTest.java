@@ -55,8 +55,8 @@ class LaneCLentChunksTest {
     void wholeFileDownloadsGiveEveryChunkBack(Lane lane) throws Exception {
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put("empty.bin", new byte[0]);
-        files.put("small.bin", FileServerTest.randomBytes(16 * 1024, 1));     // one chunk, smaller than a buffer
-        files.put("odd.bin", FileServerTest.randomBytes(1_000_003, 2));       // a short last chunk
+        files.put("small.bin", FileServerTest.randomBytes(16 * 1024, 1)); // one chunk, smaller than a buffer
+        files.put("odd.bin", FileServerTest.randomBytes(1_000_003, 2)); // a short last chunk
         files.put("large.bin", FileServerTest.randomBytes(8 * 1024 * 1024, 3));
         for (Map.Entry<String, byte[]> file : files.entrySet()) {
             Files.write(directory.resolve(file.getKey()), file.getValue());
@@ -87,7 +87,8 @@ class LaneCLentChunksTest {
         byte[] body = FileServerTest.randomBytes(1_000_003, 4);
         Files.write(directory.resolve("odd.bin"), body);
         int downloads = 10;
-        try (FileServer server = start(lane); RawHttp http = new RawHttp(server.port())) {
+        try (FileServer server = start(lane);
+                RawHttp http = new RawHttp(server.port())) {
             ChunkPool pool = server.downloadChunks();
             for (int i = 0; i < downloads; i++) {
                 http.send("GET /files/odd.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
@@ -97,8 +98,9 @@ class LaneCLentChunksTest {
             }
             assertGivenBack(pool, downloads * chunksOf(body.length));
             int bound = lane == Lane.C ? 2 : chunksOf(body.length);
-            assertTrue(pool.allocatedChunks() <= bound, "at most " + bound + " buffers for "
-                    + pool.lentChunks() + " chunks lent: " + pool);
+            assertTrue(
+                    pool.allocatedChunks() <= bound,
+                    "at most " + bound + " buffers for " + pool.lentChunks() + " chunks lent: " + pool);
         }
     }
 
@@ -134,25 +136,27 @@ class LaneCLentChunksTest {
         try (FileServer server = start(lane)) {
             ChunkPool pool = server.downloadChunks();
             long chunks = 0;
-            long[][] ranges = {          // offset, length, as the Range header below asks
+            long[][] ranges = { // offset, length, as the Range header below asks
                 {70_000, 100},
                 {body.length - 10, 10},
                 {999_990, body.length - 999_990},
-                {65_530, 134_471},       // three chunks, none aligned with the file's 64 KiB blocks
+                {65_530, 134_471}, // three chunks, none aligned with the file's 64 KiB blocks
                 {0, body.length},
             };
             String[] headers = {"bytes=70000-70099", "bytes=-10", "bytes=999990-", "bytes=65530-200000", "bytes=0-"};
             for (int i = 0; i < ranges.length; i++) {
-                RawHttp.Answer answer = RawHttp.request(server.port(), "GET", "/files/data.bin",
-                        "Range: " + headers[i] + "\r\n");
+                RawHttp.Answer answer =
+                        RawHttp.request(server.port(), "GET", "/files/data.bin", "Range: " + headers[i] + "\r\n");
                 assertEquals(206, answer.status(), headers[i]);
                 assertArrayEquals(slice(body, ranges[i][0], ranges[i][1]), answer.bytes(), headers[i]);
                 chunks += chunksOf(ranges[i][1]);
                 awaitEveryChunkBack(pool);
             }
             long lent = pool.lentChunks();
-            assertEquals(416, RawHttp.request(server.port(), "GET", "/files/data.bin",
-                    "Range: bytes=" + body.length + "-\r\n").status());
+            assertEquals(
+                    416,
+                    RawHttp.request(server.port(), "GET", "/files/data.bin", "Range: bytes=" + body.length + "-\r\n")
+                            .status());
             assertEquals(lent, pool.lentChunks(), "an unsatisfiable range reads nothing");
             assertGivenBack(pool, chunks);
         }
@@ -183,7 +187,8 @@ class LaneCLentChunksTest {
                 awaitEveryChunkBack(pool);
             }
             if (lane == Lane.C) {
-                assertTrue(pool.lentChunks() < chunksOf(body.length),
+                assertTrue(
+                        pool.lentChunks() < chunksOf(body.length),
                         "both downloads were cut mid-file: " + pool.lentChunks() + " chunks lent for two of "
                                 + chunksOf(body.length));
             }
@@ -205,7 +210,8 @@ class LaneCLentChunksTest {
     void aSlowClientGetsEveryChunkBackWithoutHeapChunks(Lane lane) throws Exception {
         byte[] body = FileServerTest.randomBytes(6 * 1024 * 1024, 8);
         Files.write(directory.resolve("slow.bin"), body);
-        try (FileServer server = start(lane); RawHttp http = new RawHttp(server.port(), 64 * 1024)) {
+        try (FileServer server = start(lane);
+                RawHttp http = new RawHttp(server.port(), 64 * 1024)) {
             ChunkPool pool = server.downloadChunks();
             http.send("GET /files/slow.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
             String head = http.readHead();

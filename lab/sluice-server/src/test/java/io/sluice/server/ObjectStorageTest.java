@@ -99,7 +99,8 @@ class ObjectStorageTest {
         RawHttp.Answer stored = RawHttp.put(first.port(), "/files/a.bin", bytes);
 
         assertEquals(201, stored.status(), stored.body());
-        assertEquals("{\"name\":\"a.bin\",\"bytes\":" + bytes.length + ",\"sha256\":\"" + sha256(bytes) + "\"}\n",
+        assertEquals(
+                "{\"name\":\"a.bin\",\"bytes\":" + bytes.length + ",\"sha256\":\"" + sha256(bytes) + "\"}\n",
                 stored.body());
         assertTrue(events.next().stored());
         RawHttp.Answer whole = RawHttp.request(second.port(), "GET", "/files/a.bin");
@@ -112,28 +113,33 @@ class ObjectStorageTest {
         assertArrayEquals(Arrays.copyOfRange(bytes, 1000, 200_000), middle.bytes());
         RawHttp.Answer suffix = RawHttp.request(first.port(), "GET", "/files/a.bin", "Range: bytes=-100\r\n");
         assertArrayEquals(Arrays.copyOfRange(bytes, bytes.length - 100, bytes.length), suffix.bytes());
-        RawHttp.Answer beyond = RawHttp.request(second.port(), "GET", "/files/a.bin",
-                "Range: bytes=" + bytes.length + "-\r\n");
+        RawHttp.Answer beyond =
+                RawHttp.request(second.port(), "GET", "/files/a.bin", "Range: bytes=" + bytes.length + "-\r\n");
         assertEquals(416, beyond.status());
         assertEquals("bytes */" + bytes.length, beyond.header("Content-Range"));
     }
 
     @Test
     void aStreamOfUnknownLengthLongerThanAPartGoesUpInPartsAndComesBackWhole() throws Exception {
-        byte[] bytes = random(10 * 1024 * 1024 + 5, 2);   // 8 MiB parts: two of them
+        byte[] bytes = random(10 * 1024 * 1024 + 5, 2); // 8 MiB parts: two of them
 
-        HttpResponse<String> stored = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri(first, "/files/big"))
-                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes))).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> stored = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(uri(first, "/files/big"))
+                                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertEquals(201, stored.statusCode(), stored.body());
         assertTrue(events.next().stored());
-        assertArrayEquals(bytes, RawHttp.request(second.port(), "GET", "/files/big").bytes());
+        assertArrayEquals(
+                bytes, RawHttp.request(second.port(), "GET", "/files/big").bytes());
     }
 
     @Test
     void emptyFilesRoundTrip() throws Exception {
-        assertEquals(201, RawHttp.put(second.port(), "/files/empty", new byte[0]).status());
+        assertEquals(
+                201, RawHttp.put(second.port(), "/files/empty", new byte[0]).status());
 
         RawHttp.Answer got = RawHttp.request(first.port(), "GET", "/files/empty");
 
@@ -145,10 +151,14 @@ class ObjectStorageTest {
     @Test
     void aMissingFileIs404AndADeleteOnOneServerIsSeenByTheOther() throws Exception {
         assertEquals(404, RawHttp.request(first.port(), "GET", "/files/missing").status());
-        assertEquals(404, RawHttp.request(first.port(), "DELETE", "/files/missing").status());
-        assertEquals(201, RawHttp.put(first.port(), "/files/gone", new byte[] {1, 2, 3}).status());
+        assertEquals(
+                404, RawHttp.request(first.port(), "DELETE", "/files/missing").status());
+        assertEquals(
+                201,
+                RawHttp.put(first.port(), "/files/gone", new byte[] {1, 2, 3}).status());
 
-        assertEquals(204, RawHttp.request(second.port(), "DELETE", "/files/gone").status());
+        assertEquals(
+                204, RawHttp.request(second.port(), "DELETE", "/files/gone").status());
 
         assertEquals(404, RawHttp.request(first.port(), "GET", "/files/gone").status());
         assertFalse(S3ProxyServer.exists(client, bucket, "gone"));
@@ -164,13 +174,16 @@ class ObjectStorageTest {
     void anUploadPastTheLimitIs413AndLeavesNoObjectAndNoMultipartUpload() throws Exception {
         byte[] declared = random((12 << 20) + 1, 3);
         try (RawHttp http = new RawHttp(first.port())) {
-            http.putHead("/files/declared", declared.length);   // answered from the headers alone
+            http.putHead("/files/declared", declared.length); // answered from the headers alone
             assertEquals(413, http.readAnswer().status());
         }
 
-        HttpResponse<String> streamed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri(first, "/files/streamed"))
-                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(declared))).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> streamed = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(uri(first, "/files/streamed"))
+                                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(declared)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertEquals(413, streamed.statusCode(), streamed.body());
         RecordingEvents.Outcome outcome = events.next();
@@ -188,24 +201,38 @@ class ObjectStorageTest {
 
         IOException refused = assertThrows(IOException.class, () -> FileServer.start(config));
 
-        assertTrue(refused.getMessage().startsWith("cannot use bucket s3://no-such-bucket at " + s3.endpoint()),
+        assertTrue(
+                refused.getMessage().startsWith("cannot use bucket s3://no-such-bucket at " + s3.endpoint()),
                 refused.getMessage());
     }
 
     @Test
     void twoServerProcessesSharingTheBucketServeEachOthersUploads() throws Exception {
-        List<String> credentials = List.of("-D" + ACCESS_KEY + "=" + S3ProxyServer.IDENTITY,
-                "-D" + SECRET_KEY + "=" + S3ProxyServer.CREDENTIAL);
-        List<String> args = List.of("--port", "0", "--storage", "s3://" + bucket, "--s3-endpoint", s3.endpoint().toString());
-        try (ChildJvm one = server("server one", credentials, args); ChildJvm two = server("server two", credentials, args)) {
+        List<String> credentials = List.of(
+                "-D" + ACCESS_KEY + "=" + S3ProxyServer.IDENTITY, "-D" + SECRET_KEY + "=" + S3ProxyServer.CREDENTIAL);
+        List<String> args = List.of(
+                "--port",
+                "0",
+                "--storage",
+                "s3://" + bucket,
+                "--s3-endpoint",
+                s3.endpoint().toString());
+        try (ChildJvm one = server("server one", credentials, args);
+                ChildJvm two = server("server two", credentials, args)) {
             byte[] fromOne = random(1024 * 1024, 4);
             byte[] fromTwo = "a small file".getBytes(StandardCharsets.UTF_8);
 
-            assertEquals(201, RawHttp.put(one.port(), "/files/from-one", fromOne).status());
-            assertEquals(201, RawHttp.put(two.port(), "/files/from-two", fromTwo).status());
+            assertEquals(
+                    201, RawHttp.put(one.port(), "/files/from-one", fromOne).status());
+            assertEquals(
+                    201, RawHttp.put(two.port(), "/files/from-two", fromTwo).status());
 
-            assertArrayEquals(fromOne, RawHttp.request(two.port(), "GET", "/files/from-one").bytes());
-            assertArrayEquals(fromTwo, RawHttp.request(one.port(), "GET", "/files/from-two").bytes());
+            assertArrayEquals(
+                    fromOne,
+                    RawHttp.request(two.port(), "GET", "/files/from-one").bytes());
+            assertArrayEquals(
+                    fromTwo,
+                    RawHttp.request(one.port(), "GET", "/files/from-two").bytes());
             RawHttp.Answer range = RawHttp.request(one.port(), "GET", "/files/from-two", "Range: bytes=2-6\r\n");
             assertEquals(206, range.status());
             assertEquals("small", range.body());
@@ -215,14 +242,19 @@ class ObjectStorageTest {
 
     @Test
     void mainRefusesABucketForABlockingLane() {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
                 () -> ServerConfig.loopback(Lane.A, directory).withBucket(new S3Bucket("b", null, "us-east-1")));
         assertTrue(refused.getMessage().startsWith("a bucket is served by lane C only"), refused.getMessage());
     }
 
     private static ChildJvm server(String name, List<String> jvmOptions, List<String> args) throws IOException {
-        ChildJvm server = ChildJvm.main(name, "io.sluice.server.Main").maxHeap("256m").exitOnOutOfMemory()
-                .options(jvmOptions).args(args).start();
+        ChildJvm server = ChildJvm.main(name, "io.sluice.server.Main")
+                .maxHeap("256m")
+                .exitOnOutOfMemory()
+                .options(jvmOptions)
+                .args(args)
+                .start();
         server.awaitReady();
         return server;
     }

@@ -78,8 +78,8 @@ final class RawHttp implements AutoCloseable {
     /** As above with extra header lines, each ending in CRLF. */
     static Answer request(int port, String method, String target, String headers) throws IOException {
         try (RawHttp http = new RawHttp(port)) {
-            http.send(method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers
-                    + "Connection: close\r\n\r\n");
+            http.send(
+                    method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "Connection: close\r\n\r\n");
             return http.readAnswer();
         }
     }
@@ -100,7 +100,8 @@ final class RawHttp implements AutoCloseable {
         long length = -1;
         for (String line : head.split("\r\n")) {
             if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                length = Long.parseLong(line.substring("content-length:".length()).trim());
+                length = Long.parseLong(
+                        line.substring("content-length:".length()).trim());
             }
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();

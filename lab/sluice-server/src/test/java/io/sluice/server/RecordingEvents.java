@@ -7,8 +7,7 @@ import java.util.concurrent.TimeUnit;
 /** Upload outcomes as a queue, so tests wait for the server to finish instead of sleeping. */
 final class RecordingEvents implements UploadEvents {
 
-    record Outcome(String name, boolean stored, String sha256Hex, Throwable cause) {
-    }
+    record Outcome(String name, boolean stored, String sha256Hex, Throwable cause) {}
 
     private final BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
 

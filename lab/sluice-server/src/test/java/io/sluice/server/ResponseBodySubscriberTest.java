@@ -138,7 +138,7 @@ class ResponseBodySubscriberTest {
         assertFalse(ChunkPool.isLent(chunks.get(0)));
         assertTrue(upstream.cancelled);
         assertTrue(done.isCompletedExceptionally());
-        subscriber.onNext(chunks.get(1));              // requested before the write failed
+        subscriber.onNext(chunks.get(1)); // requested before the write failed
         assertFalse(ChunkPool.isLent(chunks.get(1)));
         assertEveryChunkBack();
     }
@@ -170,8 +170,8 @@ class ResponseBodySubscriberTest {
 
     /** {@code count} chunks lent by a read of a file of that many chunks, held by the test until handed on. */
     private List<ByteBuffer> lend(int count) throws Exception {
-        Path file = Files.write(directory.resolve("chunks-" + count),
-                FileServerTest.randomBytes(count * CHUNK_BYTES, count));
+        Path file = Files.write(
+                directory.resolve("chunks-" + count), FileServerTest.randomBytes(count * CHUNK_BYTES, count));
         List<ByteBuffer> chunks = new ArrayList<>();
         CompletableFuture<Void> read = new CompletableFuture<>();
         ReadOptions lent = ReadOptions.defaults().withLentChunks(pool);
@@ -206,8 +206,7 @@ class ResponseBodySubscriberTest {
         }
     }
 
-    record Write(boolean last, ByteBuffer buffer, Callback callback) {
-    }
+    record Write(boolean last, ByteBuffer buffer, Callback callback) {}
 
     /**
      * A Jetty {@link Response} whose only working method is {@code write}: it records each write and
@@ -216,16 +215,16 @@ class ResponseBodySubscriberTest {
     private static final class Writes {
 
         private final boolean succeedAtOnce;
-        private final List<Write> writes = new ArrayList<>();  // test thread only
-        Throwable failAtOnce;                                  // test thread only
+        private final List<Write> writes = new ArrayList<>(); // test thread only
+        Throwable failAtOnce; // test thread only
 
         Writes(boolean succeedAtOnce) {
             this.succeedAtOnce = succeedAtOnce;
         }
 
         Response response() {
-            return (Response) Proxy.newProxyInstance(Response.class.getClassLoader(), new Class<?>[] {Response.class},
-                    (proxy, method, args) -> {
+            return (Response) Proxy.newProxyInstance(
+                    Response.class.getClassLoader(), new Class<?>[] {Response.class}, (proxy, method, args) -> {
                         if (method.getName().equals("write") && args.length == 3 && args[1] instanceof ByteBuffer) {
                             Callback callback = (Callback) args[2];
                             writes.add(new Write((Boolean) args[0], (ByteBuffer) args[1], callback));
@@ -256,8 +255,8 @@ class ResponseBodySubscriberTest {
     /** The publisher's side of the subscription, as the subscriber uses it. */
     private static final class Upstream implements Flow.Subscription {
 
-        long requested;                                        // test thread only
-        boolean cancelled;                                     // test thread only
+        long requested; // test thread only
+        boolean cancelled; // test thread only
 
         @Override
         public void request(long n) {

@@ -16,16 +16,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ChannelPublisher implements BytePublisher {
 
-    private final ReadSource.Opener opener;         // called by each read's drain
-    private final ReadSource.Check check;           // called by each read's drain; null: none
+    private final ReadSource.Opener opener; // called by each read's drain
+    private final ReadSource.Check check; // called by each read's drain; null: none
     private final ChunkSupply supply;
     private final Executor executor;
     private final String description;
-    private final Closeable singleUseResource;      // handed to the first read, which closes it (R4); null: cold source
-    private final AtomicBoolean subscribedOnce;     // any subscribing thread; null: cold source
+    private final Closeable singleUseResource; // handed to the first read, which closes it (R4); null: cold source
+    private final AtomicBoolean subscribedOnce; // any subscribing thread; null: cold source
 
-    private ChannelPublisher(ReadSource.Opener opener, ReadSource.Check check, ChunkSupply supply,
-                             Executor executor, String description, Closeable singleUseResource) {
+    private ChannelPublisher(
+            ReadSource.Opener opener,
+            ReadSource.Check check,
+            ChunkSupply supply,
+            Executor executor,
+            String description,
+            Closeable singleUseResource) {
         this.opener = opener;
         this.check = check;
         this.supply = supply;
@@ -36,8 +41,8 @@ public final class ChannelPublisher implements BytePublisher {
     }
 
     /** A publisher whose every subscriber opens the source anew. */
-    public static ChannelPublisher cold(ReadSource.Opener opener, ChunkSupply supply,
-                                        Executor executor, String description) {
+    public static ChannelPublisher cold(
+            ReadSource.Opener opener, ChunkSupply supply, Executor executor, String description) {
         return new ChannelPublisher(opener, null, supply, executor, description, null);
     }
 
@@ -45,10 +50,14 @@ public final class ChannelPublisher implements BytePublisher {
      * A publisher whose every subscriber opens the source anew, after its read has run
      * {@code check} without waiting for a request (R8 in {@link ReadSubscription}).
      */
-    public static ChannelPublisher cold(ReadSource.Opener opener, ReadSource.Check check,
-                                        ChunkSupply supply, Executor executor, String description) {
-        return new ChannelPublisher(opener, Objects.requireNonNull(check, "check"), supply,
-                executor, description, null);
+    public static ChannelPublisher cold(
+            ReadSource.Opener opener,
+            ReadSource.Check check,
+            ChunkSupply supply,
+            Executor executor,
+            String description) {
+        return new ChannelPublisher(
+                opener, Objects.requireNonNull(check, "check"), supply, executor, description, null);
     }
 
     /**
@@ -60,10 +69,10 @@ public final class ChannelPublisher implements BytePublisher {
      * @param opener wraps {@code resource} in a source, at the first request
      * @param resource the user's channel or stream, which the library now owns
      */
-    public static ChannelPublisher singleUse(ReadSource.Opener opener, Closeable resource, ChunkSupply supply,
-                                             Executor executor, String description) {
-        return new ChannelPublisher(opener, null, supply, executor, description,
-                Objects.requireNonNull(resource, "resource"));
+    public static ChannelPublisher singleUse(
+            ReadSource.Opener opener, Closeable resource, ChunkSupply supply, Executor executor, String description) {
+        return new ChannelPublisher(
+                opener, null, supply, executor, description, Objects.requireNonNull(resource, "resource"));
     }
 
     @Override
@@ -73,12 +82,12 @@ public final class ChannelPublisher implements BytePublisher {
         ReadSource.Check precondition = check;
         Closeable owned = singleUseResource;
         if (subscribedOnce != null && !subscribedOnce.compareAndSet(false, true)) {
-            owned = null;                                // the first subscriber's, not ours to close
-            precondition = () -> {                       // §1.9: refused with onError after onSubscribe
-                throw new IllegalStateException("§1.11: " + description
-                        + " can be read once and already has a subscriber");
+            owned = null; // the first subscriber's, not ours to close
+            precondition = () -> { // §1.9: refused with onError after onSubscribe
+                throw new IllegalStateException(
+                        "§1.11: " + description + " can be read once and already has a subscriber");
             };
-            source = cancelled -> {                      // never reached: the check fails first
+            source = cancelled -> { // never reached: the check fails first
                 throw new IllegalStateException("§1.11: " + description + " was already read");
             };
         }

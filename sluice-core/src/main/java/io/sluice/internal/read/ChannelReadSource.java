@@ -1,6 +1,7 @@
 package io.sluice.internal.read;
 
 import io.sluice.internal.Readiness;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,20 +20,20 @@ import java.util.function.BooleanSupplier;
  */
 public final class ChannelReadSource implements ReadSource {
 
-    private final ReadableByteChannel channel;      // read and closed by the drain; abort() closes it too
-    private final Readiness readiness;              // used by the drain only
-    private long toSkip;                            // drain-confined: bytes still to skip
-    private long left;                              // drain-confined: bytes left; MAX_VALUE: open-ended
-    private final boolean exact;                    // ending before the range's end is an error
-    private final BooleanSupplier cancelled;        // a read ended by a cancel is no shortfall
+    private final ReadableByteChannel channel; // read and closed by the drain; abort() closes it too
+    private final Readiness readiness; // used by the drain only
+    private long toSkip; // drain-confined: bytes still to skip
+    private long left; // drain-confined: bytes left; MAX_VALUE: open-ended
+    private final boolean exact; // ending before the range's end is an error
+    private final BooleanSupplier cancelled; // a read ended by a cancel is no shortfall
 
     public ChannelReadSource(ReadableByteChannel channel, long offset, long length, BooleanSupplier cancelled) {
         this(channel, offset, length, false, cancelled);
     }
 
     /** As above; with {@code exact}, a channel that ends before the range's end fails the read. */
-    public ChannelReadSource(ReadableByteChannel channel, long offset, long length, boolean exact,
-                             BooleanSupplier cancelled) {
+    public ChannelReadSource(
+            ReadableByteChannel channel, long offset, long length, boolean exact, BooleanSupplier cancelled) {
         this.channel = channel;
         this.readiness = new Readiness(channel, SelectionKey.OP_READ, cancelled);
         this.toSkip = offset;
@@ -78,15 +79,15 @@ public final class ChannelReadSource implements ReadSource {
     }
 
     private int readSome(ByteBuffer dst) throws IOException {
-        for (;;) {
+        for (; ; ) {
             int n = channel.read(dst);
             if (n != 0 || !dst.hasRemaining()) {
                 if (n > 0) {
-                    readiness.progressed();    // the next stall backs off from 1 µs again
+                    readiness.progressed(); // the next stall backs off from 1 µs again
                 }
                 return n;
             }
-            if (!readiness.await()) {          // cancelled while waiting
+            if (!readiness.await()) { // cancelled while waiting
                 return -1;
             }
         }

@@ -10,8 +10,8 @@ import io.sluice.internal.ChunkArena;
 public final class ChunkSupply {
 
     private final int chunkSizeBytes;
-    private final ChunkArena arena;                 // null: owned chunks
-    private final LentChunks lentChunks;            // every read's, having no state; null unless lent from a pooling arena
+    private final ChunkArena arena; // null: owned chunks
+    private final LentChunks lentChunks; // every read's, having no state; null unless lent from a pooling arena
 
     private ChunkSupply(int chunkSizeBytes, ChunkArena arena) {
         this.chunkSizeBytes = chunkSizeBytes;
@@ -27,8 +27,8 @@ public final class ChunkSupply {
     /** Chunks of at most {@code chunkSizeBytes} lent from {@code arena}. */
     public static ChunkSupply lent(ChunkArena arena, int chunkSizeBytes) {
         if (chunkSizeBytes > arena.chunkSizeBytes()) {
-            throw new IllegalArgumentException("chunk size " + chunkSizeBytes
-                    + " is larger than the pool's chunks of " + arena.chunkSizeBytes() + " bytes");
+            throw new IllegalArgumentException("chunk size " + chunkSizeBytes + " is larger than the pool's chunks of "
+                    + arena.chunkSizeBytes() + " bytes");
         }
         return new ChunkSupply(chunkSizeBytes, arena);
     }

@@ -26,12 +26,13 @@ public final class FileReadSource implements ReadSource {
 
     /** The open's options, one set for every read: the varargs form copies them into a new set each time. */
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+
     private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
 
     private final Path path;
-    private final FileChannel channel;              // used by the drain only
+    private final FileChannel channel; // used by the drain only
     private final long end;
-    private long position;                          // drain-confined: next byte to read
+    private long position; // drain-confined: next byte to read
 
     private FileReadSource(Path path, FileChannel channel, long offset, long end) {
         this.path = path;
@@ -71,8 +72,8 @@ public final class FileReadSource implements ReadSource {
         try {
             long size = channel.size();
             if (exact && length != Long.MAX_VALUE && (offset > size || size - offset < length)) {
-                throw new EOFException(path + ": file has " + size + " bytes, shorter than the range of "
-                        + length + " bytes from byte " + offset);
+                throw new EOFException(path + ": file has " + size + " bytes, shorter than the range of " + length
+                        + " bytes from byte " + offset);
             }
             long start = Math.min(offset, size);
             long end = length > size - start ? size : start + length;
@@ -131,8 +132,8 @@ public final class FileReadSource implements ReadSource {
         }
         int n = channel.read(dst, position);
         if (n < 0) {
-            throw new EOFException(path + ": file shrank while being read: end of file at byte "
-                    + position + ", expected " + end + " bytes");
+            throw new EOFException(path + ": file shrank while being read: end of file at byte " + position
+                    + ", expected " + end + " bytes");
         }
         position += n;
         return n;

@@ -2,6 +2,7 @@ package io.sluice.internal.read;
 
 import io.sluice.internal.ChunkArena;
 import io.sluice.internal.Loans;
+
 import java.nio.ByteBuffer;
 
 /**

@@ -16,15 +16,17 @@ import java.io.IOException;
 public final class OutsideClosableSource {
 
     private final AbortGate gate = new AbortGate();
-    private volatile ReadSource opened;          // the read's drain, under the gate -> closeNow(), under it
+    private volatile ReadSource opened; // the read's drain, under the gate -> closeNow(), under it
 
     /** The opener of the read: {@code opener} runs under the gate (G1). */
     public ReadSource.Opener wrap(ReadSource.Opener opener, Object what) {
-        return cancelled -> gate.open(() -> {
-            ReadSource source = opener.open(cancelled);
-            opened = source;
-            return source;
-        }, what);
+        return cancelled -> gate.open(
+                () -> {
+                    ReadSource source = opener.open(cancelled);
+                    opened = source;
+                    return source;
+                },
+                what);
     }
 
     /** From any thread: closes the source, or keeps it from being opened; idempotent. */

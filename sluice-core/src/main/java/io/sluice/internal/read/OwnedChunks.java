@@ -21,8 +21,8 @@ import java.util.function.UnaryOperator;
 final class OwnedChunks implements ReadBuffers {
 
     private final int chunkSizeBytes;
-    private final UnaryOperator<ByteBuffer> emitted;   // the drain: what an emitted chunk becomes (owned: itself)
-    private ByteBuffer spare;                 // drain-confined: a read buffer not emitted, for the next read; null: none
+    private final UnaryOperator<ByteBuffer> emitted; // the drain: what an emitted chunk becomes (owned: itself)
+    private ByteBuffer spare; // drain-confined: a read buffer not emitted, for the next read; null: none
 
     OwnedChunks(int chunkSizeBytes) {
         this(chunkSizeBytes, UnaryOperator.identity());
@@ -55,7 +55,7 @@ final class OwnedChunks implements ReadBuffers {
         read.flip();
         int n = read.remaining();
         if (n > read.capacity() / 2) {
-            return emitted.apply(read);       // at most twice its bytes: emitted as it is, no copy
+            return emitted.apply(read); // at most twice its bytes: emitted as it is, no copy
         }
         spare = read;
         return n == 0 ? null : emitted.apply(ByteBuffer.allocate(n).put(read).flip());
@@ -63,6 +63,6 @@ final class OwnedChunks implements ReadBuffers {
 
     @Override
     public void unused(ByteBuffer read) {
-        spare = read;                         // never emitted, so never lent: nothing to give back
+        spare = read; // never emitted, so never lent: nothing to give back
     }
 }

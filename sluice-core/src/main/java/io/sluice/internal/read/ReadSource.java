@@ -64,6 +64,5 @@ public interface ReadSource extends Closeable {
      * return promptly (§3.5). The default does nothing: a source whose reads never wait on a peer
      * (a file) is closed by the drain's next pass.
      */
-    default void abort() {
-    }
+    default void abort() {}
 }

@@ -51,7 +51,7 @@ final class ReadSubscription implements Subscription {
     private static final long YIELD_AFTER_BYTES = 1024 * 1024;
     private static final int YIELD_AFTER_CHUNKS = 64;
     private static final System.Logger LOG = System.getLogger(ReadSubscription.class.getName());
-    private static final VarHandle REQUESTED;     // a field, not an AtomicLong: one object less per read
+    private static final VarHandle REQUESTED; // a field, not an AtomicLong: one object less per read
 
     static {
         try {
@@ -61,21 +61,21 @@ final class ReadSubscription implements Subscription {
         }
     }
 
-    private final ReadSource.Opener opener;                   // called by the drain (R3)
-    private final ReadSource.Check check;                     // called by the drain (R8); null: none
-    private final Closeable unopened;                         // closed by the drain if never opened (R4); null: none
-    private final ReadBuffers chunks;                         // used by the drain only
+    private final ReadSource.Opener opener; // called by the drain (R3)
+    private final ReadSource.Check check; // called by the drain (R8); null: none
+    private final Closeable unopened; // closed by the drain if never opened (R4); null: none
+    private final ReadBuffers chunks; // used by the drain only
     private final SerialDrain drain;
 
-    private volatile long requested;                          // any thread adds (R7) -> drain, which takes (R2); through REQUESTED
-    private volatile boolean cancelled;                       // any thread -> drain
-    private volatile long invalidRequest;                     // any thread -> drain (R6); 0: none
+    private volatile long requested; // any thread adds (R7) -> drain, which takes (R2); through REQUESTED
+    private volatile boolean cancelled; // any thread -> drain
+    private volatile long invalidRequest; // any thread -> drain (R6); 0: none
 
-    private volatile Subscriber<? super ByteBuffer> downstream;   // cancel() and drain clear (§3.13) -> start(), drain
-    private ReadSource source;                                // drain-confined
-    private volatile ReadSource abortable;                    // drain -> cancel(): the open source (R9)
-    private boolean done;                                     // drain-confined
-    private boolean checked;                                  // drain-confined
+    private volatile Subscriber<? super ByteBuffer> downstream; // cancel() and drain clear (§3.13) -> start(), drain
+    private ReadSource source; // drain-confined
+    private volatile ReadSource abortable; // drain -> cancel(): the open source (R9)
+    private boolean done; // drain-confined
+    private boolean checked; // drain-confined
 
     /**
      * Creates the read on the subscribing thread, its drain held until {@link #start()}.
@@ -84,8 +84,13 @@ final class ReadSubscription implements Subscription {
      *     wraps; closed if the read ends before opening it. {@code null} for sources the opener
      *     creates (nothing exists to close before the open)
      */
-    ReadSubscription(Subscriber<? super ByteBuffer> downstream, ReadSource.Opener opener,
-                     ReadSource.Check check, Closeable unopened, ChunkSupply supply, Executor executor) {
+    ReadSubscription(
+            Subscriber<? super ByteBuffer> downstream,
+            ReadSource.Opener opener,
+            ReadSource.Check check,
+            Closeable unopened,
+            ChunkSupply supply,
+            Executor executor) {
         this.downstream = downstream;
         this.opener = opener;
         this.check = check;
@@ -98,12 +103,12 @@ final class ReadSubscription implements Subscription {
     void start() {
         try {
             downstream.onSubscribe(this);
-        } catch (Throwable t) {             // §2.13 violated by the subscriber: treat as cancelled
+        } catch (Throwable t) { // §2.13 violated by the subscriber: treat as cancelled
             cancelled = true;
             LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
         }
         if (check != null) {
-            drain.signal();                 // R8: the check's pass runs without waiting for demand
+            drain.signal(); // R8: the check's pass runs without waiting for demand
         }
         drain.release();
     }
@@ -111,11 +116,11 @@ final class ReadSubscription implements Subscription {
     @Override
     public void request(long n) {
         if (n <= 0) {
-            invalidRequest = n == 0 ? Long.MIN_VALUE : n;        // R6; MIN_VALUE stands for 0
+            invalidRequest = n == 0 ? Long.MIN_VALUE : n; // R6; MIN_VALUE stands for 0
         } else {
             long current;
             long sum;
-            do {                                                 // R7
+            do { // R7
                 current = requested;
                 sum = current + n < 0 ? Long.MAX_VALUE : current + n;
             } while (!REQUESTED.compareAndSet(this, current, sum));
@@ -125,11 +130,11 @@ final class ReadSubscription implements Subscription {
 
     @Override
     public void cancel() {
-        cancelled = true;                                        // R4
-        downstream = null;               // §3.13, at once: a pass that reads null stops without a signal
-        ReadSource open = abortable;     // read after the write above; open() writes, then reads `cancelled`
+        cancelled = true; // R4
+        downstream = null; // §3.13, at once: a pass that reads null stops without a signal
+        ReadSource open = abortable; // read after the write above; open() writes, then reads `cancelled`
         if (open != null) {
-            open.abort();                                        // R9
+            open.abort(); // R9
         }
         drain.signal();
     }
@@ -154,8 +159,10 @@ final class ReadSubscription implements Subscription {
         }
         long invalid = invalidRequest;
         if (invalid != 0) {
-            finish(new IllegalArgumentException("§3.9: request(n) must be positive, was "
-                    + (invalid == Long.MIN_VALUE ? 0 : invalid)), true);
+            finish(
+                    new IllegalArgumentException(
+                            "§3.9: request(n) must be positive, was " + (invalid == Long.MIN_VALUE ? 0 : invalid)),
+                    true);
             return false;
         }
         if (requested == 0) {
@@ -168,7 +175,7 @@ final class ReadSubscription implements Subscription {
         int chunksThisPass = 0;
         while (requested > 0) {
             if (cancelled || invalidRequest != 0) {
-                return true;                 // handled at the top of the next pass
+                return true; // handled at the top of the next pass
             }
             ByteBuffer chunk = null;
             boolean ended;
@@ -177,20 +184,20 @@ final class ReadSubscription implements Subscription {
                 ended = fill(chunk);
             } catch (Throwable t) {
                 if (chunk != null) {
-                    chunks.unused(chunk);                        // R11
+                    chunks.unused(chunk); // R11
                 }
-                finish(t, !cancelled);                           // R9: an aborted read's exception is not signalled
+                finish(t, !cancelled); // R9: an aborted read's exception is not signalled
                 return false;
             }
             if (cancelled) {
-                chunks.unused(chunk);                            // R11
+                chunks.unused(chunk); // R11
                 finish(null, false);
                 return false;
             }
-            chunk = chunks.toEmit(chunk);                        // null: nothing read (R10)
+            chunk = chunks.toEmit(chunk); // null: nothing read (R10)
             if (chunk != null) {
                 if (requested != Long.MAX_VALUE) {
-                    REQUESTED.getAndAdd(this, -1L);              // R2
+                    REQUESTED.getAndAdd(this, -1L); // R2
                 }
                 if (!emit(chunk)) {
                     return false;
@@ -203,7 +210,7 @@ final class ReadSubscription implements Subscription {
                 return false;
             }
             if (bytesThisPass >= YIELD_AFTER_BYTES || chunksThisPass >= YIELD_AFTER_CHUNKS) {
-                return true;                                     // fairness: let others run
+                return true; // fairness: let others run
             }
         }
         return false;
@@ -214,7 +221,7 @@ final class ReadSubscription implements Subscription {
             check.check();
             return true;
         } catch (Throwable t) {
-            finish(t, true);                                     // R8
+            finish(t, true); // R8
             return false;
         }
     }
@@ -222,10 +229,10 @@ final class ReadSubscription implements Subscription {
     private boolean open() {
         try {
             source = opener.open(this::cancelledFlag);
-            abortable = source;          // R9: published before the read loop next reads `cancelled`
+            abortable = source; // R9: published before the read loop next reads `cancelled`
             return true;
         } catch (Throwable t) {
-            finish(t, !cancelled);                               // R3
+            finish(t, !cancelled); // R3
             return false;
         }
     }
@@ -245,7 +252,7 @@ final class ReadSubscription implements Subscription {
                 return true;
             }
             if (n > 0 && !fills) {
-                return false;                                    // R10: emit what the peer sent
+                return false; // R10: emit what the peer sent
             }
         }
         return false;
@@ -253,15 +260,15 @@ final class ReadSubscription implements Subscription {
 
     private boolean emit(ByteBuffer chunk) {
         Subscriber<? super ByteBuffer> subscriber = downstream;
-        if (subscriber == null) {           // cancelled meanwhile (§3.13 dropped it)
-            chunks.unused(chunk);                                // R11
+        if (subscriber == null) { // cancelled meanwhile (§3.13 dropped it)
+            chunks.unused(chunk); // R11
             finish(null, false);
             return false;
         }
         try {
             subscriber.onNext(chunk);
             return true;
-        } catch (Throwable t) {             // §2.13 violated by the subscriber: cancel, report here
+        } catch (Throwable t) { // §2.13 violated by the subscriber: cancel, report here
             LOG.log(System.Logger.Level.WARNING, "§2.13: onNext threw; subscription cancelled", t);
             finish(null, false);
             return false;
@@ -275,8 +282,8 @@ final class ReadSubscription implements Subscription {
     private void finish(Throwable error, boolean signal) {
         done = true;
         Subscriber<? super ByteBuffer> subscriber = downstream;
-        downstream = null;                                       // §3.13
-        Closeable owned = source != null ? source : unopened;   // R4: a never-opened user source too
+        downstream = null; // §3.13
+        Closeable owned = source != null ? source : unopened; // R4: a never-opened user source too
         if (owned != null) {
             try {
                 owned.close();
@@ -304,9 +311,12 @@ final class ReadSubscription implements Subscription {
 
     private void rejected(Throwable error) {
         if (!done) {
-            finish(error instanceof RejectedExecutionException
-                    ? new RejectedExecutionException("read executor rejected the read: " + error.getMessage(), error)
-                    : error, !cancelled);
+            finish(
+                    error instanceof RejectedExecutionException
+                            ? new RejectedExecutionException(
+                                    "read executor rejected the read: " + error.getMessage(), error)
+                            : error,
+                    !cancelled);
         }
     }
 }

@@ -12,12 +12,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class StreamReadSource implements ReadSource {
 
-    private final InputStream stream;                          // read by the drain; closed once, by close() or abort()
-    private final AtomicBoolean closed = new AtomicBoolean();   // any thread: close() (drain) and abort() race to close once
-    private long toSkip;                                        // drain-confined: bytes still to skip
-    private long left;                                          // drain-confined: bytes left; MAX_VALUE: open-ended
+    private final InputStream stream; // read by the drain; closed once, by close() or abort()
+    private final AtomicBoolean closed =
+            new AtomicBoolean(); // any thread: close() (drain) and abort() race to close once
+    private long toSkip; // drain-confined: bytes still to skip
+    private long left; // drain-confined: bytes left; MAX_VALUE: open-ended
 
-    private final boolean exact;                                // ending before the range's end is an error
+    private final boolean exact; // ending before the range's end is an error
 
     public StreamReadSource(InputStream stream, long offset, long length) {
         this(stream, offset, length, false);

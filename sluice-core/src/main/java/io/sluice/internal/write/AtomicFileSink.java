@@ -1,8 +1,8 @@
 package io.sluice.internal.write;
 
+import io.sluice.WriteMode;
 import io.sluice.internal.Directories;
 import io.sluice.internal.RegularFiles;
-import io.sluice.WriteMode;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -61,13 +61,20 @@ public final class AtomicFileSink extends ChannelSink {
     private static final int NAME_ATTEMPTS = 16;
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-    private enum State { NEW, OPEN, FORCED, COMMITTED, DISCARDED }
+    private enum State {
+        NEW,
+        OPEN,
+        FORCED,
+        COMMITTED,
+        DISCARDED
+    }
 
     private final Path target;
     private final WriteMode mode;
     private final Supplier<String> names;
-    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);   // drain; abort() from any thread
-    private volatile Path temporary;    // openTarget() on the drain, under the abort gate -> drain, abort() under the gate, tests
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW); // drain; abort() from any thread
+    private volatile Path
+            temporary; // openTarget() on the drain, under the abort gate -> drain, abort() under the gate, tests
 
     /** A sink replacing {@code target} ({@link WriteMode#TRUNCATE}) or creating it ({@link WriteMode#CREATE_NEW}). */
     public AtomicFileSink(Path target, WriteMode mode) {
@@ -77,8 +84,8 @@ public final class AtomicFileSink extends ChannelSink {
     /** As above, drawing temporary names from {@code names} (tests plant files at known names). */
     public AtomicFileSink(Path target, WriteMode mode, Supplier<String> names) {
         if (mode == WriteMode.APPEND) {
-            throw new IllegalArgumentException("atomic replace cannot append to " + target
-                    + ": use WriteMode.TRUNCATE or CREATE_NEW");
+            throw new IllegalArgumentException(
+                    "atomic replace cannot append to " + target + ": use WriteMode.TRUNCATE or CREATE_NEW");
         }
         this.target = target.toAbsolutePath();
         this.mode = mode;
@@ -96,7 +103,7 @@ public final class AtomicFileSink extends ChannelSink {
         if (directory == null) {
             throw new FileSystemException(target.toString(), null, "has no parent directory to write into");
         }
-        openChannel(() -> createTemporary(directory));   // K1: never after an abort
+        openChannel(() -> createTemporary(directory)); // K1: never after an abort
         state.compareAndSet(State.NEW, State.OPEN);
     }
 
@@ -118,8 +125,8 @@ public final class AtomicFileSink extends ChannelSink {
         FileAttribute<?>[] attributes = posix
                 ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
                 : new FileAttribute<?>[0];
-        Set<OpenOption> options = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
-                LinkOption.NOFOLLOW_LINKS);
+        Set<OpenOption> options =
+                Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS);
         FileAlreadyExistsException collision = null;
         for (int attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
             Path candidate = directory.resolve(names.get());
@@ -128,10 +135,12 @@ public final class AtomicFileSink extends ChannelSink {
                 temporary = candidate;
                 return channel;
             } catch (FileAlreadyExistsException e) {
-                collision = e;                    // A1: something is planted there; never open it
+                collision = e; // A1: something is planted there; never open it
             }
         }
-        FileSystemException failure = new FileSystemException(target.toString(), null,
+        FileSystemException failure = new FileSystemException(
+                target.toString(),
+                null,
                 "no unused temporary name after " + NAME_ATTEMPTS + " attempts in " + directory);
         failure.initCause(collision);
         throw failure;
@@ -139,7 +148,7 @@ public final class AtomicFileSink extends ChannelSink {
 
     @Override
     public void force() throws IOException {
-        super.force();                            // a cancellation once aborted
+        super.force(); // a cancellation once aborted
         state.compareAndSet(State.OPEN, State.FORCED);
     }
 
@@ -153,8 +162,7 @@ public final class AtomicFileSink extends ChannelSink {
         if (current == State.COMMITTED) {
             return;
         }
-        if ((current != State.OPEN && current != State.FORCED)
-                || !state.compareAndSet(current, State.COMMITTED)) {
+        if ((current != State.OPEN && current != State.FORCED) || !state.compareAndSet(current, State.COMMITTED)) {
             state.set(State.DISCARDED);
             discard();
             throw new IOException("atomic write to " + target + " was abandoned before its commit");
@@ -164,10 +172,10 @@ public final class AtomicFileSink extends ChannelSink {
                 ((FileChannel) channel()).force(true);
             }
             closeChannel();
-            RegularFiles.requireRegularOrAbsent(target);   // a node made there meanwhile is never replaced
+            RegularFiles.requireRegularOrAbsent(target); // a node made there meanwhile is never replaced
             copyPermissionsOfReplacedFile();
             if (mode == WriteMode.CREATE_NEW) {
-                Files.createLink(target, temporary);   // fails if the target appeared meanwhile
+                Files.createLink(target, temporary); // fails if the target appeared meanwhile
             } else {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
             }
@@ -177,7 +185,7 @@ public final class AtomicFileSink extends ChannelSink {
             throw e;
         }
         if (mode == WriteMode.CREATE_NEW) {
-            deleteTemporary(null);                     // the target is in place; a left link is only litter
+            deleteTemporary(null); // the target is in place; a left link is only litter
         }
         Directories.force(target.getParent());
     }
@@ -186,7 +194,7 @@ public final class AtomicFileSink extends ChannelSink {
     @Override
     public void close() throws IOException {
         if (state.getAndUpdate(current -> current == State.COMMITTED ? current : State.DISCARDED) == State.COMMITTED) {
-            super.close();                             // the channel is already closed
+            super.close(); // the channel is already closed
         } else {
             discard();
         }
@@ -196,9 +204,9 @@ public final class AtomicFileSink extends ChannelSink {
     @Override
     protected void abortUnderGate() {
         if (state.getAndUpdate(current -> current == State.COMMITTED ? current : State.DISCARDED) == State.COMMITTED) {
-            return;                                    // the commit won: the target is its business
+            return; // the commit won: the target is its business
         }
-        super.abortUnderGate();                        // closes the channel: no write or force reaches it
+        super.abortUnderGate(); // closes the channel: no write or force reaches it
         deleteTemporary(null);
     }
 
@@ -247,8 +255,8 @@ public final class AtomicFileSink extends ChannelSink {
         }
         PosixFileAttributes replaced;
         try {
-            replaced = Files.readAttributes(target, PosixFileAttributes.class);   // through a link: its file's
-        } catch (NoSuchFileException none) {                                   // new, or a dangling link
+            replaced = Files.readAttributes(target, PosixFileAttributes.class); // through a link: its file's
+        } catch (NoSuchFileException none) { // new, or a dangling link
             Files.setPosixFilePermissions(temporary, NewFilePermissions.of(temporary.getParent()));
             return;
         }

@@ -30,8 +30,7 @@ public final class AtomicTemporaries {
     private static final Pattern NAME = Pattern.compile("\\.sluice-[0-9a-f]{32}\\.tmp");
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private AtomicTemporaries() {
-    }
+    private AtomicTemporaries() {}
 
     /** A fresh unpredictable temporary file name (not a path). */
     public static String newName() {
@@ -64,14 +63,15 @@ public final class AtomicTemporaries {
         Instant newest = Instant.now().minus(minimumAge);
         int removed = 0;
         IOException failure = null;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory,
-                entry -> isTemporaryName(entry.getFileName().toString()))) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(
+                directory, entry -> isTemporaryName(entry.getFileName().toString()))) {
             for (Path entry : entries) {
                 try {
-                    BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class,
-                            LinkOption.NOFOLLOW_LINKS);
+                    BasicFileAttributes attributes =
+                            Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     boolean ours = attributes.isRegularFile() || attributes.isSymbolicLink();
-                    if (ours && !attributes.lastModifiedTime().toInstant().isAfter(newest)
+                    if (ours
+                            && !attributes.lastModifiedTime().toInstant().isAfter(newest)
                             && Files.deleteIfExists(entry)) {
                         removed++;
                     }

@@ -31,33 +31,31 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, ByteBuffer>, Flow.Subscription {
 
     private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>(); // upstream -> drain
-    private final AtomicLong requested = new AtomicLong();                   // downstream -> drain
+    private final AtomicLong requested = new AtomicLong(); // downstream -> drain
     private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false);
-    private final AtomicBoolean subscribed = new AtomicBoolean();            // subscribe, once
+    private final AtomicBoolean subscribed = new AtomicBoolean(); // subscribe, once
 
-    private volatile Flow.Subscriber<? super ByteBuffer> downstream;         // subscribe -> drain, clears
-    private volatile Flow.Subscription upstream;                             // onSubscribe, once -> drain
-    private volatile boolean listOutstanding;                                // drain sets, onNext clears
-    private volatile boolean upstreamDone;                                   // onError/onComplete -> drain
-    private volatile Throwable upstreamError;                                // onError -> drain
-    private volatile Throwable badRequest;                                   // request (§3.9) -> drain
-    private volatile boolean cancelled;                                      // cancel -> drain
+    private volatile Flow.Subscriber<? super ByteBuffer> downstream; // subscribe -> drain, clears
+    private volatile Flow.Subscription upstream; // onSubscribe, once -> drain
+    private volatile boolean listOutstanding; // drain sets, onNext clears
+    private volatile boolean upstreamDone; // onError/onComplete -> drain
+    private volatile Throwable upstreamError; // onError -> drain
+    private volatile Throwable badRequest; // request (§3.9) -> drain
+    private volatile boolean cancelled; // cancel -> drain
 
-    private boolean terminated;                                              // drain-confined
-    private boolean upstreamCancelled;                                       // drain-confined
+    private boolean terminated; // drain-confined
+    private boolean upstreamCancelled; // drain-confined
 
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
-        if (!subscribed.compareAndSet(false, true)) {                         // §1.11: single use
+        if (!subscribed.compareAndSet(false, true)) { // §1.11: single use
             subscriber.onSubscribe(new Flow.Subscription() {
                 @Override
-                public void request(long n) {
-                }
+                public void request(long n) {}
 
                 @Override
-                public void cancel() {
-                }
+                public void cancel() {}
             });
             subscriber.onError(new IllegalStateException("BufferFlattener allows one subscriber only"));
             return;
@@ -87,7 +85,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
     public void onSubscribe(Flow.Subscription subscription) {
         Objects.requireNonNull(subscription, "§2.13: subscription must not be null");
         if (upstream != null) {
-            subscription.cancel();                                            // §2.5
+            subscription.cancel(); // §2.5
             return;
         }
         upstream = subscription;
@@ -132,7 +130,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
      */
     private void passFailed(Throwable error) {
         Flow.Subscription source = upstream;
-        downstream = null;                                                    // §3.13
+        downstream = null; // §3.13
         if (source != null && !upstreamCancelled) {
             upstreamCancelled = true;
             try {
@@ -145,7 +143,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
 
     private void drainPass() {
         Flow.Subscription source = upstream;
-        Flow.Subscriber<? super ByteBuffer> target = downstream;   // null until onSubscribe returned
+        Flow.Subscriber<? super ByteBuffer> target = downstream; // null until onSubscribe returned
         if (cancelled || badRequest != null) {
             buffers.clear();
             if (source != null && !upstreamCancelled) {
@@ -154,10 +152,10 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
             }
             if (!terminated && !cancelled && target != null) {
                 terminated = true;
-                target.onError(badRequest);                                   // §3.9
+                target.onError(badRequest); // §3.9
             }
             if (terminated || cancelled) {
-                downstream = null;                                            // §3.13: drop the subscriber
+                downstream = null; // §3.13: drop the subscriber
             }
             return;
         }
@@ -169,7 +167,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
             requested.getAndUpdate(current -> current == Long.MAX_VALUE ? current : current - 1);
             target.onNext(next);
             if (cancelled || badRequest != null) {
-                return;                                                       // the next pass cleans up
+                return; // the next pass cleans up
             }
         }
         // F4, flags then queue: the upstream adds a list's buffers before it clears listOutstanding,
@@ -180,22 +178,22 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
         boolean done = upstreamDone;
         boolean listAwaited = listOutstanding;
         if (!buffers.isEmpty()) {
-            return;               // owed but not yet requested, or just added (its drain() runs a pass)
+            return; // owed but not yet requested, or just added (its drain() runs a pass)
         }
         if (done) {
             terminated = true;
-            downstream = null;                                                // §3.13: drop the subscriber
+            downstream = null; // §3.13: drop the subscriber
             Throwable error = upstreamError;
             if (error != null) {
                 target.onError(error);
             } else {
-                target.onComplete();                                          // §1.7: after the last buffer
+                target.onComplete(); // §1.7: after the last buffer
             }
             return;
         }
         if (!listAwaited && requested.get() > 0 && source != null) {
             listOutstanding = true;
-            source.request(1);                                                // F1
+            source.request(1); // F1
         }
     }
 }

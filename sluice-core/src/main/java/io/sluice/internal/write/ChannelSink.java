@@ -2,6 +2,7 @@ package io.sluice.internal.write;
 
 import io.sluice.internal.AbortGate;
 import io.sluice.internal.Readiness;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -53,12 +54,14 @@ public class ChannelSink implements WriteSink {
     private static final int ABORTED = 2;
 
     private final AbortGate gate = new AbortGate();
-    private volatile WritableByteChannel channel;   // constructor, or openChannel() on the drain under the gate -> drain, abort() (any thread)
-    private final AtomicInteger writeCall = new AtomicInteger(IDLE);   // drain: IDLE <-> WRITING (K2); abort() from any thread: ABORTED
-    private final ReentrantLock closeLock = new ReentrantLock();   // held while closing the channel (K4)
-    private boolean channelClosed;                 // under closeLock: close() on the drain, abort() on any thread
-    private Readiness readiness;                   // drain-confined
-    private Stop stop = Stop.NEVER;                // drain-confined: set by open(Stop)
+    private volatile WritableByteChannel
+            channel; // constructor, or openChannel() on the drain under the gate -> drain, abort() (any thread)
+    private final AtomicInteger writeCall =
+            new AtomicInteger(IDLE); // drain: IDLE <-> WRITING (K2); abort() from any thread: ABORTED
+    private final ReentrantLock closeLock = new ReentrantLock(); // held while closing the channel (K4)
+    private boolean channelClosed; // under closeLock: close() on the drain, abort() on any thread
+    private Readiness readiness; // drain-confined
+    private Stop stop = Stop.NEVER; // drain-confined: set by open(Stop)
 
     /** A sink over an already open channel. */
     public ChannelSink(WritableByteChannel channel) {
@@ -66,8 +69,7 @@ public class ChannelSink implements WriteSink {
     }
 
     /** For subclasses that open their channel in {@link #openTarget()}, through {@link #openChannel}. */
-    protected ChannelSink() {
-    }
+    protected ChannelSink() {}
 
     /**
      * Opens the channel, from a subclass's {@link #openTarget()} on the drain: {@code opener} runs under
@@ -77,11 +79,13 @@ public class ChannelSink implements WriteSink {
      * @throws IOException the opener's, or a cancellation when the sink was aborted first
      */
     protected final <C extends WritableByteChannel> C openChannel(AbortGate.OpenStep<C> opener) throws IOException {
-        return gate.open(() -> {
-            C opened = opener.open();
-            channel = opened;
-            return opened;
-        }, new WriteTo(this));
+        return gate.open(
+                () -> {
+                    C opened = opener.open();
+                    channel = opened;
+                    return opened;
+                },
+                new WriteTo(this));
     }
 
     /** "write to" the sink, as an abort's exception names it: formatted only if one is thrown. */
@@ -109,8 +113,7 @@ public class ChannelSink implements WriteSink {
     }
 
     /** Opens the target, for subclasses that open their own channel (through {@link #openChannel}). */
-    protected void openTarget() throws IOException {
-    }
+    protected void openTarget() throws IOException {}
 
     /** Direct staging buffers: a channel writes from them with no copy into the JDK's temporary buffers. */
     @Override
@@ -138,7 +141,7 @@ public class ChannelSink implements WriteSink {
             }
             int next = first + Math.max(run, 1);
             while (next < end && StagingBuffers.heapRun(items, next, Math.min(next + 2, end)) < 2) {
-                next++;                                // direct, or a lone heap item: gathered as it is
+                next++; // direct, or a lone heap item: gathered as it is
             }
             if (!writeGathering(items, first, next - first)) {
                 return false;
@@ -161,7 +164,7 @@ public class ChannelSink implements WriteSink {
                 staging.flip();
                 while (staging.hasRemaining()) {
                     if (!claimWriteCall()) {
-                        return false;                  // K2: aborted
+                        return false; // K2: aborted
                     }
                     int n;
                     boolean released;
@@ -171,11 +174,11 @@ public class ChannelSink implements WriteSink {
                         released = releaseWriteCall();
                     }
                     if (!released) {
-                        return false;                  // K2: aborted during the call
+                        return false; // K2: aborted during the call
                     }
                     if (n > 0) {
                         if (readiness != null) {
-                            readiness.progressed();    // the next stall backs off from 1 µs again
+                            readiness.progressed(); // the next stall backs off from 1 µs again
                         }
                     } else if (!awaitWritable()) {
                         return false;
@@ -211,7 +214,7 @@ public class ChannelSink implements WriteSink {
         int end = offset + count;
         while (first < end) {
             if (!claimWriteCall()) {
-                return false;                          // K2: aborted
+                return false; // K2: aborted
             }
             long n;
             boolean released;
@@ -225,7 +228,7 @@ public class ChannelSink implements WriteSink {
                 released = releaseWriteCall();
             }
             if (!released) {
-                return false;                          // K2: aborted during the call
+                return false; // K2: aborted during the call
             }
             while (first < end && !items[first].hasRemaining()) {
                 first++;
@@ -301,7 +304,7 @@ public class ChannelSink implements WriteSink {
         int call = writeCall.getAndSet(ABORTED);
         if (call != WRITING || channel instanceof InterruptibleChannel) {
             try {
-                closeChannel();               // K3: a blocked JDK call ends (AsynchronousCloseException)
+                closeChannel(); // K3: a blocked JDK call ends (AsynchronousCloseException)
             } catch (IOException ignored) {
                 // the write is cancelled anyway; the drain's close() reports nothing further
             }

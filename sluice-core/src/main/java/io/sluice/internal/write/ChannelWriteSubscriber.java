@@ -1,9 +1,9 @@
 package io.sluice.internal.write;
 
+import io.sluice.WriteOptions;
 import io.sluice.internal.Loans;
 import io.sluice.internal.OperationFuture;
 import io.sluice.internal.SerialDrain;
-import io.sluice.WriteOptions;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
@@ -23,21 +23,21 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
     private final WriteSink sink;
-    private final WriteLedger ledger;                    // its receiving methods from onNext, the rest from the drain
-    private final WriteReports reports;                  // listener and JFR: onNext notes, the drain reports
+    private final WriteLedger ledger; // its receiving methods from onNext, the rest from the drain
+    private final WriteReports reports; // listener and JFR: onNext notes, the drain reports
     private final OperationFuture<Long> result = new OperationFuture<>();
     private final SerialDrain drain;
-    private final WriteEnd end;                          // drain-confined, then the finisher's (W9)
+    private final WriteEnd end; // drain-confined, then the finisher's (W9)
     private final String target;
-    private final String operation;                      // "write to " + target, for refusals: built once, not per item
+    private final String operation; // "write to " + target, for refusals: built once, not per item
 
-    private final WriteQueue queue;                      // onNext -> drain (W8)
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
-    private volatile Throwable upstreamError;            // onError -> drain: ends the write once what came before is written (W11)
-    private final Upstream upstream = new Upstream();    // attached by onSubscribe, called from the drain (W1)
-    private volatile boolean aborted;                    // any thread -> drain: the stage was completed from outside
-    private volatile boolean terminated;                 // drain -> onNext: late items are dropped
-    private boolean opened;                              // drain-confined
+    private final WriteQueue queue; // onNext -> drain (W8)
+    private final AtomicReference<Throwable> failure = new AtomicReference<>(); // any thread -> drain; first wins
+    private volatile Throwable upstreamError; // onError -> drain: ends the write once what came before is written (W11)
+    private final Upstream upstream = new Upstream(); // attached by onSubscribe, called from the drain (W1)
+    private volatile boolean aborted; // any thread -> drain: the stage was completed from outside
+    private volatile boolean terminated; // drain -> onNext: late items are dropped
+    private boolean opened; // drain-confined
 
     public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, String target) {
         this(sink, options, executor, null, target);
@@ -47,8 +47,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
      * @param finisher where a sync write's final force, commit and close run (W9); {@code null}:
      *     on the drain, like everything else
      */
-    public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, Executor finisher,
-                                  String target) {
+    public ChannelWriteSubscriber(
+            WriteSink sink, WriteOptions options, Executor executor, Executor finisher, String target) {
         this.sink = sink;
         this.queue = new WriteQueue(sink.staging());
         this.ledger = new WriteLedger(options.demand(), options.maxQueuedBytes(), options.maxItemBytes());
@@ -57,15 +57,16 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         this.reports = new WriteReports(ledger, options.listener(), target, options.demand());
         this.end = new WriteEnd(sink, result, reports, ledger, options.sync(), finisher, target);
-        result.onAbort(() -> {                    // on the completing thread, before the stage completes
-            aborted = true;                       // first: a pass that finds the sink closed knows why
-            try {
-                sink.abort();                     // the target is closed before any dependent runs
-            } catch (RuntimeException e) {
-                // a user's channel failed to close; the drain still closes it and ends the write
-            }
-            drain.signal();                       // the drain cancels upstream (W1) and ends the write
-        });
+        result.onAbort(
+                () -> { // on the completing thread, before the stage completes
+                    aborted = true; // first: a pass that finds the sink closed knows why
+                    try {
+                        sink.abort(); // the target is closed before any dependent runs
+                    } catch (RuntimeException e) {
+                        // a user's channel failed to close; the drain still closes it and ends the write
+                    }
+                    drain.signal(); // the drain cancels upstream (W1) and ends the write
+                });
     }
 
     /** The stage users get: the byte count, once written, forced (with sync) and closed. */
@@ -80,8 +81,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (subscription == null) {
             throw violated2_13("onSubscribe subscription");
         }
-        if (upstream.attach(subscription)) {      // §2.5: a second subscription is cancelled
-            drain.signal();                       // W1: the first request comes from the drain
+        if (upstream.attach(subscription)) { // §2.5: a second subscription is cancelled
+            drain.signal(); // W1: the first request comes from the drain
         }
     }
 
@@ -91,35 +92,37 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             throw violated2_13("onNext item");
         }
         if (terminated || failure.get() != null) {
-            Loans.giveBack(item);                 // W10, if lent
-            return;                               // §2.8: late items after cancel are dropped
+            Loans.giveBack(item); // W10, if lent
+            return; // §2.8: late items after cancel are dropped
         }
         long size = item.remaining();
-        RuntimeException refused = ledger.refusal(size, operation);   // W5 (§1.1), declared size
+        RuntimeException refused = ledger.refusal(size, operation); // W5 (§1.1), declared size
         if (refused != null) {
-            Loans.giveBack(item);                 // W10, if lent
+            Loans.giveBack(item); // W10, if lent
             fail(refused);
             return;
         }
         boolean lent = Loans.isLent(item);
         long largest = ledger.largestItemBytes();
-        long grantedForSmaller = ledger.receive(size);   // W8: bytes before the count, both before the offer
+        long grantedForSmaller = ledger.receive(size); // W8: bytes before the count, both before the offer
         if (grantedForSmaller > 0) {
             reports.largerItem(size, largest, grantedForSmaller);
         }
-        if (queue.offer(item, lent)) {            // W8: not when we are the drain, inside its request(n); an owned item is duplicated or copied
-            drain.signal();                       // W2
+        if (queue.offer(
+                item,
+                lent)) { // W8: not when we are the drain, inside its request(n); an owned item is duplicated or copied
+            drain.signal(); // W2
         }
     }
 
     @Override
     public void onError(Throwable error) {
         if (error == null) {
-            upstream.completed();                 // the upstream meant to end: nothing to cancel
+            upstream.completed(); // the upstream meant to end: nothing to cancel
             throw violated2_13("onError throwable");
         }
-        upstreamError = error;                    // W11: before the flag, so a drain that sees it sees the error
-        upstream.completed();                     // terminal: nothing to cancel
+        upstreamError = error; // W11: before the flag, so a drain that sees it sees the error
+        upstream.completed(); // terminal: nothing to cancel
         drain.signal();
     }
 
@@ -147,7 +150,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
     private boolean pass() {
         if (terminated) {
-            upstream.cancelIfLive();              // onSubscribe arrived after the write ended
+            upstream.cancelIfLive(); // onSubscribe arrived after the write ended
             queue.dropAll();
             return false;
         }
@@ -155,7 +158,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return false;
         }
         if (!upstream.attached()) {
-            return false;                         // waiting for onSubscribe
+            return false; // waiting for onSubscribe
         }
         if (!opened) {
             try {
@@ -172,12 +175,12 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         long bytesThisPass = 0;
         long itemsThisPass = 0;
-        for (;;) {
+        for (; ; ) {
             reports.sawQueued();
             int count = queue.takeBatch(itemsThisPass);
             if (count > 0) {
                 long batchBytes = queue.batchBytes();
-                if (stopRequested()) {            // an outside completion since the last check
+                if (stopRequested()) { // an outside completion since the last check
                     queue.releaseBatch();
                     return false;
                 }
@@ -190,7 +193,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     }
                 } catch (Throwable t) {
                     queue.releaseBatch();
-                    terminate(aborted ? end.cancellation() : t);   // an abort closes the sink under the write
+                    terminate(aborted ? end.cancellation() : t); // an abort closes the sink under the write
                     return false;
                 }
                 ledger.written(count, batchBytes);
@@ -201,27 +204,27 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 return false;
             }
             long issued = issueDemand(itemsThisPass);
-            reports.pass(issued, failure);        // what the listener throws fails the write
-            if (stopRequested()) {                // the controller, request() or the listener threw
+            reports.pass(issued, failure); // what the listener throws fails the write
+            if (stopRequested()) { // the controller, request() or the listener threw
                 return false;
             }
             if (queue.isEmpty()) {
                 if (upstream.isCompleted() && failure.get() == null && ledger.queuedItems() == 0) {
                     Throwable error = upstreamError;
                     if (error != null) {
-                        terminate(error);         // W11: all that came before the error is written
+                        terminate(error); // W11: all that came before the error is written
                         return false;
                     }
-                    terminated = true;            // no later pass touches this write (W9)
+                    terminated = true; // no later pass touches this write (W9)
                     end.succeed();
                     return false;
                 }
                 if (issued == 0) {
-                    return false;                 // wait for the next signal
+                    return false; // wait for the next signal
                 }
             }
             if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
-                return true;                      // W7
+                return true; // W7
             }
         }
     }
@@ -231,7 +234,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (terminated) {
             return true;
         }
-        if (aborted) {                            // first: an abort's own fallout (a closed source) is no failure
+        if (aborted) { // first: an abort's own fallout (a closed source) is no failure
             terminate(end.cancellation());
             return true;
         }
@@ -268,7 +271,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
         long n;
         try {
-            n = ledger.nextRequest();             // W3, W4, never stall; a custom controller may throw
+            n = ledger.nextRequest(); // W3, W4, never stall; a custom controller may throw
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             return 0;
@@ -276,8 +279,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         if (n == 0) {
             return 0;
         }
-        ledger.requested(n);                      // before request(n): a synchronous onNext checks it
-        Throwable thrown = upstream.request(n, queue, itemsThisPass);   // W1
+        ledger.requested(n); // before request(n): a synchronous onNext checks it
+        Throwable thrown = upstream.request(n, queue, itemsThisPass); // W1
         if (thrown != null) {
             failure.compareAndSet(null, thrown);
         }
@@ -297,12 +300,14 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     }
 
     private void rejected(Throwable error) {
-        failure.compareAndSet(null, error instanceof RejectedExecutionException
-                ? new RejectedExecutionException("executor rejected the write to " + target + ": "
-                        + error.getMessage(), error)
-                : error);
+        failure.compareAndSet(
+                null,
+                error instanceof RejectedExecutionException
+                        ? new RejectedExecutionException(
+                                "executor rejected the write to " + target + ": " + error.getMessage(), error)
+                        : error);
         if (!terminated) {
-            terminate(failure.get());             // runs as the drain (SerialDrain D1, D4)
+            terminate(failure.get()); // runs as the drain (SerialDrain D1, D4)
         }
     }
 }

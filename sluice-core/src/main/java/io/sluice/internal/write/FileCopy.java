@@ -1,12 +1,12 @@
 package io.sluice.internal.write;
 
+import io.sluice.WriteMode;
 import io.sluice.internal.AbortGate;
 import io.sluice.internal.Directories;
 import io.sluice.internal.OperationFuture;
 import io.sluice.internal.RegularFiles;
 import io.sluice.internal.SerialDrain;
 import io.sluice.internal.read.FileReadSource;
-import io.sluice.WriteMode;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -63,12 +63,12 @@ public final class FileCopy {
     private final SerialDrain drain;
     private final AbortGate gate = new AbortGate();
 
-    private volatile FileChannel in;                   // drain, set under the gate -> abort hook (C3: closed at once)
-    private volatile FileChannel out;                  // drain, set under the gate -> abort hook, under the gate
-    private volatile boolean aborting;                 // abort hook, before it reads in -> the open step, after it sets in (C6)
-    private long size;                                 // drain-confined
-    private long position;                             // drain-confined
-    private boolean done;                              // drain-confined
+    private volatile FileChannel in; // drain, set under the gate -> abort hook (C3: closed at once)
+    private volatile FileChannel out; // drain, set under the gate -> abort hook, under the gate
+    private volatile boolean aborting; // abort hook, before it reads in -> the open step, after it sets in (C6)
+    private long size; // drain-confined
+    private long position; // drain-confined
+    private boolean done; // drain-confined
 
     public FileCopy(Path source, Path target, WriteMode mode, boolean sync, Executor executor) {
         this.source = source;
@@ -77,9 +77,9 @@ public final class FileCopy {
         this.sync = sync;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         result.onAbort(() -> {
-            aborting = true;                           // C6: before the read of in
-            closeQuietly(in);                          // C3: opened before an open of the target that may hang
-            gate.abort(this::closeBoth);               // C3: closed before the stage completes
+            aborting = true; // C6: before the read of in
+            closeQuietly(in); // C3: opened before an open of the target that may hang
+            gate.abort(this::closeBoth); // C3: closed before the stage completes
             drain.signal();
         });
     }
@@ -100,26 +100,26 @@ public final class FileCopy {
         }
         try {
             if (in == null) {
-                gate.open(this::openBoth, this);       // C3: never after an abort
+                gate.open(this::openBoth, this); // C3: never after an abort
                 size = in.size();
             }
             if (position < size) {
                 long n = in.transferTo(position, Math.min(SLICE_BYTES, size - position), out);
                 if (n == 0 && in.size() <= position) {
-                    throw new java.io.EOFException(source + ": file shrank while being copied: end at byte "
-                            + position + ", expected " + size + " bytes");
+                    throw new java.io.EOFException(source + ": file shrank while being copied: end at byte " + position
+                            + ", expected " + size + " bytes");
                 }
                 position += n;
             }
             if (position >= size) {
                 if (sync) {
                     out.force(true);
-                    Directories.forceParentOf(target);   // C4
+                    Directories.forceParentOf(target); // C4
                 }
                 end(null);
                 return false;
             }
-            return true;                                          // next slice, after others had a turn
+            return true; // next slice, after others had a turn
         } catch (Throwable t) {
             end(t);
             return false;
@@ -132,11 +132,10 @@ public final class FileCopy {
      */
     private Void openBoth() throws IOException {
         if (RegularFiles.requireRegularOrAbsent(target) && Files.isSameFile(source, target)) {
-            throw new FileSystemException(source.toString(), target.toString(),
-                    "source and target are the same file");
+            throw new FileSystemException(source.toString(), target.toString(), "source and target are the same file");
         }
         in = FileReadSource.openForRead(source);
-        if (aborting) {                                // C6: the abort hook may have read in before it was set
+        if (aborting) { // C6: the abort hook may have read in before it was set
             throw AbortGate.cancelled(this);
         }
         out = FileSink.open(target, mode);
@@ -190,10 +189,11 @@ public final class FileCopy {
 
     private void rejected(Throwable error) {
         if (!done) {
-            end(error instanceof RejectedExecutionException
-                    ? new RejectedExecutionException("executor rejected the copy of " + source + ": "
-                            + error.getMessage(), error)
-                    : error);
+            end(
+                    error instanceof RejectedExecutionException
+                            ? new RejectedExecutionException(
+                                    "executor rejected the copy of " + source + ": " + error.getMessage(), error)
+                            : error);
         }
     }
 }

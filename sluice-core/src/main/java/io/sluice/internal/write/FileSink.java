@@ -1,9 +1,9 @@
 package io.sluice.internal.write;
 
+import io.sluice.WriteMode;
 import io.sluice.internal.AbortGate;
 import io.sluice.internal.Directories;
 import io.sluice.internal.RegularFiles;
-import io.sluice.WriteMode;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -25,15 +25,15 @@ import java.util.Set;
  */
 public final class FileSink extends ChannelSink {
 
-    private static final Set<OpenOption> APPEND = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-            StandardOpenOption.APPEND);
+    private static final Set<OpenOption> APPEND =
+            Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     private static final Set<OpenOption> CREATE_NEW = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
-    private static final Set<OpenOption> TRUNCATE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING);
+    private static final Set<OpenOption> TRUNCATE =
+            Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
     private static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
 
     private final Path path;
-    private final AbortGate.OpenStep<? extends FileChannel> opener;   // called on the drain, under the abort gate
+    private final AbortGate.OpenStep<? extends FileChannel> opener; // called on the drain, under the abort gate
 
     public FileSink(Path path, WriteMode mode) {
         this(path, () -> {

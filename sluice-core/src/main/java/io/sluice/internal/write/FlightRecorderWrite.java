@@ -63,7 +63,7 @@ final class FlightRecorderWrite extends WriteRecording {
     }
 
     private final WriteEvent event = new WriteEvent();
-    private final DemandStrategy strategy;        // described into the event only when it is committed
+    private final DemandStrategy strategy; // described into the event only when it is committed
 
     private FlightRecorderWrite(DemandStrategy strategy) {
         this.strategy = strategy;

@@ -15,8 +15,7 @@ final class NewFilePermissions {
 
     private static volatile Set<PosixFilePermission> learned;
 
-    private NewFilePermissions() {
-    }
+    private NewFilePermissions() {}
 
     /** The permissions of a freshly created file, probing in {@code directory} the first time. */
     static Set<PosixFilePermission> of(Path directory) throws IOException {
@@ -24,7 +23,7 @@ final class NewFilePermissions {
         if (known != null) {
             return known;
         }
-        Path probe = directory.resolve(AtomicTemporaries.newName());   // removable by the cleanup if orphaned
+        Path probe = directory.resolve(AtomicTemporaries.newName()); // removable by the cleanup if orphaned
         Files.createFile(probe);
         try {
             known = Set.copyOf(Files.getPosixFilePermissions(probe));

@@ -31,8 +31,8 @@ final class StagingBuffers {
     static final StagingBuffers HEAP = new StagingBuffers(false);
 
     private final boolean direct;
-    private final ConcurrentLinkedDeque<ByteBuffer> idle = new ConcurrentLinkedDeque<>();   // any thread
-    private final AtomicInteger idleCount = new AtomicInteger();                             // any thread
+    private final ConcurrentLinkedDeque<ByteBuffer> idle = new ConcurrentLinkedDeque<>(); // any thread
+    private final AtomicInteger idleCount = new AtomicInteger(); // any thread
 
     private StagingBuffers(boolean direct) {
         this.direct = direct;

@@ -52,16 +52,19 @@ public final class StreamSink implements WriteSink {
     /** S3: how long {@link #abort()} waits for the helper thread to start running, a bound never reached in practice. */
     static final long CLOSER_START_WAIT_MILLIS = 10_000;
 
-    private static final int CALLING = 1;    // a call into the stream is in flight (drain)
-    private static final int ABORTED = 2;    // abort() was called (any thread, once)
+    private static final int CALLING = 1; // a call into the stream is in flight (drain)
+    private static final int ABORTED = 2; // abort() was called (any thread, once)
 
     private final OutputStream stream;
-    private final AtomicInteger state = new AtomicInteger();              // drain sets/clears CALLING; any thread sets ABORTED (S1)
-    private final AtomicBoolean closed = new AtomicBoolean();             // drain or closer: the stream is closed once (S4)
-    private final CountDownLatch callEnded = new CountDownLatch(1);      // drain, or aborting thread if none in flight -> aborting thread (S3)
-    private final CountDownLatch closeReturned = new CountDownLatch(1);  // whichever thread closed the stream -> aborting thread (S3)
-    private final CountDownLatch closerRunning = new CountDownLatch(1);   // closer or aborting thread -> aborting thread (S3)
-    private final ThreadFactory closers;                                  // immutable: makes the helper of S3
+    private final AtomicInteger state = new AtomicInteger(); // drain sets/clears CALLING; any thread sets ABORTED (S1)
+    private final AtomicBoolean closed = new AtomicBoolean(); // drain or closer: the stream is closed once (S4)
+    private final CountDownLatch callEnded =
+            new CountDownLatch(1); // drain, or aborting thread if none in flight -> aborting thread (S3)
+    private final CountDownLatch closeReturned =
+            new CountDownLatch(1); // whichever thread closed the stream -> aborting thread (S3)
+    private final CountDownLatch closerRunning =
+            new CountDownLatch(1); // closer or aborting thread -> aborting thread (S3)
+    private final ThreadFactory closers; // immutable: makes the helper of S3
 
     public StreamSink(OutputStream stream) {
         this(stream, task -> {
@@ -78,8 +81,7 @@ public final class StreamSink implements WriteSink {
     }
 
     @Override
-    public void open(Stop stop) {
-    }
+    public void open(Stop stop) {}
 
     @Override
     public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
@@ -98,7 +100,7 @@ public final class StreamSink implements WriteSink {
                 if (staging == null) {
                     staging = StagingBuffers.HEAP.take();
                 }
-                while (StagingBuffers.fill(staging, items, i, i + 1) == i) {   // did not fit: write, go on
+                while (StagingBuffers.fill(staging, items, i, i + 1) == i) { // did not fit: write, go on
                     if (!flush(staging)) {
                         return false;
                     }
@@ -144,7 +146,7 @@ public final class StreamSink implements WriteSink {
     /** Ends a call; if abort() came meanwhile, tells it the call has ended (S3). */
     private void end() {
         if (!state.compareAndSet(CALLING, 0)) {
-            state.set(ABORTED);                  // CALLING | ABORTED: no call starts again
+            state.set(ABORTED); // CALLING | ABORTED: no call starts again
             callEnded.countDown();
         }
     }
@@ -152,7 +154,7 @@ public final class StreamSink implements WriteSink {
     @Override
     public void force() throws IOException {
         if (!begin()) {
-            return;                              // aborted: the write ends without a commit
+            return; // aborted: the write ends without a commit
         }
         try {
             stream.flush();
@@ -164,10 +166,10 @@ public final class StreamSink implements WriteSink {
     @Override
     public void close() throws IOException {
         if (closed.get()) {
-            return;                              // S4
+            return; // S4
         }
         if (!begin()) {
-            closeOnce();                         // aborted: no flush; abort() closed it or is closing it
+            closeOnce(); // aborted: no flush; abort() closed it or is closing it
             return;
         }
         try {
@@ -192,19 +194,20 @@ public final class StreamSink implements WriteSink {
             return;
         }
         if ((before & CALLING) == 0) {
-            callEnded.countDown();               // no call in flight: only the close is awaited
+            callEnded.countDown(); // no call in flight: only the close is awaited
         }
         try {
             closers.newThread(() -> {
-                closerRunning.countDown();
-                closeQuietly();
-            }).start();
+                        closerRunning.countDown();
+                        closeQuietly();
+                    })
+                    .start();
         } catch (OutOfMemoryError | RuntimeException noThread) {
             closerRunning.countDown();
-            closeReturned.countDown();           // nothing to wait for: the drain's close() closes it once the call ends
+            closeReturned.countDown(); // nothing to wait for: the drain's close() closes it once the call ends
         }
         try {
-            if (closerRunning.await(CLOSER_START_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {   // S3: from when it runs
+            if (closerRunning.await(CLOSER_START_WAIT_MILLIS, TimeUnit.MILLISECONDS)) { // S3: from when it runs
                 long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ABORT_WAIT_MILLIS);
                 if (callEnded.await(ABORT_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
                     closeReturned.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);

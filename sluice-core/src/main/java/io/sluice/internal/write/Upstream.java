@@ -8,9 +8,9 @@ import org.reactivestreams.Subscription;
  */
 final class Upstream {
 
-    private volatile Subscription subscription;    // onSubscribe -> drain
-    private volatile boolean completed;            // onComplete, onError -> drain: nothing left to cancel
-    private boolean cancelled;                     // drain-confined
+    private volatile Subscription subscription; // onSubscribe -> drain
+    private volatile boolean completed; // onComplete, onError -> drain: nothing left to cancel
+    private boolean cancelled; // drain-confined
 
     /** From {@code onSubscribe}: false, with {@code offered} cancelled, when one is attached already (§2.5). */
     boolean attach(Subscription offered) {
@@ -48,7 +48,7 @@ final class Upstream {
             subscription.request(n);
             return null;
         } catch (Throwable t) {
-            return t;                             // a throwing request ends the write
+            return t; // a throwing request ends the write
         } finally {
             queue.leaveRequest();
         }

@@ -19,11 +19,17 @@ final class WriteEnd {
     private final WriteReports reports;
     private final WriteLedger ledger;
     private final boolean sync;
-    private final Executor finisher;                 // null: finish on the drain (W9)
+    private final Executor finisher; // null: finish on the drain (W9)
     private final String target;
 
-    WriteEnd(WriteSink sink, OperationFuture<Long> result, WriteReports reports, WriteLedger ledger,
-             boolean sync, Executor finisher, String target) {
+    WriteEnd(
+            WriteSink sink,
+            OperationFuture<Long> result,
+            WriteReports reports,
+            WriteLedger ledger,
+            boolean sync,
+            Executor finisher,
+            String target) {
         this.sink = sink;
         this.result = result;
         this.reports = reports;
@@ -50,7 +56,7 @@ final class WriteEnd {
         try {
             finisher.execute(this::finish);
         } catch (RejectedExecutionException e) {
-            finish();                             // the finisher is gone: end here rather than never
+            finish(); // the finisher is gone: end here rather than never
         }
     }
 
@@ -61,10 +67,10 @@ final class WriteEnd {
             if (sync) {
                 sink.force();
             }
-            if (!result.enterCommit()) {          // F2: an outside completion won; its hook aborted the sink
-                failed = cancellation();          // close() below without commit() discards, never commits
+            if (!result.enterCommit()) { // F2: an outside completion won; its hook aborted the sink
+                failed = cancellation(); // close() below without commit() discards, never commits
             } else {
-                sink.commit();                    // success only: an atomic sink moves its file into place
+                sink.commit(); // success only: an atomic sink moves its file into place
                 sink.close();
             }
         } catch (Throwable t) {
@@ -90,7 +96,7 @@ final class WriteEnd {
             }
             reports.end(cause);
         } finally {
-            result.fail(cause);                   // even if the steps above failed: the stage always ends
+            result.fail(cause); // even if the steps above failed: the stage always ends
         }
     }
 }

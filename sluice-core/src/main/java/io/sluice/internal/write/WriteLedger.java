@@ -44,16 +44,16 @@ public final class WriteLedger implements DemandState {
 
     private final DemandController controller;
     private final long maxQueuedBytes;
-    private final long declaredItemBytes;        // 0: no declared largest item
-    private final boolean capped;                // false only for Demand.unbounded()
+    private final long declaredItemBytes; // 0: no declared largest item
+    private final boolean capped; // false only for Demand.unbounded()
 
-    private volatile long requested;             // written by the driver before request(n), read by the receiver (§1.1)
-    private volatile long received;              // written by the receiver only, after the item's bytes
-    private volatile long largestItemBytes;      // written by the receiver only
-    private volatile long queuedBytes;           // receiver adds, driver subtracts: updated through QUEUED
-    private long written;                        // driver only
-    private long writtenBytes;                   // driver only
-    private long requestCalls;                   // driver only
+    private volatile long requested; // written by the driver before request(n), read by the receiver (§1.1)
+    private volatile long received; // written by the receiver only, after the item's bytes
+    private volatile long largestItemBytes; // written by the receiver only
+    private volatile long queuedBytes; // receiver adds, driver subtracts: updated through QUEUED
+    private long written; // driver only
+    private long writtenBytes; // driver only
+    private long requestCalls; // driver only
 
     private static final AtomicLongFieldUpdater<WriteLedger> QUEUED =
             AtomicLongFieldUpdater.newUpdater(WriteLedger.class, "queuedBytes");
@@ -279,7 +279,7 @@ public final class WriteLedger implements DemandState {
 
     @Override
     public long requestLimit() {
-        long outstanding = outstandingItems();    // the count before the bytes
+        long outstanding = outstandingItems(); // the count before the bytes
         long queuedItems = queuedItems();
         long assumed = assumedItemBytes();
         long held = queuedBytes;

@@ -30,17 +30,17 @@ final class WriteQueue {
     static final int FIRST_BATCH_SLOTS = 16;
 
     private final ConcurrentLinkedQueue<ByteBuffer> queue = new ConcurrentLinkedQueue<>(); // onNext -> drain
-    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>();            // drain-confined
-    private final StagingBuffers stagingPool;        // where staged runs come from; null: items are never staged
-    private volatile Thread requestingThread;        // written by the drain around request(n), read by onNext
-    private volatile boolean lentSeen;               // onNext -> drain: a lent chunk was queued (W10)
-    private ByteBuffer staged;                       // drain-confined: copies of items emitted in request(n), oldest first; null: none
-    private int stagedItems;                         // drain-confined: the items copied into staged
-    private int stagingItemLimit;                    // drain-confined: the most items a staged run may hold, set by enterRequest
-    private ByteBuffer[] batch = new ByteBuffer[FIRST_BATCH_SLOTS];   // drain-confined: grows to the largest batch taken
-    private int batchCount;                          // drain-confined: buffers in batch
-    private long batchBytes;                         // drain-confined
-    private ByteBuffer batchStaging;                 // drain-confined: the staged run in batch, back to its pool on release
+    private final ArrayDeque<ByteBuffer> emittedInRequest = new ArrayDeque<>(); // drain-confined
+    private final StagingBuffers stagingPool; // where staged runs come from; null: items are never staged
+    private volatile Thread requestingThread; // written by the drain around request(n), read by onNext
+    private volatile boolean lentSeen; // onNext -> drain: a lent chunk was queued (W10)
+    private ByteBuffer staged; // drain-confined: copies of items emitted in request(n), oldest first; null: none
+    private int stagedItems; // drain-confined: the items copied into staged
+    private int stagingItemLimit; // drain-confined: the most items a staged run may hold, set by enterRequest
+    private ByteBuffer[] batch = new ByteBuffer[FIRST_BATCH_SLOTS]; // drain-confined: grows to the largest batch taken
+    private int batchCount; // drain-confined: buffers in batch
+    private long batchBytes; // drain-confined
+    private ByteBuffer batchStaging; // drain-confined: the staged run in batch, back to its pool on release
 
     /** @param stagingPool where to stage small heap items emitted inside {@code request(n)}; null: never */
     WriteQueue(StagingBuffers stagingPool) {
@@ -55,7 +55,7 @@ final class WriteQueue {
      */
     boolean offer(ByteBuffer item, boolean lent) {
         if (lent) {
-            lentSeen = true;                         // before the offer: the drain that polls it gives it back
+            lentSeen = true; // before the offer: the drain that polls it gives it back
         }
         if (requestingThread == Thread.currentThread() && queue.isEmpty()) {
             if (lent || !emittedInRequest.isEmpty() || !stage(item)) {
@@ -82,7 +82,7 @@ final class WriteQueue {
             return false;
         }
         int at = staged.position();
-        staged.put(at, item, item.position(), bytes).position(at + bytes);   // absolute: item untouched
+        staged.put(at, item, item.position(), bytes).position(at + bytes); // absolute: item untouched
         stagedItems++;
         return true;
     }
@@ -116,7 +116,7 @@ final class WriteQueue {
         int items = 0;
         batchCount = 0;
         batchBytes = 0;
-        if (staged != null) {                        // never more items than limit: enterRequest set the same limit
+        if (staged != null) { // never more items than limit: enterRequest set the same limit
             batchStaging = staged;
             batch[batchCount++] = staged.flip();
             batchBytes = staged.remaining();
@@ -129,7 +129,7 @@ final class WriteQueue {
             if (item == null) {
                 break;
             }
-            if (batchCount == batch.length) {        // never past MAX_BATCH_ITEMS: batchCount <= items < limit
+            if (batchCount == batch.length) { // never past MAX_BATCH_ITEMS: batchCount <= items < limit
                 batch = Arrays.copyOf(batch, Math.min(2 * batch.length, WriteLedger.MAX_BATCH_ITEMS));
             }
             batch[batchCount++] = item;

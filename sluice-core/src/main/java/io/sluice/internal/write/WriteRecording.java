@@ -13,16 +13,15 @@ import io.sluice.demand.DemandStrategy;
  */
 abstract class WriteRecording {
 
-    private static final boolean AVAILABLE = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+    private static final boolean AVAILABLE =
+            ModuleLayer.boot().findModule("jdk.jfr").isPresent();
 
     private static final WriteRecording NONE = new WriteRecording() {
         @Override
-        void end(long bytes, long items, long requestCalls, long peakQueuedBytes, String outcome) {
-        }
+        void end(long bytes, long items, long requestCalls, long peakQueuedBytes, String outcome) {}
 
         @Override
-        void largerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {
-        }
+        void largerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {}
     };
 
     /**

@@ -1,8 +1,8 @@
 package io.sluice.internal.write;
 
-import io.sluice.demand.DemandStrategy;
 import io.sluice.WriteListener;
 import io.sluice.WriteSnapshot;
+import io.sluice.demand.DemandStrategy;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,10 +16,11 @@ import java.util.concurrent.atomic.AtomicReference;
 final class WriteReports {
 
     private final WriteLedger ledger;
-    private final WriteListener listener;              // null: none
-    private final WriteRecording recording;            // ended once, on the drain or the finisher
-    private final ConcurrentLinkedQueue<long[]> largerItems = new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
-    private long peakQueuedBytes;                      // drain-confined (the finisher takes the drain's role: W9)
+    private final WriteListener listener; // null: none
+    private final WriteRecording recording; // ended once, on the drain or the finisher
+    private final ConcurrentLinkedQueue<long[]> largerItems =
+            new ConcurrentLinkedQueue<>(); // onNext -> drain: {item, previous largest, outstanding}
+    private long peakQueuedBytes; // drain-confined (the finisher takes the drain's role: W9)
 
     WriteReports(WriteLedger ledger, WriteListener listener, String target, DemandStrategy strategy) {
         this.ledger = ledger;
@@ -56,9 +57,16 @@ final class WriteReports {
             return;
         }
         try {
-            listener.onPass(new WriteSnapshot(ledger.requestedItems(), ledger.receivedItems(), ledger.writtenItems(),
-                    ledger.queuedBytes(), ledger.writtenBytes(), issued, ledger.requestCalls(),
-                    ledger.controller().windowItems(), ledger.controller().describe()));
+            listener.onPass(new WriteSnapshot(
+                    ledger.requestedItems(),
+                    ledger.receivedItems(),
+                    ledger.writtenItems(),
+                    ledger.queuedBytes(),
+                    ledger.writtenBytes(),
+                    issued,
+                    ledger.requestCalls(),
+                    ledger.controller().windowItems(),
+                    ledger.controller().describe()));
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
         }
@@ -66,8 +74,8 @@ final class WriteReports {
 
     /** Once, when the write ends: {@code cause} null for success. */
     void end(Throwable cause) {
-        String outcome = cause == null ? "completed"
-                : cause instanceof CancellationException ? "cancelled" : "failed: " + cause;
+        String outcome =
+                cause == null ? "completed" : cause instanceof CancellationException ? "cancelled" : "failed: " + cause;
         recording.end(ledger.writtenBytes(), ledger.writtenItems(), ledger.requestCalls(), peakQueuedBytes, outcome);
     }
 }

@@ -43,8 +43,7 @@ public interface WriteSink {
      * after {@link #force()} (with sync) and before {@link #close()}; a {@code close()} without a
      * preceding commit then means the write failed or was cancelled. The default does nothing.
      */
-    default void commit() throws IOException {
-    }
+    default void commit() throws IOException {}
 
     /** Closes the target; idempotent, also after {@link #abort()}. */
     void close() throws IOException;
@@ -63,8 +62,7 @@ public interface WriteSink {
      * What holds for a sink over another channel is said by {@link ChannelSink}. The default
      * does nothing.
      */
-    default void abort() {
-    }
+    default void abort() {}
 
     /** Whether a write was told to stop (cancelled from outside, or failed); any thread may ask. */
     @FunctionalInterface

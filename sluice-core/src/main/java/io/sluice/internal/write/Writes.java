@@ -14,8 +14,7 @@ import java.util.function.Supplier;
 /** Starts writes: builds the subscriber, subscribes it on the caller's thread, returns the stage. */
 public final class Writes {
 
-    private Writes() {
-    }
+    private Writes() {}
 
     /**
      * Subscribes a writer for {@code sink} to {@code upstream}; the subscribe runs on this thread.
@@ -23,9 +22,12 @@ public final class Writes {
      * @param defaultExecutor asked only when the options name no executor, so a write on a user's
      *     executor never creates (or fails on the configuration of) a shared pool
      */
-    public static OperationFuture<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
-                                              WriteOptions options, Supplier<Executor> defaultExecutor,
-                                              String target) {
+    public static OperationFuture<Long> start(
+            Publisher<? extends ByteBuffer> upstream,
+            WriteSink sink,
+            WriteOptions options,
+            Supplier<Executor> defaultExecutor,
+            String target) {
         return start(upstream, sink, options, defaultExecutor, null, target);
     }
 
@@ -36,9 +38,13 @@ public final class Writes {
      * @param defaultFinisher asked only for a sync write without a user executor; {@code null}:
      *     the write ends where it ran
      */
-    public static OperationFuture<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
-                                              WriteOptions options, Supplier<Executor> defaultExecutor,
-                                              Supplier<Executor> defaultFinisher, String target) {
+    public static OperationFuture<Long> start(
+            Publisher<? extends ByteBuffer> upstream,
+            WriteSink sink,
+            WriteOptions options,
+            Supplier<Executor> defaultExecutor,
+            Supplier<Executor> defaultFinisher,
+            String target) {
         Objects.requireNonNull(upstream, "publisher");
         Objects.requireNonNull(options, "options");
         boolean onDefault = options.executor() == null;
@@ -47,7 +53,7 @@ public final class Writes {
         ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, options, executor, finisher, target);
         try {
             upstream.subscribe(writer);
-        } catch (Throwable t) {                  // §1.9 violated by upstream: fail the write
+        } catch (Throwable t) { // §1.9 violated by upstream: fail the write
             writer.onSubscribe(new NoOpSubscription());
             writer.onError(t);
         }
@@ -55,8 +61,12 @@ public final class Writes {
     }
 
     /** As {@link #start(Publisher, WriteSink, WriteOptions, Supplier, String)}, with a default executor at hand. */
-    public static OperationFuture<Long> start(Publisher<? extends ByteBuffer> upstream, WriteSink sink,
-                                              WriteOptions options, Executor defaultExecutor, String target) {
+    public static OperationFuture<Long> start(
+            Publisher<? extends ByteBuffer> upstream,
+            WriteSink sink,
+            WriteOptions options,
+            Executor defaultExecutor,
+            String target) {
         return start(upstream, sink, options, () -> defaultExecutor, target);
     }
 
@@ -68,11 +78,9 @@ public final class Writes {
 
     private static final class NoOpSubscription implements org.reactivestreams.Subscription {
         @Override
-        public void request(long n) {
-        }
+        public void request(long n) {}
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
     }
 }

@@ -67,11 +67,11 @@ class BufferFlattenerRaceTest {
         downstream.subscription.request(1);
         assertEquals(1, upstream.requests.get(), "the first list is requested");
 
-        queue.afterNextLook = () -> {                                // the upstream's thread, "during" the pass
+        queue.afterNextLook = () -> { // the upstream's thread, "during" the pass
             flattener.onNext(List.of(ByteBuffer.allocate(3)));
             flattener.onComplete();
         };
-        downstream.subscription.request(1);                           // runs a drain pass
+        downstream.subscription.request(1); // runs a drain pass
 
         assertNull(queue.afterNextLook, "the drain looked at its queue");
         assertEquals(3, downstream.bytes.get(), "the last list's bytes, before the completion");
@@ -131,7 +131,7 @@ class BufferFlattenerRaceTest {
                         }
                         Thread.onSpinWait();
                     }
-                    upstream.sentBytes.addAndGet(2);             // counted before it is handed over
+                    upstream.sentBytes.addAndGet(2); // counted before it is handed over
                     flattener.onNext(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1)));
                 }
                 flattener.onComplete();
@@ -141,16 +141,18 @@ class BufferFlattenerRaceTest {
                 downstream.subscription.request(1);
             }
             sender.get(5, TimeUnit.SECONDS);
-            downstream.subscription.request(Long.MAX_VALUE);      // drain what is left
+            downstream.subscription.request(Long.MAX_VALUE); // drain what is left
 
             violations.addAll(upstream.violations);
             if (downstream.bytes.get() != 2L * lists || downstream.completions.get() != 1) {
-                violations.add("run " + runs + ": " + downstream.bytes.get() + " of " + 2L * lists
-                        + " bytes, " + downstream.completions.get() + " completions");
+                violations.add("run " + runs + ": " + downstream.bytes.get() + " of " + 2L * lists + " bytes, "
+                        + downstream.completions.get() + " completions");
             }
         }
-        assertTrue(violations.isEmpty(), "F1 broken " + violations.size() + " times in " + runs + " runs, e.g. "
-                + violations.subList(0, Math.min(3, violations.size())));
+        assertTrue(
+                violations.isEmpty(),
+                "F1 broken " + violations.size() + " times in " + runs + " runs, e.g. "
+                        + violations.subList(0, Math.min(3, violations.size())));
     }
 
     /** Counts requests; the test's upstream thread answers them. */
@@ -163,8 +165,7 @@ class BufferFlattenerRaceTest {
         }
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
     }
 
     /** Checks F1 at every request: nothing outstanding (all answered), nothing queued (all delivered). */
@@ -182,8 +183,8 @@ class BufferFlattenerRaceTest {
             long delivered = downstream.bytes.get();
             long sent = sentBytes.get();
             if (n != 1 || delivered != sent) {
-                violations.add("request(" + n + ") after list " + requests.get() + " with "
-                        + (sent - delivered) + " bytes sent but not yet delivered");
+                violations.add("request(" + n + ") after list " + requests.get() + " with " + (sent - delivered)
+                        + " bytes sent but not yet delivered");
             }
             super.request(n);
         }

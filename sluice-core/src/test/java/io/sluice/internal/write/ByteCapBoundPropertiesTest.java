@@ -40,8 +40,12 @@ class ByteCapBoundPropertiesTest {
 
     @Provide
     Arbitrary<DemandStrategy> strategies() {
-        return Arbitraries.of(Demand.adaptive(), Demand.fixed(16, 4), Demand.fixed(256, 3),
-                Demand.oneByOne(), Demand.fixed(Long.MAX_VALUE, 0));
+        return Arbitraries.of(
+                Demand.adaptive(),
+                Demand.fixed(16, 4),
+                Demand.fixed(256, 3),
+                Demand.oneByOne(),
+                Demand.fixed(Long.MAX_VALUE, 0));
     }
 
     @Provide
@@ -50,26 +54,36 @@ class ByteCapBoundPropertiesTest {
     }
 
     @Property(tries = 300)
-    void heldBytesStayWithinTheStatedBound(@ForAll("sizes") List<Integer> sizes,
-                                           @ForAll("strategies") DemandStrategy strategy,
-                                           @ForAll("caps") long cap,
-                                           @ForAll @Size(max = 2000) List<@IntRange(min = 0, max = 3) Integer> schedule) {
+    void heldBytesStayWithinTheStatedBound(
+            @ForAll("sizes") List<Integer> sizes,
+            @ForAll("strategies") DemandStrategy strategy,
+            @ForAll("caps") long cap,
+            @ForAll @Size(max = 2000) List<@IntRange(min = 0, max = 3) Integer> schedule) {
         long largest = sizes.stream().mapToLong(Integer::longValue).max().orElse(0);
         long firstNonEmpty = sizes.stream().filter(size -> size > 0).findFirst().orElse(0);
         long window = strategy.newController().windowItems();
-        long bound = firstNonEmpty == 0 ? 0 : Math.max(largest,
-                cap + Math.min(window, cap / firstNonEmpty) * (largest - firstNonEmpty));
+        long bound = firstNonEmpty == 0
+                ? 0
+                : Math.max(largest, cap + Math.min(window, cap / firstNonEmpty) * (largest - firstNonEmpty));
         run(sizes, WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(cap), schedule, bound);
     }
 
     @Property(tries = 200)
-    void aDeclaredLargestItemMakesTheCapHard(@ForAll("sizes") List<Integer> sizes,
-                                             @ForAll("strategies") DemandStrategy strategy,
-                                             @ForAll("caps") long cap,
-                                             @ForAll @Size(max = 2000) List<@IntRange(min = 0, max = 3) Integer> schedule) {
-        long declared = Math.max(1, sizes.stream().mapToLong(Integer::longValue).max().orElse(1));
-        run(sizes, WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(cap).withMaxItemBytes(declared),
-                schedule, Math.max(cap, declared));
+    void aDeclaredLargestItemMakesTheCapHard(
+            @ForAll("sizes") List<Integer> sizes,
+            @ForAll("strategies") DemandStrategy strategy,
+            @ForAll("caps") long cap,
+            @ForAll @Size(max = 2000) List<@IntRange(min = 0, max = 3) Integer> schedule) {
+        long declared =
+                Math.max(1, sizes.stream().mapToLong(Integer::longValue).max().orElse(1));
+        run(
+                sizes,
+                WriteOptions.defaults()
+                        .withDemand(strategy)
+                        .withMaxQueuedBytes(cap)
+                        .withMaxItemBytes(declared),
+                schedule,
+                Math.max(cap, declared));
     }
 
     /**
@@ -101,8 +115,8 @@ class ByteCapBoundPropertiesTest {
                 throw new AssertionError("stalled after " + next + " of " + sizes.size() + " items");
             }
             long held = delivered - sink.bytes;
-            assertTrue(held <= bound, "held " + held + " bytes > bound " + bound + " after item " + next
-                    + " of " + sizes);
+            assertTrue(
+                    held <= bound, "held " + held + " bytes > bound " + bound + " after item " + next + " of " + sizes);
             assertTrue(step < 10_000_000, "no progress");
         }
         assertEquals(delivered, (long) writer.result().join());

@@ -41,7 +41,7 @@ class ChannelSinkAbortTest {
                 new ByteBuffer[] {ByteBuffer.allocate(10), ByteBuffer.allocate(10), ByteBuffer.allocate(10)}, 0, 3));
         assertTrue(channel.entered.await(30, TimeUnit.SECONDS), "the first write never started");
 
-        sink.abort();                                      // returns although a write call is in flight
+        sink.abort(); // returns although a write call is in flight
         channel.abortReturned = true;
         channel.release.countDown();
 
@@ -57,7 +57,7 @@ class ChannelSinkAbortTest {
     @Test
     void anAbortBetweenWriteCallsClosesTheChannelAndTheNextWriteIsRefused() throws Exception {
         ScriptedChannel channel = new ScriptedChannel();
-        channel.release.countDown();                       // writes do not block
+        channel.release.countDown(); // writes do not block
         ChannelSink sink = new ChannelSink(channel);
         assertTrue(sink.writeFully(new ByteBuffer[] {ByteBuffer.allocate(10)}, 0, 1));
 
@@ -66,8 +66,8 @@ class ChannelSinkAbortTest {
 
         assertFalse(channel.isOpen(), "abort() closes a channel no write is using");
         assertFalse(sink.writeFully(new ByteBuffer[] {ByteBuffer.allocate(10)}, 0, 1));
-        sink.close();                                      // idempotent
-        sink.abort();                                      // a second abort does nothing
+        sink.close(); // idempotent
+        sink.abort(); // a second abort does nothing
         assertEquals(List.of("write", "close"), channel.calls, "the channel is closed exactly once");
         assertEquals(List.of(), channel.violations);
     }
@@ -107,7 +107,7 @@ class ChannelSinkAbortTest {
 
         @Override
         public void close() {
-            calls.add("close");                            // every call counts: W6 wants exactly one
+            calls.add("close"); // every call counts: W6 wants exactly one
             open = false;
         }
     }

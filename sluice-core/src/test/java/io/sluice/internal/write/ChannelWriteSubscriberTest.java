@@ -73,7 +73,7 @@ class ChannelWriteSubscriberTest {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults().withDemand(Demand.fixed(1000, 10)));
         writer.onSubscribe(upstream);
         executor.runAll();
-        writer.onNext(item(1024));                 // the probe
+        writer.onNext(item(1024)); // the probe
         executor.runAll();
         assertEquals(1 + 1000, upstream.requested);
         for (int i = 0; i < 1000; i++) {
@@ -108,7 +108,8 @@ class ChannelWriteSubscriberTest {
         writer.onNext(item(3));
         writer.onError(error);
         executor.runAll();
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> writer.result().get());
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> writer.result().get());
         assertSame(error, failure.getCause());
         assertEquals(1, sink.closes);
         assertFalse(upstream.cancelled, "§2.4: upstream is already terminated");
@@ -122,11 +123,12 @@ class ChannelWriteSubscriberTest {
         executor.runAll();
         writer.onNext(item(3));
         executor.runAll();
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> writer.result().get());
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> writer.result().get());
         assertSame(sink.failOnWrite, failure.getCause());
         assertTrue(upstream.cancelled);
         assertEquals(1, sink.closes);
-        writer.onNext(item(3));                    // §2.8: a late item is dropped, nothing scheduled
+        writer.onNext(item(3)); // §2.8: a late item is dropped, nothing scheduled
         assertEquals(0, executor.runAll());
     }
 
@@ -136,7 +138,8 @@ class ChannelWriteSubscriberTest {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
         writer.onSubscribe(upstream);
         executor.runAll();
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> writer.result().get());
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> writer.result().get());
         assertSame(sink.failOnOpen, failure.getCause());
         assertTrue(upstream.cancelled);
         assertEquals(0, upstream.requestCalls, "nothing requested for a target that cannot open");
@@ -146,16 +149,18 @@ class ChannelWriteSubscriberTest {
     void itemsBeyondDemandFailTheWriteCitingRule_1_1_W5() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults());
         writer.onSubscribe(upstream);
-        executor.runAll();                         // requested: 1
+        executor.runAll(); // requested: 1
         writer.onNext(item(5));
-        writer.onNext(item(5));                    // beyond demand
+        writer.onNext(item(5)); // beyond demand
         for (int i = 0; i < 10_000; i++) {
-            writer.onNext(item(5));                // never queued
+            writer.onNext(item(5)); // never queued
         }
         executor.runAll();
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> writer.result().get());
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> writer.result().get());
         assertInstanceOf(IllegalStateException.class, failure.getCause());
-        assertEquals("§1.1: upstream sent item #2 but only 1 were requested; write to test aborted",
+        assertEquals(
+                "§1.1: upstream sent item #2 but only 1 were requested; write to test aborted",
                 failure.getCause().getMessage());
         assertTrue(upstream.cancelled);
         assertTrue(sink.items <= 1);
@@ -200,8 +205,8 @@ class ChannelWriteSubscriberTest {
     @Test
     void aSyncWriteEndsOnTheFinisherSoASlowForceNeverHoldsTheDrainsExecutor_W9() throws Exception {
         ManualExecutor finisher = new ManualExecutor();
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(),
-                executor, finisher, "test");
+        ChannelWriteSubscriber writer =
+                new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(), executor, finisher, "test");
         writeSevenBytesAndComplete(writer);
         assertEquals(1, sink.writeCalls);
         assertEquals(0, sink.forces, "the force is not run on the drain's executor");
@@ -217,7 +222,8 @@ class ChannelWriteSubscriberTest {
     @Test
     void aWriteWithoutSyncEndsOnTheDrain_W9() throws Exception {
         ManualExecutor finisher = new ManualExecutor();
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults(), executor, finisher, "test");
+        ChannelWriteSubscriber writer =
+                new ChannelWriteSubscriber(sink, WriteOptions.defaults(), executor, finisher, "test");
         writeSevenBytesAndComplete(writer);
         assertEquals(0, finisher.queued(), "nothing slow to move: no second hop");
         assertEquals(7L, writer.result().get());
@@ -227,11 +233,11 @@ class ChannelWriteSubscriberTest {
     @Test
     void aCancelWhileTheFinisherWaitsDiscardsAndClosesOnce_W9() {
         ManualExecutor finisher = new ManualExecutor();
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(),
-                executor, finisher, "test");
+        ChannelWriteSubscriber writer =
+                new ChannelWriteSubscriber(sink, WriteOptions.defaults().withSync(), executor, finisher, "test");
         writeSevenBytesAndComplete(writer);
         assertTrue(writer.result().cancel(true));
-        executor.runAll();                           // the abort's signal: the write is already ending
+        executor.runAll(); // the abort's signal: the write is already ending
         finisher.runAll();
         assertEquals(0, sink.commits);
         assertEquals(1, sink.closes);
@@ -295,12 +301,16 @@ class ChannelWriteSubscriberTest {
 
     @Test
     void aRejectingExecutorFailsTheWriteWithTheRejection() {
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults(),
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                sink,
+                WriteOptions.defaults(),
                 task -> {
                     throw new RejectedExecutionException("shut down");
-                }, "test");
+                },
+                "test");
         writer.onSubscribe(upstream);
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> writer.result().get());
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> writer.result().get());
         assertInstanceOf(RejectedExecutionException.class, failure.getCause());
         assertTrue(failure.getCause().getMessage().contains("shut down"));
         assertTrue(upstream.cancelled);
@@ -310,15 +320,19 @@ class ChannelWriteSubscriberTest {
     @Test
     void aThrowingListenerFailsTheWriteWithItsException() {
         IllegalStateException boom = new IllegalStateException("listener bug");
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink,
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                sink,
                 WriteOptions.defaults().withListener(snapshot -> {
                     throw boom;
-                }), executor, "test");
+                }),
+                executor,
+                "test");
         writer.onSubscribe(upstream);
         executor.runAll();
         writer.onNext(item(1));
         executor.runAll();
-        ExecutionException failure = assertThrows(ExecutionException.class, () -> writer.result().get());
+        ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> writer.result().get());
         assertSame(boom, failure.getCause());
         assertTrue(upstream.cancelled);
     }

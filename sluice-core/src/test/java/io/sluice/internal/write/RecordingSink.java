@@ -16,9 +16,9 @@ final class RecordingSink implements WriteSink {
     int forces;
     int commits;
     int aborts;
-    Runnable onCommit = () -> { };
-    Runnable onForce = () -> { };
-    Runnable onWrite = () -> { };
+    Runnable onCommit = () -> {};
+    Runnable onForce = () -> {};
+    Runnable onWrite = () -> {};
     IOException failOnWrite;
     IOException failOnOpen;
 

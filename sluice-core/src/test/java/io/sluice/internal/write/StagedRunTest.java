@@ -32,7 +32,7 @@ class StagedRunTest {
     /** Keeps what it is written, and whether any call was handed a heap buffer. */
     private static final class RecordingChannel implements GatheringByteChannel {
         final ByteArrayOutputStream content = new ByteArrayOutputStream();
-        final List<Boolean> directPerCall = new ArrayList<>();   // per write call: were all its buffers direct
+        final List<Boolean> directPerCall = new ArrayList<>(); // per write call: were all its buffers direct
         private boolean open = true;
 
         @Override
@@ -115,8 +115,8 @@ class StagedRunTest {
 
     private static long write(Publisher<ByteBuffer> upstream, RecordingChannel channel, WriteOptions options)
             throws Exception {
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(new ChannelSink(channel),
-                options.withExecutor(Runnable::run), Runnable::run, "recording channel");
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                new ChannelSink(channel), options.withExecutor(Runnable::run), Runnable::run, "recording channel");
         upstream.subscribe(writer);
         return writer.result().get(10, TimeUnit.SECONDS);
     }
@@ -135,13 +135,18 @@ class StagedRunTest {
     void heapItemsBesideADirectOneAreStagedNotGathered() throws Exception {
         byte[] content = Bytes.random(3 * 1024 + 100, 3);
         ByteBuffer direct = ByteBuffer.allocateDirect(100).put(content, 0, 100).flip();
-        ByteBuffer[] items = {direct, ByteBuffer.wrap(content, 100, 1024), ByteBuffer.wrap(content, 1124, 1024),
-            ByteBuffer.wrap(content, 2148, 1024)};
+        ByteBuffer[] items = {
+            direct,
+            ByteBuffer.wrap(content, 100, 1024),
+            ByteBuffer.wrap(content, 1124, 1024),
+            ByteBuffer.wrap(content, 2148, 1024)
+        };
         RecordingChannel channel = new RecordingChannel();
         assertTrue(new ChannelSink(channel).writeFully(items, 0, items.length));
         assertArrayEquals(content, channel.content.toByteArray());
-        assertFalse(channel.directPerCall.contains(false), "a write call was handed heap buffers: "
-                + channel.directPerCall);
+        assertFalse(
+                channel.directPerCall.contains(false),
+                "a write call was handed heap buffers: " + channel.directPerCall);
     }
 
     @Test
@@ -156,8 +161,12 @@ class StagedRunTest {
         };
         RecordingChannel channel = new RecordingChannel();
         // one-byte items, all requested at once: they would fit one staging buffer many times over
-        long written = write(TestPublishers.chunks(content, 1), channel, WriteOptions.defaults()
-                .withDemand(Demand.fixed(content.length, 0)).withListener(listener));
+        long written = write(
+                TestPublishers.chunks(content, 1),
+                channel,
+                WriteOptions.defaults()
+                        .withDemand(Demand.fixed(content.length, 0))
+                        .withListener(listener));
         assertEquals(content.length, written);
         assertArrayEquals(content, channel.content.toByteArray());
         long previous = 0;

@@ -72,7 +72,8 @@ class StreamSinkTest {
     @Test
     void aDirectItemLargerThanTheStagingBufferIsCopiedInPieces() throws Exception {
         byte[] content = Bytes.random(StagingBuffers.STAGING_BYTES + 5000, 3);
-        ByteBuffer direct = ByteBuffer.allocateDirect(content.length).put(content).flip();
+        ByteBuffer direct =
+                ByteBuffer.allocateDirect(content.length).put(content).flip();
         CountingStream stream = new CountingStream();
         new StreamSink(stream).writeFully(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {7}), direct}, 0, 2);
         assertEquals(List.of(StagingBuffers.STAGING_BYTES, 5001), stream.writes);
@@ -113,7 +114,7 @@ class StreamSinkTest {
             StreamSink sink = new StreamSink(stream);
             ByteBuffer[] items = new ByteBuffer[16];
             for (int j = 0; j < items.length; j++) {
-                items[j] = ByteBuffer.wrap(new byte[StreamSink.DIRECT_WRITE_BYTES]);   // one write call each
+                items[j] = ByteBuffer.wrap(new byte[StreamSink.DIRECT_WRITE_BYTES]); // one write call each
             }
             CyclicBarrier start = new CyclicBarrier(2);
             Thread drain = new Thread(() -> {
@@ -149,15 +150,17 @@ class StreamSinkTest {
                 closes.incrementAndGet();
             }
         };
-        long startDelayMillis = 3 * StreamSink.ABORT_WAIT_MILLIS;   // a busy machine's scheduling delay
-        StreamSink sink = new StreamSink(stream, task -> new Thread(() -> {
-            try {
-                Thread.sleep(startDelayMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            task.run();
-        }));
+        long startDelayMillis = 3 * StreamSink.ABORT_WAIT_MILLIS; // a busy machine's scheduling delay
+        StreamSink sink = new StreamSink(
+                stream,
+                task -> new Thread(() -> {
+                    try {
+                        Thread.sleep(startDelayMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    task.run();
+                }));
         sink.abort();
         assertEquals(1, closes.get(), "the stream is closed when abort() returns");
     }
@@ -186,10 +189,10 @@ class StreamSinkTest {
             }
         };
         StreamSink sink = new StreamSink(stream, task -> {
-            aborting.countDown();                     // ABORTED is set: the drain's close() takes the aborted path
+            aborting.countDown(); // ABORTED is set: the drain's close() takes the aborted path
             return new Thread(() -> {
                 try {
-                    drainClosing.await();             // the drain has claimed the close
+                    drainClosing.await(); // the drain has claimed the close
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -40,7 +40,7 @@ final class SyncUpstream implements Subscription {
         requestCalls++;
         pending = pending + n < 0 ? Long.MAX_VALUE : pending + n;
         if (emitting) {
-            return;                                   // §3.3: no recursion; the outer loop emits
+            return; // §3.3: no recursion; the outer loop emits
         }
         emitting = true;
         try {
@@ -49,7 +49,7 @@ final class SyncUpstream implements Subscription {
                 downstream.onNext(item.apply(emitted++));
             }
             if (emitted == items && !cancelled) {
-                cancelled = true;                     // terminal: no further signal
+                cancelled = true; // terminal: no further signal
                 downstream.onComplete();
             }
         } finally {

@@ -80,11 +80,15 @@ class WriteLedgerTest {
     void refusesAnItemBeyondTheRequestedTotalOrTheDeclaredSize() {
         WriteLedger ledger = new WriteLedger(() -> new FixedController(100), 1000, 250);
         RuntimeException beyond = ledger.refusal(10, "write to x");
-        assertTrue(beyond instanceof IllegalStateException && beyond.getMessage().startsWith("§1.1: upstream sent item #1"),
+        assertTrue(
+                beyond instanceof IllegalStateException
+                        && beyond.getMessage().startsWith("§1.1: upstream sent item #1"),
                 String.valueOf(beyond));
         ledger.requested(1);
         RuntimeException larger = ledger.refusal(251, "write to x");
-        assertTrue(larger instanceof IllegalArgumentException && larger.getMessage().contains("more than the 250 declared"),
+        assertTrue(
+                larger instanceof IllegalArgumentException
+                        && larger.getMessage().contains("more than the 250 declared"),
                 String.valueOf(larger));
         assertEquals(null, ledger.refusal(250, "write to x"));
     }

@@ -44,15 +44,19 @@ class WriteRecordingTest {
         try (Recording recording = new Recording()) {
             recording.enable("io.sluice.Write");
             recording.start();
-            ReactiveFile.of(target).write(TestPublishers.chunks(new byte[100_000], 1000))
-                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            ReactiveFile.of(target)
+                    .write(TestPublishers.chunks(new byte[100_000], 1000))
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
             recording.stop();
             recording.dump(dump);
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(dump);
         // Other tests' writes in this JVM may end while the recording runs: take this write's event.
-        return events.stream().filter(event -> event.getEventType().getName().equals("io.sluice.Write"))
+        return events.stream()
+                .filter(event -> event.getEventType().getName().equals("io.sluice.Write"))
                 .filter(event -> target.toString().equals(event.getString("target")))
-                .findFirst().orElseThrow(() -> new AssertionError("no io.sluice.Write event for " + target + " in " + events));
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no io.sluice.Write event for " + target + " in " + events));
     }
 }

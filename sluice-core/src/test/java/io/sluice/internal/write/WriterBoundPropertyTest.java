@@ -31,7 +31,9 @@ class WriterBoundPropertyTest {
 
     static Stream<Arguments> boundedStrategies() {
         return Stream.of(
-                Arguments.of("adaptive", Demand.adaptive(),
+                Arguments.of(
+                        "adaptive",
+                        Demand.adaptive(),
                         Demand.adaptive().maxAmount() + Demand.adaptive().maxShift()),
                 Arguments.of("fixed(16, 4)", Demand.fixed(16, 4), 20),
                 Arguments.of("fixed(256, 3)", Demand.fixed(256, 3), 259),
@@ -53,8 +55,8 @@ class WriterBoundPropertyTest {
 
     @ParameterizedTest(name = "{0}, sizes within 2x")
     @MethodSource("boundedStrategies")
-    void queuedBytesStayWithinTwiceTheCapForItemsWithinAFactorOfTwo(String name, DemandStrategy strategy,
-                                                                  long maxWindow) {
+    void queuedBytesStayWithinTwiceTheCapForItemsWithinAFactorOfTwo(
+            String name, DemandStrategy strategy, long maxWindow) {
         for (long seed = 0; seed < SEEDS; seed++) {
             SplittableRandom random = new SplittableRandom(seed);
             long cap = 64 * 1024;
@@ -62,31 +64,43 @@ class WriterBoundPropertyTest {
         }
     }
 
-    private static void run(String name, DemandStrategy strategy, long maxWindow, long seed,
-                            SplittableRandom random, int minSize, int maxSize, long cap, long byteBound) {
+    private static void run(
+            String name,
+            DemandStrategy strategy,
+            long maxWindow,
+            long seed,
+            SplittableRandom random,
+            int minSize,
+            int maxSize,
+            long cap,
+            long byteBound) {
         ManualExecutor executor = new ManualExecutor();
         RecordingSink sink = new RecordingSink();
         sink.recordContent = false;
         ManualUpstream upstream = new ManualUpstream();
         long[] windowAtRequest = {Long.MAX_VALUE};
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink,
-                WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(cap).withListener(
-                        (WriteSnapshot snapshot) -> {
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                sink,
+                WriteOptions.defaults()
+                        .withDemand(strategy)
+                        .withMaxQueuedBytes(cap)
+                        .withListener((WriteSnapshot snapshot) -> {
                             if (snapshot.lastRequest() > 0) {
                                 long held = snapshot.queuedItems() + snapshot.outstandingItems();
                                 if (held > snapshot.windowItems()) {
-                                    fail(name + " seed " + seed + ": W3: held " + held
-                                            + " after a request, window " + snapshot.windowItems());
+                                    fail(name + " seed " + seed + ": W3: held " + held + " after a request, window "
+                                            + snapshot.windowItems());
                                 }
                                 windowAtRequest[0] = snapshot.windowItems();
                             }
                         }),
-                executor, "property");
+                executor,
+                "property");
         writer.onSubscribe(upstream);
         long received = 0;
         long receivedBytes = 0;
         long total = 2_000 + random.nextInt(3_000);
-        double producerBias = random.nextDouble();           // how often the producer moves vs the channel
+        double producerBias = random.nextDouble(); // how often the producer moves vs the channel
         while (received < total) {
             if (upstream.requested > received && random.nextDouble() < producerBias) {
                 int size = minSize + random.nextInt(maxSize - minSize + 1);
@@ -102,8 +116,8 @@ class WriterBoundPropertyTest {
                 fail(name + " seed " + seed + ": held " + held + " items > window " + maxWindow);
             }
             if (queuedBytes > byteBound) {
-                fail(name + " seed " + seed + ": W4: queued " + queuedBytes + " bytes > " + byteBound
-                        + " (cap " + cap + ", items " + minSize + ".." + maxSize + ")");
+                fail(name + " seed " + seed + ": W4: queued " + queuedBytes + " bytes > " + byteBound + " (cap " + cap
+                        + ", items " + minSize + ".." + maxSize + ")");
             }
         }
         writer.onComplete();

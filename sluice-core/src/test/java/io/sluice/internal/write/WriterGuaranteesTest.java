@@ -65,9 +65,12 @@ class WriterGuaranteesTest {
         assertThrows(NullPointerException.class, () -> writer.onNext(null));
         executor.runAll();
         assertTrue(writer.result().isDone(), "the write ended");
-        CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
+        CompletionException failed =
+                assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(NullPointerException.class, failed.getCause());
-        assertTrue(failed.getCause().getMessage().contains("§2.13"), failed.getCause().getMessage());
+        assertTrue(
+                failed.getCause().getMessage().contains("§2.13"),
+                failed.getCause().getMessage());
         assertEquals(1, sink.closes, "the target is closed");
         assertTrue(upstream.cancelled, "§2.13: the subscription is considered cancelled");
     }
@@ -80,7 +83,8 @@ class WriterGuaranteesTest {
         assertThrows(NullPointerException.class, () -> writer.onError(null));
         executor.runAll();
         assertTrue(writer.result().isDone(), "the write ended");
-        CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
+        CompletionException failed =
+                assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(NullPointerException.class, failed.getCause());
         assertEquals(1, sink.closes);
     }
@@ -101,8 +105,7 @@ class WriterGuaranteesTest {
         SyncUpstream source = new SyncUpstream(writer, 1_000_000, index -> one.duplicate());
         writer.onSubscribe(source);
         assertTrue(executor.runNext());
-        assertTrue(sink.items <= WriteLedger.YIELD_AFTER_ITEMS,
-                "one pass wrote " + sink.items + " items");
+        assertTrue(sink.items <= WriteLedger.YIELD_AFTER_ITEMS, "one pass wrote " + sink.items + " items");
         assertEquals(1, executor.queued(), "the pass yielded: the write is queued behind other tasks");
         executor.runAll();
         assertEquals(1_000_000, sink.items);
@@ -125,12 +128,13 @@ class WriterGuaranteesTest {
     void anotherTaskOnASingleThreadRunsBeforeALongWriteEnds_W7() throws Exception {
         ExecutorService single = Executors.newSingleThreadExecutor();
         try {
-            ChannelWriteSubscriber writer = new ChannelWriteSubscriber(new RecordingSink(),
-                    WriteOptions.defaults(), single, "test");
+            ChannelWriteSubscriber writer =
+                    new ChannelWriteSubscriber(new RecordingSink(), WriteOptions.defaults(), single, "test");
             ByteBuffer one = ByteBuffer.allocate(1);
             writer.onSubscribe(new SyncUpstream(writer, 2_000_000, index -> one.duplicate()));
             AtomicBoolean writeDoneWhenOtherRan = new AtomicBoolean(true);
-            single.submit(() -> writeDoneWhenOtherRan.set(writer.result().isDone())).get(30, TimeUnit.SECONDS);
+            single.submit(() -> writeDoneWhenOtherRan.set(writer.result().isDone()))
+                    .get(30, TimeUnit.SECONDS);
             assertEquals(2_000_000L, writer.result().get(30, TimeUnit.SECONDS));
             assertFalse(writeDoneWhenOtherRan.get(), "the other task ran while the write was in progress");
         } finally {
@@ -141,16 +145,24 @@ class WriterGuaranteesTest {
     @Test
     void manyYieldsOnADirectExecutorKeepTheStackFlat_W7() throws Exception {
         AtomicReference<Object> outcome = new AtomicReference<>();
-        Thread smallStack = new Thread(null, () -> {
-            RecordingSink counting = new RecordingSink();
-            counting.recordContent = false;
-            ChannelWriteSubscriber writer = new ChannelWriteSubscriber(counting, WriteOptions.defaults(),
-                    Runnable::run, "test");
-            ByteBuffer one = ByteBuffer.allocate(1);
-            writer.onSubscribe(new SyncUpstream(writer, 8_000_000, index -> one.duplicate()));
-            outcome.set(writer.result().isDone() ? writer.result().handle((written, error) -> error == null ? written : error).join()
-                    : "not done; sink closes: " + counting.closes);
-        }, "small-stack", 128 * 1024);
+        Thread smallStack = new Thread(
+                null,
+                () -> {
+                    RecordingSink counting = new RecordingSink();
+                    counting.recordContent = false;
+                    ChannelWriteSubscriber writer =
+                            new ChannelWriteSubscriber(counting, WriteOptions.defaults(), Runnable::run, "test");
+                    ByteBuffer one = ByteBuffer.allocate(1);
+                    writer.onSubscribe(new SyncUpstream(writer, 8_000_000, index -> one.duplicate()));
+                    outcome.set(
+                            writer.result().isDone()
+                                    ? writer.result()
+                                            .handle((written, error) -> error == null ? written : error)
+                                            .join()
+                                    : "not done; sink closes: " + counting.closes);
+                },
+                "small-stack",
+                128 * 1024);
         smallStack.start();
         smallStack.join(TimeUnit.SECONDS.toMillis(50));
         assertEquals(8_000_000L, outcome.get(), "~1,000 yields on a 128 KiB stack");
@@ -159,7 +171,8 @@ class WriterGuaranteesTest {
     @Test
     void fixedDemandOfLongMaxValueIsStillCapped_W4() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults()
-                .withDemand(Demand.fixed(Long.MAX_VALUE, 0)).withMaxQueuedBytes(64 * 1024));
+                .withDemand(Demand.fixed(Long.MAX_VALUE, 0))
+                .withMaxQueuedBytes(64 * 1024));
         writer.onSubscribe(upstream);
         executor.runAll();
         assertEquals(1, upstream.requested, "the probe");
@@ -171,7 +184,8 @@ class WriterGuaranteesTest {
     @Test
     void declaredLargestItemBoundsTheFirstRequestAndRefusesLargerItems_W4() {
         ChannelWriteSubscriber writer = writer(WriteOptions.defaults()
-                .withMaxQueuedBytes(1024 * 1024).withMaxItemBytes(64 * 1024)
+                .withMaxQueuedBytes(1024 * 1024)
+                .withMaxItemBytes(64 * 1024)
                 .withDemand(Demand.fixed(1000, 10)));
         writer.onSubscribe(upstream);
         executor.runAll();
@@ -180,9 +194,12 @@ class WriterGuaranteesTest {
         writer.onNext(ByteBuffer.allocate(64 * 1024 + 1));
         executor.runAll();
         assertTrue(writer.result().isDone(), "the write ended");
-        CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
+        CompletionException failed =
+                assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(IllegalArgumentException.class, failed.getCause());
-        assertTrue(failed.getCause().getMessage().contains("65537"), failed.getCause().getMessage());
+        assertTrue(
+                failed.getCause().getMessage().contains("65537"),
+                failed.getCause().getMessage());
         assertTrue(upstream.cancelled);
         assertEquals(1, sink.closes);
     }
@@ -192,28 +209,27 @@ class WriterGuaranteesTest {
         List<long[]> reports = new ArrayList<>();
         WriteListener listener = new WriteListener() {
             @Override
-            public void onPass(WriteSnapshot snapshot) {
-            }
+            public void onPass(WriteSnapshot snapshot) {}
 
             @Override
             public void onLargerItem(long itemBytes, long previousLargestBytes, long outstandingItems) {
                 reports.add(new long[] {itemBytes, previousLargestBytes, outstandingItems});
             }
         };
-        ChannelWriteSubscriber writer = writer(WriteOptions.defaults().withListener(listener)
-                .withDemand(Demand.fixed(10, 0)));
+        ChannelWriteSubscriber writer =
+                writer(WriteOptions.defaults().withListener(listener).withDemand(Demand.fixed(10, 0)));
         writer.onSubscribe(upstream);
         executor.runAll();
-        writer.onNext(ByteBuffer.allocate(1));            // the probe: nothing else outstanding
+        writer.onNext(ByteBuffer.allocate(1)); // the probe: nothing else outstanding
         executor.runAll();
         assertEquals(0, reports.size());
-        writer.onNext(ByteBuffer.allocate(1000));         // 9 more outstanding, requested for 1-byte items
+        writer.onNext(ByteBuffer.allocate(1000)); // 9 more outstanding, requested for 1-byte items
         executor.runAll();
         assertEquals(1, reports.size());
         assertEquals(1000, reports.get(0)[0]);
         assertEquals(1, reports.get(0)[1]);
         assertEquals(9, reports.get(0)[2]);
-        writer.onNext(ByteBuffer.allocate(1000));         // not larger: no report
+        writer.onNext(ByteBuffer.allocate(1000)); // not larger: no report
         executor.runAll();
         assertEquals(1, reports.size());
     }
@@ -221,13 +237,18 @@ class WriterGuaranteesTest {
     @Test
     void anExecutorThatThrowsSomethingElseFailsTheWriteInsteadOfHanging() {
         AtomicLong calls = new AtomicLong();
-        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(sink, WriteOptions.defaults(), task -> {
-            calls.incrementAndGet();
-            throw new IllegalStateException("pool is broken");
-        }, "test");
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                sink,
+                WriteOptions.defaults(),
+                task -> {
+                    calls.incrementAndGet();
+                    throw new IllegalStateException("pool is broken");
+                },
+                "test");
         writer.onSubscribe(upstream);
         assertTrue(writer.result().isDone(), "the write ended");
-        CompletionException failed = assertThrows(CompletionException.class, () -> writer.result().join());
+        CompletionException failed =
+                assertThrows(CompletionException.class, () -> writer.result().join());
         assertInstanceOf(IllegalStateException.class, failed.getCause());
         assertEquals(1, calls.get());
     }
@@ -246,7 +267,8 @@ class WriterGuaranteesTest {
                     }
                 };
                 watched.recordContent = false;
-                ChannelWriteSubscriber writer = new ChannelWriteSubscriber(watched, WriteOptions.defaults(), pool, "test");
+                ChannelWriteSubscriber writer =
+                        new ChannelWriteSubscriber(watched, WriteOptions.defaults(), pool, "test");
                 writer.result().whenComplete((bytes, error) -> stageCancelled.set(true));
                 ByteBuffer item = ByteBuffer.allocate(16);
                 writer.onSubscribe(new SyncUpstream(writer, Long.MAX_VALUE, index -> item.duplicate()));
@@ -257,8 +279,10 @@ class WriterGuaranteesTest {
                 assertThrows(CancellationException.class, () -> writer.result().join());
                 // A sink that cannot be closed under a write (this one) may see the batch the drain had
                 // already taken; a file sink's abort closes the channel, so not even that one reaches it.
-                assertTrue(writesAfterCancel.get() <= 1,
-                        "round " + round + ": " + writesAfterCancel.get() + " batches written after the stage was cancelled");
+                assertTrue(
+                        writesAfterCancel.get() <= 1,
+                        "round " + round + ": " + writesAfterCancel.get()
+                                + " batches written after the stage was cancelled");
             } finally {
                 pool.shutdownNow();
             }

@@ -55,7 +55,8 @@ class ObjectController {
     ObjectController(S3AsyncClient s3, S3Properties properties) {
         this.s3 = s3;
         this.bucket = properties.bucket();
-        this.options = UploadOptions.defaults().withPartSize(Math.toIntExact(properties.partSize().toBytes()));
+        this.options = UploadOptions.defaults()
+                .withPartSize(Math.toIntExact(properties.partSize().toBytes()));
     }
 
     @PutMapping("/objects/{key}")

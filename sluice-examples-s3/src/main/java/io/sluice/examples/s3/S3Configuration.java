@@ -29,12 +29,12 @@ class S3Configuration {
                 .region(Region.of(properties.region()))
                 .forcePathStyle(properties.pathStyle())
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
-                        .eventLoopGroupBuilder(SdkEventLoopGroup.builder()
-                                .threadFactory(new DefaultThreadFactory(THREADS, true))));
+                        .eventLoopGroupBuilder(
+                                SdkEventLoopGroup.builder().threadFactory(new DefaultThreadFactory(THREADS, true))));
         if (properties.endpoint() != null) {
             builder.endpointOverride(properties.endpoint());
         }
-        credentials.ifAvailable(builder::credentialsProvider);   // else the SDK's default chain
+        credentials.ifAvailable(builder::credentialsProvider); // else the SDK's default chain
         return builder.build();
     }
 }

@@ -34,29 +34,40 @@ class ContextCloseTest {
 
     @Test
     void closingTheContextClosesTheS3ClientAndLogsNoWarning() throws Exception {
-        S3ProxyServer server = S3ProxyServer.start();   // not in a try-with-resources: close() throws Exception
+        S3ProxyServer server = S3ProxyServer.start(); // not in a try-with-resources: close() throws Exception
         try (S3AsyncClient admin = server.newClient()) {
             admin.createBucket(request -> request.bucket("closing")).join();
-            List<Thread> othersLoops = s3EventLoops();    // those of contexts other tests in this JVM left open
+            List<Thread> othersLoops = s3EventLoops(); // those of contexts other tests in this JVM left open
             ConfigurableApplicationContext context = new SpringApplicationBuilder(
-                    ObjectsApplication.class, S3ProxyCredentials.class)
-                    .properties("server.port=0", "s3.bucket=closing", "s3.endpoint=" + server.endpoint(),
+                            ObjectsApplication.class, S3ProxyCredentials.class)
+                    .properties(
+                            "server.port=0",
+                            "s3.bucket=closing",
+                            "s3.endpoint=" + server.endpoint(),
                             "s3.path-style=true")
                     .run();
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-            HttpResponse<String> put = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/objects/one"))
-                            .PUT(HttpRequest.BodyPublishers.ofString("one")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> put = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .build()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/objects/one"))
+                                    .PUT(HttpRequest.BodyPublishers.ofString("one"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertEquals(200, put.statusCode(), put.body());
-            List<Thread> appsLoops = s3EventLoops().stream().filter(thread -> !othersLoops.contains(thread)).toList();
+            List<Thread> appsLoops = s3EventLoops().stream()
+                    .filter(thread -> !othersLoops.contains(thread))
+                    .toList();
             assertFalse(appsLoops.isEmpty(), "the application's S3 client runs its own event loops");
 
             List<String> logged = whileRecordingWarnings(context::close);
 
             assertFalse(context.isActive());
             assertEquals(List.of(), logged);
-            Deadlines.awaitTrue("the client's event loops " + appsLoops + " ended", Duration.ofSeconds(30),
+            Deadlines.awaitTrue(
+                    "the client's event loops " + appsLoops + " ended",
+                    Duration.ofSeconds(30),
                     () -> appsLoops.stream().noneMatch(Thread::isAlive));
         } finally {
             server.close();
@@ -89,6 +100,8 @@ class ContextCloseTest {
         } finally {
             root.detachAppender(recorded);
         }
-        return recorded.list.stream().map(event -> event.getLevel() + " " + event.getFormattedMessage()).toList();
+        return recorded.list.stream()
+                .map(event -> event.getLevel() + " " + event.getFormattedMessage())
+                .toList();
     }
 }

@@ -6,8 +6,7 @@ import java.util.function.BooleanSupplier;
 /** Waiting for what another thread or server does, by polling against a deadline instead of sleeping blindly. */
 final class Deadlines {
 
-    private Deadlines() {
-    }
+    private Deadlines() {}
 
     /** Returns once {@code condition} holds; fails with {@code what} if it still does not after {@code limit}. */
     static void awaitTrue(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {

@@ -51,12 +51,13 @@ class ObjectsApplicationTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private static S3ProxyServer server;
-    private static S3AsyncClient s3;   // the test's own view of the bucket
+    private static S3AsyncClient s3; // the test's own view of the bucket
 
     @LocalServerPort
     int port;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     static void startServer() throws Exception {
@@ -85,29 +86,36 @@ class ObjectsApplicationTest {
         byte[] content = random(size, size);
         String key = "round-trip-" + size;
 
-        HttpResponse<String> put = http.send(HttpRequest.newBuilder(url(key))
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(content)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> put = http.send(
+                HttpRequest.newBuilder(url(key))
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
 
         assertEquals(200, put.statusCode(), put.body());
         JsonNode stored = new ObjectMapper().readTree(put.body());
         assertEquals(size, stored.get("bytes").asLong());
         assertEquals(size > PART_BYTES ? 3 : 1, stored.get("parts").asInt(), "5 MiB parts");
-        assertEquals(s3.headObject(head -> head.bucket(BUCKET).key(key)).join().eTag(), stored.get("eTag").asText());
+        assertEquals(
+                s3.headObject(head -> head.bucket(BUCKET).key(key)).join().eTag(),
+                stored.get("eTag").asText());
         assertEquals(0, S3ProxyServer.openUploads(s3, BUCKET));
 
-        HttpResponse<byte[]> get = http.send(HttpRequest.newBuilder(url(key)).GET().build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> get =
+                http.send(HttpRequest.newBuilder(url(key)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
 
         assertEquals(200, get.statusCode());
-        assertEquals("application/octet-stream", get.headers().firstValue("Content-Type").orElse(null));
+        assertEquals(
+                "application/octet-stream",
+                get.headers().firstValue("Content-Type").orElse(null));
         assertEquals(size, get.headers().firstValueAsLong("Content-Length").orElse(-1));
         assertArrayEquals(content, get.body());
     }
 
     @Test
     void aMissingKeyIsNotFoundWithoutAStackTrace() throws Exception {
-        HttpResponse<String> get = http.send(HttpRequest.newBuilder(url("no-such-key")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> get = http.send(
+                HttpRequest.newBuilder(url("no-such-key")).GET().build(), HttpResponse.BodyHandlers.ofString());
 
         assertEquals(404, get.statusCode());
         assertFalse(get.body().contains("Exception"), get.body());
@@ -120,9 +128,10 @@ class ObjectsApplicationTest {
         Flux<ByteBuf> sixOfTwelveMiB = Flux.range(0, 6 * 16)
                 .map(index -> Unpooled.wrappedBuffer(new byte[64 * 1024]))
                 .concatWith(Mono.fromFuture(givingUp).then(Mono.error(new IOException("the client gives up"))));
-        CompletableFuture<Object> exchange = reactor.netty.http.client.HttpClient.create()   // sends a Flux, fails it
+        CompletableFuture<Object> exchange = reactor.netty.http.client.HttpClient.create() // sends a Flux, fails it
                 .headers(headers -> headers.set("Content-Length", 12 * 1024 * 1024))
-                .put().uri(url(key))
+                .put()
+                .uri(url(key))
                 .send(sixOfTwelveMiB)
                 .response()
                 .cast(Object.class)
@@ -137,8 +146,11 @@ class ObjectsApplicationTest {
         Deadlines.awaitTrue("the multipart upload aborted", WAIT, () -> S3ProxyServer.openUploads(s3, BUCKET) == 0);
         assertFalse(S3ProxyServer.exists(s3, BUCKET, key), "an object from a body that never ended");
         byte[] content = random(100_000, 3);
-        HttpResponse<String> again = http.send(HttpRequest.newBuilder(url(key))
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(content)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> again = http.send(
+                HttpRequest.newBuilder(url(key))
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, again.statusCode(), "the server still serves: " + again.body());
         assertTrue(S3ProxyServer.exists(s3, BUCKET, key));
     }

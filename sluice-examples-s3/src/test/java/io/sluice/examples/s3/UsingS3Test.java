@@ -29,10 +29,11 @@ class UsingS3Test {
 
     @Test
     void theSnippetStoresTheBodyAndDownloadsItIntoTheFile() throws Exception {
-        byte[] content = ObjectsApplicationTest.random(9 * 1024 * 1024 + 11, 42);   // two 8 MiB parts
+        byte[] content = ObjectsApplicationTest.random(9 * 1024 * 1024 + 11, 42); // two 8 MiB parts
         Flux<ByteBuffer> body = Flux.range(0, content.length / 100_000 + 1)
-                .map(index -> ByteBuffer.wrap(content, index * 100_000, Math.min(100_000, content.length - index * 100_000)));
-        S3ProxyServer server = S3ProxyServer.start();   // not in a try-with-resources: close() throws Exception
+                .map(index ->
+                        ByteBuffer.wrap(content, index * 100_000, Math.min(100_000, content.length - index * 100_000)));
+        S3ProxyServer server = S3ProxyServer.start(); // not in a try-with-resources: close() throws Exception
         try (S3AsyncClient client = server.newClient()) {
             client.createBucket(request -> request.bucket("uploads")).join();
 
@@ -41,7 +42,8 @@ class UsingS3Test {
             UploadResult stored = stages.stored().toCompletableFuture().get(60, TimeUnit.SECONDS);
             assertEquals(content.length, stored.bytes());
             assertEquals(2, stored.parts());
-            assertEquals(content.length, stages.downloaded().toCompletableFuture().get(60, TimeUnit.SECONDS));
+            assertEquals(
+                    content.length, stages.downloaded().toCompletableFuture().get(60, TimeUnit.SECONDS));
             assertArrayEquals(content, Files.readAllBytes(dir.resolve("photo.jpg")));
             assertEquals(0, S3ProxyServer.openUploads(client, "uploads"));
         } finally {
@@ -57,7 +59,8 @@ class UsingS3Test {
 
         String page = Files.readString(Path.of("../docs/USING.md"));
 
-        assertTrue(page.contains("```java\n" + expected + "\n```"),
+        assertTrue(
+                page.contains("```java\n" + expected + "\n```"),
                 "docs/USING.md's S3 section must quote UsingS3.java's snippet as it is:\n" + expected);
     }
 

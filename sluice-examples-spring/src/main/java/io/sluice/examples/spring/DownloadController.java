@@ -25,7 +25,8 @@ import reactor.core.scheduler.Schedulers;
 @RestController
 class DownloadController {
 
-    private static final FileResponses.Options POOLED = FileResponses.Options.defaults().withoutZeroCopy();
+    private static final FileResponses.Options POOLED =
+            FileResponses.Options.defaults().withoutZeroCopy();
 
     private final Storage storage;
 

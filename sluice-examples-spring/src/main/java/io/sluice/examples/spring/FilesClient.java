@@ -28,22 +28,22 @@ public record FilesClient(URI base, HttpClient http) {
 
     /** A client of the application at {@code base}. */
     public static FilesClient of(URI base) {
-        return new FilesClient(base, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
+        return new FilesClient(
+                base,
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
     }
 
     /** A download's answer: its status, {@code Content-Range} (or null), the body's length and SHA-256. */
-    public record Answer(int status, String contentRange, long bodyBytes, String sha256) {
-    }
+    public record Answer(int status, String contentRange, long bodyBytes, String sha256) {}
 
     /** An upload's answer: its status and body (the stored size in bytes, or an error). */
-    public record Stored(int status, String body) {
-    }
+    public record Stored(int status, String body) {}
 
     /** Uploads {@code file} as the part {@code file} of a form to {@code /VARIANT/files/NAME} ({@code POST}). */
     public Stored uploadPart(String variant, String name, Path file) throws IOException, InterruptedException {
         String boundary = UUID.randomUUID().toString();
-        String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
-                + name + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+        String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + name
+                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
         return postForm(uri(variant, name), boundary, head, file);
     }
 
@@ -60,12 +60,13 @@ public record FilesClient(URI base, HttpClient http) {
     }
 
     /** POSTs a form whose parts before the file's content are {@code head}, ending after the file. */
-    private Stored postForm(URI target, String boundary, String head, Path file) throws IOException, InterruptedException {
+    private Stored postForm(URI target, String boundary, String head, Path file)
+            throws IOException, InterruptedException {
         String tail = "\r\n--" + boundary + "--\r\n";
         HttpRequest request = HttpRequest.newBuilder(target)
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(BodyPublishers.concat(BodyPublishers.ofString(head), BodyPublishers.ofFile(file),
-                        BodyPublishers.ofString(tail)))
+                .POST(BodyPublishers.concat(
+                        BodyPublishers.ofString(head), BodyPublishers.ofFile(file), BodyPublishers.ofString(tail)))
                 .build();
         HttpResponse<String> response = http.send(request, BodyHandlers.ofString());
         return new Stored(response.statusCode(), response.body());
@@ -111,8 +112,11 @@ public record FilesClient(URI base, HttpClient http) {
                 bytes += n;
             }
         }
-        return new Answer(response.statusCode(), response.headers().firstValue("Content-Range").orElse(null),
-                bytes, sha256 == null ? "" : HexFormat.of().formatHex(sha256.digest()));
+        return new Answer(
+                response.statusCode(),
+                response.headers().firstValue("Content-Range").orElse(null),
+                bytes,
+                sha256 == null ? "" : HexFormat.of().formatHex(sha256.digest()));
     }
 
     /** A new SHA-256 digest. */
@@ -123,5 +127,4 @@ public record FilesClient(URI base, HttpClient http) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
-
 }

@@ -34,13 +34,13 @@ import java.util.Map;
 @Configuration(proxyBeanMethods = false)
 class PartReaders implements WebFluxConfigurer {
 
-    private final StoringPartReader sluice;      // /sluice/...
-    private final DefaultPartHttpMessageReader spring = new DefaultPartHttpMessageReader();   // the rest
+    private final StoringPartReader sluice; // /sluice/...
+    private final DefaultPartHttpMessageReader spring = new DefaultPartHttpMessageReader(); // the rest
 
     PartReaders(Storage storage) {
         Path directory = storage.directory();
-        this.sluice = new StoringPartReader(created(directory.resolveSibling(directory.getFileName() + ".parts")),
-                WriteOptions.defaults());
+        this.sluice = new StoringPartReader(
+                created(directory.resolveSibling(directory.getFileName() + ".parts")), WriteOptions.defaults());
     }
 
     @Override
@@ -64,8 +64,7 @@ class PartReaders implements WebFluxConfigurer {
     }
 
     /** Reads a request's parts with sluice's reader under {@code /sluice/}, with Spring's otherwise. */
-    record ByPath(HttpMessageReader<Part> sluice, HttpMessageReader<Part> spring)
-            implements HttpMessageReader<Part> {
+    record ByPath(HttpMessageReader<Part> sluice, HttpMessageReader<Part> spring) implements HttpMessageReader<Part> {
 
         @Override
         public List<MediaType> getReadableMediaTypes() {
@@ -78,13 +77,14 @@ class PartReaders implements WebFluxConfigurer {
         }
 
         @Override
-        public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+        public Flux<Part> read(
+                ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
             return readerFor(message).read(elementType, message, hints);
         }
 
         @Override
-        public Mono<Part> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
-                                   Map<String, Object> hints) {
+        public Mono<Part> readMono(
+                ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
             return readerFor(message).readMono(elementType, message, hints);
         }
 

@@ -30,19 +30,24 @@ class StatsController {
     @GetMapping("/stats")
     Mono<String> stats() {
         return Mono.fromCallable(() -> {
-            long cpuBeforeGc = OS.getProcessCpuTime();
-            System.gc();
-            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            return cpuBeforeGc + " " + heap + " " + peakRssBytes() + " " + OS.getProcessCpuTime();
-        }).subscribeOn(Schedulers.boundedElastic());
+                    long cpuBeforeGc = OS.getProcessCpuTime();
+                    System.gc();
+                    long heap = ManagementFactory.getMemoryMXBean()
+                            .getHeapMemoryUsage()
+                            .getUsed();
+                    return cpuBeforeGc + " " + heap + " " + peakRssBytes() + " " + OS.getProcessCpuTime();
+                })
+                .subscribeOn(Schedulers.boundedElastic());
     }
 
     @PostMapping("/stats/peak")
     Mono<String> resetPeak() {
         return Mono.fromCallable(() -> {
-            Files.writeString(Path.of("/proc/self/clear_refs"), "5");
-            return "ok";
-        }).subscribeOn(Schedulers.boundedElastic()).onErrorReturn("unsupported");
+                    Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+                    return "ok";
+                })
+                .subscribeOn(Schedulers.boundedElastic())
+                .onErrorReturn("unsupported");
     }
 
     private static long peakRssBytes() {

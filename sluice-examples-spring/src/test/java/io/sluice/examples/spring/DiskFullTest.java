@@ -76,7 +76,7 @@ class DiskFullTest {
         if (variant.equals("sluice")) {
             assertEquals(List.of(), entries(), "what a failed atomic upload left");
         }
-        Files.deleteIfExists(STORAGE.resolve("raw"));   // Spring's variant keeps what fitted
+        Files.deleteIfExists(STORAGE.resolve("raw")); // Spring's variant keeps what fitted
         Files.deleteIfExists(STORAGE.resolve("part"));
 
         Path fits = TestFiles.random(64 * 1024, 12);

@@ -9,10 +9,6 @@ import io.sluice.examples.spring.FilesClient.Answer;
 import io.sluice.examples.spring.FilesClient.Stored;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.codec.HttpMessageReader;
-import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
-import org.springframework.http.codec.multipart.Part;
-import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,6 +16,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import reactor.core.publisher.Flux;
@@ -38,8 +38,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -118,10 +118,19 @@ class FilesApplicationTest {
         HttpMessageReader<Part> spring = new DefaultPartHttpMessageReader();
         PartReaders.ByPath parts = new PartReaders.ByPath(sluice, spring);
 
-        assertSame(sluice, parts.readerFor(MockServerHttpRequest.post("/sluice/files/a").build()));
-        assertSame(sluice, parts.readerFor(MockServerHttpRequest.post("/sluice/plain/files/a").build()));
-        assertSame(spring, parts.readerFor(MockServerHttpRequest.post("/spring/files/a").build()));
-        assertSame(spring, parts.readerFor(MockServerHttpRequest.post("/sluicer/files/a").build()));
+        assertSame(
+                sluice,
+                parts.readerFor(MockServerHttpRequest.post("/sluice/files/a").build()));
+        assertSame(
+                sluice,
+                parts.readerFor(
+                        MockServerHttpRequest.post("/sluice/plain/files/a").build()));
+        assertSame(
+                spring,
+                parts.readerFor(MockServerHttpRequest.post("/spring/files/a").build()));
+        assertSame(
+                spring,
+                parts.readerFor(MockServerHttpRequest.post("/sluicer/files/a").build()));
     }
 
     @ParameterizedTest
@@ -147,7 +156,8 @@ class FilesApplicationTest {
         HttpClient.create()
                 .headers(headers -> headers.set("Content-Length", 4 * 1024 * 1024)
                         .set("Content-Type", "multipart/form-data; boundary=b"))
-                .post().uri(url("/sluice/stream/" + name))
+                .post()
+                .uri(url("/sluice/stream/" + name))
                 .send(sent)
                 .response()
                 .onErrorResume(clientSide -> Mono.empty())
@@ -156,8 +166,12 @@ class FilesApplicationTest {
 
         assertFalse(Files.exists(STORAGE.resolve(name)), "a partial upload under the client's name");
         try (Stream<Path> files = Files.list(STORAGE)) {
-            assertEquals(List.of(), files.map(file -> file.getFileName().toString())
-                    .filter(file -> file.startsWith(".")).toList(), "hidden files left");
+            assertEquals(
+                    List.of(),
+                    files.map(file -> file.getFileName().toString())
+                            .filter(file -> file.startsWith("."))
+                            .toList(),
+                    "hidden files left");
         }
         Path source = TestFiles.random(100_000, 4);
         assertEquals(new Stored(200, "100000"), client().uploadStreamedPart(name, source));
@@ -172,11 +186,14 @@ class FilesApplicationTest {
         Files.copy(source, STORAGE.resolve(name));
         byte[] bytes = Files.readAllBytes(source);
 
-        assertEquals(new Answer(206, "bytes 1000-199999/1048576", 199_000, sha256(bytes, 1000, 199_000)),
+        assertEquals(
+                new Answer(206, "bytes 1000-199999/1048576", 199_000, sha256(bytes, 1000, 199_000)),
                 download(variant, name, "bytes=1000-199999"));
-        assertEquals(new Answer(206, "bytes 1048476-1048575/1048576", 100, sha256(bytes, 1_048_476, 100)),
+        assertEquals(
+                new Answer(206, "bytes 1048476-1048575/1048576", 100, sha256(bytes, 1_048_476, 100)),
                 download(variant, name, "bytes=-100"));
-        assertEquals(new Answer(206, "bytes 1048000-1048575/1048576", 576, sha256(bytes, 1_048_000, 576)),
+        assertEquals(
+                new Answer(206, "bytes 1048000-1048575/1048576", 576, sha256(bytes, 1_048_000, 576)),
                 download(variant, name, "bytes=1048000-9999999"));
         Answer several = download(variant, name, "bytes=0-9,20-29");
         if (variant.startsWith("sluice")) {
@@ -217,7 +234,8 @@ class FilesApplicationTest {
                 .concatWith(Flux.error(new IOException("the client gives up")));
         HttpClient.create()
                 .headers(headers -> headers.set("Content-Length", 4 * 1024 * 1024))
-                .put().uri(url("/" + variant + "/raw/" + name))
+                .put()
+                .uri(url("/" + variant + "/raw/" + name))
                 .send(sent)
                 .response()
                 .onErrorResume(clientSide -> Mono.empty())
@@ -227,8 +245,12 @@ class FilesApplicationTest {
         if (variant.equals("sluice")) {
             assertFalse(Files.exists(STORAGE.resolve(name)), "a partial upload under the client's name");
             try (Stream<Path> files = Files.list(STORAGE)) {
-                assertEquals(List.of(), files.map(file -> file.getFileName().toString())
-                        .filter(file -> file.startsWith(".")).toList(), "hidden files left");
+                assertEquals(
+                        List.of(),
+                        files.map(file -> file.getFileName().toString())
+                                .filter(file -> file.startsWith("."))
+                                .toList(),
+                        "hidden files left");
             }
         }
         Path source = TestFiles.random(100_000, 3);
@@ -245,8 +267,10 @@ class FilesApplicationTest {
 
         List<byte[]> firstChunks = HttpClient.create()
                 .option(ChannelOption.SO_RCVBUF, 8 * 1024)
-                .get().uri(url("/" + variant + "/files/" + name))
-                .responseContent().asByteArray()
+                .get()
+                .uri(url("/" + variant + "/files/" + name))
+                .responseContent()
+                .asByteArray()
                 .take(3)
                 .collectList()
                 .block(Duration.ofSeconds(20));
@@ -266,8 +290,10 @@ class FilesApplicationTest {
 
         String stored = HttpClient.create()
                 .headers(headers -> headers.set("Content-Length", bytes.length))
-                .put().uri(url("/" + variant + "/raw/" + name))
-                .send(Flux.interval(Duration.ofMillis(1)).take(bytes.length / piece)
+                .put()
+                .uri(url("/" + variant + "/raw/" + name))
+                .send(Flux.interval(Duration.ofMillis(1))
+                        .take(bytes.length / piece)
                         .map(index -> Unpooled.wrappedBuffer(bytes, (int) (index * piece), piece)))
                 .responseSingle((response, body) -> body.asString())
                 .block(Duration.ofSeconds(20));
@@ -276,8 +302,10 @@ class FilesApplicationTest {
         MessageDigest received = FilesClient.sha256();
         HttpClient.create()
                 .option(ChannelOption.SO_RCVBUF, 4 * 1024)
-                .get().uri(url("/" + variant + "/files/" + name))
-                .responseContent().asByteArray()
+                .get()
+                .uri(url("/" + variant + "/files/" + name))
+                .responseContent()
+                .asByteArray()
                 .limitRate(1)
                 .delayElements(Duration.ofMillis(1))
                 .doOnNext(received::update)

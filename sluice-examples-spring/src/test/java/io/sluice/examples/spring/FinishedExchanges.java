@@ -21,7 +21,8 @@ class FinishedExchanges implements WebFilter {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        String request = exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath().value();
+        String request = exchange.getRequest().getMethod() + " "
+                + exchange.getRequest().getPath().value();
         return chain.filter(exchange).doFinally(signal -> finished.add(request));
     }
 

@@ -91,7 +91,8 @@ public final class LeakReports implements BeforeEachCallback, AfterEachCallback 
     private static final class RecordingFactory extends ResourceLeakDetectorFactory {
         @Override
         @SuppressWarnings("deprecation")
-        public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval, long maxActive) {
+        public <T> ResourceLeakDetector<T> newResourceLeakDetector(
+                Class<T> resource, int samplingInterval, long maxActive) {
             return new RecordingDetector<>(resource, samplingInterval);
         }
     }
@@ -126,8 +127,10 @@ public final class LeakReports implements BeforeEachCallback, AfterEachCallback 
         protected void append(ILoggingEvent event) {
             if (event.getFormattedMessage().startsWith("Failed to release") || refCountIn(event.getThrowableProxy())) {
                 REPORTS.add(event.getLoggerName() + ": " + event.getFormattedMessage()
-                        + (event.getThrowableProxy() == null ? "" : " " + event.getThrowableProxy().getClassName()
-                        + ": " + event.getThrowableProxy().getMessage()));
+                        + (event.getThrowableProxy() == null
+                                ? ""
+                                : " " + event.getThrowableProxy().getClassName() + ": "
+                                        + event.getThrowableProxy().getMessage()));
             }
         }
 

@@ -11,8 +11,7 @@ final class TestFiles {
 
     private static final Path ROOT = Path.of("target", "test-files").toAbsolutePath();
 
-    private TestFiles() {
-    }
+    private TestFiles() {}
 
     /** A new empty directory whose name starts with {@code prefix}. */
     static Path directory(String prefix) {

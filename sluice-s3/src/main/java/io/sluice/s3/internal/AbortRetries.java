@@ -38,8 +38,8 @@ public final class AbortRetries {
     private static final System.Logger LOG = System.getLogger("io.sluice.s3");
 
     /** 1 s, doubling to 30 s, for 5 minutes: covers a server restart, bounded so nothing lingers. */
-    public static final AbortRetries DEFAULT = new AbortRetries(Duration.ofSeconds(1), Duration.ofSeconds(30),
-            Duration.ofMinutes(5));
+    public static final AbortRetries DEFAULT =
+            new AbortRetries(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMinutes(5));
 
     private final Duration firstDelay;
     private final Duration maxDelay;
@@ -79,8 +79,8 @@ public final class AbortRetries {
      * {@code answerTimeout} for each attempt's answer.
      */
     public Retrying start(S3AsyncClient client, String bucket, String key, String uploadId, Duration answerTimeout) {
-        Retrying retrying = new Retrying(client, bucket, key, uploadId, answerTimeout,
-                System.nanoTime() + giveUpAfter.toNanos());
+        Retrying retrying =
+                new Retrying(client, bucket, key, uploadId, answerTimeout, System.nanoTime() + giveUpAfter.toNanos());
         retrying.schedule(firstDelay.toNanos());
         return retrying;
     }
@@ -92,14 +92,19 @@ public final class AbortRetries {
         private final String bucket;
         private final String key;
         private final String uploadId;
-        private final Duration answerTimeout;             // the longest wait for one attempt's answer
-        private final long deadlineNanos;                 // no attempt starts after it
-        private final CompletableFuture<Void> outcome = new CompletableFuture<>();   // T3
-        private final AtomicInteger attempts = new AtomicInteger();                  // retries started (tests)
-        private long nextDelayNanos;                      // one attempt at a time (T1)
+        private final Duration answerTimeout; // the longest wait for one attempt's answer
+        private final long deadlineNanos; // no attempt starts after it
+        private final CompletableFuture<Void> outcome = new CompletableFuture<>(); // T3
+        private final AtomicInteger attempts = new AtomicInteger(); // retries started (tests)
+        private long nextDelayNanos; // one attempt at a time (T1)
 
-        private Retrying(S3AsyncClient client, String bucket, String key, String uploadId, Duration answerTimeout,
-                         long deadlineNanos) {
+        private Retrying(
+                S3AsyncClient client,
+                String bucket,
+                String key,
+                String uploadId,
+                Duration answerTimeout,
+                long deadlineNanos) {
             this.client = client;
             this.bucket = bucket;
             this.key = key;
@@ -120,36 +125,44 @@ public final class AbortRetries {
 
         private void schedule(long delayNanos) {
             nextDelayNanos = Math.min(delayNanos * 2, maxDelay.toNanos());
-            SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::attempt), delayNanos);   // T2
+            SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::attempt), delayNanos); // T2
         }
 
         private void attempt() {
             attempts.incrementAndGet();
             CompletableFuture<?> call;
             try {
-                call = AnswerDeadline.watch(() -> client.abortMultipartUpload(request -> request.bucket(bucket).key(key)
-                        .uploadId(uploadId)), answerTimeout, () -> new ObjectUploadTimeoutException(bucket, key, uploadId,
-                        "AbortMultipartUpload", answerTimeout));
+                call = AnswerDeadline.watch(
+                        () -> client.abortMultipartUpload(
+                                request -> request.bucket(bucket).key(key).uploadId(uploadId)),
+                        answerTimeout,
+                        () -> new ObjectUploadTimeoutException(
+                                bucket, key, uploadId, "AbortMultipartUpload", answerTimeout));
             } catch (Throwable closedClient) {
                 call = CompletableFuture.failedFuture(closedClient);
             }
             call.whenComplete((response, error) -> {
                 Throwable cause = error == null ? null : ObjectUpload.unwrap(error);
                 if (cause == null || cause instanceof NoSuchUploadException) {
-                    outcome.complete(null);              // T3: aborted, now or before
+                    outcome.complete(null); // T3: aborted, now or before
                 } else if (System.nanoTime() + nextDelayNanos > deadlineNanos) {
-                    giveUp(cause);                       // T3: nothing left scheduled
+                    giveUp(cause); // T3: nothing left scheduled
                 } else {
-                    schedule(nextDelayNanos);            // T1: from the end of this attempt
+                    schedule(nextDelayNanos); // T1: from the end of this attempt
                 }
             });
         }
 
         private void giveUp(Throwable cause) {
-            ObjectUploadException left = new ObjectUploadException("the abort was retried for "
-                    + giveUpAfter.toMillis() + " ms and failed every time: the upload and its parts are still stored;"
-                    + " abort it by this id, or let a bucket lifecycle rule AbortIncompleteMultipartUpload remove it",
-                    bucket, key, uploadId, cause);
+            ObjectUploadException left = new ObjectUploadException(
+                    "the abort was retried for "
+                            + giveUpAfter.toMillis()
+                            + " ms and failed every time: the upload and its parts are still stored;"
+                            + " abort it by this id, or let a bucket lifecycle rule AbortIncompleteMultipartUpload remove it",
+                    bucket,
+                    key,
+                    uploadId,
+                    cause);
             LOG.log(Level.WARNING, left.getMessage(), cause);
             outcome.completeExceptionally(left);
         }

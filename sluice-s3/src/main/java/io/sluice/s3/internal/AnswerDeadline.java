@@ -32,12 +32,12 @@ import java.util.function.Supplier;
  */
 final class AnswerDeadline<T> {
 
-    private final CompletableFuture<T> answer = new CompletableFuture<>();   // L2
+    private final CompletableFuture<T> answer = new CompletableFuture<>(); // L2
     private final long timeoutNanos;
     private final Supplier<? extends Throwable> timedOut;
-    private CompletableFuture<T> call;             // guarded by this: the SDK's call, null until started
-    private ScheduledFuture<?> clock;              // guarded by this: the running clock, null if stopped (L1)
-    private Throwable expired;                     // guarded by this: the timeout's error once the clock ran out
+    private CompletableFuture<T> call; // guarded by this: the SDK's call, null until started
+    private ScheduledFuture<?> clock; // guarded by this: the running clock, null if stopped (L1)
+    private Throwable expired; // guarded by this: the timeout's error once the clock ran out
 
     private AnswerDeadline(Duration timeout, Supplier<? extends Throwable> timedOut) {
         this.timeoutNanos = saturatedNanos(timeout);
@@ -45,8 +45,8 @@ final class AnswerDeadline<T> {
     }
 
     /** Starts a call without a body of ours; its answer must come within {@code timeout} of the start. */
-    static <T> CompletableFuture<T> watch(Supplier<CompletableFuture<T>> start, Duration timeout,
-                                          Supplier<? extends Throwable> timedOut) {
+    static <T> CompletableFuture<T> watch(
+            Supplier<CompletableFuture<T>> start, Duration timeout, Supplier<? extends Throwable> timedOut) {
         AnswerDeadline<T> deadline = new AnswerDeadline<>(timeout, timedOut);
         deadline.startClock();
         deadline.started(start.get());
@@ -54,8 +54,11 @@ final class AnswerDeadline<T> {
     }
 
     /** Starts a call with {@code body}; its answer must come within {@code timeout} of the body's last byte (L1). */
-    static <T> CompletableFuture<T> watch(Function<AsyncRequestBody, CompletableFuture<T>> start, AsyncRequestBody body,
-                                          Duration timeout, Supplier<? extends Throwable> timedOut) {
+    static <T> CompletableFuture<T> watch(
+            Function<AsyncRequestBody, CompletableFuture<T>> start,
+            AsyncRequestBody body,
+            Duration timeout,
+            Supplier<? extends Throwable> timedOut) {
         AnswerDeadline<T> deadline = new AnswerDeadline<>(timeout, timedOut);
         deadline.started(start.apply(deadline.new WatchedBody(body)));
         return deadline.answer;
@@ -78,13 +81,13 @@ final class AnswerDeadline<T> {
             }
         });
         if (expiredBefore != null) {
-            sdkCall.cancel(true);                      // the clock ran out before the call was known
+            sdkCall.cancel(true); // the clock ran out before the call was known
         }
     }
 
     private synchronized void startClock() {
         if (clock == null && expired == null) {
-            clock = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::expire), timeoutNanos);   // L3
+            clock = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::expire), timeoutNanos); // L3
         }
     }
 
@@ -101,14 +104,14 @@ final class AnswerDeadline<T> {
         CompletableFuture<T> sdkCall;
         synchronized (this) {
             if (clock == null) {
-                return;                                // stopped meanwhile (L1)
+                return; // stopped meanwhile (L1)
             }
             clock = null;
             expired = timedOut.get();
             sdkCall = call;
         }
         if (sdkCall != null) {
-            sdkCall.cancel(true);                      // L2: the SDK closes the connection; its end completes the answer
+            sdkCall.cancel(true); // L2: the SDK closes the connection; its end completes the answer
         }
     }
 
@@ -141,7 +144,7 @@ final class AnswerDeadline<T> {
 
         @Override
         public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
-            stopClock();                               // L1: a send (again) starts
+            stopClock(); // L1: a send (again) starts
             body.subscribe(new Subscriber<ByteBuffer>() {
                 @Override
                 public void onSubscribe(Subscription subscription) {
@@ -160,7 +163,7 @@ final class AnswerDeadline<T> {
 
                 @Override
                 public void onComplete() {
-                    startClock();                      // L1: the client has the whole body
+                    startClock(); // L1: the client has the whole body
                     subscriber.onComplete();
                 }
             });

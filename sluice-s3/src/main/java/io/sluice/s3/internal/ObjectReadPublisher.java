@@ -59,9 +59,9 @@ public final class ObjectReadPublisher implements BytePublisher {
     private final S3AsyncClient client;
     private final String bucket;
     private final String key;
-    private final String range;                  // an HTTP Range value, or null for the whole object
-    private final Duration idleTimeout;          // B5; Duration.ZERO: no watchdog
-    private final String ifMatch;                // the ETag the object must have, or null for any version
+    private final String range; // an HTTP Range value, or null for the whole object
+    private final Duration idleTimeout; // B5; Duration.ZERO: no watchdog
+    private final String ifMatch; // the ETag the object must have, or null for any version
 
     /**
      * Describes a read; nothing is sent before a subscriber requests.
@@ -72,7 +72,8 @@ public final class ObjectReadPublisher implements BytePublisher {
      * @param range an HTTP {@code Range} value ({@code bytes=0-99}), or {@code null} for the whole object
      * @param options the idle timeout (B5; {@link Duration#ZERO} for ever) and the ETag the object must have
      */
-    public ObjectReadPublisher(S3AsyncClient client, String bucket, String key, String range, ObjectReadOptions options) {
+    public ObjectReadPublisher(
+            S3AsyncClient client, String bucket, String key, String range, ObjectReadOptions options) {
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
@@ -95,34 +96,34 @@ public final class ObjectReadPublisher implements BytePublisher {
     /** One subscriber's read; every field is drain-confined (B1). */
     private final class ObjectReadSubscription implements Subscription {
 
-        private Subscriber<? super ByteBuffer> downstream;   // drain-confined; null once done (§3.13)
-        private final SerialEvents drain = new SerialEvents(this::failFromBug);   // B1
-        private long pendingDemand;              // drain-confined: requested before the body publisher came (B2)
-        private boolean started;                 // drain-confined: GetObject sent (B3)
-        private boolean done;                    // drain-confined: terminal signal sent or cancelled
-        private CompletableFuture<ResponsePublisher<GetObjectResponse>> call;   // drain-confined
-        private Subscription body;               // drain-confined: the SDK body publisher's subscription
-        private MessageDigest md5;               // drain-confined: null if the ETag is not an MD5 (B4)
-        private String expectedMd5;              // drain-confined
-        private long expectedBytes = -1;         // drain-confined: Content-Length
-        private long receivedBytes;              // drain-confined
-        private long outstanding;                // drain-confined: items requested, not yet delivered (B5, §3.17 capped)
-        private long lastProgressNanos;          // drain-confined: last item, or when demand became outstanding (B5)
-        private ScheduledFuture<?> watchdog;     // drain-confined: the pending idle check, null if none (B5)
+        private Subscriber<? super ByteBuffer> downstream; // drain-confined; null once done (§3.13)
+        private final SerialEvents drain = new SerialEvents(this::failFromBug); // B1
+        private long pendingDemand; // drain-confined: requested before the body publisher came (B2)
+        private boolean started; // drain-confined: GetObject sent (B3)
+        private boolean done; // drain-confined: terminal signal sent or cancelled
+        private CompletableFuture<ResponsePublisher<GetObjectResponse>> call; // drain-confined
+        private Subscription body; // drain-confined: the SDK body publisher's subscription
+        private MessageDigest md5; // drain-confined: null if the ETag is not an MD5 (B4)
+        private String expectedMd5; // drain-confined
+        private long expectedBytes = -1; // drain-confined: Content-Length
+        private long receivedBytes; // drain-confined
+        private long outstanding; // drain-confined: items requested, not yet delivered (B5, §3.17 capped)
+        private long lastProgressNanos; // drain-confined: last item, or when demand became outstanding (B5)
+        private ScheduledFuture<?> watchdog; // drain-confined: the pending idle check, null if none (B5)
 
         ObjectReadSubscription(Subscriber<? super ByteBuffer> downstream) {
             this.downstream = downstream;
         }
 
         void start() {
-            drain.submit(() -> downstream.onSubscribe(this));   // B1: even onSubscribe
+            drain.submit(() -> downstream.onSubscribe(this)); // B1: even onSubscribe
         }
 
         @Override
         public void request(long n) {
             drain.submit(() -> {
                 if (done) {
-                    return;                      // §3.6
+                    return; // §3.6
                 }
                 if (n <= 0) {
                     cancelQuietly();
@@ -130,15 +131,15 @@ public final class ObjectReadPublisher implements BytePublisher {
                     return;
                 }
                 if (outstanding == 0) {
-                    lastProgressNanos = System.nanoTime();   // B5: the wait starts now
+                    lastProgressNanos = System.nanoTime(); // B5: the wait starts now
                 }
-                outstanding = outstanding + n < 0 ? Long.MAX_VALUE : outstanding + n;   // §3.17
+                outstanding = outstanding + n < 0 ? Long.MAX_VALUE : outstanding + n; // §3.17
                 armWatchdog(idleTimeout.toNanos());
                 if (body != null) {
-                    body.request(n);             // B2
+                    body.request(n); // B2
                     return;
                 }
-                pendingDemand = pendingDemand + n < 0 ? Long.MAX_VALUE : pendingDemand + n;   // §3.17
+                pendingDemand = pendingDemand + n < 0 ? Long.MAX_VALUE : pendingDemand + n; // §3.17
                 if (!started) {
                     started = true;
                     send();
@@ -150,8 +151,8 @@ public final class ObjectReadPublisher implements BytePublisher {
         public void cancel() {
             drain.submit(() -> {
                 if (!done) {
-                    done = true;                 // §3.7: later cancels do nothing
-                    downstream = null;           // §3.13
+                    done = true; // §3.7: later cancels do nothing
+                    downstream = null; // §3.13
                     cancelQuietly();
                     disarmWatchdog();
                 }
@@ -159,17 +160,18 @@ public final class ObjectReadPublisher implements BytePublisher {
         }
 
         private void send() {
-            call = client.getObject(request -> request.bucket(bucket).key(key).range(range).ifMatch(ifMatch),
+            call = client.getObject(
+                    request -> request.bucket(bucket).key(key).range(range).ifMatch(ifMatch),
                     AsyncResponseTransformer.toPublisher());
             call.whenComplete((publisher, error) -> drain.submit(() -> {
                 if (error != null) {
                     if (!done) {
-                        terminate(ObjectUpload.unwrap(error));   // NoSuchKeyException, NoSuchBucketException, ...
+                        terminate(ObjectUpload.unwrap(error)); // NoSuchKeyException, NoSuchBucketException, ...
                     }
                     return;
                 }
                 if (done) {
-                    publisher.subscribe(new CancellingSubscriber());   // B3: close the stream
+                    publisher.subscribe(new CancellingSubscriber()); // B3: close the stream
                     return;
                 }
                 GetObjectResponse response = publisher.response();
@@ -180,17 +182,20 @@ public final class ObjectReadPublisher implements BytePublisher {
 
         private void prepareVerification(GetObjectResponse response) {
             expectedBytes = response.contentLength() != null ? response.contentLength() : -1;
-            String eTag = response.eTag() == null ? "" : response.eTag().replace("\"", "").toLowerCase(Locale.ROOT);
-            boolean plainMd5 = range == null && eTag.matches("[0-9a-f]{32}")
+            String eTag = response.eTag() == null
+                    ? ""
+                    : response.eTag().replace("\"", "").toLowerCase(Locale.ROOT);
+            boolean plainMd5 = range == null
+                    && eTag.matches("[0-9a-f]{32}")
                     && response.sseCustomerAlgorithm() == null
                     && (response.serverSideEncryption() == null
-                        || "AES256".equals(response.serverSideEncryptionAsString()));
+                            || "AES256".equals(response.serverSideEncryptionAsString()));
             if (plainMd5) {
                 try {
                     md5 = MessageDigest.getInstance("MD5");
                     expectedMd5 = eTag;
                 } catch (NoSuchAlgorithmException e) {
-                    md5 = null;                  // a JDK without MD5: the byte count is still checked
+                    md5 = null; // a JDK without MD5: the byte count is still checked
                 }
             }
         }
@@ -200,7 +205,8 @@ public final class ObjectReadPublisher implements BytePublisher {
             if (idleTimeout.isZero() || watchdog != null || done) {
                 return;
             }
-            watchdog = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(() -> drain.submit(this::checkIdle)), delayNanos);
+            watchdog = SluiceTimer.schedule(
+                    () -> SluiceTimer.runMayBlock(() -> drain.submit(this::checkIdle)), delayNanos);
         }
 
         private void disarmWatchdog() {
@@ -214,7 +220,7 @@ public final class ObjectReadPublisher implements BytePublisher {
         private void checkIdle() {
             watchdog = null;
             if (done || outstanding == 0) {
-                return;                          // ended, or a slow subscriber: the next request re-arms
+                return; // ended, or a slow subscriber: the next request re-arms
             }
             long idleNanos = System.nanoTime() - lastProgressNanos;
             long leftNanos = idleTimeout.toNanos() - idleNanos;
@@ -222,13 +228,13 @@ public final class ObjectReadPublisher implements BytePublisher {
                 armWatchdog(leftNanos);
                 return;
             }
-            cancelQuietly();                     // B3: closes the HTTP stream, releasing its connection
+            cancelQuietly(); // B3: closes the HTTP stream, releasing its connection
             terminate(new ObjectReadTimeoutException(bucket, key, idleTimeout));
         }
 
         private void cancelQuietly() {
             if (body != null) {
-                body.cancel();                   // B3: closes the HTTP stream
+                body.cancel(); // B3: closes the HTTP stream
             } else if (call != null) {
                 call.cancel(true);
             }
@@ -237,7 +243,7 @@ public final class ObjectReadPublisher implements BytePublisher {
         private void terminate(Throwable error) {
             Subscriber<? super ByteBuffer> last = downstream;
             done = true;
-            downstream = null;                   // §3.13
+            downstream = null; // §3.13
             disarmWatchdog();
             last.onError(error);
         }
@@ -264,7 +270,7 @@ public final class ObjectReadPublisher implements BytePublisher {
             public void onSubscribe(Subscription subscription) {
                 drain.submit(() -> {
                     if (done || body != null) {
-                        subscription.cancel();   // B3, §2.5
+                        subscription.cancel(); // B3, §2.5
                         return;
                     }
                     body = subscription;
@@ -284,7 +290,7 @@ public final class ObjectReadPublisher implements BytePublisher {
                     }
                     receivedBytes += item.remaining();
                     if (outstanding != Long.MAX_VALUE) {
-                        outstanding--;           // B5; Long.MAX_VALUE is unbounded (§3.17)
+                        outstanding--; // B5; Long.MAX_VALUE is unbounded (§3.17)
                     }
                     lastProgressNanos = System.nanoTime();
                     if (md5 != null) {
@@ -311,11 +317,11 @@ public final class ObjectReadPublisher implements BytePublisher {
                     }
                     String mismatch = mismatch();
                     if (mismatch != null) {
-                        terminate(new IOException(mismatch));   // B4
+                        terminate(new IOException(mismatch)); // B4
                     } else {
                         Subscriber<? super ByteBuffer> last = downstream;
                         done = true;
-                        downstream = null;       // §3.13
+                        downstream = null; // §3.13
                         disarmWatchdog();
                         last.onComplete();
                     }
@@ -347,15 +353,12 @@ public final class ObjectReadPublisher implements BytePublisher {
         }
 
         @Override
-        public void onNext(ByteBuffer item) {
-        }
+        public void onNext(ByteBuffer item) {}
 
         @Override
-        public void onError(Throwable error) {
-        }
+        public void onError(Throwable error) {}
 
         @Override
-        public void onComplete() {
-        }
+        public void onComplete() {}
     }
 }

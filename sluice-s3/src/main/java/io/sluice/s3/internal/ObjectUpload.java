@@ -88,42 +88,46 @@ import java.util.concurrent.CompletionException;
  */
 public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
-    private enum State { RUNNING, ABORTING, DONE }
+    private enum State {
+        RUNNING,
+        ABORTING,
+        DONE
+    }
 
     private final S3AsyncClient client;
     private final String bucket;
     private final String key;
-    private final int partsInFlight;               // O1: k
-    private final int maxParts;                    // S3's 10,000 (lower in tests)
-    private final AbortRetries abortRetries;       // O8: the schedule (shorter in tests)
-    private final Duration answerTimeout;          // O9
-    private volatile AbortRetries.Retrying retrying;   // drain -> tests: the background abort, null if none (O8)
-    private final OperationFuture<UploadResult> result = new OperationFuture<>();   // U1-U3
+    private final int partsInFlight; // O1: k
+    private final int maxParts; // S3's 10,000 (lower in tests)
+    private final AbortRetries abortRetries; // O8: the schedule (shorter in tests)
+    private final Duration answerTimeout; // O9
+    private volatile AbortRetries.Retrying retrying; // drain -> tests: the background abort, null if none (O8)
+    private final OperationFuture<UploadResult> result = new OperationFuture<>(); // U1-U3
     private final SerialEvents drain = new SerialEvents(this::fail);
 
-    private PartSizes partSizes;                   // drain-confined; replaced once by declareLength before any byte (O7)
-    private int partSizeBytes;                     // drain-confined: the size of the part being assembled (O7)
-    private int partsSealed;                       // drain-confined: parts assembled so far; the next is partsSealed + 1
-    private long declaredLength = -1;              // drain-confined; -1: unknown
-    private State state = State.RUNNING;           // drain-confined
-    private Subscription upstream;                 // drain-confined (O3)
-    private boolean requested;                     // drain-confined: one item asked for, not yet received (O2)
-    private boolean upstreamDone;                  // drain-confined: onComplete/onError seen, or cancelled
-    private ByteBuffer held;                       // drain-confined: the item being copied, null if none
-    private final PartBuffers buffers = new PartBuffers();   // drain-confined: the parts' blocks (O1)
-    private Part assembling;                       // drain-confined: the part being filled, null if none
-    private final ArrayDeque<Part> sealed = new ArrayDeque<>();   // drain-confined: full parts waiting to start
-    private volatile long retainedBytes;           // drain -> tests: blocks alive, as of the last event
-    private long received;                         // drain-confined: bytes taken from upstream
-    private String uploadId;                       // drain-confined: null until CreateMultipartUpload answered
-    private boolean creating;                      // drain-confined: CreateMultipartUpload in flight
-    private int partsRunning;                      // drain-confined: UploadPart calls in flight (<= k)
-    private int nextPartNumber = 1;                // drain-confined
-    private final List<CompletedPart> completedParts = new ArrayList<>();   // drain-confined
-    private boolean committing;                    // drain-confined: PutObject or Complete sent (O5)
-    private boolean abortSent;                     // drain-confined
-    private Throwable failure;                     // drain-confined: the first failure
-    private Runnable outsideCompletion;            // drain-confined: completes the stage after an outside claim (U1)
+    private PartSizes partSizes; // drain-confined; replaced once by declareLength before any byte (O7)
+    private int partSizeBytes; // drain-confined: the size of the part being assembled (O7)
+    private int partsSealed; // drain-confined: parts assembled so far; the next is partsSealed + 1
+    private long declaredLength = -1; // drain-confined; -1: unknown
+    private State state = State.RUNNING; // drain-confined
+    private Subscription upstream; // drain-confined (O3)
+    private boolean requested; // drain-confined: one item asked for, not yet received (O2)
+    private boolean upstreamDone; // drain-confined: onComplete/onError seen, or cancelled
+    private ByteBuffer held; // drain-confined: the item being copied, null if none
+    private final PartBuffers buffers = new PartBuffers(); // drain-confined: the parts' blocks (O1)
+    private Part assembling; // drain-confined: the part being filled, null if none
+    private final ArrayDeque<Part> sealed = new ArrayDeque<>(); // drain-confined: full parts waiting to start
+    private volatile long retainedBytes; // drain -> tests: blocks alive, as of the last event
+    private long received; // drain-confined: bytes taken from upstream
+    private String uploadId; // drain-confined: null until CreateMultipartUpload answered
+    private boolean creating; // drain-confined: CreateMultipartUpload in flight
+    private int partsRunning; // drain-confined: UploadPart calls in flight (<= k)
+    private int nextPartNumber = 1; // drain-confined
+    private final List<CompletedPart> completedParts = new ArrayList<>(); // drain-confined
+    private boolean committing; // drain-confined: PutObject or Complete sent (O5)
+    private boolean abortSent; // drain-confined
+    private Throwable failure; // drain-confined: the first failure
+    private Runnable outsideCompletion; // drain-confined: completes the stage after an outside claim (U1)
 
     /**
      * Creates an upload; subscribe it to the body's publisher, or call {@link #fail} before.
@@ -137,19 +141,43 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
      * @param maxParts the most parts allowed; the growth schedule is a function of it (O7)
      * @param declaredLength the body's length, or -1 if unknown
      */
-    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
-                        int partsInFlight, int maxParts, long declaredLength) {
-        this(client, bucket, key, partSizeBytes, maxPartSizeBytes, partsInFlight, maxParts, declaredLength,
-                AbortRetries.DEFAULT, UploadOptions.DEFAULT_ANSWER_TIMEOUT);
+    public ObjectUpload(
+            S3AsyncClient client,
+            String bucket,
+            String key,
+            int partSizeBytes,
+            int maxPartSizeBytes,
+            int partsInFlight,
+            int maxParts,
+            long declaredLength) {
+        this(
+                client,
+                bucket,
+                key,
+                partSizeBytes,
+                maxPartSizeBytes,
+                partsInFlight,
+                maxParts,
+                declaredLength,
+                AbortRetries.DEFAULT,
+                UploadOptions.DEFAULT_ANSWER_TIMEOUT);
     }
 
     /**
      * As the constructor above, retrying a failed abort on {@code abortRetries}' schedule (O8) and
      * waiting at most {@code answerTimeout} for each call's answer once its body was sent (O9).
      */
-    public ObjectUpload(S3AsyncClient client, String bucket, String key, int partSizeBytes, int maxPartSizeBytes,
-                        int partsInFlight, int maxParts, long declaredLength, AbortRetries abortRetries,
-                        Duration answerTimeout) {
+    public ObjectUpload(
+            S3AsyncClient client,
+            String bucket,
+            String key,
+            int partSizeBytes,
+            int maxPartSizeBytes,
+            int partsInFlight,
+            int maxParts,
+            long declaredLength,
+            AbortRetries abortRetries,
+            Duration answerTimeout) {
         this.abortRetries = Objects.requireNonNull(abortRetries, "abortRetries");
         this.answerTimeout = Objects.requireNonNull(answerTimeout, "answerTimeout");
         this.client = Objects.requireNonNull(client, "client");
@@ -159,7 +187,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         this.partSizeBytes = partSizes.sizeOf(1);
         this.partsInFlight = partsInFlight;
         this.maxParts = maxParts;
-        result.onAbortAsync(completion -> drain.submit(() -> abortFromOutside(completion)));   // U1
+        result.onAbortAsync(completion -> drain.submit(() -> abortFromOutside(completion))); // U1
         if (declaredLength >= 0) {
             declareLength(declaredLength);
         }
@@ -199,7 +227,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                 long mib = 1024 * 1024;
                 size = (int) Math.min(Integer.MAX_VALUE - 8L, (needed + mib - 1) / mib * mib);
             }
-            partSizes = PartSizes.fixed(size);          // O7
+            partSizes = PartSizes.fixed(size); // O7
             partSizeBytes = size;
         });
     }
@@ -216,7 +244,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         Objects.requireNonNull(subscription, "§2.13: subscription must not be null");
         drain.submit(() -> {
             if (upstream != null || state != State.RUNNING) {
-                subscription.cancel();                 // §2.5: one subscription; or already ending
+                subscription.cancel(); // §2.5: one subscription; or already ending
                 return;
             }
             upstream = subscription;
@@ -233,7 +261,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         }
         drain.submit(() -> {
             if (state != State.RUNNING) {
-                release(item);                         // O6: arrived after cancel (§2.8)
+                release(item); // O6: arrived after cancel (§2.8)
                 return;
             }
             if (!requested) {
@@ -245,8 +273,12 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             received += item.remaining();
             if (declaredLength >= 0 && received > declaredLength) {
                 release(item);
-                fail(new ObjectUploadException("body longer than declared: more than " + declaredLength
-                        + " bytes", bucket, key, uploadId, null));
+                fail(new ObjectUploadException(
+                        "body longer than declared: more than " + declaredLength + " bytes",
+                        bucket,
+                        key,
+                        uploadId,
+                        null));
                 return;
             }
             held = item;
@@ -258,7 +290,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     public void onError(Throwable error) {
         Throwable cause = error != null ? error : new NullPointerException("§2.13: onError throwable must not be null");
         drain.submit(() -> {
-            upstreamDone = true;                       // §2.4: terminated, nothing to cancel
+            upstreamDone = true; // §2.4: terminated, nothing to cancel
             fail(cause);
         });
         if (error == null) {
@@ -289,13 +321,13 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             }
             if (assembling == null) {
                 if (!mayTakePart()) {
-                    break;                             // O1: wait for a part to finish
+                    break; // O1: wait for a part to finish
                 }
                 assembling = new Part(partSizeBytes);
             }
-            assembling.fill(held, buffers);            // O1: blocks taken only for bytes that arrived
+            assembling.fill(held, buffers); // O1: blocks taken only for bytes that arrived
             if (!held.hasRemaining()) {
-                release(held);                         // O6
+                release(held); // O6
                 held = null;
             }
         }
@@ -310,7 +342,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             }
         } else if (held == null && !requested && upstream != null && hasRoom()) {
             requested = true;
-            upstream.request(1);                       // O2, O3
+            upstream.request(1); // O2, O3
         }
     }
 
@@ -320,14 +352,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private boolean mayTakePart() {
         int inUse = partsRunning + sealed.size() + (assembling != null ? 1 : 0);
-        return inUse < partsInFlight + 1;            // O1
+        return inUse < partsInFlight + 1; // O1
     }
 
     private void seal() {
         sealed.add(assembling);
         assembling = null;
         partsSealed++;
-        partSizeBytes = partSizes.sizeOf(partsSealed + 1);   // O7: the next part's, never smaller
+        partSizeBytes = partSizes.sizeOf(partsSealed + 1); // O7: the next part's, never smaller
     }
 
     private void startParts() {
@@ -342,9 +374,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         }
         while (!sealed.isEmpty() && partsRunning < partsInFlight && state == State.RUNNING) {
             if (nextPartNumber > maxParts) {
-                fail(new ObjectUploadException("the body outgrew S3's limit of " + maxParts + " parts, with parts of "
-                        + partSizes.firstBytes() + " growing to at most " + partSizes.maxBytes()
-                        + " bytes; declare its length or allow larger parts", bucket, key, uploadId, null));
+                fail(new ObjectUploadException(
+                        "the body outgrew S3's limit of " + maxParts + " parts, with parts of "
+                                + partSizes.firstBytes() + " growing to at most " + partSizes.maxBytes()
+                                + " bytes; declare its length or allow larger parts",
+                        bucket,
+                        key,
+                        uploadId,
+                        null));
                 return;
             }
             uploadPart(sealed.poll(), nextPartNumber++);
@@ -353,8 +390,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void createUpload() {
         creating = true;
-        AnswerDeadline.watch(() -> client.createMultipartUpload(request -> request.bucket(bucket).key(key)),
-                        answerTimeout, () -> timedOut("CreateMultipartUpload"))   // O9
+        AnswerDeadline.watch(
+                        () -> client.createMultipartUpload(
+                                request -> request.bucket(bucket).key(key)),
+                        answerTimeout,
+                        () -> timedOut("CreateMultipartUpload")) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     creating = false;
                     if (error != null) {
@@ -374,16 +414,27 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         partsRunning++;
         long length = part.length();
         // Not copied by the SDK: the blocks are neither changed nor reused until the call has ended.
-        AnswerDeadline.watch(body -> client.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId)
-                                .partNumber(number).contentLength(length), body),
-                        part.body(), answerTimeout, () -> timedOut("UploadPart " + number))   // O9
+        AnswerDeadline.watch(
+                        body -> client.uploadPart(
+                                request -> request.bucket(bucket)
+                                        .key(key)
+                                        .uploadId(uploadId)
+                                        .partNumber(number)
+                                        .contentLength(length),
+                                body),
+                        part.body(),
+                        answerTimeout,
+                        () -> timedOut("UploadPart " + number)) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     partsRunning--;
                     part.release(buffers);
                     if (error != null) {
                         fail(error);
                     } else if (state == State.RUNNING) {
-                        completedParts.add(CompletedPart.builder().partNumber(number).eTag(response.eTag()).build());
+                        completedParts.add(CompletedPart.builder()
+                                .partNumber(number)
+                                .eTag(response.eTag())
+                                .build());
                     }
                     if (state == State.RUNNING) {
                         pump();
@@ -399,8 +450,12 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;
         }
         if (declaredLength >= 0 && received != declaredLength) {
-            fail(new ObjectUploadException("body shorter than declared: " + received + " of " + declaredLength
-                    + " bytes", bucket, key, uploadId, null));
+            fail(new ObjectUploadException(
+                    "body shorter than declared: " + received + " of " + declaredLength + " bytes",
+                    bucket,
+                    key,
+                    uploadId,
+                    null));
             return;
         }
         boolean multipart = uploadId != null || creating || !sealed.isEmpty();
@@ -409,7 +464,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return;
         }
         if (assembling != null && assembling.length() > 0) {
-            seal();                                    // the last part, the only one that may be smaller
+            seal(); // the last part, the only one that may be smaller
             startParts();
         }
         if (state == State.RUNNING && uploadId != null && sealed.isEmpty() && partsRunning == 0) {
@@ -419,17 +474,21 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void putSingle() {
         if (!result.enterCommit()) {
-            return;                                    // O5, U2: an outside completion won; its abort event follows
+            return; // O5, U2: an outside completion won; its abort event follows
         }
         committing = true;
         Part body = assembling != null ? assembling : new Part(0);
         long length = body.length();
-        AnswerDeadline.watch(requestBody -> client.putObject(request -> request.bucket(bucket).key(key).contentLength(length),
-                        requestBody), body.body(), answerTimeout, () -> timedOut("PutObject"))   // O9
+        AnswerDeadline.watch(
+                        requestBody -> client.putObject(
+                                request -> request.bucket(bucket).key(key).contentLength(length), requestBody),
+                        body.body(),
+                        answerTimeout,
+                        () -> timedOut("PutObject")) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     end();
                     if (error != null) {
-                        result.fail(unwrap(error));    // nothing to abort: the object was stored whole or not at all
+                        result.fail(unwrap(error)); // nothing to abort: the object was stored whole or not at all
                     } else {
                         result.succeed(new UploadResult(length, response.eTag(), 1));
                     }
@@ -438,17 +497,21 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void completeUpload() {
         if (!result.enterCommit()) {
-            return;                                    // O5, U2
+            return; // O5, U2
         }
         committing = true;
         completedParts.sort(Comparator.comparingInt(CompletedPart::partNumber));
         List<CompletedPart> parts = List.copyOf(completedParts);
-        AnswerDeadline.watch(() -> client.completeMultipartUpload(request -> request.bucket(bucket).key(key)
-                        .uploadId(uploadId).multipartUpload(upload -> upload.parts(parts))),
-                        answerTimeout, () -> timedOut("CompleteMultipartUpload"))   // O9
+        AnswerDeadline.watch(
+                        () -> client.completeMultipartUpload(request -> request.bucket(bucket)
+                                .key(key)
+                                .uploadId(uploadId)
+                                .multipartUpload(upload -> upload.parts(parts))),
+                        answerTimeout,
+                        () -> timedOut("CompleteMultipartUpload")) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     if (error != null) {
-                        fail(error);                   // the object did not appear: abort the parts
+                        fail(error); // the object did not appear: abort the parts
                     } else {
                         end();
                         result.succeed(new UploadResult(received, response.eTag(), parts.size()));
@@ -466,11 +529,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         state = State.ABORTING;
         failure = unwrap(cause);
         if (upstream != null && !upstreamDone) {
-            upstream.cancel();                         // O3, O4
+            upstream.cancel(); // O3, O4
         }
         upstreamDone = true;
         if (held != null) {
-            release(held);                             // O6
+            release(held); // O6
             held = null;
         }
         abortWhenQuiet();
@@ -488,17 +551,20 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void abortWhenQuiet() {
         if (state != State.ABORTING || creating || partsRunning > 0 || abortSent) {
-            return;                                    // O4: wait for what is in flight
+            return; // O4: wait for what is in flight
         }
         if (uploadId == null) {
             concludeFailure(null);
             return;
         }
         abortSent = true;
-        AnswerDeadline.watch(() -> client.abortMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)),
-                        answerTimeout, () -> timedOut("AbortMultipartUpload"))   // O9: unanswered counts as failed (O8)
+        AnswerDeadline.watch(
+                        () -> client.abortMultipartUpload(
+                                request -> request.bucket(bucket).key(key).uploadId(uploadId)),
+                        answerTimeout,
+                        () -> timedOut("AbortMultipartUpload")) // O9: unanswered counts as failed (O8)
                 .whenComplete((response, error) -> drain.submit(() -> concludeFailure(
-                        unwrap(error) instanceof NoSuchUploadException ? null : error)));   // gone already: nothing left
+                        unwrap(error) instanceof NoSuchUploadException ? null : error))); // gone already: nothing left
     }
 
     private ObjectUploadTimeoutException timedOut(String request) {
@@ -509,15 +575,21 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         end();
         if (abortError != null) {
             AbortRetries.Retrying started = abortRetries.start(client, bucket, key, uploadId, answerTimeout);
-            retrying = started;                        // O8: the stage does not wait for it
-            failure.addSuppressed(new ObjectUploadException("the abort failed, so the parts are still stored; it is"
-                    + " retried in the background for up to " + AbortRetries.describe(abortRetries.giveUpAfter())
-                    + " (see abortOutcome()). If the upload is still listed after that, abort it by this id (a bucket"
-                    + " lifecycle rule AbortIncompleteMultipartUpload removes it eventually)", bucket, key, uploadId,
-                    unwrap(abortError), started.outcome().minimalCompletionStage()));
+            retrying = started; // O8: the stage does not wait for it
+            failure.addSuppressed(new ObjectUploadException(
+                    "the abort failed, so the parts are still stored; it is"
+                            + " retried in the background for up to "
+                            + AbortRetries.describe(abortRetries.giveUpAfter())
+                            + " (see abortOutcome()). If the upload is still listed after that, abort it by this id (a bucket"
+                            + " lifecycle rule AbortIncompleteMultipartUpload removes it eventually)",
+                    bucket,
+                    key,
+                    uploadId,
+                    unwrap(abortError),
+                    started.outcome().minimalCompletionStage()));
         }
         if (outsideCompletion != null) {
-            outsideCompletion.run();                   // U1: the stage completes as its caller asked
+            outsideCompletion.run(); // U1: the stage completes as its caller asked
         } else {
             result.fail(failure);
         }
@@ -527,7 +599,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         state = State.DONE;
         sealed.clear();
         assembling = null;
-        buffers.clear();                               // no call reads a block any more (O4: all have ended)
+        buffers.clear(); // no call reads a block any more (O4: all have ended)
         retainedBytes = 0;
     }
 

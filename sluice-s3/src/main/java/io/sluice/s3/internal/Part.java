@@ -13,9 +13,9 @@ import java.util.List;
  */
 final class Part {
 
-    private final long sizeBytes;                  // the size it is filled to, unless the body ends first
-    private final List<ByteBuffer> blocks = new ArrayList<>();   // filled in order; all but the last full
-    private long length;                           // bytes copied in so far
+    private final long sizeBytes; // the size it is filled to, unless the body ends first
+    private final List<ByteBuffer> blocks = new ArrayList<>(); // filled in order; all but the last full
+    private long length; // bytes copied in so far
 
     Part(long sizeBytes) {
         this.sizeBytes = sizeBytes;

@@ -26,9 +26,9 @@ final class PartBuffers {
     /** The size of a block: also the most a small body (or the start of a part) costs. */
     static final int BLOCK_BYTES = 256 * 1024;
 
-    private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();   // full-size blocks not in any part
-    private long retainedBytes;                    // capacities of the blocks alive: in parts and free
-    private volatile long peakRetainedBytes;       // drain -> tests
+    private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>(); // full-size blocks not in any part
+    private long retainedBytes; // capacities of the blocks alive: in parts and free
+    private volatile long peakRetainedBytes; // drain -> tests
 
     /** A cleared block for a part that lacks {@code missingBytes} (at least 1): full size, or exactly what is missing. */
     ByteBuffer take(long missingBytes) {
@@ -38,7 +38,7 @@ final class PartBuffers {
         }
         ByteBuffer larger = free.poll();
         if (larger != null) {
-            retainedBytes -= larger.capacity();        // dropped: the short block takes its place, smaller
+            retainedBytes -= larger.capacity(); // dropped: the short block takes its place, smaller
         }
         return allocate((int) missingBytes);
     }

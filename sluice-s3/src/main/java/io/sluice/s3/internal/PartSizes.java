@@ -22,9 +22,9 @@ public final class PartSizes {
     /** The part limit divided by this is the number of parts between doublings. */
     static final int DOUBLINGS_BUDGET = 20;
 
-    private final int firstBytes;                  // part 1's size, and every part's if not growing
-    private final int maxBytes;                    // the cap, at least firstBytes
-    private final int perDoubling;                 // parts between doublings; Integer.MAX_VALUE: fixed
+    private final int firstBytes; // part 1's size, and every part's if not growing
+    private final int maxBytes; // the cap, at least firstBytes
+    private final int perDoubling; // parts between doublings; Integer.MAX_VALUE: fixed
 
     private PartSizes(int firstBytes, int maxBytes, int perDoubling) {
         this.firstBytes = firstBytes;

@@ -27,8 +27,8 @@ import java.util.function.Consumer;
  */
 public final class SerialEvents {
 
-    private final Queue<Runnable> events = new ConcurrentLinkedQueue<>();   // any thread -> drain (E1)
-    private final Consumer<Throwable> onFailure;                            // runs as the drain (E2)
+    private final Queue<Runnable> events = new ConcurrentLinkedQueue<>(); // any thread -> drain (E1)
+    private final Consumer<Throwable> onFailure; // runs as the drain (E2)
     private final SerialDrain drain;
 
     /**
@@ -43,7 +43,7 @@ public final class SerialEvents {
 
     /** Queues {@code event}; runs it (and whatever is queued) now if no thread is running events. */
     public void submit(Runnable event) {
-        events.add(event);                           // E1: before the signal that serves it
+        events.add(event); // E1: before the signal that serves it
         drain.signal();
     }
 
@@ -53,7 +53,7 @@ public final class SerialEvents {
             try {
                 event.run();
             } catch (Throwable t) {
-                onFailure.accept(t);                 // E2
+                onFailure.accept(t); // E2
             }
         }
         return false;

@@ -36,12 +36,10 @@ class AnswerDeadlineTest {
             }
 
             @Override
-            public void onNext(ByteBuffer item) {
-            }
+            public void onNext(ByteBuffer item) {}
 
             @Override
-            public void onError(Throwable error) {
-            }
+            public void onError(Throwable error) {}
 
             @Override
             public void onComplete() {
@@ -61,15 +59,19 @@ class AnswerDeadlineTest {
     void theClockCountsOnlyTheSilenceAfterTheWholeBody_L1() throws Exception {
         CompletableFuture<String> call = new CompletableFuture<>();
         AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
-        CompletableFuture<String> answer = AnswerDeadline.watch(body -> {
-            given.set(body);
-            return call;
-        }, AsyncRequestBody.fromString("part"), Duration.ofMillis(100), () -> TIMED_OUT);
+        CompletableFuture<String> answer = AnswerDeadline.watch(
+                body -> {
+                    given.set(body);
+                    return call;
+                },
+                AsyncRequestBody.fromString("part"),
+                Duration.ofMillis(100),
+                () -> TIMED_OUT);
 
-        send(given.get(), false);                    // a send that takes its time: nothing taken yet
+        send(given.get(), false); // a send that takes its time: nothing taken yet
         Thread.sleep(300);
         assertFalse(answer.isDone(), "a slow send is not cut short");
-        assertTrue(send(given.get(), true).await(1, TimeUnit.SECONDS));   // a retry sends it whole
+        assertTrue(send(given.get(), true).await(1, TimeUnit.SECONDS)); // a retry sends it whole
 
         ExecutionException failure = assertThrows(ExecutionException.class, () -> answer.get(5, TimeUnit.SECONDS));
         assertEquals(TIMED_OUT, failure.getCause());
@@ -80,14 +82,18 @@ class AnswerDeadlineTest {
     void aRetrySendingTheBodyAgainStopsTheClockUntilItHasTheWholeBody_L1() throws Exception {
         CompletableFuture<String> call = new CompletableFuture<>();
         AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
-        CompletableFuture<String> answer = AnswerDeadline.watch(body -> {
-            given.set(body);
-            return call;
-        }, AsyncRequestBody.fromString("part"), Duration.ofMillis(200), () -> TIMED_OUT);
-        send(given.get(), true);                     // the clock runs
+        CompletableFuture<String> answer = AnswerDeadline.watch(
+                body -> {
+                    given.set(body);
+                    return call;
+                },
+                AsyncRequestBody.fromString("part"),
+                Duration.ofMillis(200),
+                () -> TIMED_OUT);
+        send(given.get(), true); // the clock runs
         Thread.sleep(100);
 
-        send(given.get(), false);                    // a retry starts sending: the clock stops
+        send(given.get(), false); // a retry starts sending: the clock stops
         Thread.sleep(400);
         assertFalse(answer.isDone(), "the silence before the retry does not count against it");
         call.complete("answered");

@@ -14,18 +14,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PartSizesTest {
 
     static final long MIB = 1024 * 1024;
-    static final long S3_MAX_OBJECT_BYTES = 5 * 1024 * 1024 * MIB;   // 5 TiB
-    static final long S3_MAX_PART_BYTES = 5 * 1024 * MIB;            // 5 GiB
+    static final long S3_MAX_OBJECT_BYTES = 5 * 1024 * 1024 * MIB; // 5 TiB
+    static final long S3_MAX_PART_BYTES = 5 * 1024 * MIB; // 5 GiB
 
     @Property(tries = 2000, edgeCases = EdgeCasesMode.FIRST)
     void tenThousandPartsHoldFiveTebibytesFromAnyFirstSize(
-            @ForAll @IntRange(min = UploadOptions.MIN_PART_SIZE_BYTES, max = UploadOptions.MAX_PART_SIZE_BYTES) int firstBytes) {
+            @ForAll @IntRange(min = UploadOptions.MIN_PART_SIZE_BYTES, max = UploadOptions.MAX_PART_SIZE_BYTES)
+                    int firstBytes) {
         PartSizes sizes = PartSizes.growing(firstBytes, UploadOptions.MAX_PART_SIZE_BYTES, UploadOptions.MAX_PARTS);
         long total = 0;
         int previous = 0;
         for (int part = 1; part <= UploadOptions.MAX_PARTS; part++) {
             int size = sizes.sizeOf(part);
-            assertTrue(size >= UploadOptions.MIN_PART_SIZE_BYTES && size <= S3_MAX_PART_BYTES,
+            assertTrue(
+                    size >= UploadOptions.MIN_PART_SIZE_BYTES && size <= S3_MAX_PART_BYTES,
                     "part " + part + " is " + size + " bytes");
             assertTrue(size >= previous, "part " + part + " is smaller than the one before");
             previous = size;
@@ -36,8 +38,10 @@ class PartSizesTest {
 
     @Property(tries = 500)
     void sizesNeverDecreaseStayWithinTheCapAndGrowOnlyWithTheBytesSent(
-            @ForAll @IntRange(min = UploadOptions.MIN_PART_SIZE_BYTES, max = UploadOptions.MAX_PART_SIZE_BYTES) int firstBytes,
-            @ForAll @IntRange(min = UploadOptions.MIN_PART_SIZE_BYTES, max = UploadOptions.MAX_PART_SIZE_BYTES) int maxBytes,
+            @ForAll @IntRange(min = UploadOptions.MIN_PART_SIZE_BYTES, max = UploadOptions.MAX_PART_SIZE_BYTES)
+                    int firstBytes,
+            @ForAll @IntRange(min = UploadOptions.MIN_PART_SIZE_BYTES, max = UploadOptions.MAX_PART_SIZE_BYTES)
+                    int maxBytes,
             @ForAll @IntRange(min = 1, max = UploadOptions.MAX_PARTS) int maxParts) {
         PartSizes sizes = PartSizes.growing(firstBytes, maxBytes, maxParts);
         int perDoubling = Math.max(1, maxParts / 20);
@@ -64,8 +68,8 @@ class PartSizesTest {
     /** The worked example in UploadOptions' and ReactiveObject's Javadoc and in docs/S3.md. */
     @Example
     void theDocumentedExampleAtTheDefaults() {
-        PartSizes sizes = PartSizes.growing(UploadOptions.DEFAULT_PART_SIZE_BYTES, UploadOptions.MAX_PART_SIZE_BYTES,
-                UploadOptions.MAX_PARTS);
+        PartSizes sizes = PartSizes.growing(
+                UploadOptions.DEFAULT_PART_SIZE_BYTES, UploadOptions.MAX_PART_SIZE_BYTES, UploadOptions.MAX_PARTS);
         assertEquals(8 * MIB, sizes.sizeOf(500));
         assertEquals(16 * MIB, sizes.sizeOf(501));
         assertEquals(128 * MIB, partSizeAfter(sizes, 100 * 1024 * MIB));
@@ -81,7 +85,8 @@ class PartSizesTest {
     /** docs/S3.md: a 64 MiB cap holds about 558 GiB in 10,000 parts. */
     @Example
     void aCapOf64MebibytesHoldsAbout558Gibibytes() {
-        PartSizes sizes = PartSizes.growing(UploadOptions.DEFAULT_PART_SIZE_BYTES, 64 * (int) MIB, UploadOptions.MAX_PARTS);
+        PartSizes sizes =
+                PartSizes.growing(UploadOptions.DEFAULT_PART_SIZE_BYTES, 64 * (int) MIB, UploadOptions.MAX_PARTS);
         long total = 0;
         for (int part = 1; part <= UploadOptions.MAX_PARTS; part++) {
             total += sizes.sizeOf(part);

@@ -19,7 +19,9 @@ class SerialEventsTest {
         List<String> order = new ArrayList<>();
         AtomicInteger depth = new AtomicInteger();
         AtomicInteger deepest = new AtomicInteger();
-        SerialEvents events = new SerialEvents(error -> { throw new AssertionError(error); });
+        SerialEvents events = new SerialEvents(error -> {
+            throw new AssertionError(error);
+        });
         Runnable[] chain = new Runnable[1];
         AtomicInteger left = new AtomicInteger(10_000);
         chain[0] = () -> {
@@ -45,8 +47,10 @@ class SerialEventsTest {
     void eventsFromManyThreadsNeverOverlapAndAllRun_E1() throws Exception {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
-        int[] counter = new int[1];                      // drain-confined: no atomics needed (E1)
-        SerialEvents events = new SerialEvents(error -> { throw new AssertionError(error); });
+        int[] counter = new int[1]; // drain-confined: no atomics needed (E1)
+        SerialEvents events = new SerialEvents(error -> {
+            throw new AssertionError(error);
+        });
         int threads = 4;
         int perThread = 20_000;
         CountDownLatch start = new CountDownLatch(1);

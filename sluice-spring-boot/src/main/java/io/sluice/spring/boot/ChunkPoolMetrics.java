@@ -42,14 +42,17 @@ public final class ChunkPoolMetrics implements MeterBinder {
      */
     public ChunkPoolMetrics(ChunkPool pool, String name) {
         this.pool = Objects.requireNonNull(pool, "pool");
-        this.tags = Tags.of("name", Objects.requireNonNull(name, "name"),
-                "chunk.size", Integer.toString(pool.chunkSizeBytes()));
+        this.tags = Tags.of(
+                "name", Objects.requireNonNull(name, "name"), "chunk.size", Integer.toString(pool.chunkSizeBytes()));
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
         counter(registry, "sluice.pool.lent", "Chunks lent since the pool was created", ChunkPool::lentChunks);
-        counter(registry, "sluice.pool.overflowed", "Heap chunks lent because every direct buffer was out",
+        counter(
+                registry,
+                "sluice.pool.overflowed",
+                "Heap chunks lent because every direct buffer was out",
                 ChunkPool::overflowed);
         gauge(registry, "sluice.pool.idle", "Direct buffers idle in the pool", ChunkPool::idleChunks);
         gauge(registry, "sluice.pool.allocated", "Direct buffers alive, idle or lent", ChunkPool::allocatedChunks);
@@ -57,12 +60,18 @@ public final class ChunkPoolMetrics implements MeterBinder {
     }
 
     private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<ChunkPool> count) {
-        FunctionCounter.builder(name, pool, count).tags(tags).baseUnit("chunks").description(description)
+        FunctionCounter.builder(name, pool, count)
+                .tags(tags)
+                .baseUnit("chunks")
+                .description(description)
                 .register(registry);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<ChunkPool> value) {
-        Gauge.builder(name, pool, value).tags(tags).baseUnit("chunks").description(description)
+        Gauge.builder(name, pool, value)
+                .tags(tags)
+                .baseUnit("chunks")
+                .description(description)
                 .register(registry);
     }
 }

@@ -19,11 +19,11 @@ import io.micrometer.common.KeyValues;
 public class DefaultSluiceTransferObservationConvention implements SluiceTransferObservationConvention {
 
     /** The shared instance. */
-    public static final DefaultSluiceTransferObservationConvention INSTANCE = new DefaultSluiceTransferObservationConvention();
+    public static final DefaultSluiceTransferObservationConvention INSTANCE =
+            new DefaultSluiceTransferObservationConvention();
 
     /** For subclasses and {@link #INSTANCE}. */
-    public DefaultSluiceTransferObservationConvention() {
-    }
+    public DefaultSluiceTransferObservationConvention() {}
 
     @Override
     public String getName() {
@@ -37,14 +37,17 @@ public class DefaultSluiceTransferObservationConvention implements SluiceTransfe
 
     @Override
     public KeyValues getLowCardinalityKeyValues(SluiceTransferContext context) {
-        return KeyValues.of(KeyValue.of("sluice.operation", context.getTransfer().kind().tagValue()),
+        return KeyValues.of(
+                KeyValue.of("sluice.operation", context.getTransfer().kind().tagValue()),
                 KeyValue.of("sluice.outcome", context.getOutcome()));
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(SluiceTransferContext context) {
-        KeyValues values = KeyValues.of("sluice.bytes", Long.toString(context.getTransfer().bytes()));
-        return context.getTransfer().file() == null ? values
+        KeyValues values =
+                KeyValues.of("sluice.bytes", Long.toString(context.getTransfer().bytes()));
+        return context.getTransfer().file() == null
+                ? values
                 : values.and("sluice.file", context.getTransfer().file().toString());
     }
 }

@@ -28,8 +28,7 @@ import org.springframework.http.codec.multipart.FilePart;
 public class SluiceAutoConfiguration {
 
     /** Created by Spring. */
-    public SluiceAutoConfiguration() {
-    }
+    public SluiceAutoConfiguration() {}
 
     /**
      * The application's own file executor.
@@ -70,8 +69,8 @@ public class SluiceAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public ReadOptions sluiceReadOptions(SluiceProperties properties, ChunkPool pool,
-                                         ObjectProvider<SluiceFileExecutor> executor) {
+    public ReadOptions sluiceReadOptions(
+            SluiceProperties properties, ChunkPool pool, ObjectProvider<SluiceFileExecutor> executor) {
         ReadOptions options = ReadOptions.defaults().withLentChunks(pool);
         int chunkSize = chunkSize(properties);
         if (pool == ChunkPool.sharedFor(chunkSize) && chunkSize < pool.chunkSizeBytes()) {
@@ -94,7 +93,8 @@ public class SluiceAutoConfiguration {
     @ConditionalOnMissingBean
     public WriteOptions sluiceWriteOptions(SluiceProperties properties, ObjectProvider<SluiceFileExecutor> executor) {
         SluiceProperties.Write write = properties.getWrite();
-        WriteOptions options = WriteOptions.defaults().withMode(write.getMode())
+        WriteOptions options = WriteOptions.defaults()
+                .withMode(write.getMode())
                 .withMaxQueuedBytes(write.getMaxQueuedBytes().toBytes());
         if (write.getMaxItemBytes() != null) {
             options = options.withMaxItemBytes(write.getMaxItemBytes().toBytes());
@@ -122,8 +122,11 @@ public class SluiceAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public SluiceTransfers sluiceTransfers(SluiceProperties properties, ReadOptions readOptions,
-                                           WriteOptions writeOptions, ObjectProvider<TransferObserver> observers) {
+    public SluiceTransfers sluiceTransfers(
+            SluiceProperties properties,
+            ReadOptions readOptions,
+            WriteOptions writeOptions,
+            ObjectProvider<TransferObserver> observers) {
         WriteOptions uploadOptions = writeOptions;
         if (properties.getUpload().isAtomicReplace() && !writeOptions.atomicReplace()) {
             if (writeOptions.mode() == WriteMode.APPEND) {
@@ -133,7 +136,11 @@ public class SluiceAutoConfiguration {
             }
             uploadOptions = writeOptions.withAtomicReplace();
         }
-        return new SluiceTransfers(readOptions, writeOptions, uploadOptions, observers.orderedStream().toList());
+        return new SluiceTransfers(
+                readOptions,
+                writeOptions,
+                uploadOptions,
+                observers.orderedStream().toList());
     }
 
     private static int chunkSize(SluiceProperties properties) {

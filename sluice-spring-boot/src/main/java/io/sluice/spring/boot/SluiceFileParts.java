@@ -74,8 +74,11 @@ public final class SluiceFileParts {
         }
         // The parts' writes share one listener, whose byte counts restart with each part: the
         // store's bytes are summed from the parts stored instead.
-        return transfers.observed(Transfer.Kind.WRITE, null, transfer ->
-                FileParts.store(parts, targetOf, SluiceTransfers.tracked(transfers.uploadOptions(), transfer, false))
+        return transfers.observed(
+                Transfer.Kind.WRITE,
+                null,
+                transfer -> FileParts.store(
+                                parts, targetOf, SluiceTransfers.tracked(transfers.uploadOptions(), transfer, false))
                         .doOnNext(stored -> transfer.addBytes(stored.bytes())));
     }
 }

@@ -18,10 +18,13 @@ import org.springframework.core.annotation.Order;
  * transfers of {@link SluiceTransfers} and {@link SluiceFileParts}, and {@link ChunkPoolMetrics}
  * for every {@link ChunkPool} bean.
  */
-@AutoConfiguration(after = SluiceAutoConfiguration.class, afterName = {
-        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
+@AutoConfiguration(
+        after = SluiceAutoConfiguration.class,
+        afterName = {
+            "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"
+        })
 @ConditionalOnClass({MeterRegistry.class, SluiceTransfers.class})
 @ConditionalOnBean(MeterRegistry.class)
 public class SluiceMetricsAutoConfiguration {
@@ -30,8 +33,7 @@ public class SluiceMetricsAutoConfiguration {
     public static final int TRANSFER_METERS_ORDER = 100;
 
     /** Created by Spring. */
-    public SluiceMetricsAutoConfiguration() {
-    }
+    public SluiceMetricsAutoConfiguration() {}
 
     /**
      * The transfers' meters.
@@ -55,8 +57,8 @@ public class SluiceMetricsAutoConfiguration {
      * @return the binder
      */
     @Bean
-    public static SmartInitializingSingleton sluiceChunkPoolMetricsBinder(ListableBeanFactory beans,
-                                                                          ObjectProvider<MeterRegistry> registry) {
+    public static SmartInitializingSingleton sluiceChunkPoolMetricsBinder(
+            ListableBeanFactory beans, ObjectProvider<MeterRegistry> registry) {
         return () -> beans.getBeansOfType(ChunkPool.class, false, false)
                 .forEach((name, pool) -> new ChunkPoolMetrics(pool, name).bindTo(registry.getObject()));
     }

@@ -41,8 +41,7 @@ import java.nio.file.Path;
 public class SluiceMultipartAutoConfiguration {
 
     /** Created by Spring. */
-    public SluiceMultipartAutoConfiguration() {
-    }
+    public SluiceMultipartAutoConfiguration() {}
 
     /**
      * The reader, with Boot's multipart limits and the default write options. Each stored file
@@ -55,12 +54,12 @@ public class SluiceMultipartAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public StoringPartReader sluicePartReader(ObjectProvider<ReactiveMultipartProperties> multipart,
-                                              SluiceTransfers transfers) {
+    public StoringPartReader sluicePartReader(
+            ObjectProvider<ReactiveMultipartProperties> multipart, SluiceTransfers transfers) {
         ReactiveMultipartProperties limits = multipart.getIfAvailable(ReactiveMultipartProperties::new);
         WriteOptions options = transfers.writeOptions().withMode(WriteMode.CREATE_NEW);
-        StoringPartReader reader = new StoringPartReader(storage(limits.getFileStorageDirectory()),
-                (content, file) -> transfers.write(content, file, options));
+        StoringPartReader reader = new StoringPartReader(
+                storage(limits.getFileStorageDirectory()), (content, file) -> transfers.write(content, file, options));
         reader.setMaxInMemorySize(Math.toIntExact(limits.getMaxInMemorySize().toBytes()));
         reader.setMaxHeadersSize(Math.toIntExact(limits.getMaxHeadersSize().toBytes()));
         reader.setMaxPartSize(limits.getMaxDiskUsagePerPart().toBytes());
@@ -118,7 +117,8 @@ public class SluiceMultipartAutoConfiguration {
 
     private static Path storage(String directory) {
         try {
-            return directory != null ? Files.createDirectories(Path.of(directory))
+            return directory != null
+                    ? Files.createDirectories(Path.of(directory))
                     : Files.createTempDirectory("sluice-parts-");
         } catch (IOException e) {
             throw new UncheckedIOException("Creating the directory for multipart file parts", e);

@@ -15,7 +15,8 @@ import org.springframework.core.annotation.Order;
  * has an {@link ObservationRegistry} (Spring Boot's actuator makes one); a
  * {@link SluiceTransferObservationConvention} bean replaces the default convention.
  */
-@AutoConfiguration(after = SluiceAutoConfiguration.class,
+@AutoConfiguration(
+        after = SluiceAutoConfiguration.class,
         afterName = "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration")
 @ConditionalOnClass({ObservationRegistry.class, SluiceTransfers.class})
 @ConditionalOnBean(ObservationRegistry.class)
@@ -25,8 +26,7 @@ public class SluiceObservationAutoConfiguration {
     public static final int TRANSFER_OBSERVATIONS_ORDER = 0;
 
     /** Created by Spring. */
-    public SluiceObservationAutoConfiguration() {
-    }
+    public SluiceObservationAutoConfiguration() {}
 
     /**
      * The transfers' observations.
@@ -38,8 +38,8 @@ public class SluiceObservationAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Order(TRANSFER_OBSERVATIONS_ORDER)
-    public TransferObservations sluiceTransferObservations(ObservationRegistry registry,
-                                                           ObjectProvider<SluiceTransferObservationConvention> convention) {
+    public TransferObservations sluiceTransferObservations(
+            ObservationRegistry registry, ObjectProvider<SluiceTransferObservationConvention> convention) {
         return new TransferObservations(registry, convention.getIfAvailable());
     }
 }

@@ -20,8 +20,7 @@ import org.springframework.util.unit.DataSize;
 public class SluiceProperties {
 
     /** Defaults everywhere; Spring binds the {@code sluice.*} properties onto them. */
-    public SluiceProperties() {
-    }
+    public SluiceProperties() {}
 
     /** The file executor. */
     private final Executors executors = new Executors();
@@ -83,8 +82,7 @@ public class SluiceProperties {
     public static class Executors {
 
         /** No executor of the application's own until a size is set. */
-        public Executors() {
-        }
+        public Executors() {}
 
         /** The file executor's properties. */
         private final Files files = new Files();
@@ -103,8 +101,7 @@ public class SluiceProperties {
     public static class Files {
 
         /** No size: the shared file pool. */
-        public Files() {
-        }
+        public Files() {}
 
         /**
          * Threads of a file executor of the application's own, used by the default read and write
@@ -136,11 +133,11 @@ public class SluiceProperties {
     public static class Pool {
 
         /** The default chunk size and the shared pool. */
-        public Pool() {
-        }
+        public Pool() {}
 
         /** Size of each chunk a read lends, and so of each buffer it emits. */
-        private DataSize chunkSize = DataSize.ofKilobytes(64);   // ReadOptions.DEFAULT_CHUNK_SIZE_BYTES: a literal, so the metadata shows it
+        private DataSize chunkSize =
+                DataSize.ofKilobytes(64); // ReadOptions.DEFAULT_CHUNK_SIZE_BYTES: a literal, so the metadata shows it
 
         /**
          * Most direct buffers a pool of the application's own holds. Unset: the JVM's shared pool
@@ -190,14 +187,14 @@ public class SluiceProperties {
     public static class Write {
 
         /** The default write options. */
-        public Write() {
-        }
+        public Write() {}
 
         /** How a write opens its target. */
         private WriteMode mode = WriteMode.TRUNCATE;
 
         /** Cap on received, unwritten bytes per write. */
-        private DataSize maxQueuedBytes = DataSize.ofMegabytes(1);   // WriteOptions.DEFAULT_MAX_QUEUED_BYTES, literal as above
+        private DataSize maxQueuedBytes =
+                DataSize.ofMegabytes(1); // WriteOptions.DEFAULT_MAX_QUEUED_BYTES, literal as above
 
         /**
          * Largest item the source sends, making the byte cap a hard bound; a larger item fails the
@@ -306,8 +303,7 @@ public class SluiceProperties {
     public static class Upload {
 
         /** Uploads atomic by default. */
-        public Upload() {
-        }
+        public Upload() {}
 
         /**
          * Whether uploads (SluiceTransfers.upload, SluiceFileParts) replace their target atomically,
@@ -339,8 +335,7 @@ public class SluiceProperties {
     public static class Multipart {
 
         /** sluice's reader by default. */
-        public Multipart() {
-        }
+        public Multipart() {}
 
         /**
          * Whether multipart forms are read by sluice's StoringPartReader in place of Spring's reader:

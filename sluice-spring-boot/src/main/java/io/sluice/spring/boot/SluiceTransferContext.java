@@ -13,7 +13,7 @@ import java.util.Objects;
 public class SluiceTransferContext extends Observation.Context {
 
     private final Transfer transfer;
-    private volatile String outcome = "unknown";       // completed, failed or cancelled once ended
+    private volatile String outcome = "unknown"; // completed, failed or cancelled once ended
 
     /**
      * A context for {@code transfer}.

@@ -56,7 +56,7 @@ public final class SluiceTransfers {
     private final ReadOptions readOptions;
     private final WriteOptions writeOptions;
     private final WriteOptions uploadOptions;
-    private final List<TransferObserver> observers;    // outermost first
+    private final List<TransferObserver> observers; // outermost first
 
     /**
      * Transfers with these defaults and observers.
@@ -67,8 +67,11 @@ public final class SluiceTransfers {
      * @param observers applied to every transfer, the first outermost; may be empty
      * @throws NullPointerException if an argument is {@code null}
      */
-    public SluiceTransfers(ReadOptions readOptions, WriteOptions writeOptions, WriteOptions uploadOptions,
-                           List<? extends TransferObserver> observers) {
+    public SluiceTransfers(
+            ReadOptions readOptions,
+            WriteOptions writeOptions,
+            WriteOptions uploadOptions,
+            List<? extends TransferObserver> observers) {
         this.readOptions = Objects.requireNonNull(readOptions, "readOptions");
         this.writeOptions = Objects.requireNonNull(writeOptions, "writeOptions");
         this.uploadOptions = Objects.requireNonNull(uploadOptions, "uploadOptions");
@@ -130,7 +133,9 @@ public final class SluiceTransfers {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
-        return observedCount(Transfer.Kind.WRITE, target,
+        return observedCount(
+                Transfer.Kind.WRITE,
+                target,
                 transfer -> DataBufferFiles.write(source, target, tracked(options, transfer, true)));
     }
 
@@ -196,8 +201,11 @@ public final class SluiceTransfers {
         if (observers.isEmpty()) {
             return DataBufferFiles.read(file, factory, options);
         }
-        return observed(Transfer.Kind.READ, file, transfer -> DataBufferFiles.read(file, factory, options)
-                .doOnNext(buffer -> transfer.addBytes(buffer.readableByteCount())));
+        return observed(
+                Transfer.Kind.READ,
+                file,
+                transfer -> DataBufferFiles.read(file, factory, options)
+                        .doOnNext(buffer -> transfer.addBytes(buffer.readableByteCount())));
     }
 
     /**
@@ -228,7 +236,9 @@ public final class SluiceTransfers {
         ReactiveFile file = ReactiveFile.of(source);
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
-        return observedCount(Transfer.Kind.COPY, target,
+        return observedCount(
+                Transfer.Kind.COPY,
+                target,
                 transfer -> Mono.fromFuture(() -> file.copyTo(target, options).toCompletableFuture(), false));
     }
 
@@ -244,7 +254,10 @@ public final class SluiceTransfers {
         }
         // fromDirect, not from: Mono.from would cancel the observed Flux after its one item, which
         // observers would count as a cancelled transfer.
-        return Mono.fromDirect(observed(kind, file, transfer -> start.apply(transfer).doOnNext(transfer::bytes).flux()));
+        return Mono.fromDirect(observed(
+                kind,
+                file,
+                transfer -> start.apply(transfer).doOnNext(transfer::bytes).flux()));
     }
 
     /** One Transfer per subscription, its Flux wrapped by every observer, the first outermost. */

@@ -41,9 +41,9 @@ public final class Transfer {
     }
 
     private final Kind kind;
-    private final Path file;               // null: a store, whose parts each have their file
-    private volatile long bytes;           // written or emitted so far
-    private volatile long largerItems;     // items larger than every one before them (writes)
+    private final Path file; // null: a store, whose parts each have their file
+    private volatile long bytes; // written or emitted so far
+    private volatile long largerItems; // items larger than every one before them (writes)
 
     Transfer(Kind kind, Path file) {
         this.kind = Objects.requireNonNull(kind, "kind");
@@ -110,8 +110,7 @@ public final class Transfer {
      */
     static <T> Flux<T> onEnds(Flux<T> signals, Runnable onStart, BiConsumer<SignalType, Throwable> onEnd) {
         AtomicBoolean ended = new AtomicBoolean();
-        return signals
-                .doOnSubscribe(subscription -> onStart.run())
+        return signals.doOnSubscribe(subscription -> onStart.run())
                 .doOnComplete(() -> {
                     if (ended.compareAndSet(false, true)) {
                         onEnd.accept(SignalType.ON_COMPLETE, null);

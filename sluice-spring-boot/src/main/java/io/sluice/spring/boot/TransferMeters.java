@@ -50,10 +50,12 @@ public final class TransferMeters implements TransferObserver {
     public TransferMeters(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
         for (Transfer.Kind kind : Transfer.Kind.values()) {
-            bytes.put(kind, Counter.builder("sluice." + kind.tagValue() + ".bytes")
-                    .baseUnit(BaseUnits.BYTES)
-                    .description("Bytes moved by sluice " + kind.tagValue() + "s, counted as each ends")
-                    .register(registry));
+            bytes.put(
+                    kind,
+                    Counter.builder("sluice." + kind.tagValue() + ".bytes")
+                            .baseUnit(BaseUnits.BYTES)
+                            .description("Bytes moved by sluice " + kind.tagValue() + "s, counted as each ends")
+                            .register(registry));
         }
         this.largerItems = Counter.builder("sluice.write.larger.items")
                 .description("Items larger than every one before them while more were requested")
@@ -63,16 +65,21 @@ public final class TransferMeters implements TransferObserver {
     @Override
     public <T> Flux<T> observe(Transfer transfer, Flux<T> signals) {
         long[] started = new long[1];
-        return Transfer.onEnds(signals, () -> started[0] = registry.config().clock().monotonicTime(),
-                (signal, failure) -> record(transfer, signal, failure,
-                        registry.config().clock().monotonicTime() - started[0]));
+        return Transfer.onEnds(
+                signals,
+                () -> started[0] = registry.config().clock().monotonicTime(),
+                (signal, failure) -> record(
+                        transfer, signal, failure, registry.config().clock().monotonicTime() - started[0]));
     }
 
     private void record(Transfer transfer, SignalType signal, Throwable failure, long nanos) {
         Timer.builder("sluice." + transfer.kind().tagValue())
                 .description("Duration of sluice " + transfer.kind().tagValue() + "s")
-                .tags(Tags.of("outcome", Transfer.outcome(signal),
-                        "exception", failure == null ? "none" : failure.getClass().getSimpleName()))
+                .tags(Tags.of(
+                        "outcome",
+                        Transfer.outcome(signal),
+                        "exception",
+                        failure == null ? "none" : failure.getClass().getSimpleName()))
                 .register(registry)
                 .record(nanos, TimeUnit.NANOSECONDS);
         bytes.get(transfer.kind()).increment(transfer.bytes());

@@ -26,7 +26,7 @@ public final class TransferObservations implements TransferObserver {
     static final String CONTEXT_KEY = "micrometer.observation";
 
     private final ObservationRegistry registry;
-    private final SluiceTransferObservationConvention convention;    // null: the default
+    private final SluiceTransferObservationConvention convention; // null: the default
 
     /**
      * Observations in {@code registry}.
@@ -45,8 +45,8 @@ public final class TransferObservations implements TransferObserver {
     public <T> Flux<T> observe(Transfer transfer, Flux<T> signals) {
         return Flux.deferContextual(reactorContext -> {
             SluiceTransferContext context = new SluiceTransferContext(transfer);
-            Observation observation = Observation.createNotStarted(convention,
-                    DefaultSluiceTransferObservationConvention.INSTANCE, () -> context, registry);
+            Observation observation = Observation.createNotStarted(
+                    convention, DefaultSluiceTransferObservationConvention.INSTANCE, () -> context, registry);
             Observation parent = reactorContext.getOrDefault(CONTEXT_KEY, null);
             if (parent != null) {
                 observation.parentObservation(parent);

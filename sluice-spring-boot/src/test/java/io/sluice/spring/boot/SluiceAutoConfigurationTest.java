@@ -30,8 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SluiceAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class,
-                    SluiceMetricsAutoConfiguration.class, SluiceObservationAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(
+                    SluiceAutoConfiguration.class,
+                    SluiceMetricsAutoConfiguration.class,
+                    SluiceObservationAutoConfiguration.class));
 
     @TempDir
     Path dir;
@@ -57,7 +59,9 @@ class SluiceAutoConfigurationTest {
             SluiceTransfers transfers = context.getBean(SluiceTransfers.class);
             assertThat(transfers.writeOptions()).isSameAs(write);
             assertThat(transfers.readOptions()).isSameAs(read);
-            assertThat(transfers.uploadOptions().atomicReplace()).as("uploads are atomic by default").isTrue();
+            assertThat(transfers.uploadOptions().atomicReplace())
+                    .as("uploads are atomic by default")
+                    .isTrue();
             assertThat(transfers.uploadOptions().maxQueuedBytes()).isEqualTo(write.maxQueuedBytes());
             assertThat(context).hasSingleBean(SluiceFileParts.class);
             assertThat(context).doesNotHaveBean(SluiceFileExecutor.class);
@@ -67,15 +71,16 @@ class SluiceAutoConfigurationTest {
 
     @Test
     void poolPropertiesMakeAPoolOfItsOwn() {
-        runner.withPropertyValues("sluice.pool.chunk-size=16KB", "sluice.pool.max-chunks=8").run(context -> {
-            ChunkPool pool = context.getBean(ChunkPool.class);
-            assertThat(pool.chunkSizeBytes()).isEqualTo(16 * 1024);
-            assertThat(pool.maxChunks()).isEqualTo(8);
-            assertThat(pool).isNotSameAs(ChunkPool.sharedFor(16 * 1024));
-            ReadOptions read = context.getBean(ReadOptions.class);
-            assertThat(read.chunkPool()).isSameAs(pool);
-            assertThat(read.chunkSizeBytes()).isEqualTo(16 * 1024);
-        });
+        runner.withPropertyValues("sluice.pool.chunk-size=16KB", "sluice.pool.max-chunks=8")
+                .run(context -> {
+                    ChunkPool pool = context.getBean(ChunkPool.class);
+                    assertThat(pool.chunkSizeBytes()).isEqualTo(16 * 1024);
+                    assertThat(pool.maxChunks()).isEqualTo(8);
+                    assertThat(pool).isNotSameAs(ChunkPool.sharedFor(16 * 1024));
+                    ReadOptions read = context.getBean(ReadOptions.class);
+                    assertThat(read.chunkPool()).isSameAs(pool);
+                    assertThat(read.chunkSizeBytes()).isEqualTo(16 * 1024);
+                });
     }
 
     @Test
@@ -88,37 +93,54 @@ class SluiceAutoConfigurationTest {
 
     @Test
     void writePropertiesMakeTheDefaultWriteOptions() {
-        runner.withPropertyValues("sluice.write.max-queued-bytes=256KB", "sluice.write.max-item-bytes=64KB",
-                "sluice.write.sync=true", "sluice.write.mode=create-new").run(context -> {
-            WriteOptions write = context.getBean(WriteOptions.class);
-            assertThat(write.maxQueuedBytes()).isEqualTo(256 * 1024);
-            assertThat(write.maxItemBytes()).isEqualTo(64 * 1024);
-            assertThat(write.sync()).isTrue();
-            assertThat(write.atomicReplace()).isFalse();
-            assertThat(write.mode()).isEqualTo(WriteMode.CREATE_NEW);
-            assertThat(context.getBean(SluiceTransfers.class).uploadOptions().mode()).isEqualTo(WriteMode.CREATE_NEW);
-        });
-        runner.withPropertyValues("sluice.write.atomic-replace=true").run(context ->
-                assertThat(context.getBean(WriteOptions.class).atomicReplace()).isTrue());
+        runner.withPropertyValues(
+                        "sluice.write.max-queued-bytes=256KB",
+                        "sluice.write.max-item-bytes=64KB",
+                        "sluice.write.sync=true",
+                        "sluice.write.mode=create-new")
+                .run(context -> {
+                    WriteOptions write = context.getBean(WriteOptions.class);
+                    assertThat(write.maxQueuedBytes()).isEqualTo(256 * 1024);
+                    assertThat(write.maxItemBytes()).isEqualTo(64 * 1024);
+                    assertThat(write.sync()).isTrue();
+                    assertThat(write.atomicReplace()).isFalse();
+                    assertThat(write.mode()).isEqualTo(WriteMode.CREATE_NEW);
+                    assertThat(context.getBean(SluiceTransfers.class)
+                                    .uploadOptions()
+                                    .mode())
+                            .isEqualTo(WriteMode.CREATE_NEW);
+                });
+        runner.withPropertyValues("sluice.write.atomic-replace=true")
+                .run(context -> assertThat(context.getBean(WriteOptions.class).atomicReplace())
+                        .isTrue());
     }
 
     @Test
     void uploadsCanBeMadeNonAtomic() {
-        runner.withPropertyValues("sluice.upload.atomic-replace=false").run(context ->
-                assertThat(context.getBean(SluiceTransfers.class).uploadOptions().atomicReplace()).isFalse());
+        runner.withPropertyValues("sluice.upload.atomic-replace=false")
+                .run(context -> assertThat(context.getBean(SluiceTransfers.class)
+                                .uploadOptions()
+                                .atomicReplace())
+                        .isFalse());
     }
 
     @Test
     void anInvalidValueFailsTheStartupNamingIt() {
-        runner.withPropertyValues("sluice.pool.max-chunks=0").run(context ->
-                assertThat(context).getFailure().hasRootCauseInstanceOf(IllegalArgumentException.class)
-                        .rootCause().hasMessageContaining("maxChunks"));
-        runner.withPropertyValues("sluice.executors.files.threads=0").run(context ->
-                assertThat(context).getFailure().rootCause().hasMessageContaining("threads"));
-        runner.withPropertyValues("sluice.write.mode=append").run(context ->
-                assertThat(context).getFailure().rootCause().hasMessageContaining("sluice.upload.atomic-replace"));
-        runner.withPropertyValues("sluice.write.mode=append", "sluice.upload.atomic-replace=false").run(context ->
-                assertThat(context).hasNotFailed());
+        runner.withPropertyValues("sluice.pool.max-chunks=0")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                        .rootCause()
+                        .hasMessageContaining("maxChunks"));
+        runner.withPropertyValues("sluice.executors.files.threads=0")
+                .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("threads"));
+        runner.withPropertyValues("sluice.write.mode=append")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("sluice.upload.atomic-replace"));
+        runner.withPropertyValues("sluice.write.mode=append", "sluice.upload.atomic-replace=false")
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
@@ -130,14 +152,21 @@ class SluiceAutoConfigurationTest {
             assertThat(context.getBean(WriteOptions.class).executor()).isSameAs(executor[0]);
             SluiceTransfers transfers = context.getBean(SluiceTransfers.class);
             Path file = dir.resolve("threads.txt");
-            List<String> requesting = new CopyOnWriteArrayList<>();   // the write asks from its drain, on its executor
-            transfers.write(buffers("hello").doOnRequest(n -> requesting.add(Thread.currentThread().getName())), file)
+            List<String> requesting = new CopyOnWriteArrayList<>(); // the write asks from its drain, on its executor
+            transfers
+                    .write(
+                            buffers("hello")
+                                    .doOnRequest(n -> requesting.add(
+                                            Thread.currentThread().getName())),
+                            file)
                     .block(Duration.ofSeconds(10));
             assertThat(file).hasContent("hello");
             assertThat(requesting).isNotEmpty().allMatch(name -> name.startsWith("sluice-files-"));
             assertThat(executor[0].isShutdown()).isFalse();
         });
-        assertThat(executor[0].isShutdown()).as("shut down when the context closed").isTrue();
+        assertThat(executor[0].isShutdown())
+                .as("shut down when the context closed")
+                .isTrue();
     }
 
     @Test
@@ -146,13 +175,21 @@ class SluiceAutoConfigurationTest {
             SluiceTransfers transfers = context.getBean(SluiceTransfers.class);
             Path upload = dir.resolve("upload.bin");
             Path write = dir.resolve("write.bin");
-            Flux<DataBuffer> aborted = buffers("half of it").concatWith(Flux.error(new IOException("client went away")));
-            assertThat(transfers.upload(aborted, upload).onErrorReturn(-1L).block(Duration.ofSeconds(10))).isEqualTo(-1L);
-            assertThat(transfers.write(buffers("half of it").concatWith(Flux.error(new IOException("client went away"))), write)
-                    .onErrorReturn(-1L).block(Duration.ofSeconds(10))).isEqualTo(-1L);
+            Flux<DataBuffer> aborted =
+                    buffers("half of it").concatWith(Flux.error(new IOException("client went away")));
+            assertThat(transfers.upload(aborted, upload).onErrorReturn(-1L).block(Duration.ofSeconds(10)))
+                    .isEqualTo(-1L);
+            assertThat(transfers
+                            .write(
+                                    buffers("half of it").concatWith(Flux.error(new IOException("client went away"))),
+                                    write)
+                            .onErrorReturn(-1L)
+                            .block(Duration.ofSeconds(10)))
+                    .isEqualTo(-1L);
             assertThat(upload).as("an aborted upload leaves nothing").doesNotExist();
             assertThat(write).as("a plain write leaves what it had").exists();
-            assertThat(transfers.upload(buffers("whole"), upload).block(Duration.ofSeconds(10))).isEqualTo(5L);
+            assertThat(transfers.upload(buffers("whole"), upload).block(Duration.ofSeconds(10)))
+                    .isEqualTo(5L);
             assertThat(Files.readString(upload)).isEqualTo("whole");
             try (var listing = Files.list(dir)) {
                 assertThat(listing.map(path -> path.getFileName().toString()).toList())
@@ -165,49 +202,72 @@ class SluiceAutoConfigurationTest {
     void theApplicationsBeansWin() {
         ChunkPool pool = ChunkPool.create(8 * 1024, 4);
         WriteOptions write = WriteOptions.defaults().withMaxQueuedBytes(4096);
-        runner.withBean(ChunkPool.class, () -> pool).withBean(WriteOptions.class, () -> write).run(context -> {
-            assertThat(context.getBean(ChunkPool.class)).isSameAs(pool);
-            ReadOptions read = context.getBean(ReadOptions.class);
-            assertThat(read.chunkPool()).as("the default read options lend from the application's pool").isSameAs(pool);
-            assertThat(read.chunkSizeBytes()).isEqualTo(8 * 1024);
-            assertThat(context.getBean(SluiceTransfers.class).writeOptions()).isSameAs(write);
-            assertThat(context.getBean(SluiceTransfers.class).uploadOptions().maxQueuedBytes()).isEqualTo(4096);
-        });
+        runner.withBean(ChunkPool.class, () -> pool)
+                .withBean(WriteOptions.class, () -> write)
+                .run(context -> {
+                    assertThat(context.getBean(ChunkPool.class)).isSameAs(pool);
+                    ReadOptions read = context.getBean(ReadOptions.class);
+                    assertThat(read.chunkPool())
+                            .as("the default read options lend from the application's pool")
+                            .isSameAs(pool);
+                    assertThat(read.chunkSizeBytes()).isEqualTo(8 * 1024);
+                    assertThat(context.getBean(SluiceTransfers.class).writeOptions())
+                            .isSameAs(write);
+                    assertThat(context.getBean(SluiceTransfers.class)
+                                    .uploadOptions()
+                                    .maxQueuedBytes())
+                            .isEqualTo(4096);
+                });
         ChunkPool large = ChunkPool.create(256 * 1024, 2);
-        runner.withBean(ChunkPool.class, () -> large).run(context ->
-                assertThat(context.getBean(ReadOptions.class).chunkSizeBytes()).as("the pool's chunks, whole").isEqualTo(256 * 1024));
+        runner.withBean(ChunkPool.class, () -> large)
+                .run(context -> assertThat(context.getBean(ReadOptions.class).chunkSizeBytes())
+                        .as("the pool's chunks, whole")
+                        .isEqualTo(256 * 1024));
         ReadOptions read = ReadOptions.defaults();
         SluiceTransfers own = new SluiceTransfers(read, WriteOptions.defaults(), WriteOptions.defaults(), List.of());
-        runner.withBean(ReadOptions.class, () -> read).withBean(SluiceTransfers.class, () -> own)
-                .withBean(SluiceFileParts.class, () -> new SluiceFileParts(own)).run(context -> {
+        runner.withBean(ReadOptions.class, () -> read)
+                .withBean(SluiceTransfers.class, () -> own)
+                .withBean(SluiceFileParts.class, () -> new SluiceFileParts(own))
+                .run(context -> {
                     assertThat(context.getBean(ReadOptions.class)).isSameAs(read);
                     assertThat(context.getBean(SluiceTransfers.class)).isSameAs(own);
                     assertThat(context).hasSingleBean(SluiceFileParts.class);
                 });
         runner.withPropertyValues("sluice.executors.files.threads=1")
-                .withBean("mine", SluiceFileExecutor.class, () -> new SluiceFileExecutor(3)).run(context ->
-                        assertThat(context).hasSingleBean(SluiceFileExecutor.class).hasBean("mine"));
+                .withBean("mine", SluiceFileExecutor.class, () -> new SluiceFileExecutor(3))
+                .run(context -> assertThat(context)
+                        .hasSingleBean(SluiceFileExecutor.class)
+                        .hasBean("mine"));
     }
 
     @Test
     void withoutMicrometerOnTheClassPathTransfersAreNotObserved() {
-        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class, ObservationRegistry.class)).run(context -> {
-            assertThat(context).hasNotFailed().hasSingleBean(SluiceTransfers.class)
-                    .doesNotHaveBean(TransferMeters.class).doesNotHaveBean(TransferObservations.class);
-            Path file = dir.resolve("plain.txt");
-            assertThat(context.getBean(SluiceTransfers.class).write(buffers("plain"), file).block(Duration.ofSeconds(10)))
-                    .isEqualTo(5L);
-        });
+        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class, ObservationRegistry.class))
+                .run(context -> {
+                    assertThat(context)
+                            .hasNotFailed()
+                            .hasSingleBean(SluiceTransfers.class)
+                            .doesNotHaveBean(TransferMeters.class)
+                            .doesNotHaveBean(TransferObservations.class);
+                    Path file = dir.resolve("plain.txt");
+                    assertThat(context.getBean(SluiceTransfers.class)
+                                    .write(buffers("plain"), file)
+                                    .block(Duration.ofSeconds(10)))
+                            .isEqualTo(5L);
+                });
     }
 
     @Test
     void withoutSpringWebThereIsNoFileParts() {
-        runner.withClassLoader(new FilteredClassLoader(FilePart.class)).run(context ->
-                assertThat(context).hasNotFailed().hasSingleBean(SluiceTransfers.class).doesNotHaveBean(SluiceFileParts.class));
+        runner.withClassLoader(new FilteredClassLoader(FilePart.class))
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasSingleBean(SluiceTransfers.class)
+                        .doesNotHaveBean(SluiceFileParts.class));
     }
 
     static Flux<DataBuffer> buffers(String... parts) {
-        return Flux.fromArray(parts).map(part ->
-                DefaultDataBufferFactory.sharedInstance.wrap(part.getBytes(StandardCharsets.UTF_8)));
+        return Flux.fromArray(parts)
+                .map(part -> DefaultDataBufferFactory.sharedInstance.wrap(part.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -46,16 +46,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SluiceMultipartAutoConfigurationTest {
 
     private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class,
-                    ReactiveMultipartAutoConfiguration.class, SluiceMultipartAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(
+                    SluiceAutoConfiguration.class,
+                    ReactiveMultipartAutoConfiguration.class,
+                    SluiceMultipartAutoConfiguration.class));
 
     @TempDir
     Path storage;
 
     @Test
     void theServersMultipartReaderIsSluicesWithBootsLimitsAndDirectory() {
-        runner.withPropertyValues("spring.webflux.multipart.file-storage-directory=" + storage,
-                "spring.webflux.multipart.max-parts=7").run(context -> {
+        runner.withPropertyValues(
+                        "spring.webflux.multipart.file-storage-directory=" + storage,
+                        "spring.webflux.multipart.max-parts=7")
+                .run(context -> {
                     StoringPartReader reader = context.getBean(StoringPartReader.class);
                     assertThat(reader.storage()).isEqualTo(storage);
                     assertThat(multipartReaderOf(context)).isSameAs(reader);
@@ -70,16 +74,23 @@ class SluiceMultipartAutoConfigurationTest {
         new Random(3).nextBytes(photo);
         runner.withConfiguration(AutoConfigurations.of(SluiceMetricsAutoConfiguration.class))
                 .withBean(SimpleMeterRegistry.class)
-                .withPropertyValues("spring.webflux.multipart.file-storage-directory=" + storage).run(context -> {
+                .withPropertyValues("spring.webflux.multipart.file-storage-directory=" + storage)
+                .run(context -> {
                     StoringPartReader reader = context.getBean(StoringPartReader.class);
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
 
                     List<Part> parts = reader.read(ResolvableType.forClass(Part.class), form(photo, notes), Map.of())
-                            .collectList().block(Duration.ofSeconds(30));
+                            .collectList()
+                            .block(Duration.ofSeconds(30));
 
                     assertThat(parts).hasSize(3);
-                    assertThat(registry.get("sluice.write").tag("outcome", "completed").timer().count()).isEqualTo(2);
-                    assertThat(registry.get("sluice.write.bytes").counter().count()).isEqualTo(photo.length + notes.length);
+                    assertThat(registry.get("sluice.write")
+                                    .tag("outcome", "completed")
+                                    .timer()
+                                    .count())
+                            .isEqualTo(2);
+                    assertThat(registry.get("sluice.write.bytes").counter().count())
+                            .isEqualTo(photo.length + notes.length);
                     parts.forEach(part -> part.delete().block(Duration.ofSeconds(30)));
                 });
     }
@@ -91,9 +102,16 @@ class SluiceMultipartAutoConfigurationTest {
         builder.part("photo", new ByteArrayResource(photo)).filename("photo.bin");
         builder.part("notes", new ByteArrayResource(notes)).filename("notes.txt");
         MockClientHttpRequest encoded = new MockClientHttpRequest(HttpMethod.POST, URI.create("/upload"));
-        new MultipartHttpMessageWriter().write(Mono.just(builder.build()), ResolvableType.forClass(MultiValueMap.class),
-                MediaType.MULTIPART_FORM_DATA, encoded, Map.of()).block(Duration.ofSeconds(30));
-        return MockServerHttpRequest.post("/upload").contentType(encoded.getHeaders().getContentType())
+        new MultipartHttpMessageWriter()
+                .write(
+                        Mono.just(builder.build()),
+                        ResolvableType.forClass(MultiValueMap.class),
+                        MediaType.MULTIPART_FORM_DATA,
+                        encoded,
+                        Map.of())
+                .block(Duration.ofSeconds(30));
+        return MockServerHttpRequest.post("/upload")
+                .contentType(encoded.getHeaders().getContentType())
                 .body(encoded.getBody());
     }
 
@@ -103,16 +121,22 @@ class SluiceMultipartAutoConfigurationTest {
             PartEventReader reader = context.getBean(PartEventReader.class);
             assertThat(partEventReaderOf(context)).isSameAs(reader);
 
-            assertThatThrownBy(() -> reader.read(ResolvableType.forClass(PartEvent.class), form(new byte[10], new byte[10]),
-                    Map.of()).doOnNext(event -> DataBufferUtils.release(event.content())).blockLast(Duration.ofSeconds(30)))
-                    .isInstanceOf(DecodingException.class).hasMessage("Too many parts (3/2 allowed)");
+            assertThatThrownBy(() -> reader.read(
+                                    ResolvableType.forClass(PartEvent.class),
+                                    form(new byte[10], new byte[10]),
+                                    Map.of())
+                            .doOnNext(event -> DataBufferUtils.release(event.content()))
+                            .blockLast(Duration.ofSeconds(30)))
+                    .isInstanceOf(DecodingException.class)
+                    .hasMessage("Too many parts (3/2 allowed)");
         });
     }
 
     @Test
     void anApplicationsOwnPartEventReaderIsUsedAsItIs() {
         PartEventReader own = new PartEventReader();
-        runner.withBean(PartEventReader.class, () -> own).run(context -> assertThat(partEventReaderOf(context)).isSameAs(own));
+        runner.withBean(PartEventReader.class, () -> own)
+                .run(context -> assertThat(partEventReaderOf(context)).isSameAs(own));
     }
 
     @Test
@@ -143,9 +167,10 @@ class SluiceMultipartAutoConfigurationTest {
 
     @Test
     void outsideAReactiveWebApplicationThereIsNoReader() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class,
-                SluiceMultipartAutoConfiguration.class)).run(context ->
-                assertThat(context).doesNotHaveBean(StoringPartReader.class));
+        new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(SluiceAutoConfiguration.class, SluiceMultipartAutoConfiguration.class))
+                .run(context -> assertThat(context).doesNotHaveBean(StoringPartReader.class));
     }
 
     /** The part reader of the multipart reader a server configured with the context's customizers gets. */
@@ -153,7 +178,8 @@ class SluiceMultipartAutoConfigurationTest {
         return configured(context).getReaders().stream()
                 .filter(MultipartHttpMessageReader.class::isInstance)
                 .map(reader -> ((MultipartHttpMessageReader) reader).getPartReader())
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The readers of {@code Flux<Part>} (a controller's {@code @RequestBody Flux<Part>}) the server gets. */
@@ -166,13 +192,16 @@ class SluiceMultipartAutoConfigurationTest {
     /** The reader of {@code Flux<PartEvent>} the server picks: the first of its readers that can read it. */
     private static HttpMessageReader<?> partEventReaderOf(ApplicationContext context) {
         return configured(context).getReaders().stream()
-                .filter(reader -> reader.canRead(ResolvableType.forClass(PartEvent.class), MediaType.MULTIPART_FORM_DATA))
-                .findFirst().orElseThrow();
+                .filter(reader ->
+                        reader.canRead(ResolvableType.forClass(PartEvent.class), MediaType.MULTIPART_FORM_DATA))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static ServerCodecConfigurer configured(ApplicationContext context) {
         ServerCodecConfigurer configurer = ServerCodecConfigurer.create();
-        context.getBeanProvider(CodecCustomizer.class).orderedStream()
+        context.getBeanProvider(CodecCustomizer.class)
+                .orderedStream()
                 .forEach(customizer -> customizer.customize(configurer));
         return configurer;
     }

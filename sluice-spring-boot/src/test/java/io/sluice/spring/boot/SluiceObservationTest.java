@@ -36,8 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SluiceObservationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class,
-                    SluiceMetricsAutoConfiguration.class, SluiceObservationAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    SluiceAutoConfiguration.class,
+                    SluiceMetricsAutoConfiguration.class,
+                    SluiceObservationAutoConfiguration.class))
             .withBean(TestObservationRegistry.class, TestObservationRegistry::create);
 
     @TempDir
@@ -54,9 +56,11 @@ class SluiceObservationTest {
             assertThat(completed(write)).isEqualTo(100_000);
             TestObservationRegistryAssert.assertThat(registry)
                     .hasNumberOfObservationsEqualTo(1)
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
                     .hasContextualNameEqualTo("sluice write")
-                    .hasBeenStarted().hasBeenStopped()
+                    .hasBeenStarted()
+                    .hasBeenStopped()
                     .hasLowCardinalityKeyValue("sluice.operation", "write")
                     .hasLowCardinalityKeyValue("sluice.outcome", "completed")
                     .hasHighCardinalityKeyValue("sluice.bytes", "100000")
@@ -71,12 +75,17 @@ class SluiceObservationTest {
             TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
             Path missing = dir.resolve("no-such-dir").resolve("file.bin");
             StepVerifier.create(context.getBean(SluiceTransfers.class).upload(chunks(new byte[10], 5), missing))
-                    .expectError(NoSuchFileException.class).verify(Duration.ofSeconds(30));
+                    .expectError(NoSuchFileException.class)
+                    .verify(Duration.ofSeconds(30));
             TestObservationRegistryAssert.assertThat(registry)
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
-                    .hasBeenStarted().hasBeenStopped()
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
+                    .hasBeenStarted()
+                    .hasBeenStopped()
                     .hasLowCardinalityKeyValue("sluice.outcome", "failed")
-                    .hasError().assertThatError().isInstanceOf(NoSuchFileException.class);
+                    .hasError()
+                    .assertThatError()
+                    .isInstanceOf(NoSuchFileException.class);
         });
     }
 
@@ -86,17 +95,22 @@ class SluiceObservationTest {
             TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
             CountDownLatch firstSent = new CountDownLatch(1);
             // One buffer, then a client that never sends the rest.
-            Flux<DataBuffer> stalled = chunks(new byte[10], 10).doOnNext(buffer -> firstSent.countDown())
+            Flux<DataBuffer> stalled = chunks(new byte[10], 10)
+                    .doOnNext(buffer -> firstSent.countDown())
                     .concatWith(Flux.never());
             Path file = dir.resolve("cancelled.bin");
-            Disposable upload = context.getBean(SluiceTransfers.class).upload(stalled, file).subscribe();
+            Disposable upload =
+                    context.getBean(SluiceTransfers.class).upload(stalled, file).subscribe();
             assertThat(firstSent.await(10, TimeUnit.SECONDS)).isTrue();
             TestObservationRegistryAssert.assertThat(registry)
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
-                    .hasBeenStarted().isNotStopped();
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
+                    .hasBeenStarted()
+                    .isNotStopped();
             upload.dispose();
             TestObservationRegistryAssert.assertThat(registry)
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
                     .hasBeenStopped()
                     .hasLowCardinalityKeyValue("sluice.outcome", "cancelled")
                     .doesNotHaveError();
@@ -111,7 +125,8 @@ class SluiceObservationTest {
             Path file = dir.resolve("read.bin");
             Files.write(file, new byte[200_000]);
             Observation request = Observation.start("http.server.requests", registry);
-            Long read = context.getBean(SluiceTransfers.class).read(file, DefaultDataBufferFactory.sharedInstance)
+            Long read = context.getBean(SluiceTransfers.class)
+                    .read(file, DefaultDataBufferFactory.sharedInstance)
                     .map(buffer -> {
                         long bytes = buffer.readableByteCount();
                         DataBufferUtils.release(buffer);
@@ -123,12 +138,14 @@ class SluiceObservationTest {
             request.stop();
             assertThat(read).isEqualTo(200_000);
             TestObservationRegistryAssert.assertThat(registry)
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
                     .hasContextualNameEqualTo("sluice read")
                     .hasLowCardinalityKeyValue("sluice.operation", "read")
                     .hasLowCardinalityKeyValue("sluice.outcome", "completed")
                     .hasHighCardinalityKeyValue("sluice.bytes", "200000")
-                    .hasParentObservationContextMatching(parent -> parent.getName().equals("http.server.requests"));
+                    .hasParentObservationContextMatching(
+                            parent -> parent.getName().equals("http.server.requests"));
         });
     }
 
@@ -137,17 +154,26 @@ class SluiceObservationTest {
         runner.run(context -> {
             TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
             Flux<PartEvent> form = Flux.concat(
-                    FilePartEvent.create("a", "a.txt", MediaType.TEXT_PLAIN,
+                    FilePartEvent.create(
+                            "a",
+                            "a.txt",
+                            MediaType.TEXT_PLAIN,
                             Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(new byte[300]))),
-                    FilePartEvent.create("b", "b.txt", MediaType.TEXT_PLAIN,
+                    FilePartEvent.create(
+                            "b",
+                            "b.txt",
+                            MediaType.TEXT_PLAIN,
                             Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(new byte[700]))));
-            StepVerifier.create(context.getBean(SluiceFileParts.class).store(form, part -> dir.resolve(part.filename())))
-                    .expectNextCount(2).verifyComplete();
+            StepVerifier.create(
+                            context.getBean(SluiceFileParts.class).store(form, part -> dir.resolve(part.filename())))
+                    .expectNextCount(2)
+                    .verifyComplete();
             assertThat(dir.resolve("a.txt")).hasSize(300);
             assertThat(dir.resolve("b.txt")).hasSize(700);
             TestObservationRegistryAssert.assertThat(registry)
                     .hasNumberOfObservationsEqualTo(1)
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
                     .hasLowCardinalityKeyValue("sluice.outcome", "completed")
                     .hasHighCardinalityKeyValue("sluice.bytes", "1000")
                     .doesNotHaveHighCardinalityKeyValueWithKey("sluice.file");
@@ -164,29 +190,41 @@ class SluiceObservationTest {
 
             @Override
             public KeyValues getHighCardinalityKeyValues(SluiceTransferContext context) {
-                return KeyValues.empty();      // no paths in traces
+                return KeyValues.empty(); // no paths in traces
             }
         };
-        runner.withBean(SluiceTransferObservationConvention.class, () -> renamed).run(context -> {
-            TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
-            completed(context.getBean(SluiceTransfers.class).write(chunks(new byte[10], 10), dir.resolve("x.bin")));
-            TestObservationRegistryAssert.assertThat(registry)
-                    .hasObservationWithNameEqualTo("storage.transfer").that()
-                    .hasLowCardinalityKeyValue("sluice.outcome", "completed")
-                    .doesNotHaveHighCardinalityKeyValueWithKey("sluice.file");
-        });
+        runner.withBean(SluiceTransferObservationConvention.class, () -> renamed)
+                .run(context -> {
+                    TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+                    completed(context.getBean(SluiceTransfers.class)
+                            .write(chunks(new byte[10], 10), dir.resolve("x.bin")));
+                    TestObservationRegistryAssert.assertThat(registry)
+                            .hasObservationWithNameEqualTo("storage.transfer")
+                            .that()
+                            .hasLowCardinalityKeyValue("sluice.outcome", "completed")
+                            .doesNotHaveHighCardinalityKeyValueWithKey("sluice.file");
+                });
     }
 
     @Test
     void withBothRegistriesATransferIsMeasuredAndObserved() {
         runner.withBean(SimpleMeterRegistry.class).run(context -> {
             assertThat(context.getBean(SluiceTransfers.class)).isNotNull();
-            assertThat(context.getBeanProvider(TransferObserver.class).orderedStream().toList())
-                    .as("the observation outermost").hasExactlyElementsOfTypes(TransferObservations.class, TransferMeters.class);
-            completed(context.getBean(SluiceTransfers.class).write(chunks(new byte[1000], 100), dir.resolve("both.bin")));
-            assertThat(context.getBean(MeterRegistry.class).get("sluice.write.bytes").counter().count()).isEqualTo(1000);
+            assertThat(context.getBeanProvider(TransferObserver.class)
+                            .orderedStream()
+                            .toList())
+                    .as("the observation outermost")
+                    .hasExactlyElementsOfTypes(TransferObservations.class, TransferMeters.class);
+            completed(
+                    context.getBean(SluiceTransfers.class).write(chunks(new byte[1000], 100), dir.resolve("both.bin")));
+            assertThat(context.getBean(MeterRegistry.class)
+                            .get("sluice.write.bytes")
+                            .counter()
+                            .count())
+                    .isEqualTo(1000);
             TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
-                    .hasObservationWithNameEqualTo("sluice.transfer").that()
+                    .hasObservationWithNameEqualTo("sluice.transfer")
+                    .that()
                     .hasHighCardinalityKeyValue("sluice.bytes", "1000");
         });
     }
@@ -194,12 +232,14 @@ class SluiceObservationTest {
     @Test
     void aNoopRegistryMakesNoObservation() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class, SluiceObservationAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(SluiceAutoConfiguration.class, SluiceObservationAutoConfiguration.class))
                 .withBean(ObservationRegistry.class, () -> ObservationRegistry.NOOP)
                 .run(context -> {
                     assertThat(context).hasSingleBean(TransferObservations.class);
                     assertThat(completed(context.getBean(SluiceTransfers.class)
-                            .write(chunks(new byte[10], 10), dir.resolve("noop.bin")))).isEqualTo(10);
+                                    .write(chunks(new byte[10], 10), dir.resolve("noop.bin"))))
+                            .isEqualTo(10);
                 });
     }
 }

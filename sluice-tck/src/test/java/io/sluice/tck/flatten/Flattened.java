@@ -9,8 +9,7 @@ import java.util.concurrent.Flow;
 /** Publishers the flattener TCK classes test: a flattener already subscribed to its upstream. */
 final class Flattened {
 
-    private Flattened() {
-    }
+    private Flattened() {}
 
     /** {@code elements} buffers, reaching the flattener in lists of 1 to 3. */
     static Flow.Publisher<ByteBuffer> of(long elements) {
@@ -24,12 +23,10 @@ final class Flattened {
         BufferFlattener flattener = new BufferFlattener();
         flattener.onSubscribe(new Flow.Subscription() {
             @Override
-            public void request(long n) {
-            }
+            public void request(long n) {}
 
             @Override
-            public void cancel() {
-            }
+            public void cancel() {}
         });
         flattener.onError(new IOException("connection reset (the TCK's failed upstream)"));
         return flattener;

@@ -16,13 +16,13 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ListUpstream implements Flow.Publisher<List<ByteBuffer>> {
 
     private final long elements;
-    private final AtomicLong demand = new AtomicLong();               // request -> emitter
-    private final AtomicInteger wip = new AtomicInteger();            // any thread -> emitter
-    private volatile boolean cancelled;                               // cancel -> emitter
+    private final AtomicLong demand = new AtomicLong(); // request -> emitter
+    private final AtomicInteger wip = new AtomicInteger(); // any thread -> emitter
+    private volatile boolean cancelled; // cancel -> emitter
     private volatile Flow.Subscriber<? super List<ByteBuffer>> subscriber; // subscribe, once -> emitter
-    private long sent;                                                // emitter only
-    private int lists;                                                // emitter only
-    private boolean done;                                             // emitter only
+    private long sent; // emitter only
+    private int lists; // emitter only
+    private boolean done; // emitter only
 
     ListUpstream(long elements) {
         this.elements = elements;
@@ -50,7 +50,7 @@ final class ListUpstream implements Flow.Publisher<List<ByteBuffer>> {
                 cancelled = true;
             }
         });
-        emit();                                                       // an empty stream completes at once
+        emit(); // an empty stream completes at once
     }
 
     private void emit() {

@@ -21,7 +21,7 @@ final class ProbedFlattener implements Flow.Subscriber<List<ByteBuffer>> {
     private final BufferFlattener flattener = new BufferFlattener();
     private final WhiteboxSubscriberProbe<List<ByteBuffer>> probe;
     private final AtomicBoolean registered = new AtomicBoolean();
-    private volatile Flow.Subscription downstream;              // the flattener's onSubscribe -> puppet
+    private volatile Flow.Subscription downstream; // the flattener's onSubscribe -> puppet
 
     ProbedFlattener(WhiteboxSubscriberProbe<List<ByteBuffer>> probe) {
         this.probe = probe;
@@ -32,16 +32,13 @@ final class ProbedFlattener implements Flow.Subscriber<List<ByteBuffer>> {
             }
 
             @Override
-            public void onNext(ByteBuffer item) {
-            }
+            public void onNext(ByteBuffer item) {}
 
             @Override
-            public void onError(Throwable throwable) {
-            }
+            public void onError(Throwable throwable) {}
 
             @Override
-            public void onComplete() {
-            }
+            public void onComplete() {}
         });
     }
 

@@ -35,7 +35,8 @@ final class FileBodies {
     /** A new body subscriber, seen through the probe. */
     ProbedBody next(WhiteboxSubscriberProbe<List<ByteBuffer>> probe) {
         Path file = dir.resolve("body-" + fileNumber.incrementAndGet() + ".bin");
-        HttpResponse.BodySubscriber<Long> body = FileBodyHandler.to(file, WriteOptions.defaults()).apply(ok());
+        HttpResponse.BodySubscriber<Long> body =
+                FileBodyHandler.to(file, WriteOptions.defaults()).apply(ok());
         bodies.add(body.getBody().toCompletableFuture());
         return new ProbedBody(body, probe);
     }
@@ -48,7 +49,7 @@ final class FileBodies {
     void endBodiesAndCheckClosed() {
         List<CompletableFuture<Long>> ended = new ArrayList<>(bodies);
         bodies.removeAll(ended);
-        ended.forEach(body -> body.cancel(true));                // no-op for a body that ended
+        ended.forEach(body -> body.cancel(true)); // no-op for a body that ended
         if (!OpenFiles.supported()) {
             return;
         }
@@ -66,5 +67,4 @@ final class FileBodies {
     void close() {
         dir.close();
     }
-
 }

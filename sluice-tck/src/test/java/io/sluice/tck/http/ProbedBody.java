@@ -35,7 +35,7 @@ final class ProbedBody implements Flow.Subscriber<List<ByteBuffer>> {
                 probe.registerOnComplete();
             } else if (failure == upstreamError.get()) {
                 probe.registerOnError(failure);
-            }                                        // else: cancelled by the puppet, or failed itself
+            } // else: cancelled by the puppet, or failed itself
         });
     }
 

@@ -64,6 +64,7 @@ public class ReadRaceTest {
     private static final int ELEMENTS = 16;
     /** A cancel round's source: longer than all of a round's demand ({@code ELEMENTS + 1}). */
     private static final int CANCEL_ROUND_ELEMENTS = 4 * ELEMENTS;
+
     private static final int CHUNK_BYTES = 8;
     private static final long TIMEOUT_MILLIS = 5000;
     private static final ReadOptions OPTIONS = ReadOptions.defaults().withChunkSize(CHUNK_BYTES);
@@ -72,7 +73,11 @@ public class ReadRaceTest {
     private TempDir dir;
 
     /** What the third racer does in a round. */
-    private enum Move { NOTHING, CANCEL, REQUEST_ZERO }
+    private enum Move {
+        NOTHING,
+        CANCEL,
+        REQUEST_ZERO
+    }
 
     /** One round: what it did and saw, kept so the end of the test can look at it again. */
     private static final class Round {
@@ -80,9 +85,9 @@ public class ReadRaceTest {
         final Move move;
         final PatternCheck content = new PatternCheck(CHUNK_BYTES);
         final ProtocolChecker<ByteBuffer> checker = new ProtocolChecker<>(content);
-        volatile CountDownLatch sourceClosed;      // set when the source is opened; null: a file, or never opened
-        volatile IntSupplier sourceCloses;         // close() calls of a stream; null: not counted
-        volatile long requestedWhenZeroReturned;   // REQUEST_ZERO: total demand once request(0) returned
+        volatile CountDownLatch sourceClosed; // set when the source is opened; null: a file, or never opened
+        volatile IntSupplier sourceCloses; // close() calls of a stream; null: not counted
+        volatile long requestedWhenZeroReturned; // REQUEST_ZERO: total demand once request(0) returned
         volatile boolean terminatedWhenCancelReturned;
         String where;
 
@@ -116,28 +121,34 @@ public class ReadRaceTest {
 
     @Test
     public void channelReadKeepsTheProtocolUnderRequestCancelAndCompletionRaces() throws Exception {
-        List<Round> rounds = runRounds(round -> ByteChannels.publisher(() -> {
-            PatternChannel channel = new PatternChannel(round.sourceBytes());
-            round.opened(channel.closedLatch(), null);     // close() is idempotent: no count to check
-            return channel;
-        }, OPTIONS));
+        List<Round> rounds = runRounds(round -> ByteChannels.publisher(
+                () -> {
+                    PatternChannel channel = new PatternChannel(round.sourceBytes());
+                    round.opened(channel.closedLatch(), null); // close() is idempotent: no count to check
+                    return channel;
+                },
+                OPTIONS));
         checkAfterQuiescence(rounds);
     }
 
     @Test
     public void streamReadKeepsTheProtocolUnderRequestCancelAndCompletionRaces() throws Exception {
-        List<Round> rounds = runRounds(round -> ByteStreams.publisher(() -> {
-            PatternInputStream stream = new PatternInputStream(round.sourceBytes());
-            round.opened(stream.closedLatch(), stream::closeCount);
-            return stream;
-        }, OPTIONS));
+        List<Round> rounds = runRounds(round -> ByteStreams.publisher(
+                () -> {
+                    PatternInputStream stream = new PatternInputStream(round.sourceBytes());
+                    round.opened(stream.closedLatch(), stream::closeCount);
+                    return stream;
+                },
+                OPTIONS));
         checkAfterQuiescence(rounds);
     }
 
     @Test
     public void fileReadKeepsTheProtocolUnderRequestCancelAndCompletionRaces() throws Exception {
-        BytePublisher complete = ReactiveFile.of(patternFile("complete.bin", ELEMENTS)).read(OPTIONS);
-        BytePublisher longer = ReactiveFile.of(patternFile("longer.bin", CANCEL_ROUND_ELEMENTS)).read(OPTIONS);
+        BytePublisher complete =
+                ReactiveFile.of(patternFile("complete.bin", ELEMENTS)).read(OPTIONS);
+        BytePublisher longer = ReactiveFile.of(patternFile("longer.bin", CANCEL_ROUND_ELEMENTS))
+                .read(OPTIONS);
         List<Round> rounds = runRounds(round -> round.move == Move.CANCEL ? longer : complete);
         assertNoOpenFiles();
         checkAfterQuiescence(rounds);
@@ -164,7 +175,8 @@ public class ReadRaceTest {
         int cancelledWhileOpen = 0;
         for (Round round : rounds) {
             if (round.sourceClosed != null) {
-                assertTrue(round.sourceClosed.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                assertTrue(
+                        round.sourceClosed.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
                         round.where + "R4/R5: source never closed");
             }
             if (round.sourceCloses != null) {
@@ -181,11 +193,13 @@ public class ReadRaceTest {
             }
         }
         // the order-dependent checks below must have had something to check
-        assertTrue(zeroBeforeFullDemand > 0, "no round issued request(0) before its full demand: the §3.9 "
-                + "order check never ran");
+        assertTrue(
+                zeroBeforeFullDemand > 0,
+                "no round issued request(0) before its full demand: the §3.9 " + "order check never ran");
         assertTrue(zeroErrors > 0, "§3.9: no request(0) round ended with IllegalArgumentException");
-        assertTrue(cancelledWhileOpen > 0, "no cancel round cancelled an opened source: the R4 close check "
-                + "never ran");
+        assertTrue(
+                cancelledWhileOpen > 0,
+                "no cancel round cancelled an opened source: the R4 close check " + "never ran");
         return rounds;
     }
 
@@ -218,7 +232,7 @@ public class ReadRaceTest {
             }
             if (round.move == Move.CANCEL) {
                 checker.cancel();
-                checker.cancel();                 // §3.7: a second cancel is a no-op
+                checker.cancel(); // §3.7: a second cancel is a no-op
                 round.terminatedWhenCancelReturned = checker.isTerminated();
             } else if (round.move == Move.REQUEST_ZERO) {
                 checker.request(0);
@@ -236,12 +250,14 @@ public class ReadRaceTest {
             CountDownLatch closed = round.sourceClosed;
             if (closed != null) {
                 // R4: only the cancel can close it: the source outlasts the round's demand
-                assertTrue(closed.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                assertTrue(
+                        closed.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
                         round.where + "R4: cancelled, but the source was never closed");
             }
         } else {
-            assertTrue(checker.awaitTerminated(TIMEOUT_MILLIS), round.where + "no terminal signal; received "
-                    + checker.received() + " of " + ELEMENTS);
+            assertTrue(
+                    checker.awaitTerminated(TIMEOUT_MILLIS),
+                    round.where + "no terminal signal; received " + checker.received() + " of " + ELEMENTS);
             checkTerminalSignal(round);
         }
         checkProtocol(round);
@@ -267,14 +283,18 @@ public class ReadRaceTest {
         if (round.move == Move.REQUEST_ZERO && round.requestedWhenZeroReturned < ELEMENTS) {
             // The read needs ELEMENTS requested before it can end, and the checker counts demand
             // before passing it on: request(0) reached the publisher before that demand did.
-            assertTrue(error instanceof IllegalArgumentException, round.where + "§3.9: request(0) returned when "
-                    + round.requestedWhenZeroReturned + " of " + ELEMENTS + " elements were requested, before the "
-                    + "read could end, so it must end with IllegalArgumentException; got "
-                    + (error == null ? "onComplete after " + checker.received() + " elements" : error));
+            assertTrue(
+                    error instanceof IllegalArgumentException,
+                    round.where + "§3.9: request(0) returned when "
+                            + round.requestedWhenZeroReturned + " of " + ELEMENTS
+                            + " elements were requested, before the "
+                            + "read could end, so it must end with IllegalArgumentException; got "
+                            + (error == null ? "onComplete after " + checker.received() + " elements" : error));
         }
         if (round.move == Move.REQUEST_ZERO && error != null) {
-            assertTrue(error instanceof IllegalArgumentException, round.where + "§3.9: expected an "
-                    + "IllegalArgumentException, got " + error);
+            assertTrue(
+                    error instanceof IllegalArgumentException,
+                    round.where + "§3.9: expected an " + "IllegalArgumentException, got " + error);
         } else {
             assertNull(error, round.where + "unexpected onError");
             assertEquals(checker.received(), ELEMENTS, round.where + "completed early");

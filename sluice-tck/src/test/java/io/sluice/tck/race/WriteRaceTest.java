@@ -65,9 +65,9 @@ public class WriteRaceTest {
     public void stop() throws InterruptedException {
         racers.shutdownNow();
         upstreamThreads.shutdownNow();
-        assertTrue(racers.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
-                "racer thread did not end");
-        assertTrue(upstreamThreads.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+        assertTrue(racers.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "racer thread did not end");
+        assertTrue(
+                upstreamThreads.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
                 "upstream threads did not end");
     }
 
@@ -103,9 +103,14 @@ public class WriteRaceTest {
      *
      * @param upstreamEnded opens when the upstream completed or was cancelled; null: not checked
      */
-    private void runRound(WriterFixture fixture, WriterCase writerCase, int round,
-                          Publisher<ByteBuffer> upstream, Supplier<CheckedSubscription> subscription,
-                          CountDownLatch upstreamEnded) throws Exception {
+    private void runRound(
+            WriterFixture fixture,
+            WriterCase writerCase,
+            int round,
+            Publisher<ByteBuffer> upstream,
+            Supplier<CheckedSubscription> subscription,
+            CountDownLatch upstreamEnded)
+            throws Exception {
         String where = writerCase + ", round " + round + ": ";
         Write writer = fixture.newWriter();
         CompletableFuture<Long> stage = writer.result();
@@ -143,10 +148,11 @@ public class WriteRaceTest {
             fail(where + "cancelled, but nobody cancelled it");
         }
         if (upstreamEnded != null) {
-            assertTrue(upstreamEnded.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+            assertTrue(
+                    upstreamEnded.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
                     where + "W6: the write was cancelled but its live upstream was never cancelled");
         }
-        fixture.endAllAndCheckClosed();                  // W6: closed exactly once
+        fixture.endAllAndCheckClosed(); // W6: closed exactly once
         CheckedSubscription checked = subscription.get();
         if (!checked.violations().isEmpty()) {
             fail(where + checked.violations());

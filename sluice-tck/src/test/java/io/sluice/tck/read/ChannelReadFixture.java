@@ -21,7 +21,8 @@ final class ChannelReadFixture implements ReadFixture {
 
     @Override
     public BytePublisher publisher(long elements) {
-        return ByteChannels.publisher(() -> new PatternChannel(lengthBytes(elements)),
+        return ByteChannels.publisher(
+                () -> new PatternChannel(lengthBytes(elements)),
                 ReadOptions.defaults().withChunkSize(CHUNK_BYTES));
     }
 
@@ -32,8 +33,8 @@ final class ChannelReadFixture implements ReadFixture {
 
     @Override
     public BytePublisher failedPublisher() {
-        return ReadFailures.alreadyConsumed(ByteChannels.publisher(new PatternChannel(CHUNK_BYTES),
-                ReadOptions.defaults().withChunkSize(CHUNK_BYTES)));
+        return ReadFailures.alreadyConsumed(ByteChannels.publisher(
+                new PatternChannel(CHUNK_BYTES), ReadOptions.defaults().withChunkSize(CHUNK_BYTES)));
     }
 
     @Override
@@ -42,8 +43,7 @@ final class ChannelReadFixture implements ReadFixture {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public String toString() {

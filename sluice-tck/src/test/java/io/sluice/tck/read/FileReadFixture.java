@@ -30,10 +30,10 @@ final class FileReadFixture implements ReadFixture {
     static final long MAX_ELEMENTS = Integer.MAX_VALUE;
     private static final int PREFIX_BYTES = 5;
     private static final int SUFFIX_BYTES = 7;
-    private static final long LARGEST_WRITTEN_FILE = 1024 * 1024;   // larger ones are sparse
+    private static final long LARGEST_WRITTEN_FILE = 1024 * 1024; // larger ones are sparse
 
     private final boolean ranged;
-    private final ChunkPool pool;                 // null: owned chunks
+    private final ChunkPool pool; // null: owned chunks
     private final TempDir dir;
     private final Map<Long, Path> files = new ConcurrentHashMap<>();
 
@@ -50,9 +50,7 @@ final class FileReadFixture implements ReadFixture {
     @Override
     public BytePublisher publisher(long elements) {
         Path file = files.computeIfAbsent(elements, this::create);
-        ReadOptions options = ranged
-                ? ReadOptions.range(PREFIX_BYTES, elements * CHUNK_BYTES)
-                : ReadOptions.defaults();
+        ReadOptions options = ranged ? ReadOptions.range(PREFIX_BYTES, elements * CHUNK_BYTES) : ReadOptions.defaults();
         options = pool != null ? options.withLentChunks(pool) : options.withChunkSize(CHUNK_BYTES);
         return ReactiveFile.of(file).read(options);
     }
@@ -80,7 +78,7 @@ final class FileReadFixture implements ReadFixture {
                 }
                 out.write(bytes);
             } else {
-                out.setLength(prefix + content + suffix);     // sparse: zeros, no disk used
+                out.setLength(prefix + content + suffix); // sparse: zeros, no disk used
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the " + elements + "-chunk file " + file, e);

@@ -33,8 +33,9 @@ public class MissingFileReadTest {
         assertTrue(subscriber.awaitSubscribed(Tck.TIMEOUT_MILLIS), "§1.9: no onSubscribe");
         subscriber.request(1);
         assertTrue(subscriber.awaitTerminated(Tck.TIMEOUT_MILLIS), "no onError after request(1)");
-        assertTrue(subscriber.error() instanceof NoSuchFileException, "expected NoSuchFileException, got "
-                + subscriber.error());
+        assertTrue(
+                subscriber.error() instanceof NoSuchFileException,
+                "expected NoSuchFileException, got " + subscriber.error());
         assertTrue(subscriber.violations().isEmpty(), subscriber.violations().toString());
     }
 
@@ -43,10 +44,13 @@ public class MissingFileReadTest {
         ProtocolChecker<ByteBuffer> subscriber = new ProtocolChecker<>();
         ReactiveFile.of(dir.resolve("missing.bin")).read().subscribe(subscriber);
         assertTrue(subscriber.awaitSubscribed(Tck.TIMEOUT_MILLIS), "§1.9: no onSubscribe");
-        assertTrue(subscriber.awaitTerminated(Tck.TIMEOUT_MILLIS), "§1.9/§1.4: a publisher that cannot "
-                + "serve must signal onError after onSubscribe, without waiting for a request");
-        assertTrue(subscriber.error() instanceof NoSuchFileException, "expected NoSuchFileException, got "
-                + subscriber.error());
+        assertTrue(
+                subscriber.awaitTerminated(Tck.TIMEOUT_MILLIS),
+                "§1.9/§1.4: a publisher that cannot "
+                        + "serve must signal onError after onSubscribe, without waiting for a request");
+        assertTrue(
+                subscriber.error() instanceof NoSuchFileException,
+                "expected NoSuchFileException, got " + subscriber.error());
         assertTrue(subscriber.violations().isEmpty(), subscriber.violations().toString());
     }
 }

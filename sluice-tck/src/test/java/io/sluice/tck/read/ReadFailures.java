@@ -12,8 +12,7 @@ import java.nio.file.Path;
 /** Publishers that can only fail: the TCK's {@code createFailedPublisher()} (§1.4, §1.9). */
 final class ReadFailures {
 
-    private ReadFailures() {
-    }
+    private ReadFailures() {}
 
     /** A read of a file that does not exist, through the public entry point (§1.9). */
     static BytePublisher missingFile(Path missing, int chunkSizeBytes) {
@@ -33,16 +32,13 @@ final class ReadFailures {
             }
 
             @Override
-            public void onNext(ByteBuffer item) {
-            }
+            public void onNext(ByteBuffer item) {}
 
             @Override
-            public void onError(Throwable error) {
-            }
+            public void onError(Throwable error) {}
 
             @Override
-            public void onComplete() {
-            }
+            public void onComplete() {}
         });
         return singleUse;
     }

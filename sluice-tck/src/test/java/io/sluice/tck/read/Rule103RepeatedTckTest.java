@@ -40,8 +40,8 @@ public class Rule103RepeatedTckTest {
                 try {
                     verification.stochastic_spec103_mustSignalOnMethodsSequentially();
                 } catch (Throwable failure) {
-                    throw new AssertionError(name + ": §1.3 failed in repetition " + repetition + " of "
-                            + REPETITIONS, failure);
+                    throw new AssertionError(
+                            name + ": §1.3 failed in repetition " + repetition + " of " + REPETITIONS, failure);
                 }
             }
         } finally {

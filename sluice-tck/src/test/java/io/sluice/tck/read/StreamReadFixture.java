@@ -14,14 +14,14 @@ final class StreamReadFixture implements ReadFixture {
     @Override
     public BytePublisher publisher(long elements) {
         long bytes = ChannelReadFixture.lengthBytes(elements);
-        return ByteStreams.publisher(() -> new PatternInputStream(bytes),
-                ReadOptions.defaults().withChunkSize(CHUNK_BYTES));
+        return ByteStreams.publisher(
+                () -> new PatternInputStream(bytes), ReadOptions.defaults().withChunkSize(CHUNK_BYTES));
     }
 
     @Override
     public BytePublisher failedPublisher() {
-        return ReadFailures.alreadyConsumed(ByteStreams.publisher(new PatternInputStream(CHUNK_BYTES),
-                ReadOptions.defaults().withChunkSize(CHUNK_BYTES)));
+        return ReadFailures.alreadyConsumed(ByteStreams.publisher(
+                new PatternInputStream(CHUNK_BYTES), ReadOptions.defaults().withChunkSize(CHUNK_BYTES)));
     }
 
     @Override
@@ -30,8 +30,7 @@ final class StreamReadFixture implements ReadFixture {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public String toString() {

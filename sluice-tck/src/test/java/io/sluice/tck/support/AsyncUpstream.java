@@ -22,10 +22,10 @@ public final class AsyncUpstream implements Publisher<ByteBuffer> {
     private final AtomicLong demand = new AtomicLong();
     private final AtomicInteger wakeUps = new AtomicInteger();
     private volatile boolean stopped;
-    private final CountDownLatch ended = new CountDownLatch(1);   // cancelled or completed
+    private final CountDownLatch ended = new CountDownLatch(1); // cancelled or completed
     private volatile CheckedSubscription subscription;
     private Subscriber<? super ByteBuffer> subscriber;
-    private long sent;                                   // emitter only
+    private long sent; // emitter only
 
     public AsyncUpstream(long items, int itemBytes, Executor executor) {
         this.items = items;
@@ -71,7 +71,7 @@ public final class AsyncUpstream implements Publisher<ByteBuffer> {
 
     private void emit() {
         int missed = wakeUps.get();
-        for (;;) {
+        for (; ; ) {
             while (!stopped && sent < items && demand.get() > 0) {
                 demand.decrementAndGet();
                 sent++;

@@ -30,7 +30,7 @@ public final class CheckedSubscription implements Subscription {
     private final AtomicReference<Thread> caller = new AtomicReference<>();
     private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     private final CountDownLatch cancelled = new CountDownLatch(1);
-    private int depth;                          // the current caller only
+    private int depth; // the current caller only
 
     public CheckedSubscription(Calls calls) {
         this.calls = calls;
@@ -71,8 +71,8 @@ public final class CheckedSubscription implements Subscription {
             depth++;
             return false;
         }
-        violations.add("§2.7: " + call + " on " + me.getName() + " while " + (other == null ? "another call"
-                : other.getName()) + " was inside request/cancel");
+        violations.add("§2.7: " + call + " on " + me.getName() + " while "
+                + (other == null ? "another call" : other.getName()) + " was inside request/cancel");
         return false;
     }
 

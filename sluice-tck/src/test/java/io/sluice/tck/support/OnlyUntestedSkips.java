@@ -34,7 +34,8 @@ public final class OnlyUntestedSkips implements IHookable {
      */
     static final Map<String, String> ALLOWED = allowed(
             List.of("FlattenerPublisherTckTest", "FlowFlattenerPublisherTckTest"),
-            List.of("optional_spec111_maySupportMultiSubscribe",
+            List.of(
+                    "optional_spec111_maySupportMultiSubscribe",
                     "optional_spec111_registeredSubscribersMustReceiveOnNextOrOnCompleteSignals",
                     "optional_spec111_multicast_mustProduceTheSameElementsInTheSameSequenceToAllOfItsSubscribersWhenRequestingOneByOne",
                     "optional_spec111_multicast_mustProduceTheSameElementsInTheSameSequenceToAllOfItsSubscribersWhenRequestingManyUpfront",
@@ -46,7 +47,7 @@ public final class OnlyUntestedSkips implements IHookable {
         callBack.runTestMethod(result);
         Throwable thrown = result.getThrowable();
         if (thrown instanceof InvocationTargetException) {
-            thrown = thrown.getCause();                           // as the test method threw it
+            thrown = thrown.getCause(); // as the test method threw it
         }
         if (!(thrown instanceof SkipException) || !((SkipException) thrown).isSkip()) {
             return;
@@ -56,8 +57,10 @@ public final class OnlyUntestedSkips implements IHookable {
         if (name.startsWith("untested_") || ALLOWED.containsKey(qualified)) {
             return;
         }
-        throw new AssertionError(name + " skipped, and only the TCK's untested_* placeholders may"
-                + " (a failed optional test is reported as a skip): " + thrown.getMessage(), thrown);
+        throw new AssertionError(
+                name + " skipped, and only the TCK's untested_* placeholders may"
+                        + " (a failed optional test is reported as a skip): " + thrown.getMessage(),
+                thrown);
     }
 
     private static Map<String, String> allowed(List<String> classes, List<String> methods, String reason) {

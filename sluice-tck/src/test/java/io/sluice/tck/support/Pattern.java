@@ -6,8 +6,7 @@ package io.sluice.tck.support;
  */
 public final class Pattern {
 
-    private Pattern() {
-    }
+    private Pattern() {}
 
     public static byte at(long position) {
         return (byte) (position * 31 + (position >>> 8));

@@ -19,7 +19,7 @@ public final class PatternChannel extends AbstractInterruptibleChannel implement
 
     private final long lengthBytes;
     private final CountDownLatch closed = new CountDownLatch(1);
-    private long position;                    // the reader's drain only
+    private long position; // the reader's drain only
 
     public PatternChannel(long lengthBytes) {
         this.lengthBytes = lengthBytes;

@@ -10,7 +10,7 @@ public final class PatternCheck implements Consumer<ByteBuffer> {
 
     private final int chunkBytes;
     private final List<String> problems = new CopyOnWriteArrayList<>();
-    private long position;                      // onNext only (serial, §1.3)
+    private long position; // onNext only (serial, §1.3)
 
     public PatternCheck(int chunkBytes) {
         this.chunkBytes = chunkBytes;

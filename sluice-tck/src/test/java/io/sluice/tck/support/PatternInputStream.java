@@ -11,7 +11,7 @@ public final class PatternInputStream extends InputStream {
     private final long lengthBytes;
     private final AtomicInteger closes = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
-    private long position;                    // the reader's drain only
+    private long position; // the reader's drain only
 
     public PatternInputStream(long lengthBytes) {
         this.lengthBytes = lengthBytes;

@@ -39,7 +39,7 @@ public final class ProtocolChecker<T> implements Subscriber<T> {
     private volatile Throwable error;
 
     public ProtocolChecker() {
-        this(item -> { });
+        this(item -> {});
     }
 
     /** @param onItem sees each item in order, inside {@code onNext} (a content check, say) */
@@ -105,7 +105,8 @@ public final class ProtocolChecker<T> implements Subscriber<T> {
 
     private void enter(String signal) {
         if (signalling.getAndIncrement() != 0) {
-            violation("§1.3: " + signal + " overlapped another signal (on " + Thread.currentThread().getName() + ")");
+            violation("§1.3: " + signal + " overlapped another signal (on "
+                    + Thread.currentThread().getName() + ")");
         }
         if (done) {
             violation("§1.7: " + signal + " after a terminal signal");

@@ -15,12 +15,10 @@ public class ProtocolCheckerTest {
 
     private static final Subscription NOTHING = new Subscription() {
         @Override
-        public void request(long n) {
-        }
+        public void request(long n) {}
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
     };
 
     @Test
@@ -31,7 +29,9 @@ public class ProtocolCheckerTest {
         checker.onNext("a");
         checker.onNext("b");
         assertEquals(checker.violations().size(), 1);
-        assertTrue(checker.violations().get(0).startsWith("§1.1"), checker.violations().toString());
+        assertTrue(
+                checker.violations().get(0).startsWith("§1.1"),
+                checker.violations().toString());
     }
 
     @Test
@@ -43,14 +43,18 @@ public class ProtocolCheckerTest {
         checker.onNext("late");
         checker.onError(new RuntimeException("late"));
         assertEquals(checker.violations().size(), 2, checker.violations().toString());
-        assertTrue(checker.violations().stream().allMatch(violation -> violation.startsWith("§1.7")), checker.violations().toString());
+        assertTrue(
+                checker.violations().stream().allMatch(violation -> violation.startsWith("§1.7")),
+                checker.violations().toString());
     }
 
     @Test
     public void reportsSignalsBeforeOnSubscribe_1_9() {
         ProtocolChecker<String> checker = new ProtocolChecker<>();
         checker.onComplete();
-        assertTrue(checker.violations().get(0).startsWith("§1.9"), checker.violations().toString());
+        assertTrue(
+                checker.violations().get(0).startsWith("§1.9"),
+                checker.violations().toString());
     }
 
     @Test
@@ -71,7 +75,9 @@ public class ProtocolCheckerTest {
         checker.onNext("overlapping");
         release.countDown();
         slow.join(5000);
-        assertTrue(checker.violations().get(0).startsWith("§1.3"), checker.violations().toString());
+        assertTrue(
+                checker.violations().get(0).startsWith("§1.3"),
+                checker.violations().toString());
     }
 
     @Test
@@ -86,8 +92,7 @@ public class ProtocolCheckerTest {
             }
 
             @Override
-            public void cancel() {
-            }
+            public void cancel() {}
         });
         Thread requester = new Thread(() -> subscription.request(1));
         requester.start();
@@ -96,7 +101,9 @@ public class ProtocolCheckerTest {
         release.countDown();
         requester.join(5000);
         assertEquals(subscription.violations().size(), 1);
-        assertTrue(subscription.violations().get(0).startsWith("§2.7"), subscription.violations().toString());
+        assertTrue(
+                subscription.violations().get(0).startsWith("§2.7"),
+                subscription.violations().toString());
     }
 
     @Test
@@ -106,13 +113,12 @@ public class ProtocolCheckerTest {
             @Override
             public void request(long n) {
                 if (n == 2) {
-                    self[0].request(1);          // nested on the same thread: §3.3 recursion, allowed
+                    self[0].request(1); // nested on the same thread: §3.3 recursion, allowed
                 }
             }
 
             @Override
-            public void cancel() {
-            }
+            public void cancel() {}
         });
         self[0].request(2);
         self[0].request(0);

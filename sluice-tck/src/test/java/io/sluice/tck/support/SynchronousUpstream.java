@@ -35,7 +35,7 @@ public final class SynchronousUpstream implements Publisher<ByteBuffer> {
 
     private final class Emitter implements CheckedSubscription.Calls {
         private final Subscriber<? super ByteBuffer> subscriber;
-        private long demand;                 // guarded by §2.7 (what the test checks)
+        private long demand; // guarded by §2.7 (what the test checks)
         private long sent;
         private boolean emitting;
         private boolean stopped;
@@ -51,7 +51,7 @@ public final class SynchronousUpstream implements Publisher<ByteBuffer> {
             }
             demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
             if (emitting) {
-                return;                       // §3.3: the outer loop sends it
+                return; // §3.3: the outer loop sends it
             }
             emitting = true;
             while (demand > 0 && sent < items && !stopped) {

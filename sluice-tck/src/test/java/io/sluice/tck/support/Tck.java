@@ -25,8 +25,7 @@ public final class Tck {
      */
     public static final long GC_TIMEOUT_MILLIS = Long.getLong("sluice.tck.gcTimeoutMillis", 1000);
 
-    private Tck() {
-    }
+    private Tck() {}
 
     public static TestEnvironment environment() {
         return new TestEnvironment(TIMEOUT_MILLIS, NO_SIGNALS_MILLIS);

@@ -18,7 +18,8 @@ public final class TempDir implements AutoCloseable {
 
     private TempDir(String prefix, Path parent) {
         try {
-            this.root = parent == null ? Files.createTempDirectory("sluice-tck-" + prefix + "-")
+            this.root = parent == null
+                    ? Files.createTempDirectory("sluice-tck-" + prefix + "-")
                     : Files.createTempDirectory(parent, "sluice-tck-" + prefix + "-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temp directory for " + prefix, e);

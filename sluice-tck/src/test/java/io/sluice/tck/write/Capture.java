@@ -15,11 +15,11 @@ import java.util.concurrent.Flow;
  */
 final class Capture implements Publisher<ByteBuffer> {
 
-    private volatile Subscriber<ByteBuffer> subscriber;                  // entry point -> test
-    private volatile Flow.Subscriber<ByteBuffer> flowSubscriber;         // entry point -> test
+    private volatile Subscriber<ByteBuffer> subscriber; // entry point -> test
+    private volatile Flow.Subscriber<ByteBuffer> flowSubscriber; // entry point -> test
 
     @Override
-    @SuppressWarnings("unchecked")                                      // a writer takes any ByteBuffer
+    @SuppressWarnings("unchecked") // a writer takes any ByteBuffer
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         this.subscriber = (Subscriber<ByteBuffer>) subscriber;
     }

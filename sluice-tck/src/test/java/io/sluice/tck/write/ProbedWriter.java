@@ -34,8 +34,11 @@ final class ProbedWriter implements Subscriber<ByteBuffer> {
         this(write.subscriber(), write.result(), probe, description);
     }
 
-    ProbedWriter(Subscriber<ByteBuffer> writer, CompletableFuture<Long> result,
-                 WhiteboxSubscriberProbe<ByteBuffer> probe, String description) {
+    ProbedWriter(
+            Subscriber<ByteBuffer> writer,
+            CompletableFuture<Long> result,
+            WhiteboxSubscriberProbe<ByteBuffer> probe,
+            String description) {
         this.writer = writer;
         this.result = result;
         this.probe = probe;
@@ -45,7 +48,7 @@ final class ProbedWriter implements Subscriber<ByteBuffer> {
                 probe.registerOnComplete();
             } else if (failure == upstreamError.get()) {
                 probe.registerOnError(failure);
-            }                                        // else: cancelled by the puppet, or failed itself
+            } // else: cancelled by the puppet, or failed itself
         });
     }
 

@@ -18,8 +18,11 @@ public final class Write {
     private final CompletableFuture<Long> result;
     private final String description;
 
-    Write(Subscriber<ByteBuffer> subscriber, Flow.Subscriber<ByteBuffer> flowSubscriber,
-          CompletableFuture<Long> result, String description) {
+    Write(
+            Subscriber<ByteBuffer> subscriber,
+            Flow.Subscriber<ByteBuffer> flowSubscriber,
+            CompletableFuture<Long> result,
+            String description) {
         this.subscriber = subscriber;
         this.flowSubscriber = flowSubscriber;
         this.result = result;

@@ -55,7 +55,7 @@ public final class WriterFixture implements AutoCloseable {
                 break;
             case SYNC_FILE:
             case ATOMIC_FILE:
-                this.dir = TempDir.inMemory("synced-write");          // it forces: keep fsync off the disk
+                this.dir = TempDir.inMemory("synced-write"); // it forces: keep fsync off the disk
                 break;
             default:
                 this.dir = null;
@@ -97,19 +97,21 @@ public final class WriterFixture implements AutoCloseable {
             }
             case CHANNEL: {
                 CountingChannel channel = new CountingChannel();
-                stage = flow ? ByteChannels.write(channel, capture.flow(), options)
+                stage = flow
+                        ? ByteChannels.write(channel, capture.flow(), options)
                         : ByteChannels.write(channel, capture, options);
-                writers.add(new Tracked(capture.write(stage), channel.closedLatch(), channel::closeCount,
-                        channel::bytes));
+                writers.add(
+                        new Tracked(capture.write(stage), channel.closedLatch(), channel::closeCount, channel::bytes));
                 break;
             }
             case STREAM: {
-                CountingChannel channel = new CountingChannel();     // the stream's close() closes it
+                CountingChannel channel = new CountingChannel(); // the stream's close() closes it
                 OutputStream stream = Channels.newOutputStream(channel);
-                stage = flow ? ByteStreams.write(stream, capture.flow(), options)
+                stage = flow
+                        ? ByteStreams.write(stream, capture.flow(), options)
                         : ByteStreams.write(stream, capture, options);
-                writers.add(new Tracked(capture.write(stage), channel.closedLatch(), channel::closeCount,
-                        channel::bytes));
+                writers.add(
+                        new Tracked(capture.write(stage), channel.closedLatch(), channel::closeCount, channel::bytes));
                 break;
             }
             default:
@@ -182,8 +184,8 @@ public final class WriterFixture implements AutoCloseable {
             left = strayFiles();
         }
         if (!left.isEmpty()) {
-            throw new AssertionError("A3: " + writerCase + " left temporary files behind in " + dir.root()
-                    + ": " + left);
+            throw new AssertionError(
+                    "A3: " + writerCase + " left temporary files behind in " + dir.root() + ": " + left);
         }
     }
 
@@ -219,7 +221,7 @@ public final class WriterFixture implements AutoCloseable {
 
     private static final class Tracked {
         final Write write;
-        final CountDownLatch closed;          // null: a file (checked through /proc)
+        final CountDownLatch closed; // null: a file (checked through /proc)
         final IntSupplier closeCount;
         final LongSupplier bytes;
 

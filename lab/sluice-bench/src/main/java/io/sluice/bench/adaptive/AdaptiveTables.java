@@ -27,16 +27,35 @@ import java.util.stream.Collectors;
 public final class AdaptiveTables {
 
     /** The blocks, in the order {@link #report} prints them. */
-    public static final List<String> BLOCKS = List.of("adaptive-costs", "adaptive-model-error", "adaptive-families",
-            "adaptive-latency-bound", "adaptive-targets", "adaptive-window-response", "adaptive-runs");
+    public static final List<String> BLOCKS = List.of(
+            "adaptive-costs",
+            "adaptive-model-error",
+            "adaptive-families",
+            "adaptive-latency-bound",
+            "adaptive-targets",
+            "adaptive-window-response",
+            "adaptive-runs");
 
-    private AdaptiveTables() {
-    }
+    private AdaptiveTables() {}
 
     /** One row of {@value ScenarioMain#RUNS_CSV}. */
-    record Row(String scenario, String family, int itemBytes, String strategy, int repetition, long durationMillis,
-               double measured, double model, double schedule, long measuredPeak, long modelPeak, long cap,
-               long measuredCalls, long modelCalls, double loadBefore, double othersBusy) {
+    record Row(
+            String scenario,
+            String family,
+            int itemBytes,
+            String strategy,
+            int repetition,
+            long durationMillis,
+            double measured,
+            double model,
+            double schedule,
+            long measuredPeak,
+            long modelPeak,
+            long cap,
+            long measuredCalls,
+            long modelCalls,
+            double loadBefore,
+            double othersBusy) {
 
         double modelError() {
             return Math.abs(model / measured - 1);
@@ -66,8 +85,12 @@ public final class AdaptiveTables {
         List<Row> rows = rows(folder);
         Map<String, String> blocks = new LinkedHashMap<>();
         StringBuilder costs = new StringBuilder("| cost (calibrated in this run) | value |\n|---|---:|\n");
-        read(folder, ScenarioMain.COSTS_CSV, "cost,value").forEach(fields -> costs.append("| ").append(fields[0]).append(" | ")
-                .append(fields[1]).append(" |\n"));
+        read(folder, ScenarioMain.COSTS_CSV, "cost,value")
+                .forEach(fields -> costs.append("| ")
+                        .append(fields[0])
+                        .append(" | ")
+                        .append(fields[1])
+                        .append(" |\n"));
         blocks.put("adaptive-costs", costs.toString());
         Map<String, Predicate<Row>> overall = new LinkedHashMap<>();
         overall.put("all runs", row -> true);
@@ -75,13 +98,30 @@ public final class AdaptiveTables {
         overall.put("1 KiB items", row -> row.itemBytes() == 1024);
         overall.put("latency-bound runs", Row::latencyBound);
         overall.put("all but latency-bound runs", row -> !row.latencyBound());
-        double[] loads = rows.stream().mapToDouble(Row::loadBefore).filter(Double::isFinite).sorted().toArray();
-        blocks.put("adaptive-model-error", errors("rows", rows, overall) + String.format(Locale.ROOT,
-                "%n1-minute load average before a run: %s.%n", loads.length == 0 ? "unknown"
-                        : String.format(Locale.ROOT, "median %.2f, %.2f to %.2f", loads[loads.length / 2], loads[0],
-                        loads[loads.length - 1])));
+        double[] loads = rows.stream()
+                .mapToDouble(Row::loadBefore)
+                .filter(Double::isFinite)
+                .sorted()
+                .toArray();
+        blocks.put(
+                "adaptive-model-error",
+                errors("rows", rows, overall)
+                        + String.format(
+                                Locale.ROOT,
+                                "%n1-minute load average before a run: %s.%n",
+                                loads.length == 0
+                                        ? "unknown"
+                                        : String.format(
+                                                Locale.ROOT,
+                                                "median %.2f, %.2f to %.2f",
+                                                loads[loads.length / 2],
+                                                loads[0],
+                                                loads[loads.length - 1])));
         Map<String, Predicate<Row>> families = new LinkedHashMap<>();
-        rows.stream().map(Row::family).distinct().forEach(family -> families.put(family, row -> row.family().equals(family)));
+        rows.stream()
+                .map(Row::family)
+                .distinct()
+                .forEach(family -> families.put(family, row -> row.family().equals(family)));
         blocks.put("adaptive-families", errors("family", rows, families));
         blocks.put("adaptive-latency-bound", latencyBound(rows));
         blocks.put("adaptive-targets", targets(rows));
@@ -93,7 +133,12 @@ public final class AdaptiveTables {
     /** Every block under a heading: the report {@link ScenarioMain} writes beside the data. */
     public static String report(Path folder) {
         StringBuilder text = new StringBuilder("# Adaptive scenarios: measured, model, schedule-only\n\n");
-        blocks(folder).forEach((name, table) -> text.append("## ").append(name).append("\n\n").append(table).append('\n'));
+        blocks(folder)
+                .forEach((name, table) -> text.append("## ")
+                        .append(name)
+                        .append("\n\n")
+                        .append(table)
+                        .append('\n'));
         return text.toString();
     }
 
@@ -106,11 +151,22 @@ public final class AdaptiveTables {
             if (group.isEmpty()) {
                 return;
             }
-            double[] model = group.stream().mapToDouble(Row::modelError).sorted().toArray();
-            double[] schedule = group.stream().mapToDouble(Row::scheduleError).sorted().toArray();
-            text.append(String.format(Locale.ROOT, "| %s | %d | %.1f%% | %d | %.1f%% | %d | %d |%n", name, group.size(),
-                    100 * median(model), within(model, 0.10), 100 * median(schedule), within(schedule, 0.10),
-                    group.stream().filter(row -> row.modelError() < row.scheduleError()).count()));
+            double[] model =
+                    group.stream().mapToDouble(Row::modelError).sorted().toArray();
+            double[] schedule =
+                    group.stream().mapToDouble(Row::scheduleError).sorted().toArray();
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %.1f%% | %d | %.1f%% | %d | %d |%n",
+                    name,
+                    group.size(),
+                    100 * median(model),
+                    within(model, 0.10),
+                    100 * median(schedule),
+                    within(schedule, 0.10),
+                    group.stream()
+                            .filter(row -> row.modelError() < row.scheduleError())
+                            .count()));
         });
         return text.toString();
     }
@@ -122,9 +178,16 @@ public final class AdaptiveTables {
             if (reps.stream().anyMatch(Row::latencyBound)) {
                 Row first = reps.get(0);
                 double measured = med(reps, Row::measured);
-                text.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f%% |%n", first.scenario(),
-                        first.strategy(), med(reps, Row::itemsPerRequest),
-                        measured, first.model(), first.schedule(), 100 * Math.abs(first.model() / measured - 1)));
+                text.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f%% |%n",
+                        first.scenario(),
+                        first.strategy(),
+                        med(reps, Row::itemsPerRequest),
+                        measured,
+                        first.model(),
+                        first.schedule(),
+                        100 * Math.abs(first.model() / measured - 1)));
             }
         }
         return text.toString();
@@ -137,9 +200,10 @@ public final class AdaptiveTables {
      * are a bound, not an estimate: the largest of the repetitions against the cap.
      */
     private static String targets(List<Row> rows) {
-        StringBuilder text = new StringBuilder("| scenario | adaptive / unbounded throughput | adaptive peak queued (cap) "
-                + "| unbounded peak queued | request calls adaptive / oneByOne | MiB/s adaptive / oneByOne |\n"
-                + "|---|---:|---:|---:|---:|---:|\n");
+        StringBuilder text =
+                new StringBuilder("| scenario | adaptive / unbounded throughput | adaptive peak queued (cap) "
+                        + "| unbounded peak queued | request calls adaptive / oneByOne | MiB/s adaptive / oneByOne |\n"
+                        + "|---|---:|---:|---:|---:|---:|\n");
         Map<String, List<Row>> runs = byRun(rows);
         for (String scenario : rows.stream().map(Row::scenario).distinct().toList()) {
             List<Row> adaptive = runs.get(scenario + "/adaptive");
@@ -148,23 +212,43 @@ public final class AdaptiveTables {
             if (adaptive == null || unbounded == null || oneByOne == null) {
                 continue;
             }
-            Estimate throughput = Estimate.ratioOfMeans(values(adaptive, Row::measured), values(unbounded, Row::measured));
+            Estimate throughput =
+                    Estimate.ratioOfMeans(values(adaptive, Row::measured), values(unbounded, Row::measured));
             long peak = adaptive.stream().mapToLong(Row::measuredPeak).max().orElseThrow();
-            Estimate calls = Estimate.ratioOfMeans(values(adaptive, Row::measuredCalls), values(oneByOne, Row::measuredCalls));
+            Estimate calls =
+                    Estimate.ratioOfMeans(values(adaptive, Row::measuredCalls), values(oneByOne, Row::measuredCalls));
             Estimate vsOne = Estimate.ratioOfMeans(values(adaptive, Row::measured), values(oneByOne, Row::measured));
-            text.append(String.format(Locale.ROOT, "| %s | %.1f%% (%.1f-%.1f%%) %s | %s (%s) %s | %s | 1/%.0f (1/%.0f-1/%.0f) %s "
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.1f%% (%.1f-%.1f%%) %s | %s (%s) %s | %s | 1/%.0f (1/%.0f-1/%.0f) %s "
                             + "| %.1f / %.1f%s |%n",
-                    scenario, 100 * throughput.value(), 100 * throughput.low(), 100 * throughput.high(),
-                    throughput.against(0.95, false), ChartWriter.bytes(peak), ChartWriter.bytes(adaptive.get(0).cap()),
+                    scenario,
+                    100 * throughput.value(),
+                    100 * throughput.low(),
+                    100 * throughput.high(),
+                    throughput.against(0.95, false),
+                    ChartWriter.bytes(peak),
+                    ChartWriter.bytes(adaptive.get(0).cap()),
                     peak <= adaptive.get(0).cap() ? "met" : "missed",
-                    ChartWriter.bytes(unbounded.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
-                    1 / calls.value(), 1 / calls.low(), 1 / calls.high(), calls.against(1.0 / 8, true),
-                    mean(adaptive, Row::measured), mean(oneByOne, Row::measured),
-                    adaptive.get(0).family().equals("slow-producer") ? " = " + vsOne.format() + " " + vsOne.against(1, false) : ""));
+                    ChartWriter.bytes(unbounded.stream()
+                            .mapToLong(Row::measuredPeak)
+                            .max()
+                            .orElseThrow()),
+                    1 / calls.value(),
+                    1 / calls.low(),
+                    1 / calls.high(),
+                    calls.against(1.0 / 8, true),
+                    mean(adaptive, Row::measured),
+                    mean(oneByOne, Row::measured),
+                    adaptive.get(0).family().equals("slow-producer")
+                            ? " = " + vsOne.format() + " " + vsOne.against(1, false)
+                            : ""));
         }
-        return text.append("\nMeans over repetitions, ratios with their 95% bootstrap interval: met only when the interval "
-                + "clears the target (95%; 1/8 of the calls; faster than oneByOne), missed when it lies on the wrong "
-                + "side, otherwise inconclusive. Peak queued: the largest of the repetitions.\n").toString();
+        return text.append(
+                        "\nMeans over repetitions, ratios with their 95% bootstrap interval: met only when the interval "
+                                + "clears the target (95%; 1/8 of the calls; faster than oneByOne), missed when it lies on the wrong "
+                                + "side, otherwise inconclusive. Peak queued: the largest of the repetitions.\n")
+                .toString();
     }
 
     private static double[] values(List<Row> rows, ToDoubleFunction<Row> field) {
@@ -176,21 +260,33 @@ public final class AdaptiveTables {
     }
 
     private static String windows(Path folder) {
-        Map<String, List<String[]>> bySwitch = read(folder, ScenarioMain.WINDOWS_CSV, ScenarioMain.WINDOWS_HEADER)
-                .stream().collect(Collectors.groupingBy(fields -> fields[0] + " | " + fields[1] + " | " + fields[4] + " ms, "
-                        + (Boolean.parseBoolean(fields[5]) ? "fast → slow" : "slow → fast"), LinkedHashMap::new,
-                        Collectors.toList()));
+        Map<String, List<String[]>> bySwitch =
+                read(folder, ScenarioMain.WINDOWS_CSV, ScenarioMain.WINDOWS_HEADER).stream()
+                        .collect(Collectors.groupingBy(
+                                fields -> fields[0] + " | " + fields[1] + " | " + fields[4] + " ms, "
+                                        + (Boolean.parseBoolean(fields[5]) ? "fast → slow" : "slow → fast"),
+                                LinkedHashMap::new,
+                                Collectors.toList()));
         StringBuilder text = new StringBuilder("| scenario | strategy | switch | measured: window before → after, "
                 + "reaction per repetition | model |\n|---|---|---|---|---|\n");
-        bySwitch.forEach((key, list) -> text.append("| ").append(key).append(" | ").append(reactions(list, "measured"))
-                .append(" | ").append(reactions(list, "model")).append(" |\n"));
+        bySwitch.forEach((key, list) -> text.append("| ")
+                .append(key)
+                .append(" | ")
+                .append(reactions(list, "measured"))
+                .append(" | ")
+                .append(reactions(list, "model"))
+                .append(" |\n"));
         return text.toString();
     }
 
     /** The reactions of {@code source}'s rows, one per repetition. */
     private static String reactions(List<String[]> rows, String source) {
-        return rows.stream().filter(fields -> fields[3].equals(source)).map(fields -> fields[8].isEmpty() ? fields[6] + ", unchanged"
-                : fields[6] + " → " + fields[7] + " in " + fields[8] + " ms").collect(Collectors.joining("; "));
+        return rows.stream()
+                .filter(fields -> fields[3].equals(source))
+                .map(fields -> fields[8].isEmpty()
+                        ? fields[6] + ", unchanged"
+                        : fields[6] + " → " + fields[7] + " in " + fields[8] + " ms")
+                .collect(Collectors.joining("; "));
     }
 
     private static String runs(List<Row> rows) {
@@ -199,19 +295,29 @@ public final class AdaptiveTables {
                 + "|---|---|---:|---:|---:|---:|---:|\n");
         for (List<Row> reps : byRun(rows).values()) {
             Row first = reps.get(0);
-            text.append(String.format(Locale.ROOT, "| %s | %s | %.1f (%.1f-%.1f) | %.1f | %.1f | %s / %s | %.0f / %d |%n",
-                    first.scenario(), first.strategy(), med(reps, Row::measured),
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %.1f (%.1f-%.1f) | %.1f | %.1f | %s / %s | %.0f / %d |%n",
+                    first.scenario(),
+                    first.strategy(),
+                    med(reps, Row::measured),
                     reps.stream().mapToDouble(Row::measured).min().orElseThrow(),
-                    reps.stream().mapToDouble(Row::measured).max().orElseThrow(), first.model(), first.schedule(),
-                    ChartWriter.bytes(reps.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
-                    ChartWriter.bytes(first.modelPeak()), med(reps, row -> row.measuredCalls()), first.modelCalls()));
+                    reps.stream().mapToDouble(Row::measured).max().orElseThrow(),
+                    first.model(),
+                    first.schedule(),
+                    ChartWriter.bytes(
+                            reps.stream().mapToLong(Row::measuredPeak).max().orElseThrow()),
+                    ChartWriter.bytes(first.modelPeak()),
+                    med(reps, row -> row.measuredCalls()),
+                    first.modelCalls()));
         }
         return text.toString();
     }
 
     private static Map<String, List<Row>> byRun(List<Row> rows) {
-        return rows.stream().collect(Collectors.groupingBy(row -> row.scenario() + "/" + row.strategy(), LinkedHashMap::new,
-                Collectors.toList()));
+        return rows.stream()
+                .collect(Collectors.groupingBy(
+                        row -> row.scenario() + "/" + row.strategy(), LinkedHashMap::new, Collectors.toList()));
     }
 
     private static double med(List<Row> rows, ToDoubleFunction<Row> value) {
@@ -235,25 +341,47 @@ public final class AdaptiveTables {
      */
     public static Optional<String> quietness(Path folder) {
         List<Row> rows = rows(folder);
-        long unknown = rows.stream().filter(row -> Double.isNaN(row.othersBusy())).count();
+        long unknown =
+                rows.stream().filter(row -> Double.isNaN(row.othersBusy())).count();
         if (unknown > 0) {
             return Optional.of(unknown + " of " + rows.size() + " scenario runs recorded the load average before the "
                     + "run, not the other work during it, so whether the machine was quiet is not known");
         }
-        long noisy = rows.stream().filter(row -> row.othersBusy() > Load.NOISY_ABOVE).count();
+        long noisy =
+                rows.stream().filter(row -> row.othersBusy() > Load.NOISY_ABOVE).count();
         double most = rows.stream().mapToDouble(Row::othersBusy).max().orElse(0);
-        return noisy == 0 ? Optional.empty() : Optional.of(String.format(Locale.ROOT, "NOISY: other work kept at most "
-                + "%.0f%% of the cores busy during a scenario run (%d of %d above %.0f%%)", 100 * most, noisy, rows.size(),
-                100 * Load.NOISY_ABOVE));
+        return noisy == 0
+                ? Optional.empty()
+                : Optional.of(String.format(
+                        Locale.ROOT,
+                        "NOISY: other work kept at most "
+                                + "%.0f%% of the cores busy during a scenario run (%d of %d above %.0f%%)",
+                        100 * most,
+                        noisy,
+                        rows.size(),
+                        100 * Load.NOISY_ABOVE));
     }
 
     private static List<Row> rows(Path folder) {
-        return read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER, ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS).stream()
-                .map(fields -> new Row(fields[0], fields[1], Integer.parseInt(fields[2]), fields[3], Integer.parseInt(fields[4]),
-                        Long.parseLong(fields[5]), Double.parseDouble(fields[6]), Double.parseDouble(fields[7]),
-                        Double.parseDouble(fields[8]), Long.parseLong(fields[9]), Long.parseLong(fields[10]),
-                        Long.parseLong(fields[11]), Long.parseLong(fields[14]), Long.parseLong(fields[15]),
-                        Double.parseDouble(fields[16]), fields.length > 18 ? Double.parseDouble(fields[18]) : Double.NaN))
+        return read(folder, ScenarioMain.RUNS_CSV, ScenarioMain.RUNS_HEADER, ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS)
+                .stream()
+                .map(fields -> new Row(
+                        fields[0],
+                        fields[1],
+                        Integer.parseInt(fields[2]),
+                        fields[3],
+                        Integer.parseInt(fields[4]),
+                        Long.parseLong(fields[5]),
+                        Double.parseDouble(fields[6]),
+                        Double.parseDouble(fields[7]),
+                        Double.parseDouble(fields[8]),
+                        Long.parseLong(fields[9]),
+                        Long.parseLong(fields[10]),
+                        Long.parseLong(fields[11]),
+                        Long.parseLong(fields[14]),
+                        Long.parseLong(fields[15]),
+                        Double.parseDouble(fields[16]),
+                        fields.length > 18 ? Double.parseDouble(fields[18]) : Double.NaN))
                 .toList();
     }
 
@@ -263,7 +391,9 @@ public final class AdaptiveTables {
             if (lines.isEmpty() || !List.of(headers).contains(lines.get(0))) {
                 throw new IllegalArgumentException(folder.resolve(file) + ": expected the header " + headers[0]);
             }
-            return lines.subList(1, lines.size()).stream().filter(line -> !line.isBlank()).map(line -> Csv.fields(line).toArray(String[]::new))
+            return lines.subList(1, lines.size()).stream()
+                    .filter(line -> !line.isBlank())
+                    .map(line -> Csv.fields(line).toArray(String[]::new))
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("no " + file + " in " + folder + ": the run's data is missing", e);

@@ -20,8 +20,7 @@ public final class Calibration {
 
     private static final int PARKS = 200;
 
-    private Calibration() {
-    }
+    private Calibration() {}
 
     /** Runs the calibration ({@code runNanos} per run), prints what it measured, returns the costs. */
     public static ModelCosts fit(long runNanos, PrintStream out) throws InterruptedException, IOException {
@@ -35,19 +34,33 @@ public final class Calibration {
         long drainItem = Math.max(0, Math.round(sync - small - writeCall));
         long latency = Math.max(0, Math.round((async - sync) / 2));
         long overshoot = Math.round(parkOvershootNanos());
-        ModelCosts fitted = new ModelCosts(latency, latency, itemNanos, perByte, drainItem, Math.round(writeCall),
-                overshoot);
-        out.printf(Locale.ROOT, "calibration: unbounded %.2f us/item (1 KiB), %.2f us/item (64 KiB); write call "
+        ModelCosts fitted =
+                new ModelCosts(latency, latency, itemNanos, perByte, drainItem, Math.round(writeCall), overshoot);
+        out.printf(
+                Locale.ROOT,
+                "calibration: unbounded %.2f us/item (1 KiB), %.2f us/item (64 KiB); write call "
                         + "%.2f us; oneByOne %.2f us/item (SYNC), %.2f us/item (ASYNC); park overshoot %.1f us -> %s%n",
-                small / 1e3, large / 1e3, writeCall / 1e3, sync / 1e3, async / 1e3, overshoot / 1e3, fitted);
+                small / 1e3,
+                large / 1e3,
+                writeCall / 1e3,
+                sync / 1e3,
+                async / 1e3,
+                overshoot / 1e3,
+                fitted);
         return fitted;
     }
 
-    private static double nanosPerItem(int itemBytes, DemandStrategy strategy,
-                                       ScheduledPublisher.Emission emission, long runNanos)
+    private static double nanosPerItem(
+            int itemBytes, DemandStrategy strategy, ScheduledPublisher.Emission emission, long runNanos)
             throws InterruptedException {
-        Scenario scenario = new Scenario("calibration-" + Scenario.label(itemBytes), RateSchedule.unlimited(),
-                RateSchedule.unlimited(), itemBytes, runNanos, emission, 64L * 1024 * 1024);
+        Scenario scenario = new Scenario(
+                "calibration-" + Scenario.label(itemBytes),
+                RateSchedule.unlimited(),
+                RateSchedule.unlimited(),
+                itemBytes,
+                runNanos,
+                emission,
+                64L * 1024 * 1024);
         RunResult run = RunRecorder.measure(scenario, new StrategyCase("calibration", strategy));
         double items = Math.max(1, run.writtenBytes() / (double) itemBytes);
         return run.elapsedNanos() / items;

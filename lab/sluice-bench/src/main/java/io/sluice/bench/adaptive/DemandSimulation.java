@@ -20,33 +20,41 @@ import java.util.SplittableRandom;
  */
 public final class DemandSimulation {
 
-    private enum Kind { PRODUCER_NEXT, EMIT, PASS_START, CALL_DONE }
-
-    private record Event(long nanos, long sequence, Kind kind) {
+    private enum Kind {
+        PRODUCER_NEXT,
+        EMIT,
+        PASS_START,
+        CALL_DONE
     }
 
-    private enum DrainStatus { IDLE, SCHEDULED, RUNNING }
+    private record Event(long nanos, long sequence, Kind kind) {}
+
+    private enum DrainStatus {
+        IDLE,
+        SCHEDULED,
+        RUNNING
+    }
 
     private final Scenario scenario;
     private final StrategyCase strategy;
     private final ModelCosts costs;
     private final SplittableRandom random;
-    private final PriorityQueue<Event> events = new PriorityQueue<>(    // by time, then in scheduling order
+    private final PriorityQueue<Event> events = new PriorityQueue<>( // by time, then in scheduling order
             Comparator.comparingLong(Event::nanos).thenComparingLong(Event::sequence));
     private final long itemBytes;
     private final boolean syncProducer;
     private long sequence;
 
     // producer
-    private Pacer producerPacer;                  // created at the first request, as in ScheduledPublisher
+    private Pacer producerPacer; // created at the first request, as in ScheduledPublisher
     private long producerDemand;
-    private boolean producerActive;               // an item is being produced or the thread is waking
-    private boolean producerIdle = true;          // had no demand since its last item
+    private boolean producerActive; // an item is being produced or the thread is waking
+    private boolean producerIdle = true; // had no demand since its last item
     private long emittedBytes;
 
     // writer
-    private final WriteLedger ledger;             // the writer's own counts and rules
-    private long queuedInList;                    // items in the writer's queue, not yet taken by a pass
+    private final WriteLedger ledger; // the writer's own counts and rules
+    private long queuedInList; // items in the writer's queue, not yet taken by a pass
     private DrainStatus drain = DrainStatus.IDLE;
     private boolean signalledDuringPass;
     private boolean opened;
@@ -81,7 +89,7 @@ public final class DemandSimulation {
 
     private RunResult simulate() {
         long end = scenario.durationNanos();
-        schedule(delay(costs.dispatchNanos()), Kind.PASS_START);   // onSubscribe signals the drain
+        schedule(delay(costs.dispatchNanos()), Kind.PASS_START); // onSubscribe signals the drain
         drain = DrainStatus.SCHEDULED;
         while (!events.isEmpty() && events.peek().nanos() <= end) {
             Event event = events.poll();
@@ -106,7 +114,7 @@ public final class DemandSimulation {
         long sum = producerDemand + n;
         producerDemand = sum < 0 ? Long.MAX_VALUE : sum;
         if (syncProducer) {
-            return;                                   // the caller emits on the drain
+            return; // the caller emits on the drain
         }
         if (!producerActive) {
             producerActive = true;
@@ -121,13 +129,14 @@ public final class DemandSimulation {
             producerIdle = false;
         }
         long deadline = producerPacer.reserveContinuing(itemBytes);
-        return waitUntil(deadline, now) + costs.producerItemNanos()
+        return waitUntil(deadline, now)
+                + costs.producerItemNanos()
                 + Math.round(costs.producerNanosPerByte() * itemBytes);
     }
 
     private void produceNext(long now) {
         if (producerDemand == 0) {
-            producerActive = false;                   // parks until the next request
+            producerActive = false; // parks until the next request
             producerIdle = true;
             return;
         }
@@ -167,7 +176,7 @@ public final class DemandSimulation {
     }
 
     private void takeBatch(long now) {
-        long upToByteLimit = (WriteLedger.MAX_BATCH_BYTES + itemBytes - 1) / itemBytes;  // the item reaching it too
+        long upToByteLimit = (WriteLedger.MAX_BATCH_BYTES + itemBytes - 1) / itemBytes; // the item reaching it too
         long count = Math.min(Math.min(WriteLedger.batchItems(itemsThisPass), upToByteLimit), queuedInList);
         long bytes = count * itemBytes;
         if (count == 0) {
@@ -185,7 +194,7 @@ public final class DemandSimulation {
         callBytes = Math.min(batchUnwrittenBytes, ThrottledChannel.MAX_BYTES_PER_WRITE);
         long deadline = sinkPacer.reserve(now, callBytes);
         long woke = waitUntil(deadline, now);
-        sinkPacer.woke(Math.max(deadline, now), woke);               // as ThrottledChannel: lateness is paid back
+        sinkPacer.woke(Math.max(deadline, now), woke); // as ThrottledChannel: lateness is paid back
         schedule(woke + costs.writeCallNanos(), Kind.CALL_DONE);
     }
 
@@ -205,14 +214,19 @@ public final class DemandSimulation {
     private void afterWrite(long now) {
         Issued issued = issueDemand(now);
         now = issued.nanos;
-        recorder.pass(now, ledger.queuedBytes(), ledger.controller().windowItems(), ledger.outstandingItems(),
-                sinkBytes, ledger.requestCalls());
+        recorder.pass(
+                now,
+                ledger.queuedBytes(),
+                ledger.controller().windowItems(),
+                ledger.outstandingItems(),
+                sinkBytes,
+                ledger.requestCalls());
         if (queuedInList == 0 && issued.items == 0) {
             endPass(now);
             return;
         }
         if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
-            drain = DrainStatus.SCHEDULED;                                    // W7: yield
+            drain = DrainStatus.SCHEDULED; // W7: yield
             schedule(now + delay(costs.dispatchNanos()), Kind.PASS_START);
             return;
         }
@@ -221,15 +235,14 @@ public final class DemandSimulation {
 
     private void endPass(long now) {
         if (signalledDuringPass) {
-            schedule(now, Kind.PASS_START);       // SerialDrain: missed signals run another pass at once
+            schedule(now, Kind.PASS_START); // SerialDrain: missed signals run another pass at once
             drain = DrainStatus.SCHEDULED;
         } else {
             drain = DrainStatus.IDLE;
         }
     }
 
-    private record Issued(long items, long nanos, boolean emittedInRequest) {
-    }
+    private record Issued(long items, long nanos, boolean emittedInRequest) {}
 
     /** Asks the ledger and requests; after items emitted inside the request, asks once more before writing them. */
     private Issued issueDemand(long now) {
@@ -250,7 +263,7 @@ public final class DemandSimulation {
         request(n, now);
         boolean emitted = false;
         if (syncProducer) {
-            while (producerDemand > 0) {           // emits inside request, on the drain
+            while (producerDemand > 0) { // emits inside request, on the drain
                 now = nextEmission(now);
                 deliver(now);
                 emitted = true;
@@ -262,7 +275,8 @@ public final class DemandSimulation {
 
     /** When a paced end waiting for {@code deadline} goes on, as {@link PacingClock#system()} waits. */
     private long waitUntil(long deadline, long now) {
-        return deadline - now < PacingClock.SystemClock.MIN_PARK_NANOS ? now
+        return deadline - now < PacingClock.SystemClock.MIN_PARK_NANOS
+                ? now
                 : deadline + delay(costs.parkOvershootNanos());
     }
 

@@ -14,8 +14,9 @@ import io.sluice.demand.DemandStrategy;
  * stalls); one call processes in order every eligible point the receipts since the last call
  * passed. lab/docs/ADAPTIVE.md §2 explains the drift this rule shows and the ambiguity.
  */
-public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmount,
-                                 long initialShift, long minShift, long maxShift) implements DemandStrategy {
+public record PaperLiteralDemand(
+        long initialAmount, long minAmount, long maxAmount, long initialShift, long minShift, long maxShift)
+        implements DemandStrategy {
 
     /** The paper's rules with its constants: amount 100 (min 3), shift 2 in [1, 3]. */
     public PaperLiteralDemand() {
@@ -25,12 +26,13 @@ public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmo
     /** The rules with other bounds; {@code min == max} keeps a parameter constant. */
     public PaperLiteralDemand {
         if (minAmount < 1 || initialAmount < minAmount || initialAmount > maxAmount) {
-            throw new IllegalArgumentException("amount must satisfy 1 <= min <= initial <= max, was "
-                    + minAmount + ", " + initialAmount + ", " + maxAmount);
+            throw new IllegalArgumentException("amount must satisfy 1 <= min <= initial <= max, was " + minAmount + ", "
+                    + initialAmount + ", " + maxAmount);
         }
         if (minShift < 0 || initialShift < minShift || initialShift > maxShift || initialShift >= initialAmount) {
-            throw new IllegalArgumentException("shift must satisfy 0 <= min <= initial <= max and initial < amount, was "
-                    + minShift + ", " + initialShift + ", " + maxShift);
+            throw new IllegalArgumentException(
+                    "shift must satisfy 0 <= min <= initial <= max and initial < amount, was " + minShift + ", "
+                            + initialShift + ", " + maxShift);
         }
     }
 
@@ -47,21 +49,21 @@ public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmo
     private final class Controller implements DemandController {
         private long amount = initialAmount;
         private long shift = initialShift;
-        private long position;                    // receipts since the last eligible point
-        private long seenReceived;                // receipts already counted into position
+        private long position; // receipts since the last eligible point
+        private long seenReceived; // receipts already counted into position
 
         @Override
         public long nextRequest(DemandState state) {
             if (state.requestedItems() == 0) {
-                return amount;                    // the first request
+                return amount; // the first request
             }
             long received = state.receivedItems();
             position += received - seenReceived;
             seenReceived = received;
             long toRequest = 0;
-            while (position >= cycle()) {         // (1): position = amount - shift
+            while (position >= cycle()) { // (1): position = amount - shift
                 position -= cycle();
-                adapt(state.queuedItems());       // (2)-(7) at the eligible point, then request
+                adapt(state.queuedItems()); // (2)-(7) at the eligible point, then request
                 toRequest = saturatingAdd(toRequest, amount);
             }
             return toRequest;
@@ -76,18 +78,18 @@ public record PaperLiteralDemand(long initialAmount, long minAmount, long maxAmo
         }
 
         private void adapt(long queue) {
-            if (queue < shift) {                                   // (2)
-                amount = Math.min(saturatingMultiply(amount, 2), maxAmount);   // (3)
-                shift = Math.min(shift + 1, maxShift);            // (4)
-            } else if (queue > shift) {                            // (5)
-                amount = Math.max(amount / 2, minAmount);          // (6)
-                shift = Math.max(shift - 1, minShift);             // (7)
+            if (queue < shift) { // (2)
+                amount = Math.min(saturatingMultiply(amount, 2), maxAmount); // (3)
+                shift = Math.min(shift + 1, maxShift); // (4)
+            } else if (queue > shift) { // (5)
+                amount = Math.max(amount / 2, minAmount); // (6)
+                shift = Math.max(shift - 1, minShift); // (7)
             }
         }
 
         @Override
         public long windowItems() {
-            return Long.MAX_VALUE;                // unclamped by the writer's byte cap: the drift shows
+            return Long.MAX_VALUE; // unclamped by the writer's byte cap: the drift shows
         }
 
         @Override

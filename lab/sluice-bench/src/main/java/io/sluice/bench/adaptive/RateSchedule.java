@@ -30,7 +30,7 @@ public final class RateSchedule implements Schedule {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final List<Segment> segments;
-    private final long[] segmentEnds;       // cumulative end of each segment within the cycle
+    private final long[] segmentEnds; // cumulative end of each segment within the cycle
     private final long cycleNanos;
     private final String description;
 
@@ -53,8 +53,8 @@ public final class RateSchedule implements Schedule {
     }
 
     public static RateSchedule constantMiBps(double mibPerSecond) {
-        return new RateSchedule(List.of(new Segment(NANOS_PER_SECOND, mibPerSecond * MIB)),
-                format(mibPerSecond) + " MiB/s");
+        return new RateSchedule(
+                List.of(new Segment(NANOS_PER_SECOND, mibPerSecond * MIB)), format(mibPerSecond) + " MiB/s");
     }
 
     /** No limit: every transfer finishes the moment it starts. */
@@ -65,7 +65,8 @@ public final class RateSchedule implements Schedule {
     /** {@code first} MiB/s for {@code periodMillis}, then {@code second} for as long, repeated. */
     public static RateSchedule stepsMiBps(double first, double second, long periodMillis) {
         long period = periodMillis * 1_000_000L;
-        return new RateSchedule(List.of(new Segment(period, first * MIB), new Segment(period, second * MIB)),
+        return new RateSchedule(
+                List.of(new Segment(period, first * MIB), new Segment(period, second * MIB)),
                 format(first) + " ↔ " + format(second) + " MiB/s every " + periodMillis + " ms");
     }
 
@@ -73,15 +74,18 @@ public final class RateSchedule implements Schedule {
      * Like {@link #stepsMiBps} but each phase begins with a stall of {@code stallMillis}: the
      * stall comes out of the phase's time.
      */
-    public static RateSchedule stepsWithStallsMiBps(double first, double second, long periodMillis,
-                                                    long stallMillis) {
+    public static RateSchedule stepsWithStallsMiBps(double first, double second, long periodMillis, long stallMillis) {
         if (stallMillis <= 0 || stallMillis >= periodMillis) {
             throw new IllegalArgumentException("stallMillis must be in (0, periodMillis), was " + stallMillis);
         }
         long stall = stallMillis * 1_000_000L;
         long rest = (periodMillis - stallMillis) * 1_000_000L;
-        return new RateSchedule(List.of(new Segment(stall, 0), new Segment(rest, first * MIB),
-                new Segment(stall, 0), new Segment(rest, second * MIB)),
+        return new RateSchedule(
+                List.of(
+                        new Segment(stall, 0),
+                        new Segment(rest, first * MIB),
+                        new Segment(stall, 0),
+                        new Segment(rest, second * MIB)),
                 format(first) + " ↔ " + format(second) + " MiB/s every " + periodMillis + " ms, each after a "
                         + stallMillis + " ms stall");
     }

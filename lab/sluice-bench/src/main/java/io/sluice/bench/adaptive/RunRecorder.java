@@ -31,12 +31,12 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
     private final long originNanos;
     private final long sampleNanos;
     private final LongSupplier sinkWrittenBytes;
-    private final AtomicLong peakQueuedBytes = new AtomicLong();       // producer -> reader
-    private final AtomicLong intervalQueuedBytes = new AtomicLong();   // producer -> drain
-    private final List<RunResult.Sample> series = new ArrayList<>();   // guarded by this
-    private long peakOutstandingItems;                                 // guarded by this
-    private long requestCalls;                                         // guarded by this
-    private long lastSampleNanos = Long.MIN_VALUE / 2;                    // guarded by this
+    private final AtomicLong peakQueuedBytes = new AtomicLong(); // producer -> reader
+    private final AtomicLong intervalQueuedBytes = new AtomicLong(); // producer -> drain
+    private final List<RunResult.Sample> series = new ArrayList<>(); // guarded by this
+    private long peakOutstandingItems; // guarded by this
+    private long requestCalls; // guarded by this
+    private long lastSampleNanos = Long.MIN_VALUE / 2; // guarded by this
 
     RunRecorder(long originNanos, long sampleNanos, LongSupplier sinkWrittenBytes) {
         this.originNanos = originNanos;
@@ -55,19 +55,28 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
         PacingClock clock = PacingClock.system();
         ThrottledChannel channel = new ThrottledChannel(scenario.sink(), clock);
         RunRecorder recorder = new RunRecorder(clock.nanoTime(), SAMPLE_NANOS, channel::writtenBytes);
-        ScheduledPublisher producer = new ScheduledPublisher(Long.MAX_VALUE, scenario.itemBytes(),
-                scenario.producer(), scenario.emission(), clock, recorder);
-        WriteOptions options = WriteOptions.defaults()
-                .withDemand(strategy.strategy())
-                .withMaxQueuedBytes(scenario.maxQueuedBytes());
-        DemandRun.Result run = DemandRun.run(scenario.name() + " / " + strategy.name(), List.of(channel),
-                stream -> producer, (sink, body, listener) -> ByteChannels.write(sink, body,
-                        options.withListener(pass -> listener.onPass(pass.queuedBytes(), pass.windowItems(),
-                                pass.outstandingItems(), pass.writtenBytes(), pass.requestCalls()))),
-                recorder, scenario.durationNanos());
+        ScheduledPublisher producer = new ScheduledPublisher(
+                Long.MAX_VALUE, scenario.itemBytes(), scenario.producer(), scenario.emission(), clock, recorder);
+        WriteOptions options =
+                WriteOptions.defaults().withDemand(strategy.strategy()).withMaxQueuedBytes(scenario.maxQueuedBytes());
+        DemandRun.Result run = DemandRun.run(
+                scenario.name() + " / " + strategy.name(),
+                List.of(channel),
+                stream -> producer,
+                (sink, body, listener) -> ByteChannels.write(
+                        sink,
+                        body,
+                        options.withListener(pass -> listener.onPass(
+                                pass.queuedBytes(),
+                                pass.windowItems(),
+                                pass.outstandingItems(),
+                                pass.writtenBytes(),
+                                pass.requestCalls()))),
+                recorder,
+                scenario.durationNanos());
         if (!producer.awaitThreads(DemandRun.SHUTDOWN_TIMEOUT)) {
-            throw new IllegalStateException("the producer did not stop within " + DemandRun.SHUTDOWN_TIMEOUT
-                    + " after cancel");
+            throw new IllegalStateException(
+                    "the producer did not stop within " + DemandRun.SHUTDOWN_TIMEOUT + " after cancel");
         }
         return recorder.result(scenario.name(), strategy.name(), run.elapsedNanos(), run.writtenBytes());
     }
@@ -80,14 +89,19 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
     }
 
     @Override
-    public void onPass(long queuedBytes, long windowItems, long outstandingItems, long writtenBytes,
-                       long requestCalls) {
+    public void onPass(
+            long queuedBytes, long windowItems, long outstandingItems, long writtenBytes, long requestCalls) {
         pass(System.nanoTime(), queuedBytes, windowItems, outstandingItems, writtenBytes, requestCalls);
     }
 
     /** {@link #onPass} at {@code nowNanos} on the recorder's clock. */
-    synchronized void pass(long nowNanos, long queuedBytes, long windowItems, long outstandingItems,
-                           long writtenBytes, long requestCalls) {
+    synchronized void pass(
+            long nowNanos,
+            long queuedBytes,
+            long windowItems,
+            long outstandingItems,
+            long writtenBytes,
+            long requestCalls) {
         peakOutstandingItems = Math.max(peakOutstandingItems, outstandingItems);
         this.requestCalls = requestCalls;
         long now = nowNanos - originNanos;
@@ -99,7 +113,14 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
     }
 
     synchronized RunResult result(String scenario, String strategy, long elapsedNanos, long writtenBytes) {
-        return new RunResult(scenario, strategy, elapsedNanos, writtenBytes, peakQueuedBytes.get(),
-                peakOutstandingItems, requestCalls, series);
+        return new RunResult(
+                scenario,
+                strategy,
+                elapsedNanos,
+                writtenBytes,
+                peakQueuedBytes.get(),
+                peakOutstandingItems,
+                requestCalls,
+                series);
     }
 }

@@ -7,17 +7,21 @@ import java.util.List;
  * queued and of items outstanding ({@code Long.MAX_VALUE}: unbounded), the {@code request} calls,
  * and the samples the charts draw.
  */
-public record RunResult(String scenario, String strategy, long elapsedNanos, long writtenBytes,
-                        long peakQueuedBytes, long peakOutstandingItems, long requestCalls,
-                        List<Sample> series) {
+public record RunResult(
+        String scenario,
+        String strategy,
+        long elapsedNanos,
+        long writtenBytes,
+        long peakQueuedBytes,
+        long peakOutstandingItems,
+        long requestCalls,
+        List<Sample> series) {
 
     /**
      * A point at {@code nanos} since the run began: the most bytes queued in its interval, the
      * window ({@code Long.MAX_VALUE}: unbounded), items outstanding and bytes written so far.
      */
-    public record Sample(long nanos, long queuedBytes, long windowItems, long outstandingItems,
-                         long writtenBytes) {
-    }
+    public record Sample(long nanos, long queuedBytes, long windowItems, long outstandingItems, long writtenBytes) {}
 
     public RunResult {
         series = List.copyOf(series);

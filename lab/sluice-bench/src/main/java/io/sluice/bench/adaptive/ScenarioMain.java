@@ -47,22 +47,28 @@ public final class ScenarioMain {
             + "load_before,load_after,others_busy";
     /** The header of runs recorded before {@code others_busy}: their machine's quiet is not known. */
     static final String RUNS_HEADER_WITHOUT_OTHERS = RUNS_HEADER.substring(0, RUNS_HEADER.lastIndexOf(','));
-    static final String WINDOWS_HEADER = "scenario,strategy,repetition,source,switch_ms,to_slower,window_before,"
-            + "window_after,reaction_ms";
 
-    private ScenarioMain() {
-    }
+    static final String WINDOWS_HEADER =
+            "scenario,strategy,repetition,source,switch_ms,to_slower,window_before," + "window_after,reaction_ms";
+
+    private ScenarioMain() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = BenchMain.options(args);
         BuildInfo.requireCommitted(options.containsKey("allow-dirty"));
         double scale = Double.parseDouble(options.getOrDefault("scale", "1.0"));
         String only = options.getOrDefault("only", "");
-        List<Scenario> scenarios = Scenario.all(scale).stream().filter(scenario -> scenario.name().contains(only)).toList();
-        run(scenarios, StrategyCase.all(), Integer.parseInt(options.getOrDefault("repetitions", "3")),
+        List<Scenario> scenarios = Scenario.all(scale).stream()
+                .filter(scenario -> scenario.name().contains(only))
+                .toList();
+        run(
+                scenarios,
+                StrategyCase.all(),
+                Integer.parseInt(options.getOrDefault("repetitions", "3")),
                 options.containsKey("images") ? Path.of(options.get("images")) : null,
                 Path.of(options.getOrDefault("results", "lab/sluice-bench/target/adaptive")),
-                Long.parseLong(options.getOrDefault("seed", "1")), Math.round(500_000_000L * Math.min(1.0, scale)),
+                Long.parseLong(options.getOrDefault("seed", "1")),
+                Math.round(500_000_000L * Math.min(1.0, scale)),
                 System.out);
     }
 
@@ -71,12 +77,19 @@ public final class ScenarioMain {
      * Warms the JIT up first (a short run per strategy, discarded), then calibrates
      * ({@code calibrationNanos} per calibration run) and uses those costs for every prediction.
      */
-    public static List<Comparison> run(List<Scenario> scenarios, List<StrategyCase> strategies, int repetitions,
-                                       Path images, Path results, long seed, long calibrationNanos,
-                                       PrintStream out) throws InterruptedException, IOException {
+    public static List<Comparison> run(
+            List<Scenario> scenarios,
+            List<StrategyCase> strategies,
+            int repetitions,
+            Path images,
+            Path results,
+            long seed,
+            long calibrationNanos,
+            PrintStream out)
+            throws InterruptedException, IOException {
         for (StrategyCase strategy : strategies) {
-            RunRecorder.measure(Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2),
-                    strategy);
+            RunRecorder.measure(
+                    Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
         }
         ModelCosts costs = Calibration.fit(calibrationNanos, out);
         Files.createDirectories(results);
@@ -92,30 +105,50 @@ public final class ScenarioMain {
                     Load.Meter meter = new Load.Meter();
                     RunResult measured = RunRecorder.measure(scenario, strategy);
                     Load load = meter.stop();
-                    RunResult model = models.computeIfAbsent(scenario.name() + "/" + strategy.name(),
+                    RunResult model = models.computeIfAbsent(
+                            scenario.name() + "/" + strategy.name(),
                             key -> DemandSimulation.run(scenario, strategy, costs, seed));
-                    Comparison row = new Comparison(scenario, strategy, repetition, measured, model,
-                            ScheduleOnly.mibPerSecond(scenario));
+                    Comparison row = new Comparison(
+                            scenario, strategy, repetition, measured, model, ScheduleOnly.mibPerSecond(scenario));
                     rows.add(row);
                     runs.append(row.csv(load)).append('\n');
-                    if (strategy.name().startsWith("adaptive") && scenario.name().contains("-sink-")) {
+                    if (strategy.name().startsWith("adaptive")
+                            && scenario.name().contains("-sink-")) {
                         windows.append(WindowResponse.csv(row, measured, "measured"));
                         windows.append(repetition == 1 ? WindowResponse.csv(row, model, "model") : "");
                     }
-                    out.printf(Locale.ROOT, "%d %-20s %-14s measured %7.1f MiB/s peak %9s calls %7d | model %7.1f "
-                                    + "MiB/s peak %9s calls %7d | schedule-only %7.1f | load %.2f -> %.2f%n", repetition,
-                            scenario.name(), strategy.name(), measured.mibPerSecond(),
-                            ChartWriter.bytes(measured.peakQueuedBytes()), measured.requestCalls(), model.mibPerSecond(),
-                            ChartWriter.bytes(model.peakQueuedBytes()), model.requestCalls(), row.scheduleMibPerSecond(),
-                            load.load1Before(), load.load1After());
+                    out.printf(
+                            Locale.ROOT,
+                            "%d %-20s %-14s measured %7.1f MiB/s peak %9s calls %7d | model %7.1f "
+                                    + "MiB/s peak %9s calls %7d | schedule-only %7.1f | load %.2f -> %.2f%n",
+                            repetition,
+                            scenario.name(),
+                            strategy.name(),
+                            measured.mibPerSecond(),
+                            ChartWriter.bytes(measured.peakQueuedBytes()),
+                            measured.requestCalls(),
+                            model.mibPerSecond(),
+                            ChartWriter.bytes(model.peakQueuedBytes()),
+                            model.requestCalls(),
+                            row.scheduleMibPerSecond(),
+                            load.load1Before(),
+                            load.load1After());
                 }
                 all.addAll(rows);
                 if (images != null && repetition == 1 && scenario.name().contains("-sink-")) {
-                    ChartWriter.write(images.resolve("adaptive-" + scenario.name() + ".png"), "measured: "
-                                    + scenario.name() + " (producer " + scenario.producer() + ", sink " + scenario.sink()
-                                    + "; grey: sink slow)", scenario, rows.stream().map(Comparison::measured).toList());
-                    ChartWriter.write(images.resolve("adaptive-model-" + scenario.name() + ".png"), "model: "
-                            + scenario.name(), scenario, rows.stream().map(Comparison::model).toList());
+                    ChartWriter.write(
+                            images.resolve("adaptive-" + scenario.name() + ".png"),
+                            "measured: "
+                                    + scenario.name() + " (producer " + scenario.producer() + ", sink "
+                                    + scenario.sink()
+                                    + "; grey: sink slow)",
+                            scenario,
+                            rows.stream().map(Comparison::measured).toList());
+                    ChartWriter.write(
+                            images.resolve("adaptive-model-" + scenario.name() + ".png"),
+                            "model: " + scenario.name(),
+                            scenario,
+                            rows.stream().map(Comparison::model).toList());
                 }
             }
         }
@@ -134,17 +167,37 @@ public final class ScenarioMain {
      * One strategy on one scenario, one repetition: what was measured, what the model predicted,
      * and what the schedules alone predict.
      */
-    public record Comparison(Scenario scenario, StrategyCase strategy, int repetition, RunResult measured,
-                             RunResult model, double scheduleMibPerSecond) {
+    public record Comparison(
+            Scenario scenario,
+            StrategyCase strategy,
+            int repetition,
+            RunResult measured,
+            RunResult model,
+            double scheduleMibPerSecond) {
 
         String csv(Load load) {
-            return String.format(Locale.ROOT, "%s,%s,%d,%s,%d,%d,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f",
-                    scenario.name(), Scenario.family(scenario.name()), scenario.itemBytes(),
-                    Csv.quote(strategy.name()), repetition, scenario.durationNanos() / 1_000_000,
-                    measured.mibPerSecond(), model.mibPerSecond(), scheduleMibPerSecond, measured.peakQueuedBytes(),
-                    model.peakQueuedBytes(), scenario.maxQueuedBytes(), measured.peakOutstandingItems(),
-                    model.peakOutstandingItems(), measured.requestCalls(), model.requestCalls(), load.load1Before(),
-                    load.load1After(), load.othersBusy());
+            return String.format(
+                    Locale.ROOT,
+                    "%s,%s,%d,%s,%d,%d,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f",
+                    scenario.name(),
+                    Scenario.family(scenario.name()),
+                    scenario.itemBytes(),
+                    Csv.quote(strategy.name()),
+                    repetition,
+                    scenario.durationNanos() / 1_000_000,
+                    measured.mibPerSecond(),
+                    model.mibPerSecond(),
+                    scheduleMibPerSecond,
+                    measured.peakQueuedBytes(),
+                    model.peakQueuedBytes(),
+                    scenario.maxQueuedBytes(),
+                    measured.peakOutstandingItems(),
+                    model.peakOutstandingItems(),
+                    measured.requestCalls(),
+                    model.requestCalls(),
+                    load.load1Before(),
+                    load.load1After(),
+                    load.othersBusy());
         }
     }
 }

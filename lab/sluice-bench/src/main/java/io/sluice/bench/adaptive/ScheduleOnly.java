@@ -9,15 +9,15 @@ package io.sluice.bench.adaptive;
  */
 public final class ScheduleOnly {
 
-    private ScheduleOnly() {
-    }
+    private ScheduleOnly() {}
 
     /** Bytes carried in {@code [0, durationNanos)} at {@code min(producer, sink)}; infinite if both are unlimited. */
     public static double bytes(RateSchedule producer, RateSchedule sink, long durationNanos) {
         double bytes = 0;
         long atNanos = 0;
         while (atNanos < durationNanos) {
-            long next = Math.min(durationNanos, Math.min(producer.segmentEndAfter(atNanos), sink.segmentEndAfter(atNanos)));
+            long next =
+                    Math.min(durationNanos, Math.min(producer.segmentEndAfter(atNanos), sink.segmentEndAfter(atNanos)));
             double rate = Math.min(producer.bytesPerSecondAt(atNanos), sink.bytesPerSecondAt(atNanos));
             bytes += rate == 0 ? 0 : rate * (next - atNanos) / 1e9;
             atNanos = next;
@@ -27,7 +27,8 @@ public final class ScheduleOnly {
 
     /** The scenario's predicted throughput in MiB/s over its duration. */
     public static double mibPerSecond(Scenario scenario) {
-        return bytes(scenario.producer(), scenario.sink(), scenario.durationNanos()) / RateSchedule.MIB
+        return bytes(scenario.producer(), scenario.sink(), scenario.durationNanos())
+                / RateSchedule.MIB
                 / (scenario.durationNanos() / 1e9);
     }
 }

@@ -16,23 +16,27 @@ import java.util.Optional;
 final class WindowResponse {
 
     /** One switch of the sink's rate. */
-    record Switch(long atNanos, boolean toSlower, long windowBefore, long reactionNanos, long windowAfter,
-                  double refillCycles) {
-    }
+    record Switch(
+            long atNanos,
+            boolean toSlower,
+            long windowBefore,
+            long reactionNanos,
+            long windowAfter,
+            double refillCycles) {}
 
     /** Switches closer than this to the end of a run are not judged. */
     static final long REACTION_MARGIN_NANOS = 500_000_000L;
 
-    private WindowResponse() {
-    }
+    private WindowResponse() {}
 
     static List<Switch> switches(Scenario scenario, RunResult run) {
         List<RunResult.Sample> series = run.series();
         List<Switch> result = new ArrayList<>();
         long duration = run.elapsedNanos();
         RateSchedule sink = scenario.sink();
-        for (long end = sink.segmentEndAfter(0); end < duration - REACTION_MARGIN_NANOS;
-             end = sink.segmentEndAfter(end)) {      // each segment end but those too close to the end
+        for (long end = sink.segmentEndAfter(0);
+                end < duration - REACTION_MARGIN_NANOS;
+                end = sink.segmentEndAfter(end)) { // each segment end but those too close to the end
             double before = sink.bytesPerSecondAt(end - 1);
             double after = sink.bytesPerSecondAt(end);
             if (before == after) {
@@ -40,19 +44,29 @@ final class WindowResponse {
             }
             boolean toSlower = after < before;
             long at = end;
-            long windowBefore = series.stream().takeWhile(sample -> sample.nanos() <= at).reduce((first, next) -> next)
-                    .map(RunResult.Sample::windowItems).orElse(Long.MAX_VALUE);    // the last sample's at the switch
+            long windowBefore = series.stream()
+                    .takeWhile(sample -> sample.nanos() <= at)
+                    .reduce((first, next) -> next)
+                    .map(RunResult.Sample::windowItems)
+                    .orElse(Long.MAX_VALUE); // the last sample's at the switch
             if (windowBefore == Long.MAX_VALUE) {
                 continue;
             }
-            Optional<RunResult.Sample> moved = series.stream().filter(sample -> sample.nanos() > at
-                    && (toSlower ? sample.windowItems() < windowBefore : sample.windowItems() > windowBefore)).findFirst();
+            Optional<RunResult.Sample> moved = series.stream()
+                    .filter(sample -> sample.nanos() > at
+                            && (toSlower ? sample.windowItems() < windowBefore : sample.windowItems() > windowBefore))
+                    .findFirst();
             long reaction = moved.map(sample -> sample.nanos() - at).orElse(-1L);
             long windowAfter = moved.map(RunResult.Sample::windowItems).orElse(windowBefore);
             double windowBytes = Math.min((double) windowBefore * scenario.itemBytes(), scenario.maxQueuedBytes());
             double slowRate = Math.min(before, after);
             double refillNanos = windowBytes / slowRate * 1e9;
-            result.add(new Switch(end, toSlower, windowBefore, reaction, windowAfter,
+            result.add(new Switch(
+                    end,
+                    toSlower,
+                    windowBefore,
+                    reaction,
+                    windowAfter,
                     reaction < 0 ? Double.NaN : reaction / refillNanos));
         }
         return result;
@@ -62,10 +76,17 @@ final class WindowResponse {
     static String csv(ScenarioMain.Comparison row, RunResult run, String source) {
         StringBuilder text = new StringBuilder();
         for (Switch s : switches(row.scenario(), run)) {
-            text.append(String.join(",", row.scenario().name(), Csv.quote(row.strategy().name()),
-                    Integer.toString(row.repetition()), source, Long.toString(s.atNanos() / 1_000_000),
-                    Boolean.toString(s.toSlower()), Long.toString(s.windowBefore()), Long.toString(s.windowAfter()),
-                    s.reactionNanos() < 0 ? "" : String.format(Locale.ROOT, "%.1f", s.reactionNanos() / 1e6)))
+            text.append(String.join(
+                            ",",
+                            row.scenario().name(),
+                            Csv.quote(row.strategy().name()),
+                            Integer.toString(row.repetition()),
+                            source,
+                            Long.toString(s.atNanos() / 1_000_000),
+                            Boolean.toString(s.toSlower()),
+                            Long.toString(s.windowBefore()),
+                            Long.toString(s.windowAfter()),
+                            s.reactionNanos() < 0 ? "" : String.format(Locale.ROOT, "%.1f", s.reactionNanos() / 1e6)))
                     .append('\n');
         }
         return text.toString();

@@ -12,14 +12,18 @@ final class Calls {
 
     /** What a call did, in the phases {@link PhaseTimes} reports. */
     enum Kind {
-        STAT, OPEN, SIZE, IO, CLOSE, OTHER
+        STAT,
+        OPEN,
+        SIZE,
+        IO,
+        CLOSE,
+        OTHER
     }
 
     /** One call: its kind, and when it started and returned. */
-    record Call(Kind kind, long began, long ended) {
-    }
+    record Call(Kind kind, long began, long ended) {}
 
-    private final List<Call> calls = new ArrayList<>();   // guarded by this
+    private final List<Call> calls = new ArrayList<>(); // guarded by this
 
     synchronized void add(Kind kind, long began) {
         calls.add(new Call(kind, began, System.nanoTime()));

@@ -45,8 +45,8 @@ import java.util.concurrent.TimeUnit;
 public final class PhaseTimes {
 
     /** The phases an operation's time splits into, in the order they happen. */
-    static final List<String> PHASES = List.of("dispatch", "check", "open", "size", "io", "close", "other-fs",
-            "between", "completion", "total");
+    static final List<String> PHASES =
+            List.of("dispatch", "check", "open", "size", "io", "close", "other-fs", "between", "completion", "total");
 
     /** The cells measured by default: every operation on a 1 KiB and a 64 KiB file. */
     static final String CELLS = "READ:1K:1,READ:64K:1,WRITE:1K:1,WRITE:64K:1,COPY:1K:1,COPY:64K:1";
@@ -84,12 +84,20 @@ public final class PhaseTimes {
         }
 
         double mean(String phase) {
-            return nanos.get(phase).stream().mapToLong(Long::longValue).average().orElse(Double.NaN) / 1000;
+            return nanos.get(phase).stream()
+                            .mapToLong(Long::longValue)
+                            .average()
+                            .orElse(Double.NaN)
+                    / 1000;
         }
 
         double percentile(String phase, double fraction) {
-            long[] sorted = nanos.get(phase).stream().mapToLong(Long::longValue).sorted().toArray();
-            return sorted.length == 0 ? Double.NaN
+            long[] sorted = nanos.get(phase).stream()
+                    .mapToLong(Long::longValue)
+                    .sorted()
+                    .toArray();
+            return sorted.length == 0
+                    ? Double.NaN
                     : sorted[Math.min(sorted.length - 1, (int) (fraction * sorted.length))] / 1000.0;
         }
     }
@@ -109,11 +117,13 @@ public final class PhaseTimes {
         }
         List<Cell> cells = Cell.parseAll(options.getOrDefault("cells", CELLS));
         List<String> providers = options.containsKey("providers")
-                ? List.of(options.get("providers").split(",")) : Providers.smallFiles();
+                ? List.of(options.get("providers").split(","))
+                : Providers.smallFiles();
         int operations = Integer.parseInt(options.getOrDefault("ops", "1000"));
         int rounds = Integer.parseInt(options.getOrDefault("rounds", "6"));
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out", "target/bench-results/phases")));
-        Path dir = options.containsKey("dir") ? Files.createDirectories(Path.of(options.get("dir")))
+        Path dir = options.containsKey("dir")
+                ? Files.createDirectories(Path.of(options.get("dir")))
                 : Files.createTempDirectory("sluice-phases-");
         long began = System.nanoTime();
         Load.Meter load = new Load.Meter();
@@ -125,14 +135,23 @@ public final class PhaseTimes {
         Load measured = load.stop();
         double minutes = (System.nanoTime() - began) / 60e9;
         StringBuilder csv = new StringBuilder(HEADER).append('\n');
-        results.forEach((cell, byProvider) -> byProvider.forEach((provider, timings) -> PHASES.forEach(phase ->
-                csv.append(String.format(Locale.ROOT, "%s,%d,%s,%s,%.2f,%.2f,%.2f,%.2f%n", cell.op(),
-                        cell.sizeBytes(), provider, phase, timings.callsPerOp(phase), timings.mean(phase),
-                        timings.percentile(phase, 0.5), timings.percentile(phase, 0.9))))));
+        results.forEach((cell, byProvider) ->
+                byProvider.forEach((provider, timings) -> PHASES.forEach(phase -> csv.append(String.format(
+                        Locale.ROOT,
+                        "%s,%d,%s,%s,%.2f,%.2f,%.2f,%.2f%n",
+                        cell.op(),
+                        cell.sizeBytes(),
+                        provider,
+                        phase,
+                        timings.callsPerOp(phase),
+                        timings.mean(phase),
+                        timings.percentile(phase, 0.5),
+                        timings.percentile(phase, 0.9))))));
         Files.writeString(out.resolve("phases.csv"), csv, StandardCharsets.UTF_8);
         String markdown = markdown(results, operations, rounds, measured, minutes);
         Files.writeString(out.resolve("phases.md"), markdown, StandardCharsets.UTF_8);
-        System.out.printf(Locale.ROOT, "%s%ndone in %.1f min; phases.csv and phases.md in %s%n", markdown, minutes, out);
+        System.out.printf(
+                Locale.ROOT, "%s%ndone in %.1f min; phases.csv and phases.md in %s%n", markdown, minutes, out);
     }
 
     /** Every provider of {@code cell} that supports its operation, interleaved round by round. */
@@ -152,7 +171,7 @@ public final class PhaseTimes {
         Map<String, Timings> results = new LinkedHashMap<>();
         providers.forEach(provider -> results.put(provider.name(), new Timings()));
         try (Probe probe = new Probe()) {
-            for (int round = -1; round < rounds; round++) {       // round -1 warms up
+            for (int round = -1; round < rounds; round++) { // round -1 warms up
                 for (int k = 0; k < providers.size(); k++) {
                     Provider provider = providers.get(Math.floorMod(k + round, providers.size()));
                     Timings timings = round < 0 ? new Timings() : results.get(provider.name());
@@ -224,9 +243,11 @@ public final class PhaseTimes {
         calls.take();
         long[] completed = new long[1];
         long began = System.nanoTime();
-        CompletableFuture<?> operation = provider.start(cell.op(), timed.path(source), timed.path(target),
-                cell.sizeBytes());
-        operation.whenComplete((result, error) -> completed[0] = System.nanoTime()).get(1, TimeUnit.MINUTES);
+        CompletableFuture<?> operation =
+                provider.start(cell.op(), timed.path(source), timed.path(target), cell.sizeBytes());
+        operation
+                .whenComplete((result, error) -> completed[0] = System.nanoTime())
+                .get(1, TimeUnit.MINUTES);
         List<Calls.Call> made = calls.take();
         if (made.isEmpty()) {
             throw new IllegalStateException(provider.name() + " made no file-system call through the timed paths");
@@ -254,29 +275,41 @@ public final class PhaseTimes {
     }
 
     private static String phase(Calls.Kind kind) {
-        return kind == Calls.Kind.STAT ? "check" : kind == Calls.Kind.OTHER ? "other-fs"
-                : kind.name().toLowerCase(Locale.ROOT);
+        return kind == Calls.Kind.STAT
+                ? "check"
+                : kind == Calls.Kind.OTHER ? "other-fs" : kind.name().toLowerCase(Locale.ROOT);
     }
 
-    static String markdown(Map<Cell, Map<String, Timings>> results, int operations, int rounds, Load load,
-                           double minutes) {
+    static String markdown(
+            Map<Cell, Map<String, Timings>> results, int operations, int rounds, Load load, double minutes) {
         StringBuilder md = new StringBuilder("# One small file's operation, phase by phase\n\n");
-        md.append(String.format(Locale.ROOT, "Commit %s, JDK %s; %d rounds of %d operations per provider and cell, "
-                        + "one at a time; %s; %.1f min.%n%n", BuildInfo.commit(),
-                System.getProperty("java.version"), rounds, operations,
-                load.noisy() ? "NOISY machine (" + load + ")" : "quiet machine", minutes));
+        md.append(String.format(
+                Locale.ROOT,
+                "Commit %s, JDK %s; %d rounds of %d operations per provider and cell, "
+                        + "one at a time; %s; %.1f min.%n%n",
+                BuildInfo.commit(),
+                System.getProperty("java.version"),
+                rounds,
+                operations,
+                load.noisy() ? "NOISY machine (" + load + ")" : "quiet machine",
+                minutes));
         md.append("Median µs per operation (calls per operation in brackets); heap and CPU per operation from "
-                + "batches on plain paths.\n\n| cell | provider | ")
-                .append(String.join(" | ", PHASES)).append(" | heap B/op | CPU µs/op |\n|---|---|")
-                .append("---|".repeat(PHASES.size() + 2)).append('\n');
+                        + "batches on plain paths.\n\n| cell | provider | ")
+                .append(String.join(" | ", PHASES))
+                .append(" | heap B/op | CPU µs/op |\n|---|---|")
+                .append("---|".repeat(PHASES.size() + 2))
+                .append('\n');
         results.forEach((cell, byProvider) -> byProvider.forEach((provider, timings) -> {
             md.append("| ").append(cell.label()).append(" | ").append(provider).append(" |");
             for (String phase : PHASES) {
                 double calls = timings.callsPerOp(phase);
                 md.append(String.format(Locale.ROOT, " %.1f", timings.percentile(phase, 0.5)))
-                        .append(calls > 0 ? String.format(Locale.ROOT, " (%.1f)", calls) : "").append(" |");
+                        .append(calls > 0 ? String.format(Locale.ROOT, " (%.1f)", calls) : "")
+                        .append(" |");
             }
-            md.append(String.format(Locale.ROOT, " %.0f | %.1f |%n",
+            md.append(String.format(
+                    Locale.ROOT,
+                    " %.0f | %.1f |%n",
                     timings.allocatedBytes / (double) Math.max(1, timings.plainOperations),
                     timings.cpuNanos / 1000.0 / Math.max(1, timings.plainOperations)));
         }));

@@ -58,7 +58,8 @@ final class TimedFileSystem extends FileSystem {
 
     @Override
     public Iterable<Path> getRootDirectories() {
-        return StreamSupport.stream(fileSystem.getRootDirectories().spliterator(), false).map(this::path)
+        return StreamSupport.stream(fileSystem.getRootDirectories().spliterator(), false)
+                .map(this::path)
                 .collect(Collectors.toList());
     }
 

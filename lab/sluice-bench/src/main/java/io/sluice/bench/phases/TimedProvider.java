@@ -84,16 +84,16 @@ final class TimedProvider extends FileSystemProvider {
     }
 
     @Override
-    public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options,
-                                              FileAttribute<?>... attrs) throws IOException {
+    public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
         return newFileChannel(path, options, attrs);
     }
 
     @Override
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
-        DirectoryStream<Path> entries = provider.newDirectoryStream(beneath(dir),
-                entry -> filter.accept(fileSystem.path(entry)));
+        DirectoryStream<Path> entries =
+                provider.newDirectoryStream(beneath(dir), entry -> filter.accept(fileSystem.path(entry)));
         return new DirectoryStream<>() {
             @Override
             public Iterator<Path> iterator() {
@@ -185,8 +185,7 @@ final class TimedProvider extends FileSystemProvider {
     }
 
     @Override
-    public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options)
-            throws IOException {
+    public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
         return timed(Calls.Kind.STAT, () -> provider.readAttributes(beneath(path), attributes, options));
     }
 

@@ -23,11 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CountedBridge implements Subscriber<Buffer>, ReadStream<Buffer> {
 
     private final ReactiveReadStream<Buffer> bridge = ReactiveReadStream.readStream();
-    private final AtomicLong received = new AtomicLong();     // buffers passed to the bridge; publisher's context
-    private final AtomicLong handled = new AtomicLong();      // buffers given to the consumer; any thread
+    private final AtomicLong received = new AtomicLong(); // buffers passed to the bridge; publisher's context
+    private final AtomicLong handled = new AtomicLong(); // buffers given to the consumer; any thread
     private final AtomicBoolean completed = new AtomicBoolean(); // the publisher completed
-    private final AtomicBoolean ended = new AtomicBoolean();  // the consumer's end handler has run
-    private volatile Handler<Void> endHandler;                // set by the consumer before the copy starts
+    private final AtomicBoolean ended = new AtomicBoolean(); // the consumer's end handler has run
+    private volatile Handler<Void> endHandler; // set by the consumer before the copy starts
 
     @Override
     public void onSubscribe(Subscription subscription) {
@@ -52,21 +52,27 @@ final class CountedBridge implements Subscriber<Buffer>, ReadStream<Buffer> {
 
     @Override
     public ReadStream<Buffer> handler(Handler<Buffer> handler) {
-        bridge.handler(handler == null ? null : buffer -> {
-            handler.handle(buffer);
-            handled.incrementAndGet();
-            endOnceHandled();
-        });
+        bridge.handler(
+                handler == null
+                        ? null
+                        : buffer -> {
+                            handler.handle(buffer);
+                            handled.incrementAndGet();
+                            endOnceHandled();
+                        });
         return this;
     }
 
     @Override
     public ReadStream<Buffer> endHandler(Handler<Void> handler) {
         endHandler = handler;
-        bridge.endHandler(handler == null ? null : ignored -> {
-            completed.set(true);
-            endOnceHandled();
-        });
+        bridge.endHandler(
+                handler == null
+                        ? null
+                        : ignored -> {
+                            completed.set(true);
+                            endOnceHandled();
+                        });
         return this;
     }
 

@@ -65,8 +65,14 @@ final class LoopProvider extends NamedProvider {
 
     /** The buffers a loop reads, copies or stages through. */
     enum Buffers {
-        NONE, HEAP_8K, FRESH_HEAP_64K, FRESH_DIRECT_64K, POOLED_DIRECT_64K, POOLED_DIRECT_256K,
-        REUSED_DIRECT_64K, REUSED_DIRECT_256K;
+        NONE,
+        HEAP_8K,
+        FRESH_HEAP_64K,
+        FRESH_DIRECT_64K,
+        POOLED_DIRECT_64K,
+        POOLED_DIRECT_256K,
+        REUSED_DIRECT_64K,
+        REUSED_DIRECT_256K;
 
         boolean fresh() {
             return this == FRESH_HEAP_64K || this == FRESH_DIRECT_64K;
@@ -89,8 +95,7 @@ final class LoopProvider extends NamedProvider {
     enum Kind {
         LOOP("loop", EnumSet.allOf(Op.class), Buffers.HEAP_8K),
         GATHER("loop-gather", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.HEAP_8K),
-        REUSED_STAGED_256K("loop-reused-staged-256k", EnumSet.of(Op.WRITE, Op.WRITE_SYNC),
-                Buffers.REUSED_DIRECT_256K),
+        REUSED_STAGED_256K("loop-reused-staged-256k", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.REUSED_DIRECT_256K),
         STAGED_256K("loop-staged-256k", EnumSet.of(Op.WRITE, Op.WRITE_SYNC), Buffers.POOLED_DIRECT_256K),
         FRESH_64K("loop-fresh-64k", EnumSet.of(Op.READ), Buffers.FRESH_HEAP_64K),
         FRESH_DIRECT_64K("loop-fresh-direct-64k", EnumSet.of(Op.READ), Buffers.FRESH_DIRECT_64K),
@@ -99,7 +104,7 @@ final class LoopProvider extends NamedProvider {
         DIRECT_64K("loop-direct-64k", EnumSet.of(Op.READ, Op.COPY), Buffers.POOLED_DIRECT_64K),
         DIRECT_256K("loop-direct-256k", EnumSet.of(Op.READ, Op.COPY), Buffers.POOLED_DIRECT_256K),
         TRANSFER("loop-transfer", EnumSet.of(Op.COPY), Buffers.NONE),
-        FILES_COPY("files-copy", EnumSet.of(Op.COPY), Buffers.NONE);  // Files.copy
+        FILES_COPY("files-copy", EnumSet.of(Op.COPY), Buffers.NONE); // Files.copy
 
         private final String label;
         private final Set<Op> ops;
@@ -116,14 +121,14 @@ final class LoopProvider extends NamedProvider {
         }
     }
 
-    static final int GATHER_CHUNKS = 1024;        // loop-gather's chunks per gathering write
-    static final int STAGING_BYTES = 256 * 1024;  // core's StagingBuffers.STAGING_BYTES
-    static final int POOL_LIMIT = 16;             // the pooled loops' idle buffers kept; more given back are dropped
+    static final int GATHER_CHUNKS = 1024; // loop-gather's chunks per gathering write
+    static final int STAGING_BYTES = 256 * 1024; // core's StagingBuffers.STAGING_BYTES
+    static final int POOL_LIMIT = 16; // the pooled loops' idle buffers kept; more given back are dropped
 
     private final Kind kind;
     private final ExecutorService threads;
-    private final AtomicInteger threadsStarted = new AtomicInteger();  // platform threads only
-    private final ReusedBuffers reused;     // null unless the kind reuses direct buffers
+    private final AtomicInteger threadsStarted = new AtomicInteger(); // platform threads only
+    private final ReusedBuffers reused; // null unless the kind reuses direct buffers
     private final BlockingDeque<ByteBuffer> idleBuffers = new LinkedBlockingDeque<>(POOL_LIMIT); // any thread
     private final LongAdder pooledAllocated = new LongAdder();
 
@@ -131,40 +136,48 @@ final class LoopProvider extends NamedProvider {
         super(name, kind.ops);
         this.kind = kind;
         boolean virtual = name.startsWith("vt-");
-        this.threads = virtual ? IoExecutors.newVirtualThreadExecutor()  // JDK 21+
+        this.threads = virtual
+                ? IoExecutors.newVirtualThreadExecutor() // JDK 21+
                 : Executors.newCachedThreadPool(task -> {
                     Thread thread = new Thread(task, name + "-" + threadsStarted.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
                 });
         int bytes = kind.buffers.reusedBytes();
-        this.reused = bytes == 0 ? null
-                : virtual ? ReusedBuffers.betweenOperations(bytes) : ReusedBuffers.perThread(bytes);
+        this.reused =
+                bytes == 0 ? null : virtual ? ReusedBuffers.betweenOperations(bytes) : ReusedBuffers.perThread(bytes);
     }
 
     /** The loop whose row label is {@code name}: a kind's label, prefixed {@code vt-} for virtual threads. */
     static Optional<LoopProvider> named(String name) {
         String label = name.startsWith("vt-") ? name.substring("vt-".length()) : name;
-        return Arrays.stream(Kind.values()).filter(kind -> kind.label.equals(label)).findFirst()
+        return Arrays.stream(Kind.values())
+                .filter(kind -> kind.label.equals(label))
+                .findFirst()
                 .map(kind -> new LoopProvider(name, kind));
     }
 
     private <T> CompletableFuture<T> async(Callable<T> operation) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return operation.call();
-            } catch (Exception e) {
-                throw e instanceof IOException io ? new UncheckedIOException(io) : new CompletionException(e);
-            }
-        }, threads);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return operation.call();
+                    } catch (Exception e) {
+                        throw e instanceof IOException io ? new UncheckedIOException(io) : new CompletionException(e);
+                    }
+                },
+                threads);
     }
 
     @Override
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
         return async(() -> {
-            try (FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                if (kind == Kind.GATHER) {          // the JDK copies each chunk into a temporary direct buffer
+            try (FileChannel channel = FileChannel.open(
+                    target,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)) {
+                if (kind == Kind.GATHER) { // the JDK copies each chunk into a temporary direct buffer
                     Payload.writeGathering(channel, chunks, GATHER_CHUNKS);
                 } else if (kind.staged()) {
                     writeStaged(channel, chunks);
@@ -189,7 +202,7 @@ final class LoopProvider extends NamedProvider {
         ByteBuffer staging = takeBuffer();
         try {
             for (long index = 0; index < chunks; index++) {
-                ByteBuffer chunk = Payload.freshChunk(index);  // CHUNK_BYTES, far below STAGING_BYTES
+                ByteBuffer chunk = Payload.freshChunk(index); // CHUNK_BYTES, far below STAGING_BYTES
                 if (staging.remaining() < chunk.remaining()) {
                     writeFully(channel, staging.flip());
                     staging.clear();
@@ -241,8 +254,11 @@ final class LoopProvider extends NamedProvider {
             long copied = 0;
             ByteBuffer buffer = takeBuffer();
             try (FileChannel from = FileChannel.open(source, StandardOpenOption.READ);
-                 FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE,
-                         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                    FileChannel to = FileChannel.open(
+                            target,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.TRUNCATE_EXISTING,
+                            StandardOpenOption.WRITE)) {
                 while (from.read(buffer) >= 0) {
                     copied += writeFully(to, buffer.flip());
                     buffer.clear();
@@ -261,8 +277,11 @@ final class LoopProvider extends NamedProvider {
      */
     private static long transfer(Path source, Path target) throws IOException {
         try (FileChannel from = FileChannel.open(source, StandardOpenOption.READ);
-             FileChannel to = FileChannel.open(target, StandardOpenOption.CREATE,
-                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                FileChannel to = FileChannel.open(
+                        target,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE)) {
             long size = from.size();
             long position = 0;
             while (position < size) {

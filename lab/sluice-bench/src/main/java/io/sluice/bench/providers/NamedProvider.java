@@ -20,8 +20,8 @@ abstract class NamedProvider implements Provider {
     /** A peer without a force option: no durable row. */
     static final Set<Op> NOT_DURABLE = Set.of(Op.WRITE, Op.READ, Op.COPY);
 
-    private final String name;          // the row label
-    private final Set<Op> ops;          // the operations it has rows for
+    private final String name; // the row label
+    private final Set<Op> ops; // the operations it has rows for
 
     NamedProvider(String name, Set<Op> ops) {
         this.name = name;

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class ReusedBuffers {
 
     private final int bytes;
-    private final ThreadLocal<ByteBuffer> owned;     // platform threads; null for virtual threads
-    private final Deque<ByteBuffer> idle;            // virtual threads; null for platform threads
+    private final ThreadLocal<ByteBuffer> owned; // platform threads; null for virtual threads
+    private final Deque<ByteBuffer> idle; // virtual threads; null for platform threads
     private final LongAdder allocated = new LongAdder();
 
     private ReusedBuffers(int bytes, boolean perThread) {

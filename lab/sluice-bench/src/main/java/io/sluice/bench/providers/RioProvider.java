@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class RioProvider extends NamedProvider {
 
-    private final boolean largeReads;   // rio-64k
+    private final boolean largeReads; // rio-64k
 
     RioProvider(String name) {
         super(name, name.endsWith("-64k") ? READ_COPY : NOT_DURABLE);
@@ -29,13 +29,14 @@ final class RioProvider extends NamedProvider {
     }
 
     private Publisher<ByteBuffer> content(Path source) {
-        return largeReads ? new File(source).content(() -> ByteBuffer.allocateDirect(64 * 1024))
+        return largeReads
+                ? new File(source).content(() -> ByteBuffer.allocateDirect(64 * 1024))
                 : new File(source).content();
     }
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        return new ReadCheck(sizeBytes).drain(content(source), chunk -> { });
+        return new ReadCheck(sizeBytes).drain(content(source), chunk -> {});
     }
 
     @Override

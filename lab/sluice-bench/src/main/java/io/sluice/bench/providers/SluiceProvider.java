@@ -24,7 +24,7 @@ final class SluiceProvider extends NamedProvider {
 
     private final WriteOptions writing;
     private final ReadOptions reading;
-    private final boolean copyTo;       // copies with copyTo (transferTo slices), else as write(read())
+    private final boolean copyTo; // copies with copyTo (transferTo slices), else as write(read())
 
     /** A scenario's variant: rows for {@code ops} only, copying with {@code copyTo} or as {@code write(read())}. */
     SluiceProvider(String name, Set<Op> ops, WriteOptions writing, ReadOptions reading, boolean copyTo) {
@@ -43,13 +43,15 @@ final class SluiceProvider extends NamedProvider {
 
     @Override
     public CompletableFuture<?> read(Path source, long sizeBytes) {
-        Consumer<ByteBuffer> after = reading.lentChunks() ? ChunkPool::giveBack : chunk -> { };
+        Consumer<ByteBuffer> after = reading.lentChunks() ? ChunkPool::giveBack : chunk -> {};
         return new ReadCheck(sizeBytes).drain(ReactiveFile.of(source).read(reading), after);
     }
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        return (copyTo ? ReactiveFile.of(source).copyTo(target, writing)
-                : ReactiveFile.of(target).write(ReactiveFile.of(source).read(reading), writing)).toCompletableFuture();
+        return (copyTo
+                        ? ReactiveFile.of(source).copyTo(target, writing)
+                        : ReactiveFile.of(target).write(ReactiveFile.of(source).read(reading), writing))
+                .toCompletableFuture();
     }
 }

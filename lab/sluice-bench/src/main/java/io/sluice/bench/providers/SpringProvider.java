@@ -20,7 +20,7 @@ final class SpringProvider extends NamedProvider {
 
     private static final DefaultDataBufferFactory BUFFERS = DefaultDataBufferFactory.sharedInstance;
 
-    private final int readBufferBytes;  // spring-64k: 64 KiB
+    private final int readBufferBytes; // spring-64k: 64 KiB
 
     SpringProvider(String name) {
         super(name, name.endsWith("-64k") ? READ_COPY : NOT_DURABLE);
@@ -29,7 +29,8 @@ final class SpringProvider extends NamedProvider {
 
     @Override
     public CompletableFuture<?> write(Path target, long chunks, boolean sync) {
-        return DataBufferUtils.write(new ChunkPublisher<DataBuffer>(chunks, BUFFERS::wrap), target).toFuture();
+        return DataBufferUtils.write(new ChunkPublisher<DataBuffer>(chunks, BUFFERS::wrap), target)
+                .toFuture();
     }
 
     @Override
@@ -44,11 +45,14 @@ final class SpringProvider extends NamedProvider {
                     }
                     DataBufferUtils.release(buffer);
                 })
-                .then().toFuture().thenApply(ignored -> check.finish());
+                .then()
+                .toFuture()
+                .thenApply(ignored -> check.finish());
     }
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        return DataBufferUtils.write(DataBufferUtils.read(source, BUFFERS, readBufferBytes), target).toFuture();
+        return DataBufferUtils.write(DataBufferUtils.read(source, BUFFERS, readBufferBytes), target)
+                .toFuture();
     }
 }

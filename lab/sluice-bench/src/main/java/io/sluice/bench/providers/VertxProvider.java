@@ -33,17 +33,21 @@ import java.util.concurrent.CompletableFuture;
  */
 final class VertxProvider extends NamedProvider {
 
-    private static final OpenOptions WRITE = new OpenOptions().setRead(false).setWrite(true)
-            .setCreate(true).setTruncateExisting(true);
-    private static final OpenOptions READ = new OpenOptions().setRead(true).setWrite(false).setCreate(false);
+    private static final OpenOptions WRITE =
+            new OpenOptions().setRead(false).setWrite(true).setCreate(true).setTruncateExisting(true);
+    private static final OpenOptions READ =
+            new OpenOptions().setRead(true).setWrite(false).setCreate(false);
 
     private final Vertx vertx = Vertx.vertx();
-    private final boolean nativePipe;   // vertx-pipe, vertx-pipe-64k: copies only
-    private final boolean largeReads;   // sluice's 64 KiB read chunk, not AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE
+    private final boolean nativePipe; // vertx-pipe, vertx-pipe-64k: copies only
+    private final boolean largeReads; // sluice's 64 KiB read chunk, not AsyncFileImpl.DEFAULT_READ_BUFFER_SIZE
 
     VertxProvider(String name) {
-        super(name, name.startsWith("vertx-pipe") ? Set.of(Op.COPY)
-                : name.endsWith("-64k") ? READ_COPY : EnumSet.allOf(Op.class));
+        super(
+                name,
+                name.startsWith("vertx-pipe")
+                        ? Set.of(Op.COPY)
+                        : name.endsWith("-64k") ? READ_COPY : EnumSet.allOf(Op.class));
         this.nativePipe = name.startsWith("vertx-pipe");
         this.largeReads = name.endsWith("-64k");
     }
@@ -55,24 +59,28 @@ final class VertxProvider extends NamedProvider {
             // pipe() before subscribe: the bridge drops the chunks a publisher emits synchronously inside
             // request while it has no handler, and the write would never complete
             Pipe<Buffer> pipe = stream.pipe();
-            new ChunkPublisher<>(chunks, chunk -> Buffer.buffer(Unpooled.wrappedBuffer(chunk)))  // zero-copy
+            new ChunkPublisher<>(chunks, chunk -> Buffer.buffer(Unpooled.wrappedBuffer(chunk))) // zero-copy
                     .subscribe(stream);
             if (!sync) {
                 return pipe.to(file);
             }
-            return pipe.endOnComplete(false).to(file)
+            return pipe.endOnComplete(false)
+                    .to(file)
                     .compose(ignored -> file.close())
-                    .compose(ignored -> vertx.<Void>executeBlocking(() -> {
-                        forceClosed(target);
-                        return null;
-                    }, false));
+                    .compose(ignored -> vertx.<Void>executeBlocking(
+                            () -> {
+                                forceClosed(target);
+                                return null;
+                            },
+                            false));
         });
         return written.toCompletionStage().toCompletableFuture();
     }
 
     private Future<AsyncFile> openForReading(Path source) {
-        return vertx.fileSystem().open(source.toString(), READ).map(file ->
-                largeReads ? file.setReadBufferSize(64 * 1024) : file);
+        return vertx.fileSystem()
+                .open(source.toString(), READ)
+                .map(file -> largeReads ? file.setReadBufferSize(64 * 1024) : file);
     }
 
     @Override
@@ -95,21 +103,26 @@ final class VertxProvider extends NamedProvider {
 
     @Override
     public CompletableFuture<?> copy(Path source, Path target) {
-        Future<Void> copied = openForReading(source).compose(from ->
-                vertx.fileSystem().open(target.toString(), WRITE).compose(to -> {
-                    Future<Void> piped;
-                    if (nativePipe) {
-                        piped = from.pipeTo(to);
-                    } else {
-                        ReactiveWriteStream<Buffer> publisher = ReactiveWriteStream.writeStream(vertx);
-                        CountedBridge subscriber = new CountedBridge();
-                        Pipe<Buffer> pipe = subscriber.pipe();
-                        publisher.subscribe(subscriber);
-                        piped = pipe.to(to);
-                        from.pipe().endOnComplete(false).to(publisher).onSuccess(ignored -> endWhenSent(publisher));
-                    }
-                    return piped.eventually(() -> from.close());
-                }));
+        Future<Void> copied = openForReading(source)
+                .compose(from -> vertx.fileSystem()
+                        .open(target.toString(), WRITE)
+                        .compose(to -> {
+                            Future<Void> piped;
+                            if (nativePipe) {
+                                piped = from.pipeTo(to);
+                            } else {
+                                ReactiveWriteStream<Buffer> publisher = ReactiveWriteStream.writeStream(vertx);
+                                CountedBridge subscriber = new CountedBridge();
+                                Pipe<Buffer> pipe = subscriber.pipe();
+                                publisher.subscribe(subscriber);
+                                piped = pipe.to(to);
+                                from.pipe()
+                                        .endOnComplete(false)
+                                        .to(publisher)
+                                        .onSuccess(ignored -> endWhenSent(publisher));
+                            }
+                            return piped.eventually(() -> from.close());
+                        }));
         return copied.toCompletionStage().toCompletableFuture();
     }
 

@@ -28,7 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AdaptiveWindowResponseTest {
 
     private static final AdaptiveDemand PAPER_CONSTANTS = Demand.adaptive()
-            .withShift(1, 1, 1).withAmount(16, 4, 1024).withShift(1, 1, 3).withFactors(2, 2)
+            .withShift(1, 1, 1)
+            .withAmount(16, 4, 1024)
+            .withShift(1, 1, 3)
+            .withFactors(2, 2)
             .withMinBatchBytes(64 * 1024);
 
     @ParameterizedTest
@@ -42,8 +45,14 @@ class AdaptiveWindowResponseTest {
     void recommendedWindowShrinksAndGrowsBackWhereTheByteCapLeavesRoom(int itemBytes) {
         // 8 MiB = 128 items of 64 KiB: room above the 256 KiB floor (4 items, minAmount 16)
         Scenario crossing = Scenario.crossingSink(itemBytes, 1.0);
-        Scenario scenario = new Scenario(crossing.name(), crossing.producer(), crossing.sink(), itemBytes,
-                crossing.durationNanos(), crossing.emission(), 8L * 1024 * 1024);
+        Scenario scenario = new Scenario(
+                crossing.name(),
+                crossing.producer(),
+                crossing.sink(),
+                itemBytes,
+                crossing.durationNanos(),
+                crossing.emission(),
+                8L * 1024 * 1024);
         List<WindowResponse.Switch> switches = switches(scenario, StrategyCase.recommendedAdaptive());
         assertShrinks(switches);
         assertGrows(switches);
@@ -55,8 +64,8 @@ class AdaptiveWindowResponseTest {
         // 1 MiB / 64 KiB = 16 items = the recommended minAmount: the cap, not the window, bounds
         // the write, and the window must not report more than the writer can hold.
         Scenario scenario = Scenario.crossingSink(itemBytes, 1.0);
-        RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", StrategyCase.recommendedAdaptive()),
-                TestCosts.TYPICAL, 7);
+        RunResult run = DemandSimulation.run(
+                scenario, new StrategyCase("adaptive", StrategyCase.recommendedAdaptive()), TestCosts.TYPICAL, 7);
         assertFalse(run.series().isEmpty());
         for (RunResult.Sample sample : run.series()) {
             assertTrue(sample.windowItems() <= 17, "window " + sample.windowItems() + " beyond the cap's 16 + shift");
@@ -85,7 +94,8 @@ class AdaptiveWindowResponseTest {
         for (WindowResponse.Switch s : switches) {
             if (!s.toSlower()) {
                 assertTrue(s.reactionNanos() >= 0, "the window reacted to " + s);
-                assertTrue(s.reactionNanos() < Scenario.SINK_PERIOD_MILLIS * 1_000_000L,
+                assertTrue(
+                        s.reactionNanos() < Scenario.SINK_PERIOD_MILLIS * 1_000_000L,
                         "grew back within the fast phase: " + s);
                 assertTrue(s.windowAfter() > s.windowBefore(), s.toString());
             }
@@ -97,8 +107,7 @@ class AdaptiveWindowResponseTest {
     }
 
     private static List<WindowResponse.Switch> switches(Scenario scenario, AdaptiveDemand strategy) {
-        RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", strategy),
-                TestCosts.TYPICAL, 7);
+        RunResult run = DemandSimulation.run(scenario, new StrategyCase("adaptive", strategy), TestCosts.TYPICAL, 7);
         List<WindowResponse.Switch> switches = WindowResponse.switches(scenario, run);
         assertFalse(switches.isEmpty());
         return switches;

@@ -36,7 +36,10 @@ class ChartWriterTest {
     @Test
     void drawsARunWithoutSamples() throws Exception {
         Path png = dir.resolve("empty.png");
-        ChartWriter.write(png, "model: nothing", Scenario.variableSink(1024, 0.03),
+        ChartWriter.write(
+                png,
+                "model: nothing",
+                Scenario.variableSink(1024, 0.03),
                 List.of(new RunResult("s", "adaptive", 1_000_000_000L, 0, 0, 0, 0, List.of())));
         assertEquals(ChartWriter.PANEL_HEIGHT, read(png).getHeight());
     }
@@ -44,10 +47,10 @@ class ChartWriterTest {
     private static RunResult run(String strategy, long window) {
         List<RunResult.Sample> samples = new ArrayList<>();
         for (int i = 0; i <= 100; i++) {
-            samples.add(new RunResult.Sample(i * 40_000_000L, (i % 20) * 64 * 1024L, window, Math.min(window, i % 7),
-                    i * 1024 * 1024L));
+            samples.add(new RunResult.Sample(
+                    i * 40_000_000L, (i % 20) * 64 * 1024L, window, Math.min(window, i % 7), i * 1024 * 1024L));
         }
-        return new RunResult("variable-sink-64k", strategy, 4_000_000_000L, 100 * 1024 * 1024L, 19 * 64 * 1024L, 6,
-                300, samples);
+        return new RunResult(
+                "variable-sink-64k", strategy, 4_000_000_000L, 100 * 1024 * 1024L, 19 * 64 * 1024L, 6, 300, samples);
     }
 }

@@ -22,7 +22,7 @@ class DemandDriftTest {
         List<Long> outstandingAfterRefill = new ArrayList<>();
         for (int i = 0; i < 98 * 50; i++) {
             write.receive();
-            write.writeOne();                                 // a fast channel: the queue stays empty
+            write.writeOne(); // a fast channel: the queue stays empty
             if (write.ask() > 0) {
                 outstandingAfterRefill.add(write.outstandingItems());
             }
@@ -51,14 +51,17 @@ class DemandDriftTest {
 
     @Test
     void oursHoldsAtMostItsWindowWhateverTheChannelDoes() {
-        for (DemandStrategy strategy : List.of(Demand.adaptive(), Demand.fixed(100, 2), Demand.oneByOne(),
+        for (DemandStrategy strategy : List.of(
+                Demand.adaptive(),
+                Demand.fixed(100, 2),
+                Demand.oneByOne(),
                 Demand.adaptive().withShift(2, 1, 3).withFactors(4, 4).withMinBatchBytes(0))) {
             ScriptedWrite write = new ScriptedWrite(strategy);
             write.ask();
             long largestWindow = write.controller().windowItems();
             long refills = 0;
             for (int step = 0; step < 200_000; step++) {
-                boolean slowPhase = (step / 20_000) % 2 == 1;   // alternate a fast and a slow channel
+                boolean slowPhase = (step / 20_000) % 2 == 1; // alternate a fast and a slow channel
                 if (write.outstandingItems() > 0) {
                     write.receive();
                 }
@@ -72,10 +75,12 @@ class DemandDriftTest {
                 }
                 long window = write.controller().windowItems();
                 largestWindow = Math.max(largestWindow, window);
-                if (requested > 0) {                              // W3: a request keeps held within the window
+                if (requested > 0) { // W3: a request keeps held within the window
                     refills++;
-                    assertTrue(write.held() <= window, strategy + " holds " + write.held() + " > window " + window
-                            + " after a request at step " + step + " (" + write.controller().describe() + ")");
+                    assertTrue(
+                            write.held() <= window,
+                            strategy + " holds " + write.held() + " > window " + window + " after a request at step "
+                                    + step + " (" + write.controller().describe() + ")");
                 }
                 assertTrue(write.held() <= largestWindow, strategy + " holds " + write.held() + " at step " + step);
             }
@@ -98,11 +103,11 @@ class DemandDriftTest {
 
     @Test
     void literalRuleRefusesBoundsItCannotKeep() {
-        IllegalArgumentException amount = assertThrows(IllegalArgumentException.class,
-                () -> new PaperLiteralDemand(2, 3, 100, 1, 1, 1));
+        IllegalArgumentException amount =
+                assertThrows(IllegalArgumentException.class, () -> new PaperLiteralDemand(2, 3, 100, 1, 1, 1));
         assertTrue(amount.getMessage().contains("amount must satisfy"), amount.getMessage());
-        IllegalArgumentException shift = assertThrows(IllegalArgumentException.class,
-                () -> new PaperLiteralDemand(3, 3, 3, 3, 1, 3));
+        IllegalArgumentException shift =
+                assertThrows(IllegalArgumentException.class, () -> new PaperLiteralDemand(3, 3, 3, 3, 1, 3));
         assertTrue(shift.getMessage().contains("initial < amount"), shift.getMessage());
     }
 }

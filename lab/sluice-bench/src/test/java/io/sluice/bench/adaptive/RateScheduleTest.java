@@ -2,7 +2,6 @@ package io.sluice.bench.adaptive;
 
 import org.junit.jupiter.api.Test;
 
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -43,7 +42,6 @@ class RateScheduleTest {
 
     @Test
     void rejectsAScheduleStalledForever() {
-        assertThrows(IllegalArgumentException.class,
-                () -> RateSchedule.stepsMiBps(0, 0, 1000));
+        assertThrows(IllegalArgumentException.class, () -> RateSchedule.stepsMiBps(0, 0, 1000));
     }
 }

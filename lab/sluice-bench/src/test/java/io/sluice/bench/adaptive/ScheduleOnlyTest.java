@@ -11,8 +11,10 @@ class ScheduleOnlyTest {
 
     @Test
     void constantEndsMoveAtTheSlowerRate() {
-        assertEquals(40 * MIB * 3, ScheduleOnly.bytes(RateSchedule.constantMiBps(40),
-                RateSchedule.constantMiBps(1000), 3 * S), 1);
+        assertEquals(
+                40 * MIB * 3,
+                ScheduleOnly.bytes(RateSchedule.constantMiBps(40), RateSchedule.constantMiBps(1000), 3 * S),
+                1);
         assertEquals(40.0, ScheduleOnly.mibPerSecond(Scenario.slowProducer(1024, 1.0)), 1e-9);
     }
 
@@ -23,8 +25,10 @@ class ScheduleOnlyTest {
         // variable-sink: producer 300 never the slower end: 200·2 + 20·2 + 200·2 in 6 s
         assertEquals(140.0, ScheduleOnly.mibPerSecond(Scenario.variableSink(1024, 1.0)), 1e-9);
         // a run that ends inside a phase counts only its part: 1 s of 200, then 0.5 s of 20
-        assertEquals(200 * MIB + 10 * MIB, ScheduleOnly.bytes(RateSchedule.constantMiBps(300),
-                RateSchedule.stepsMiBps(200, 20, 1000), 3 * S / 2), 1);
+        assertEquals(
+                200 * MIB + 10 * MIB,
+                ScheduleOnly.bytes(RateSchedule.constantMiBps(300), RateSchedule.stepsMiBps(200, 20, 1000), 3 * S / 2),
+                1);
     }
 
     @Test
@@ -39,8 +43,14 @@ class ScheduleOnlyTest {
     @Test
     void familiesAreNamesWithoutTheItemSize() {
         assertEquals("variable-sink", Scenario.family("variable-sink-64k"));
-        assertEquals("both-variable", Scenario.family(Scenario.bothVariable(1024, 1.0).name()));
-        assertEquals("crossing-sink", Scenario.family(Scenario.crossingSink(1000, 1.0).name()));
-        assertEquals("slow-producer", Scenario.family(Scenario.slowProducer(1024, 1.0).name()));
+        assertEquals(
+                "both-variable",
+                Scenario.family(Scenario.bothVariable(1024, 1.0).name()));
+        assertEquals(
+                "crossing-sink",
+                Scenario.family(Scenario.crossingSink(1000, 1.0).name()));
+        assertEquals(
+                "slow-producer",
+                Scenario.family(Scenario.slowProducer(1024, 1.0).name()));
     }
 }

@@ -24,7 +24,8 @@ final class ScriptedWrite {
     long ask() {
         long n = controller().nextRequest(ledger);
         if (n < 0) {
-            throw new AssertionError("negative request " + n + " from " + controller().describe());
+            throw new AssertionError(
+                    "negative request " + n + " from " + controller().describe());
         }
         if (n > 0) {
             ledger.requested(n);
@@ -35,7 +36,8 @@ final class ScriptedWrite {
     /** One item arrives (it must have been requested). */
     void receive() {
         if (!ledger.mayReceive()) {
-            throw new AssertionError("§1.1: nothing outstanding to receive; " + controller().describe());
+            throw new AssertionError(
+                    "§1.1: nothing outstanding to receive; " + controller().describe());
         }
         ledger.receive(ITEM_BYTES);
     }

@@ -8,6 +8,5 @@ final class TestCosts {
     /** No overhead at all: the ideal pipeline, for tests of the rules alone. */
     static final ModelCosts FREE = new ModelCosts(0, 0, 0, 0, 0, 0, 0);
 
-    private TestCosts() {
-    }
+    private TestCosts() {}
 }

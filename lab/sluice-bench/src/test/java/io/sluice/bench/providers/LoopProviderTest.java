@@ -31,8 +31,8 @@ class LoopProviderTest {
     /** The staging loops: on a per-thread reused buffer, and on a pooled one. */
     private static final List<String> STAGED = List.of("loop-reused-staged-256k", "loop-staged-256k");
     /** The direct-buffer read and copy loops: on per-thread reused buffers, and on pooled ones. */
-    private static final List<String> DIRECT = List.of("loop-reused-direct-64k", "loop-reused-direct-256k",
-            "loop-direct-64k", "loop-direct-256k");
+    private static final List<String> DIRECT =
+            List.of("loop-reused-direct-64k", "loop-reused-direct-256k", "loop-direct-64k", "loop-direct-256k");
 
     @TempDir
     Path dir;
@@ -45,7 +45,8 @@ class LoopProviderTest {
                 for (long size : List.of(KIB, 255 * KIB, 256 * KIB, 257 * KIB, 3 * 1024 * KIB + 5 * KIB)) {
                     for (boolean sync : List.of(false, true)) {
                         Path target = dir.resolve(name + "-" + size + "-" + sync);
-                        Object written = loop.write(target, Payload.chunks(size), sync).get(30, TimeUnit.SECONDS);
+                        Object written =
+                                loop.write(target, Payload.chunks(size), sync).get(30, TimeUnit.SECONDS);
                         assertEquals(size, written, name);
                         assertNull(Payload.verify(target, size), name + ", size " + size + ", sync " + sync);
                     }
@@ -59,14 +60,16 @@ class LoopProviderTest {
         long size = 1024 * KIB + 3 * KIB;
         for (String name : STAGED) {
             try (Provider loop = Providers.create(name)) {
-                for (int round = 0; round < 3; round++) {   // later rounds reuse the buffers of the first
+                for (int round = 0; round < 3; round++) { // later rounds reuse the buffers of the first
                     List<CompletableFuture<?>> writes = new ArrayList<>();
                     for (int i = 0; i < 8; i++) {
                         writes.add(loop.write(dir.resolve(name + round + "-" + i), Payload.chunks(size), false));
                     }
-                    CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                    CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                            .get(60, TimeUnit.SECONDS);
                     for (int i = 0; i < 8; i++) {
-                        assertNull(Payload.verify(dir.resolve(name + round + "-" + i), size),
+                        assertNull(
+                                Payload.verify(dir.resolve(name + round + "-" + i), size),
                                 name + ", round " + round + ", write " + i);
                     }
                 }
@@ -79,7 +82,9 @@ class LoopProviderTest {
         Class<?> staging = Class.forName("io.sluice.internal.write.StagingBuffers");
         Field bytes = staging.getDeclaredField("STAGING_BYTES");
         bytes.setAccessible(true);
-        assertEquals(bytes.getInt(null), LoopProvider.STAGING_BYTES,
+        assertEquals(
+                bytes.getInt(null),
+                LoopProvider.STAGING_BYTES,
                 "the staged loops claim sluice's staging size; rename them if core's changes");
     }
 
@@ -115,7 +120,7 @@ class LoopProviderTest {
         Payload.createFile(source, size);
         for (String name : DIRECT) {
             try (Provider loop = Providers.create(name)) {
-                for (int round = 0; round < 3; round++) {   // later rounds read into the first's buffers
+                for (int round = 0; round < 3; round++) { // later rounds read into the first's buffers
                     List<CompletableFuture<?>> reads = new ArrayList<>();
                     for (int i = 0; i < 6; i++) {
                         reads.add(loop.read(source, size));
@@ -127,7 +132,8 @@ class LoopProviderTest {
                     for (int i = 0; i < 4; i++) {
                         copies.add(loop.copy(source, dir.resolve(name + "-copy-" + i)));
                     }
-                    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+                    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new))
+                            .get(30, TimeUnit.SECONDS);
                     for (int i = 0; i < 4; i++) {
                         assertNull(Payload.verify(dir.resolve(name + "-copy-" + i), size), name);
                     }
@@ -152,20 +158,24 @@ class LoopProviderTest {
     void reusedBufferLoopsAllocateAtMostOneBufferPerThreadHoweverManyOperationsRunAtOnce() throws Exception {
         Path source = dir.resolve("small");
         Payload.createFile(source, KIB);
-        int parallelism = 100;      // far more operations at once than threads are idle at first
+        int parallelism = 100; // far more operations at once than threads are idle at first
         int rounds = 4;
         for (String name : List.of("loop-reused-direct-64k", "loop-reused-direct-256k", "loop-reused-staged-256k")) {
             try (LoopProvider loop = (LoopProvider) Providers.create(name)) {
                 for (int round = 0; round < rounds; round++) {
                     List<CompletableFuture<?>> operations = new ArrayList<>();
                     for (int i = 0; i < parallelism; i++) {
-                        operations.add(loop.supports(Op.READ) ? loop.read(source, KIB)
-                                : loop.write(dir.resolve(name + "-" + i), 1, false));
+                        operations.add(
+                                loop.supports(Op.READ)
+                                        ? loop.read(source, KIB)
+                                        : loop.write(dir.resolve(name + "-" + i), 1, false));
                     }
-                    CompletableFuture.allOf(operations.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                    CompletableFuture.allOf(operations.toArray(CompletableFuture[]::new))
+                            .get(60, TimeUnit.SECONDS);
                 }
                 assertTrue(loop.reusedBuffersAllocated() > 0, name);
-                assertTrue(loop.reusedBuffersAllocated() <= loop.threadsStarted(),
+                assertTrue(
+                        loop.reusedBuffersAllocated() <= loop.threadsStarted(),
                         name + ": " + loop.reusedBuffersAllocated() + " buffers for " + loop.threadsStarted()
                                 + " threads and " + rounds * parallelism + " operations");
                 assertEquals(0, loop.pooledBuffersAllocated(), name);
@@ -179,8 +189,9 @@ class LoopProviderTest {
         Payload.createFile(source, KIB);
         for (String name : List.of("loop-direct-64k", "loop-direct-256k", "loop-staged-256k")) {
             try (LoopProvider loop = (LoopProvider) Providers.create(name)) {
-                for (int operation = 0; operation < 5; operation++) {   // one at a time: each gives its buffer back
-                    CompletableFuture<?> done = loop.supports(Op.READ) ? loop.read(source, KIB)
+                for (int operation = 0; operation < 5; operation++) { // one at a time: each gives its buffer back
+                    CompletableFuture<?> done = loop.supports(Op.READ)
+                            ? loop.read(source, KIB)
                             : loop.write(dir.resolve(name + "-" + operation), 1, false);
                     done.get(30, TimeUnit.SECONDS);
                 }
@@ -212,7 +223,7 @@ class LoopProviderTest {
                 Path source = dir.resolve("transfer-source-" + size);
                 Files.write(source, bytes(size));
                 Path target = dir.resolve("transfer-target-" + size);
-                Files.write(target, bytes(size + 4096));   // a longer file there already: truncated first
+                Files.write(target, bytes(size + 4096)); // a longer file there already: truncated first
                 assertEquals(size, loop.copy(source, target).get(30, TimeUnit.SECONDS), "size " + size);
                 assertEquals(-1, Files.mismatch(source, target), "size " + size);
             }

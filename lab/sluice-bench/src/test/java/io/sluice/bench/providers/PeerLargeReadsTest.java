@@ -25,12 +25,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PeerLargeReadsTest {
 
-    private static final long SIZE = 1024 * 1024 + 5 * 1024;  // not a multiple of either chunk size
+    private static final long SIZE = 1024 * 1024 + 5 * 1024; // not a multiple of either chunk size
     private static final int DEFAULT_CHUNK = 8 * 1024;
     private static final int LARGE_CHUNK = 64 * 1024;
 
     @TempDir
     Path dir;
+
     private Path source;
 
     @BeforeEach
@@ -42,7 +43,8 @@ class PeerLargeReadsTest {
     /** Reads the source with provider {@code name}, returning the largest chunk it delivered after checking the total. */
     private int largestChunk(String name) throws Exception {
         try (Provider provider = Providers.create(name)) {
-            ReadCheck.Delivered delivered = (ReadCheck.Delivered) provider.read(source, SIZE).get(30, TimeUnit.SECONDS);
+            ReadCheck.Delivered delivered =
+                    (ReadCheck.Delivered) provider.read(source, SIZE).get(30, TimeUnit.SECONDS);
             assertEquals(SIZE, delivered.bytes());
             return delivered.largestChunkBytes();
         }
@@ -99,7 +101,8 @@ class PeerLargeReadsTest {
                         targets.add(dir.resolve(name + "-" + round + "-" + i));
                         copies.add(vertx.start(Op.COPY, source, targets.get(i), SIZE));
                     }
-                    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                    CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new))
+                            .get(60, TimeUnit.SECONDS);
                     for (Path target : targets) {
                         assertNull(Payload.verify(target, SIZE), name + " round " + round);
                     }

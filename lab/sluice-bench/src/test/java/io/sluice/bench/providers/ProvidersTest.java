@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The provider lists and the baseline marks the report goes by. */
 class ProvidersTest {
 
-    private static final List<String> LARGE_READ_PEERS = List.of("rio-64k", "vertx-64k", "vertx-pipe-64k",
-            "spring-64k");
+    private static final List<String> LARGE_READ_PEERS =
+            List.of("rio-64k", "vertx-64k", "vertx-pipe-64k", "spring-64k");
 
     private static Set<String> everyListedName() {
         Set<String> names = new LinkedHashSet<>(Providers.comparison());
@@ -41,9 +41,15 @@ class ProvidersTest {
                 assertEquals(provider instanceof LoopProvider, Providers.isBaseline(name), name);
             }
         }
-        for (String loop : List.of("loop-staged-256k", "vt-loop-staged-256k", "loop-direct-64k",
-                "loop-reused-staged-256k", "vt-loop-reused-staged-256k", "loop-reused-direct-64k",
-                "loop-reused-direct-256k", "loop-transfer")) {
+        for (String loop : List.of(
+                "loop-staged-256k",
+                "vt-loop-staged-256k",
+                "loop-direct-64k",
+                "loop-reused-staged-256k",
+                "vt-loop-reused-staged-256k",
+                "loop-reused-direct-64k",
+                "loop-reused-direct-256k",
+                "loop-transfer")) {
             assertTrue(Providers.isBaseline(loop), loop);
         }
         for (String peer : LARGE_READ_PEERS) {
@@ -64,9 +70,19 @@ class ProvidersTest {
         expectedQuick.removeAll(List.of("vt-loop-reused-staged-256k", "vt-loop-staged-256k"));
         assertEquals(expectedQuick, quick, "quick is the comparison without the 64 KiB peer rows");
         for (List<String> list : List.of(Providers.comparison(), quick)) {
-            assertTrue(list.containsAll(List.of("loop-reused-staged-256k", "loop-staged-256k", "loop-gather",
-                    "loop-reused-direct-64k", "loop-direct-64k", "loop", "loop-fresh-64k", "loop-transfer", "rio",
-                    "vertx", "vertx-pipe", "spring")));
+            assertTrue(list.containsAll(List.of(
+                    "loop-reused-staged-256k",
+                    "loop-staged-256k",
+                    "loop-gather",
+                    "loop-reused-direct-64k",
+                    "loop-direct-64k",
+                    "loop",
+                    "loop-fresh-64k",
+                    "loop-transfer",
+                    "rio",
+                    "vertx",
+                    "vertx-pipe",
+                    "spring")));
         }
     }
 
@@ -83,7 +99,8 @@ class ProvidersTest {
             if (ops.contains(Op.READ)) {
                 assertTrue(providers.contains("loop-reused-direct-64k"), name);
                 assertTrue(providers.contains("loop-direct-64k"), name + " keeps the pooled direct loop");
-                assertTrue(providers.indexOf("loop-reused-direct-64k") < providers.indexOf("loop-direct-64k"),
+                assertTrue(
+                        providers.indexOf("loop-reused-direct-64k") < providers.indexOf("loop-direct-64k"),
                         name + ": the pooled loop is the secondary row");
             }
             if (ops.contains(Op.COPY)) {
@@ -100,15 +117,24 @@ class ProvidersTest {
         for (Op op : List.of(Op.WRITE, Op.READ, Op.COPY)) {
             for (String size : List.of("1K", "64K")) {
                 for (int parallelism : List.of(1, 100, 1000)) {
-                    assertTrue(profile.cells().contains(Cell.parse(op + ":" + size + ":" + parallelism)),
+                    assertTrue(
+                            profile.cells().contains(Cell.parse(op + ":" + size + ":" + parallelism)),
                             op + " " + size + " x" + parallelism);
                 }
             }
         }
         assertEquals(64 * 1024, Cell.parse("READ:64K:1").sizeBytes());
         assertEquals("read 64 KiB x1000", Cell.parse("READ:64K:1000").label());
-        assertTrue(profile.providers().containsAll(List.of("sluice", "sluice-lent", "loop", "loop-reused-staged-256k",
-                "loop-reused-direct-64k", "loop-transfer")), profile.providers().toString());
+        assertTrue(
+                profile.providers()
+                        .containsAll(List.of(
+                                "sluice",
+                                "sluice-lent",
+                                "loop",
+                                "loop-reused-staged-256k",
+                                "loop-reused-direct-64k",
+                                "loop-transfer")),
+                profile.providers().toString());
         assertTrue(profile.forks() * profile.measuredRounds() >= Row.MIN_SAMPLES);
         for (String name : profile.providers()) {
             try (Provider provider = Providers.create(name)) {

@@ -33,8 +33,10 @@ class ReusedBuffersTest {
 
         ExecutorService other = Executors.newSingleThreadExecutor();
         try {
-            ByteBuffer elsewhere = CompletableFuture.supplyAsync(buffers::take, other).get(10, TimeUnit.SECONDS);
-            ByteBuffer elsewhereAgain = CompletableFuture.supplyAsync(buffers::take, other).get(10, TimeUnit.SECONDS);
+            ByteBuffer elsewhere =
+                    CompletableFuture.supplyAsync(buffers::take, other).get(10, TimeUnit.SECONDS);
+            ByteBuffer elsewhereAgain =
+                    CompletableFuture.supplyAsync(buffers::take, other).get(10, TimeUnit.SECONDS);
             assertNotSame(first, elsewhere, "another thread has a buffer of its own");
             assertSame(elsewhere, elsewhereAgain);
         } finally {
@@ -47,7 +49,7 @@ class ReusedBuffersTest {
     void betweenOperationsABufferGivenBackIsTakenAgainAndOnlyOverlappingOperationsAllocate() {
         ReusedBuffers buffers = ReusedBuffers.betweenOperations(4096);
         ByteBuffer first = buffers.take();
-        ByteBuffer overlapping = buffers.take();    // two operations in flight at once
+        ByteBuffer overlapping = buffers.take(); // two operations in flight at once
         assertNotSame(first, overlapping);
         buffers.giveBack(first);
         buffers.giveBack(overlapping);

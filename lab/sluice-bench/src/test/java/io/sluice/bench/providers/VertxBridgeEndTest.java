@@ -49,9 +49,9 @@ class VertxBridgeEndTest {
             });
             Subscription subscription = subscribed.get(10, TimeUnit.SECONDS);
             for (int i = 0; i < 3; i++) {
-                bridge.write(Buffer.buffer(new byte[] {(byte) i}));   // no demand yet: all three wait in the bridge
+                bridge.write(Buffer.buffer(new byte[] {(byte) i})); // no demand yet: all three wait in the bridge
             }
-            VertxProvider.endWhenSent(bridge);                        // the source is read out
+            VertxProvider.endWhenSent(bridge); // the source is read out
             subscription.request(3);
             completed.get(10, TimeUnit.SECONDS);
             assertEquals(List.of(0, 1, 2), received, "every buffer before onComplete");
@@ -72,39 +72,40 @@ class VertxBridgeEndTest {
             bridge.handler(buffer -> {
                 handled.add((int) buffer.getByte(0));
                 if (handled.size() == 1) {
-                    bridge.pause();                                  // the consumer is full after the first buffer
+                    bridge.pause(); // the consumer is full after the first buffer
                 }
             });
             CompletableFuture<Void> completionPassed = new CompletableFuture<>();
-            publisher.subscribe(new Subscriber<Buffer>() {           // the bridge, telling when onComplete went in
-                @Override
-                public void onSubscribe(Subscription subscription) {
-                    bridge.onSubscribe(subscription);
-                }
+            publisher.subscribe(
+                    new Subscriber<Buffer>() { // the bridge, telling when onComplete went in
+                        @Override
+                        public void onSubscribe(Subscription subscription) {
+                            bridge.onSubscribe(subscription);
+                        }
 
-                @Override
-                public void onNext(Buffer buffer) {
-                    bridge.onNext(buffer);
-                }
+                        @Override
+                        public void onNext(Buffer buffer) {
+                            bridge.onNext(buffer);
+                        }
 
-                @Override
-                public void onError(Throwable error) {
-                    bridge.onError(error);
-                }
+                        @Override
+                        public void onError(Throwable error) {
+                            bridge.onError(error);
+                        }
 
-                @Override
-                public void onComplete() {
-                    bridge.onComplete();
-                    completionPassed.complete(null);
-                }
-            });
+                        @Override
+                        public void onComplete() {
+                            bridge.onComplete();
+                            completionPassed.complete(null);
+                        }
+                    });
             for (int i = 0; i < 3; i++) {
                 publisher.write(Buffer.buffer(new byte[] {(byte) i}));
             }
             VertxProvider.endWhenSent(publisher);
             completionPassed.get(10, TimeUnit.SECONDS);
             assertFalse(ended.isDone(), "ended with " + handled + " handled, the rest still queued");
-            bridge.resume();                                         // the consumer has room again
+            bridge.resume(); // the consumer has room again
             assertEquals(List.of(0, 1, 2), ended.get(10, TimeUnit.SECONDS), "every buffer before the end");
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

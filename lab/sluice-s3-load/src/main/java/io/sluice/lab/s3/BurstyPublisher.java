@@ -34,13 +34,13 @@ final class BurstyPublisher implements Publisher<ByteBuffer> {
         emitter.setDaemon(true);
         return emitter;
     });
-    private final AtomicLong requested = new AtomicLong();     // any thread -> emitter
-    private volatile boolean cancelled;                        // any thread -> emitter
-    private Subscriber<? super ByteBuffer> downstream;         // emitter only, after subscribe
-    private long emittedBytes;                                 // emitter only
-    private int leftInBurst = BURST_ITEMS;                     // emitter only
-    private boolean pausing;                                   // emitter only
-    private boolean done;                                      // emitter only
+    private final AtomicLong requested = new AtomicLong(); // any thread -> emitter
+    private volatile boolean cancelled; // any thread -> emitter
+    private Subscriber<? super ByteBuffer> downstream; // emitter only, after subscribe
+    private long emittedBytes; // emitter only
+    private int leftInBurst = BURST_ITEMS; // emitter only
+    private boolean pausing; // emitter only
+    private boolean done; // emitter only
 
     BurstyPublisher(long totalBytes) {
         this.totalBytes = totalBytes;
@@ -65,12 +65,10 @@ final class BurstyPublisher implements Publisher<ByteBuffer> {
             if (downstream != null) {
                 subscriber.onSubscribe(new Subscription() {
                     @Override
-                    public void request(long n) {
-                    }
+                    public void request(long n) {}
 
                     @Override
-                    public void cancel() {
-                    }
+                    public void cancel() {}
                 });
                 subscriber.onError(new IllegalStateException("a bursty source has one subscriber"));
                 return;
@@ -81,10 +79,12 @@ final class BurstyPublisher implements Publisher<ByteBuffer> {
                 public void request(long n) {
                     if (n <= 0) {
                         cancelled = true;
-                        thread.execute(() -> fail(new IllegalArgumentException("§3.9: request must be positive, was " + n)));
+                        thread.execute(
+                                () -> fail(new IllegalArgumentException("§3.9: request must be positive, was " + n)));
                         return;
                     }
-                    requested.accumulateAndGet(n, (current, more) -> current + more < 0 ? Long.MAX_VALUE : current + more);
+                    requested.accumulateAndGet(
+                            n, (current, more) -> current + more < 0 ? Long.MAX_VALUE : current + more);
                     onEmitter(BurstyPublisher.this::emit);
                 }
 
@@ -108,17 +108,21 @@ final class BurstyPublisher implements Publisher<ByteBuffer> {
                 return;
             }
             int length = (int) Math.min(ITEM_BYTES, totalBytes - emittedBytes);
-            ByteBuffer item = ByteBuffer.allocate(length).put(PATTERN, 0, length).flip();
+            ByteBuffer item =
+                    ByteBuffer.allocate(length).put(PATTERN, 0, length).flip();
             emittedBytes += length;
             requested.decrementAndGet();
             downstream.onNext(item);
             if (--leftInBurst == 0 && emittedBytes < totalBytes) {
                 pausing = true;
-                thread.schedule(() -> {
-                    pausing = false;
-                    leftInBurst = BURST_ITEMS;
-                    emit();
-                }, PAUSE_MILLIS, TimeUnit.MILLISECONDS);
+                thread.schedule(
+                        () -> {
+                            pausing = false;
+                            leftInBurst = BURST_ITEMS;
+                            emit();
+                        },
+                        PAUSE_MILLIS,
+                        TimeUnit.MILLISECONDS);
             }
         }
     }

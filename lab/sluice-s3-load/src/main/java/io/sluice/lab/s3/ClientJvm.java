@@ -21,8 +21,12 @@ final class ClientJvm implements AutoCloseable {
 
     /** Starts a client with {@code jvmOptions} (such as {@code -Xmx1g}) and {@link ClientMain}'s {@code args}. */
     static ClientJvm start(List<String> jvmOptions, List<String> args) throws IOException {
-        return new ClientJvm(ChildJvm.main("S3 client", ClientMain.class.getName()).exitOnOutOfMemory()
-                .options(jvmOptions).args(args).stopsAtEndOfInput(Duration.ofSeconds(30)).start());
+        return new ClientJvm(ChildJvm.main("S3 client", ClientMain.class.getName())
+                .exitOnOutOfMemory()
+                .options(jvmOptions)
+                .args(args)
+                .stopsAtEndOfInput(Duration.ofSeconds(30))
+                .start());
     }
 
     /** Waits until the client's warm-up is done. */

@@ -33,15 +33,14 @@ public final class ClientMain {
     /** The most a warm-up moves per client. */
     static final long WARM_BYTES_AT_MOST = 32L << 20;
 
-    private ClientMain() {
-    }
+    private ClientMain() {}
 
     public static void main(String[] args) {
         PrintStream out = System.out;
         try {
             Map<String, String> options = Options.parse(args, Map.of());
-            Transfer transfer = Transfer.byLabel(options.get("transfer")).orElseThrow(
-                    () -> new IllegalArgumentException("no transfer " + options.get("transfer")));
+            Transfer transfer = Transfer.byLabel(options.get("transfer"))
+                    .orElseThrow(() -> new IllegalArgumentException("no transfer " + options.get("transfer")));
             S3Endpoint endpoint = new S3Endpoint(URI.create(options.get("endpoint")), options.get("bucket"));
             long size = Long.parseLong(options.get("size"));
             int clients = Integer.parseInt(options.get("clients"));
@@ -49,8 +48,15 @@ public final class ClientMain {
             String prefix = options.get("key");
             try (TransferRun run = new TransferRun(transfer, endpoint)) {
                 long warmSize = Math.min(size, WARM_BYTES_AT_MOST);
-                List<TransferRun.Job> warm = jobs(transfer, clients, prefix + "-warm", options.get("warm-key"),
-                        pathOrNull(options.get("warm-source")), work, "warm", warmSize);
+                List<TransferRun.Job> warm = jobs(
+                        transfer,
+                        clients,
+                        prefix + "-warm",
+                        options.get("warm-key"),
+                        pathOrNull(options.get("warm-source")),
+                        work,
+                        "warm",
+                        warmSize);
                 together(run, warm, null);
                 cleanUp(transfer, endpoint, warm);
                 long idleHeap = MemoryProbe.idleHeapBytes();
@@ -61,8 +67,8 @@ public final class ClientMain {
                 if (!"GO".equals(go)) {
                     throw new IllegalStateException("expected GO, got " + go);
                 }
-                List<TransferRun.Job> recorded = jobs(transfer, clients, prefix, null,
-                        pathOrNull(options.get("source")), work, "recorded", size);
+                List<TransferRun.Job> recorded = jobs(
+                        transfer, clients, prefix, null, pathOrNull(options.get("source")), work, "recorded", size);
                 var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
                 long cpuBefore = os.getProcessCpuTime();
                 long began = System.nanoTime();
@@ -79,8 +85,17 @@ public final class ClientMain {
                 for (int i = 0; i < recorded.size(); i++) {
                     run.verify(recorded.get(i), eTags.get(i), options.get("md5"));
                 }
-                out.println(new ClientResult(seconds, cpuSeconds, peaks.heapBytes(), peaks.liveHeapBytes(), idleHeap,
-                        peaks.directBytes(), peaks.directJdkBytes(), peaks.directNettyBytes(), run.boundBytes() * clients).line());
+                out.println(new ClientResult(
+                                seconds,
+                                cpuSeconds,
+                                peaks.heapBytes(),
+                                peaks.liveHeapBytes(),
+                                idleHeap,
+                                peaks.directBytes(),
+                                peaks.directJdkBytes(),
+                                peaks.directNettyBytes(),
+                                run.boundBytes() * clients)
+                        .line());
                 out.flush();
                 while (in.read() >= 0) {
                     // the harness closes stdin once it has read the result
@@ -89,7 +104,8 @@ public final class ClientMain {
             System.exit(0);
         } catch (Throwable failure) {
             Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+                    ? failure.getCause()
+                    : failure;
             out.println((cause instanceof TransferRun.WrongBytes ? "WRONG " + cause.getMessage() : "FAILED " + cause)
                     .replace('\n', ' '));
             out.flush();
@@ -99,16 +115,27 @@ public final class ClientMain {
     }
 
     /** Client {@code i}'s job: an upload reads {@code source} into {@code prefix-i}; a download reads {@code key-i} (or {@code fixedKey}) into a file of its own. */
-    private static List<TransferRun.Job> jobs(Transfer transfer, int clients, String prefix, String fixedKey, Path source,
-                                              Path work, String tag, long size) {
+    private static List<TransferRun.Job> jobs(
+            Transfer transfer,
+            int clients,
+            String prefix,
+            String fixedKey,
+            Path source,
+            Path work,
+            String tag,
+            long size) {
         List<TransferRun.Job> jobs = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            jobs.add(switch (transfer.direction) {
-                case UPLOAD -> new TransferRun.Job(prefix + "-" + i, source, size);
-                case STREAM -> new TransferRun.Job(prefix + "-" + i, null, size);
-                case DOWNLOAD -> new TransferRun.Job(fixedKey != null ? fixedKey : prefix + "-" + i,
-                        work.resolve("client-" + tag + "-" + i), size);
-            });
+            jobs.add(
+                    switch (transfer.direction) {
+                        case UPLOAD -> new TransferRun.Job(prefix + "-" + i, source, size);
+                        case STREAM -> new TransferRun.Job(prefix + "-" + i, null, size);
+                        case DOWNLOAD ->
+                            new TransferRun.Job(
+                                    fixedKey != null ? fixedKey : prefix + "-" + i,
+                                    work.resolve("client-" + tag + "-" + i),
+                                    size);
+                    });
         }
         return jobs;
     }
@@ -135,7 +162,9 @@ public final class ClientMain {
         try (var client = endpoint.plainClient()) {
             for (TransferRun.Job job : jobs) {
                 if (transfer.direction.stores()) {
-                    client.deleteObject(request -> request.bucket(endpoint.bucket()).key(job.key())).join();
+                    client.deleteObject(
+                                    request -> request.bucket(endpoint.bucket()).key(job.key()))
+                            .join();
                 } else {
                     Files.deleteIfExists(job.file());
                 }

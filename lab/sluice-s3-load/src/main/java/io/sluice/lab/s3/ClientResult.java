@@ -10,15 +10,33 @@ import java.util.TreeMap;
  * that time, the peaks of {@link MemoryProbe}, the heap after a full collection just before
  * ({@code idle}), and sluice's stated bound for all its clients (-1 if the transfer states none).
  */
-record ClientResult(double seconds, double cpuSeconds, long peakHeapBytes, long peakLiveHeapBytes, long idleHeapBytes,
-                    long peakDirectBytes, long peakDirectJdkBytes, long peakDirectNettyBytes, long boundBytes) {
+record ClientResult(
+        double seconds,
+        double cpuSeconds,
+        long peakHeapBytes,
+        long peakLiveHeapBytes,
+        long idleHeapBytes,
+        long peakDirectBytes,
+        long peakDirectJdkBytes,
+        long peakDirectNettyBytes,
+        long boundBytes) {
 
     static final String PREFIX = "RESULT ";
 
     String line() {
-        return String.format(Locale.ROOT, PREFIX + "seconds=%.6f cpu_s=%.3f peak_heap=%d peak_live_heap=%d idle_heap=%d "
-                        + "peak_direct=%d peak_direct_jdk=%d peak_direct_netty=%d bound=%d", seconds, cpuSeconds, peakHeapBytes,
-                peakLiveHeapBytes, idleHeapBytes, peakDirectBytes, peakDirectJdkBytes, peakDirectNettyBytes, boundBytes);
+        return String.format(
+                Locale.ROOT,
+                PREFIX + "seconds=%.6f cpu_s=%.3f peak_heap=%d peak_live_heap=%d idle_heap=%d "
+                        + "peak_direct=%d peak_direct_jdk=%d peak_direct_netty=%d bound=%d",
+                seconds,
+                cpuSeconds,
+                peakHeapBytes,
+                peakLiveHeapBytes,
+                idleHeapBytes,
+                peakDirectBytes,
+                peakDirectJdkBytes,
+                peakDirectNettyBytes,
+                boundBytes);
     }
 
     /**
@@ -39,10 +57,15 @@ record ClientResult(double seconds, double cpuSeconds, long peakHeapBytes, long 
             figures.put(pair.substring(0, equals), pair.substring(equals + 1));
         }
         try {
-            return new ClientResult(Double.parseDouble(figures.get("seconds")), Double.parseDouble(figures.get("cpu_s")),
-                    Long.parseLong(figures.get("peak_heap")), Long.parseLong(figures.get("peak_live_heap")),
-                    Long.parseLong(figures.get("idle_heap")), Long.parseLong(figures.get("peak_direct")),
-                    Long.parseLong(figures.get("peak_direct_jdk")), Long.parseLong(figures.get("peak_direct_netty")),
+            return new ClientResult(
+                    Double.parseDouble(figures.get("seconds")),
+                    Double.parseDouble(figures.get("cpu_s")),
+                    Long.parseLong(figures.get("peak_heap")),
+                    Long.parseLong(figures.get("peak_live_heap")),
+                    Long.parseLong(figures.get("idle_heap")),
+                    Long.parseLong(figures.get("peak_direct")),
+                    Long.parseLong(figures.get("peak_direct_jdk")),
+                    Long.parseLong(figures.get("peak_direct_netty")),
                     Long.parseLong(figures.get("bound")));
         } catch (NullPointerException | NumberFormatException e) {
             throw new IllegalArgumentException("a figure is missing or malformed in " + line, e);

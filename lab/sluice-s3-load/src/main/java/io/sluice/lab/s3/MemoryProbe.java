@@ -3,10 +3,6 @@ package io.sluice.lab.s3;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.netty.util.internal.PlatformDependent;
 
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -16,6 +12,10 @@ import java.lang.management.MemoryUsage;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
  * A client JVM's memory while it records: every {@link #PERIOD_MILLIS} ms the heap in use (live and
@@ -35,21 +35,24 @@ final class MemoryProbe implements AutoCloseable {
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     private final BufferPoolMXBean directPool = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-            .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+            .filter(pool -> pool.getName().equals("direct"))
+            .findFirst()
+            .orElseThrow();
     private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
-    private final AtomicLong peakHeap = new AtomicLong();        // sampler -> reader
-    private final AtomicLong peakLiveHeap = new AtomicLong(-1);  // notification thread -> reader; -1: no collection
-    private final AtomicLong peakDirect = new AtomicLong();      // sampler -> reader, JDK pool + Netty at one moment
-    private final AtomicLong peakDirectJdk = new AtomicLong();   // sampler -> reader
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .map(MemoryPoolMXBean::getName)
+            .collect(Collectors.toSet());
+    private final AtomicLong peakHeap = new AtomicLong(); // sampler -> reader
+    private final AtomicLong peakLiveHeap = new AtomicLong(-1); // notification thread -> reader; -1: no collection
+    private final AtomicLong peakDirect = new AtomicLong(); // sampler -> reader, JDK pool + Netty at one moment
+    private final AtomicLong peakDirectJdk = new AtomicLong(); // sampler -> reader
     private final AtomicLong peakDirectNetty = new AtomicLong(); // sampler -> reader; -1 if Netty does not count
     private final NotificationListener afterGc = this::collected;
     private final Thread sampler = new Thread(this::sample, "memory-probe");
     private volatile boolean running = true;
 
     /** The peaks seen between {@link #start()} and {@link #close()}. */
-    record Peaks(long heapBytes, long liveHeapBytes, long directBytes, long directJdkBytes, long directNettyBytes) {
-    }
+    record Peaks(long heapBytes, long liveHeapBytes, long directBytes, long directJdkBytes, long directNettyBytes) {}
 
     /** The heap in use after a full collection: what the JVM holds while it does nothing. */
     static long idleHeapBytes() {
@@ -69,7 +72,8 @@ final class MemoryProbe implements AutoCloseable {
     }
 
     Peaks peaks() {
-        return new Peaks(peakHeap.get(), peakLiveHeap.get(), peakDirect.get(), peakDirectJdk.get(), peakDirectNetty.get());
+        return new Peaks(
+                peakHeap.get(), peakLiveHeap.get(), peakDirect.get(), peakDirectJdk.get(), peakDirectNetty.get());
     }
 
     @Override
@@ -110,7 +114,8 @@ final class MemoryProbe implements AutoCloseable {
         if (!notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
             return;
         }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
         long after = 0;
         for (var pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
             if (heapPools.contains(pool.getKey())) {

@@ -6,8 +6,7 @@ import java.util.TreeMap;
 /** The {@code --name value} options of the harness's programs. */
 final class Options {
 
-    private Options() {
-    }
+    private Options() {}
 
     /**
      * {@code defaults} overridden by {@code args}, pairs of {@code --name value}.
@@ -17,7 +16,8 @@ final class Options {
     static Map<String, String> parse(String[] args, Map<String, String> defaults) {
         Map<String, String> options = new TreeMap<>(defaults);
         if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("expected --option value pairs, got an odd count: " + String.join(" ", args));
+            throw new IllegalArgumentException(
+                    "expected --option value pairs, got an odd count: " + String.join(" ", args));
         }
         for (int i = 0; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || args[i].length() == 2) {

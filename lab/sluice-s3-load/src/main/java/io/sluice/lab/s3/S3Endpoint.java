@@ -41,7 +41,8 @@ record S3Endpoint(URI uri, String bucket) {
                 .forcePathStyle(true)
                 .region(REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder().readTimeout(Duration.ofSeconds(120))
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .readTimeout(Duration.ofSeconds(120))
                         .writeTimeout(Duration.ofSeconds(120)));
     }
 }

@@ -34,21 +34,33 @@ final class S3Gates {
 
     static final double TIMES_SDK_BEST = 1.0;
 
-    private S3Gates() {
-    }
+    private S3Gates() {}
 
     /** Every gate, each cell's line and each gate's verdict, as a code block's text. */
     static String render(S3Run run) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "file to object: %s / the SDK's best upload MiB/s >= %.1f in every cell",
-                Transfer.SLUICE_UPLOAD.label, TIMES_SDK_BEST));
+        lines.add(String.format(
+                Locale.ROOT,
+                "file to object: %s / the SDK's best upload MiB/s >= %.1f in every cell",
+                Transfer.SLUICE_UPLOAD.label,
+                TIMES_SDK_BEST));
         lines.add("=> " + speed(run.of(Transfer.Direction.UPLOAD), Transfer.SLUICE_UPLOAD, null, lines));
-        lines.add(String.format(Locale.ROOT, "object to file: %s / the SDK's best download MiB/s >= %.1f in every cell",
-                Transfer.SLUICE_DOWNLOAD_PLAIN.label, TIMES_SDK_BEST));
-        lines.add("=> " + speed(run.of(Transfer.Direction.DOWNLOAD), Transfer.SLUICE_DOWNLOAD_PLAIN, Transfer.SLUICE_DOWNLOAD,
-                lines));
-        lines.add(String.format(Locale.ROOT, "reactive source within its bound: every %s sample's live heap added <= "
-                + "its bound + the JVM's idle heap", Transfer.SLUICE_STREAM.label));
+        lines.add(String.format(
+                Locale.ROOT,
+                "object to file: %s / the SDK's best download MiB/s >= %.1f in every cell",
+                Transfer.SLUICE_DOWNLOAD_PLAIN.label,
+                TIMES_SDK_BEST));
+        lines.add("=> "
+                + speed(
+                        run.of(Transfer.Direction.DOWNLOAD),
+                        Transfer.SLUICE_DOWNLOAD_PLAIN,
+                        Transfer.SLUICE_DOWNLOAD,
+                        lines));
+        lines.add(String.format(
+                Locale.ROOT,
+                "reactive source within its bound: every %s sample's live heap added <= "
+                        + "its bound + the JVM's idle heap",
+                Transfer.SLUICE_STREAM.label));
         lines.add("=> " + bound(run.of(Transfer.Direction.STREAM), lines));
         return String.join("\n", lines) + "\n";
     }
@@ -64,13 +76,19 @@ final class S3Gates {
                 Estimate ratio = S3Tables.toSdkBest(samples, judged, size, clients);
                 Verdict verdict = ratio.against(TIMES_SDK_BEST, false);
                 verdicts.add(verdict);
-                String best = S3Tables.sdkBest(samples, size, clients).map(transfer -> transfer.label).orElse("no SDK transfer");
+                String best = S3Tables.sdkBest(samples, size, clients)
+                        .map(transfer -> transfer.label)
+                        .orElse("no SDK transfer");
                 String said = verdict == Verdict.NOT_MEASURED
                         ? (S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond).length == 0
-                                ? judged.label + " not measured" : "no SDK transfer measured")
+                                ? judged.label + " not measured"
+                                : "no SDK transfer measured")
                         : ratio.format() + " against " + best + ": " + verdict;
-                String also = reference == null ? "" : " (for reference, " + reference.label + " "
-                        + S3Tables.toSdkBest(samples, reference, size, clients).format() + ")";
+                String also = reference == null
+                        ? ""
+                        : " (for reference, " + reference.label + " "
+                                + S3Tables.toSdkBest(samples, reference, size, clients)
+                                        .format() + ")";
                 lines.add(String.format(Locale.ROOT, "  %s x%d: %s%s", ByteSizes.format(size), clients, said, also));
             }
         }
@@ -85,14 +103,25 @@ final class S3Gates {
                 if (cell.isEmpty()) {
                     continue;
                 }
-                Verdict verdict = Verdict.every(cell.stream().map(S3Gates::withinBound).toList());
+                Verdict verdict =
+                        Verdict.every(cell.stream().map(S3Gates::withinBound).toList());
                 verdicts.add(verdict);
                 long failed = cell.stream().filter(sample -> !sample.ok()).count();
                 List<S3Sample> sdk = S3Run.cell(samples, Transfer.SDK_MULTIPART_FROM_PUBLISHER, size, clients);
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s; bound %s + allowance %s: %s (for reference, %s: %s)",
-                        ByteSizes.format(size), clients, added(cell), mib(cell.stream().mapToLong(S3Sample::boundBytes).max().orElse(-1)),
-                        mib(cell.stream().filter(S3Sample::ok).mapToLong(S3Sample::idleHeapBytes).max().orElse(-1)),
-                        verdict + (failed > 0 ? " (" + failed + " failed)" : ""), Transfer.SDK_MULTIPART_FROM_PUBLISHER.label,
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "  %s x%d: %s; bound %s + allowance %s: %s (for reference, %s: %s)",
+                        ByteSizes.format(size),
+                        clients,
+                        added(cell),
+                        mib(cell.stream().mapToLong(S3Sample::boundBytes).max().orElse(-1)),
+                        mib(cell.stream()
+                                .filter(S3Sample::ok)
+                                .mapToLong(S3Sample::idleHeapBytes)
+                                .max()
+                                .orElse(-1)),
+                        verdict + (failed > 0 ? " (" + failed + " failed)" : ""),
+                        Transfer.SDK_MULTIPART_FROM_PUBLISHER.label,
                         sdk.isEmpty() ? "not measured" : added(sdk)));
             }
         }
@@ -107,15 +136,24 @@ final class S3Gates {
         if (!sample.ok() || sample.boundBytes() < 0) {
             return Verdict.MISSED;
         }
-        return sample.attributableHeapBytes() <= sample.boundBytes() + sample.idleHeapBytes() ? Verdict.MET : Verdict.MISSED;
+        return sample.attributableHeapBytes() <= sample.boundBytes() + sample.idleHeapBytes()
+                ? Verdict.MET
+                : Verdict.MISSED;
     }
 
     /** {@code at most 30 MiB added over 5 samples, 1 failed}. */
     private static String added(List<S3Sample> cell) {
         long ok = cell.stream().filter(S3Sample::ok).count();
         long failed = cell.size() - ok;
-        String most = ok == 0 ? "no sample succeeded" : "at most " + mib(cell.stream().filter(S3Sample::ok)
-                .mapToLong(S3Sample::attributableHeapBytes).max().orElseThrow()) + " added over " + ok + " samples";
+        String most = ok == 0
+                ? "no sample succeeded"
+                : "at most "
+                        + mib(cell.stream()
+                                .filter(S3Sample::ok)
+                                .mapToLong(S3Sample::attributableHeapBytes)
+                                .max()
+                                .orElseThrow())
+                        + " added over " + ok + " samples";
         return most + (failed > 0 ? ", " + failed + " failed" : "");
     }
 

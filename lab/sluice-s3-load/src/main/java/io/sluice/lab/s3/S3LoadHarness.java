@@ -2,9 +2,9 @@ package io.sluice.lab.s3;
 
 import io.sluice.lab.BuildInfo;
 import io.sluice.lab.ByteSizes;
+import io.sluice.lab.ChildJvm;
 import io.sluice.lab.Load;
 import io.sluice.lab.SampleOrder;
-import io.sluice.lab.ChildJvm;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
@@ -17,8 +17,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -49,8 +49,21 @@ import java.util.TreeMap;
  */
 public final class S3LoadHarness {
 
-    static final Map<String, String> DEFAULTS = Map.of("sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5",
-            "warmup", "1", "transfers", "", "server-heap", "1g", "client-jvm", "-Xmx1g");
+    static final Map<String, String> DEFAULTS = Map.of(
+            "sizes",
+            "1MiB,100MiB,1GiB",
+            "clients",
+            "1,10",
+            "samples",
+            "5",
+            "warmup",
+            "1",
+            "transfers",
+            "",
+            "server-heap",
+            "1g",
+            "client-jvm",
+            "-Xmx1g");
 
     private static final String BUCKET = "sluice-load";
 
@@ -58,13 +71,12 @@ public final class S3LoadHarness {
     private final Path work;
     private final PrintWriter samples;
     private final S3Endpoint endpoint;
-    private final S3AsyncClient admin;                           // prepares download sources, deletes objects
+    private final S3AsyncClient admin; // prepares download sources, deletes objects
     private final ChildJvm server;
-    private final Map<Long, Source> sources = new TreeMap<>();   // by size, each written once
+    private final Map<Long, Source> sources = new TreeMap<>(); // by size, each written once
 
     /** A source file and the MD5 of its bytes (the ETag of an object stored in one piece). */
-    private record Source(Path file, String md5) {
-    }
+    private record Source(Path file, String md5) {}
 
     private S3LoadHarness(Map<String, String> options, Path work, PrintWriter samples, ChildJvm server) {
         this.options = options;
@@ -85,11 +97,15 @@ public final class S3LoadHarness {
         Map<String, String> options = options(args);
         Path results = Files.createDirectories(Path.of(options.get("results")));
         Files.writeString(results.resolve(S3Run.ABOUT), S3Run.about(Instant.now(), String.join(" ", args)));
-        Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
+        Path work = Files.createDirectories(
+                Path.of(options.getOrDefault("work", results.resolve("work").toString())));
         Path store = Files.createDirectories(work.resolve("store"));
-        try (ChildJvm server = ChildJvm.main("S3Proxy", S3ProxyMain.class.getName()).maxHeap(options.get("server-heap"))
-                .exitOnOutOfMemory().args(List.of(store.toString())).start();
-             PrintWriter samples = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.SAMPLES)))) {
+        try (ChildJvm server = ChildJvm.main("S3Proxy", S3ProxyMain.class.getName())
+                        .maxHeap(options.get("server-heap"))
+                        .exitOnOutOfMemory()
+                        .args(List.of(store.toString()))
+                        .start();
+                PrintWriter samples = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.SAMPLES)))) {
             server.awaitReady();
             samples.println(S3Sample.HEADER);
             S3LoadHarness harness = new S3LoadHarness(options, work, samples, server);
@@ -128,11 +144,15 @@ public final class S3LoadHarness {
     }
 
     static List<Long> sizes(Map<String, String> options) {
-        return Arrays.stream(options.get("sizes").split(",")).map(ByteSizes::parse).toList();
+        return Arrays.stream(options.get("sizes").split(","))
+                .map(ByteSizes::parse)
+                .toList();
     }
 
     static List<Integer> clientCounts(Map<String, String> options) {
-        return Arrays.stream(options.get("clients").split(",")).map(Integer::parseInt).toList();
+        return Arrays.stream(options.get("clients").split(","))
+                .map(Integer::parseInt)
+                .toList();
     }
 
     private void measure() throws Exception {
@@ -159,7 +179,8 @@ public final class S3LoadHarness {
     private void cell(long size, int clients, List<SampleOrder.Step<Transfer>> steps) throws Exception {
         Source source = source(size);
         long warmSize = Math.min(size, ClientMain.WARM_BYTES_AT_MOST);
-        boolean downloads = steps.stream().anyMatch(step -> !step.transfer().direction.stores());
+        boolean downloads =
+                steps.stream().anyMatch(step -> !step.transfer().direction.stores());
         List<String> stored = new ArrayList<>();
         if (downloads) {
             for (int i = 0; i < clients; i++) {
@@ -181,18 +202,38 @@ public final class S3LoadHarness {
     private void sample(SampleOrder.Step<Transfer> step, long size, int clients, Source source) throws Exception {
         Transfer transfer = step.transfer();
         String prefix = transfer.direction.stores() ? transfer.label + "-" + size : "download-" + size;
-        List<String> args = new ArrayList<>(List.of("--endpoint", endpoint.uri().toString(), "--bucket", BUCKET,
-                "--transfer", transfer.label, "--size", Long.toString(size), "--clients", Integer.toString(clients),
-                "--key", prefix, "--work", work.toString(), "--warm-key", warmKey(size), "--md5", source.md5()));
+        List<String> args = new ArrayList<>(List.of(
+                "--endpoint",
+                endpoint.uri().toString(),
+                "--bucket",
+                BUCKET,
+                "--transfer",
+                transfer.label,
+                "--size",
+                Long.toString(size),
+                "--clients",
+                Integer.toString(clients),
+                "--key",
+                prefix,
+                "--work",
+                work.toString(),
+                "--warm-key",
+                warmKey(size),
+                "--md5",
+                source.md5()));
         if (transfer.direction == Transfer.Direction.UPLOAD) {
-            args.addAll(List.of("--source", source.file().toString(),
-                    "--warm-source", source(Math.min(size, ClientMain.WARM_BYTES_AT_MOST)).file().toString()));
+            args.addAll(List.of(
+                    "--source",
+                    source.file().toString(),
+                    "--warm-source",
+                    source(Math.min(size, ClientMain.WARM_BYTES_AT_MOST)).file().toString()));
         }
         ClientResult result = null;
         String outcome = S3Sample.OK;
         Load load = Load.UNKNOWN;
         double serverCpu = Double.NaN;
-        try (ClientJvm client = ClientJvm.start(List.of(options.get("client-jvm").split(" ")), args)) {
+        try (ClientJvm client =
+                ClientJvm.start(List.of(options.get("client-jvm").split(" ")), args)) {
             client.awaitWarm();
             long serverBefore = server.cpuNanos();
             Load.Meter meter = new Load.Meter();
@@ -218,16 +259,56 @@ public final class S3LoadHarness {
         }
         double mib = result == null ? Double.NaN : size * (double) clients / (1024 * 1024) / result.seconds();
         S3Sample row = result == null
-                ? new S3Sample(BuildInfo.commit(), Runtime.version().toString(), transfer.label, size, clients, step.sample(),
-                        outcome, Double.NaN, Double.NaN, Double.NaN, serverCpu, -1, -1, -1, -1, -1, -1, -1, load)
-                : new S3Sample(BuildInfo.commit(), Runtime.version().toString(), transfer.label, size, clients, step.sample(),
-                        outcome, result.seconds(), mib, result.cpuSeconds(), serverCpu, result.peakHeapBytes(),
-                        result.peakLiveHeapBytes(), result.idleHeapBytes(), result.peakDirectBytes(),
-                        result.peakDirectJdkBytes(), result.peakDirectNettyBytes(), result.boundBytes(), load);
+                ? new S3Sample(
+                        BuildInfo.commit(),
+                        Runtime.version().toString(),
+                        transfer.label,
+                        size,
+                        clients,
+                        step.sample(),
+                        outcome,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        serverCpu,
+                        -1,
+                        -1,
+                        -1,
+                        -1,
+                        -1,
+                        -1,
+                        -1,
+                        load)
+                : new S3Sample(
+                        BuildInfo.commit(),
+                        Runtime.version().toString(),
+                        transfer.label,
+                        size,
+                        clients,
+                        step.sample(),
+                        outcome,
+                        result.seconds(),
+                        mib,
+                        result.cpuSeconds(),
+                        serverCpu,
+                        result.peakHeapBytes(),
+                        result.peakLiveHeapBytes(),
+                        result.idleHeapBytes(),
+                        result.peakDirectBytes(),
+                        result.peakDirectJdkBytes(),
+                        result.peakDirectNettyBytes(),
+                        result.boundBytes(),
+                        load);
         samples.println(row.row());
         samples.flush();
-        System.out.printf(Locale.ROOT, "%-28s %8s x%-3d sample %d: %s%n", transfer.label, ByteSizes.format(size), clients,
-                step.sample(), row.ok() ? String.format(Locale.ROOT, "%9.1f MiB/s", mib) : "FAILED " + outcome);
+        System.out.printf(
+                Locale.ROOT,
+                "%-28s %8s x%-3d sample %d: %s%n",
+                transfer.label,
+                ByteSizes.format(size),
+                clients,
+                step.sample(),
+                row.ok() ? String.format(Locale.ROOT, "%9.1f MiB/s", mib) : "FAILED " + outcome);
     }
 
     /** Deletes what a sample stored (its objects) or wrote (its clients' files); gone ones are fine. */
@@ -244,7 +325,8 @@ public final class S3LoadHarness {
     }
 
     private String put(String key, Path file) {
-        admin.putObject(request -> request.bucket(BUCKET).key(key), AsyncRequestBody.fromFile(file)).join();
+        admin.putObject(request -> request.bucket(BUCKET).key(key), AsyncRequestBody.fromFile(file))
+                .join();
         return key;
     }
 

@@ -16,8 +16,7 @@ import java.util.Properties;
  */
 public final class S3ProxyMain {
 
-    private S3ProxyMain() {
-    }
+    private S3ProxyMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {
@@ -25,7 +24,8 @@ public final class S3ProxyMain {
         }
         Properties properties = new Properties();
         properties.setProperty("jclouds.provider", "filesystem");
-        properties.setProperty("jclouds.filesystem.basedir", Path.of(args[0]).toAbsolutePath().toString());
+        properties.setProperty(
+                "jclouds.filesystem.basedir", Path.of(args[0]).toAbsolutePath().toString());
         properties.setProperty("s3proxy.endpoint", "http://127.0.0.1:0");
         properties.setProperty("s3proxy.authorization", "aws-v2-or-v4");
         properties.setProperty("s3proxy.identity", S3Endpoint.IDENTITY);
@@ -33,7 +33,8 @@ public final class S3ProxyMain {
         // Without it every SDK CompleteMultipartUpload fails (501: x-amz-mp-object-size).
         properties.setProperty("s3proxy.ignore-unknown-headers", "true");
         S3Proxy proxy = S3Proxy.Builder.fromProperties(properties)
-                .blobStore(BlobStores.create("filesystem", properties)).build();
+                .blobStore(BlobStores.create("filesystem", properties))
+                .build();
         proxy.start();
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!"STARTED".equals(proxy.getState())) {
@@ -42,13 +43,16 @@ public final class S3ProxyMain {
             }
             Thread.sleep(5); // Jetty offers no start callback here: poll its state
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                proxy.stop();
-            } catch (Exception e) {
-                // the JVM is going away: nothing to clean up beyond it
-            }
-        }, "s3proxy-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                proxy.stop();
+                            } catch (Exception e) {
+                                // the JVM is going away: nothing to clean up beyond it
+                            }
+                        },
+                        "s3proxy-stop"));
         System.out.println("READY port=" + proxy.getPort() + " store=" + args[0]);
         System.out.flush();
     }

@@ -28,14 +28,26 @@ public final class S3Report {
 
     static final String TOOL = "sluice-s3-load";
 
-    private S3Report() {
-    }
+    private S3Report() {}
 
     /** The report command on the repository at {@code root}. */
     static ReportCommand command(Path root) {
-        return ReportCommand.of(TOOL, "S3Report", root, S3Run::read, Map.of("run", S3Run::line,
-                "uploads", S3Tables::uploads, "downloads", S3Tables::downloads, "stream", S3Tables::stream,
-                "gates", run -> "```\n" + S3Gates.render(run) + "```\n"),
+        return ReportCommand.of(
+                TOOL,
+                "S3Report",
+                root,
+                S3Run::read,
+                Map.of(
+                        "run",
+                        S3Run::line,
+                        "uploads",
+                        S3Tables::uploads,
+                        "downloads",
+                        S3Tables::downloads,
+                        "stream",
+                        S3Tables::stream,
+                        "gates",
+                        run -> "```\n" + S3Gates.render(run) + "```\n"),
                 run -> run.line() + "\nUploads (file to object)\n\n" + S3Tables.uploads(run)
                         + "\nDownloads (object to file)\n\n" + S3Tables.downloads(run)
                         + "\nReactive source (unknown length, bursty)\n\n" + S3Tables.stream(run) + "\n"

@@ -40,7 +40,11 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
         if (samples.isEmpty()) {
             throw new IOException(folder + ": no samples");
         }
-        if (samples.stream().map(sample -> sample.commit() + " " + sample.jdk()).distinct().count() > 1) {
+        if (samples.stream()
+                        .map(sample -> sample.commit() + " " + sample.jdk())
+                        .distinct()
+                        .count()
+                > 1) {
             throw new IOException(folder + ": samples of several runs (the commit or the JDK differs)");
         }
         String started = "not recorded";
@@ -57,8 +61,11 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
 
     /** The samples of {@code direction}'s transfers. */
     List<S3Sample> of(Transfer.Direction direction) {
-        return samples.stream().filter(sample -> Transfer.byLabel(sample.transfer())
-                .map(transfer -> transfer.direction == direction).orElse(false)).toList();
+        return samples.stream()
+                .filter(sample -> Transfer.byLabel(sample.transfer())
+                        .map(transfer -> transfer.direction == direction)
+                        .orElse(false))
+                .toList();
     }
 
     /** The sizes measured in {@code samples}, smallest first. */
@@ -73,13 +80,20 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
 
     /** The samples of {@code transfer} at {@code size} with {@code clients}, failed ones included. */
     static List<S3Sample> cell(List<S3Sample> samples, Transfer transfer, long size, int clients) {
-        return samples.stream().filter(sample -> sample.transfer().equals(transfer.label) && sample.sizeBytes() == size
-                && sample.clients() == clients).toList();
+        return samples.stream()
+                .filter(sample -> sample.transfer().equals(transfer.label)
+                        && sample.sizeBytes() == size
+                        && sample.clients() == clients)
+                .toList();
     }
 
     /** {@code value} of each successful sample of {@code transfer} at {@code size} with {@code clients}. */
-    static double[] values(List<S3Sample> samples, Transfer transfer, long size, int clients, ToDoubleFunction<S3Sample> value) {
-        return cell(samples, transfer, size, clients).stream().filter(S3Sample::ok).mapToDouble(value).toArray();
+    static double[] values(
+            List<S3Sample> samples, Transfer transfer, long size, int clients, ToDoubleFunction<S3Sample> value) {
+        return cell(samples, transfer, size, clients).stream()
+                .filter(S3Sample::ok)
+                .mapToDouble(value)
+                .toArray();
     }
 
     /** Samples measured while other work kept more than {@link Load#NOISY_ABOVE} of the cores busy. */
@@ -92,7 +106,10 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
      * before the recorded part began; it measured nothing, so it cannot make a run noisy.
      */
     long samplesWithoutLoad() {
-        return samples.stream().filter(S3Sample::ok).filter(S3Sample::loadUnknown).count();
+        return samples.stream()
+                .filter(S3Sample::ok)
+                .filter(S3Sample::loadUnknown)
+                .count();
     }
 
     /** No sample noisy, and every sample's load known. */
@@ -104,10 +121,14 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
     /** The {@code run} block: origin, samples, the machine's load and the command. */
     String line() {
         S3Sample first = samples.get(0);
-        Map<String, Long> counts = samples.stream().collect(Collectors.groupingBy(
-                sample -> sample.transfer() + " " + sample.sizeBytes() + " " + sample.clients(), Collectors.counting()));
-        IntSummaryStatistics perCell = counts.values().stream().mapToInt(Long::intValue).summaryStatistics();
-        String perCellText = perCell.getMin() == perCell.getMax() ? Integer.toString(perCell.getMax())
+        Map<String, Long> counts = samples.stream()
+                .collect(Collectors.groupingBy(
+                        sample -> sample.transfer() + " " + sample.sizeBytes() + " " + sample.clients(),
+                        Collectors.counting()));
+        IntSummaryStatistics perCell =
+                counts.values().stream().mapToInt(Long::intValue).summaryStatistics();
+        String perCellText = perCell.getMin() == perCell.getMax()
+                ? Integer.toString(perCell.getMax())
                 : perCell.getMin() + " to " + perCell.getMax();
         return "Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + perCellText
                 + " recorded samples per cell; " + machine() + ".\nCommand: `S3LoadHarness " + arguments + "`.\n";
@@ -116,11 +137,20 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
     /** Whether the machine was quiet, with the figures behind it. */
     @Override
     public String machine() {
-        double othersBusy = samples.stream().mapToDouble(sample -> sample.load().othersBusy())
-                .filter(value -> !Double.isNaN(value)).max().orElse(Double.NaN);
-        return samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"
-                : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy during a sample "
-                + "(%d samples above %.0f%%)", quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisySamples(),
-                100 * Load.NOISY_ABOVE);
+        double othersBusy = samples.stream()
+                .mapToDouble(sample -> sample.load().othersBusy())
+                .filter(value -> !Double.isNaN(value))
+                .max()
+                .orElse(Double.NaN);
+        return samplesWithoutLoad() > 0
+                ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"
+                : String.format(
+                        Locale.ROOT,
+                        "%s: other work kept at most %.0f%% of the cores busy during a sample "
+                                + "(%d samples above %.0f%%)",
+                        quiet() ? "quiet" : "NOISY",
+                        100 * othersBusy,
+                        noisySamples(),
+                        100 * Load.NOISY_ABOVE);
     }
 }

@@ -14,10 +14,26 @@ import java.util.Locale;
  * figures are NaN or -1. Memory figures are the client JVM's ({@link ClientResult}); CPU seconds are
  * the client JVM's and the server JVM's over the recorded transfers.
  */
-record S3Sample(String commit, String jdk, String transfer, long sizeBytes, int clients, int sample, String outcome,
-                double seconds, double mibPerSecond, double clientCpuSeconds, double serverCpuSeconds,
-                long peakHeapBytes, long peakLiveHeapBytes, long idleHeapBytes, long peakDirectBytes,
-                long peakDirectJdkBytes, long peakDirectNettyBytes, long boundBytes, Load load) {
+record S3Sample(
+        String commit,
+        String jdk,
+        String transfer,
+        long sizeBytes,
+        int clients,
+        int sample,
+        String outcome,
+        double seconds,
+        double mibPerSecond,
+        double clientCpuSeconds,
+        double serverCpuSeconds,
+        long peakHeapBytes,
+        long peakLiveHeapBytes,
+        long idleHeapBytes,
+        long peakDirectBytes,
+        long peakDirectJdkBytes,
+        long peakDirectNettyBytes,
+        long boundBytes,
+        Load load) {
 
     static final String HEADER = "commit,jdk,transfer,size_bytes,clients,sample,outcome,seconds,mib_per_s,client_cpu_s,"
             + "server_cpu_s,peak_heap_bytes,peak_live_heap_bytes,idle_heap_bytes,peak_direct_bytes,peak_direct_jdk_bytes,"
@@ -31,23 +47,58 @@ record S3Sample(String commit, String jdk, String transfer, long sizeBytes, int 
             if (fields.size() != 21) {
                 throw new IllegalArgumentException("expected 21 fields, found " + fields.size());
             }
-            return new S3Sample(fields.get(0), fields.get(1), fields.get(2), Long.parseLong(fields.get(3)),
-                    Integer.parseInt(fields.get(4)), Integer.parseInt(fields.get(5)), fields.get(6),
-                    Double.parseDouble(fields.get(7)), Double.parseDouble(fields.get(8)), Double.parseDouble(fields.get(9)),
-                    Double.parseDouble(fields.get(10)), Long.parseLong(fields.get(11)), Long.parseLong(fields.get(12)),
-                    Long.parseLong(fields.get(13)), Long.parseLong(fields.get(14)), Long.parseLong(fields.get(15)),
-                    Long.parseLong(fields.get(16)), Long.parseLong(fields.get(17)),
-                    new Load(Double.parseDouble(fields.get(18)), Double.parseDouble(fields.get(19)),
+            return new S3Sample(
+                    fields.get(0),
+                    fields.get(1),
+                    fields.get(2),
+                    Long.parseLong(fields.get(3)),
+                    Integer.parseInt(fields.get(4)),
+                    Integer.parseInt(fields.get(5)),
+                    fields.get(6),
+                    Double.parseDouble(fields.get(7)),
+                    Double.parseDouble(fields.get(8)),
+                    Double.parseDouble(fields.get(9)),
+                    Double.parseDouble(fields.get(10)),
+                    Long.parseLong(fields.get(11)),
+                    Long.parseLong(fields.get(12)),
+                    Long.parseLong(fields.get(13)),
+                    Long.parseLong(fields.get(14)),
+                    Long.parseLong(fields.get(15)),
+                    Long.parseLong(fields.get(16)),
+                    Long.parseLong(fields.get(17)),
+                    new Load(
+                            Double.parseDouble(fields.get(18)),
+                            Double.parseDouble(fields.get(19)),
                             Double.parseDouble(fields.get(20))));
         });
     }
 
     /** This sample as a row of {@link #HEADER}. */
     String row() {
-        return String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%s,%.6f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f",
-                commit, jdk, transfer, sizeBytes, clients, sample, Csv.quote(outcome), seconds, mibPerSecond,
-                clientCpuSeconds, serverCpuSeconds, peakHeapBytes, peakLiveHeapBytes, idleHeapBytes, peakDirectBytes,
-                peakDirectJdkBytes, peakDirectNettyBytes, boundBytes, load.load1Before(), load.load1After(), load.othersBusy());
+        return String.format(
+                Locale.ROOT,
+                "%s,%s,%s,%d,%d,%d,%s,%.6f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f",
+                commit,
+                jdk,
+                transfer,
+                sizeBytes,
+                clients,
+                sample,
+                Csv.quote(outcome),
+                seconds,
+                mibPerSecond,
+                clientCpuSeconds,
+                serverCpuSeconds,
+                peakHeapBytes,
+                peakLiveHeapBytes,
+                idleHeapBytes,
+                peakDirectBytes,
+                peakDirectJdkBytes,
+                peakDirectNettyBytes,
+                boundBytes,
+                load.load1Before(),
+                load.load1After(),
+                load.othersBusy());
     }
 
     boolean ok() {

@@ -25,8 +25,7 @@ final class S3Tables {
 
     private static final double MIB = 1024 * 1024;
 
-    private S3Tables() {
-    }
+    private S3Tables() {}
 
     static String uploads(S3Run run) {
         return files(run.of(Transfer.Direction.UPLOAD));
@@ -38,22 +37,28 @@ final class S3Tables {
 
     /** The SDK transfer with the highest mean MiB/s among {@code samples} in one cell, if any ran there. */
     static Optional<Transfer> sdkBest(List<S3Sample> samples, long size, int clients) {
-        return Arrays.stream(Transfer.values()).filter(transfer -> transfer.side == Transfer.Side.SDK)
+        return Arrays.stream(Transfer.values())
+                .filter(transfer -> transfer.side == Transfer.Side.SDK)
                 .filter(transfer -> S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond).length > 0)
                 .max(Comparator.comparingDouble(transfer -> Arrays.stream(
-                        S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)).average().orElseThrow()));
+                                S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond))
+                        .average()
+                        .orElseThrow()));
     }
 
     /** {@code transfer}'s mean MiB/s over the SDK's best path's in one cell; {@link Estimate#NONE} if either is missing. */
     static Estimate toSdkBest(List<S3Sample> samples, Transfer transfer, long size, int clients) {
-        return sdkBest(samples, size, clients).map(best -> Estimate.ratioOfMeans(
-                S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond),
-                S3Run.values(samples, best, size, clients, S3Sample::mibPerSecond))).orElse(Estimate.NONE);
+        return sdkBest(samples, size, clients)
+                .map(best -> Estimate.ratioOfMeans(
+                        S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond),
+                        S3Run.values(samples, best, size, clients, S3Sample::mibPerSecond)))
+                .orElse(Estimate.NONE);
     }
 
     private static String files(List<S3Sample> samples) {
-        StringBuilder md = new StringBuilder("| size | clients | transfer | MiB/s | / SDK's best | client CPU s/GiB "
-                + "| server CPU s/GiB | peak heap MiB | peak direct MiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        StringBuilder md = new StringBuilder(
+                "| size | clients | transfer | MiB/s | / SDK's best | client CPU s/GiB "
+                        + "| server CPU s/GiB | peak heap MiB | peak direct MiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
         boolean few = false;
         for (long size : S3Run.sizes(samples)) {
             for (int clients : S3Run.clients(samples)) {
@@ -67,30 +72,61 @@ final class S3Tables {
                     String against;
                     if (transfer.side == Transfer.Side.SLUICE) {
                         Estimate ratio = toSdkBest(samples, transfer, size, clients);
-                        boolean fewHere = best.isPresent() && Math.min(mib.length, S3Run.values(samples, best.get(), size,
-                                clients, S3Sample::mibPerSecond).length) < MIN_SAMPLES;
+                        boolean fewHere = best.isPresent()
+                                && Math.min(
+                                                mib.length,
+                                                S3Run.values(samples, best.get(), size, clients, S3Sample::mibPerSecond)
+                                                        .length)
+                                        < MIN_SAMPLES;
                         few |= fewHere;
                         against = ratio.format() + (fewHere ? " *" : "");
                     } else {
-                        against = transfer.side == Transfer.Side.PLAIN_HTTP ? "server ceiling"
+                        against = transfer.side == Transfer.Side.PLAIN_HTTP
+                                ? "server ceiling"
                                 : best.equals(Optional.of(transfer)) ? "SDK's best" : "";
                     }
-                    md.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %s | %s | %s | %s | %s | %s |%n",
-                            ByteSizes.format(size), clients, transfer.label, failed(cell), mean(mib), against,
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %s%s | %s | %s | %s | %s | %s | %s |%n",
+                            ByteSizes.format(size),
+                            clients,
+                            transfer.label,
+                            failed(cell),
+                            mean(mib),
+                            against,
                             figure(samples, transfer, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f"),
                             figure(samples, transfer, size, clients, S3Sample::serverCpuSecondsPerGiB, false, "%.2f"),
-                            figure(samples, transfer, size, clients, sample -> sample.peakHeapBytes() / MIB, true, "%.0f"),
-                            figure(samples, transfer, size, clients, sample -> sample.peakDirectBytes() / MIB, true, "%.0f")));
+                            figure(
+                                    samples,
+                                    transfer,
+                                    size,
+                                    clients,
+                                    sample -> sample.peakHeapBytes() / MIB,
+                                    true,
+                                    "%.0f"),
+                            figure(
+                                    samples,
+                                    transfer,
+                                    size,
+                                    clients,
+                                    sample -> sample.peakDirectBytes() / MIB,
+                                    true,
+                                    "%.0f")));
                 }
             }
         }
-        return md + (few ? "\n\\* fewer than " + MIN_SAMPLES + " samples on a side: the interval is too narrow to judge by.\n" : "");
+        return md
+                + (few
+                        ? "\n\\* fewer than " + MIN_SAMPLES
+                                + " samples on a side: the interval is too narrow to judge by.\n"
+                        : "");
     }
 
     static String stream(S3Run run) {
         List<S3Sample> samples = run.of(Transfer.Direction.STREAM);
-        StringBuilder md = new StringBuilder("| size | clients | transfer | MiB/s | live heap added MiB | sluice's bound MiB "
-                + "| peak heap MiB | peak direct MiB | client CPU s/GiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        StringBuilder md = new StringBuilder(
+                "| size | clients | transfer | MiB/s | live heap added MiB | sluice's bound MiB "
+                        + "| peak heap MiB | peak direct MiB | client CPU s/GiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (long size : S3Run.sizes(samples)) {
             for (int clients : S3Run.clients(samples)) {
                 for (Transfer transfer : List.of(Transfer.SLUICE_STREAM, Transfer.SDK_MULTIPART_FROM_PUBLISHER)) {
@@ -98,14 +134,41 @@ final class S3Tables {
                     if (cell.isEmpty()) {
                         continue;
                     }
-                    long bound = cell.stream().mapToLong(S3Sample::boundBytes).max().orElse(-1);
-                    md.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %s | %s | %s | %s | %s | %s |%n",
-                            ByteSizes.format(size), clients, transfer.label, failed(cell),
+                    long bound =
+                            cell.stream().mapToLong(S3Sample::boundBytes).max().orElse(-1);
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %s%s | %s | %s | %s | %s | %s | %s |%n",
+                            ByteSizes.format(size),
+                            clients,
+                            transfer.label,
+                            failed(cell),
                             mean(S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)),
-                            figure(samples, transfer, size, clients, sample -> sample.attributableHeapBytes() / MIB, true, "%.0f"),
+                            figure(
+                                    samples,
+                                    transfer,
+                                    size,
+                                    clients,
+                                    sample -> sample.attributableHeapBytes() / MIB,
+                                    true,
+                                    "%.0f"),
                             bound < 0 ? "none stated" : String.format(Locale.ROOT, "%.0f", bound / MIB),
-                            figure(samples, transfer, size, clients, sample -> sample.peakHeapBytes() / MIB, true, "%.0f"),
-                            figure(samples, transfer, size, clients, sample -> sample.peakDirectBytes() / MIB, true, "%.0f"),
+                            figure(
+                                    samples,
+                                    transfer,
+                                    size,
+                                    clients,
+                                    sample -> sample.peakHeapBytes() / MIB,
+                                    true,
+                                    "%.0f"),
+                            figure(
+                                    samples,
+                                    transfer,
+                                    size,
+                                    clients,
+                                    sample -> sample.peakDirectBytes() / MIB,
+                                    true,
+                                    "%.0f"),
                             figure(samples, transfer, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f")));
                 }
             }
@@ -116,25 +179,43 @@ final class S3Tables {
     /** {@code  (2 of 5 failed: OutOfMemoryError)} after a transfer's label, or nothing. */
     private static String failed(List<S3Sample> cell) {
         List<S3Sample> failed = cell.stream().filter(sample -> !sample.ok()).toList();
-        return failed.isEmpty() ? "" : " (" + failed.size() + " of " + cell.size() + " failed: "
-                + String.join("; ", failed.stream().map(S3Sample::outcome).distinct().toList()) + ")";
+        return failed.isEmpty()
+                ? ""
+                : " (" + failed.size() + " of " + cell.size() + " failed: "
+                        + String.join(
+                                "; ",
+                                failed.stream()
+                                        .map(S3Sample::outcome)
+                                        .distinct()
+                                        .toList()) + ")";
     }
 
     /** {@code 812.4 (790.1-830.0)}: the mean and its 95% interval; {@code -} without samples. */
     private static String mean(double[] values) {
         Estimate mean = Estimate.mean(values);
-        return Double.isNaN(mean.value()) ? "-"
+        return Double.isNaN(mean.value())
+                ? "-"
                 : String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", mean.value(), mean.low(), mean.high());
     }
 
     /** The mean (or the highest, if {@code max}) of {@code value} over the cell's successful samples. */
-    private static String figure(List<S3Sample> samples, Transfer transfer, long size, int clients,
-                                 ToDoubleFunction<S3Sample> value, boolean max, String format) {
+    private static String figure(
+            List<S3Sample> samples,
+            Transfer transfer,
+            long size,
+            int clients,
+            ToDoubleFunction<S3Sample> value,
+            boolean max,
+            String format) {
         double[] values = S3Run.values(samples, transfer, size, clients, value);
         if (values.length == 0) {
             return "-";
         }
-        return String.format(Locale.ROOT, format, max ? Arrays.stream(values).max().orElseThrow()
-                : Arrays.stream(values).average().orElseThrow());
+        return String.format(
+                Locale.ROOT,
+                format,
+                max
+                        ? Arrays.stream(values).max().orElseThrow()
+                        : Arrays.stream(values).average().orElseThrow());
     }
 }

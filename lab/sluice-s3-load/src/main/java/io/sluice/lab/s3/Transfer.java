@@ -26,7 +26,9 @@ enum Transfer {
 
     /** File to object, object to file, or an unknown-length publisher to object. */
     enum Direction {
-        UPLOAD, DOWNLOAD, STREAM;
+        UPLOAD,
+        DOWNLOAD,
+        STREAM;
 
         /** Whether the transfer stores an object (which the harness deletes after the sample). */
         boolean stores() {
@@ -36,10 +38,12 @@ enum Transfer {
 
     /** Whose code moves the bytes. */
     enum Side {
-        SLUICE, SDK, PLAIN_HTTP
+        SLUICE,
+        SDK,
+        PLAIN_HTTP
     }
 
-    final String label;          // as in the raw results
+    final String label; // as in the raw results
     final Direction direction;
     final Side side;
 
@@ -63,7 +67,9 @@ enum Transfer {
     }
 
     static Optional<Transfer> byLabel(String label) {
-        return Arrays.stream(values()).filter(transfer -> transfer.label.equals(label)).findFirst();
+        return Arrays.stream(values())
+                .filter(transfer -> transfer.label.equals(label))
+                .findFirst();
     }
 
     /**
@@ -80,9 +86,13 @@ enum Transfer {
         for (String label : wanted) {
             if (byLabel(label).isEmpty()) {
                 throw new IllegalArgumentException("no transfer " + label + "; known: "
-                        + Arrays.stream(values()).map(transfer -> transfer.label).toList());
+                        + Arrays.stream(values())
+                                .map(transfer -> transfer.label)
+                                .toList());
             }
         }
-        return Arrays.stream(values()).filter(transfer -> wanted.contains(transfer.label)).toList();
+        return Arrays.stream(values())
+                .filter(transfer -> wanted.contains(transfer.label))
+                .toList();
     }
 }

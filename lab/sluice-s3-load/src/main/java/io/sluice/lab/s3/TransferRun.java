@@ -36,25 +36,27 @@ import java.util.concurrent.CompletableFuture;
 final class TransferRun implements AutoCloseable {
 
     /** One client's part of a sample: its key, and its file (the source of an upload, the target of a download). */
-    record Job(String key, Path file, long sizeBytes) {
-    }
+    record Job(String key, Path file, long sizeBytes) {}
 
     private final Transfer transfer;
     private final S3Endpoint endpoint;
-    private final S3AsyncClient client;           // multipart on for the SDK's multipart uploads, else off
-    private final S3TransferManager manager;      // null unless a transfer manager's transfer
-    private final HttpClient http;                // null unless plain HTTP
+    private final S3AsyncClient client; // multipart on for the SDK's multipart uploads, else off
+    private final S3TransferManager manager; // null unless a transfer manager's transfer
+    private final HttpClient http; // null unless plain HTTP
 
     TransferRun(Transfer transfer, S3Endpoint endpoint) {
         this.transfer = transfer;
         this.endpoint = endpoint;
-        boolean multipart = transfer == Transfer.SDK_MULTIPART_FROM_FILE || transfer == Transfer.TM_UPLOAD_FILE
+        boolean multipart = transfer == Transfer.SDK_MULTIPART_FROM_FILE
+                || transfer == Transfer.TM_UPLOAD_FILE
                 || transfer == Transfer.SDK_MULTIPART_FROM_PUBLISHER;
         this.client = multipart ? endpoint.multipartClient() : endpoint.plainClient();
         this.manager = transfer == Transfer.TM_UPLOAD_FILE || transfer == Transfer.TM_DOWNLOAD_FILE
-                ? S3TransferManager.builder().s3Client(client).build() : null;
+                ? S3TransferManager.builder().s3Client(client).build()
+                : null;
         this.http = transfer.side == Transfer.Side.PLAIN_HTTP
-                ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build() : null;
+                ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                : null;
     }
 
     /**
@@ -65,7 +67,8 @@ final class TransferRun implements AutoCloseable {
     long boundBytes() {
         UploadOptions options = UploadOptions.defaults();
         return transfer == Transfer.SLUICE_STREAM
-                ? (options.partsInFlight() + 1L) * options.partSizeBytes() + BurstyPublisher.ITEM_BYTES : -1;
+                ? (options.partsInFlight() + 1L) * options.partSizeBytes() + BurstyPublisher.ITEM_BYTES
+                : -1;
     }
 
     /** Starts one client's transfer; completes with the ETag the upload's answer named, or null. */
@@ -73,28 +76,48 @@ final class TransferRun implements AutoCloseable {
         String bucket = endpoint.bucket();
         ReactiveObject object = ReactiveObject.of(client, bucket, job.key());
         return switch (transfer) {
-            case SLUICE_UPLOAD -> object.upload(job.file(), UploadOptions.defaults()).toCompletableFuture()
-                    .thenApply(stored -> stored.eTag());
-            case SDK_PUT_FROM_FILE, SDK_MULTIPART_FROM_FILE -> client.putObject(
-                    request -> request.bucket(bucket).key(job.key()), AsyncRequestBody.fromFile(job.file()))
-                    .thenApply(stored -> stored.eTag());
-            case TM_UPLOAD_FILE -> manager.uploadFile(upload -> upload.source(job.file())
-                            .putObjectRequest(request -> request.bucket(bucket).key(job.key())))
-                    .completionFuture().thenApply(done -> done.response().eTag());
+            case SLUICE_UPLOAD ->
+                object.upload(job.file(), UploadOptions.defaults())
+                        .toCompletableFuture()
+                        .thenApply(stored -> stored.eTag());
+            case SDK_PUT_FROM_FILE, SDK_MULTIPART_FROM_FILE ->
+                client.putObject(
+                                request -> request.bucket(bucket).key(job.key()), AsyncRequestBody.fromFile(job.file()))
+                        .thenApply(stored -> stored.eTag());
+            case TM_UPLOAD_FILE ->
+                manager.uploadFile(upload -> upload.source(job.file())
+                                .putObjectRequest(
+                                        request -> request.bucket(bucket).key(job.key())))
+                        .completionFuture()
+                        .thenApply(done -> done.response().eTag());
             case RAW_PUT -> rawPut(job);
-            case SLUICE_DOWNLOAD_PLAIN -> object.downloadTo(job.file(), WriteOptions.defaults()).toCompletableFuture()
-                    .thenApply(bytes -> null);
-            case SLUICE_DOWNLOAD -> object.downloadTo(job.file()).toCompletableFuture().thenApply(bytes -> null);
-            case SDK_TO_FILE -> client.getObject(request -> request.bucket(bucket).key(job.key()),
-                    AsyncResponseTransformer.toFile(job.file())).thenApply(response -> null);
-            case TM_DOWNLOAD_FILE -> manager.downloadFile(download -> download.destination(job.file())
-                            .getObjectRequest(request -> request.bucket(bucket).key(job.key())))
-                    .completionFuture().thenApply(done -> null);
+            case SLUICE_DOWNLOAD_PLAIN ->
+                object.downloadTo(job.file(), WriteOptions.defaults())
+                        .toCompletableFuture()
+                        .thenApply(bytes -> null);
+            case SLUICE_DOWNLOAD ->
+                object.downloadTo(job.file()).toCompletableFuture().thenApply(bytes -> null);
+            case SDK_TO_FILE ->
+                client.getObject(
+                                request -> request.bucket(bucket).key(job.key()),
+                                AsyncResponseTransformer.toFile(job.file()))
+                        .thenApply(response -> null);
+            case TM_DOWNLOAD_FILE ->
+                manager.downloadFile(download -> download.destination(job.file())
+                                .getObjectRequest(
+                                        request -> request.bucket(bucket).key(job.key())))
+                        .completionFuture()
+                        .thenApply(done -> null);
             case RAW_GET -> rawGet(job);
-            case SLUICE_STREAM -> object.write(new BurstyPublisher(job.sizeBytes()), UploadOptions.defaults())
-                    .toCompletableFuture().thenApply(stored -> stored.eTag());
-            case SDK_MULTIPART_FROM_PUBLISHER -> client.putObject(request -> request.bucket(bucket).key(job.key()),
-                    AsyncRequestBody.fromPublisher(new BurstyPublisher(job.sizeBytes()))).thenApply(stored -> stored.eTag());
+            case SLUICE_STREAM ->
+                object.write(new BurstyPublisher(job.sizeBytes()), UploadOptions.defaults())
+                        .toCompletableFuture()
+                        .thenApply(stored -> stored.eTag());
+            case SDK_MULTIPART_FROM_PUBLISHER ->
+                client.putObject(
+                                request -> request.bucket(bucket).key(job.key()),
+                                AsyncRequestBody.fromPublisher(new BurstyPublisher(job.sizeBytes())))
+                        .thenApply(stored -> stored.eTag());
         };
     }
 
@@ -115,12 +138,17 @@ final class TransferRun implements AutoCloseable {
             }
             return;
         }
-        HeadObjectResponse head = client.headObject(request -> request.bucket(endpoint.bucket()).key(job.key())).join();
+        HeadObjectResponse head = client.headObject(
+                        request -> request.bucket(endpoint.bucket()).key(job.key()))
+                .join();
         String eTag = head.eTag().replace("\"", "");
-        String problem = head.contentLength() != job.sizeBytes() ? "has " + head.contentLength() + " bytes, not " + job.sizeBytes()
-                : answeredETag != null && !eTag.equals(answeredETag.replace("\"", "")) ? "has ETag " + eTag + ", answered " + answeredETag
-                : md5 != null && !eTag.contains("-") && !eTag.equals(md5) ? "has ETag " + eTag + ", not the source's MD5 " + md5
-                : null;
+        String problem = head.contentLength() != job.sizeBytes()
+                ? "has " + head.contentLength() + " bytes, not " + job.sizeBytes()
+                : answeredETag != null && !eTag.equals(answeredETag.replace("\"", ""))
+                        ? "has ETag " + eTag + ", answered " + answeredETag
+                        : md5 != null && !eTag.contains("-") && !eTag.equals(md5)
+                                ? "has ETag " + eTag + ", not the source's MD5 " + md5
+                                : null;
         if (problem != null) {
             throw new WrongBytes(transfer.label + " of " + job.key() + ": the object " + problem);
         }
@@ -135,25 +163,29 @@ final class TransferRun implements AutoCloseable {
 
     private CompletableFuture<String> rawPut(Job job) {
         try {
-            HttpRequest.Builder request = signed(SdkHttpMethod.PUT, job.key())
-                    .PUT(HttpRequest.BodyPublishers.ofFile(job.file()));
-            return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
-                if (response.statusCode() != 200) {
-                    throw new IllegalStateException("raw-put of " + job.key() + ": status " + response.statusCode() + " "
-                            + response.body());
-                }
-                return response.headers().firstValue("ETag").orElse(null);
-            });
+            HttpRequest.Builder request =
+                    signed(SdkHttpMethod.PUT, job.key()).PUT(HttpRequest.BodyPublishers.ofFile(job.file()));
+            return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
+                    .thenApply(response -> {
+                        if (response.statusCode() != 200) {
+                            throw new IllegalStateException("raw-put of " + job.key() + ": status "
+                                    + response.statusCode() + " " + response.body());
+                        }
+                        return response.headers().firstValue("ETag").orElse(null);
+                    });
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
     private CompletableFuture<String> rawGet(Job job) {
-        return http.sendAsync(signed(SdkHttpMethod.GET, job.key()).GET().build(), HttpResponse.BodyHandlers.ofFile(job.file()))
+        return http.sendAsync(
+                        signed(SdkHttpMethod.GET, job.key()).GET().build(),
+                        HttpResponse.BodyHandlers.ofFile(job.file()))
                 .thenApply(response -> {
                     if (response.statusCode() != 200) {
-                        throw new IllegalStateException("raw-get of " + job.key() + ": status " + response.statusCode());
+                        throw new IllegalStateException(
+                                "raw-get of " + job.key() + ": status " + response.statusCode());
                     }
                     return null;
                 });
@@ -162,13 +194,15 @@ final class TransferRun implements AutoCloseable {
     /** A request to the object {@code key} with the V4 signature's headers, the payload unsigned. */
     private HttpRequest.Builder signed(SdkHttpMethod method, String key) {
         URI uri = endpoint.uri().resolve("/" + endpoint.bucket() + "/" + key);
-        SdkHttpRequest unsigned = SdkHttpRequest.builder().method(method).uri(uri).build();
-        SignedRequest signed = AwsV4HttpSigner.create().sign(request -> request
-                .identity(AwsCredentialsIdentity.create(S3Endpoint.IDENTITY, S3Endpoint.CREDENTIAL))
-                .request(unsigned)
-                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-                .putProperty(AwsV4HttpSigner.REGION_NAME, S3Endpoint.REGION.id())
-                .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false));
+        SdkHttpRequest unsigned =
+                SdkHttpRequest.builder().method(method).uri(uri).build();
+        SignedRequest signed = AwsV4HttpSigner.create()
+                .sign(request -> request.identity(
+                                AwsCredentialsIdentity.create(S3Endpoint.IDENTITY, S3Endpoint.CREDENTIAL))
+                        .request(unsigned)
+                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, S3Endpoint.REGION.id())
+                        .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false));
         HttpRequest.Builder request = HttpRequest.newBuilder(uri);
         for (Map.Entry<String, List<String>> header : signed.request().headers().entrySet()) {
             if (!header.getKey().equalsIgnoreCase("Host")) { // the JDK client sets it, as signed: 127.0.0.1:PORT

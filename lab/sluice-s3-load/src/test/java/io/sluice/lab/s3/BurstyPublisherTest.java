@@ -54,7 +54,8 @@ class BurstyPublisherTest {
         new BurstyPublisher(total).subscribe(subscriber);
         subscriber.done.get(10, TimeUnit.SECONDS);
 
-        assertEquals(List.of(BurstyPublisher.ITEM_BYTES, BurstyPublisher.ITEM_BYTES, 1000),
+        assertEquals(
+                List.of(BurstyPublisher.ITEM_BYTES, BurstyPublisher.ITEM_BYTES, 1000),
                 subscriber.items.stream().map(ByteBuffer::remaining).toList());
         ByteBuffer last = subscriber.items.get(2);
         assertEquals(BurstyPublisher.byteAt(2L * BurstyPublisher.ITEM_BYTES + 999), last.get(999));
@@ -90,12 +91,10 @@ class BurstyPublisherTest {
             }
 
             @Override
-            public void onError(Throwable error) {
-            }
+            public void onError(Throwable error) {}
 
             @Override
-            public void onComplete() {
-            }
+            public void onComplete() {}
         });
         Subscription subscription = subscribed.get(10, TimeUnit.SECONDS);
         subscription.request(2);

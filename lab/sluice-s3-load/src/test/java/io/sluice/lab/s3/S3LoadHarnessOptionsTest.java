@@ -13,8 +13,8 @@ class S3LoadHarnessOptionsTest {
 
     @Test
     void optionsOverrideTheDefaultsAndTheRestStay() {
-        Map<String, String> options = S3LoadHarness.options(new String[] {"--results", "out", "--sizes", "1MiB,1GiB",
-                "--transfers", "sluice-upload,raw-get"});
+        Map<String, String> options = S3LoadHarness.options(
+                new String[] {"--results", "out", "--sizes", "1MiB,1GiB", "--transfers", "sluice-upload,raw-get"});
 
         assertEquals(List.of(1L << 20, 1L << 30), S3LoadHarness.sizes(options));
         assertEquals(List.of(1, 10), S3LoadHarness.clientCounts(options));
@@ -25,22 +25,37 @@ class S3LoadHarnessOptionsTest {
 
     @Test
     void noTransfersNamedMeansEveryOne() {
-        assertEquals(List.of(Transfer.values()), Transfer.named(S3LoadHarness.options(new String[] {"--results", "out"})
-                .get("transfers")));
+        assertEquals(
+                List.of(Transfer.values()),
+                Transfer.named(
+                        S3LoadHarness.options(new String[] {"--results", "out"}).get("transfers")));
     }
 
     @Test
     void malformedOptionsAreRefusedWithWhatIsWrong() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--sizes", "1MiB"}))
-                .getMessage().contains("--results"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(
-                new String[] {"--results", "out", "--transfers", "sluice-upload,s3-sync"})).getMessage().contains("s3-sync"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--sizes", "1MiB"}))
+                .getMessage()
+                .contains("--results"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> S3LoadHarness.options(
+                                new String[] {"--results", "out", "--transfers", "sluice-upload,s3-sync"}))
+                .getMessage()
+                .contains("s3-sync"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--results"}))
-                .getMessage().contains("pairs"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"results", "out"}))
-                .getMessage().contains("--option value"));
-        assertThrows(NumberFormatException.class, () -> S3LoadHarness.options(new String[] {"--results", "out", "--sizes", "1MB"}));
-        assertThrows(IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"--results", "out", "--samples", "-1"}));
+                .getMessage()
+                .contains("pairs"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class, () -> S3LoadHarness.options(new String[] {"results", "out"}))
+                .getMessage()
+                .contains("--option value"));
+        assertThrows(
+                NumberFormatException.class,
+                () -> S3LoadHarness.options(new String[] {"--results", "out", "--sizes", "1MB"}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> S3LoadHarness.options(new String[] {"--results", "out", "--samples", "-1"}));
     }
 
     @Test

@@ -24,24 +24,47 @@ class S3LoadSmokeTest {
 
     @Test
     void aTinyRunRecordsOneSuccessfulRowPerTransferAndLeavesNoData() throws Exception {
-        S3LoadHarness.run(new String[] {"--results", results.toString(), "--sizes", "1MiB", "--clients", "1",
-                "--samples", "1", "--warmup", "0", "--transfers", "sluice-upload,sdk-toFile,sluice-stream",
-                "--client-jvm", "-Xmx128m", "--server-heap", "256m"});
+        S3LoadHarness.run(new String[] {
+            "--results",
+            results.toString(),
+            "--sizes",
+            "1MiB",
+            "--clients",
+            "1",
+            "--samples",
+            "1",
+            "--warmup",
+            "0",
+            "--transfers",
+            "sluice-upload,sdk-toFile,sluice-stream",
+            "--client-jvm",
+            "-Xmx128m",
+            "--server-heap",
+            "256m"
+        });
 
         S3Run run = S3Run.read(results);
-        assertEquals(List.of("sluice-upload", "sdk-toFile", "sluice-stream"),
+        assertEquals(
+                List.of("sluice-upload", "sdk-toFile", "sluice-stream"),
                 run.samples().stream().map(S3Sample::transfer).toList());
         for (S3Sample sample : run.samples()) {
             assertTrue(sample.ok(), sample.toString());
             assertEquals(1L << 20, sample.sizeBytes());
-            assertTrue(sample.seconds() > 0 && sample.mibPerSecond() > 0 && sample.clientCpuSeconds() >= 0, sample.toString());
+            assertTrue(
+                    sample.seconds() > 0 && sample.mibPerSecond() > 0 && sample.clientCpuSeconds() >= 0,
+                    sample.toString());
             assertTrue(sample.peakHeapBytes() > 0 && sample.idleHeapBytes() > 0, sample.toString());
         }
         S3Sample stream = run.samples().get(2);
         assertEquals(3L * 8 * 1024 * 1024 + BurstyPublisher.ITEM_BYTES, stream.boundBytes());
         try (var files = Files.walk(results.resolve("work"))) {
-            assertEquals(List.of(), files.filter(Files::isRegularFile).filter(file -> !file.toString().contains(".s3proxy"))
-                    .map(Path::toString).toList(), "every object and file deleted");
+            assertEquals(
+                    List.of(),
+                    files.filter(Files::isRegularFile)
+                            .filter(file -> !file.toString().contains(".s3proxy"))
+                            .map(Path::toString)
+                            .toList(),
+                    "every object and file deleted");
         }
     }
 }

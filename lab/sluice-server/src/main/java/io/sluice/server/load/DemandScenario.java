@@ -53,12 +53,12 @@ public final class DemandScenario {
     static final int DEFAULT_CHUNK_BYTES = 8 * 1024;
     /** What a client may have sent ahead while not being read: Linux's default tcp_rmem (128 KiB). */
     static final long CLIENT_BURST_BYTES = 128 * 1024;
+
     private static final int UNPACED_CHUNK_BYTES = 64 * 1024;
     /** The most one write call hands the sink. */
     static final int MAX_WRITE_BYTES = 64 * 1024;
 
-    private DemandScenario() {
-    }
+    private DemandScenario() {}
 
     /**
      * How big a run is: {@link #FULL} the measured one, {@link #SMOKE} CI's. {@code rounds}: how often every
@@ -80,16 +80,24 @@ public final class DemandScenario {
             double mib = 0;
             for (int k = 0; k * period < seconds; k++) {
                 double length = Math.min(period, seconds - k * period);
-                mib += length * Math.min(producers, sinkBytesPerSecond(k * scale.periodNanos(), scale.periodNanos()) / MIB);
+                mib += length
+                        * Math.min(producers, sinkBytesPerSecond(k * scale.periodNanos(), scale.periodNanos()) / MIB);
             }
             return mib / seconds;
         }
     }
 
     /** One strategy's run in one case. */
-    record Result(String strategy, double mibPerSecond, double seconds, long peakQueuedBytes,
-                  List<WindowTrace.Switch> switches, long smallestWindow, long largestWindow, double[] windowTime,
-                  boolean outOfMemory) {
+    record Result(
+            String strategy,
+            double mibPerSecond,
+            double seconds,
+            long peakQueuedBytes,
+            List<WindowTrace.Switch> switches,
+            long smallestWindow,
+            long largestWindow,
+            double[] windowTime,
+            boolean outOfMemory) {
 
         /** Stream 0's mean window over fast-period time, in items. */
         double meanFastWindow() {
@@ -106,11 +114,18 @@ public final class DemandScenario {
             Result faster = other.mibPerSecond > mibPerSecond ? other : this;
             List<WindowTrace.Switch> both = new ArrayList<>(switches);
             both.addAll(other.switches);
-            double[] time = IntStream.range(0, windowTime.length).mapToDouble(index -> windowTime[index] + other.windowTime[index])
+            double[] time = IntStream.range(0, windowTime.length)
+                    .mapToDouble(index -> windowTime[index] + other.windowTime[index])
                     .toArray();
-            return new Result(strategy, faster.mibPerSecond, faster.seconds,
-                    Math.max(peakQueuedBytes, other.peakQueuedBytes), both,
-                    Math.min(smallestWindow, other.smallestWindow), Math.max(largestWindow, other.largestWindow), time,
+            return new Result(
+                    strategy,
+                    faster.mibPerSecond,
+                    faster.seconds,
+                    Math.max(peakQueuedBytes, other.peakQueuedBytes),
+                    both,
+                    Math.min(smallestWindow, other.smallestWindow),
+                    Math.max(largestWindow, other.largestWindow),
+                    time,
                     outOfMemory || other.outOfMemory);
         }
 
@@ -121,27 +136,52 @@ public final class DemandScenario {
 
         /** Switches at which stream 0's window stood above the smallest it reached in the run. */
         long aboveFloor() {
-            return switches.stream().filter(windowSwitch -> windowSwitch.windowAtFastEnd() > smallestWindow).count();
+            return switches.stream()
+                    .filter(windowSwitch -> windowSwitch.windowAtFastEnd() > smallestWindow)
+                    .count();
         }
 
         /** Switches at which it stood above that floor and shrank after. */
         long shrunkFromAboveFloor() {
-            return switches.stream().filter(windowSwitch -> windowSwitch.windowAtFastEnd() > smallestWindow && windowSwitch.shrank()).count();
+            return switches.stream()
+                    .filter(windowSwitch -> windowSwitch.windowAtFastEnd() > smallestWindow && windowSwitch.shrank())
+                    .count();
         }
     }
 
     /** Runs scenario C (arguments as in the class comment) and exits 1 if a gate failed. */
     public static void main(String[] args) throws Exception {
         boolean named = args.length > 0 && !args[0].startsWith("--");
-        Size scale = !named ? Size.SMOKE : Stream.of(Size.SMOKE, Size.FULL).filter(size -> size.name().equals(args[0]))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("scale must be smoke or full, was " + args[0]));
-        Map<String, String> flags = LoadMain.flags(List.of(args).subList(named ? 1 : 0, args.length), Map.of("--series",
-                "", "--rate-mib", Double.toString(DEFAULT_PRODUCER_MIB_PER_SECOND), "--chunk-kib",
-                Integer.toString(DEFAULT_CHUNK_BYTES / 1024), "--repeats", "1"));
+        Size scale = !named
+                ? Size.SMOKE
+                : Stream.of(Size.SMOKE, Size.FULL)
+                        .filter(size -> size.name().equals(args[0]))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("scale must be smoke or full, was " + args[0]));
+        Map<String, String> flags = LoadMain.flags(
+                List.of(args).subList(named ? 1 : 0, args.length),
+                Map.of(
+                        "--series",
+                        "",
+                        "--rate-mib",
+                        Double.toString(DEFAULT_PRODUCER_MIB_PER_SECOND),
+                        "--chunk-kib",
+                        Integer.toString(DEFAULT_CHUNK_BYTES / 1024),
+                        "--repeats",
+                        "1"));
         Path series = flags.get("--series").isEmpty() ? null : Path.of(flags.get("--series"));
-        System.exit(run(new Settings(scale, Double.parseDouble(flags.get("--rate-mib")),
-                Integer.parseInt(flags.get("--chunk-kib")) * 1024, series, LoadMain.repeats(flags.get("--repeats"))),
-                System.out) == 0 ? 0 : 1);
+        System.exit(
+                run(
+                                        new Settings(
+                                                scale,
+                                                Double.parseDouble(flags.get("--rate-mib")),
+                                                Integer.parseInt(flags.get("--chunk-kib")) * 1024,
+                                                series,
+                                                LoadMain.repeats(flags.get("--repeats"))),
+                                        System.out)
+                                == 0
+                        ? 0
+                        : 1);
     }
 
     /** Runs both cases, prints their tables and the gates to {@code out}; returns the number of failed gates. */
@@ -151,9 +191,16 @@ public final class DemandScenario {
         List<String> csv = new ArrayList<>();
         csv.add(WindowTrace.CSV_HEADER);
         long started = System.nanoTime();
-        out.printf(Locale.ROOT, "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;"
-                        + " java=%s%n", scale.name(), scale.uploads(), scale.bytesEach() / (1024 * 1024), FAST_SINK_MIB,
-                SLOW_SINK_MIB, TimeUnit.NANOSECONDS.toMillis(scale.periodNanos()), Runtime.version());
+        out.printf(
+                Locale.ROOT,
+                "scenario C %s: %d x %d MiB into one sink alternating %.0f/%.0f MiB/s every %d ms;" + " java=%s%n",
+                scale.name(),
+                scale.uploads(),
+                scale.bytesEach() / (1024 * 1024),
+                FAST_SINK_MIB,
+                SLOW_SINK_MIB,
+                TimeUnit.NANOSECONDS.toMillis(scale.periodNanos()),
+                Runtime.version());
         if (scale.rounds() > 1) {
             out.println(scale.rounds() + " interleaved rounds per case: MiB/s and s are the faster round's,"
                     + " every other column is over all rounds");
@@ -168,8 +215,8 @@ public final class DemandScenario {
             boolean first = repeat == 1;
             runRepeat(settings, first ? csv : new ArrayList<>(), first, out, paced, unpaced);
             if (settings.repeats() > 1) {
-                out.println(LoadMain.repeatTook(repeat, settings.repeats(),
-                        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted)));
+                out.println(LoadMain.repeatTook(
+                        repeat, settings.repeats(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - repeatStarted)));
             }
         }
         if (settings.series() != null) {
@@ -178,30 +225,53 @@ public final class DemandScenario {
                     + (settings.repeats() > 1 ? ", repeat 1" : "") + ")");
         }
         if (settings.repeats() > 1) {
-            out.printf(Locale.ROOT, "%nscenario C took %d s (%d repeats)%n",
-                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), settings.repeats());
+            out.printf(
+                    Locale.ROOT,
+                    "%nscenario C took %d s (%d repeats)%n",
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+                    settings.repeats());
         }
         Load load = machine.stop();
-        out.printf(Locale.ROOT, "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before,"
-                + " %.1f after)%n", load.noisy() ? "NOISY" : "quiet", 100 * load.othersBusy(), load.load1Before(),
+        out.printf(
+                Locale.ROOT,
+                "%nmachine: %s (other work kept %.0f%% of the cores busy; load average %.1f before," + " %.1f after)%n",
+                load.noisy() ? "NOISY" : "quiet",
+                100 * load.othersBusy(),
+                load.load1Before(),
                 load.load1After());
         return new DemandGates(settings, out).judge(paced, unpaced);
     }
 
     /** Both cases once, each strategy in turn; adds their results to the repeats' lists. */
-    private static void runRepeat(Settings settings, List<String> csv, boolean warmUp, PrintStream out,
-                                  List<List<Result>> pacedRepeats, List<List<Result>> unpacedRepeats) throws Exception {
+    private static void runRepeat(
+            Settings settings,
+            List<String> csv,
+            boolean warmUp,
+            PrintStream out,
+            List<List<Result>> pacedRepeats,
+            List<List<Result>> unpacedRepeats)
+            throws Exception {
         Size scale = settings.scale();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(LoadMain.daemon("paced-clients"));
         List<Result> paced;
         try {
-            out.printf(Locale.ROOT, "%nPaced producers (gated): each upload sends %.0f MiB/s in %d KiB chunks"
-                            + " (%.0f MiB/s together); ideal aggregate %.1f MiB/s%n", settings.producerMibPerSecond(),
-                    settings.chunkBytes() / 1024, settings.producerMibPerSecond() * scale.uploads(),
+            out.printf(
+                    Locale.ROOT,
+                    "%nPaced producers (gated): each upload sends %.0f MiB/s in %d KiB chunks"
+                            + " (%.0f MiB/s together); ideal aggregate %.1f MiB/s%n",
+                    settings.producerMibPerSecond(),
+                    settings.chunkBytes() / 1024,
+                    settings.producerMibPerSecond() * scale.uploads(),
                     settings.idealPacedMibPerSecond(2 * scale.periodNanos() / 1e9));
             Schedule client = Schedule.constant(settings.producerMibPerSecond() * MIB);
-            paced = runCase("", scale, csv, warmUp, out, bytes -> ScheduledPublisher.timed(bytes, settings.chunkBytes(),
-                    client, CLIENT_BURST_BYTES, timer, PacingClock.system()));
+            paced = runCase(
+                    "",
+                    scale,
+                    csv,
+                    warmUp,
+                    out,
+                    bytes -> ScheduledPublisher.timed(
+                            bytes, settings.chunkBytes(), client, CLIENT_BURST_BYTES, timer, PacingClock.system()));
         } finally {
             timer.shutdownNow();
         }
@@ -209,9 +279,17 @@ public final class DemandScenario {
         List<Result> unpaced;
         try {
             Scenarios.writeRandom(source, scale.bytesEach(), 7);
-            out.printf(Locale.ROOT, "%nUnpaced producers (reported): each upload reads a file as fast as it can"
-                    + " (ReactiveFile.read(), %d KiB chunks)%n", UNPACED_CHUNK_BYTES / 1024);
-            unpaced = runCase("unpaced ", scale, csv, warmUp, out,
+            out.printf(
+                    Locale.ROOT,
+                    "%nUnpaced producers (reported): each upload reads a file as fast as it can"
+                            + " (ReactiveFile.read(), %d KiB chunks)%n",
+                    UNPACED_CHUNK_BYTES / 1024);
+            unpaced = runCase(
+                    "unpaced ",
+                    scale,
+                    csv,
+                    warmUp,
+                    out,
                     bytes -> ReactiveFile.of(source).read(ReadOptions.range(0, bytes)));
         } finally {
             Files.deleteIfExists(source);
@@ -222,13 +300,22 @@ public final class DemandScenario {
 
     /** In the order they run and print: adaptive first, the control (all-at-once) last, as the gates expect. */
     private static List<Map.Entry<String, DemandStrategy>> strategies() {
-        return List.of(Map.entry("adaptive", Demand.adaptive()), Map.entry("fixed(4,1)", Demand.fixed(4, 1)),
-                Map.entry("fixed(16,4)", Demand.fixed(16, 4)), Map.entry("fixed(64,16)", Demand.fixed(64, 16)),
+        return List.of(
+                Map.entry("adaptive", Demand.adaptive()),
+                Map.entry("fixed(4,1)", Demand.fixed(4, 1)),
+                Map.entry("fixed(16,4)", Demand.fixed(16, 4)),
+                Map.entry("fixed(64,16)", Demand.fixed(64, 16)),
                 Map.entry("all-at-once", Demand.unbounded()));
     }
 
-    private static List<Result> runCase(String prefix, Size scale, List<String> csv, boolean warmUp, PrintStream out,
-                                        LongFunction<Publisher<ByteBuffer>> producers) throws Exception {
+    private static List<Result> runCase(
+            String prefix,
+            Size scale,
+            List<String> csv,
+            boolean warmUp,
+            PrintStream out,
+            LongFunction<Publisher<ByteBuffer>> producers)
+            throws Exception {
         out.println("| strategy | aggregate MiB/s | s | peak queued MiB (sum) | stream 0 window, items (min..max)"
                 + " | mean window, fast / slow | window shrank after fast->slow"
                 + " | stream 0 window at fast end -> slow min |");
@@ -236,7 +323,8 @@ public final class DemandScenario {
         // Warm-up, unreported: every strategy once on a sixteenth of the bytes, so the first measured
         // strategy does not pay for class loading and JIT compilation the others are spared.
         Size warmUpSize = new Size("warm-up", scale.uploads(), scale.bytesEach() / 16, scale.periodNanos(), 1);
-        for (Map.Entry<String, DemandStrategy> strategy : warmUp ? strategies() : List.<Map.Entry<String, DemandStrategy>>of()) {
+        for (Map.Entry<String, DemandStrategy> strategy :
+                warmUp ? strategies() : List.<Map.Entry<String, DemandStrategy>>of()) {
             runOne(strategy, warmUpSize, producers, new ArrayList<>(), prefix);
         }
         Result[] results = new Result[strategies().size()];
@@ -250,16 +338,25 @@ public final class DemandScenario {
             }
         }
         for (Result result : results) {
-            out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %s | %s | %d of %d | %s |%n",
+            out.printf(
+                    Locale.ROOT,
+                    "| %s | %s | %.1f | %.1f | %s | %s | %d of %d | %s |%n",
                     result.strategy(),
-                    result.outOfMemory() ? "OutOfMemoryError"
+                    result.outOfMemory()
+                            ? "OutOfMemoryError"
                             : String.format(Locale.ROOT, "%.1f", result.mibPerSecond()),
-                    result.seconds(), result.peakQueuedBytes() / MIB,
+                    result.seconds(),
+                    result.peakQueuedBytes() / MIB,
                     items(result.smallestWindow()) + ".." + items(result.largestWindow()),
-                    result.largestWindow() == Long.MAX_VALUE ? "unbounded" : String.format(Locale.ROOT,
-                            "%.0f / %.0f", result.meanFastWindow(), result.meanSlowWindow()), result.shrunk(),
+                    result.largestWindow() == Long.MAX_VALUE
+                            ? "unbounded"
+                            : String.format(
+                                    Locale.ROOT, "%.0f / %.0f", result.meanFastWindow(), result.meanSlowWindow()),
+                    result.shrunk(),
                     result.switches().size(),
-                    result.switches().stream().map(windowSwitch -> items(windowSwitch.windowAtFastEnd()) + "->" + items(windowSwitch.slowMinimum()))
+                    result.switches().stream()
+                            .map(windowSwitch ->
+                                    items(windowSwitch.windowAtFastEnd()) + "->" + items(windowSwitch.slowMinimum()))
                             .collect(Collectors.joining(", ")));
         }
         return List.of(results);
@@ -274,28 +371,52 @@ public final class DemandScenario {
         return window == Long.MAX_VALUE ? "unbounded" : Long.toString(window);
     }
 
-    private static Result runOne(Map.Entry<String, DemandStrategy> named, Size scale,
-                                 LongFunction<Publisher<ByteBuffer>> producers, List<String> csv, String prefix)
+    private static Result runOne(
+            Map.Entry<String, DemandStrategy> named,
+            Size scale,
+            LongFunction<Publisher<ByteBuffer>> producers,
+            List<String> csv,
+            String prefix)
             throws InterruptedException {
         String name = named.getKey();
         DemandStrategy strategy = named.getValue();
         // Every upload draws on this one budget, as on one disk; the rate at a transfer's start carries
         // all of it (a write is short against a period).
-        ThrottledSink sink = new ThrottledSink((start, bytes) -> start
-                + (long) (bytes / sinkBytesPerSecond(start, scale.periodNanos()) * 1e9), PacingClock.system(),
+        ThrottledSink sink = new ThrottledSink(
+                (start, bytes) -> start + (long) (bytes / sinkBytesPerSecond(start, scale.periodNanos()) * 1e9),
+                PacingClock.system(),
                 MAX_WRITE_BYTES);
         WindowTrace trace = new WindowTrace(prefix + name, sink.originNanos(), scale.periodNanos());
-        WriteOptions options = strategy == Demand.unbounded()   // all-at-once: no byte bound either
+        WriteOptions options = strategy == Demand.unbounded() // all-at-once: no byte bound either
                 ? WriteOptions.defaults().withDemand(strategy).withMaxQueuedBytes(Long.MAX_VALUE / 2)
                 : WriteOptions.defaults().withDemand(strategy);
-        List<ThrottledChannel> channels = Stream.generate(sink::channel).limit(scale.uploads()).toList();
-        DemandRun.Result run = DemandRun.run(prefix + name, channels, stream -> producers.apply(scale.bytesEach()),
-                (channel, body, listener) -> ByteChannels.write(channel, body,
-                        options.withListener(pass -> listener.onPass(pass.queuedBytes(), pass.windowItems(),
-                                pass.outstandingItems(), pass.writtenBytes(), pass.requestCalls()))),
-                trace, 0);
+        List<ThrottledChannel> channels =
+                Stream.generate(sink::channel).limit(scale.uploads()).toList();
+        DemandRun.Result run = DemandRun.run(
+                prefix + name,
+                channels,
+                stream -> producers.apply(scale.bytesEach()),
+                (channel, body, listener) -> ByteChannels.write(
+                        channel,
+                        body,
+                        options.withListener(pass -> listener.onPass(
+                                pass.queuedBytes(),
+                                pass.windowItems(),
+                                pass.outstandingItems(),
+                                pass.writtenBytes(),
+                                pass.requestCalls()))),
+                trace,
+                0);
         csv.addAll(trace.csvRows());
-        return new Result(name, run.mibPerSecond(), run.elapsedNanos() / 1e9, run.peakQueuedBytes(), trace.switches(),
-                trace.smallestWindow(), trace.largestWindow(), trace.windowTime(), run.outOfMemory());
+        return new Result(
+                name,
+                run.mibPerSecond(),
+                run.elapsedNanos() / 1e9,
+                run.peakQueuedBytes(),
+                trace.switches(),
+                trace.smallestWindow(),
+                trace.largestWindow(),
+                trace.windowTime(),
+                run.outOfMemory());
     }
 }

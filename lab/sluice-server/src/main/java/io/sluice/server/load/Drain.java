@@ -5,8 +5,13 @@ package io.sluice.server.load;
  * RSS samples, then a forced full GC. The live sets are heap after a forced full GC (idle: before the warm-up),
  * NaN if not measured; {@code note} says why.
  */
-record Drain(double rssAtLoadEndMiB, double rssMaxOverDrainMiB, double rssAfterDrainMiB, double liveSetIdleMiB,
-             double liveSetAfterDrainMiB, String note) {
+record Drain(
+        double rssAtLoadEndMiB,
+        double rssMaxOverDrainMiB,
+        double rssAfterDrainMiB,
+        double liveSetIdleMiB,
+        double liveSetAfterDrainMiB,
+        String note) {
 
     static final int DRAIN_SECONDS = 5;
 
@@ -17,8 +22,15 @@ record Drain(double rssAtLoadEndMiB, double rssMaxOverDrainMiB, double rssAfterD
     }
 
     String markdown(Row row) {
-        return Row.cells(row.lane().flag(), Row.number(row.idleRssMiB(), 0), Row.number(row.peakRssMiB(), 0),
-                Row.number(rssAtLoadEndMiB, 0), Row.number(rssMaxOverDrainMiB, 0), Row.number(rssAfterDrainMiB, 0),
-                Row.number(liveSetIdleMiB, 0), Row.number(liveSetAfterDrainMiB, 0), note);
+        return Row.cells(
+                row.lane().flag(),
+                Row.number(row.idleRssMiB(), 0),
+                Row.number(row.peakRssMiB(), 0),
+                Row.number(rssAtLoadEndMiB, 0),
+                Row.number(rssMaxOverDrainMiB, 0),
+                Row.number(rssAfterDrainMiB, 0),
+                Row.number(liveSetIdleMiB, 0),
+                Row.number(liveSetAfterDrainMiB, 0),
+                note);
     }
 }

@@ -33,7 +33,7 @@ final class GateBook {
         return new Check(label, measured, target, atMost);
     }
 
-    private final int repeats;                  // samples behind every figure
+    private final int repeats; // samples behind every figure
     private final PrintStream out;
     private final Map<Estimate.Verdict, Integer> counted = new EnumMap<>(Estimate.Verdict.class);
 
@@ -45,18 +45,22 @@ final class GateBook {
     /** A gate that holds when every check holds; {@code detail} is the one-sample line's figures. */
     void all(String name, String detail, List<Check> checks) {
         List<Estimate.Verdict> verdicts = checks.stream().map(Check::verdict).toList();
-        Estimate.Verdict verdict = verdicts.stream().anyMatch(GateBook::missed) ? Estimate.Verdict.MISSED
-                : verdicts.stream().allMatch(checkVerdict -> checkVerdict == Estimate.Verdict.MET) ? Estimate.Verdict.MET
-                : Estimate.Verdict.INCONCLUSIVE;
+        Estimate.Verdict verdict = verdicts.stream().anyMatch(GateBook::missed)
+                ? Estimate.Verdict.MISSED
+                : verdicts.stream().allMatch(checkVerdict -> checkVerdict == Estimate.Verdict.MET)
+                        ? Estimate.Verdict.MET
+                        : Estimate.Verdict.INCONCLUSIVE;
         print(name, detail, checks, verdict);
     }
 
     /** A gate that holds when any check holds (a control that may fail in one of several ways). */
     void any(String name, String detail, List<Check> checks) {
         List<Estimate.Verdict> verdicts = checks.stream().map(Check::verdict).toList();
-        Estimate.Verdict verdict = verdicts.contains(Estimate.Verdict.MET) ? Estimate.Verdict.MET
-                : verdicts.stream().allMatch(GateBook::missed) ? Estimate.Verdict.MISSED
-                : Estimate.Verdict.INCONCLUSIVE;
+        Estimate.Verdict verdict = verdicts.contains(Estimate.Verdict.MET)
+                ? Estimate.Verdict.MET
+                : verdicts.stream().allMatch(GateBook::missed)
+                        ? Estimate.Verdict.MISSED
+                        : Estimate.Verdict.INCONCLUSIVE;
         print(name, detail, checks, verdict);
     }
 
@@ -74,8 +78,10 @@ final class GateBook {
         if (repeats <= 1) {
             out.println((verdict == Estimate.Verdict.MET ? "PASS " : "FAIL ") + name + ": " + detail);
         } else {
-            out.println(verdict.name() + " " + name + ": " + (checks.isEmpty() ? detail
-                    : checks.stream().map(Check::text).collect(Collectors.joining("; "))));
+            out.println(verdict.name() + " " + name + ": "
+                    + (checks.isEmpty()
+                            ? detail
+                            : checks.stream().map(Check::text).collect(Collectors.joining("; "))));
         }
     }
 

@@ -1,7 +1,7 @@
 package io.sluice.server.load;
 
-import io.sluice.server.Lane;
 import io.sluice.lab.Estimate;
+import io.sluice.server.Lane;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -21,8 +21,8 @@ import static io.sluice.server.load.GateBook.f;
 final class Gates {
 
     private final Scale scale;
-    private final List<List<Row>> repeats;   // the rows of repeat 1, 2, ...
-    private final List<Row> rows;            // repeat 1: what a one-sample line quotes
+    private final List<List<Row>> repeats; // the rows of repeat 1, 2, ...
+    private final List<Row> rows; // repeat 1: what a one-sample line quotes
     private final GateBook book;
     private final PrintStream out;
     private final List<String> notEvaluated = new ArrayList<>();
@@ -55,14 +55,18 @@ final class Gates {
     }
 
     private static Optional<Row> find(List<Row> rows, String scenario, String step, Lane lane) {
-        return rows.stream().filter(row -> row.scenario().equals(scenario) && row.step().equals(step)
-                && row.lane() == lane).findFirst();
+        return rows.stream()
+                .filter(row -> row.scenario().equals(scenario) && row.step().equals(step) && row.lane() == lane)
+                .findFirst();
     }
 
     /** {@code figure} of that row in every repeat that has it. */
     private double[] each(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
-        return repeats.stream().map(repeat -> find(repeat, scenario, step, lane)).flatMap(Optional::stream)
-                .mapToDouble(figure).toArray();
+        return repeats.stream()
+                .map(repeat -> find(repeat, scenario, step, lane))
+                .flatMap(Optional::stream)
+                .mapToDouble(figure)
+                .toArray();
     }
 
     private Estimate mean(String scenario, String step, Lane lane, ToDoubleFunction<Row> figure) {
@@ -70,7 +74,11 @@ final class Gates {
     }
 
     private List<String> steps(String scenario) { // in the order they ran
-        return rows.stream().filter(row -> row.scenario().equals(scenario)).map(Row::step).distinct().toList();
+        return rows.stream()
+                .filter(row -> row.scenario().equals(scenario))
+                .map(Row::step)
+                .distinct()
+                .toList();
     }
 
     private void a1() {
@@ -85,26 +93,50 @@ final class Gates {
                 continue;
             }
             double[] cThroughput = each("A1", step, Lane.C, Row::requestsPerSecond);
-            Lane best = laneB.isPresent() && mean("A1", step, Lane.B, Row::requestsPerSecond).value()
-                    > mean("A1", step, Lane.A, Row::requestsPerSecond).value() ? Lane.B : Lane.A;
-            double bestFirst = Math.max(laneA.get().requestsPerSecond(), laneB.map(Row::requestsPerSecond).orElse(0.0));
-            book.all("A1 " + step + " lane C throughput >= " + throughputRatio + "x best other lane",
+            Lane best = laneB.isPresent()
+                            && mean("A1", step, Lane.B, Row::requestsPerSecond).value()
+                                    > mean("A1", step, Lane.A, Row::requestsPerSecond)
+                                            .value()
+                    ? Lane.B
+                    : Lane.A;
+            double bestFirst = Math.max(
+                    laneA.get().requestsPerSecond(),
+                    laneB.map(Row::requestsPerSecond).orElse(0.0));
+            book.all(
+                    "A1 " + step + " lane C throughput >= " + throughputRatio + "x best other lane",
                     f("C %.0f req/s, best other %.0f req/s", laneC.get().requestsPerSecond(), bestFirst),
-                    List.of(check("C / " + best.flag() + " req/s", Estimate.ratioOfMeans(cThroughput,
-                            each("A1", step, best, Row::requestsPerSecond)), throughputRatio, false)));
+                    List.of(check(
+                            "C / " + best.flag() + " req/s",
+                            Estimate.ratioOfMeans(cThroughput, each("A1", step, best, Row::requestsPerSecond)),
+                            throughputRatio,
+                            false)));
             Row reference = laneB.orElse(laneA.get());
             if (laneB.isEmpty()) {
                 notEvaluated.add("A1 " + step + " p99 vs lane B: lane B needs JDK 21+; compared with lane A instead");
             }
-            book.all("A1 " + step + " lane C p99 <= " + p99Ratio + "x lane " + reference.lane().flag() + " p99",
-                    f("C %.1f ms, %s %.1f ms", laneC.get().p99Millis(), reference.lane().flag(), reference.p99Millis()),
-                    List.of(check("C / " + reference.lane().flag() + " p99", Estimate.ratioOfMeans(
-                            each("A1", step, Lane.C, Row::p99Millis), each("A1", step, reference.lane(),
-                                    Row::p99Millis)), p99Ratio, true)));
-            double[] errorsPerRepeat = repeats.stream().mapToDouble(repeat -> repeat.stream()
-                    .filter(row -> row.scenario().equals("A1") && row.step().equals(step))
-                    .mapToLong(row -> row.errors() + row.timeouts()).sum()).toArray();
-            book.all("A1 " + step + " no errors or timeouts on any lane", (long) errorsPerRepeat[0] + " errors+timeouts",
+            book.all(
+                    "A1 " + step + " lane C p99 <= " + p99Ratio + "x lane "
+                            + reference.lane().flag() + " p99",
+                    f(
+                            "C %.1f ms, %s %.1f ms",
+                            laneC.get().p99Millis(), reference.lane().flag(), reference.p99Millis()),
+                    List.of(check(
+                            "C / " + reference.lane().flag() + " p99",
+                            Estimate.ratioOfMeans(
+                                    each("A1", step, Lane.C, Row::p99Millis),
+                                    each("A1", step, reference.lane(), Row::p99Millis)),
+                            p99Ratio,
+                            true)));
+            double[] errorsPerRepeat = repeats.stream()
+                    .mapToDouble(repeat -> repeat.stream()
+                            .filter(row ->
+                                    row.scenario().equals("A1") && row.step().equals(step))
+                            .mapToLong(row -> row.errors() + row.timeouts())
+                            .sum())
+                    .toArray();
+            book.all(
+                    "A1 " + step + " no errors or timeouts on any lane",
+                    (long) errorsPerRepeat[0] + " errors+timeouts",
                     List.of(check("errors+timeouts", Estimate.mean(errorsPerRepeat), 0, true)));
         }
     }
@@ -119,9 +151,11 @@ final class Gates {
                 continue;
             }
             Estimate control = mean("A2", step, Lane.A, Row::requestsPerSecond);
-            book.all("A2 " + step + " control: lane A plateaus near " + scale.platformThreads() + " threads / 0.1 s",
+            book.all(
+                    "A2 " + step + " control: lane A plateaus near " + scale.platformThreads() + " threads / 0.1 s",
                     f("A %.0f req/s, plateau %.0f req/s", laneA.get().requestsPerSecond(), plateau),
-                    List.of(check("A req/s", control, 1.15 * plateau, true),
+                    List.of(
+                            check("A req/s", control, 1.15 * plateau, true),
                             check("A req/s", control, 0.5 * Math.min(plateau, connections(step) * 10.0), false)));
             for (Lane lane : List.of(Lane.B, Lane.C)) {
                 Optional<Row> row = find("A2", step, lane);
@@ -131,20 +165,40 @@ final class Gates {
                 }
                 double required = smoke() ? 2.0 * control.value() : 2.0 * plateau;
                 if (connections(step) * 10.0 < required) {
-                    notEvaluated.add(f("A2 %s lane %s: %s connections cannot exceed %.0f req/s at 100 ms",
+                    notEvaluated.add(f(
+                            "A2 %s lane %s: %s connections cannot exceed %.0f req/s at 100 ms",
                             step, lane.flag(), connections(step), connections(step) * 10.0));
                 } else {
                     double[] throughput = each("A2", step, lane, Row::requestsPerSecond);
-                    book.all("A2 " + step + " lane " + lane.flag() + (smoke() ? " >= 2x lane A" : " >= 4,000 req/s"),
-                            f("%s %.0f req/s, required %.0f", lane.flag(), row.get().requestsPerSecond(),
+                    book.all(
+                            "A2 " + step + " lane " + lane.flag() + (smoke() ? " >= 2x lane A" : " >= 4,000 req/s"),
+                            f(
+                                    "%s %.0f req/s, required %.0f",
+                                    lane.flag(),
+                                    row.get().requestsPerSecond(),
                                     smoke() ? 2.0 * laneA.get().requestsPerSecond() : required),
-                            List.of(smoke() ? check(lane.flag() + " / A req/s", Estimate.ratioOfMeans(throughput,
-                                    each("A2", step, Lane.A, Row::requestsPerSecond)), 2.0, false)
-                                    : check(lane.flag() + " req/s", Estimate.mean(throughput), required, false)));
+                            List.of(
+                                    smoke()
+                                            ? check(
+                                                    lane.flag() + " / A req/s",
+                                                    Estimate.ratioOfMeans(
+                                                            throughput,
+                                                            each("A2", step, Lane.A, Row::requestsPerSecond)),
+                                                    2.0,
+                                                    false)
+                                            : check(
+                                                    lane.flag() + " req/s",
+                                                    Estimate.mean(throughput),
+                                                    required,
+                                                    false)));
                 }
-                book.all("A2 " + step + " lane " + lane.flag() + " p99 <= " + (int) p99Limit + " ms, no timeouts",
-                        f("p99 %.1f ms, %d timeouts", row.get().p99Millis(), row.get().timeouts()),
-                        List.of(check("p99 ms", mean("A2", step, lane, Row::p99Millis), p99Limit, true),
+                book.all(
+                        "A2 " + step + " lane " + lane.flag() + " p99 <= " + (int) p99Limit + " ms, no timeouts",
+                        f(
+                                "p99 %.1f ms, %d timeouts",
+                                row.get().p99Millis(), row.get().timeouts()),
+                        List.of(
+                                check("p99 ms", mean("A2", step, lane, Row::p99Millis), p99Limit, true),
                                 check("timeouts", mean("A2", step, lane, Row::timeouts), 0, true)));
             }
         }
@@ -172,47 +226,92 @@ final class Gates {
             if (smoke()) {
                 getChecks.add(check("p50 ms", mean("B", "fast GET", lane, Row::p50Millis), 50, true));
             }
-            book.all("B lane " + lane.flag() + " fast-GET p99 <= " + (int) getP99 + " ms" + (smoke() ? ", p50 <= 50 ms" : "")
-                    + ", no timeouts", f("p50 %.1f ms, p99 %.1f ms, %d timeouts", get.p50Millis(), get.p99Millis(),
-                    get.timeouts()), getChecks);
-            book.all("B lane " + lane.flag() + " PUT p99 <= " + (int) putP99 + " ms, no timeouts, all verified",
+            book.all(
+                    "B lane " + lane.flag() + " fast-GET p99 <= " + (int) getP99 + " ms"
+                            + (smoke() ? ", p50 <= 50 ms" : "") + ", no timeouts",
+                    f("p50 %.1f ms, p99 %.1f ms, %d timeouts", get.p50Millis(), get.p99Millis(), get.timeouts()),
+                    getChecks);
+            book.all(
+                    "B lane " + lane.flag() + " PUT p99 <= " + (int) putP99 + " ms, no timeouts, all verified",
                     f("p99 %.1f ms, %d timeouts, %d errors", put.p99Millis(), put.timeouts(), put.errors()),
-                    List.of(check("p99 ms", mean("B", "1 MiB PUT", lane, Row::p99Millis), putP99, true),
+                    List.of(
+                            check("p99 ms", mean("B", "1 MiB PUT", lane, Row::p99Millis), putP99, true),
                             check("timeouts", mean("B", "1 MiB PUT", lane, Row::timeouts), 0, true),
                             check("errors", mean("B", "1 MiB PUT", lane, Row::errors), 0, true)));
-            book.all("B lane " + lane.flag() + " peak RSS <= idle + 256 MiB",
+            book.all(
+                    "B lane " + lane.flag() + " peak RSS <= idle + 256 MiB",
                     f("idle %.0f MiB, peak %.0f MiB", get.idleRssMiB(), get.peakRssMiB()),
-                    List.of(check("peak - idle RSS MiB", mean("B", "fast GET", lane,
-                            row -> row.peakRssMiB() - row.idleRssMiB()), 256, true)));
+                    List.of(check(
+                            "peak - idle RSS MiB",
+                            mean("B", "fast GET", lane, row -> row.peakRssMiB() - row.idleRssMiB()),
+                            256,
+                            true)));
         }
         for (Lane lane : List.of(Lane.B, Lane.C)) {
             find("B", "fast GET", lane).ifPresent(this::rssFlatAtTheEnd);
         }
-        find("B", "fast GET", Lane.A).ifPresentOrElse(laneA -> {
-            String detail = f("%.1f%% timeouts, p99 %.1f ms", timeoutShare(laneA) * 100, laneA.p99Millis());
-            if (smoke()) {
-                // At smoke scale (16 threads, 64 slow readers, seconds of load) whether lane A is
-                // starved depends on what else the shared machine runs: not a reliable control.
-                notEvaluated.add("B control lane A at smoke scale (not reproducible, see lab/docs/SERVER.md): " + detail);
-            } else {
-                book.any("B control: lane A shows >= 5% timeouts or p99 >= 2 s", detail,
-                        List.of(check("timeout share", mean("B", "fast GET", Lane.A, this::timeoutShare), 0.05, false),
-                                check("p99 ms", mean("B", "fast GET", Lane.A, Row::p99Millis), 2000, false)));
-            }
-        }, () -> notEvaluated.add("B control lane A: not run"));
-        find("B", "fast GET", Lane.C_UNBOUNDED).ifPresentOrElse(unbounded -> book.all(
-                "B control: C-unbounded runs out of memory or past 90% heap",
-                f("peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s", unbounded.heapPeakShare() * 100,
-                        Row.number(unbounded.heapAfterGcMiB(), 0), unbounded.note()),
-                List.of(check("peak heap share (1 if out of memory)", mean("B", "fast GET", Lane.C_UNBOUNDED,
-                        row -> row.note().contains("OutOfMemoryError") ? 1 : row.heapPeakShare()), 0.9, false))),
-                () -> notEvaluated.add("B control C-unbounded: not run"));
+        find("B", "fast GET", Lane.A)
+                .ifPresentOrElse(
+                        laneA -> {
+                            String detail =
+                                    f("%.1f%% timeouts, p99 %.1f ms", timeoutShare(laneA) * 100, laneA.p99Millis());
+                            if (smoke()) {
+                                // At smoke scale (16 threads, 64 slow readers, seconds of load) whether lane A is
+                                // starved depends on what else the shared machine runs: not a reliable control.
+                                notEvaluated.add(
+                                        "B control lane A at smoke scale (not reproducible, see lab/docs/SERVER.md): "
+                                                + detail);
+                            } else {
+                                book.any(
+                                        "B control: lane A shows >= 5% timeouts or p99 >= 2 s",
+                                        detail,
+                                        List.of(
+                                                check(
+                                                        "timeout share",
+                                                        mean("B", "fast GET", Lane.A, this::timeoutShare),
+                                                        0.05,
+                                                        false),
+                                                check(
+                                                        "p99 ms",
+                                                        mean("B", "fast GET", Lane.A, Row::p99Millis),
+                                                        2000,
+                                                        false)));
+                            }
+                        },
+                        () -> notEvaluated.add("B control lane A: not run"));
+        find("B", "fast GET", Lane.C_UNBOUNDED)
+                .ifPresentOrElse(
+                        unbounded -> book.all(
+                                "B control: C-unbounded runs out of memory or past 90% heap",
+                                f(
+                                        "peak heap %.0f%% (sampled), heap after GC up to %s MiB (GC log), %s",
+                                        unbounded.heapPeakShare() * 100,
+                                        Row.number(unbounded.heapAfterGcMiB(), 0),
+                                        unbounded.note()),
+                                List.of(check(
+                                        "peak heap share (1 if out of memory)",
+                                        mean(
+                                                "B",
+                                                "fast GET",
+                                                Lane.C_UNBOUNDED,
+                                                row -> row.note().contains("OutOfMemoryError")
+                                                        ? 1
+                                                        : row.heapPeakShare()),
+                                        0.9,
+                                        false))),
+                        () -> notEvaluated.add("B control C-unbounded: not run"));
     }
 
     /** Lane A's timeouts in B as a share of every request it sent (fast GETs and PUTs over the load time). */
     private double timeoutShare(Row laneA) {
-        return (double) laneA.timeouts() / Math.max(1, laneA.timeouts() + laneA.errors()
-                + Math.round(laneA.requestsPerSecond() * scale.runTime().toSeconds() * 2));
+        return (double) laneA.timeouts()
+                / Math.max(
+                        1,
+                        laneA.timeouts()
+                                + laneA.errors()
+                                + Math.round(laneA.requestsPerSecond()
+                                        * scale.runTime().toSeconds()
+                                        * 2));
     }
 
     /**
@@ -225,27 +324,53 @@ final class Gates {
         String name = "B lane " + row.lane().flag() + " RSS flat at the end (" + Drain.DRAIN_SECONDS
                 + " s drain: RSS <= load end + " + (int) drainRiseMiB() + " MiB, live set <= idle + "
                 + (int) LIVE_SET_SLACK_MIB + " MiB)";
-        List<Drain> drains = repeats.stream().map(repeat -> find(repeat, "B", "fast GET", row.lane()))
-                .flatMap(Optional::stream).map(Row::drain).toList();
-        if (drains.stream().anyMatch(repeatDrain -> repeatDrain == null || Double.isNaN(repeatDrain.rssMaxOverDrainMiB()))) {
+        List<Drain> drains = repeats.stream()
+                .map(repeat -> find(repeat, "B", "fast GET", row.lane()))
+                .flatMap(Optional::stream)
+                .map(Row::drain)
+                .toList();
+        if (drains.stream()
+                .anyMatch(repeatDrain -> repeatDrain == null || Double.isNaN(repeatDrain.rssMaxOverDrainMiB()))) {
             book.unmeasured(name, "no drain measured" + (drain == null ? "" : ": " + drain.note()));
             return;
         }
-        boolean liveMeasured = drains.stream().allMatch(repeatDrain -> !Double.isNaN(repeatDrain.liveSetIdleMiB())
-                && !Double.isNaN(repeatDrain.liveSetAfterDrainMiB()));
-        List<GateBook.Check> checks = new ArrayList<>(List.of(check("drain max - load end RSS MiB",
-                Estimate.mean(drains.stream().mapToDouble(repeatDrain -> repeatDrain.rssMaxOverDrainMiB() - repeatDrain.rssAtLoadEndMiB()).toArray()),
-                drainRiseMiB(), true)));
+        boolean liveMeasured = drains.stream()
+                .allMatch(repeatDrain -> !Double.isNaN(repeatDrain.liveSetIdleMiB())
+                        && !Double.isNaN(repeatDrain.liveSetAfterDrainMiB()));
+        List<GateBook.Check> checks = new ArrayList<>(List.of(check(
+                "drain max - load end RSS MiB",
+                Estimate.mean(drains.stream()
+                        .mapToDouble(repeatDrain -> repeatDrain.rssMaxOverDrainMiB() - repeatDrain.rssAtLoadEndMiB())
+                        .toArray()),
+                drainRiseMiB(),
+                true)));
         if (liveMeasured) {
-            checks.add(check("live set after drain - idle MiB", Estimate.mean(drains.stream()
-                    .mapToDouble(repeatDrain -> repeatDrain.liveSetAfterDrainMiB() - repeatDrain.liveSetIdleMiB()).toArray()), LIVE_SET_SLACK_MIB, true));
+            checks.add(check(
+                    "live set after drain - idle MiB",
+                    Estimate.mean(drains.stream()
+                            .mapToDouble(
+                                    repeatDrain -> repeatDrain.liveSetAfterDrainMiB() - repeatDrain.liveSetIdleMiB())
+                            .toArray()),
+                    LIVE_SET_SLACK_MIB,
+                    true));
         }
-        boolean firstLiveMeasured = !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
-        book.all(name, f("idle %.0f, peak %.0f, load end %.0f, drain max %.0f, after drain %.0f MiB; ",
-                row.idleRssMiB(), row.peakRssMiB(), drain.rssAtLoadEndMiB(), drain.rssMaxOverDrainMiB(),
-                drain.rssAfterDrainMiB())
-                + (firstLiveMeasured ? f("live set idle %.1f, after drain %.1f MiB", drain.liveSetIdleMiB(),
-                        drain.liveSetAfterDrainMiB()) : "live set not measured (" + drain.note() + "), RSS only"), checks);
+        boolean firstLiveMeasured =
+                !Double.isNaN(drain.liveSetIdleMiB()) && !Double.isNaN(drain.liveSetAfterDrainMiB());
+        book.all(
+                name,
+                f(
+                                "idle %.0f, peak %.0f, load end %.0f, drain max %.0f, after drain %.0f MiB; ",
+                                row.idleRssMiB(),
+                                row.peakRssMiB(),
+                                drain.rssAtLoadEndMiB(),
+                                drain.rssMaxOverDrainMiB(),
+                                drain.rssAfterDrainMiB())
+                        + (firstLiveMeasured
+                                ? f(
+                                        "live set idle %.1f, after drain %.1f MiB",
+                                        drain.liveSetIdleMiB(), drain.liveSetAfterDrainMiB())
+                                : "live set not measured (" + drain.note() + "), RSS only"),
+                checks);
     }
 
     /** Allowed RSS rise over the drain: a shared 2-core machine at smoke scale gets more room. */

@@ -15,11 +15,10 @@ import java.util.regex.Pattern;
  */
 record GcLog(Path file) {
 
-    private static final Pattern PAUSE = Pattern.compile(
-            "Pause (Young|Full).*?\\s(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
+    private static final Pattern PAUSE =
+            Pattern.compile("Pause (Young|Full).*?\\s(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
 
-    record Pause(boolean full, long afterBytes) {
-    }
+    record Pause(boolean full, long afterBytes) {}
 
     /** Pause lines so far (a mark: later calls look only at pauses after it). */
     int pauses() {
@@ -33,12 +32,17 @@ record GcLog(Path file) {
 
     /** The heap after the last full pause after {@code mark} (a forced GC), in bytes. */
     OptionalLong lastFullAfterBytes(int mark) {
-        return pauses(lines()).stream().skip(mark).filter(Pause::full).mapToLong(Pause::afterBytes)
+        return pauses(lines()).stream()
+                .skip(mark)
+                .filter(Pause::full)
+                .mapToLong(Pause::afterBytes)
                 .reduce((earlier, later) -> later);
     }
 
     static List<Pause> pauses(List<String> lines) {
-        return lines.stream().map(PAUSE::matcher).filter(Matcher::find)
+        return lines.stream()
+                .map(PAUSE::matcher)
+                .filter(Matcher::find)
                 .map(matcher -> new Pause(matcher.group(1).equals("Full"), bytes(matcher.group(4), matcher.group(5))))
                 .toList();
     }

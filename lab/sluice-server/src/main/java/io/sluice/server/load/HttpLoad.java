@@ -23,12 +23,16 @@ import java.util.function.Supplier;
 final class HttpLoad implements AutoCloseable {
 
     private final ExecutorService executor = Executors.newFixedThreadPool(2, LoadMain.daemon("load-http"));
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).executor(executor).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .executor(executor)
+            .build();
 
     /** Keeps {@code connections} requests in flight for {@code duration}. */
-    Traffic closed(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, int connections,
-                   Duration duration) throws InterruptedException {
+    Traffic closed(
+            Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, int connections, Duration duration)
+            throws InterruptedException {
         LatencyRecorder recorder = new LatencyRecorder();
         long end = System.nanoTime() + duration.toNanos();
         CountDownLatch done = new CountDownLatch(connections);
@@ -41,8 +45,12 @@ final class HttpLoad implements AutoCloseable {
         return recorder.traffic();
     }
 
-    private void loop(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid,
-                      LatencyRecorder recorder, long end, CountDownLatch done) {
+    private void loop(
+            Supplier<HttpRequest> requests,
+            Predicate<HttpResponse<byte[]>> valid,
+            LatencyRecorder recorder,
+            long end,
+            CountDownLatch done) {
         if (System.nanoTime() >= end) {
             done.countDown();
             return;
@@ -56,8 +64,9 @@ final class HttpLoad implements AutoCloseable {
     }
 
     /** Starts {@code perSecond} requests a second for {@code duration}, then waits for the answers. */
-    Traffic open(Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, double perSecond,
-                 Duration duration) throws InterruptedException {
+    Traffic open(
+            Supplier<HttpRequest> requests, Predicate<HttpResponse<byte[]>> valid, double perSecond, Duration duration)
+            throws InterruptedException {
         LatencyRecorder recorder = new LatencyRecorder();
         long intervalNanos = (long) (1_000_000_000L / perSecond);
         long count = (long) (perSecond * duration.toNanos() / 1_000_000_000L);
@@ -81,8 +90,13 @@ final class HttpLoad implements AutoCloseable {
         return recorder.traffic();
     }
 
-    private static void record(LatencyRecorder recorder, HttpRequest request, Predicate<HttpResponse<byte[]>> valid,
-                               long start, HttpResponse<byte[]> response, Throwable failure) {
+    private static void record(
+            LatencyRecorder recorder,
+            HttpRequest request,
+            Predicate<HttpResponse<byte[]>> valid,
+            long start,
+            HttpResponse<byte[]> response,
+            Throwable failure) {
         long latency = System.nanoTime() - start;
         if (failure == null) {
             if (valid.test(response)) {
@@ -92,8 +106,8 @@ final class HttpLoad implements AutoCloseable {
             }
             return;
         }
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof HttpTimeoutException) {
             recorder.timeout(request.timeout().map(Duration::toNanos).orElse(latency));
         } else {
@@ -107,7 +121,9 @@ final class HttpLoad implements AutoCloseable {
      */
     boolean closeConnections() {
         try {
-            HttpClient.class.getMethod("shutdownNow").invoke(client); // the public type: the implementation class is not exported
+            HttpClient.class
+                    .getMethod("shutdownNow")
+                    .invoke(client); // the public type: the implementation class is not exported
             return true;
         } catch (NoSuchMethodException e) {
             return false;
@@ -148,8 +164,8 @@ final class HttpLoad implements AutoCloseable {
         }
 
         synchronized Traffic traffic() {
-            return new Traffic(ok, bytes, errors, timeouts, percentileMillis(50), percentileMillis(99),
-                    percentileMillis(99.9));
+            return new Traffic(
+                    ok, bytes, errors, timeouts, percentileMillis(50), percentileMillis(99), percentileMillis(99.9));
         }
 
         private double percentileMillis(double percentile) {

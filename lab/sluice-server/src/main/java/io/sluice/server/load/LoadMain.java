@@ -1,8 +1,8 @@
 package io.sluice.server.load;
 
 import io.sluice.IoExecutors;
-import io.sluice.server.Lane;
 import io.sluice.lab.BuildInfo;
+import io.sluice.server.Lane;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,13 +37,30 @@ import java.util.stream.Stream;
  */
 public final class LoadMain {
 
-    private LoadMain() {
-    }
+    private LoadMain() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> flags = flags(List.of(BuildInfo.requireCommitted(args)), Map.of("--scale", "smoke", "--scenarios", "A1,A2,B",
-                "--lanes", "A,B,C,C-unbounded", "--server-cpu", "", "--run-seconds", "0", "--charts", "",
-                "--closed-loop", "auto", "--results", "", "--repeats", "1"));
+        Map<String, String> flags = flags(
+                List.of(BuildInfo.requireCommitted(args)),
+                Map.of(
+                        "--scale",
+                        "smoke",
+                        "--scenarios",
+                        "A1,A2,B",
+                        "--lanes",
+                        "A,B,C,C-unbounded",
+                        "--server-cpu",
+                        "",
+                        "--run-seconds",
+                        "0",
+                        "--charts",
+                        "",
+                        "--closed-loop",
+                        "auto",
+                        "--results",
+                        "",
+                        "--repeats",
+                        "1"));
         Scale scale = Scale.parse(flags.get("--scale"));
         long runSeconds = Long.parseLong(flags.get("--run-seconds"));
         if (runSeconds > 0) {
@@ -53,24 +70,41 @@ public final class LoadMain {
         Optional<WrkLoad> wrk = switch (closedLoop) {
             case "auto" -> WrkLoad.find();
             case "java" -> Optional.empty();
-            case "wrk" -> Optional.of(WrkLoad.find().orElseThrow(() -> new IllegalArgumentException(
-                    "--closed-loop wrk: no wrk on the PATH (Debian: apt-get install wrk)")));
+            case "wrk" ->
+                Optional.of(WrkLoad.find()
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                "--closed-loop wrk: no wrk on the PATH (Debian: apt-get install wrk)")));
             default -> throw new IllegalArgumentException("--closed-loop must be auto, wrk or java, was " + closedLoop);
         };
         String serverCpu = flags.get("--server-cpu");
         String charts = flags.get("--charts");
         String results = flags.get("--results");
         int repeats = repeats(flags.get("--repeats"));
-        int failed = run(scale, repeats, List.of(flags.get("--scenarios").split(",")),
+        int failed = run(
+                scale,
+                repeats,
+                List.of(flags.get("--scenarios").split(",")),
                 Stream.of(flags.get("--lanes").split(",")).map(Lane::parse).toList(),
-                serverCpu.isEmpty() ? null : serverCpu, charts.isEmpty() ? null : Path.of(charts), wrk,
-                results.isEmpty() ? null : Path.of(results), System.out);
+                serverCpu.isEmpty() ? null : serverCpu,
+                charts.isEmpty() ? null : Path.of(charts),
+                wrk,
+                results.isEmpty() ? null : Path.of(results),
+                System.out);
         System.exit(failed == 0 ? 0 : 1);
     }
 
     /** Runs and prints everything, the raw results to {@code results} unless null; returns the failed gates. */
-    static int run(Scale scale, int repeats, List<String> scenarioNames, List<Lane> requestedLanes, String serverCpu,
-                   Path chartDirectory, Optional<WrkLoad> wrk, Path results, PrintStream out) throws Exception {
+    static int run(
+            Scale scale,
+            int repeats,
+            List<String> scenarioNames,
+            List<Lane> requestedLanes,
+            String serverCpu,
+            Path chartDirectory,
+            Optional<WrkLoad> wrk,
+            Path results,
+            PrintStream out)
+            throws Exception {
         List<Lane> lanes = new ArrayList<>(requestedLanes);
         if (lanes.contains(Lane.B) && !IoExecutors.virtualThreadsAvailable()) {
             lanes.remove(Lane.B);
@@ -78,7 +112,8 @@ public final class LoadMain {
         }
         Path work = Files.createTempDirectory("sluice-load-");
         List<List<Row>> byRepeat = new ArrayList<>();
-        RowsCsv.Origin origin = new RowsCsv.Origin(BuildInfo.commit(), Runtime.version().toString(), scale.name());
+        RowsCsv.Origin origin =
+                new RowsCsv.Origin(BuildInfo.commit(), Runtime.version().toString(), scale.name());
         Instant started = Instant.now();
         Consumer<Row> record = row -> {
             List<Row> rows = byRepeat.get(byRepeat.size() - 1);
@@ -101,7 +136,8 @@ public final class LoadMain {
         try {
             Scenarios scenarios = new Scenarios(scale, work, serverCpu, wrk);
             out.println("scale=" + scale.name() + " java=" + Runtime.version() + " cpus="
-                    + Runtime.getRuntime().availableProcessors() + " server-cpu=" + (serverCpu == null ? "any" : serverCpu)
+                    + Runtime.getRuntime().availableProcessors() + " server-cpu="
+                    + (serverCpu == null ? "any" : serverCpu)
                     + " closed-loop=" + generator
                     + " open-model=JDK HttpClient");
             out.println(Row.header());
@@ -110,7 +146,10 @@ public final class LoadMain {
                 byRepeat.add(new ArrayList<>());
                 runOnce(scale, scenarioNames, lanes, scenarios, record);
                 if (repeats > 1) {
-                    out.println(repeatTook(repeat, repeats, Duration.between(repeatStarted, Instant.now()).toSeconds()));
+                    out.println(repeatTook(
+                            repeat,
+                            repeats,
+                            Duration.between(repeatStarted, Instant.now()).toSeconds()));
                 }
             }
         } finally {
@@ -132,12 +171,27 @@ public final class LoadMain {
                 + (repeats == 1 ? " repeat)" : " repeats)"));
         if (results != null) {
             Properties run = new Properties();
-            run.putAll(Map.of("commit", origin.commit(), "jdk", origin.jdk(), "scale", scale.name(),
-                    "scenarios", String.join(",", scenarioNames), "lanes", lanes.stream().map(Lane::flag)
-                            .collect(Collectors.joining(",")), "serverCpu", serverCpu == null ? "any" : serverCpu,
-                    "serverJava", System.getProperty("sluice.server.java", "the harness's"), "closedLoop", generator,
-                    "cpus", Integer.toString(Runtime.getRuntime().availableProcessors()),
-                    "started", started.toString()));
+            run.putAll(Map.of(
+                    "commit",
+                    origin.commit(),
+                    "jdk",
+                    origin.jdk(),
+                    "scale",
+                    scale.name(),
+                    "scenarios",
+                    String.join(",", scenarioNames),
+                    "lanes",
+                    lanes.stream().map(Lane::flag).collect(Collectors.joining(",")),
+                    "serverCpu",
+                    serverCpu == null ? "any" : serverCpu,
+                    "serverJava",
+                    System.getProperty("sluice.server.java", "the harness's"),
+                    "closedLoop",
+                    generator,
+                    "cpus",
+                    Integer.toString(Runtime.getRuntime().availableProcessors()),
+                    "started",
+                    started.toString()));
             run.put("repeats", Integer.toString(repeats));
             run.put("ended", Instant.now().toString());
             try (var writer = Files.newBufferedWriter(results.resolve("run.properties"))) {
@@ -162,8 +216,11 @@ public final class LoadMain {
 
     /** How long a repeat took and, after the first, about how long the others will. */
     static String repeatTook(int repeat, int repeats, long seconds) {
-        return "repeat " + repeat + " of " + repeats + " took " + seconds + " s" + (repeat == 1 ? "; the other "
-                + (repeats - 1) + " will take about " + duration((repeats - 1) * seconds) + " more" : "");
+        return "repeat " + repeat + " of " + repeats + " took " + seconds + " s"
+                + (repeat == 1
+                        ? "; the other " + (repeats - 1) + " will take about " + duration((repeats - 1) * seconds)
+                                + " more"
+                        : "");
     }
 
     /** {@code 45 s} under two minutes, else {@code 12 min}. */
@@ -180,8 +237,9 @@ public final class LoadMain {
     }
 
     /** Every scenario, step and lane once, in this order: A1 and A2 by step, each step on every lane; then B by lane. */
-    private static void runOnce(Scale scale, List<String> scenarioNames, List<Lane> lanes, Scenarios scenarios,
-                                Consumer<Row> record) throws Exception {
+    private static void runOnce(
+            Scale scale, List<String> scenarioNames, List<Lane> lanes, Scenarios scenarios, Consumer<Row> record)
+            throws Exception {
         for (String scenario : scenarioNames) {
             String name = scenario.trim();
             switch (name) {
@@ -199,8 +257,9 @@ public final class LoadMain {
                         scenarios.b(lane).forEach(record);
                     }
                 }
-                default -> throw new IllegalArgumentException("unknown scenario " + scenario
-                        + " (A1, A2, B; C runs as DemandScenario)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown scenario " + scenario + " (A1, A2, B; C runs as DemandScenario)");
             }
         }
     }

@@ -1,8 +1,8 @@
 package io.sluice.server.load;
 
-import io.sluice.server.ws.load.FanOutReport;
 import io.sluice.lab.Load;
 import io.sluice.lab.ReportCommand;
+import io.sluice.server.ws.load.FanOutReport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -49,8 +49,13 @@ public final class LoadReport {
                 throw new IOException(folder + ": rows of several runs (commit, JDK or scale differ)");
             }
             Path scenarioCFile = folder.resolve(SCENARIO_C);
-            return new Run(origin, Scale.parse(origin.scale()), byRepeat(lines, folder),
-                    Files.exists(scenarioCFile) ? Files.readAllLines(scenarioCFile, StandardCharsets.UTF_8) : List.of());
+            return new Run(
+                    origin,
+                    Scale.parse(origin.scale()),
+                    byRepeat(lines, folder),
+                    Files.exists(scenarioCFile)
+                            ? Files.readAllLines(scenarioCFile, StandardCharsets.UTF_8)
+                            : List.of());
         }
 
         /** The lines' rows by repeat, in the order they ran; every repeat from 1 to the last must have rows. */
@@ -59,7 +64,10 @@ public final class LoadReport {
             List<List<Row>> repeats = new ArrayList<>();
             for (int repeat = 1; repeat <= last; repeat++) {
                 int wanted = repeat;
-                List<Row> rows = lines.stream().filter(line -> line.repeat() == wanted).map(RowsCsv.Line::row).toList();
+                List<Row> rows = lines.stream()
+                        .filter(line -> line.repeat() == wanted)
+                        .map(RowsCsv.Line::row)
+                        .toList();
                 if (rows.isEmpty()) {
                     throw new IOException(folder + ": repeat " + repeat + " of " + last + " has no rows");
                 }
@@ -73,35 +81,49 @@ public final class LoadReport {
         }
 
         int noisySteps() {
-            return (int) rows().stream().map(Row::load).distinct().filter(Load::noisy).count();
+            return (int) rows().stream()
+                    .map(Row::load)
+                    .distinct()
+                    .filter(Load::noisy)
+                    .count();
         }
 
         int stepsWithoutLoad() {
-            return (int) rows().stream().map(Row::load).distinct().filter(load -> Double.isNaN(load.othersBusy())).count();
+            return (int) rows().stream()
+                    .map(Row::load)
+                    .distinct()
+                    .filter(load -> Double.isNaN(load.othersBusy()))
+                    .count();
         }
 
         @Override
         public boolean quiet() {
-            return noisySteps() == 0 && stepsWithoutLoad() == 0
+            return noisySteps() == 0
+                    && stepsWithoutLoad() == 0
                     && scenarioCLines.stream().noneMatch(line -> line.startsWith("machine: NOISY"));
         }
 
         /** Scenario C's tables as printed, then its machine line and gate lines as a code block. */
         String scenarioC() {
             return scenarioCLines.subList(0, scenarioCGatesStart()).stream()
-                    .filter(line -> !line.startsWith("series: "))
-                    .collect(Collectors.joining("\n")).strip() + "\n\n" + scenarioCGates();
+                            .filter(line -> !line.startsWith("series: "))
+                            .collect(Collectors.joining("\n"))
+                            .strip()
+                    + "\n\n" + scenarioCGates();
         }
 
         String scenarioCGates() {
-            return "```\n" + String.join("\n", scenarioCLines.subList(scenarioCGatesStart(), scenarioCLines.size()))
-                    .strip() + "\n```\n";
+            return "```\n"
+                    + String.join("\n", scenarioCLines.subList(scenarioCGatesStart(), scenarioCLines.size()))
+                            .strip() + "\n```\n";
         }
 
         private int scenarioCGatesStart() {
-            return IntStream.range(0, scenarioCLines.size()).filter(index -> scenarioCLines.get(index).startsWith("machine: "))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no " + SCENARIO_C
-                            + " with a 'machine:' line in this run"));
+            return IntStream.range(0, scenarioCLines.size())
+                    .filter(index -> scenarioCLines.get(index).startsWith("machine: "))
+                    .findFirst()
+                    .orElseThrow(() ->
+                            new IllegalStateException("no " + SCENARIO_C + " with a 'machine:' line in this run"));
         }
 
         String line() {
@@ -113,29 +135,46 @@ public final class LoadReport {
         /** Whether the machine was quiet, with the figures behind it. */
         @Override
         public String machine() {
-            double othersBusy = rows().stream().mapToDouble(row -> row.load().othersBusy()).filter(value -> !Double.isNaN(value))
-                    .max().orElse(Double.NaN);
-            double load1 = rows().stream().mapToDouble(row -> row.load().load1Before()).filter(value -> !Double.isNaN(value))
-                    .max().orElse(Double.NaN);
+            double othersBusy = rows().stream()
+                    .mapToDouble(row -> row.load().othersBusy())
+                    .filter(value -> !Double.isNaN(value))
+                    .max()
+                    .orElse(Double.NaN);
+            double load1 = rows().stream()
+                    .mapToDouble(row -> row.load().load1Before())
+                    .filter(value -> !Double.isNaN(value))
+                    .max()
+                    .orElse(Double.NaN);
             if (stepsWithoutLoad() > 0) {
                 return "machine unknown (no load recorded in " + stepsWithoutLoad() + " steps)";
             }
             if (scenarioCLines.stream().anyMatch(line -> line.startsWith("machine: NOISY"))) {
                 return "NOISY: scenario C says so";
             }
-            return String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
-                    + "in a measured window (%d above %.0f%%); load average before a window at most %.1f",
-                    quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisySteps(), 100 * Load.NOISY_ABOVE, load1);
+            return String.format(
+                    Locale.ROOT,
+                    "%s: other work kept at most %.0f%% of the cores busy "
+                            + "in a measured window (%d above %.0f%%); load average before a window at most %.1f",
+                    quiet() ? "quiet" : "NOISY",
+                    100 * othersBusy,
+                    noisySteps(),
+                    100 * Load.NOISY_ABOVE,
+                    load1);
         }
 
         /** The gate count, how many were not evaluated, and the line of each gate that did not pass. */
         String gateCount() {
             List<String> lines = gates().lines().toList();
             return "**" + lines.get(lines.size() - 1) + "**, "
-                    + lines.stream().filter(line -> line.startsWith("NOT EVALUATED")).count() + " not evaluated.\n"
-                    + lines.stream().filter(line -> line.startsWith("FAIL ") || line.startsWith("MISSED ")
-                            || line.startsWith("INCONCLUSIVE ")).map(line -> "- " + line + "\n")
-                    .collect(Collectors.joining());
+                    + lines.stream()
+                            .filter(line -> line.startsWith("NOT EVALUATED"))
+                            .count() + " not evaluated.\n"
+                    + lines.stream()
+                            .filter(line -> line.startsWith("FAIL ")
+                                    || line.startsWith("MISSED ")
+                                    || line.startsWith("INCONCLUSIVE "))
+                            .map(line -> "- " + line + "\n")
+                            .collect(Collectors.joining());
         }
 
         String gates() {
@@ -145,26 +184,50 @@ public final class LoadReport {
         }
     }
 
-    private LoadReport() {
-    }
+    private LoadReport() {}
 
     /** The report command on the repository at {@code root}: a fan-out run, or else a load run. */
     static ReportCommand command(Path root) {
-        Map<String, Function<Run, String>> bodies = Map.of("run", run -> run.line() + "\n",
-                "table", run -> RunTables.table(run.repeats()),
-                "drain", run -> RunTables.drains(run.repeats()).strip() + "\n",
-                "gates", run -> "```\n" + run.gates() + "```\n", "scenario-c", Run::scenarioC,
-                "scenario-c-gates", Run::scenarioCGates, "compact", run -> RunTables.compact(run.repeats()),
-                "gate-count", Run::gateCount);
-        Map<String, Function<FanOutReport, String>> fanOutBodies = Map.of("ws-run", run -> run.line() + "\n",
-                "ws-table", FanOutReport::table, "ws-seed", FanOutReport::seed,
-                "ws-gates", run -> "```\n" + run.gates() + "```\n", "ws-cost", FanOutReport::cost,
-                "ws-lanes", FanOutReport::lanes);
-        return new ReportCommand(TOOL, "java -jar lab/sluice-server/target/sluice-server.jar report", root, List.of(
-                ReportCommand.Kind.of(FanOutReport::isRun, FanOutReport::read, fanOutBodies, FanOutReport::print)
-                        .withCharts(FanOutReport::charts),
-                ReportCommand.Kind.of(folder -> true, Run::read, bodies, LoadReport::print)
-                        .withCharts(LoadReport::charts)));
+        Map<String, Function<Run, String>> bodies = Map.of(
+                "run",
+                run -> run.line() + "\n",
+                "table",
+                run -> RunTables.table(run.repeats()),
+                "drain",
+                run -> RunTables.drains(run.repeats()).strip() + "\n",
+                "gates",
+                run -> "```\n" + run.gates() + "```\n",
+                "scenario-c",
+                Run::scenarioC,
+                "scenario-c-gates",
+                Run::scenarioCGates,
+                "compact",
+                run -> RunTables.compact(run.repeats()),
+                "gate-count",
+                Run::gateCount);
+        Map<String, Function<FanOutReport, String>> fanOutBodies = Map.of(
+                "ws-run",
+                run -> run.line() + "\n",
+                "ws-table",
+                FanOutReport::table,
+                "ws-seed",
+                FanOutReport::seed,
+                "ws-gates",
+                run -> "```\n" + run.gates() + "```\n",
+                "ws-cost",
+                FanOutReport::cost,
+                "ws-lanes",
+                FanOutReport::lanes);
+        return new ReportCommand(
+                TOOL,
+                "java -jar lab/sluice-server/target/sluice-server.jar report",
+                root,
+                List.of(
+                        ReportCommand.Kind.of(
+                                        FanOutReport::isRun, FanOutReport::read, fanOutBodies, FanOutReport::print)
+                                .withCharts(FanOutReport::charts),
+                        ReportCommand.Kind.of(folder -> true, Run::read, bodies, LoadReport::print)
+                                .withCharts(LoadReport::charts)));
     }
 
     /** The {@code report} command; returns the exit status. */
@@ -181,7 +244,11 @@ public final class LoadReport {
     }
 
     private static void charts(Run run, Path folder, PrintStream out) throws IOException {
-        LoadCharts.write(run.scale(), Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
-                run.repeats().get(0), folder, out);
+        LoadCharts.write(
+                run.scale(),
+                Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
+                run.repeats().get(0),
+                folder,
+                out);
     }
 }

@@ -22,8 +22,7 @@ public final class ProcessReadings {
     /** {@code getconf CLK_TCK}, read once; NaN when it could not be run or printed no number. */
     private static final double CLOCK_TICKS = readClockTicks();
 
-    private ProcessReadings() {
-    }
+    private ProcessReadings() {}
 
     /** {@code VmRSS} of process {@code pid} in bytes, -1 when it is gone or /proc cannot be read. */
     public static long rssBytes(long pid) {
@@ -39,7 +38,7 @@ public final class ProcessReadings {
                 switch (parts[0]) {
                     case "VmRSS:", "VmHWM:" -> values.put(parts[0].substring(0, 5), Long.parseLong(parts[1]) * 1024);
                     case "Threads:" -> values.put("Threads", Long.parseLong(parts[1]));
-                    default -> { }
+                    default -> {}
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -86,8 +85,12 @@ public final class ProcessReadings {
 
     /** {@code syscw} of a {@code /proc/PID/io} text, -1 when it has no such line. */
     public static long writeSyscalls(String io) {
-        return io.lines().filter(line -> line.startsWith("syscw:"))
-                .mapToLong(line -> Long.parseLong(line.substring("syscw:".length()).trim())).findFirst().orElse(-1);
+        return io.lines()
+                .filter(line -> line.startsWith("syscw:"))
+                .mapToLong(
+                        line -> Long.parseLong(line.substring("syscw:".length()).trim()))
+                .findFirst()
+                .orElse(-1);
     }
 
     /** Ticks per second of {@code /proc/PID/stat}'s times; Linux's {@code USER_HZ}, 100, when getconf failed. */
@@ -102,7 +105,9 @@ public final class ProcessReadings {
 
     private static double readClockTicks() {
         try {
-            Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            Process getconf = new ProcessBuilder("getconf", "CLK_TCK")
+                    .redirectErrorStream(true)
+                    .start();
             String printed = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
             return getconf.waitFor() == 0 ? Double.parseDouble(printed) : Double.NaN;
         } catch (IOException | RuntimeException e) {
@@ -117,12 +122,14 @@ public final class ProcessReadings {
     public static Map<String, Long> keyValues(HttpClient client, URI uri, Duration timeout) {
         Map<String, Long> values = new TreeMap<>();
         try {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).timeout(timeout).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = client.send(
+                    HttpRequest.newBuilder(uri).timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
             for (String line : response.body().split("\n")) {
                 int equals = line.indexOf('=');
                 if (equals > 0) {
-                    values.put(line.substring(0, equals), Long.parseLong(line.substring(equals + 1).trim()));
+                    values.put(
+                            line.substring(0, equals),
+                            Long.parseLong(line.substring(equals + 1).trim()));
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -1,7 +1,7 @@
 package io.sluice.server.load;
 
-import io.sluice.server.Lane;
 import io.sluice.lab.Load;
+import io.sluice.server.Lane;
 
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -13,11 +13,30 @@ import java.util.stream.Stream;
  * of body the whole step moved, both ways; {@code load} leaves the server's and harness's CPU out of
  * {@code othersBusy}; {@code drain} is B's, or null. NaN: not measured.
  */
-record Row(String scenario, String step, Lane lane, double requestsPerSecond, double mibPerSecond, double p50Millis,
-           double p99Millis, double p999Millis, long timeouts, long errors, double idleRssMiB, double peakRssMiB,
-           double heapPeakShare, double heapAfterGcMiB, double directPeakMiB, double sendQueuePeakMiB, long threads,
-           double cpuSeconds, double cpuSecondsPerGiB, double heapAllocatedMiBPerGiB, Load load, Drain drain,
-           String note) {
+record Row(
+        String scenario,
+        String step,
+        Lane lane,
+        double requestsPerSecond,
+        double mibPerSecond,
+        double p50Millis,
+        double p99Millis,
+        double p999Millis,
+        long timeouts,
+        long errors,
+        double idleRssMiB,
+        double peakRssMiB,
+        double heapPeakShare,
+        double heapAfterGcMiB,
+        double directPeakMiB,
+        double sendQueuePeakMiB,
+        long threads,
+        double cpuSeconds,
+        double cpuSecondsPerGiB,
+        double heapAllocatedMiBPerGiB,
+        Load load,
+        Drain drain,
+        String note) {
 
     static String header() {
         return "| scenario | step | lane | req/s | MiB/s | p50 ms | p99 ms | p99.9 ms | timeouts | errors "
@@ -27,11 +46,28 @@ record Row(String scenario, String step, Lane lane, double requestsPerSecond, do
     }
 
     String markdown() {
-        return cells(scenario, step, lane.flag(), number(requestsPerSecond, 0), number(mibPerSecond, 1),
-                number(p50Millis, 1), number(p99Millis, 1), number(p999Millis, 1), timeouts, errors,
-                number(idleRssMiB, 0), number(peakRssMiB, 0), number(heapPeakShare * 100, 0),
-                number(heapAfterGcMiB, 0), number(directPeakMiB, 1), number(sendQueuePeakMiB, 1), threads,
-                number(cpuSeconds, 1), number(cpuSecondsPerGiB, 1), number(heapAllocatedMiBPerGiB, 0), note);
+        return cells(
+                scenario,
+                step,
+                lane.flag(),
+                number(requestsPerSecond, 0),
+                number(mibPerSecond, 1),
+                number(p50Millis, 1),
+                number(p99Millis, 1),
+                number(p999Millis, 1),
+                timeouts,
+                errors,
+                number(idleRssMiB, 0),
+                number(peakRssMiB, 0),
+                number(heapPeakShare * 100, 0),
+                number(heapAfterGcMiB, 0),
+                number(directPeakMiB, 1),
+                number(sendQueuePeakMiB, 1),
+                threads,
+                number(cpuSeconds, 1),
+                number(cpuSecondsPerGiB, 1),
+                number(heapAllocatedMiBPerGiB, 0),
+                note);
     }
 
     /** One Markdown table line: {@code | a | b | ... |}. */
@@ -41,7 +77,8 @@ record Row(String scenario, String step, Lane lane, double requestsPerSecond, do
 
     /** A figure with {@code decimals} places, or n/a when it was not measured (NaN). */
     static String number(double value, int decimals) {
-        return Double.isNaN(value) || Double.isInfinite(value) ? "n/a"
+        return Double.isNaN(value) || Double.isInfinite(value)
+                ? "n/a"
                 : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 }

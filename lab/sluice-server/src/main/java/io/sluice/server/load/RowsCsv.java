@@ -1,8 +1,8 @@
 package io.sluice.server.load;
 
-import io.sluice.server.Lane;
 import io.sluice.lab.Csv;
 import io.sluice.lab.Load;
+import io.sluice.server.Lane;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,14 +29,11 @@ final class RowsCsv {
     static final String HEADER_WITHOUT_REPEAT = HEADER.substring(0, HEADER.lastIndexOf(','));
     private static final int FIELDS = HEADER.split(",").length;
 
-    record Origin(String commit, String jdk, String scale) {
-    }
+    record Origin(String commit, String jdk, String scale) {}
 
-    record Line(Origin origin, Row row, int repeat) {
-    }
+    record Line(Origin origin, Row row, int repeat) {}
 
-    private RowsCsv() {
-    }
+    private RowsCsv() {}
 
     /** Appends a line to {@code file}, after the header if the file is new. */
     static void append(Path file, Origin origin, Row row, int repeat) throws IOException {
@@ -50,21 +47,48 @@ final class RowsCsv {
     static String format(Origin origin, Row row, int repeat) {
         Drain drain = row.drain();
         Load load = row.load();
-        return Stream.of(Csv.quote(origin.commit()), Csv.quote(origin.jdk()), Csv.quote(origin.scale()), Csv.quote(row.scenario()),
-                Csv.quote(row.step()), row.lane().flag(), row.requestsPerSecond(), row.mibPerSecond(), row.p50Millis(),
-                row.p99Millis(), row.p999Millis(), row.timeouts(), row.errors(), row.idleRssMiB(), row.peakRssMiB(),
-                row.heapPeakShare(), row.heapAfterGcMiB(), row.directPeakMiB(), row.sendQueuePeakMiB(), row.threads(),
-                row.cpuSeconds(), row.cpuSecondsPerGiB(), row.heapAllocatedMiBPerGiB(), load.load1Before(),
-                load.load1After(), load.othersBusy(), drain == null ? "" : drain.rssAtLoadEndMiB(),
-                drain == null ? "" : drain.rssMaxOverDrainMiB(), drain == null ? "" : drain.rssAfterDrainMiB(),
-                drain == null ? "" : drain.liveSetIdleMiB(), drain == null ? "" : drain.liveSetAfterDrainMiB(),
-                drain == null ? "" : Csv.quote(drain.note()), Csv.quote(row.note()), repeat)
-                .map(String::valueOf).collect(Collectors.joining(","));
+        return Stream.of(
+                        Csv.quote(origin.commit()),
+                        Csv.quote(origin.jdk()),
+                        Csv.quote(origin.scale()),
+                        Csv.quote(row.scenario()),
+                        Csv.quote(row.step()),
+                        row.lane().flag(),
+                        row.requestsPerSecond(),
+                        row.mibPerSecond(),
+                        row.p50Millis(),
+                        row.p99Millis(),
+                        row.p999Millis(),
+                        row.timeouts(),
+                        row.errors(),
+                        row.idleRssMiB(),
+                        row.peakRssMiB(),
+                        row.heapPeakShare(),
+                        row.heapAfterGcMiB(),
+                        row.directPeakMiB(),
+                        row.sendQueuePeakMiB(),
+                        row.threads(),
+                        row.cpuSeconds(),
+                        row.cpuSecondsPerGiB(),
+                        row.heapAllocatedMiBPerGiB(),
+                        load.load1Before(),
+                        load.load1After(),
+                        load.othersBusy(),
+                        drain == null ? "" : drain.rssAtLoadEndMiB(),
+                        drain == null ? "" : drain.rssMaxOverDrainMiB(),
+                        drain == null ? "" : drain.rssAfterDrainMiB(),
+                        drain == null ? "" : drain.liveSetIdleMiB(),
+                        drain == null ? "" : drain.liveSetAfterDrainMiB(),
+                        drain == null ? "" : Csv.quote(drain.note()),
+                        Csv.quote(row.note()),
+                        repeat)
+                .map(String::valueOf)
+                .collect(Collectors.joining(","));
     }
 
     static List<Line> read(Path file) throws IOException {
-        return Csv.read(file, List.of(HEADER, HEADER_WITHOUT_REPEAT), (header, fields) -> parse(fields,
-                header.equals(HEADER)));
+        return Csv.read(
+                file, List.of(HEADER, HEADER_WITHOUT_REPEAT), (header, fields) -> parse(fields, header.equals(HEADER)));
     }
 
     static Line parse(List<String> columns, boolean repeats) {
@@ -76,11 +100,39 @@ final class RowsCsv {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be 1 or more, was " + repeat);
         }
-        Drain drain = columns.get(26).isEmpty() ? null : new Drain(d(columns, 26), d(columns, 27), d(columns, 28), d(columns, 29), d(columns, 30), columns.get(31));
-        Row row = new Row(columns.get(3), columns.get(4), Lane.parse(columns.get(5)), d(columns, 6), d(columns, 7), d(columns, 8), d(columns, 9), d(columns, 10),
-                Long.parseLong(columns.get(11)), Long.parseLong(columns.get(12)), d(columns, 13), d(columns, 14), d(columns, 15), d(columns, 16), d(columns, 17),
-                d(columns, 18), Long.parseLong(columns.get(19)), d(columns, 20), d(columns, 21), d(columns, 22), new Load(d(columns, 23), d(columns, 24), d(columns, 25)),
-                drain, columns.get(32));
+        Drain drain = columns.get(26).isEmpty()
+                ? null
+                : new Drain(
+                        d(columns, 26),
+                        d(columns, 27),
+                        d(columns, 28),
+                        d(columns, 29),
+                        d(columns, 30),
+                        columns.get(31));
+        Row row = new Row(
+                columns.get(3),
+                columns.get(4),
+                Lane.parse(columns.get(5)),
+                d(columns, 6),
+                d(columns, 7),
+                d(columns, 8),
+                d(columns, 9),
+                d(columns, 10),
+                Long.parseLong(columns.get(11)),
+                Long.parseLong(columns.get(12)),
+                d(columns, 13),
+                d(columns, 14),
+                d(columns, 15),
+                d(columns, 16),
+                d(columns, 17),
+                d(columns, 18),
+                Long.parseLong(columns.get(19)),
+                d(columns, 20),
+                d(columns, 21),
+                d(columns, 22),
+                new Load(d(columns, 23), d(columns, 24), d(columns, 25)),
+                drain,
+                columns.get(32));
         return new Line(new Origin(columns.get(0), columns.get(1), columns.get(2)), row, repeat);
     }
 

@@ -1,7 +1,7 @@
 package io.sluice.server.load;
 
-import io.sluice.server.Lane;
 import io.sluice.lab.Load;
+import io.sluice.server.Lane;
 
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -36,13 +36,16 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         String target = scenario.equals("A1") ? "/files/small.bin" : "/files/small.bin?delay=" + DELAY_MILLIS;
         Path directory = freshDirectory(scenario, lane);
         try (ServerProcess server = start(lane, directory);
-             HttpLoad load = new HttpLoad();
-             StepSampler sampler = new StepSampler(server)) {
-            Predicate<HttpResponse<byte[]>> valid = response -> response.statusCode() == 200
-                    && response.body().length == SMALL_FILE_BYTES;
-            HttpRequest request = HttpRequest.newBuilder(server.uri(target)).timeout(scale.requestTimeout()).build();
+                HttpLoad load = new HttpLoad();
+                StepSampler sampler = new StepSampler(server)) {
+            Predicate<HttpResponse<byte[]>> valid =
+                    response -> response.statusCode() == 200 && response.body().length == SMALL_FILE_BYTES;
+            HttpRequest request = HttpRequest.newBuilder(server.uri(target))
+                    .timeout(scale.requestTimeout())
+                    .build();
             WarmUp.Slice closedLoop = length -> wrk.isPresent()
-                    ? wrk.get().closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
+                    ? wrk.get()
+                            .closed(server.uri(target), connections, length, scale.requestTimeout(), SMALL_FILE_BYTES)
                     : load.closed(() -> request, valid, connections, length);
             WarmUp.Outcome warmUp = WarmUp.run(closedLoop, scale.warmUpMin(), scale.warmUpMax());
             Window window = Window.open(server, sampler);
@@ -51,8 +54,12 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             double seconds = (System.nanoTime() - start) / 1e9;
             Spent spent = window.close(traffic.bodyBytes());
             // A live server that answered nothing is stuck: keep its threads for whoever reads the table.
-            String note = warmUp.describe() + (traffic.ok() == 0 && server.alive() ? "; no answers: "
-                    + server.jcmdToFile("Thread.print", "sluice-stall-" + scenario + "-" + lane.flag() + "-") : "");
+            String note = warmUp.describe()
+                    + (traffic.ok() == 0 && server.alive()
+                            ? "; no answers: "
+                                    + server.jcmdToFile(
+                                            "Thread.print", "sluice-stall-" + scenario + "-" + lane.flag() + "-")
+                            : "");
             return row(scenario, connections + " conn", lane, traffic, seconds, server, spent, null, note);
         }
     }
@@ -65,14 +72,15 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         new Random(3).nextBytes(putBody);
         String putSha = SlowClients.sha256(putBody);
         try (ServerProcess server = start(lane, directory);
-             HttpLoad load = new HttpLoad();
-             SlowClients slow = new SlowClients();
-             StepSampler sampler = new StepSampler(server)) {
+                HttpLoad load = new HttpLoad();
+                SlowClients slow = new SlowClients();
+                StepSampler sampler = new StepSampler(server)) {
             // Before the warm-up: a full GC may give heap back to the OS, and the load's RSS path
             // (idle, peak, drain) must not start from a heap this harness shrank.
             ServerProcess.LiveSet idleLiveSet = server.forcedGcLiveSet();
             HttpRequest warmUp = HttpRequest.newBuilder(server.uri("/files/small.bin"))
-                    .timeout(scale.requestTimeout()).build();
+                    .timeout(scale.requestTimeout())
+                    .build();
             load.closed(() -> warmUp, response -> true, 8, scale.warmUpMin()); // JIT warm-up, discarded
             Window window = Window.open(server, sampler);
             for (int i = 0; i < scale.slowReaders(); i++) {
@@ -81,26 +89,33 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             for (int i = 0; i < scale.slowWriters(); i++) {
                 slow.startWriter(server.port(), "/files/slow-" + i + ".bin", scale.slowUploadBytes(), 100 + i);
             }
-            SlowClientRamp.Outcome ramp = SlowClientRamp.await(new SendQueueProbe(server.port())::sendQueueBytes,
-                    RAMP_MAX_MILLIS);
-            HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin")).timeout(scale.requestTimeout())
+            SlowClientRamp.Outcome ramp =
+                    SlowClientRamp.await(new SendQueueProbe(server.port())::sendQueueBytes, RAMP_MAX_MILLIS);
+            HttpRequest get = HttpRequest.newBuilder(server.uri("/files/small.bin"))
+                    .timeout(scale.requestTimeout())
                     .build();
             int[] counter = {0}; // read and written by the PUT thread only
-            FutureTask<Traffic> puts = new FutureTask<>(() -> load.open(() -> HttpRequest.newBuilder(
-                            server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
+            FutureTask<Traffic> puts = new FutureTask<>(() -> load.open(
+                    () -> HttpRequest.newBuilder(server.uri("/files/put-" + (counter[0]++ % 8) + ".bin"))
                             .timeout(scale.requestTimeout().multipliedBy(2))
-                            .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody)).build(),
+                            .PUT(HttpRequest.BodyPublishers.ofByteArray(putBody))
+                            .build(),
                     response -> response.statusCode() == 201
                             && new String(response.body(), StandardCharsets.UTF_8).contains(putSha),
-                    scale.putsPerSecond(), scale.runTime().multipliedBy(2)));
+                    scale.putsPerSecond(),
+                    scale.runTime().multipliedBy(2)));
             long start = System.nanoTime();
             new Thread(puts, "load-puts").start();
-            Traffic getTraffic = load.open(() -> get, response -> response.statusCode() == 200
-                    && response.body().length == SMALL_FILE_BYTES, scale.fastGetsPerSecond(),
+            Traffic getTraffic = load.open(
+                    () -> get,
+                    response -> response.statusCode() == 200 && response.body().length == SMALL_FILE_BYTES,
+                    scale.fastGetsPerSecond(),
                     scale.runTime().multipliedBy(2));
             Traffic putTraffic = puts.get();
             double seconds = (System.nanoTime() - start) / 1e9;
-            long movedBytes = getTraffic.bodyBytes() + putTraffic.ok() * PUT_BYTES + slow.bytesRead.get()
+            long movedBytes = getTraffic.bodyBytes()
+                    + putTraffic.ok() * PUT_BYTES
+                    + slow.bytesRead.get()
                     + slow.bytesWritten.get();
             Spent spent = window.close(movedBytes); // before the drain's forced GC joins the GC log
             String death = server.death();
@@ -110,23 +125,41 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
                     + "/" + scale.slowWriters() + ", slow-read MiB " + String.format("%.0f", slow.bytesRead.get() / MIB)
                     + (slow.clientErrors.get() > 0 ? ", slow-client errors " + slow.clientErrors.get() : "");
             Drain drain = drain(server, slow, load, idleLiveSet);
-            return List.of(row("B", "fast GET", lane, getTraffic, seconds, server, spent, drain, note),
+            return List.of(
+                    row("B", "fast GET", lane, getTraffic, seconds, server, spent, drain, note),
                     row("B", "1 MiB PUT", lane, putTraffic, seconds, server, spent, drain, died));
         }
     }
 
     /** What the server spent over a measured window, with the sampler's peaks. */
-    private record Spent(double idleRss, StepSampler.Peaks peaks, double heapAfterGc, double cpuSeconds,
-                         double cpuSecondsPerGib, double heapAllocatedMiBPerGib, Load load) {
-    }
+    private record Spent(
+            double idleRss,
+            StepSampler.Peaks peaks,
+            double heapAfterGc,
+            double cpuSeconds,
+            double cpuSecondsPerGib,
+            double heapAllocatedMiBPerGib,
+            Load load) {}
 
     /** The server's counters at the start of a measured window, with the sampler that watches it. */
-    private record Window(ServerProcess server, StepSampler sampler, double idleRss, double cpuBefore,
-                          long allocatedBefore, int gcMark, Load.Meter load) {
+    private record Window(
+            ServerProcess server,
+            StepSampler sampler,
+            double idleRss,
+            double cpuBefore,
+            long allocatedBefore,
+            int gcMark,
+            Load.Meter load) {
 
         static Window open(ServerProcess server, StepSampler sampler) {
-            Window window = new Window(server, sampler, mib(server.procStatus().getOrDefault("VmRSS", 0L)),
-                    server.cpuSeconds(), server.heapAllocatedBytes(), server.gcLog().pauses(), new Load.Meter());
+            Window window = new Window(
+                    server,
+                    sampler,
+                    mib(server.procStatus().getOrDefault("VmRSS", 0L)),
+                    server.cpuSeconds(),
+                    server.heapAllocatedBytes(),
+                    server.gcLog().pauses(),
+                    new Load.Meter());
             sampler.start();
             return window;
         }
@@ -138,8 +171,14 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
             double cpu = server.cpuSeconds() - cpuBefore;
             Load machine = load.stop(Double.isNaN(cpu) ? 0 : (long) (cpu * 1e9)); // the server's CPU is the run's own
             double allocatedPerGib = heapAllocatedMiBPerGiB(allocatedBefore, server.heapAllocatedBytes(), movedBytes);
-            return new Spent(idleRss, peaks, gcPeak.isPresent() ? mib(gcPeak.getAsLong()) : Double.NaN, cpu,
-                    cpu / gib(movedBytes), allocatedPerGib, machine);
+            return new Spent(
+                    idleRss,
+                    peaks,
+                    gcPeak.isPresent() ? mib(gcPeak.getAsLong()) : Double.NaN,
+                    cpu,
+                    cpu / gib(movedBytes),
+                    allocatedPerGib,
+                    machine);
         }
     }
 
@@ -185,16 +224,42 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
         return rss == null ? Double.NaN : mib(rss);
     }
 
-    private static Row row(String scenario, String step, Lane lane, Traffic traffic, double seconds,
-                           ServerProcess server, Spent spent, Drain drain, String note) {
+    private static Row row(
+            String scenario,
+            String step,
+            Lane lane,
+            Traffic traffic,
+            double seconds,
+            ServerProcess server,
+            Spent spent,
+            Drain drain,
+            String note) {
         Map<String, Long> status = server.procStatus();
         StepSampler.Peaks peaks = spent.peaks();
-        return new Row(scenario, step, lane, traffic.ok() / seconds, traffic.bodyBytes() / MIB / seconds,
-                traffic.p50Millis(), traffic.p99Millis(), traffic.p999Millis(), traffic.timeouts(), traffic.errors(),
-                spent.idleRss(), Math.max(mib(status.getOrDefault("VmHWM", 0L)), peaks.rssMiB()), peaks.heapShare(),
-                spent.heapAfterGc(), peaks.directMiB(), peaks.sendQueueMiB(),
-                peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L), spent.cpuSeconds(),
-                spent.cpuSecondsPerGib(), spent.heapAllocatedMiBPerGib(), spent.load(), drain, note);
+        return new Row(
+                scenario,
+                step,
+                lane,
+                traffic.ok() / seconds,
+                traffic.bodyBytes() / MIB / seconds,
+                traffic.p50Millis(),
+                traffic.p99Millis(),
+                traffic.p999Millis(),
+                traffic.timeouts(),
+                traffic.errors(),
+                spent.idleRss(),
+                Math.max(mib(status.getOrDefault("VmHWM", 0L)), peaks.rssMiB()),
+                peaks.heapShare(),
+                spent.heapAfterGc(),
+                peaks.directMiB(),
+                peaks.sendQueueMiB(),
+                peaks.threads() > 0 ? peaks.threads() : status.getOrDefault("Threads", 0L),
+                spent.cpuSeconds(),
+                spent.cpuSecondsPerGib(),
+                spent.heapAllocatedMiBPerGib(),
+                spent.load(),
+                drain,
+                note);
     }
 
     static double gib(long bytes) {
@@ -213,8 +278,8 @@ record Scenarios(Scale scale, Path workDirectory, String serverCpu, Optional<Wrk
     }
 
     private Path freshDirectory(String scenario, Lane lane) throws IOException {
-        Path directory = Files.createDirectories(
-                workDirectory.resolve(scenario + "-" + lane.flag() + "-" + System.nanoTime()));
+        Path directory =
+                Files.createDirectories(workDirectory.resolve(scenario + "-" + lane.flag() + "-" + System.nanoTime()));
         writeRandom(directory.resolve("small.bin"), SMALL_FILE_BYTES, 1);
         return directory;
     }

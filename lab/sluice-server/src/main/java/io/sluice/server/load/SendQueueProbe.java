@@ -55,7 +55,8 @@ public record SendQueueProbe(int port) {
                 continue;
             }
             try {
-                if (Integer.parseInt(local.substring(colon + 1), 16) == localPort && seen.add(local + ' ' + fields[2])) {
+                if (Integer.parseInt(local.substring(colon + 1), 16) == localPort
+                        && seen.add(local + ' ' + fields[2])) {
                     total += Long.parseLong(fields[4].substring(0, queues), 16);
                 }
             } catch (NumberFormatException e) {

@@ -1,7 +1,7 @@
 package io.sluice.server.load;
 
-import io.sluice.server.Lane;
 import io.sluice.lab.ChildJvm;
+import io.sluice.server.Lane;
 
 import java.io.IOException;
 import java.net.URI;
@@ -19,20 +19,30 @@ import java.util.concurrent.TimeUnit;
  */
 record ServerProcess(ChildJvm jvm, GcLog gcLog, Path jcmd) implements AutoCloseable {
 
-    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-            .build();
+    private static final HttpClient METRICS_CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static ServerProcess start(Lane lane, Path directory, int platformThreads, String maxHeap, String cpu)
             throws IOException {
         List<String> taskset = cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))
-                ? List.of("/usr/bin/taskset", "-c", cpu) : List.of();
+                ? List.of("/usr/bin/taskset", "-c", cpu)
+                : List.of();
         Path gcFile = Files.createTempFile("sluice-server-gc-", ".log");
         try {
             ChildJvm jvm = ChildJvm.main("server for lane " + lane.flag(), "io.sluice.server.Main")
-                    .launcher(taskset).maxHeap(maxHeap).exitOnOutOfMemory()
+                    .launcher(taskset)
+                    .maxHeap(maxHeap)
+                    .exitOnOutOfMemory()
                     .options(List.of("-Xlog:gc:file=" + gcFile + "::filecount=0"))
-                    .args(List.of("--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
-                            "--threads", Integer.toString(platformThreads)))
+                    .args(List.of(
+                            "--lane",
+                            lane.flag(),
+                            "--port",
+                            "0",
+                            "--dir",
+                            directory.toString(),
+                            "--threads",
+                            Integer.toString(platformThreads)))
                     .start();
             jvm.awaitReady();
             return new ServerProcess(jvm, new GcLog(gcFile), ChildJvm.java().resolveSibling("jcmd"));
@@ -82,7 +92,8 @@ record ServerProcess(ChildJvm jvm, GcLog gcLog, Path jcmd) implements AutoClosea
             return LiveSet.failed(failure);
         }
         java.util.OptionalLong after = gcLog.lastFullAfterBytes(mark);
-        return after.isPresent() ? new LiveSet(after.getAsLong(), "")
+        return after.isPresent()
+                ? new LiveSet(after.getAsLong(), "")
                 : LiveSet.failed("no full pause in the GC log after jcmd GC.run");
     }
 
@@ -96,7 +107,9 @@ record ServerProcess(ChildJvm jvm, GcLog gcLog, Path jcmd) implements AutoClosea
         }
         try {
             Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(jvm.pid()), command)
-                    .redirectErrorStream(true).redirectOutput(output).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(output)
+                    .start();
             if (!attach.waitFor(30, TimeUnit.SECONDS)) {
                 attach.destroyForcibly();
                 return "jcmd " + command + " did not answer within 30 s";

@@ -26,13 +26,16 @@ final class SlowClientRamp {
             if (sendQueueBytes < 0) {
                 return String.format(Locale.ROOT, "ramp %.1f s (send queues not measurable here)", seconds);
             }
-            return String.format(Locale.ROOT, "ramp %.1f s (send queues %s at %.0f MiB)", seconds,
-                    settled ? "settled" : "still growing", sendQueueBytes / (1024.0 * 1024.0));
+            return String.format(
+                    Locale.ROOT,
+                    "ramp %.1f s (send queues %s at %.0f MiB)",
+                    seconds,
+                    settled ? "settled" : "still growing",
+                    sendQueueBytes / (1024.0 * 1024.0));
         }
     }
 
-    private SlowClientRamp() {
-    }
+    private SlowClientRamp() {}
 
     static Outcome await(LongSupplier sendQueueBytes, long maxMillis) throws InterruptedException {
         long start = System.nanoTime();

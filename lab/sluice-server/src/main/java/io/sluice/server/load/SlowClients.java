@@ -63,18 +63,22 @@ final class SlowClients implements AutoCloseable {
             return;
         }
         ByteBuffer buffer = ByteBuffer.allocate(READ_BYTES);
-        timer.scheduleAtFixedRate(() -> {
-            try {
-                buffer.clear();
-                int read = channel.read(buffer);
-                if (read > 0) {
-                    bytesRead.addAndGet(read);
-                }
-            } catch (IOException e) {
-                clientErrors.incrementAndGet();
-                throw new IllegalStateException(e); // stops this reader's schedule
-            }
-        }, READ_PERIOD_MILLIS, READ_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        buffer.clear();
+                        int read = channel.read(buffer);
+                        if (read > 0) {
+                            bytesRead.addAndGet(read);
+                        }
+                    } catch (IOException e) {
+                        clientErrors.incrementAndGet();
+                        throw new IllegalStateException(e); // stops this reader's schedule
+                    }
+                },
+                READ_PERIOD_MILLIS,
+                READ_PERIOD_MILLIS,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Uploads {@code size} random bytes slowly and checks the 201 answer carries their SHA-256. */
@@ -82,8 +86,11 @@ final class SlowClients implements AutoCloseable {
         byte[] body = new byte[size];
         new Random(seed).nextBytes(body);
         String expectedSha = sha256(body);
-        SocketChannel channel = connect(port, "PUT " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
-                + size + "\r\nConnection: close\r\n\r\n", false);
+        SocketChannel channel = connect(
+                port,
+                "PUT " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + size
+                        + "\r\nConnection: close\r\n\r\n",
+                false);
         if (channel == null) {
             return;
         }

@@ -34,13 +34,15 @@ final class StepSampler implements AutoCloseable {
     }
 
     /** The peaks (threads: at the last sample, 0 if none read; NaN where never read). */
-    record Peaks(double heapShare, double rssMiB, long threads, double directMiB, double sendQueueMiB) {
-    }
+    record Peaks(double heapShare, double rssMiB, long threads, double directMiB, double sendQueueMiB) {}
 
     Peaks stop() throws InterruptedException {
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
-        return new Peaks(peakHeapShare, peakRssMiB, lastThreads,
+        return new Peaks(
+                peakHeapShare,
+                peakRssMiB,
+                lastThreads,
                 peakDirectBytes < 0 ? Double.NaN : Scenarios.mib(peakDirectBytes),
                 peakSendQueueBytes < 0 ? Double.NaN : Scenarios.mib(peakSendQueueBytes));
     }

@@ -5,6 +5,5 @@ package io.sluice.server.load;
  * expected ({@code ok}) and their body bytes, failed or wrong answers ({@code errors}), timeouts,
  * and latency percentiles (NaN when nothing was answered).
  */
-record Traffic(long ok, long bodyBytes, long errors, long timeouts, double p50Millis, double p99Millis,
-               double p999Millis) {
-}
+record Traffic(
+        long ok, long bodyBytes, long errors, long timeouts, double p50Millis, double p99Millis, double p999Millis) {}

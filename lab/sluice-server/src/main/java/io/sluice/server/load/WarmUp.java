@@ -20,13 +20,16 @@ final class WarmUp {
     record Outcome(double seconds, double lastRate, boolean steady) {
 
         String describe() {
-            return String.format(Locale.ROOT, "warm-up %.0f s (%s at %,.0f req/s)", seconds,
-                    steady ? "steady" : "stopped", lastRate);
+            return String.format(
+                    Locale.ROOT,
+                    "warm-up %.0f s (%s at %,.0f req/s)",
+                    seconds,
+                    steady ? "steady" : "stopped",
+                    lastRate);
         }
     }
 
-    private WarmUp() {
-    }
+    private WarmUp() {}
 
     /** Runs slices of at most {@link #SLICE}; rates count a slice as its nominal length (wrk runs that long). */
     static Outcome run(Slice slice, Duration min, Duration max) throws Exception {

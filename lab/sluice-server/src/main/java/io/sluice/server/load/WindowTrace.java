@@ -30,12 +30,13 @@ final class WindowTrace implements DemandRun.PassListener {
     }
 
     private final String strategy;
-    private final long startNanos;           // the sink's first (fast) period began at this System.nanoTime()
-    private final long periodNanos;          // how long each of the sink's periods lasts
+    private final long startNanos; // the sink's first (fast) period began at this System.nanoTime()
+    private final long periodNanos; // how long each of the sink's periods lasts
     private final List<String> rows = new ArrayList<>();
     private final Map<Long, long[]> windowByPeriod = new TreeMap<>(); // period -> {last, min}
     /** Window x nanoseconds and nanoseconds, in fast periods, then the same in slow ones. */
     private final double[] windowTime = new double[4];
+
     private long lastNanos = Long.MIN_VALUE;
     private long lastWindow;
     private boolean lastFast;
@@ -64,13 +65,18 @@ final class WindowTrace implements DemandRun.PassListener {
         lastFast = period % 2 == 0;
         smallest = Math.min(smallest, window);
         largest = Math.max(largest, window);
-        windowByPeriod.merge(period, new long[] {window, window},
-                (old, latest) -> new long[] {latest[0], Math.min(old[1], latest[1])});
+        windowByPeriod.merge(period, new long[] {window, window}, (old, latest) ->
+                new long[] {latest[0], Math.min(old[1], latest[1])});
         if (window != lastRowWindow || now - lastRowNanos >= ROW_INTERVAL_NANOS) {
             lastRowNanos = now;
             lastRowWindow = window;
-            rows.add(String.format(Locale.ROOT, "%s,%.3f,%.0f,%d,%d", Csv.quote(strategy), (now - startNanos) / 1e6,
-                    DemandScenario.sinkBytesPerSecond(now - startNanos, periodNanos) / DemandScenario.MIB, window,
+            rows.add(String.format(
+                    Locale.ROOT,
+                    "%s,%.3f,%.0f,%d,%d",
+                    Csv.quote(strategy),
+                    (now - startNanos) / 1e6,
+                    DemandScenario.sinkBytesPerSecond(now - startNanos, periodNanos) / DemandScenario.MIB,
+                    window,
                     queuedBytes));
         }
     }

@@ -22,6 +22,7 @@ record WrkLoad(Path wrk) {
 
     /** The line our Lua {@code done} hook prints, then its eleven numbers. */
     static final String MARK = "SLUICE-WRK";
+
     private static final String DONE_HOOK = """
             done = function(summary, latency, requests)
               local e = summary.errors
@@ -35,7 +36,9 @@ record WrkLoad(Path wrk) {
         return Optional.ofNullable(System.getenv("PATH")).stream()
                 .flatMap(path -> Arrays.stream(path.split(File.pathSeparator)))
                 .map(directory -> Path.of(directory, "wrk"))
-                .filter(Files::isExecutable).findFirst().map(WrkLoad::new);
+                .filter(Files::isExecutable)
+                .findFirst()
+                .map(WrkLoad::new);
     }
 
     @Override
@@ -49,9 +52,18 @@ record WrkLoad(Path wrk) {
         Path script = Files.createTempFile("sluice-wrk-", ".lua");
         try {
             Files.writeString(script, DONE_HOOK);
-            Process process = new ProcessBuilder(wrk.toString(), "-t1", "-c" + connections,
-                    "-d" + Math.max(1, duration.toSeconds()) + "s", "--timeout", Math.max(1, timeout.toSeconds()) + "s",
-                    "-s", script.toString(), uri.toString()).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(
+                            wrk.toString(),
+                            "-t1",
+                            "-c" + connections,
+                            "-d" + Math.max(1, duration.toSeconds()) + "s",
+                            "--timeout",
+                            Math.max(1, timeout.toSeconds()) + "s",
+                            "-s",
+                            script.toString(),
+                            uri.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String output;
             try (InputStream in = process.getInputStream()) {
                 output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -77,8 +89,8 @@ record WrkLoad(Path wrk) {
             }
             String[] field = line.trim().split("\\s+");
             if (field.length != 12) {
-                throw new IllegalArgumentException("wrk summary line has " + (field.length - 1)
-                        + " numbers, expected 11: " + line);
+                throw new IllegalArgumentException(
+                        "wrk summary line has " + (field.length - 1) + " numbers, expected 11: " + line);
             }
             // requests, bytes, duration, then errors: connect, read, write, status, timeout; then p50, p99, p99.9 in us
             long[] n = Arrays.stream(field).skip(1).mapToLong(Long::parseLong).toArray();
@@ -88,8 +100,14 @@ record WrkLoad(Path wrk) {
             long answered = Math.max(0, requests - statusErrors);
             long ok = bodyBytes <= 0 ? answered : Math.min(answered, n[1] / bodyBytes);
             double toMillis = requests == 0 ? Double.NaN : 1 / 1000.0; // no requests: no latencies
-            return new Traffic(ok, ok * bodyBytes, socketErrors + statusErrors + answered - ok, n[7],
-                    n[8] * toMillis, n[9] * toMillis, n[10] * toMillis);
+            return new Traffic(
+                    ok,
+                    ok * bodyBytes,
+                    socketErrors + statusErrors + answered - ok,
+                    n[7],
+                    n[8] * toMillis,
+                    n[9] * toMillis,
+                    n[10] * toMillis);
         }
         throw new IllegalArgumentException("no " + MARK + " line in wrk's output: " + output);
     }

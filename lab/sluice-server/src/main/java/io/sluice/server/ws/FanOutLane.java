@@ -66,8 +66,11 @@ public enum FanOutLane {
 
     /** The lane a flag names. */
     public static FanOutLane parse(String flag) {
-        return Arrays.stream(values()).filter(lane -> lane.flag().equals(flag)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("lane must be one of " + Arrays.stream(values())
-                        .map(FanOutLane::flag).collect(Collectors.joining(", ")) + ", was " + flag));
+        return Arrays.stream(values())
+                .filter(lane -> lane.flag().equals(flag))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("lane must be one of "
+                        + Arrays.stream(values()).map(FanOutLane::flag).collect(Collectors.joining(", ")) + ", was "
+                        + flag));
     }
 }

@@ -43,16 +43,18 @@ public final class FanOutServer extends JettyService {
      * Starts a server on {@code port} (0: a free one); {@code messagesPerSecond} 0: unpaced;
      * {@code sendBufferBytes}: each connection's {@code SO_SNDBUF}, 0 for the system's default.
      */
-    public static FanOutServer start(FanOutLane lane, String host, int port, double messagesPerSecond,
-                                     int sendBufferBytes) throws Exception {
+    public static FanOutServer start(
+            FanOutLane lane, String host, int port, double messagesPerSecond, int sendBufferBytes) throws Exception {
         QueuedThreadPool pool = new QueuedThreadPool(THREADS, 4);
         pool.setName("ws-" + lane.flag());
-        FanOutServer fanOut = new FanOutServer(pool, host, port, sendBufferBytes,
-                MessageGenerator.start(messagesPerSecond, "ws-generator"));
+        FanOutServer fanOut = new FanOutServer(
+                pool, host, port, sendBufferBytes, MessageGenerator.start(messagesPerSecond, "ws-generator"));
         WebSocketUpgradeHandler upgrades = WebSocketUpgradeHandler.from(fanOut.server(), container -> {
             container.setIdleTimeout(IDLE_TIMEOUT);
-            container.addMapping("/ws", (request, response, callback) ->
-                    new FanOutEndpoint(fanOut.generator.publisher(), lane, fanOut.stats));
+            container.addMapping(
+                    "/ws",
+                    (request, response, callback) ->
+                            new FanOutEndpoint(fanOut.generator.publisher(), lane, fanOut.stats));
         });
         upgrades.setHandler(fanOut.new StatsHandler());
         fanOut.server().setHandler(upgrades);

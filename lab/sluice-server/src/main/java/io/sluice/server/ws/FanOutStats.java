@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class FanOutStats {
 
     private final Set<SessionSubscriber> live = ConcurrentHashMap.newKeySet(); // opened and not ended
-    private final LongAdder sent = new LongAdder();     // messages whose send completed
-    private final LongAdder ended = new LongAdder();    // subscribers that released their subscription
+    private final LongAdder sent = new LongAdder(); // messages whose send completed
+    private final LongAdder ended = new LongAdder(); // subscribers that released their subscription
 
     /** A listener for one subscriber: adds each pass's newly written messages to the total. */
     WriteListener newListener() {

@@ -13,8 +13,7 @@ public final class Message {
     /** Every message's size, the seed's "about 250 bytes". */
     public static final int BYTES = 250;
 
-    private Message() {
-    }
+    private Message() {}
 
     /** A new message, position 0, limit {@link #BYTES}; {@code sentEpochNanos} from {@link #nowEpochNanos()}. */
     public static ByteBuffer encode(long sequence, long sentEpochNanos) {

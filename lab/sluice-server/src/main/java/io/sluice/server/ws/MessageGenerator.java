@@ -33,13 +33,13 @@ public final class MessageGenerator implements AutoCloseable {
     /** How far a paced generator may fall behind its rate and catch up at full speed; beyond it, the lag is forgiven. */
     static final long MAX_CATCH_UP_NANOS = 10_000_000;
 
-    private final BlockingQueue<ClientStream> ready = new LinkedBlockingQueue<>();  // any thread -> generator
-    private final Set<ClientStream> streams = ConcurrentHashMap.newKeySet();          // subscribed and not cancelled
-    private final double messagesPerSecond;      // 0: as fast as the thread goes
+    private final BlockingQueue<ClientStream> ready = new LinkedBlockingQueue<>(); // any thread -> generator
+    private final Set<ClientStream> streams = ConcurrentHashMap.newKeySet(); // subscribed and not cancelled
+    private final double messagesPerSecond; // 0: as fast as the thread goes
     private final Thread thread;
-    private volatile boolean closed;             // close() -> generator
-    private volatile long generated;             // written by the generator thread only
-    private long startNanos;                     // generator-confined: the pacing's origin, moved on after idle time
+    private volatile boolean closed; // close() -> generator
+    private volatile long generated; // written by the generator thread only
+    private long startNanos; // generator-confined: the pacing's origin, moved on after idle time
 
     private MessageGenerator(double messagesPerSecond, String name) {
         this.messagesPerSecond = messagesPerSecond;
@@ -119,7 +119,7 @@ public final class MessageGenerator implements AutoCloseable {
         }
         generated += made;
         stream.scheduled.set(false);
-        stream.scheduleIfWanted();   // a request that came while it was scheduled found scheduled set
+        stream.scheduleIfWanted(); // a request that came while it was scheduled found scheduled set
         pace();
     }
 
@@ -139,13 +139,13 @@ public final class MessageGenerator implements AutoCloseable {
 
     /** One client's stream: its demand, its position, and its place in the ready queue. */
     private final class ClientStream implements Flow.Subscription {
-        private volatile Flow.Subscriber<? super ByteBuffer> subscriber;  // null once cancelled (§3.13)
-        private final AtomicLong demand = new AtomicLong();              // any thread adds, generator takes
-        private final AtomicBoolean scheduled = new AtomicBoolean();     // true while in the ready queue or served
-        private volatile boolean started;                                // set once onSubscribe returned
-        private volatile boolean cancelled;                              // any thread -> generator
-        private volatile IllegalArgumentException invalidRequest;        // any thread -> generator (§3.9)
-        private long nextSequence;                                       // generator-confined
+        private volatile Flow.Subscriber<? super ByteBuffer> subscriber; // null once cancelled (§3.13)
+        private final AtomicLong demand = new AtomicLong(); // any thread adds, generator takes
+        private final AtomicBoolean scheduled = new AtomicBoolean(); // true while in the ready queue or served
+        private volatile boolean started; // set once onSubscribe returned
+        private volatile boolean cancelled; // any thread -> generator
+        private volatile IllegalArgumentException invalidRequest; // any thread -> generator (§3.9)
+        private long nextSequence; // generator-confined
 
         ClientStream(Flow.Subscriber<? super ByteBuffer> subscriber) {
             this.subscriber = subscriber;

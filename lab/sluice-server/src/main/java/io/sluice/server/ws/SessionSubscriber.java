@@ -40,23 +40,26 @@ import java.util.function.Consumer;
 final class SessionSubscriber extends SendingSubscriber {
 
     private final Session session;
-    private final CoreSession batching;           // the batched lane's core session; null in the others
+    private final CoreSession batching; // the batched lane's core session; null in the others
     private final WriteLedger ledger;
     private final WriteListener listener;
     private final Consumer<SessionSubscriber> onEnd; // told once, when the subscriber has released everything
-    private final Batch batch = new Batch();      // the sends in flight: one batch at a time
-    private long sendingItems;                    // process()-confined: the batch Jetty is sending
-    private long sendingBytes;                    // process()-confined
-    private long lastRequest;                     // process()-confined: for the listener
+    private final Batch batch = new Batch(); // the sends in flight: one batch at a time
+    private long sendingItems; // process()-confined: the batch Jetty is sending
+    private long sendingBytes; // process()-confined
+    private long lastRequest; // process()-confined: for the listener
 
-    SessionSubscriber(Session session, FanOutLane lane, WriteListener listener,
-                      Consumer<SessionSubscriber> onEnd) {
+    SessionSubscriber(Session session, FanOutLane lane, WriteListener listener, Consumer<SessionSubscriber> onEnd) {
         this(session, lane.batched() ? ((WebSocketSession) session).getCoreSession() : null, lane, listener, onEnd);
     }
 
     /** With {@code batching} the core session the batched lane sends through (a test's own, or Jetty's). */
-    SessionSubscriber(Session session, CoreSession batching, FanOutLane lane, WriteListener listener,
-                      Consumer<SessionSubscriber> onEnd) {
+    SessionSubscriber(
+            Session session,
+            CoreSession batching,
+            FanOutLane lane,
+            WriteListener listener,
+            Consumer<SessionSubscriber> onEnd) {
         this.session = session;
         this.batching = batching;
         this.ledger = new WriteLedger(lane.demand(), lane.maxQueuedBytes(), Message.BYTES);
@@ -82,7 +85,8 @@ final class SessionSubscriber extends SendingSubscriber {
     /** §1.1 or a message over {@link Message#BYTES}: refused, the next pass fails the client. */
     @Override
     protected RuntimeException accept(ByteBuffer message) {
-        RuntimeException refused = ledger.refusal(message.remaining(), "WebSocket send to " + session.getRemoteSocketAddress());
+        RuntimeException refused =
+                ledger.refusal(message.remaining(), "WebSocket send to " + session.getRemoteSocketAddress());
         if (refused == null) {
             ledger.receive(message.remaining());
         }
@@ -93,19 +97,22 @@ final class SessionSubscriber extends SendingSubscriber {
     protected Action process() throws Throwable {
         Flow.Subscription subscription = upstream();
         if (subscription == null) {
-            return Action.IDLE;        // an abort before onSubscribe
+            return Action.IDLE; // an abort before onSubscribe
         }
         throwIfUpstreamFailed();
         long n = ledger.nextRequest(); // the strategy, the byte cap, never stall
         lastRequest = n;
         if (n > 0 && !upstreamDone()) {
             ledger.requested(n);
-            subscription.request(n);   // §2.7: only here
+            subscription.request(n); // §2.7: only here
         }
         int items = 0;
         long bytes = 0;
-        for (ByteBuffer message = queue().peek(); message != null && items < WriteLedger.MAX_BATCH_ITEMS
-                && (items == 0 || bytes + message.remaining() <= WriteLedger.MAX_BATCH_BYTES); message = queue().peek()) {
+        for (ByteBuffer message = queue().peek();
+                message != null
+                        && items < WriteLedger.MAX_BATCH_ITEMS
+                        && (items == 0 || bytes + message.remaining() <= WriteLedger.MAX_BATCH_BYTES);
+                message = queue().peek()) {
             queue().poll();
             if (items == 0) {
                 batch.start();
@@ -158,9 +165,16 @@ final class SessionSubscriber extends SendingSubscriber {
     }
 
     private WriteSnapshot snapshot() {
-        return new WriteSnapshot(ledger.requestedItems(), ledger.receivedItems(), ledger.writtenItems(),
-                ledger.queuedBytes(), ledger.writtenBytes(), lastRequest, ledger.requestCalls(),
-                ledger.controller().windowItems(), ledger.controller().describe());
+        return new WriteSnapshot(
+                ledger.requestedItems(),
+                ledger.receivedItems(),
+                ledger.writtenItems(),
+                ledger.queuedBytes(),
+                ledger.writtenBytes(),
+                lastRequest,
+                ledger.requestCalls(),
+                ledger.controller().windowItems(),
+                ledger.controller().describe());
     }
 
     /**
@@ -169,10 +183,11 @@ final class SessionSubscriber extends SendingSubscriber {
      * the extra count held until the pass sealed it keeps the batch open until then.
      */
     private final class Batch implements Callback {
-        private final AtomicInteger pending = new AtomicInteger();       // sends not completed, +1 until sealed
+        private final AtomicInteger pending = new AtomicInteger(); // sends not completed, +1 until sealed
         private final AtomicReference<Throwable> failure = new AtomicReference<>(); // the first send failure
         // the same count as a core callback, for the batched lane's frames and flush
-        private final org.eclipse.jetty.util.Callback core = org.eclipse.jetty.util.Callback.from(this::succeed, this::fail);
+        private final org.eclipse.jetty.util.Callback core =
+                org.eclipse.jetty.util.Callback.from(this::succeed, this::fail);
 
         void start() {
             failure.set(null);

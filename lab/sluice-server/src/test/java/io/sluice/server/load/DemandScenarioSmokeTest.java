@@ -31,8 +31,12 @@ class DemandScenarioSmokeTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream copy = new PrintStream(captured, true, StandardCharsets.UTF_8);
         PrintStream both = new PrintStream(new TeeOutput(copy, System.out), true, StandardCharsets.UTF_8);
-        DemandScenario.Settings settings = new DemandScenario.Settings(DemandScenario.Size.SMOKE,
-                DemandScenario.DEFAULT_PRODUCER_MIB_PER_SECOND, DemandScenario.DEFAULT_CHUNK_BYTES, null, 1);
+        DemandScenario.Settings settings = new DemandScenario.Settings(
+                DemandScenario.Size.SMOKE,
+                DemandScenario.DEFAULT_PRODUCER_MIB_PER_SECOND,
+                DemandScenario.DEFAULT_CHUNK_BYTES,
+                null,
+                1);
         int failed = DemandScenario.run(settings, both);
         both.flush();
         String report = captured.toString(StandardCharsets.UTF_8);

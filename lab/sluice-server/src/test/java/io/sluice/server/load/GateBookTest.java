@@ -33,8 +33,11 @@ class GateBookTest {
         book.all("straddles", "unused", List.of(check(new double[] {5, 15, 8, 12, 10}, 10, false)));
         assertEquals(1, book.close(), "a missed gate fails the run; an inconclusive one does not");
         List<String> lines = text().lines().toList();
-        assertTrue(lines.get(0).matches("MET clears: figure 20\\.8 \\(20\\.\\d\\.\\.21\\.\\d\\) >= 10\\.0"), lines.get(0));
-        assertTrue(lines.get(1).matches("MISSED below: figure 5\\.40 \\(5\\.\\d\\d\\.\\.5\\.\\d\\d\\) >= 10\\.0"), lines.get(1));
+        assertTrue(
+                lines.get(0).matches("MET clears: figure 20\\.8 \\(20\\.\\d\\.\\.21\\.\\d\\) >= 10\\.0"), lines.get(0));
+        assertTrue(
+                lines.get(1).matches("MISSED below: figure 5\\.40 \\(5\\.\\d\\d\\.\\.5\\.\\d\\d\\) >= 10\\.0"),
+                lines.get(1));
         assertTrue(lines.get(2).startsWith("INCONCLUSIVE straddles: figure 10.0 ("), lines.get(2));
         assertEquals("1 met, 1 missed, 1 inconclusive (5 repeats, 95% intervals)", lines.get(3));
     }
@@ -52,10 +55,18 @@ class GateBookTest {
         book.any("any of missed and missed", "", List.of(check(missed, 2, true), check(missed, 2, true)));
         book.all("all of not measured", "", List.of(check(new double[] {Double.NaN, 1, 1}, 2, true)));
         book.close();
-        assertEquals(List.of("INCONCLUSIVE all of met and straddles", "MISSED all of straddles and missed",
-                "MET any of missed and met", "INCONCLUSIVE any of missed and straddles", "MISSED any of missed and missed",
-                "MISSED all of not measured", "1 met, 3 missed, 2 inconclusive (3 repeats, 95% intervals)"),
-                text().lines().map(line -> line.contains(":") ? line.substring(0, line.indexOf(':')) : line).toList());
+        assertEquals(
+                List.of(
+                        "INCONCLUSIVE all of met and straddles",
+                        "MISSED all of straddles and missed",
+                        "MET any of missed and met",
+                        "INCONCLUSIVE any of missed and straddles",
+                        "MISSED any of missed and missed",
+                        "MISSED all of not measured",
+                        "1 met, 3 missed, 2 inconclusive (3 repeats, 95% intervals)"),
+                text().lines()
+                        .map(line -> line.contains(":") ? line.substring(0, line.indexOf(':')) : line)
+                        .toList());
     }
 
     private GateBook book(int repeats) {

@@ -25,17 +25,23 @@ class GcLogTest {
                 "[1.500s][info][gc] GC(1) Pause Remark 30M->30M(256M) 1.1ms",
                 "[2.001s][info][gc] GC(2) Pause Young (Concurrent Start) (G1 Humongous Allocation) 900K->512K(8192K) 1.0ms",
                 "[3.000s][info][gc] GC(3) Pause Full (System.gc()) 40M->5M(40M) 20.1ms");
-        assertEquals(List.of(new GcLog.Pause(false, 3 * MIB), new GcLog.Pause(false, 512 * 1024L),
-                new GcLog.Pause(true, 5 * MIB)), GcLog.pauses(lines));
+        assertEquals(
+                List.of(
+                        new GcLog.Pause(false, 3 * MIB),
+                        new GcLog.Pause(false, 512 * 1024L),
+                        new GcLog.Pause(true, 5 * MIB)),
+                GcLog.pauses(lines));
     }
 
     @Test
     void findsThePeakAfterAMarkAndTheForcedFullPause() throws Exception {
-        Path file = Files.write(directory.resolve("gc.log"), List.of(
-                "[1s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 100M->90M(256M) 2ms",
-                "[2s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 60M->20M(256M) 2ms",
-                "[3s][info][gc] GC(2) Pause Young (Normal) (G1 Evacuation Pause) 70M->30M(256M) 2ms",
-                "[4s][info][gc] GC(3) Pause Full (System.gc()) 40M->7M(64M) 9ms"));
+        Path file = Files.write(
+                directory.resolve("gc.log"),
+                List.of(
+                        "[1s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 100M->90M(256M) 2ms",
+                        "[2s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 60M->20M(256M) 2ms",
+                        "[3s][info][gc] GC(2) Pause Young (Normal) (G1 Evacuation Pause) 70M->30M(256M) 2ms",
+                        "[4s][info][gc] GC(3) Pause Full (System.gc()) 40M->7M(64M) 9ms"));
         GcLog log = new GcLog(file);
         assertEquals(4, log.pauses());
         assertEquals(OptionalLong.of(90 * MIB), log.peakAfterBytes(0));

@@ -4,7 +4,6 @@ import io.sluice.server.Lane;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -36,14 +36,24 @@ class LoadChartsTest {
         }
         for (Lane lane : Lane.values()) {
             boolean died = lane == Lane.C_UNBOUNDED;
-            rows.add(RowFixtures.fastGet(lane, died ? Double.NaN : 7, 130, died ? 1052 : 190, null,
+            rows.add(RowFixtures.fastGet(
+                    lane,
+                    died ? Double.NaN : 7,
+                    130,
+                    died ? 1052 : 190,
+                    null,
                     died ? "server died: OutOfMemoryError" : ""));
         }
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        List<Path> files = LoadCharts.write(Scale.FULL, "25", rows, directory.resolve("images"),
+        List<Path> files = LoadCharts.write(
+                Scale.FULL,
+                "25",
+                rows,
+                directory.resolve("images"),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-        assertEquals(List.of("server-a1.png", "server-a2.png", "server-b.png"),
+        assertEquals(
+                List.of("server-a1.png", "server-a2.png", "server-b.png"),
                 files.stream().map(file -> file.getFileName().toString()).toList());
         assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
         assertSize(files.get(1), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
@@ -60,7 +70,11 @@ class LoadChartsTest {
     @Test
     void drawsOnlyTheScenariosThatRan() throws Exception {
         List<Row> rows = List.of(RowFixtures.closedLoop("A1", 16, Lane.C, 10000, 8));
-        List<Path> files = LoadCharts.write(Scale.SMOKE, "25", rows, directory,
+        List<Path> files = LoadCharts.write(
+                Scale.SMOKE,
+                "25",
+                rows,
+                directory,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(List.of(directory.resolve("server-a1.png")), files);
         assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
@@ -68,9 +82,14 @@ class LoadChartsTest {
 
     @Test
     void drawsPanelsWithNothingMeasuredInThem() throws Exception {
-        List<Row> rows = List.of(RowFixtures.closedLoop("A1", 16, Lane.C, 10000, Double.NaN),
+        List<Row> rows = List.of(
+                RowFixtures.closedLoop("A1", 16, Lane.C, 10000, Double.NaN),
                 RowFixtures.fastGet(Lane.C, Double.NaN, Double.NaN, Double.NaN, null, "server died: OutOfMemoryError"));
-        List<Path> files = LoadCharts.write(Scale.SMOKE, "25", rows, directory,
+        List<Path> files = LoadCharts.write(
+                Scale.SMOKE,
+                "25",
+                rows,
+                directory,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertSize(files.get(0), LoadCharts.WIDTH, LoadCharts.CONNECTIONS_HEIGHT);
         assertSize(files.get(1), LoadCharts.WIDTH, LoadCharts.SLOW_CLIENTS_HEIGHT);

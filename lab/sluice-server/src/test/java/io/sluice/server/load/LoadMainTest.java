@@ -25,18 +25,26 @@ class LoadMainTest {
         assertEquals(1, LoadMain.repeats("1"));
         assertEquals(5, LoadMain.repeats(" 5"));
         for (String wrong : new String[] {"0", "-2", "five", "2.5", ""}) {
-            assertEquals("--repeats must be a whole number from 1, was " + wrong,
-                    assertThrows(IllegalArgumentException.class, () -> LoadMain.repeats(wrong)).getMessage());
+            assertEquals(
+                    "--repeats must be a whole number from 1, was " + wrong,
+                    assertThrows(IllegalArgumentException.class, () -> LoadMain.repeats(wrong))
+                            .getMessage());
         }
     }
 
     @Test
     void flagsOverrideTheirDefaultsAndAnUnknownOrValuelessFlagIsRefused() {
         Map<String, String> defaults = Map.of("--series", "", "--repeats", "1");
-        assertEquals(Map.of("--series", "s.csv", "--repeats", "1"), LoadMain.flags(List.of("--series", "s.csv"), defaults));
-        assertEquals("unknown flag --seris; known: [--repeats, --series]", assertThrows(IllegalArgumentException.class,
-                () -> LoadMain.flags(List.of("--seris", "s.csv"), defaults)).getMessage());
+        assertEquals(
+                Map.of("--series", "s.csv", "--repeats", "1"), LoadMain.flags(List.of("--series", "s.csv"), defaults));
+        assertEquals(
+                "unknown flag --seris; known: [--repeats, --series]",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> LoadMain.flags(List.of("--seris", "s.csv"), defaults))
+                        .getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LoadMain.flags(List.of("--repeats"), defaults))
-                .getMessage().startsWith("no value for flag --repeats"));
+                .getMessage()
+                .startsWith("no value for flag --repeats"));
     }
 }

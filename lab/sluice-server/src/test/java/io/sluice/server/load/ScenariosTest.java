@@ -23,7 +23,8 @@ class ScenariosTest {
     void heapAllocatedPerGiBIsNotMeasuredWithoutBothReadingsOrWhenTheCounterFell() {
         assertTrue(Double.isNaN(Scenarios.heapAllocatedMiBPerGiB(-1, 5 * GIB, GIB)), "no reading before");
         assertTrue(Double.isNaN(Scenarios.heapAllocatedMiBPerGiB(5 * GIB, -1, GIB)), "no reading after");
-        assertTrue(Double.isNaN(Scenarios.heapAllocatedMiBPerGiB(5 * GIB, 4 * GIB, GIB)),
+        assertTrue(
+                Double.isNaN(Scenarios.heapAllocatedMiBPerGiB(5 * GIB, 4 * GIB, GIB)),
                 "fell: JDK 17's live-thread sum lost an ended thread");
         assertEquals("n/a", Row.number(Scenarios.heapAllocatedMiBPerGiB(GIB, 2 * GIB, 0), 0), "nothing moved");
     }

@@ -35,11 +35,19 @@ class SmokeGatesTest {
         PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
         Path charts = Path.of("target", "smoke-charts");
         Path results = Path.of("target", "smoke-results");
-        int failed = LoadMain.run(Scale.SMOKE, 1, List.of("A1", "A2", "B"),
-                List.of(Lane.A, Lane.B, Lane.C, Lane.C_UNBOUNDED), null, charts, WrkLoad.find(), results,
+        int failed = LoadMain.run(
+                Scale.SMOKE,
+                1,
+                List.of("A1", "A2", "B"),
+                List.of(Lane.A, Lane.B, Lane.C, Lane.C_UNBOUNDED),
+                null,
+                charts,
+                WrkLoad.find(),
+                results,
                 new TeeStream(out, System.out));
         String report = captured.toString(StandardCharsets.UTF_8);
-        assertTrue(report.contains(LoadReport.Run.read(results).gates()),
+        assertTrue(
+                report.contains(LoadReport.Run.read(results).gates()),
                 "the gates computed again from rows.csv are the run's own:\n" + report);
         assertTrue(report.contains(" passed, " + failed + " failed"), report);
         assertTrue(report.contains("RSS flat at the end"), "the drain gate is evaluated:\n" + report);

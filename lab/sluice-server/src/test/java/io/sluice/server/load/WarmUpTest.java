@@ -27,18 +27,20 @@ class WarmUpTest {
     @Test
     void aRiseOfMoreThanFivePercentIsNotSteady() {
         assertFalse(WarmUp.steady(19_086, 23_666));
-        assertTrue(WarmUp.steady(23_666, 24_193));   // 2.2%
-        assertTrue(WarmUp.steady(24_193, 23_000));   // a dip is steady too
+        assertTrue(WarmUp.steady(23_666, 24_193)); // 2.2%
+        assertTrue(WarmUp.steady(24_193, 23_000)); // a dip is steady too
     }
 
     @Test
     void runsUntilTheRateStopsRisingAfterTheMinimum() throws Exception {
         List<Duration> lengths = new ArrayList<>();
         // lane C's A1 warm-up as measured, in 5 s slices
-        WarmUp.Outcome outcome = WarmUp.run(scripted(lengths, 6_000, 12_000, 19_000, 22_500, 23_500, 23_700),
-                Duration.ofSeconds(15), Duration.ofSeconds(45));
+        WarmUp.Outcome outcome = WarmUp.run(
+                scripted(lengths, 6_000, 12_000, 19_000, 22_500, 23_500, 23_700),
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(45));
         assertTrue(outcome.steady());
-        assertEquals(25, outcome.seconds(), 1e-9);   // 22,500 -> 23,500 is the first rise under 5%
+        assertEquals(25, outcome.seconds(), 1e-9); // 22,500 -> 23,500 is the first rise under 5%
         assertEquals(23_500, outcome.lastRate(), 1e-9);
         assertEquals(5, lengths.size());
         assertTrue(lengths.stream().allMatch(WarmUp.SLICE::equals));
@@ -48,8 +50,8 @@ class WarmUpTest {
     @Test
     void aSteadyRateBeforeTheMinimumDoesNotEndIt() throws Exception {
         List<Duration> lengths = new ArrayList<>();
-        WarmUp.Outcome outcome = WarmUp.run(scripted(lengths, 4_000, 4_000, 4_000, 4_000),
-                Duration.ofSeconds(15), Duration.ofSeconds(45));
+        WarmUp.Outcome outcome = WarmUp.run(
+                scripted(lengths, 4_000, 4_000, 4_000, 4_000), Duration.ofSeconds(15), Duration.ofSeconds(45));
         assertTrue(outcome.steady());
         assertEquals(15, outcome.seconds(), 1e-9);
     }
@@ -57,8 +59,8 @@ class WarmUpTest {
     @Test
     void stopsAtTheMaximumWhileStillRisingAndSaysSo() throws Exception {
         List<Duration> lengths = new ArrayList<>();
-        WarmUp.Outcome outcome = WarmUp.run(scripted(lengths, 1_000, 2_000, 3_000, 4_000, 5_000),
-                Duration.ofSeconds(5), Duration.ofSeconds(20));
+        WarmUp.Outcome outcome = WarmUp.run(
+                scripted(lengths, 1_000, 2_000, 3_000, 4_000, 5_000), Duration.ofSeconds(5), Duration.ofSeconds(20));
         assertFalse(outcome.steady());
         assertEquals(20, outcome.seconds(), 1e-9);
         assertEquals(4, lengths.size());

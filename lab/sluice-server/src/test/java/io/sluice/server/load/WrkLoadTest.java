@@ -44,7 +44,8 @@ class WrkLoadTest {
 
     @Test
     void outputWithoutTheSummaryLineIsRefusedWithWhatWrkSaid() {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
                 () -> WrkLoad.parse("unable to connect to 127.0.0.1:1 Connection refused\n", BODY));
         assertTrue(refused.getMessage().contains("Connection refused"), refused.getMessage());
     }

@@ -28,7 +28,9 @@ class FanOutLaneTest {
     @Test
     void theBatchedLaneHasTheBoundedLanesDemandAndCapAndIsNotADefault() {
         assertEquals(FanOutLane.BOUNDED.maxQueuedBytes(), FanOutLane.BOUNDED_BATCHED.maxQueuedBytes());
-        assertEquals(FanOutLane.BOUNDED.demand().getClass(), FanOutLane.BOUNDED_BATCHED.demand().getClass());
+        assertEquals(
+                FanOutLane.BOUNDED.demand().getClass(),
+                FanOutLane.BOUNDED_BATCHED.demand().getClass());
         assertTrue(FanOutLane.BOUNDED_BATCHED.batched());
         assertFalse(FanOutLane.BOUNDED.batched());
         assertEquals(List.of(FanOutLane.BOUNDED, FanOutLane.FIXED, FanOutLane.UNBOUNDED), FanOutLane.defaults());

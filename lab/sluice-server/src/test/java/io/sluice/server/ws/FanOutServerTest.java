@@ -25,6 +25,7 @@ class FanOutServerTest {
 
     /** A paced generator: enough to fill a stalled client's buffers in a second, little for a test JVM. */
     private static final double RATE = 20_000;
+
     private static final int SMALL_SEND_BUFFER = 16 * 1024;
     private static final long WAIT_MILLIS = 20_000;
 
@@ -56,7 +57,8 @@ class FanOutServerTest {
     @EnumSource(FanOutLane.class)
     void everyClientGetsEveryMessageInOrder(FanOutLane lane) throws Exception {
         server = FanOutServer.start(lane, "127.0.0.1", 0, RATE, 0);
-        List<RecordingClient> clients = connect(List.of(RecordingClient.fast(), RecordingClient.fast(), RecordingClient.fast()));
+        List<RecordingClient> clients =
+                connect(List.of(RecordingClient.fast(), RecordingClient.fast(), RecordingClient.fast()));
         for (RecordingClient recording : clients) {
             assertTrue(recording.awaitReceived(2_000, WAIT_MILLIS), "received " + recording.received());
             assertEquals(0, recording.faults(), "gaps or duplicates");
@@ -64,7 +66,9 @@ class FanOutServerTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = FanOutLane.class, names = {"BOUNDED", "FIXED", "BOUNDED_BATCHED"})
+    @EnumSource(
+            value = FanOutLane.class,
+            names = {"BOUNDED", "FIXED", "BOUNDED_BATCHED"})
     void aStalledClientDoesNotBlockFastOnesAndHoldsAtMostTheByteCap(FanOutLane lane) throws Exception {
         server = FanOutServer.start(lane, "127.0.0.1", 0, RATE, SMALL_SEND_BUFFER);
         RecordingClient stalled = new RecordingClient(1);
@@ -77,8 +81,10 @@ class FanOutServerTest {
             assertEquals(0, recording.faults());
         }
         assertEquals(1, stalled.received(), "the stalled client reads nothing more");
-        assertTrue(server.stats().queuedBytes() <= 3 * lane.maxQueuedBytes(),
-                "queued " + server.stats().queuedBytes() + " bytes for 3 clients with a cap of " + lane.maxQueuedBytes());
+        assertTrue(
+                server.stats().queuedBytes() <= 3 * lane.maxQueuedBytes(),
+                "queued " + server.stats().queuedBytes() + " bytes for 3 clients with a cap of "
+                        + lane.maxQueuedBytes());
     }
 
     @Test
@@ -91,7 +97,8 @@ class FanOutServerTest {
         while (server.stats().queuedBytes() <= bound && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // no signal to await: the queue only grows
         }
-        assertTrue(server.stats().queuedBytes() > bound, "queued " + server.stats().queuedBytes());
+        assertTrue(
+                server.stats().queuedBytes() > bound, "queued " + server.stats().queuedBytes());
     }
 
     /** Polls until {@code count} subscribers have ended; whether they had within {@link #WAIT_MILLIS}. */
@@ -107,8 +114,8 @@ class FanOutServerTest {
     @EnumSource(FanOutLane.class)
     void closingAClientReleasesItsSubscriptionAndStoppingLeavesNoThread(FanOutLane lane) throws Exception {
         server = FanOutServer.start(lane, "127.0.0.1", 0, RATE, SMALL_SEND_BUFFER);
-        List<RecordingClient> clients = connect(new ArrayList<>(List.of(new RecordingClient(1), RecordingClient.fast(),
-                RecordingClient.fast())));
+        List<RecordingClient> clients = connect(
+                new ArrayList<>(List.of(new RecordingClient(1), RecordingClient.fast(), RecordingClient.fast())));
         for (RecordingClient recording : clients) {
             assertTrue(recording.awaitReceived(1, WAIT_MILLIS));
         }
@@ -129,9 +136,13 @@ class FanOutServerTest {
 
         server.close();
         server = null;
-        Set<String> left = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(name -> name.startsWith("ws-")).collect(Collectors.toSet());
+        Set<String> left = Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("ws-"))
+                .collect(Collectors.toSet());
         assertTrue(left.isEmpty(), "server threads left: " + left);
-        assertFalse(Thread.getAllStackTraces().keySet().stream().anyMatch(thread -> thread.getName().equals("ws-generator")));
+        assertFalse(Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(thread -> thread.getName().equals("ws-generator")));
     }
 }

@@ -13,10 +13,10 @@ import java.nio.ByteBuffer;
 public final class RecordingClient implements Session.Listener {
 
     private final long stallAfter;
-    private volatile Session session;       // set on open
-    private long received;                  // guarded by this
-    private long faults;                    // guarded by this: gaps and duplicates
-    private boolean closed;                 // guarded by this
+    private volatile Session session; // set on open
+    private long received; // guarded by this
+    private long faults; // guarded by this: gaps and duplicates
+    private boolean closed; // guarded by this
 
     RecordingClient(long stallAfter) {
         this.stallAfter = stallAfter;

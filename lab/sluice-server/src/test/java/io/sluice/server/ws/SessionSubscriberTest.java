@@ -33,7 +33,9 @@ class SessionSubscriberTest {
         int closes;
 
         Session session() {
-            return (Session) Proxy.newProxyInstance(Session.class.getClassLoader(), new Class<?>[] {Session.class},
+            return (Session) Proxy.newProxyInstance(
+                    Session.class.getClassLoader(),
+                    new Class<?>[] {Session.class},
                     (proxy, method, args) -> switch (method.getName()) {
                         case "sendBinary" -> {
                             sent.add((ByteBuffer) args[0]);
@@ -71,7 +73,9 @@ class SessionSubscriberTest {
         final Deque<org.eclipse.jetty.util.Callback> flushes = new ArrayDeque<>();
 
         CoreSession session() {
-            return (CoreSession) Proxy.newProxyInstance(CoreSession.class.getClassLoader(), new Class<?>[] {CoreSession.class},
+            return (CoreSession) Proxy.newProxyInstance(
+                    CoreSession.class.getClassLoader(),
+                    new Class<?>[] {CoreSession.class},
                     (proxy, method, args) -> switch (method.getName()) {
                         case "sendFrame" -> {
                             frames.add((Frame) args[0]);
@@ -131,7 +135,9 @@ class SessionSubscriberTest {
         SessionSubscriber subscriber = subscribe(FanOutLane.FIXED);
         long written = 0;
         for (int round = 0; round < 20; round++) {
-            assertTrue(upstream.requested - written <= 100, "held " + (upstream.requested - written) + " in round " + round);
+            assertTrue(
+                    upstream.requested - written <= 100,
+                    "held " + (upstream.requested - written) + " in round " + round);
             deliverAllRequested(subscriber);
             written += scripted.completeAll();
         }
@@ -144,23 +150,26 @@ class SessionSubscriberTest {
     @Test
     void theBatchedLaneSendsBatchedFramesInOrderAndCountsAPassWrittenOnlyOnceItsFlushCompleted() {
         ScriptedCore core = new ScriptedCore();
-        SessionSubscriber subscriber = new SessionSubscriber(scripted.session(), core.session(),
-                FanOutLane.BOUNDED_BATCHED, passes::add, ended::add);
+        SessionSubscriber subscriber = new SessionSubscriber(
+                scripted.session(), core.session(), FanOutLane.BOUNDED_BATCHED, passes::add, ended::add);
         subscriber.onSubscribe(upstream);
         for (int round = 0; round < 20; round++) {
             deliverAllRequested(subscriber);
             while (!core.flushes.isEmpty()) {
                 assertEquals(1, core.flushes.size(), "one flush per pass, after its frames");
-                long written = passes.isEmpty() ? 0 : passes.get(passes.size() - 1).writtenItems();
+                long written =
+                        passes.isEmpty() ? 0 : passes.get(passes.size() - 1).writtenItems();
                 for (var send = core.frameSends.poll(); send != null; send = core.frameSends.poll()) {
-                    send.succeeded();    // Jetty copied the frame into its batch buffer
+                    send.succeeded(); // Jetty copied the frame into its batch buffer
                 }
-                long after = passes.isEmpty() ? 0 : passes.get(passes.size() - 1).writtenItems();
+                long after =
+                        passes.isEmpty() ? 0 : passes.get(passes.size() - 1).writtenItems();
                 assertEquals(written, after, "nothing counts as written before the flush completed");
                 core.flushes.poll().succeeded(); // may run the next pass, with its own flush
             }
         }
-        assertTrue(upstream.requested > 2 * (FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES),
+        assertTrue(
+                upstream.requested > 2 * (FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES),
                 "it kept going: " + upstream.requested);
         assertTrue(scripted.sent.isEmpty(), "no unbatched sendBinary");
         assertEquals(delivered, core.frames.size(), "every delivered message sent");
@@ -178,7 +187,8 @@ class SessionSubscriberTest {
         long capItems = FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES;
         long written = 0;
         for (int round = 0; round < 20; round++) {
-            assertTrue(upstream.requested - written <= capItems,
+            assertTrue(
+                    upstream.requested - written <= capItems,
                     "held " + (upstream.requested - written) + " of " + capItems + " in round " + round);
             deliverAllRequested(subscriber);
             assertTrue(subscriber.queuedBytes() <= FanOutLane.BOUNDED_MAX_QUEUED_BYTES);

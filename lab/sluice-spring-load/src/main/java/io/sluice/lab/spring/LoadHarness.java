@@ -61,7 +61,8 @@ public final class LoadHarness {
     private static final long SETTLE_MILLIS = 10_000;
 
     private final Map<String, String> options;
-    private final Map<String, Map<String, List<Double>>> mibPerSecond = new LinkedHashMap<>(); // cell -> label -> samples
+    private final Map<String, Map<String, List<Double>>> mibPerSecond =
+            new LinkedHashMap<>(); // cell -> label -> samples
 
     private LoadHarness(Map<String, String> options) {
         this.options = options;
@@ -70,9 +71,20 @@ public final class LoadHarness {
     public static void main(String[] arguments) throws Exception {
         String[] args = BuildInfo.requireCommitted(arguments);
         Map<String, String> options = new TreeMap<>(Map.of(
-                "sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5", "warmup", "1", "sample-bytes", "256MiB",
-                "jar", "sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar",
-                "server-jvm", "-Xmx1g"));
+                "sizes",
+                "1MiB,100MiB,1GiB",
+                "clients",
+                "1,10",
+                "samples",
+                "5",
+                "warmup",
+                "1",
+                "sample-bytes",
+                "256MiB",
+                "jar",
+                "sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar",
+                "server-jvm",
+                "-Xmx1g"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--")) {
                 throw new IllegalArgumentException("expected --option value, got " + args[i]);
@@ -89,18 +101,25 @@ public final class LoadHarness {
 
     private void run() throws Exception {
         Path results = Files.createDirectories(Path.of(options.get("results")));
-        Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
+        Path work = Files.createDirectories(
+                Path.of(options.getOrDefault("work", results.resolve("work").toString())));
         Path storage = options.containsKey("url") ? null : Files.createDirectories(work.resolve("storage"));
-        List<Long> sizes = Arrays.stream(options.get("sizes").split(",")).map(ByteSizes::parse).toList();
-        List<Integer> clientCounts = Arrays.stream(options.get("clients").split(",")).map(Integer::parseInt).toList();
+        List<Long> sizes = Arrays.stream(options.get("sizes").split(","))
+                .map(ByteSizes::parse)
+                .toList();
+        List<Integer> clientCounts = Arrays.stream(options.get("clients").split(","))
+                .map(Integer::parseInt)
+                .toList();
         List<Transfer> transfers = Transfer.named(options.getOrDefault("transfers", ""));
         Map<Long, Path> sources = new TreeMap<>(); // by size, each written once
         try (ServerUnderLoad server = storage == null
-                ? ServerUnderLoad.at(URI.create(options.get("url")))
-                : ServerUnderLoad.start(Path.of(options.get("jar")), storage,
-                        Arrays.asList(options.get("server-jvm").split(" ")));
-             PrintWriter uploads = csv(results.resolve("uploads.csv"));
-             PrintWriter downloads = csv(results.resolve("downloads.csv"))) {
+                        ? ServerUnderLoad.at(URI.create(options.get("url")))
+                        : ServerUnderLoad.start(
+                                Path.of(options.get("jar")),
+                                storage,
+                                Arrays.asList(options.get("server-jvm").split(" ")));
+                PrintWriter uploads = csv(results.resolve("uploads.csv"));
+                PrintWriter downloads = csv(results.resolve("downloads.csv"))) {
             long sampleBytes = ByteSizes.parse(options.get("sample-bytes"));
             Cell cell = new Cell(server, FilesClient.of(server.base()), storage, uploads, downloads, sampleBytes);
             for (long size : SampleOrder.warmUpSizes(sizes)) {
@@ -145,13 +164,18 @@ public final class LoadHarness {
 
         private final ServerUnderLoad server;
         private final FilesClient client;
-        private final Path storage;          // null if the application is not the harness's
+        private final Path storage; // null if the application is not the harness's
         private final PrintWriter uploads;
         private final PrintWriter downloads;
-        private final long sampleBytes;      // what a sample's clients move together at least
+        private final long sampleBytes; // what a sample's clients move together at least
 
-        Cell(ServerUnderLoad server, FilesClient client, Path storage, PrintWriter uploads, PrintWriter downloads,
-             long sampleBytes) {
+        Cell(
+                ServerUnderLoad server,
+                FilesClient client,
+                Path storage,
+                PrintWriter uploads,
+                PrintWriter downloads,
+                long sampleBytes) {
             this.server = server;
             this.sampleBytes = sampleBytes;
             this.client = client;
@@ -196,28 +220,53 @@ public final class LoadHarness {
             double seconds = (System.nanoTime() - began) / 1e9;
             ServerUnderLoad.Stats after = server.stats();
             long cpuNanos = after.cpuSince(before);
-            Load load = meter.stop(after.cpuAfterGcNanos() - before.cpuAfterGcNanos()); // the server's, its GC for after included
+            Load load = meter.stop(
+                    after.cpuAfterGcNanos() - before.cpuAfterGcNanos()); // the server's, its GC for after included
             if (!step.recorded()) {
                 return;
             }
             double mib = size * (double) clients * rounds / (1024 * 1024) / seconds;
-            mibPerSecond.computeIfAbsent(size + " B x" + clients, cell -> new LinkedHashMap<>())
-                    .computeIfAbsent(transfer.label(), label -> new ArrayList<>()).add(mib);
+            mibPerSecond
+                    .computeIfAbsent(size + " B x" + clients, cell -> new LinkedHashMap<>())
+                    .computeIfAbsent(transfer.label(), label -> new ArrayList<>())
+                    .add(mib);
             PrintWriter out = transfer.upload() ? uploads : downloads;
-            out.printf(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f,%d%n", BuildInfo.commit(),
-                    Runtime.version(), transfer.label(), size, clients, step.sample(), seconds, mib,
-                    cpuNanos / 1e9, after.heapAfterGcBytes(), after.peakRssBytes(),
-                    load.load1Before(), load.load1After(), load.othersBusy(), rounds);
+            out.printf(
+                    Locale.ROOT,
+                    "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f,%d%n",
+                    BuildInfo.commit(),
+                    Runtime.version(),
+                    transfer.label(),
+                    size,
+                    clients,
+                    step.sample(),
+                    seconds,
+                    mib,
+                    cpuNanos / 1e9,
+                    after.heapAfterGcBytes(),
+                    after.peakRssBytes(),
+                    load.load1Before(),
+                    load.load1After(),
+                    load.othersBusy(),
+                    rounds);
             out.flush();
-            System.out.printf(Locale.ROOT, "%-16s %12d B x%-3d sample %d: %9.1f MiB/s%n",
-                    transfer.label(), size, clients, step.sample(), mib);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-16s %12d B x%-3d sample %d: %9.1f MiB/s%n",
+                    transfer.label(),
+                    size,
+                    clients,
+                    step.sample(),
+                    mib);
         }
     }
 
     /** Stores the file each download client reads, through sluice's raw upload (not measured). */
     private static void prepareDownloads(FilesClient client, Path source, long size, int clients) throws Exception {
-        together(clients, clientIndex -> Transfer.SLUICE_RAW.once(client, name(Transfer.SLUICE_DOWNLOAD, size, clientIndex, 0),
-                source, size));
+        together(
+                clients,
+                clientIndex -> Transfer.SLUICE_RAW.once(
+                        client, name(Transfer.SLUICE_DOWNLOAD, size, clientIndex, 0), source, size));
     }
 
     /**
@@ -238,7 +287,9 @@ public final class LoadHarness {
      * a download client reads its one file every round.
      */
     private static String name(Transfer transfer, long size, int client, int round) {
-        return transfer.upload() ? transfer.label() + "-" + size + "-" + client + "-" + round : "download-" + size + "-" + client;
+        return transfer.upload()
+                ? transfer.label() + "-" + size + "-" + client + "-" + round
+                : "download-" + size + "-" + client;
     }
 
     private interface ClientTask {
@@ -275,8 +326,15 @@ public final class LoadHarness {
                 List<Double> sluice = byLabel.get(transfer.label());
                 if (transfer.variant.equals("sluice") && sluice != null) {
                     double spring = median(byLabel.getOrDefault(transfer.baseline(), List.of(Double.NaN)));
-                    System.out.printf(Locale.ROOT, "%-22s %-16s / %-16s spring %9.1f  sluice %9.1f  ratio %5.2f%n",
-                            cell, transfer.label(), transfer.baseline(), spring, median(sluice), median(sluice) / spring);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-22s %-16s / %-16s spring %9.1f  sluice %9.1f  ratio %5.2f%n",
+                            cell,
+                            transfer.label(),
+                            transfer.baseline(),
+                            spring,
+                            median(sluice),
+                            median(sluice) / spring);
                 }
             }
         });

@@ -15,9 +15,20 @@ import java.util.List;
  *
  * @param rounds how many times in a row each client moved the file in this sample
  */
-record Sample(String commit, String jdk, String transfer, long sizeBytes, int clients, int sample, double seconds,
-              double mibPerSecond, double serverCpuSeconds, long heapAfterGcBytes, long peakRssBytes, Load load,
-              int rounds) {
+record Sample(
+        String commit,
+        String jdk,
+        String transfer,
+        long sizeBytes,
+        int clients,
+        int sample,
+        double seconds,
+        double mibPerSecond,
+        double serverCpuSeconds,
+        long heapAfterGcBytes,
+        long peakRssBytes,
+        Load load,
+        int rounds) {
 
     /** The columns of a run whose clients each moved the file once per sample: no {@code rounds} column. */
     static final String HEADER_ONE_ROUND = "commit,jdk,transfer,size_bytes,clients,sample,seconds,mib_per_s,"
@@ -45,10 +56,21 @@ record Sample(String commit, String jdk, String transfer, long sizeBytes, int cl
             }
             List<String> fields = Csv.fields(lines.get(i));
             try {
-                samples.add(new Sample(fields.get(0), fields.get(1), fields.get(2), Long.parseLong(fields.get(3)), Integer.parseInt(fields.get(4)),
-                        Integer.parseInt(fields.get(5)), Double.parseDouble(fields.get(6)), Double.parseDouble(fields.get(7)),
-                        Double.parseDouble(fields.get(8)), Long.parseLong(fields.get(9)), Long.parseLong(fields.get(10)),
-                        new Load(Double.parseDouble(fields.get(11)), Double.parseDouble(fields.get(12)),
+                samples.add(new Sample(
+                        fields.get(0),
+                        fields.get(1),
+                        fields.get(2),
+                        Long.parseLong(fields.get(3)),
+                        Integer.parseInt(fields.get(4)),
+                        Integer.parseInt(fields.get(5)),
+                        Double.parseDouble(fields.get(6)),
+                        Double.parseDouble(fields.get(7)),
+                        Double.parseDouble(fields.get(8)),
+                        Long.parseLong(fields.get(9)),
+                        Long.parseLong(fields.get(10)),
+                        new Load(
+                                Double.parseDouble(fields.get(11)),
+                                Double.parseDouble(fields.get(12)),
                                 Double.parseDouble(fields.get(13))),
                         withRounds ? Integer.parseInt(fields.get(14)) : 1));
             } catch (RuntimeException e) {

@@ -28,8 +28,9 @@ final class ServerUnderLoad implements AutoCloseable {
     }
 
     private final URI base;
-    private final ChildJvm jvm;      // null for a server the harness did not start
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final ChildJvm jvm; // null for a server the harness did not start
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private ServerUnderLoad(URI base, ChildJvm jvm) {
         this.base = base;
@@ -42,14 +43,20 @@ final class ServerUnderLoad implements AutoCloseable {
     }
 
     /** Starts {@code jar} with the storage at {@code storage} and waits until it answers. */
-    static ServerUnderLoad start(Path jar, Path storage, List<String> jvmOptions) throws IOException, InterruptedException {
+    static ServerUnderLoad start(Path jar, Path storage, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        ChildJvm.Spec spec = ChildJvm.jar("the application", jar).options(jvmOptions)
-                .args(List.of("--server.address=127.0.0.1", "--server.port=" + port, "--sluice.storage=" + storage,
-                        "--sluice.stats=true", "--logging.level.root=WARN"))
+        ChildJvm.Spec spec = ChildJvm.jar("the application", jar)
+                .options(jvmOptions)
+                .args(List.of(
+                        "--server.address=127.0.0.1",
+                        "--server.port=" + port,
+                        "--sluice.storage=" + storage,
+                        "--sluice.stats=true",
+                        "--logging.level.root=WARN"))
                 .inheritIo();
         ServerUnderLoad server = new ServerUnderLoad(URI.create("http://127.0.0.1:" + port), spec.start());
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -73,19 +80,28 @@ final class ServerUnderLoad implements AutoCloseable {
 
     /** The server's CPU time so far, its heap after a full GC now, and its peak RSS since the last reset. */
     Stats stats() throws IOException, InterruptedException {
-        String[] fields = http.send(HttpRequest.newBuilder(base.resolve("/stats")).build(), BodyHandlers.ofString())
-                .body().trim().split(" ");
+        String[] fields = http.send(
+                        HttpRequest.newBuilder(base.resolve("/stats")).build(), BodyHandlers.ofString())
+                .body()
+                .trim()
+                .split(" ");
         if (fields.length != 4) {
-            throw new IOException("not a stats answer (start the application with --sluice.stats=true): "
-                    + String.join(" ", fields));
+            throw new IOException(
+                    "not a stats answer (start the application with --sluice.stats=true): " + String.join(" ", fields));
         }
-        return new Stats(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]),
+        return new Stats(
+                Long.parseLong(fields[0]),
+                Long.parseLong(fields[1]),
+                Long.parseLong(fields[2]),
                 Long.parseLong(fields[3]));
     }
 
     /** Starts a new peak RSS. */
     void resetPeak() throws IOException, InterruptedException {
-        http.send(HttpRequest.newBuilder(base.resolve("/stats/peak")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        http.send(
+                HttpRequest.newBuilder(base.resolve("/stats/peak"))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
                 BodyHandlers.discarding());
     }
 

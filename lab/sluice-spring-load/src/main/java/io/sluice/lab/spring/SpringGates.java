@@ -80,33 +80,53 @@ final class SpringGates {
     static final List<Integer> GATE_CLIENTS = List.of(1, 10);
     static final double HEAP_GROWTH_AT_MOST = 1.25;
 
-    private SpringGates() {
-    }
+    private SpringGates() {}
 
     /** Every gate, each cell's line and each gate's verdict, as a code block's text. */
     static String render(SpringRun run) {
         List<String> lines = new ArrayList<>();
         Transfer judgedMultipart = likeForLike(run, Transfer.SLUICE_PLAIN_MULTIPART, Transfer.SLUICE_MULTIPART);
-        lines.add(String.format(Locale.ROOT, "1.5x transferTo: %s / %s MiB/s >= %.1f and CPU s/GiB below Spring's, at "
-                + "every size, at 1 and 10 clients", judgedMultipart.label(), judgedMultipart.baseline(), TIMES_MULTIPART));
+        lines.add(String.format(
+                Locale.ROOT,
+                "1.5x transferTo: %s / %s MiB/s >= %.1f and CPU s/GiB below Spring's, at "
+                        + "every size, at 1 and 10 clients",
+                judgedMultipart.label(),
+                judgedMultipart.baseline(),
+                TIMES_MULTIPART));
         Verdict multipart = multipart(run, judgedMultipart, lines);
         lines.add("=> " + multipart);
         Transfer judgedRaw = likeForLike(run, Transfer.SLUICE_PLAIN_RAW, Transfer.SLUICE_RAW);
-        lines.add(String.format(Locale.ROOT, "5x raw: %s / %s MiB/s >= %.1f at every size from %s, at 1 client",
-                judgedRaw.label(), judgedRaw.baseline(), TIMES_RAW, ByteSizes.format(FROM_BYTES)));
+        lines.add(String.format(
+                Locale.ROOT,
+                "5x raw: %s / %s MiB/s >= %.1f at every size from %s, at 1 client",
+                judgedRaw.label(),
+                judgedRaw.baseline(),
+                TIMES_RAW,
+                ByteSizes.format(FROM_BYTES)));
         Verdict raw = raw(run, judgedRaw, lines);
         lines.add("=> " + raw);
-        lines.add(String.format(Locale.ROOT, "3x transferTo: %s / %s MiB/s >= %.1f at every size from %s, at 1 and 10 "
-                + "clients", Transfer.SLUICE_STREAM.label(), Transfer.SLUICE_STREAM.baseline(), TIMES_TRANSFER_TO,
+        lines.add(String.format(
+                Locale.ROOT,
+                "3x transferTo: %s / %s MiB/s >= %.1f at every size from %s, at 1 and 10 " + "clients",
+                Transfer.SLUICE_STREAM.label(),
+                Transfer.SLUICE_STREAM.baseline(),
+                TIMES_TRANSFER_TO,
                 ByteSizes.format(FROM_BYTES)));
         Verdict transferTo = transferTo(run, lines);
         lines.add("=> " + transferTo);
-        lines.add(String.format(Locale.ROOT, "level with Resource: %s / %s MiB/s >= %.1f at every size, at 1 and 10 clients",
-                Transfer.SLUICE_ZERO_COPY.label(), Transfer.SLUICE_ZERO_COPY.baseline(), LEVEL_WITH_RESOURCE));
+        lines.add(String.format(
+                Locale.ROOT,
+                "level with Resource: %s / %s MiB/s >= %.1f at every size, at 1 and 10 clients",
+                Transfer.SLUICE_ZERO_COPY.label(),
+                Transfer.SLUICE_ZERO_COPY.baseline(),
+                LEVEL_WITH_RESOURCE));
         Verdict resource = resource(run, lines);
         lines.add("=> " + resource);
-        lines.add(String.format(Locale.ROOT, "heap flat: sluice's server heap after a full GC at the largest size "
-                + "<= %.2fx at the smallest, each sluice transfer and client count", HEAP_GROWTH_AT_MOST));
+        lines.add(String.format(
+                Locale.ROOT,
+                "heap flat: sluice's server heap after a full GC at the largest size "
+                        + "<= %.2fx at the smallest, each sluice transfer and client count",
+                HEAP_GROWTH_AT_MOST));
         Verdict heap = heapFlat(run, lines);
         lines.add("=> " + heap);
         return String.join("\n", lines) + "\n";
@@ -129,8 +149,14 @@ final class SpringGates {
      * reference; nothing when the atomic one is judged.
      */
     private static String atomicBeside(SpringRun run, Transfer judged, Transfer atomic, long size, int clients) {
-        return judged == atomic ? "" : String.format(Locale.ROOT, " (for reference, atomic with sync: %s / %s %s)",
-                atomic.label(), atomic.baseline(), ratio(run, atomic, size, clients).format());
+        return judged == atomic
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        " (for reference, atomic with sync: %s / %s %s)",
+                        atomic.label(),
+                        atomic.baseline(),
+                        ratio(run, atomic, size, clients).format());
     }
 
     private static Verdict multipart(SpringRun run, Transfer judged, List<String> lines) {
@@ -145,10 +171,22 @@ final class SpringGates {
                 Verdict cheaper = cpu.against(1.0, true);
                 Verdict verdict = both(speed, cheaper);
                 verdicts.add(verdict);
-                String judgedLine = verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured"
-                        : String.format(Locale.ROOT, "%s: %s, CPU s/GiB sluice / Spring %s: %s => %s", ratio.format(), speed,
-                                cpu.format(), cheaper, verdict);
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s%s", ByteSizes.format(size), clients, judgedLine,
+                String judgedLine = verdict == Verdict.NOT_MEASURED
+                        ? judged.label() + " not measured"
+                        : String.format(
+                                Locale.ROOT,
+                                "%s: %s, CPU s/GiB sluice / Spring %s: %s => %s",
+                                ratio.format(),
+                                speed,
+                                cpu.format(),
+                                cheaper,
+                                verdict);
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "  %s x%d: %s%s",
+                        ByteSizes.format(size),
+                        clients,
+                        judgedLine,
                         atomicBeside(run, judged, Transfer.SLUICE_MULTIPART, size, clients)));
             }
         }
@@ -165,8 +203,13 @@ final class SpringGates {
             Estimate ratio = ratio(run, judged, size, 1);
             Verdict verdict = ratio.against(TIMES_RAW, false);
             verdicts.add(verdict);
-            lines.add(String.format(Locale.ROOT, "  %s x1: %s%s", ByteSizes.format(size),
-                    verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured" : ratio.format() + ": " + verdict,
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %s x1: %s%s",
+                    ByteSizes.format(size),
+                    verdict == Verdict.NOT_MEASURED
+                            ? judged.label() + " not measured"
+                            : ratio.format() + ": " + verdict,
                     atomicBeside(run, judged, Transfer.SLUICE_RAW, size, 1)));
         }
         return Verdict.every(verdicts);
@@ -174,7 +217,9 @@ final class SpringGates {
 
     /** The upload sizes from {@link #FROM_BYTES}; if there is none, a line saying so. */
     private static List<Long> sizesFromGateSize(SpringRun run, List<String> lines) {
-        List<Long> sizes = SpringRun.sizes(run.uploads()).stream().filter(size -> size >= FROM_BYTES).toList();
+        List<Long> sizes = SpringRun.sizes(run.uploads()).stream()
+                .filter(size -> size >= FROM_BYTES)
+                .toList();
         if (sizes.isEmpty()) {
             lines.add("  no size from " + ByteSizes.format(FROM_BYTES) + " in this run");
         }
@@ -194,9 +239,13 @@ final class SpringGates {
         if (sizes.isEmpty()) {
             return Verdict.NOT_MEASURED;
         }
-        return everyCell(sizes, Transfer.SLUICE_STREAM, TIMES_TRANSFER_TO,
+        return everyCell(
+                sizes,
+                Transfer.SLUICE_STREAM,
+                TIMES_TRANSFER_TO,
                 (size, clients) -> ratio(run, Transfer.SLUICE_STREAM, size, clients),
-                (size, clients) -> String.join(", ", reference(run, size, clients)), lines);
+                (size, clients) -> String.join(", ", reference(run, size, clients)),
+                lines);
     }
 
     private static Verdict resource(SpringRun run, List<String> lines) {
@@ -204,28 +253,44 @@ final class SpringGates {
             lines.add("  no download in this run");
             return Verdict.NOT_MEASURED;
         }
-        return everyCell(SpringRun.sizes(run.downloads()), Transfer.SLUICE_ZERO_COPY, LEVEL_WITH_RESOURCE,
+        return everyCell(
+                SpringRun.sizes(run.downloads()),
+                Transfer.SLUICE_ZERO_COPY,
+                LEVEL_WITH_RESOURCE,
                 (size, clients) -> downloadRatio(run, Transfer.SLUICE_ZERO_COPY, size, clients),
                 (size, clients) -> Transfer.SLUICE_DOWNLOAD.label() + " / " + Transfer.SLUICE_DOWNLOAD.baseline() + " "
-                        + downloadRatio(run, Transfer.SLUICE_DOWNLOAD, size, clients).format(), lines);
+                        + downloadRatio(run, Transfer.SLUICE_DOWNLOAD, size, clients)
+                                .format(),
+                lines);
     }
 
     /**
      * Judges {@code judged}'s ratio against {@code times} at every size in {@code sizes} and at each
      * of {@link #GATE_CLIENTS}, a line per cell with its reference ratios; met only if every cell is.
      */
-    private static Verdict everyCell(List<Long> sizes, Transfer judged, double times, BiFunction<Long, Integer, Estimate> ratio,
-                                     BiFunction<Long, Integer, String> reference, List<String> lines) {
+    private static Verdict everyCell(
+            List<Long> sizes,
+            Transfer judged,
+            double times,
+            BiFunction<Long, Integer, Estimate> ratio,
+            BiFunction<Long, Integer, String> reference,
+            List<String> lines) {
         List<Verdict> verdicts = new ArrayList<>();
         for (long size : sizes) {
             for (int clients : GATE_CLIENTS) {
                 Estimate cell = ratio.apply(size, clients);
                 Verdict verdict = cell.against(times, false);
                 verdicts.add(verdict);
-                String said = verdict == Verdict.NOT_MEASURED ? judged.label() + " not measured"
+                String said = verdict == Verdict.NOT_MEASURED
+                        ? judged.label() + " not measured"
                         : cell.format() + ": " + verdict;
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s (for reference, %s)", ByteSizes.format(size),
-                        clients, said, reference.apply(size, clients)));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "  %s x%d: %s (for reference, %s)",
+                        ByteSizes.format(size),
+                        clients,
+                        said,
+                        reference.apply(size, clients)));
             }
         }
         return Verdict.every(verdicts);
@@ -240,16 +305,27 @@ final class SpringGates {
             }
             long smallest = sizes.get(0);
             long largest = sizes.get(sizes.size() - 1);
-            for (String transfer : samples.stream().map(Sample::transfer).filter(name -> name.startsWith("sluice-"))
-                    .distinct().sorted().toList()) {
+            for (String transfer : samples.stream()
+                    .map(Sample::transfer)
+                    .filter(name -> name.startsWith("sluice-"))
+                    .distinct()
+                    .sorted()
+                    .toList()) {
                 for (int clients : SpringRun.clients(samples)) {
                     Estimate growth = Estimate.ratioOfMeans(
                             SpringRun.values(samples, transfer, largest, clients, Sample::heapAfterGcBytes),
                             SpringRun.values(samples, transfer, smallest, clients, Sample::heapAfterGcBytes));
                     Verdict verdict = growth.against(HEAP_GROWTH_AT_MOST, true);
                     verdicts.add(verdict);
-                    lines.add(String.format(Locale.ROOT, "  %s x%d, %s / %s: %s: %s", transfer, clients,
-                            ByteSizes.format(largest), ByteSizes.format(smallest), growth.format(), verdict));
+                    lines.add(String.format(
+                            Locale.ROOT,
+                            "  %s x%d, %s / %s: %s: %s",
+                            transfer,
+                            clients,
+                            ByteSizes.format(largest),
+                            ByteSizes.format(smallest),
+                            growth.format(),
+                            verdict));
                 }
             }
         }
@@ -283,8 +359,10 @@ final class SpringGates {
             }
         }
         for (Transfer transfer : others) {
-            ratios.add(transfer.label() + " / " + Transfer.SLUICE_STREAM.baseline() + " " + SpringTables.ratio(
-                    run.uploads(), transfer.label(), Transfer.SLUICE_STREAM.baseline(), size, clients).format());
+            ratios.add(transfer.label() + " / " + Transfer.SLUICE_STREAM.baseline() + " "
+                    + SpringTables.ratio(
+                                    run.uploads(), transfer.label(), Transfer.SLUICE_STREAM.baseline(), size, clients)
+                            .format());
         }
         return ratios;
     }

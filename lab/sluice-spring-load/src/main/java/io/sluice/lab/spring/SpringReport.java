@@ -28,14 +28,24 @@ public final class SpringReport {
 
     static final String TOOL = "sluice-spring-load";
 
-    private SpringReport() {
-    }
+    private SpringReport() {}
 
     /** The report command on the repository at {@code root}. */
     static ReportCommand command(Path root) {
-        return ReportCommand.of(TOOL, "SpringReport", root, SpringRun::read, Map.of("run", SpringRun::line,
-                "uploads", SpringTables::uploads, "downloads", SpringTables::downloads,
-                "gates", run -> "```\n" + SpringGates.render(run) + "```\n"),
+        return ReportCommand.of(
+                TOOL,
+                "SpringReport",
+                root,
+                SpringRun::read,
+                Map.of(
+                        "run",
+                        SpringRun::line,
+                        "uploads",
+                        SpringTables::uploads,
+                        "downloads",
+                        SpringTables::downloads,
+                        "gates",
+                        run -> "```\n" + SpringGates.render(run) + "```\n"),
                 run -> run.line() + "\nUploads\n\n" + SpringTables.uploads(run) + "\nDownloads\n\n"
                         + SpringTables.downloads(run) + "\n" + SpringGates.render(run));
     }

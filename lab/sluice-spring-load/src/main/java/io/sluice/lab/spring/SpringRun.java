@@ -49,7 +49,11 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
         if (all.isEmpty()) {
             throw new IOException(folder + ": no samples");
         }
-        if (all.stream().map(sample -> sample.commit() + " " + sample.jdk()).distinct().count() > 1) {
+        if (all.stream()
+                        .map(sample -> sample.commit() + " " + sample.jdk())
+                        .distinct()
+                        .count()
+                > 1) {
             throw new IOException(folder + ": samples of several runs (the commit or the JDK differs)");
         }
         String started = "not recorded";
@@ -94,16 +98,21 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     }
 
     /** {@code value} of each sample of {@code transfer} at {@code size} with {@code clients}. */
-    static double[] values(List<Sample> samples, String transfer, long size, int clients,
-                           ToDoubleFunction<Sample> value) {
-        return samples.stream().filter(sample -> sample.transfer().equals(transfer) && sample.sizeBytes() == size
-                && sample.clients() == clients).mapToDouble(value).toArray();
+    static double[] values(
+            List<Sample> samples, String transfer, long size, int clients, ToDoubleFunction<Sample> value) {
+        return samples.stream()
+                .filter(sample ->
+                        sample.transfer().equals(transfer) && sample.sizeBytes() == size && sample.clients() == clients)
+                .mapToDouble(value)
+                .toArray();
     }
 
     /** The fewest and the most recorded samples of a cell (transfer, size, clients). */
     IntSummaryStatistics samplesPerCell() {
-        Map<String, Long> counts = all().stream().collect(Collectors.groupingBy(
-                sample -> sample.transfer() + " " + sample.sizeBytes() + " " + sample.clients(), Collectors.counting()));
+        Map<String, Long> counts = all().stream()
+                .collect(Collectors.groupingBy(
+                        sample -> sample.transfer() + " " + sample.sizeBytes() + " " + sample.clients(),
+                        Collectors.counting()));
         return counts.values().stream().mapToInt(Long::intValue).summaryStatistics();
     }
 
@@ -111,7 +120,8 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     String line() {
         Sample first = all().get(0);
         IntSummaryStatistics perCell = samplesPerCell();
-        String samples = perCell.getMin() == perCell.getMax() ? Integer.toString(perCell.getMax())
+        String samples = perCell.getMin() == perCell.getMax()
+                ? Integer.toString(perCell.getMax())
                 : perCell.getMin() + " to " + perCell.getMax();
         List<String> parts = new ArrayList<>();
         parts.add("Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + samples
@@ -123,11 +133,20 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     /** Whether the machine was quiet, with the figures behind it. */
     @Override
     public String machine() {
-        double othersBusy = all().stream().mapToDouble(sample -> sample.load().othersBusy()).filter(value -> !Double.isNaN(value))
-                .max().orElse(Double.NaN);
-        return samplesWithoutLoad() > 0 ? "machine unknown (no load recorded for " + samplesWithoutLoad()
-                + " samples)" : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy "
-                + "during a sample (%d samples above %.0f%%)", quiet() ? "quiet" : "NOISY", 100 * othersBusy,
-                noisySamples(), 100 * Load.NOISY_ABOVE);
+        double othersBusy = all().stream()
+                .mapToDouble(sample -> sample.load().othersBusy())
+                .filter(value -> !Double.isNaN(value))
+                .max()
+                .orElse(Double.NaN);
+        return samplesWithoutLoad() > 0
+                ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"
+                : String.format(
+                        Locale.ROOT,
+                        "%s: other work kept at most %.0f%% of the cores busy "
+                                + "during a sample (%d samples above %.0f%%)",
+                        quiet() ? "quiet" : "NOISY",
+                        100 * othersBusy,
+                        noisySamples(),
+                        100 * Load.NOISY_ABOVE);
     }
 }

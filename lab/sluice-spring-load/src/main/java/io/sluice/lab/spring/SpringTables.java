@@ -27,8 +27,7 @@ final class SpringTables {
 
     private static final double MIB = 1024 * 1024;
 
-    private SpringTables() {
-    }
+    private SpringTables() {}
 
     static String uploads(SpringRun run) {
         return table(run.uploads(), Transfer.sluices(true));
@@ -40,16 +39,20 @@ final class SpringTables {
 
     /** {@code sluice}'s mean MiB/s over {@code spring}'s (two transfers' labels) in one cell. */
     static Estimate ratio(List<Sample> samples, String sluice, String spring, long size, int clients) {
-        return Estimate.ratioOfMeans(SpringRun.values(samples, sluice, size, clients, Sample::mibPerSecond),
+        return Estimate.ratioOfMeans(
+                SpringRun.values(samples, sluice, size, clients, Sample::mibPerSecond),
                 SpringRun.values(samples, spring, size, clients, Sample::mibPerSecond));
     }
 
     private static String table(List<Sample> samples, List<Transfer> sluices) {
-        StringBuilder md = new StringBuilder("| size | clients | transfer | Spring MiB/s | sluice MiB/s | sluice / Spring "
-                + "| faster | CPU s/GiB Spring / sluice | heap after GC MiB Spring / sluice "
-                + "| peak RSS MiB Spring / sluice |\n|---|---:|---|---:|---:|---:|---|---:|---:|---:|\n");
+        StringBuilder md =
+                new StringBuilder("| size | clients | transfer | Spring MiB/s | sluice MiB/s | sluice / Spring "
+                        + "| faster | CPU s/GiB Spring / sluice | heap after GC MiB Spring / sluice "
+                        + "| peak RSS MiB Spring / sluice |\n|---|---:|---|---:|---:|---:|---|---:|---:|---:|\n");
         List<Transfer> shown = sluices.stream()
-                .filter(transfer -> samples.stream().anyMatch(sample -> sample.transfer().equals(transfer.label()))).toList();
+                .filter(transfer ->
+                        samples.stream().anyMatch(sample -> sample.transfer().equals(transfer.label())))
+                .toList();
         boolean plain = shown.stream().anyMatch(transfer -> transfer.upload() && !transfer.atomic);
         boolean few = false;
         for (long size : SpringRun.sizes(samples)) {
@@ -65,21 +68,52 @@ final class SpringTables {
                     boolean fewHere = Math.min(springMib.length, sluiceMib.length) < MIN_SAMPLES;
                     few |= fewHere;
                     Estimate ratio = ratio(samples, sluice, spring, size, clients);
-                    md.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %s | %s | %s%s | %s | %s | %s | %s |%n",
-                            ByteSizes.format(size), clients, transfer.kind, marks(transfer, plain), mean(springMib),
-                            mean(sluiceMib), ratio.format(), fewHere ? " *" : "", faster(ratio),
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %s%s | %s | %s | %s%s | %s | %s | %s | %s |%n",
+                            ByteSizes.format(size),
+                            clients,
+                            transfer.kind,
+                            marks(transfer, plain),
+                            mean(springMib),
+                            mean(sluiceMib),
+                            ratio.format(),
+                            fewHere ? " *" : "",
+                            faster(ratio),
                             pair(samples, spring, sluice, size, clients, Sample::cpuSecondsPerGiB, false, "%.2f"),
-                            pair(samples, spring, sluice, size, clients, sample -> sample.heapAfterGcBytes() / MIB, false, "%.0f"),
-                            pair(samples, spring, sluice, size, clients, sample -> sample.peakRssBytes() / MIB, true, "%.0f")));
+                            pair(
+                                    samples,
+                                    spring,
+                                    sluice,
+                                    size,
+                                    clients,
+                                    sample -> sample.heapAfterGcBytes() / MIB,
+                                    false,
+                                    "%.0f"),
+                            pair(
+                                    samples,
+                                    spring,
+                                    sluice,
+                                    size,
+                                    clients,
+                                    sample -> sample.peakRssBytes() / MIB,
+                                    true,
+                                    "%.0f")));
                 }
             }
         }
         String notes = "";
         for (Transfer transfer : shown) {
             if (transfer.paired()) {
-                notes += String.format(Locale.ROOT, "\n\u2020 %s: %s against %s, the same form: Spring has no %s "
-                        + "variant, so the Spring columns are those of the %s row.%n", transfer.kind, transfer.label(),
-                        transfer.baseline(), transfer.kind, transfer.against);
+                notes += String.format(
+                        Locale.ROOT,
+                        "\n\u2020 %s: %s against %s, the same form: Spring has no %s "
+                                + "variant, so the Spring columns are those of the %s row.%n",
+                        transfer.kind,
+                        transfer.label(),
+                        transfer.baseline(),
+                        transfer.kind,
+                        transfer.against);
             }
         }
         if (plain) {
@@ -90,7 +124,8 @@ final class SpringTables {
                     + "row is what that durability costs.\n";
         }
         if (few) {
-            notes += "\n\\* fewer than " + MIN_SAMPLES + " samples on a side: the interval is too narrow to judge by.\n";
+            notes +=
+                    "\n\\* fewer than " + MIN_SAMPLES + " samples on a side: the interval is too narrow to judge by.\n";
         }
         return md + notes;
     }
@@ -107,7 +142,8 @@ final class SpringTables {
     /** {@code 812.4 (790.1-830.0)}: the mean and its 95% interval; {@code -} without samples. */
     private static String mean(double[] values) {
         Estimate mean = Estimate.mean(values);
-        return Double.isNaN(mean.value()) ? "-"
+        return Double.isNaN(mean.value())
+                ? "-"
                 : String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", mean.value(), mean.low(), mean.high());
     }
 
@@ -120,8 +156,15 @@ final class SpringTables {
     }
 
     /** Spring's / sluice's mean (or highest, if {@code max}) of {@code value}. */
-    private static String pair(List<Sample> samples, String spring, String sluice, long size, int clients,
-                               ToDoubleFunction<Sample> value, boolean max, String format) {
+    private static String pair(
+            List<Sample> samples,
+            String spring,
+            String sluice,
+            long size,
+            int clients,
+            ToDoubleFunction<Sample> value,
+            boolean max,
+            String format) {
         return one(SpringRun.values(samples, spring, size, clients, value), max, format) + " / "
                 + one(SpringRun.values(samples, sluice, size, clients, value), max, format);
     }
@@ -130,7 +173,9 @@ final class SpringTables {
         if (values.length == 0) {
             return "-";
         }
-        double figure = max ? Arrays.stream(values).max().orElseThrow() : Arrays.stream(values).average().orElseThrow();
+        double figure = max
+                ? Arrays.stream(values).max().orElseThrow()
+                : Arrays.stream(values).average().orElseThrow();
         return String.format(Locale.ROOT, format, figure);
     }
 }

@@ -36,11 +36,11 @@ enum Transfer {
     SLUICE_DOWNLOAD("sluice", "download", "download", "sluice/pooled", false),
     SLUICE_ZERO_COPY("sluice", "zero-copy", "download", "sluice", false);
 
-    final String variant;  // spring or sluice
-    final String kind;     // multipart, plain-multipart, stream, raw, plain-raw, download or zero-copy
-    final String against;  // the kind of Spring's transfer this one is compared with
-    final String prefix;   // the application's path prefix
-    final boolean atomic;  // an upload stored by atomic replace, with sync; Spring's force nothing
+    final String variant; // spring or sluice
+    final String kind; // multipart, plain-multipart, stream, raw, plain-raw, download or zero-copy
+    final String against; // the kind of Spring's transfer this one is compared with
+    final String prefix; // the application's path prefix
+    final boolean atomic; // an upload stored by atomic replace, with sync; Spring's force nothing
 
     Transfer(String variant, String kind, String against, String prefix, boolean atomic) {
         this.variant = variant;
@@ -89,12 +89,16 @@ enum Transfer {
                         + Arrays.stream(values()).map(Transfer::label).toList());
             }
         }
-        return Arrays.stream(values()).filter(transfer -> wanted.contains(transfer.label())).toList();
+        return Arrays.stream(values())
+                .filter(transfer -> wanted.contains(transfer.label()))
+                .toList();
     }
 
     /** sluice's transfers, uploads or downloads, in the order of the tables. */
     static List<Transfer> sluices(boolean uploads) {
-        return Arrays.stream(values()).filter(transfer -> transfer.variant.equals("sluice") && transfer.upload() == uploads).toList();
+        return Arrays.stream(values())
+                .filter(transfer -> transfer.variant.equals("sluice") && transfer.upload() == uploads)
+                .toList();
     }
 
     /**

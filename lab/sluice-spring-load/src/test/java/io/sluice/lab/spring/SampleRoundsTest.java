@@ -30,20 +30,25 @@ class SampleRoundsTest {
     @Test
     void cpuPerGibCountsTheBytesOfEveryRound(@TempDir Path folder) throws IOException {
         Path csv = folder.resolve("uploads.csv");
-        Files.write(csv, List.of(Sample.HEADER,
-                "abc,17,sluice-raw,1048576,2,0,1.000000,512.000,1.000,1,1,0.00,0.00,0.000,256"));
+        Files.write(
+                csv,
+                List.of(Sample.HEADER, "abc,17,sluice-raw,1048576,2,0,1.000000,512.000,1.000,1,1,0.00,0.00,0.000,256"));
 
         Sample sample = Sample.read(csv).get(0);
 
         assertEquals(256, sample.rounds());
-        assertEquals(2.0, sample.cpuSecondsPerGiB(), 1e-9, "2 clients x 256 rounds x 1 MiB = half a GiB for one CPU second");
+        assertEquals(
+                2.0, sample.cpuSecondsPerGiB(), 1e-9, "2 clients x 256 rounds x 1 MiB = half a GiB for one CPU second");
     }
 
     @Test
     void aRunFromBeforeRoundsReadsAsOneRoundPerSample(@TempDir Path folder) throws IOException {
         Path csv = folder.resolve("uploads.csv");
-        Files.write(csv, List.of(Sample.HEADER_ONE_ROUND,
-                "abc,17,sluice-raw,1073741824,1,0,1.000000,1024.000,1.000,1,1,0.00,0.00,0.000"));
+        Files.write(
+                csv,
+                List.of(
+                        Sample.HEADER_ONE_ROUND,
+                        "abc,17,sluice-raw,1073741824,1,0,1.000000,1024.000,1.000,1,1,0.00,0.00,0.000"));
 
         Sample sample = Sample.read(csv).get(0);
 

@@ -24,9 +24,9 @@ public final class ClientEndpoint implements Session.Listener {
 
     private final boolean slow;
     private final long slowDelayMillis;
-    private final FanOutLoad load;                  // its timer, latency recorder and totals, thread-safe
-    private volatile Session session;               // set on open
-    private long expected;                          // frame-callback-confined: the next sequence number
+    private final FanOutLoad load; // its timer, latency recorder and totals, thread-safe
+    private volatile Session session; // set on open
+    private long expected; // frame-callback-confined: the next sequence number
 
     ClientEndpoint(boolean slow, long slowDelayMillis, FanOutLoad load) {
         this.slow = slow;

@@ -33,22 +33,34 @@ record Degradation(double seconds, String reason) {
         for (int i = 0; i < series.size(); i++) {
             LaneSample sample = series.get(i);
             if (sample.rssBytes() > rssLimit) {
-                return new Degradation(sample.seconds(), String.format(Locale.ROOT,
-                        "RSS passed idle + 256 MiB (%.0f MiB) at %.2f s", LaneResult.mib(sample.rssBytes()), sample.seconds()));
+                return new Degradation(
+                        sample.seconds(),
+                        String.format(
+                                Locale.ROOT,
+                                "RSS passed idle + 256 MiB (%.0f MiB) at %.2f s",
+                                LaneResult.mib(sample.rssBytes()),
+                                sample.seconds()));
             }
             if (i >= RATE_WINDOW_SAMPLES) {
                 double rate = sample.messagesPerSecondSince(series.get(i - RATE_WINDOW_SAMPLES));
                 if (rate < RATE_SHARE * bestRate) {
-                    return new Degradation(sample.seconds(), String.format(Locale.ROOT,
-                            "delivery fell to %.0f msg/s, below %.1fx its best %.0f, at %.2f s", rate, RATE_SHARE,
-                            bestRate, sample.seconds()));
+                    return new Degradation(
+                            sample.seconds(),
+                            String.format(
+                                    Locale.ROOT,
+                                    "delivery fell to %.0f msg/s, below %.1fx its best %.0f, at %.2f s",
+                                    rate,
+                                    RATE_SHARE,
+                                    bestRate,
+                                    sample.seconds()));
                 }
                 bestRate = Math.max(bestRate, rate);
             }
         }
         LaneSample last = series.get(series.size() - 1);
-        return new Degradation(last.seconds(), String.format(Locale.ROOT, "did not degrade before its last sample at %.2f s",
-                last.seconds()));
+        return new Degradation(
+                last.seconds(),
+                String.format(Locale.ROOT, "did not degrade before its last sample at %.2f s", last.seconds()));
     }
 
     /** The start of the throughput window: {@link #WARM_UP_SECONDS}, or half the window if it is shorter than twice that. */
@@ -77,8 +89,10 @@ record Degradation(double seconds, String reason) {
         for (LaneSample sample : series) {
             if (sample.seconds() >= seconds) {
                 double span = sample.seconds() - previousSeconds;
-                return span <= 0 ? sample.messages()
-                        : previousMessages + (sample.messages() - previousMessages) * (seconds - previousSeconds) / span;
+                return span <= 0
+                        ? sample.messages()
+                        : previousMessages
+                                + (sample.messages() - previousMessages) * (seconds - previousSeconds) / span;
             }
             previousSeconds = sample.seconds();
             previousMessages = sample.messages();

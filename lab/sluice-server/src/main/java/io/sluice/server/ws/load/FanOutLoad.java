@@ -29,9 +29,17 @@ import java.util.concurrent.atomic.LongAdder;
  * @param duplicates sequence numbers seen again or gone back, over all clients
  * @param firstError the first client error, or null
  */
-record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<ClientEndpoint> endpoints,
-                  Recorder latencyMicros, LongAdder fastMessages, LongAdder slowMessages, LongAdder gaps,
-                  LongAdder duplicates, AtomicReference<Throwable> firstError) implements AutoCloseable {
+record FanOutLoad(
+        WebSocketClient client,
+        ScheduledExecutorService timer,
+        List<ClientEndpoint> endpoints,
+        Recorder latencyMicros,
+        LongAdder fastMessages,
+        LongAdder slowMessages,
+        LongAdder gaps,
+        LongAdder duplicates,
+        AtomicReference<Throwable> firstError)
+        implements AutoCloseable {
 
     /** The most a connection may take to open. */
     static final long CONNECT_TIMEOUT_SECONDS = 60;
@@ -57,8 +65,16 @@ record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<C
             thread.setDaemon(true);
             return thread;
         });
-        FanOutLoad load = new FanOutLoad(client, timer, new ArrayList<>(clients), new Recorder(3), new LongAdder(),
-                new LongAdder(), new LongAdder(), new LongAdder(), new AtomicReference<>());
+        FanOutLoad load = new FanOutLoad(
+                client,
+                timer,
+                new ArrayList<>(clients),
+                new Recorder(3),
+                new LongAdder(),
+                new LongAdder(),
+                new LongAdder(),
+                new LongAdder(),
+                new AtomicReference<>());
         try {
             int slow = slowClients(clients, slowShare);
             List<CompletableFuture<?>> opened = new ArrayList<>(clients);
@@ -67,7 +83,8 @@ record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<C
                 load.endpoints.add(endpoint);
                 opened.add(client.connect(endpoint, uri));
             }
-            CompletableFuture.allOf(opened.toArray(CompletableFuture[]::new)).get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            CompletableFuture.allOf(opened.toArray(CompletableFuture[]::new))
+                    .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             load.close();
             throw e;
@@ -88,7 +105,7 @@ record FanOutLoad(WebSocketClient client, ScheduledExecutorService timer, List<C
         try {
             endpoints.forEach(ClientEndpoint::close);
         } finally {
-            timer.shutdownNow();                     // marks it closed: a second call does nothing
+            timer.shutdownNow(); // marks it closed: a second call does nothing
         }
         client.stop();
         client.getHttpClient().stop();

@@ -1,9 +1,9 @@
 package io.sluice.server.ws.load;
 
-import io.sluice.server.load.ProcessReadings;
-import io.sluice.server.ws.FanOutLane;
 import io.sluice.lab.BuildInfo;
 import io.sluice.lab.Load;
+import io.sluice.server.load.ProcessReadings;
+import io.sluice.server.ws.FanOutLane;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -30,8 +30,7 @@ public final class FanOutLoadMain {
     /** The most the server may take to release every subscription after the clients closed. */
     static final long RELEASE_TIMEOUT_MILLIS = 15_000;
 
-    private FanOutLoadMain() {
-    }
+    private FanOutLoadMain() {}
 
     public static void main(String[] arguments) throws Exception {
         String[] args = BuildInfo.requireCommitted(arguments);
@@ -53,33 +52,38 @@ public final class FanOutLoadMain {
 
     /** Stops the run when it outlasts {@code budget}: destroys the server JVMs it started and halts, exit status 3. */
     private static void startWatchdog(Duration budget) {
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(budget.toMillis()); // a timer: nothing signals the end of a run to wait for
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.err.println("fan-out load: the run outlasted its budget of " + budget.toSeconds()
-                    + " s (--budget-seconds); stopping its servers");
-            ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
-            Runtime.getRuntime().halt(3);
-        }, "fan-out-budget");
+        Thread watchdog = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(budget.toMillis()); // a timer: nothing signals the end of a run to wait for
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    System.err.println("fan-out load: the run outlasted its budget of " + budget.toSeconds()
+                            + " s (--budget-seconds); stopping its servers");
+                    ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+                    Runtime.getRuntime().halt(3);
+                },
+                "fan-out-budget");
         watchdog.setDaemon(true);
         watchdog.start();
     }
 
     /** Runs every lane of {@code run} and its gates; returns how many gates failed. */
     static int run(FanOutRun run, PrintStream out) throws Exception {
-        out.println("fan-out run: " + run.clients() + " clients (" + FanOutLoad.slowClients(run.clients(), run.slowShare())
-                + " slow, " + run.slowDelayMillis() + " ms per message), up to " + run.loadTime().toSeconds() + " s or "
-                + run.maxMessages() + " messages per lane, generator rate "
-                + (run.messagesPerSecond() == 0 ? "unpaced" : run.messagesPerSecond() + "/s")
-                + ", server -Xmx" + run.serverHeap() + ", " + run.serverRuns() + " server runs"
-                + (run.allFastReference() ? " (the last: the bounded lane, every client fast)" : "")
-                + ", at most about " + run.expectedLongest().toSeconds() + " s, java " + Runtime.version());
+        out.println(
+                "fan-out run: " + run.clients() + " clients (" + FanOutLoad.slowClients(run.clients(), run.slowShare())
+                        + " slow, " + run.slowDelayMillis() + " ms per message), up to "
+                        + run.loadTime().toSeconds() + " s or "
+                        + run.maxMessages() + " messages per lane, generator rate "
+                        + (run.messagesPerSecond() == 0 ? "unpaced" : run.messagesPerSecond() + "/s")
+                        + ", server -Xmx" + run.serverHeap() + ", " + run.serverRuns() + " server runs"
+                        + (run.allFastReference() ? " (the last: the bounded lane, every client fast)" : "")
+                        + ", at most about " + run.expectedLongest().toSeconds() + " s, java " + Runtime.version());
         if (!run.budget().isZero() && run.expectedLongest().compareTo(run.budget()) > 0) {
-            out.println("note: this run may take up to " + run.expectedLongest().toSeconds() + " s, more than its budget of "
-                    + run.budget().toSeconds() + " s (--budget-seconds): the lanes after it would not run");
+            out.println("note: this run may take up to " + run.expectedLongest().toSeconds()
+                    + " s, more than its budget of " + run.budget().toSeconds()
+                    + " s (--budget-seconds): the lanes after it would not run");
         }
         List<LaneResult> results = new ArrayList<>();
         List<LaneSample> samples = new ArrayList<>();
@@ -101,9 +105,10 @@ public final class FanOutLoadMain {
                     + run.results().resolve(LaneSample.FILE));
         }
         List<FanOutGates.Gate> gates = FanOutGates.forRun(results, samples);
-        out.print("where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
-                + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
-                + "):\n" + new FanOutReport(results, samples).cost() + FanOutReport.lines(gates));
+        out.print(
+                "where the CPU per message went (/proc at " + Math.round(ProcessReadings.ticksPerSecond()) + " ticks/s"
+                        + (ProcessReadings.ticksPerSecondAssumed() ? ", assumed: getconf CLK_TCK could not be run" : "")
+                        + "):\n" + new FanOutReport(results, samples).cost() + FanOutReport.lines(gates));
         return (int) gates.stream().filter(FanOutGates.Gate::failed).count();
     }
 
@@ -113,20 +118,31 @@ public final class FanOutLoadMain {
             return;
         }
         Files.createDirectories(run.results());
-        Files.write(run.results().resolve(LaneResult.FILE), Stream.concat(Stream.of(LaneResult.CSV_HEADER),
-                results.stream().map(LaneResult::csvRow)).toList());
-        Files.write(run.results().resolve(LaneSample.FILE), Stream.concat(Stream.of(LaneSample.CSV_HEADER),
-                samples.stream().map(LaneSample::csvRow)).toList());
+        Files.write(
+                run.results().resolve(LaneResult.FILE),
+                Stream.concat(Stream.of(LaneResult.CSV_HEADER), results.stream().map(LaneResult::csvRow))
+                        .toList());
+        Files.write(
+                run.results().resolve(LaneSample.FILE),
+                Stream.concat(Stream.of(LaneSample.CSV_HEADER), samples.stream().map(LaneSample::csvRow))
+                        .toList());
     }
 
     /**
      * Runs one lane in a fresh server JVM with {@code slowShare} of the clients slow, adds its time
      * series to {@code samples} and prints its line.
      */
-    static LaneResult runLane(String label, FanOutLane lane, FanOutRun run, double slowShare, int repeat,
-                              List<LaneSample> samples, PrintStream out) throws Exception {
-        try (FanOutProcess server = FanOutProcess.start(lane, run.serverHeap(), run.messagesPerSecond(),
-                run.sendBufferBytes())) {
+    static LaneResult runLane(
+            String label,
+            FanOutLane lane,
+            FanOutRun run,
+            double slowShare,
+            int repeat,
+            List<LaneSample> samples,
+            PrintStream out)
+            throws Exception {
+        try (FanOutProcess server =
+                FanOutProcess.start(lane, run.serverHeap(), run.messagesPerSecond(), run.sendBufferBytes())) {
             long idleRss = server.rssBytes();
             try (FanOutLoad load = FanOutLoad.connect(server.uri(), run.clients(), slowShare, run.slowDelayMillis())) {
                 load.latencySinceLastCall(); // the connect phase is not measured
@@ -136,7 +152,8 @@ public final class FanOutLoadMain {
                 long start = System.nanoTime();
                 long deadline = start + run.loadTime().toNanos();
                 List<LaneSample> series = new ArrayList<>();
-                while (System.nanoTime() < deadline && server.jvm().alive()
+                while (System.nanoTime() < deadline
+                        && server.jvm().alive()
                         && load.fastMessages().sum() + load.slowMessages().sum() < run.maxMessages()) {
                     TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS); // the sampling period
                     series.add(sample(label, repeat, start, load, server));
@@ -154,16 +171,34 @@ public final class FanOutLoadMain {
                 load.close(); // the try's close then does nothing
                 long released = awaitReleased(server, run.clients());
                 int slow = FanOutLoad.slowClients(run.clients(), slowShare);
-                LaneResult result = new LaneResult(label, run.clients(), slow, seconds, fast, slowMessages,
-                        load.gaps().sum(), load.duplicates().sum(), error == null ? "" : error.toString(),
-                        latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
-                        latency.getValueAtPercentile(99.9), idleRss,
+                LaneResult result = new LaneResult(
+                        label,
+                        run.clients(),
+                        slow,
+                        seconds,
+                        fast,
+                        slowMessages,
+                        load.gaps().sum(),
+                        load.duplicates().sum(),
+                        error == null ? "" : error.toString(),
+                        latency.getValueAtPercentile(50),
+                        latency.getValueAtPercentile(99),
+                        latency.getValueAtPercentile(99.9),
+                        idleRss,
                         Math.max(idleRss, LaneSample.peak(series, LaneSample::rssBytes)),
-                        stats.getOrDefault("heapUsedBytes", -1L), stats.getOrDefault("queuedBytes", -1L),
+                        stats.getOrDefault("heapUsedBytes", -1L),
+                        stats.getOrDefault("queuedBytes", -1L),
                         LaneSample.peak(series, LaneSample::queuedBytes),
-                        LaneSample.peak(series, LaneSample::sendQueueBytes), cpu, released, machine.othersBusy(),
-                        BuildInfo.commit(), Runtime.version().toString(), server.jvm().death(),
-                        stats.getOrDefault("liveSubscribers", -1L), repeat, cost);
+                        LaneSample.peak(series, LaneSample::sendQueueBytes),
+                        cpu,
+                        released,
+                        machine.othersBusy(),
+                        BuildInfo.commit(),
+                        Runtime.version().toString(),
+                        server.jvm().death(),
+                        stats.getOrDefault("liveSubscribers", -1L),
+                        repeat,
+                        cost);
                 out.println(result.summary());
                 return result;
             }
@@ -176,8 +211,16 @@ public final class FanOutLoadMain {
         long messages = fast + load.slowMessages().sum();
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> stats = server.stats(false);
-        return new LaneSample(label, seconds, messages, fast, server.rssBytes(), stats.getOrDefault("heapUsedBytes", -1L),
-                stats.getOrDefault("queuedBytes", -1L), server.sendQueueBytes(), repeat);
+        return new LaneSample(
+                label,
+                seconds,
+                messages,
+                fast,
+                server.rssBytes(),
+                stats.getOrDefault("heapUsedBytes", -1L),
+                stats.getOrDefault("queuedBytes", -1L),
+                server.sendQueueBytes(),
+                repeat);
     }
 
     /** Waits until the server reports every subscription ended; returns how many had. */

@@ -1,10 +1,10 @@
 package io.sluice.server.ws.load;
 
+import io.sluice.lab.ChildJvm;
 import io.sluice.server.load.ProcessReadings;
 import io.sluice.server.load.SendQueueProbe;
 import io.sluice.server.ws.FanOutLane;
 import io.sluice.server.ws.FanOutMain;
-import io.sluice.lab.ChildJvm;
 
 import java.io.IOException;
 import java.net.URI;
@@ -20,14 +20,23 @@ import java.util.Map;
  */
 record FanOutProcess(ChildJvm jvm) implements AutoCloseable {
 
-    private static final HttpClient STATS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient STATS_CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static FanOutProcess start(FanOutLane lane, String maxHeap, double messagesPerSecond, int sendBufferBytes)
             throws IOException {
         ChildJvm jvm = ChildJvm.main("ws server for lane " + lane.flag(), FanOutMain.class.getName())
-                .maxHeap(maxHeap).exitOnOutOfMemory()
-                .args(List.of("--lane", lane.flag(), "--port", "0",
-                        "--rate", Double.toString(messagesPerSecond), "--send-buffer", Integer.toString(sendBufferBytes)))
+                .maxHeap(maxHeap)
+                .exitOnOutOfMemory()
+                .args(List.of(
+                        "--lane",
+                        lane.flag(),
+                        "--port",
+                        "0",
+                        "--rate",
+                        Double.toString(messagesPerSecond),
+                        "--send-buffer",
+                        Integer.toString(sendBufferBytes)))
                 .start();
         jvm.awaitReady();
         return new FanOutProcess(jvm);
@@ -58,8 +67,10 @@ record FanOutProcess(ChildJvm jvm) implements AutoCloseable {
 
     /** The server's {@code /stats} ({@code collect}: after a full collection); empty when it does not answer. */
     Map<String, Long> stats(boolean collect) {
-        return ProcessReadings.keyValues(STATS_CLIENT,
-                URI.create("http://127.0.0.1:" + jvm.port() + "/stats" + (collect ? "?gc=true" : "")), Duration.ofSeconds(10));
+        return ProcessReadings.keyValues(
+                STATS_CLIENT,
+                URI.create("http://127.0.0.1:" + jvm.port() + "/stats" + (collect ? "?gc=true" : "")),
+                Duration.ofSeconds(10));
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.sluice.server.ws.load;
 
-import io.sluice.server.ws.FanOutLane;
-import io.sluice.server.ws.Message;
 import io.sluice.lab.Estimate;
 import io.sluice.lab.Load;
 import io.sluice.lab.ReportCommand;
+import io.sluice.server.ws.FanOutLane;
+import io.sluice.server.ws.Message;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,36 +42,54 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
         }
         Path seriesFile = folder.resolve(LaneSample.FILE);
         List<String> series = Files.exists(seriesFile) ? Files.readAllLines(seriesFile) : List.of();
-        return new FanOutReport(rows.subList(1, rows.size()).stream().map(LaneResult::parse).toList(),
+        return new FanOutReport(
+                rows.subList(1, rows.size()).stream().map(LaneResult::parse).toList(),
                 series.stream().skip(1).map(LaneSample::parse).toList());
     }
 
     /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
     @Override
     public boolean quiet() {
-        return results.stream().allMatch(result -> !Double.isNaN(result.othersBusy())
-                && result.othersBusy() <= Load.NOISY_ABOVE);
+        return results.stream()
+                .allMatch(result -> !Double.isNaN(result.othersBusy()) && result.othersBusy() <= Load.NOISY_ABOVE);
     }
 
     /** Commit, JDK, scale and whether the machine was quiet. */
     public String line() {
         LaneResult first = results.get(0);
-        return String.format(Locale.ROOT, "Commit %s, JDK %s, %d clients (%d slow), %.0f s of load in the longest lane, "
-                        + "lanes %s; %s.", first.commit(), first.jdk(), first.clients(), first.slowClients(),
+        return String.format(
+                Locale.ROOT,
+                "Commit %s, JDK %s, %d clients (%d slow), %.0f s of load in the longest lane, " + "lanes %s; %s.",
+                first.commit(),
+                first.jdk(),
+                first.clients(),
+                first.slowClients(),
                 results.stream().mapToDouble(LaneResult::seconds).max().orElse(0),
                 results.stream().map(LaneResult::lane).distinct().collect(Collectors.joining(", "))
-                        + (repeats() == 1 ? "" : ", " + repeats() + " repeats"), machine());
+                        + (repeats() == 1 ? "" : ", " + repeats() + " repeats"),
+                machine());
     }
 
     /** Whether the machine was quiet, with the figures behind it. */
     @Override
     public String machine() {
-        double othersBusy = results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
-        long noisy = results.stream().filter(result -> result.othersBusy() > Load.NOISY_ABOVE).count();
-        long unknown = results.stream().filter(result -> Double.isNaN(result.othersBusy())).count();
-        return unknown > 0 ? "machine unknown (no load recorded in " + unknown + " lanes)"
-                : String.format(Locale.ROOT, "%s: other work kept at most %.0f%% of the cores busy in a lane (%d above %.0f%%)",
-                        quiet() ? "quiet" : "NOISY", 100 * othersBusy, noisy, 100 * Load.NOISY_ABOVE);
+        double othersBusy =
+                results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
+        long noisy = results.stream()
+                .filter(result -> result.othersBusy() > Load.NOISY_ABOVE)
+                .count();
+        long unknown = results.stream()
+                .filter(result -> Double.isNaN(result.othersBusy()))
+                .count();
+        return unknown > 0
+                ? "machine unknown (no load recorded in " + unknown + " lanes)"
+                : String.format(
+                        Locale.ROOT,
+                        "%s: other work kept at most %.0f%% of the cores busy in a lane (%d above %.0f%%)",
+                        quiet() ? "quiet" : "NOISY",
+                        100 * othersBusy,
+                        noisy,
+                        100 * Load.NOISY_ABOVE);
     }
 
     int repeats() {
@@ -80,17 +98,29 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
 
     /** One line per lane (per lane and repeat in a run of several). */
     public String table() {
-        StringBuilder table = new StringBuilder("| lane | clients (slow) | msg/s | fast msg/s | fast p50 / p99 / p999 ms "
-                + "| RSS idle / peak MiB | heap after GC MiB | held peak MiB | kernel send queue peak MiB "
-                + "| CPU s per million | server |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        StringBuilder table =
+                new StringBuilder("| lane | clients (slow) | msg/s | fast msg/s | fast p50 / p99 / p999 ms "
+                        + "| RSS idle / peak MiB | heap after GC MiB | held peak MiB | kernel send queue peak MiB "
+                        + "| CPU s per million | server |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (LaneResult r : results) {
-            table.append(String.format(Locale.ROOT, "| %s | %,d (%,d) | %,.0f | %,.0f | %.2f / %.2f / %.2f | %.0f / %.0f "
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,d (%,d) | %,.0f | %,.0f | %.2f / %.2f / %.2f | %.0f / %.0f "
                             + "| %.1f | %.1f | %.1f | %.2f | %s |\n",
-                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")", r.clients(), r.slowClients(),
-                    r.messagesPerSecond(), r.fastMessagesPerSecond(), r.fastP50Micros() / 1e3, r.fastP99Micros() / 1e3,
-                    r.fastP999Micros() / 1e3, LaneResult.mib(r.idleRssBytes()), LaneResult.mib(r.peakRssBytes()),
-                    LaneResult.mib(r.heapAfterGcBytes()), LaneResult.mib(r.peakQueuedBytes()),
-                    LaneResult.mib(r.peakSendQueueBytes()), r.cpuSecondsPerMillion(),
+                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")",
+                    r.clients(),
+                    r.slowClients(),
+                    r.messagesPerSecond(),
+                    r.fastMessagesPerSecond(),
+                    r.fastP50Micros() / 1e3,
+                    r.fastP99Micros() / 1e3,
+                    r.fastP999Micros() / 1e3,
+                    LaneResult.mib(r.idleRssBytes()),
+                    LaneResult.mib(r.peakRssBytes()),
+                    LaneResult.mib(r.heapAfterGcBytes()),
+                    LaneResult.mib(r.peakQueuedBytes()),
+                    LaneResult.mib(r.peakSendQueueBytes()),
+                    r.cpuSecondsPerMillion(),
                     r.serverDeath().isEmpty() ? "ran to the end" : "died: " + r.serverDeath()));
         }
         return table.toString();
@@ -111,10 +141,14 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
         for (LaneResult r : results) {
             ProcessCost cost = r.cost();
             double messages = r.messages();
-            table.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %s |\n",
-                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")", r.messagesPerSecond(),
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %s | %s | %s | %s | %s |\n",
+                    repeats() == 1 ? r.lane() : r.lane() + " (repeat " + r.repeat() + ")",
+                    r.messagesPerSecond(),
                     figure(cost.serverUserSeconds() * 1e6 / messages),
-                    figure(cost.serverSystemSeconds() * 1e6 / messages), figure(r.serverCpuSeconds() * 1e6 / messages),
+                    figure(cost.serverSystemSeconds() * 1e6 / messages),
+                    figure(r.serverCpuSeconds() * 1e6 / messages),
                     cost.serverWriteSyscalls() < 0 ? "-" : figure(1000.0 * cost.serverWriteSyscalls() / messages),
                     figure(cost.clientCpuSeconds() * 1e6 / messages)));
         }
@@ -134,35 +168,53 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
         List<String> lanes = results.stream().map(LaneResult::lane).distinct().toList();
         String reference = lanes.get(0);
         double[] referenceRates = rates(reference);
-        StringBuilder table = new StringBuilder("| lane | repeats | msg/s, mean (95% interval) | server CPU µs/msg, mean "
-                + "| cores the server kept busy | msg/s against " + reference + " (95% interval) |\n"
-                + "|---|---:|---:|---:|---:|---:|\n");
+        StringBuilder table =
+                new StringBuilder("| lane | repeats | msg/s, mean (95% interval) | server CPU µs/msg, mean "
+                        + "| cores the server kept busy | msg/s against " + reference + " (95% interval) |\n"
+                        + "|---|---:|---:|---:|---:|---:|\n");
         for (String lane : lanes) {
-            List<LaneResult> runs = results.stream().filter(result -> result.lane().equals(lane)).toList();
+            List<LaneResult> runs = results.stream()
+                    .filter(result -> result.lane().equals(lane))
+                    .toList();
             double[] rates = rates(lane);
             Estimate rate = Estimate.mean(rates);
             DoubleSummaryStatistics busy = runs.stream()
-                    .mapToDouble(result -> result.serverCpuSeconds() / result.seconds()).summaryStatistics();
+                    .mapToDouble(result -> result.serverCpuSeconds() / result.seconds())
+                    .summaryStatistics();
             double cpuPerMessage = runs.stream()
-                    .mapToDouble(result -> result.serverCpuSeconds() * 1e6 / result.messages()).average().orElse(Double.NaN);
+                    .mapToDouble(result -> result.serverCpuSeconds() * 1e6 / result.messages())
+                    .average()
+                    .orElse(Double.NaN);
             Estimate against = Estimate.ratioOfMeans(rates, referenceRates);
             boolean single = rates.length == 1 || referenceRates.length == 1;
-            table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |\n", lane, runs.size(),
-                    rates.length == 1 ? String.format(Locale.ROOT, "%,.0f (1 sample)", rate.value())
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %s | %s | %s | %s |\n",
+                    lane,
+                    runs.size(),
+                    rates.length == 1
+                            ? String.format(Locale.ROOT, "%,.0f (1 sample)", rate.value())
                             : String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", rate.value(), rate.low(), rate.high()),
                     figure(cpuPerMessage),
-                    !Double.isFinite(busy.getMin()) || !Double.isFinite(busy.getMax()) ? "-"
-                            : busy.getMin() == busy.getMax() ? String.format(Locale.ROOT, "%.2f", busy.getMin())
-                            : String.format(Locale.ROOT, "%.2f-%.2f", busy.getMin(), busy.getMax()),
-                    lane.equals(reference) ? "the reference"
-                            : single ? String.format(Locale.ROOT, "%.2f (1 sample)", against.value()) : against.format()));
+                    !Double.isFinite(busy.getMin()) || !Double.isFinite(busy.getMax())
+                            ? "-"
+                            : busy.getMin() == busy.getMax()
+                                    ? String.format(Locale.ROOT, "%.2f", busy.getMin())
+                                    : String.format(Locale.ROOT, "%.2f-%.2f", busy.getMin(), busy.getMax()),
+                    lane.equals(reference)
+                            ? "the reference"
+                            : single
+                                    ? String.format(Locale.ROOT, "%.2f (1 sample)", against.value())
+                                    : against.format()));
         }
         return table.toString();
     }
 
     private double[] rates(String lane) {
-        return results.stream().filter(result -> result.lane().equals(lane))
-                .mapToDouble(LaneResult::messagesPerSecond).toArray();
+        return results.stream()
+                .filter(result -> result.lane().equals(lane))
+                .mapToDouble(LaneResult::messagesPerSecond)
+                .toArray();
     }
 
     /** Every gate line and the count, as the run printed them. */
@@ -172,8 +224,8 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
 
     /** One line per gate, then the count. */
     static String lines(List<FanOutGates.Gate> gates) {
-        return gates.stream().map(gate -> gate.line() + "\n").collect(Collectors.joining())
-                + FanOutGates.count(gates) + "\n";
+        return gates.stream().map(gate -> gate.line() + "\n").collect(Collectors.joining()) + FanOutGates.count(gates)
+                + "\n";
     }
 
     /**
@@ -181,32 +233,60 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
      * lane's messages/s over the unbounded lane's, over the window before it degraded ({@link Degradation}).
      */
     public String seed() {
-        Optional<LaneResult> control = results.stream().filter(result -> result.repeat() == firstRepeat()
-                && result.lane().equals(FanOutLane.UNBOUNDED.flag())).findFirst();
-        Optional<Degradation> degradation = control.map(controlResult -> Degradation.of(series(controlResult.lane()), controlResult.idleRssBytes()));
-        List<LaneResult> lanes = results.stream().filter(result -> !result.allFast()
-                && result.repeat() == firstRepeat()).toList();
+        Optional<LaneResult> control = results.stream()
+                .filter(result ->
+                        result.repeat() == firstRepeat() && result.lane().equals(FanOutLane.UNBOUNDED.flag()))
+                .findFirst();
+        Optional<Degradation> degradation = control.map(
+                controlResult -> Degradation.of(series(controlResult.lane()), controlResult.idleRssBytes()));
+        List<LaneResult> lanes = results.stream()
+                .filter(result -> !result.allFast() && result.repeat() == firstRepeat())
+                .toList();
         StringBuilder table = new StringBuilder("| | seed (" + SEED + ")");
-        lanes.forEach(lane -> table.append(" | ours: ").append(lane.lane())
+        lanes.forEach(lane -> table.append(" | ours: ")
+                .append(lane.lane())
                 .append(repeats() == 1 ? "" : " (repeat " + firstRepeat() + " of " + repeats() + ")"));
         table.append(" |\n|---|---").append("|---".repeat(lanes.size())).append("|\n");
-        row(table, "clients (slow)", "1,000 (10%, 200 ms per message)", lanes, result -> String.format(Locale.ROOT,
-                "%,d (%,d)", result.clients(), result.slowClients()));
+        row(
+                table,
+                "clients (slow)",
+                "1,000 (10%, 200 ms per message)",
+                lanes,
+                result -> String.format(Locale.ROOT, "%,d (%,d)", result.clients(), result.slowClients()));
         row(table, "message size", "about 250 B", lanes, result -> Message.BYTES + " B");
-        row(table, "in-flight limit", "100 messages in flight, at most 5,000 buffered per client", lanes,
+        row(
+                table,
+                "in-flight limit",
+                "100 messages in flight, at most 5,000 buffered per client",
+                lanes,
                 result -> inFlight(result.lane()));
-        row(table, "messages/s", "1,351,598 on average over 100 million (with backpressure)", lanes,
+        row(
+                table,
+                "messages/s",
+                "1,351,598 on average over 100 million (with backpressure)",
+                lanes,
                 result -> String.format(Locale.ROOT, "%,.0f", result.messagesPerSecond()));
         row(table, "cost of backpressure", "10-20% of throughput", lanes, result -> cost(result, control, degradation));
-        row(table, "memory", "without backpressure: about 710-725 KB queued per socket, out of memory", lanes,
-                result -> String.format(Locale.ROOT, "RSS +%.0f MiB over idle, peak kernel send queue %.1f MiB%s",
-                        LaneResult.mib(result.peakRssBytes() - result.idleRssBytes()), LaneResult.mib(result.peakSendQueueBytes()),
+        row(
+                table,
+                "memory",
+                "without backpressure: about 710-725 KB queued per socket, out of memory",
+                lanes,
+                result -> String.format(
+                        Locale.ROOT,
+                        "RSS +%.0f MiB over idle, peak kernel send queue %.1f MiB%s",
+                        LaneResult.mib(result.peakRssBytes() - result.idleRssBytes()),
+                        LaneResult.mib(result.peakSendQueueBytes()),
                         result.serverDeath().isEmpty() ? "" : ", died: " + result.serverDeath()));
         return table.toString();
     }
 
-    private static void row(StringBuilder table, String what, String seed, List<LaneResult> lanes,
-                            java.util.function.Function<LaneResult, String> ours) {
+    private static void row(
+            StringBuilder table,
+            String what,
+            String seed,
+            List<LaneResult> lanes,
+            java.util.function.Function<LaneResult, String> ours) {
         table.append("| ").append(what).append(" | ").append(seed);
         lanes.forEach(lane -> table.append(" | ").append(ours.apply(lane)));
         table.append(" |\n");
@@ -214,8 +294,9 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
 
     private static String inFlight(String lane) {
         return switch (lane) {
-            case "bounded", "bounded-batched" -> "adaptive, at most " + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / 1024 + " KiB ("
-                    + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES + " messages) per client";
+            case "bounded", "bounded-batched" ->
+                "adaptive, at most " + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / 1024 + " KiB ("
+                        + FanOutLane.BOUNDED_MAX_QUEUED_BYTES / Message.BYTES + " messages) per client";
             case "fixed" -> "100 messages per client";
             default -> "none";
         };
@@ -250,8 +331,14 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
 
     /** Draws the charts ({@link FanOutCharts}) of the first repeat into {@code directory}. */
     public List<Path> charts(Path directory, PrintStream out) throws IOException {
-        List<Path> written = FanOutCharts.write(results.stream().filter(result -> result.repeat() == firstRepeat()).toList(),
-                samples.stream().filter(sample -> sample.repeat() == firstRepeat()).toList(), directory);
+        List<Path> written = FanOutCharts.write(
+                results.stream()
+                        .filter(result -> result.repeat() == firstRepeat())
+                        .toList(),
+                samples.stream()
+                        .filter(sample -> sample.repeat() == firstRepeat())
+                        .toList(),
+                directory);
         written.forEach(file -> out.println("chart: " + file));
         return written;
     }

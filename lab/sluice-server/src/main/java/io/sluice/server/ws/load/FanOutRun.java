@@ -24,14 +24,36 @@ import java.util.stream.Stream;
  *        given, it scales with the repeats
  * @param results where to write the raw CSVs, or null
  */
-record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slowDelayMillis, Duration loadTime,
-                 long maxMessages, double messagesPerSecond, String serverHeap, int sendBufferBytes,
-                 boolean allFastReference, Duration budget, Path results, int repeats) {
+record FanOutRun(
+        List<FanOutLane> lanes,
+        int clients,
+        double slowShare,
+        long slowDelayMillis,
+        Duration loadTime,
+        long maxMessages,
+        double messagesPerSecond,
+        String serverHeap,
+        int sendBufferBytes,
+        boolean allFastReference,
+        Duration budget,
+        Path results,
+        int repeats) {
 
     /** The flags {@link #withFlags} takes, each with a value. */
-    static final List<String> FLAGS = List.of("--clients", "--slow-share", "--slow-delay-ms", "--seconds",
-            "--max-messages", "--rate", "--heap", "--send-buffer", "--lanes", "--all-fast", "--budget-seconds",
-            "--results", "--repeats");
+    static final List<String> FLAGS = List.of(
+            "--clients",
+            "--slow-share",
+            "--slow-delay-ms",
+            "--seconds",
+            "--max-messages",
+            "--rate",
+            "--heap",
+            "--send-buffer",
+            "--lanes",
+            "--all-fast",
+            "--budget-seconds",
+            "--results",
+            "--repeats");
     /** The most one lane adds to its load time: a server start, 1,000 connects, the release check, the closes. */
     static final Duration LANE_OVERHEAD = Duration.ofSeconds(90);
     /** A full run's load per lane: the unbounded lane's kernel send queues fill in about 20 s, its heap grows after. */
@@ -43,14 +65,38 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
 
     /** The published run: the seed's shape (1,000 clients, 10% slow at 200 ms per message) and the all-fast reference. */
     static FanOutRun defaults() {
-        return new FanOutRun(FanOutLane.defaults(), 1000, 0.1, 200, FULL_LOAD_TIME, 100_000_000L,
-                0, FULL_HEAP, FULL_SEND_BUFFER_BYTES, true, Duration.ofMinutes(15), null, 1);
+        return new FanOutRun(
+                FanOutLane.defaults(),
+                1000,
+                0.1,
+                200,
+                FULL_LOAD_TIME,
+                100_000_000L,
+                0,
+                FULL_HEAP,
+                FULL_SEND_BUFFER_BYTES,
+                true,
+                Duration.ofMinutes(15),
+                null,
+                1);
     }
 
     /** Seconds of load for CI: a paced generator, and kernel send buffers small enough to fill in seconds. */
     static FanOutRun smoke() {
-        return new FanOutRun(FanOutLane.defaults(), 20, 0.1, 200, Duration.ofSeconds(3), 10_000_000L,
-                40_000, "256m", 16 * 1024, false, Duration.ofMinutes(3), null, 1);
+        return new FanOutRun(
+                FanOutLane.defaults(),
+                20,
+                0.1,
+                200,
+                Duration.ofSeconds(3),
+                10_000_000L,
+                40_000,
+                "256m",
+                16 * 1024,
+                false,
+                Duration.ofMinutes(3),
+                null,
+                1);
     }
 
     /** This run with its flags ({@link #FLAGS}) applied. */
@@ -68,7 +114,13 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
         }
         int repeats = parse(flags, "--repeats", Integer::parseInt, this.repeats);
         FanOutRun run = new FanOutRun(
-                parse(flags, "--lanes", value -> Stream.of(value.split(",")).map(FanOutLane::parse).toList(), lanes),
+                parse(
+                        flags,
+                        "--lanes",
+                        value -> Stream.of(value.split(","))
+                                .map(FanOutLane::parse)
+                                .toList(),
+                        lanes),
                 parse(flags, "--clients", Integer::parseInt, clients),
                 parse(flags, "--slow-share", Double::parseDouble, slowShare),
                 parse(flags, "--slow-delay-ms", Long::parseLong, slowDelayMillis),
@@ -79,11 +131,18 @@ record FanOutRun(List<FanOutLane> lanes, int clients, double slowShare, long slo
                 parse(flags, "--send-buffer", Integer::parseInt, sendBufferBytes),
                 parse(flags, "--all-fast", Boolean::parseBoolean, allFastReference),
                 // the default budget is per repeat
-                parse(flags, "--budget-seconds", value -> Duration.ofSeconds(Long.parseLong(value)),
+                parse(
+                        flags,
+                        "--budget-seconds",
+                        value -> Duration.ofSeconds(Long.parseLong(value)),
                         budget.dividedBy(this.repeats).multipliedBy(repeats)),
-                parse(flags, "--results", Path::of, results), repeats);
-        if (run.clients < 1 || !(run.slowShare >= 0 && run.slowShare <= 1) || run.loadTime.isNegative()
-                || run.maxMessages < 1 || repeats < 1) {
+                parse(flags, "--results", Path::of, results),
+                repeats);
+        if (run.clients < 1
+                || !(run.slowShare >= 0 && run.slowShare <= 1)
+                || run.loadTime.isNegative()
+                || run.maxMessages < 1
+                || repeats < 1) {
             throw new IllegalArgumentException("clients >= 1, slow share in [0, 1], seconds >= 0, max messages >= 1,"
                     + " repeats >= 1: " + run.clients + ", " + run.slowShare + ", " + run.loadTime + ", "
                     + run.maxMessages + ", " + repeats);

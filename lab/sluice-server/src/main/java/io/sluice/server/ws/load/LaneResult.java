@@ -28,12 +28,34 @@ import java.util.stream.Stream;
  * @param repeat which repeat of the run's lane sequence this row is from, from 1
  * @param cost {@link ProcessCost#NOT_RECORDED} in a folder written before those columns
  */
-record LaneResult(String lane, int clients, int slowClients, double seconds, long fastMessages, long slowMessages,
-                  long gaps, long duplicates, String clientError, long fastP50Micros, long fastP99Micros,
-                  long fastP999Micros, long idleRssBytes, long peakRssBytes, long heapAfterGcBytes,
-                  long queuedBytesAtEnd, long peakQueuedBytes, long peakSendQueueBytes, double serverCpuSeconds,
-                  long released, double othersBusy, String commit, String jdk, String serverDeath,
-                  long subscribersAtEnd, int repeat, ProcessCost cost) {
+record LaneResult(
+        String lane,
+        int clients,
+        int slowClients,
+        double seconds,
+        long fastMessages,
+        long slowMessages,
+        long gaps,
+        long duplicates,
+        String clientError,
+        long fastP50Micros,
+        long fastP99Micros,
+        long fastP999Micros,
+        long idleRssBytes,
+        long peakRssBytes,
+        long heapAfterGcBytes,
+        long queuedBytesAtEnd,
+        long peakQueuedBytes,
+        long peakSendQueueBytes,
+        double serverCpuSeconds,
+        long released,
+        double othersBusy,
+        String commit,
+        String jdk,
+        String serverDeath,
+        long subscribersAtEnd,
+        int repeat,
+        ProcessCost cost) {
 
     /** The file a run's rows go to. */
     static final String FILE = "websocket.csv";
@@ -46,7 +68,8 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
             + "peak_send_queue_bytes,server_cpu_s,cpu_s_per_million,released,others_busy,commit,jdk,server_death,"
             + "client_error,subscribers_at_end,repeat," + ProcessCost.CSV_HEADER;
     /** The header of a folder written before the {@link ProcessCost} columns. */
-    static final String BEFORE_COST_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf("," + ProcessCost.CSV_HEADER));
+    static final String BEFORE_COST_CSV_HEADER =
+            CSV_HEADER.substring(0, CSV_HEADER.indexOf("," + ProcessCost.CSV_HEADER));
     /** The header of a folder written before the subscriber and repeat columns: repeat 1, not recorded. */
     static final String LEGACY_CSV_HEADER = CSV_HEADER.substring(0, CSV_HEADER.indexOf(",subscribers_at_end"));
 
@@ -73,12 +96,40 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
     }
 
     String csvRow() {
-        return Stream.of(lane, clients, slowClients, fmt(seconds), messages(), fastMessages, slowMessages,
-                fmt(messagesPerSecond()), fmt(fastMessagesPerSecond()), gaps, duplicates, fastP50Micros, fastP99Micros,
-                fastP999Micros, idleRssBytes, peakRssBytes, heapAfterGcBytes, queuedBytesAtEnd, peakQueuedBytes,
-                peakSendQueueBytes, fmt(serverCpuSeconds), fmt(cpuSecondsPerMillion()), released, fmt(othersBusy),
-                Csv.quote(commit), Csv.quote(jdk), Csv.quote(serverDeath), Csv.quote(clientError), subscribersAtEnd,
-                repeat, cost.csvFields()).map(String::valueOf).collect(Collectors.joining(","));
+        return Stream.of(
+                        lane,
+                        clients,
+                        slowClients,
+                        fmt(seconds),
+                        messages(),
+                        fastMessages,
+                        slowMessages,
+                        fmt(messagesPerSecond()),
+                        fmt(fastMessagesPerSecond()),
+                        gaps,
+                        duplicates,
+                        fastP50Micros,
+                        fastP99Micros,
+                        fastP999Micros,
+                        idleRssBytes,
+                        peakRssBytes,
+                        heapAfterGcBytes,
+                        queuedBytesAtEnd,
+                        peakQueuedBytes,
+                        peakSendQueueBytes,
+                        fmt(serverCpuSeconds),
+                        fmt(cpuSecondsPerMillion()),
+                        released,
+                        fmt(othersBusy),
+                        Csv.quote(commit),
+                        Csv.quote(jdk),
+                        Csv.quote(serverDeath),
+                        Csv.quote(clientError),
+                        subscribersAtEnd,
+                        repeat,
+                        cost.csvFields())
+                .map(String::valueOf)
+                .collect(Collectors.joining(","));
     }
 
     /** A row as {@link #csvRow()} or an older folder wrote it; derived columns are computed again, not read. */
@@ -92,14 +143,33 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
                     + " or " + legacyColumns + " in older folders): " + line);
         }
         boolean legacy = fields.size() == legacyColumns;
-        return new LaneResult(fields.get(0), Integer.parseInt(fields.get(1)), Integer.parseInt(fields.get(2)),
-                Double.parseDouble(fields.get(3)), Long.parseLong(fields.get(5)), Long.parseLong(fields.get(6)),
-                Long.parseLong(fields.get(9)), Long.parseLong(fields.get(10)), fields.get(27), Long.parseLong(fields.get(11)),
-                Long.parseLong(fields.get(12)), Long.parseLong(fields.get(13)), Long.parseLong(fields.get(14)),
-                Long.parseLong(fields.get(15)), Long.parseLong(fields.get(16)), Long.parseLong(fields.get(17)),
-                Long.parseLong(fields.get(18)), Long.parseLong(fields.get(19)), Double.parseDouble(fields.get(20)),
-                Long.parseLong(fields.get(22)), Double.parseDouble(fields.get(23)), fields.get(24), fields.get(25), fields.get(26),
-                legacy ? -1 : Long.parseLong(fields.get(28)), legacy ? 1 : Integer.parseInt(fields.get(29)),
+        return new LaneResult(
+                fields.get(0),
+                Integer.parseInt(fields.get(1)),
+                Integer.parseInt(fields.get(2)),
+                Double.parseDouble(fields.get(3)),
+                Long.parseLong(fields.get(5)),
+                Long.parseLong(fields.get(6)),
+                Long.parseLong(fields.get(9)),
+                Long.parseLong(fields.get(10)),
+                fields.get(27),
+                Long.parseLong(fields.get(11)),
+                Long.parseLong(fields.get(12)),
+                Long.parseLong(fields.get(13)),
+                Long.parseLong(fields.get(14)),
+                Long.parseLong(fields.get(15)),
+                Long.parseLong(fields.get(16)),
+                Long.parseLong(fields.get(17)),
+                Long.parseLong(fields.get(18)),
+                Long.parseLong(fields.get(19)),
+                Double.parseDouble(fields.get(20)),
+                Long.parseLong(fields.get(22)),
+                Double.parseDouble(fields.get(23)),
+                fields.get(24),
+                fields.get(25),
+                fields.get(26),
+                legacy ? -1 : Long.parseLong(fields.get(28)),
+                legacy ? 1 : Integer.parseInt(fields.get(29)),
                 fields.size() == columns ? ProcessCost.parse(fields, beforeCostColumns) : ProcessCost.NOT_RECORDED);
     }
 
@@ -109,12 +179,25 @@ record LaneResult(String lane, int clients, int slowClients, double seconds, lon
 
     /** The line the harness prints for this lane. */
     String summary() {
-        return String.format(Locale.ROOT, "lane %-9s %,12.0f msg/s (fast %,12.0f)  fast p50/p99/p999 %.2f/%.2f/%.2f ms"
+        return String.format(
+                Locale.ROOT,
+                "lane %-9s %,12.0f msg/s (fast %,12.0f)  fast p50/p99/p999 %.2f/%.2f/%.2f ms"
                         + "  heap after GC %.1f MiB  RSS idle %.1f peak %.1f MiB  queued %.1f MiB"
                         + "  CPU %.2f s per million  order faults %d  released %d/%d%s",
-                lane, messagesPerSecond(), fastMessagesPerSecond(), fastP50Micros / 1e3, fastP99Micros / 1e3,
-                fastP999Micros / 1e3, mib(heapAfterGcBytes), mib(idleRssBytes), mib(peakRssBytes),
-                mib(queuedBytesAtEnd), cpuSecondsPerMillion(), gaps + duplicates, released, clients,
+                lane,
+                messagesPerSecond(),
+                fastMessagesPerSecond(),
+                fastP50Micros / 1e3,
+                fastP99Micros / 1e3,
+                fastP999Micros / 1e3,
+                mib(heapAfterGcBytes),
+                mib(idleRssBytes),
+                mib(peakRssBytes),
+                mib(queuedBytesAtEnd),
+                cpuSecondsPerMillion(),
+                gaps + duplicates,
+                released,
+                clients,
                 serverDeath.isEmpty() ? "" : "  server died: " + serverDeath);
     }
 

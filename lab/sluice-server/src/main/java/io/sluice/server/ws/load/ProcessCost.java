@@ -15,8 +15,8 @@ import java.util.List;
  * @param serverWriteSyscalls the server's write-family system calls ({@code syscw}), -1 if not recorded
  * @param clientCpuSeconds the harness JVM's user + system CPU seconds, NaN if not recorded
  */
-record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long serverWriteSyscalls,
-                   double clientCpuSeconds) {
+record ProcessCost(
+        double serverUserSeconds, double serverSystemSeconds, long serverWriteSyscalls, double clientCpuSeconds) {
 
     /** A row written before these columns existed. */
     static final ProcessCost NOT_RECORDED = new ProcessCost(Double.NaN, Double.NaN, -1, Double.NaN);
@@ -27,34 +27,49 @@ record ProcessCost(double serverUserSeconds, double serverSystemSeconds, long se
     record Snapshot(ProcessReadings.CpuTimes server, long serverWriteSyscalls, ProcessReadings.CpuTimes client) {
 
         static Snapshot take(long serverPid) {
-            return new Snapshot(ProcessReadings.cpuTimes(serverPid), ProcessReadings.writeSyscalls(serverPid),
+            return new Snapshot(
+                    ProcessReadings.cpuTimes(serverPid),
+                    ProcessReadings.writeSyscalls(serverPid),
                     ProcessReadings.cpuTimes(ProcessHandle.current().pid()));
         }
 
         /** What was spent from {@code before} to this snapshot. */
         ProcessCost since(Snapshot before) {
-            return new ProcessCost(server.userSeconds() - before.server.userSeconds(),
+            return new ProcessCost(
+                    server.userSeconds() - before.server.userSeconds(),
                     server.systemSeconds() - before.server.systemSeconds(),
-                    serverWriteSyscalls < 0 || before.serverWriteSyscalls < 0 ? -1
+                    serverWriteSyscalls < 0 || before.serverWriteSyscalls < 0
+                            ? -1
                             : serverWriteSyscalls - before.serverWriteSyscalls,
-                    client.userSeconds() + client.systemSeconds()
-                            - before.client.userSeconds() - before.client.systemSeconds());
+                    client.userSeconds()
+                            + client.systemSeconds()
+                            - before.client.userSeconds()
+                            - before.client.systemSeconds());
         }
     }
 
     boolean recorded() {
-        return !Double.isNaN(serverUserSeconds) || !Double.isNaN(serverSystemSeconds) || serverWriteSyscalls >= 0
+        return !Double.isNaN(serverUserSeconds)
+                || !Double.isNaN(serverSystemSeconds)
+                || serverWriteSyscalls >= 0
                 || !Double.isNaN(clientCpuSeconds);
     }
 
     String csvFields() {
-        return String.join(",", LaneResult.fmt(serverUserSeconds), LaneResult.fmt(serverSystemSeconds),
-                Long.toString(serverWriteSyscalls), LaneResult.fmt(clientCpuSeconds));
+        return String.join(
+                ",",
+                LaneResult.fmt(serverUserSeconds),
+                LaneResult.fmt(serverSystemSeconds),
+                Long.toString(serverWriteSyscalls),
+                LaneResult.fmt(clientCpuSeconds));
     }
 
     /** The {@link #CSV_HEADER} fields from {@code first} on. */
     static ProcessCost parse(List<String> fields, int first) {
-        return new ProcessCost(Double.parseDouble(fields.get(first)), Double.parseDouble(fields.get(first + 1)),
-                Long.parseLong(fields.get(first + 2)), Double.parseDouble(fields.get(first + 3)));
+        return new ProcessCost(
+                Double.parseDouble(fields.get(first)),
+                Double.parseDouble(fields.get(first + 1)),
+                Long.parseLong(fields.get(first + 2)),
+                Double.parseDouble(fields.get(first + 3)));
     }
 }

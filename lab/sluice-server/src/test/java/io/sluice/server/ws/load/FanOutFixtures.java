@@ -23,59 +23,189 @@ public final class FanOutFixtures {
     static final long MIB = 1024 * 1024;
     static final long IDLE_RSS = 100 * MIB;
 
-    private FanOutFixtures() {
-    }
+    private FanOutFixtures() {}
 
-    static LaneResult result(String lane, int slow, double messagesPerSecond, double seconds, long p99Micros,
-                             long peakRss, long queuedAtEnd, String death) {
+    static LaneResult result(
+            String lane,
+            int slow,
+            double messagesPerSecond,
+            double seconds,
+            long p99Micros,
+            long peakRss,
+            long queuedAtEnd,
+            String death) {
         long messages = (long) (messagesPerSecond * seconds);
         long slowMessages = slow * 5L * (long) seconds;
-        return new LaneResult(lane, 1000, slow, seconds, messages - slowMessages, slowMessages, 0, 0, "", 900,
-                p99Micros, 2 * p99Micros, IDLE_RSS, peakRss, 40 * MIB, queuedAtEnd, Math.max(queuedAtEnd, 6 * MIB),
-                70 * MIB, 0.6 * seconds, 1000, 0.05, "abc1234", "25.0.1+8-LTS", death, death.isEmpty() ? 1000 : -1, 1,
+        return new LaneResult(
+                lane,
+                1000,
+                slow,
+                seconds,
+                messages - slowMessages,
+                slowMessages,
+                0,
+                0,
+                "",
+                900,
+                p99Micros,
+                2 * p99Micros,
+                IDLE_RSS,
+                peakRss,
+                40 * MIB,
+                queuedAtEnd,
+                Math.max(queuedAtEnd, 6 * MIB),
+                70 * MIB,
+                0.6 * seconds,
+                1000,
+                0.05,
+                "abc1234",
+                "25.0.1+8-LTS",
+                death,
+                death.isEmpty() ? 1000 : -1,
+                1,
                 new ProcessCost(0.35 * seconds, 0.25 * seconds, messages / 20, 0.8 * seconds));
     }
 
     /** {@code result} as a row of another repeat. */
     static LaneResult inRepeat(LaneResult result, int repeat) {
-        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
-                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
-                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
-                result.peakSendQueueBytes(), result.serverCpuSeconds(), result.released(), result.othersBusy(), result.commit(), result.jdk(),
-                result.serverDeath(), result.subscribersAtEnd(), repeat, result.cost());
+        return new LaneResult(
+                result.lane(),
+                result.clients(),
+                result.slowClients(),
+                result.seconds(),
+                result.fastMessages(),
+                result.slowMessages(),
+                result.gaps(),
+                result.duplicates(),
+                result.clientError(),
+                result.fastP50Micros(),
+                result.fastP99Micros(),
+                result.fastP999Micros(),
+                result.idleRssBytes(),
+                result.peakRssBytes(),
+                result.heapAfterGcBytes(),
+                result.queuedBytesAtEnd(),
+                result.peakQueuedBytes(),
+                result.peakSendQueueBytes(),
+                result.serverCpuSeconds(),
+                result.released(),
+                result.othersBusy(),
+                result.commit(),
+                result.jdk(),
+                result.serverDeath(),
+                result.subscribersAtEnd(),
+                repeat,
+                result.cost());
     }
 
     /** {@code result} with {@code live} subscribers at the end of its load. */
     static LaneResult withLive(LaneResult result, long live) {
-        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
-                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
-                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
-                result.peakSendQueueBytes(), result.serverCpuSeconds(), result.released(), result.othersBusy(), result.commit(), result.jdk(),
-                result.serverDeath(), live, result.repeat(), result.cost());
+        return new LaneResult(
+                result.lane(),
+                result.clients(),
+                result.slowClients(),
+                result.seconds(),
+                result.fastMessages(),
+                result.slowMessages(),
+                result.gaps(),
+                result.duplicates(),
+                result.clientError(),
+                result.fastP50Micros(),
+                result.fastP99Micros(),
+                result.fastP999Micros(),
+                result.idleRssBytes(),
+                result.peakRssBytes(),
+                result.heapAfterGcBytes(),
+                result.queuedBytesAtEnd(),
+                result.peakQueuedBytes(),
+                result.peakSendQueueBytes(),
+                result.serverCpuSeconds(),
+                result.released(),
+                result.othersBusy(),
+                result.commit(),
+                result.jdk(),
+                result.serverDeath(),
+                live,
+                result.repeat(),
+                result.cost());
     }
 
     /** {@code result} with {@code cost} for its load. */
     static LaneResult withCost(LaneResult result, ProcessCost cost) {
-        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
-                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
-                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
-                result.peakSendQueueBytes(), result.serverCpuSeconds(), result.released(), result.othersBusy(), result.commit(), result.jdk(),
-                result.serverDeath(), result.subscribersAtEnd(), result.repeat(), cost);
+        return new LaneResult(
+                result.lane(),
+                result.clients(),
+                result.slowClients(),
+                result.seconds(),
+                result.fastMessages(),
+                result.slowMessages(),
+                result.gaps(),
+                result.duplicates(),
+                result.clientError(),
+                result.fastP50Micros(),
+                result.fastP99Micros(),
+                result.fastP999Micros(),
+                result.idleRssBytes(),
+                result.peakRssBytes(),
+                result.heapAfterGcBytes(),
+                result.queuedBytesAtEnd(),
+                result.peakQueuedBytes(),
+                result.peakSendQueueBytes(),
+                result.serverCpuSeconds(),
+                result.released(),
+                result.othersBusy(),
+                result.commit(),
+                result.jdk(),
+                result.serverDeath(),
+                result.subscribersAtEnd(),
+                result.repeat(),
+                cost);
     }
 
     /** {@code result} with {@code serverCpuSeconds} (NaN: a server that died before it was read). */
     static LaneResult withServerCpu(LaneResult result, double serverCpuSeconds) {
-        return new LaneResult(result.lane(), result.clients(), result.slowClients(), result.seconds(), result.fastMessages(), result.slowMessages(),
-                result.gaps(), result.duplicates(), result.clientError(), result.fastP50Micros(), result.fastP99Micros(), result.fastP999Micros(),
-                result.idleRssBytes(), result.peakRssBytes(), result.heapAfterGcBytes(), result.queuedBytesAtEnd(), result.peakQueuedBytes(),
-                result.peakSendQueueBytes(), serverCpuSeconds, result.released(), result.othersBusy(), result.commit(), result.jdk(),
-                result.serverDeath(), result.subscribersAtEnd(), result.repeat(), result.cost());
+        return new LaneResult(
+                result.lane(),
+                result.clients(),
+                result.slowClients(),
+                result.seconds(),
+                result.fastMessages(),
+                result.slowMessages(),
+                result.gaps(),
+                result.duplicates(),
+                result.clientError(),
+                result.fastP50Micros(),
+                result.fastP99Micros(),
+                result.fastP999Micros(),
+                result.idleRssBytes(),
+                result.peakRssBytes(),
+                result.heapAfterGcBytes(),
+                result.queuedBytesAtEnd(),
+                result.peakQueuedBytes(),
+                result.peakSendQueueBytes(),
+                serverCpuSeconds,
+                result.released(),
+                result.othersBusy(),
+                result.commit(),
+                result.jdk(),
+                result.serverDeath(),
+                result.subscribersAtEnd(),
+                result.repeat(),
+                result.cost());
     }
 
     /** {@code sample} as one of another repeat. */
     static LaneSample inRepeat(LaneSample sample, int repeat) {
-        return new LaneSample(sample.lane(), sample.seconds(), sample.messages(), sample.fastMessages(), sample.rssBytes(), sample.heapUsedBytes(),
-                sample.queuedBytes(), sample.sendQueueBytes(), repeat);
+        return new LaneSample(
+                sample.lane(),
+                sample.seconds(),
+                sample.messages(),
+                sample.fastMessages(),
+                sample.rssBytes(),
+                sample.heapUsedBytes(),
+                sample.queuedBytes(),
+                sample.sendQueueBytes(),
+                repeat);
     }
 
     /** A steady lane: {@code messagesPerSecond} from the start, RSS flat at idle + {@code overIdle}. */
@@ -84,8 +214,16 @@ public final class FanOutFixtures {
         for (int i = 1; i * STEP_SECONDS <= seconds + 1e-9; i++) {
             double elapsedSeconds = i * STEP_SECONDS;
             long messages = (long) (messagesPerSecond * elapsedSeconds);
-            series.add(new LaneSample(lane, elapsedSeconds, messages, messages * 9 / 10, IDLE_RSS + overIdle, 60 * MIB, 5 * MIB,
-                    70 * MIB, 1));
+            series.add(new LaneSample(
+                    lane,
+                    elapsedSeconds,
+                    messages,
+                    messages * 9 / 10,
+                    IDLE_RSS + overIdle,
+                    60 * MIB,
+                    5 * MIB,
+                    70 * MIB,
+                    1));
         }
         return series;
     }
@@ -95,16 +233,26 @@ public final class FanOutFixtures {
         List<LaneSample> series = new ArrayList<>();
         for (int i = 1; i * STEP_SECONDS <= 15 + 1e-9; i++) {
             double elapsedSeconds = i * STEP_SECONDS;
-            long messages = (long) (elapsedSeconds <= 10 ? 1_000_000 * elapsedSeconds : 10_000_000 + 200_000 * (elapsedSeconds - 10));
+            long messages = (long)
+                    (elapsedSeconds <= 10 ? 1_000_000 * elapsedSeconds : 10_000_000 + 200_000 * (elapsedSeconds - 10));
             long grown = (long) (20 * MIB * elapsedSeconds);
-            series.add(new LaneSample("unbounded", elapsedSeconds, messages, messages * 9 / 10, IDLE_RSS + grown, 60 * MIB + grown,
-                    grown, 300 * MIB, 1));
+            series.add(new LaneSample(
+                    "unbounded",
+                    elapsedSeconds,
+                    messages,
+                    messages * 9 / 10,
+                    IDLE_RSS + grown,
+                    60 * MIB + grown,
+                    grown,
+                    300 * MIB,
+                    1));
         }
         return series;
     }
 
     static List<LaneResult> results() {
-        return List.of(result("bounded", 100, 950_000, 20, 8_000, IDLE_RSS + 150 * MIB, 5 * MIB, ""),
+        return List.of(
+                result("bounded", 100, 950_000, 20, 8_000, IDLE_RSS + 150 * MIB, 5 * MIB, ""),
                 result("fixed", 100, 920_000, 20, 9_000, IDLE_RSS + 150 * MIB, 5 * MIB, ""),
                 result("unbounded", 100, 700_000, 15, 30_000, IDLE_RSS + 300 * MIB, -1, "OutOfMemoryError"),
                 result(LaneResult.ALL_FAST, 0, 990_000, 20, 5_000, IDLE_RSS + 120 * MIB, 1 * MIB, ""));

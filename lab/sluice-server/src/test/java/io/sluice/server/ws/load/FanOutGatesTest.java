@@ -11,11 +11,42 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The smoke gates decide from a run's figures alone. */
 class FanOutGatesTest {
 
-    private static LaneResult lane(FanOutLane lane, long fastMessages, long slowMessages, long gaps, long queuedBytes,
-                                   long released, String death) {
-        return new LaneResult(lane.flag(), 20, 2, 3.0, fastMessages, slowMessages, gaps, 0, "", 1_000, 5_000, 9_000,
-                80L << 20, 180L << 20, 6L << 20, queuedBytes, queuedBytes, 1L << 20, 1.5, released, 0.05, "abc1234",
-                "17.0.9", death, death.isEmpty() ? 20 : -1, 1, ProcessCost.NOT_RECORDED);
+    private static LaneResult lane(
+            FanOutLane lane,
+            long fastMessages,
+            long slowMessages,
+            long gaps,
+            long queuedBytes,
+            long released,
+            String death) {
+        return new LaneResult(
+                lane.flag(),
+                20,
+                2,
+                3.0,
+                fastMessages,
+                slowMessages,
+                gaps,
+                0,
+                "",
+                1_000,
+                5_000,
+                9_000,
+                80L << 20,
+                180L << 20,
+                6L << 20,
+                queuedBytes,
+                queuedBytes,
+                1L << 20,
+                1.5,
+                released,
+                0.05,
+                "abc1234",
+                "17.0.9",
+                death,
+                death.isEmpty() ? 20 : -1,
+                1,
+                ProcessCost.NOT_RECORDED);
     }
 
     private static List<FanOutGates.Gate> evaluate(List<LaneResult> results) {
@@ -28,7 +59,8 @@ class FanOutGatesTest {
 
     @Test
     void aHealthyRunPassesEveryGate() {
-        List<LaneResult> results = List.of(lane(FanOutLane.BOUNDED, 90_000, 30, 0, 100_000, 20, ""),
+        List<LaneResult> results = List.of(
+                lane(FanOutLane.BOUNDED, 90_000, 30, 0, 100_000, 20, ""),
                 lane(FanOutLane.FIXED, 90_000, 30, 0, 50_000, 20, ""),
                 lane(FanOutLane.UNBOUNDED, 100_000, 30, 0, 3L << 20, 20, ""));
         assertEquals(0, failed(results), evaluate(results).toString());
@@ -52,20 +84,49 @@ class FanOutGatesTest {
 
     @Test
     void aBoundedLaneFarBelowTheControlsRateFails() {
-        List<FanOutGates.Gate> gates = evaluate(List.of(lane(FanOutLane.BOUNDED, 10_000, 30, 0, 0, 20, ""),
+        List<FanOutGates.Gate> gates = evaluate(List.of(
+                lane(FanOutLane.BOUNDED, 10_000, 30, 0, 0, 20, ""),
                 lane(FanOutLane.UNBOUNDED, 100_000, 30, 0, 3L << 20, 20, "")));
-        assertTrue(gates.stream().anyMatch(gate -> !gate.passed() && gate.name().startsWith("messages/s")), gates.toString());
+        assertTrue(
+                gates.stream().anyMatch(gate -> !gate.passed() && gate.name().startsWith("messages/s")),
+                gates.toString());
     }
 
     @Test
     void aClientTheServerDroppedFailsAndAClientErrorAfterTheServerDiedIsNoOrderFault() {
         LaneResult bounded = lane(FanOutLane.BOUNDED, 90_000, 30, 0, 100_000, 20, "");
-        assertEquals(1, failed(List.of(FanOutFixtures.withLive(bounded, 18))), "2 of 20 subscribers ended during the load");
+        assertEquals(
+                1, failed(List.of(FanOutFixtures.withLive(bounded, 18))), "2 of 20 subscribers ended during the load");
         assertEquals(0, failed(List.of(FanOutFixtures.withLive(bounded, -1))), "not recorded: no gate");
         LaneResult died = lane(FanOutLane.UNBOUNDED, 100_000, 30, 0, -1, 0, "OutOfMemoryError");
-        LaneResult errored = new LaneResult(died.lane(), 20, 2, 3.0, 100_000, 30, 0, 0, "ClosedChannelException",
-                1_000, 5_000, 9_000, 80L << 20, 180L << 20, 6L << 20, -1, -1, 1L << 20, 1.5, 0, 0.05, "abc1234",
-                "17.0.9", "OutOfMemoryError", -1, 1, ProcessCost.NOT_RECORDED);
+        LaneResult errored = new LaneResult(
+                died.lane(),
+                20,
+                2,
+                3.0,
+                100_000,
+                30,
+                0,
+                0,
+                "ClosedChannelException",
+                1_000,
+                5_000,
+                9_000,
+                80L << 20,
+                180L << 20,
+                6L << 20,
+                -1,
+                -1,
+                1L << 20,
+                1.5,
+                0,
+                0.05,
+                "abc1234",
+                "17.0.9",
+                "OutOfMemoryError",
+                -1,
+                1,
+                ProcessCost.NOT_RECORDED);
         assertEquals(0, failed(List.of(errored)), evaluate(List.of(errored)).toString());
         assertTrue(FanOutGates.inOrder(errored).detail().endsWith("ClosedChannelException after the server died"));
     }

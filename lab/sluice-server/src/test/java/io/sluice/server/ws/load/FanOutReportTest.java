@@ -22,9 +22,11 @@ class FanOutReportTest {
     @Test
     void aRunReadsBackAsItWasWritten() throws Exception {
         FanOutReport report = FanOutReport.read(FanOutFixtures.write(dir));
-        assertEquals(FanOutFixtures.results().stream().map(LaneResult::csvRow).toList(),
+        assertEquals(
+                FanOutFixtures.results().stream().map(LaneResult::csvRow).toList(),
                 report.results().stream().map(LaneResult::csvRow).toList());
-        assertEquals(FanOutFixtures.samples().stream().map(LaneSample::csvRow).toList(),
+        assertEquals(
+                FanOutFixtures.samples().stream().map(LaneSample::csvRow).toList(),
                 report.samples().stream().map(LaneSample::csvRow).toList());
         assertTrue(report.quiet());
         assertTrue(report.gates().endsWith("gates: 22 passed, 0 failed\n"), report.gates());
@@ -34,29 +36,51 @@ class FanOutReportTest {
     void aFolderWrittenBeforeTheRepeatAndSubscriberColumnsReadsAsRepeatOneNotRecorded() throws Exception {
         Path run = FanOutFixtures.write(dir);
         Path rows = run.resolve(LaneResult.FILE);
-        Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst("(,[^,]*){6}$", "")).toList());
+        Files.write(
+                rows,
+                Files.readAllLines(rows).stream()
+                        .map(line -> line.replaceFirst("(,[^,]*){6}$", ""))
+                        .toList());
         Path series = run.resolve(LaneSample.FILE);
-        Files.write(series, Files.readAllLines(series).stream().map(line -> line.replaceFirst(",[^,]*$", "")).toList());
+        Files.write(
+                series,
+                Files.readAllLines(series).stream()
+                        .map(line -> line.replaceFirst(",[^,]*$", ""))
+                        .toList());
         assertEquals(LaneResult.LEGACY_CSV_HEADER, Files.readAllLines(rows).get(0));
         FanOutReport report = FanOutReport.read(run);
-        assertTrue(report.results().stream().allMatch(result -> result.repeat() == 1 && result.subscribersAtEnd() == -1
-                && result.cost().equals(ProcessCost.NOT_RECORDED)));
+        assertTrue(report.results().stream()
+                .allMatch(result -> result.repeat() == 1
+                        && result.subscribersAtEnd() == -1
+                        && result.cost().equals(ProcessCost.NOT_RECORDED)));
         assertTrue(report.samples().stream().allMatch(sample -> sample.repeat() == 1));
         assertEquals(1, report.repeats());
-        assertTrue(report.gates().endsWith("gates: 19 passed, 0 failed\n"), "no connected-clients gate: " + report.gates());
+        assertTrue(
+                report.gates().endsWith("gates: 19 passed, 0 failed\n"),
+                "no connected-clients gate: " + report.gates());
     }
 
     @Test
-    void aFolderWrittenBeforeTheCostColumnsRendersItsOtherBlocksAsBeforeAndSaysTheCostWasNotRecorded() throws Exception {
+    void aFolderWrittenBeforeTheCostColumnsRendersItsOtherBlocksAsBeforeAndSaysTheCostWasNotRecorded()
+            throws Exception {
         FanOutReport full = FanOutReport.read(FanOutFixtures.write(dir.resolve("full")));
         Path run = FanOutFixtures.write(dir.resolve("before-cost"));
         Path rows = run.resolve(LaneResult.FILE);
-        Files.write(rows, Files.readAllLines(rows).stream().map(line -> line.replaceFirst("(,[^,]*){4}$", "")).toList());
+        Files.write(
+                rows,
+                Files.readAllLines(rows).stream()
+                        .map(line -> line.replaceFirst("(,[^,]*){4}$", ""))
+                        .toList());
         assertEquals(LaneResult.BEFORE_COST_CSV_HEADER, Files.readAllLines(rows).get(0));
         FanOutReport before = FanOutReport.read(run);
-        assertTrue(before.results().stream().allMatch(result -> result.cost().equals(ProcessCost.NOT_RECORDED)
-                && result.subscribersAtEnd() == (result.serverDeath().isEmpty() ? 1000 : -1)), before.results().toString());
-        assertEquals(List.of(full.line(), full.table(), full.seed(), full.gates()),
+        assertTrue(
+                before.results().stream()
+                        .allMatch(result -> result.cost().equals(ProcessCost.NOT_RECORDED)
+                                && result.subscribersAtEnd()
+                                        == (result.serverDeath().isEmpty() ? 1000 : -1)),
+                before.results().toString());
+        assertEquals(
+                List.of(full.line(), full.table(), full.seed(), full.gates()),
                 List.of(before.line(), before.table(), before.seed(), before.gates()));
         assertEquals(FanOutReport.COST_NOT_RECORDED, before.cost());
     }
@@ -88,8 +112,10 @@ class FanOutReportTest {
         Path run = FanOutFixtures.write(dir);
         Path rows = run.resolve(LaneResult.FILE);
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(rows).subList(0, 1));
-        FanOutFixtures.results().forEach(result -> lines.add((result.lane().equals("unbounded")
-                ? FanOutFixtures.withServerCpu(result, Double.NaN) : result).csvRow()));
+        FanOutFixtures.results()
+                .forEach(result -> lines.add(
+                        (result.lane().equals("unbounded") ? FanOutFixtures.withServerCpu(result, Double.NaN) : result)
+                                .csvRow()));
         Files.write(rows, lines);
 
         String lanes = FanOutReport.read(run).lanes();
@@ -99,7 +125,8 @@ class FanOutReportTest {
 
     @Test
     void aCostFigureNotRecordedPrintsAsADash() {
-        LaneResult unread = FanOutFixtures.withCost(FanOutFixtures.results().get(0), new ProcessCost(7, 5, -1, Double.NaN));
+        LaneResult unread =
+                FanOutFixtures.withCost(FanOutFixtures.results().get(0), new ProcessCost(7, 5, -1, Double.NaN));
         String cost = new FanOutReport(List.of(unread), List.of()).cost();
         assertTrue(cost.contains("| bounded | 950,000 | 0.37 | 0.26 | 0.63 | - | - |\n"), cost);
     }
@@ -109,11 +136,14 @@ class FanOutReportTest {
         Path run = FanOutFixtures.write(dir);
         Path rows = run.resolve(LaneResult.FILE);
         List<String> twice = new java.util.ArrayList<>(Files.readAllLines(rows));
-        FanOutFixtures.results().forEach(result -> twice.add(FanOutFixtures.inRepeat(result, 2).csvRow()));
+        FanOutFixtures.results()
+                .forEach(result -> twice.add(FanOutFixtures.inRepeat(result, 2).csvRow()));
         Files.write(rows, twice);
         Path series = run.resolve(LaneSample.FILE);
         List<String> samples = new java.util.ArrayList<>(Files.readAllLines(series));
-        FanOutFixtures.samples().forEach(sample -> samples.add(FanOutFixtures.inRepeat(sample, 2).csvRow()));
+        FanOutFixtures.samples()
+                .forEach(
+                        sample -> samples.add(FanOutFixtures.inRepeat(sample, 2).csvRow()));
         Files.write(series, samples);
         FanOutReport report = FanOutReport.read(run);
         assertEquals(2, report.repeats());
@@ -121,7 +151,8 @@ class FanOutReportTest {
         assertTrue(report.line().contains("bounded-all-fast, 2 repeats;"), report.line());
         assertTrue(report.seed().contains("| ours: bounded (repeat 1 of 2) |"), report.seed());
         assertTrue(report.gates().contains("ratio 1.07 (1.07-1.07) over 2 repeats"), report.gates());
-        assertTrue(report.lanes().contains("| fixed | 2 | 920,000 (920,000-920,000) | 0.65 | 0.60 | 0.97 (0.97-0.97) |"),
+        assertTrue(
+                report.lanes().contains("| fixed | 2 | 920,000 (920,000-920,000) | 0.65 | 0.60 | 0.97 (0.97-0.97) |"),
                 report.lanes());
     }
 
@@ -131,29 +162,41 @@ class FanOutReportTest {
         Path rows = run.resolve(LaneResult.FILE);
         Files.writeString(rows, Files.readString(rows).replaceFirst(",0\\.050,", ",NaN,"));
         FanOutReport report = FanOutReport.read(run);
-        assertTrue(!report.quiet() && report.line().endsWith("; machine unknown (no load recorded in 1 lanes)."),
+        assertTrue(
+                !report.quiet() && report.line().endsWith("; machine unknown (no load recorded in 1 lanes)."),
                 report.line());
     }
 
     @Test
     void quotedFieldsKeepTheirCommasAndQuotes() {
         LaneResult died = FanOutFixtures.result("unbounded", 100, 1, 1, 1, 1, 1, "exit status 1, then \"more\"");
-        assertEquals("exit status 1, then \"more\"", LaneResult.parse(died.csvRow()).serverDeath());
+        assertEquals(
+                "exit status 1, then \"more\"", LaneResult.parse(died.csvRow()).serverDeath());
     }
 
     @Test
     void theSeedsTableStandsBesideOursWithTheCostOfBackpressureOverTheWindowBeforeTheControlDegraded()
             throws Exception {
         String seed = FanOutReport.read(FanOutFixtures.write(dir)).seed();
-        assertTrue(seed.startsWith("| | seed (Undertow, an actor per client; 4-core i7-4770, JDK 12) | ours: bounded"
-                + " | ours: fixed | ours: unbounded |\n|---|---|---|---|---|\n"), seed);
-        assertTrue(seed.contains("| messages/s | 1,351,598 on average over 100 million (with backpressure) | 950,000"
-                + " | 920,000 | 700,000 |"), seed);
-        assertTrue(seed.contains("| cost of backpressure | 10-20% of throughput | -7% (from 5.38 s to 10.75 s)"
-                + " | -4% (from 5.38 s to 10.75 s) | the reference |"), seed);
-        assertTrue(seed.contains("| clients (slow) | 1,000 (10%, 200 ms per message) | 1,000 (100) | 1,000 (100) |"), seed);
-        assertTrue(seed.contains("| in-flight limit | 100 messages in flight, at most 5,000 buffered per client"
-                + " | adaptive, at most 64 KiB (262 messages) per client | 100 messages per client | none |"), seed);
+        assertTrue(
+                seed.startsWith("| | seed (Undertow, an actor per client; 4-core i7-4770, JDK 12) | ours: bounded"
+                        + " | ours: fixed | ours: unbounded |\n|---|---|---|---|---|\n"),
+                seed);
+        assertTrue(
+                seed.contains("| messages/s | 1,351,598 on average over 100 million (with backpressure) | 950,000"
+                        + " | 920,000 | 700,000 |"),
+                seed);
+        assertTrue(
+                seed.contains("| cost of backpressure | 10-20% of throughput | -7% (from 5.38 s to 10.75 s)"
+                        + " | -4% (from 5.38 s to 10.75 s) | the reference |"),
+                seed);
+        assertTrue(
+                seed.contains("| clients (slow) | 1,000 (10%, 200 ms per message) | 1,000 (100) | 1,000 (100) |"),
+                seed);
+        assertTrue(
+                seed.contains("| in-flight limit | 100 messages in flight, at most 5,000 buffered per client"
+                        + " | adaptive, at most 64 KiB (262 messages) per client | 100 messages per client | none |"),
+                seed);
         assertTrue(seed.contains(", died: OutOfMemoryError |"), seed);
     }
 
@@ -162,7 +205,8 @@ class FanOutReportTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         List<Path> charts = FanOutReport.read(FanOutFixtures.write(dir.resolve("run")))
                 .charts(dir.resolve("images"), new PrintStream(printed, true, StandardCharsets.UTF_8));
-        assertEquals(List.of(dir.resolve("images/websocket-rate.png"), dir.resolve("images/websocket-memory.png")), charts);
+        assertEquals(
+                List.of(dir.resolve("images/websocket-rate.png"), dir.resolve("images/websocket-memory.png")), charts);
         for (Path chart : charts) {
             assertTrue(Files.size(chart) > 1000, chart + " is a picture");
         }

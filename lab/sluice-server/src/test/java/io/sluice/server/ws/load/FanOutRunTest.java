@@ -18,7 +18,10 @@ class FanOutRunTest {
     @Test
     void theDefaultIsThePublishedRunAndItFitsItsBudget() {
         FanOutRun full = FanOutRun.defaults();
-        assertEquals(List.of(FanOutLane.BOUNDED, FanOutLane.FIXED, FanOutLane.UNBOUNDED), full.lanes(), "the published lanes");
+        assertEquals(
+                List.of(FanOutLane.BOUNDED, FanOutLane.FIXED, FanOutLane.UNBOUNDED),
+                full.lanes(),
+                "the published lanes");
         assertEquals(1000, full.clients());
         assertEquals(100, FanOutLoad.slowClients(full.clients(), full.slowShare()));
         assertEquals(Duration.ofSeconds(120), full.loadTime());
@@ -27,14 +30,27 @@ class FanOutRunTest {
         assertTrue(full.allFastReference());
         assertEquals(4, full.serverRuns());
         assertEquals(Duration.ofSeconds(4 * (120 + 90)), full.expectedLongest());
-        assertTrue(full.expectedLongest().compareTo(full.budget()) <= 0, "even with the worst overhead it ends in 15 min");
+        assertTrue(
+                full.expectedLongest().compareTo(full.budget()) <= 0, "even with the worst overhead it ends in 15 min");
         assertFalse(FanOutRun.smoke().allFastReference(), "the smoke run is judged by the smoke gates");
     }
 
     @Test
     void flagsOverrideOneSettingEach() {
-        FanOutRun run = FanOutRun.defaults().withFlags(new String[] {"--clients", "200", "--seconds", "10",
-            "--all-fast", "false", "--budget-seconds", "0", "--lanes", "bounded,unbounded", "--results", "/tmp/x"});
+        FanOutRun run = FanOutRun.defaults().withFlags(new String[] {
+            "--clients",
+            "200",
+            "--seconds",
+            "10",
+            "--all-fast",
+            "false",
+            "--budget-seconds",
+            "0",
+            "--lanes",
+            "bounded,unbounded",
+            "--results",
+            "/tmp/x"
+        });
         assertEquals(200, run.clients());
         assertEquals(Duration.ofSeconds(10), run.loadTime());
         assertFalse(run.allFastReference());
@@ -53,8 +69,13 @@ class FanOutRunTest {
         assertEquals(12, three.serverRuns(), "3 x (3 lanes + the all-fast reference)");
         assertEquals(Duration.ofMinutes(45), three.budget(), "15 minutes per repeat");
         assertTrue(three.expectedLongest().compareTo(three.budget()) <= 0);
-        assertEquals(Duration.ofMinutes(20), FanOutRun.defaults().withFlags(new String[] {"--budget-seconds", "1200",
-            "--repeats", "3"}).budget(), "a budget given is kept");
-        assertThrows(IllegalArgumentException.class, () -> FanOutRun.defaults().withFlags(new String[] {"--repeats", "0"}));
+        assertEquals(
+                Duration.ofMinutes(20),
+                FanOutRun.defaults()
+                        .withFlags(new String[] {"--budget-seconds", "1200", "--repeats", "3"})
+                        .budget(),
+                "a budget given is kept");
+        assertThrows(
+                IllegalArgumentException.class, () -> FanOutRun.defaults().withFlags(new String[] {"--repeats", "0"}));
     }
 }

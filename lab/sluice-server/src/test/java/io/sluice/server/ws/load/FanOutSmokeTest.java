@@ -30,7 +30,8 @@ class FanOutSmokeTest {
         }
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         Path results = Path.of("target", "smoke-websocket");
-        int failed = FanOutLoadMain.run(FanOutRun.smoke().withFlags(new String[] {"--results", results.toString()}),
+        int failed = FanOutLoadMain.run(
+                FanOutRun.smoke().withFlags(new String[] {"--results", results.toString()}),
                 new PrintStream(captured, true, StandardCharsets.UTF_8));
         String report = captured.toString(StandardCharsets.UTF_8);
         System.out.print(report);
@@ -40,8 +41,12 @@ class FanOutSmokeTest {
         assertEquals(4, csv.size(), "a header and one row per lane:\n" + csv);
         for (LaneResult lane : FanOutReport.read(results).results()) {
             ProcessCost cost = lane.cost();
-            assertTrue(cost.serverUserSeconds() > 0 && cost.serverSystemSeconds() > 0 && cost.serverWriteSyscalls() > 0
-                    && cost.clientCpuSeconds() > 0, "the server's and the clients' cost was read: " + lane);
+            assertTrue(
+                    cost.serverUserSeconds() > 0
+                            && cost.serverSystemSeconds() > 0
+                            && cost.serverWriteSyscalls() > 0
+                            && cost.clientCpuSeconds() > 0,
+                    "the server's and the clients' cost was read: " + lane);
         }
         assertEquals(0, failed, "failed fan-out smoke gates:\n" + report);
     }
