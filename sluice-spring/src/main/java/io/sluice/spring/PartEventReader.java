@@ -12,7 +12,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -53,11 +52,8 @@ import java.util.Map;
  */
 public final class PartEventReader implements HttpMessageReader<PartEvent> {
 
-    private volatile int maxParts = -1; // the setters' values, read when a read begins
-    private volatile int maxInMemorySize = 256 * 1024;
-    private volatile int maxHeadersSize = 10 * 1024;
-    private volatile long maxPartSize = -1;
-    private volatile Charset headersCharset = StandardCharsets.UTF_8;
+    private volatile MultipartLimits limits =
+            MultipartLimits.DEFAULTS; // setters replace it (configuration, one thread); a read takes it as it begins
 
     /** A reader with Spring's defaults: no limit on parts or bytes per part, 256 KiB per form field, 10 KiB of headers, UTF-8. */
     public PartEventReader() {}
@@ -68,7 +64,7 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
      * @param maxParts the limit, or -1
      */
     public void setMaxParts(int maxParts) {
-        this.maxParts = maxParts;
+        limits = limits.withMaxParts(maxParts);
     }
 
     /**
@@ -77,7 +73,7 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
      * @param maxInMemorySize the limit in bytes
      */
     public void setMaxInMemorySize(int maxInMemorySize) {
-        this.maxInMemorySize = maxInMemorySize;
+        limits = limits.withMaxInMemorySize(maxInMemorySize);
     }
 
     /**
@@ -86,7 +82,7 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
      * @param maxHeadersSize the limit in bytes
      */
     public void setMaxHeadersSize(int maxHeadersSize) {
-        this.maxHeadersSize = maxHeadersSize;
+        limits = limits.withMaxHeadersSize(maxHeadersSize);
     }
 
     /**
@@ -95,7 +91,7 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
      * @param maxPartSize the limit in bytes, or -1
      */
     public void setMaxPartSize(long maxPartSize) {
-        this.maxPartSize = maxPartSize;
+        limits = limits.withMaxPartSize(maxPartSize);
     }
 
     /**
@@ -105,7 +101,7 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
      */
     public void setHeadersCharset(Charset charset) {
         Assert.notNull(charset, "Charset must not be null"); // as Spring's reader refuses it
-        this.headersCharset = charset;
+        limits = limits.withHeadersCharset(charset);
     }
 
     @Override
@@ -129,7 +125,6 @@ public final class PartEventReader implements HttpMessageReader<PartEvent> {
     @Override
     public Flux<PartEvent> read(
             ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
-        return Flux.defer(() -> MultipartPublisher.read(
-                message, new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize, headersCharset)));
+        return Flux.defer(() -> MultipartPublisher.read(message, limits));
     }
 }

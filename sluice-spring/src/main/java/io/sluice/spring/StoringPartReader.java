@@ -106,11 +106,8 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
 
     private final Path storage; // where file parts wait for their transferTo
     private final PartWriter writer; // writes each file part's content to its new file
-    private volatile int maxParts = -1; // the setters' values, read when a read begins
-    private volatile int maxInMemorySize = 256 * 1024;
-    private volatile int maxHeadersSize = 10 * 1024;
-    private volatile long maxPartSize = -1;
-    private volatile Charset headersCharset = StandardCharsets.UTF_8;
+    private volatile MultipartLimits limits =
+            MultipartLimits.DEFAULTS; // setters replace it (configuration, one thread); a read takes it as it begins
 
     /**
      * How a file part's content is written to the new file the reader chose for it: by default
@@ -169,7 +166,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxParts the limit, or -1
      */
     public void setMaxParts(int maxParts) {
-        this.maxParts = maxParts;
+        limits = limits.withMaxParts(maxParts);
     }
 
     /**
@@ -178,7 +175,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxInMemorySize the limit in bytes
      */
     public void setMaxInMemorySize(int maxInMemorySize) {
-        this.maxInMemorySize = maxInMemorySize;
+        limits = limits.withMaxInMemorySize(maxInMemorySize);
     }
 
     /**
@@ -187,7 +184,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxHeadersSize the limit in bytes
      */
     public void setMaxHeadersSize(int maxHeadersSize) {
-        this.maxHeadersSize = maxHeadersSize;
+        limits = limits.withMaxHeadersSize(maxHeadersSize);
     }
 
     /**
@@ -197,7 +194,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      * @param maxPartSize the limit in bytes, or -1
      */
     public void setMaxPartSize(long maxPartSize) {
-        this.maxPartSize = maxPartSize;
+        limits = limits.withMaxPartSize(maxPartSize);
     }
 
     /**
@@ -207,7 +204,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
      */
     public void setHeadersCharset(Charset charset) {
         Assert.notNull(charset, "Charset must not be null"); // as Spring's reader refuses it
-        this.headersCharset = charset;
+        limits = limits.withHeadersCharset(charset);
     }
 
     /**
@@ -240,8 +237,7 @@ public final class StoringPartReader implements HttpMessageReader<Part> {
     public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
         return Flux.deferContextual(context -> {
             StoredFiles files = new StoredFiles();
-            MultipartLimits limits =
-                    new MultipartLimits(maxParts, maxHeadersSize, maxInMemorySize, maxPartSize, headersCharset);
+            MultipartLimits limits = this.limits;
             return Flux.using(
                             () -> PartCursor.over(MultipartPublisher.read(message, limits), context),
                             cursor -> Mono.defer(() ->
