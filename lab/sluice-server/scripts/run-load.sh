@@ -9,7 +9,7 @@
 # --charts DIR (last) writes server-a1.png, server-a2.png and server-b.png into DIR, and
 # server-c-window.png too when WINDOW_CSV names scenario C's series CSV (or DIR/server-c-window.csv exists).
 # --results DIR keeps the raw results (rows.csv, run.properties) and the console output (output.md)
-# there; `java -jar lab/sluice-server/target/sluice-server.jar report --from DIR` regenerates the docs from them.
+# there; `java -jar lab/sluice-lab-cli/target/lab.jar server report --from DIR` regenerates the docs from them.
 # JAVA picks the JDK for both sides (default: JDK 25, so lane B runs). Output: a Markdown table,
 # one PASS/FAIL line per gate and "N passed, N failed", also saved to lab/sluice-server/target/ (DIR/output.md with --results).
 set -euo pipefail

@@ -89,7 +89,7 @@ final class Docs {
         }
         return new ReportCommand(
                 TOOL,
-                "java -jar lab/sluice-bench/target/sluice-bench.jar report",
+                "java -jar lab/sluice-lab-cli/target/lab.jar bench report",
                 root,
                 List.of(
                         ReportCommand.Kind.of(

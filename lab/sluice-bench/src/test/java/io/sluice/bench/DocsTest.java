@@ -30,7 +30,7 @@ class DocsTest {
         assertEquals(
                 List.of(),
                 docs.differing().stream().map(GeneratedBlocks.Block::where).toList(),
-                "regenerate: java -jar lab/sluice-bench/target/sluice-bench.jar report --from RUN");
+                "regenerate: java -jar lab/sluice-lab-cli/target/lab.jar bench report --from RUN");
     }
 
     @Test

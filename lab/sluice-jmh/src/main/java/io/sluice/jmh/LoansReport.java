@@ -43,7 +43,7 @@ public final class LoansReport {
     static ReportCommand command(Path root) {
         return ReportCommand.of(
                 TOOL,
-                "LoansReport",
+                "java -jar lab/sluice-lab-cli/target/lab.jar jmh report",
                 root,
                 LoansRun::read,
                 Map.of("run", LoansRun::line, "scaling", LoansReport::scaling),

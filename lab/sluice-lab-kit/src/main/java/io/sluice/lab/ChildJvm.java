@@ -59,7 +59,12 @@ public final class ChildJvm implements AutoCloseable {
 
     /** A child called {@code name} (in messages) running {@code mainClass} on this JVM's class path. */
     public static Spec main(String name, String mainClass) {
-        return new Spec(name, List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        return classPath(name, System.getProperty("java.class.path"), mainClass);
+    }
+
+    /** A child called {@code name} (in messages) running {@code mainClass} on the class path {@code classPath}. */
+    public static Spec classPath(String name, String classPath, String mainClass) {
+        return new Spec(name, List.of("-cp", classPath, mainClass));
     }
 
     /** A child called {@code name} (in messages) running the executable {@code jar}. */

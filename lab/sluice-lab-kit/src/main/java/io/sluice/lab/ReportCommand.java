@@ -155,7 +155,7 @@ public final class ReportCommand {
 
     /**
      * @param tool  the tool's name in block markers
-     * @param usage the command's name as users type it, for messages ({@code S3Report})
+     * @param usage the command's name as users type it, for messages ({@code java -jar lab/sluice-lab-cli/target/lab.jar s3 report})
      * @param root  the repository, or null outside one: then {@code --from} prints and rewrites nothing, and the
      *              other forms fail
      * @param kinds the kinds of run the tool writes; {@code --from} reads a folder as the first that holds it
@@ -180,7 +180,7 @@ public final class ReportCommand {
      * A tool with one kind of run, whose {@code --from} prints {@code printout}.
      *
      * @param tool     the tool's name in block markers
-     * @param usage    the command's name as users type it, for messages ({@code S3Report})
+     * @param usage    the command's name as users type it, for messages ({@code java -jar lab/sluice-lab-cli/target/lab.jar s3 report})
      * @param root     the repository
      * @param reader   reads a run from its folder
      * @param bodies   a block's body from its run, by block name

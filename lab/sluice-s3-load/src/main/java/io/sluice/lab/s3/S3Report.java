@@ -34,7 +34,7 @@ public final class S3Report {
     static ReportCommand command(Path root) {
         return ReportCommand.of(
                 TOOL,
-                "S3Report",
+                "java -jar lab/sluice-lab-cli/target/lab.jar s3 report",
                 root,
                 S3Run::read,
                 Map.of(

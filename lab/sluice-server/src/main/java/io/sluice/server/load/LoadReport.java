@@ -220,7 +220,7 @@ public final class LoadReport {
                 FanOutReport::lanes);
         return new ReportCommand(
                 TOOL,
-                "java -jar lab/sluice-server/target/sluice-server.jar report",
+                "java -jar lab/sluice-lab-cli/target/lab.jar server report",
                 root,
                 List.of(
                         ReportCommand.Kind.of(

@@ -41,7 +41,7 @@ class LoadReportTest {
                 LoadReport.command(root).differing().stream()
                         .map(GeneratedBlocks.Block::where)
                         .toList(),
-                "regenerate: java -jar lab/sluice-server/target/sluice-server.jar report --all");
+                "regenerate: java -jar lab/sluice-lab-cli/target/lab.jar server report --all");
     }
 
     @Test

@@ -34,7 +34,7 @@ public final class SpringReport {
     static ReportCommand command(Path root) {
         return ReportCommand.of(
                 TOOL,
-                "SpringReport",
+                "java -jar lab/sluice-lab-cli/target/lab.jar spring report",
                 root,
                 SpringRun::read,
                 Map.of(
