@@ -2,6 +2,7 @@ package io.sluice.jmh;
 
 import io.sluice.lab.Csv;
 import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
@@ -14,7 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -114,36 +117,31 @@ record LoansRun(List<Score> scores, Map<Integer, Load> loads, Map<String, String
         return Integer.parseInt(about.get("cores"));
     }
 
-    /** Every thread count's load known, none noisy, and a load for every count scored. */
-    @Override
-    public boolean quiet() {
-        return scores.stream().allMatch(score -> loads.containsKey(score.threads()))
-                && loads.values().stream().noneMatch(load -> Double.isNaN(load.othersBusy()) || load.noisy());
-    }
-
-    @Override
-    public String machine() {
-        double busiest = loads.values().stream()
-                .mapToDouble(Load::othersBusy)
-                .filter(value -> !Double.isNaN(value))
-                .max()
-                .orElse(Double.NaN);
-        long noisy = loads.values().stream().filter(Load::noisy).count();
-        return String.format(
-                Locale.ROOT,
-                "%s: other work kept at most %.0f%% of the cores busy during a thread count "
-                        + "(%d of %d above %.0f%%)",
-                quiet() ? "quiet" : "NOISY",
-                100 * busiest,
-                noisy,
-                loads.size(),
-                100 * Load.NOISY_ABOVE);
-    }
-
     /** The {@code run} block: origin, the machine and the command. */
     String line() {
         return "Commit " + about.get("commit") + ", JDK " + about.get("jdk") + ", " + cores() + " cores, started "
                 + about.get("started") + "; JMH average time per operation, its 99.9% error; " + machine()
                 + ".\nCommand: `java -jar lab/sluice-jmh/target/sluice-jmh.jar " + about.get("arguments") + "`.\n";
+    }
+
+    /** The quiet rule over every thread count scored or measured; a count scored without a load reading is unknown. */
+    Quietness quietness() {
+        SortedSet<Integer> threads = new TreeSet<>(loads.keySet());
+        scores.forEach(score -> threads.add(score.threads()));
+        return Quietness.of(threads.stream()
+                .map(count -> loads.getOrDefault(count, Load.UNKNOWN))
+                .toList());
+    }
+
+    /** Every thread count's load known and none noisy. */
+    @Override
+    public boolean quiet() {
+        return quietness().quiet();
+    }
+
+    /** Whether the machine was quiet, with the figures behind it. */
+    @Override
+    public String machine() {
+        return quietness().inWords("thread count");
     }
 }

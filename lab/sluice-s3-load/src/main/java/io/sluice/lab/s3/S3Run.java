@@ -1,6 +1,6 @@
 package io.sluice.lab.s3;
 
-import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.IntSummaryStatistics;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -96,28 +95,6 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
                 .toArray();
     }
 
-    /** Samples measured while other work kept more than {@link Load#NOISY_ABOVE} of the cores busy. */
-    long noisySamples() {
-        return samples.stream().filter(sample -> sample.load().noisy()).count();
-    }
-
-    /**
-     * Successful samples without a load reading. A failed sample has none when its client failed
-     * before the recorded part began; it measured nothing, so it cannot make a run noisy.
-     */
-    long samplesWithoutLoad() {
-        return samples.stream()
-                .filter(S3Sample::ok)
-                .filter(S3Sample::loadUnknown)
-                .count();
-    }
-
-    /** No sample noisy, and every sample's load known. */
-    @Override
-    public boolean quiet() {
-        return noisySamples() == 0 && samplesWithoutLoad() == 0;
-    }
-
     /** The {@code run} block: origin, samples, the machine's load and the command. */
     String line() {
         S3Sample first = samples.get(0);
@@ -134,23 +111,26 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
                 + " recorded samples per cell; " + machine() + ".\nCommand: `S3LoadHarness " + arguments + "`.\n";
     }
 
+    /**
+     * The quiet rule over the samples. A failed sample without a load reading is left out: its client failed
+     * before the recorded part began, so it measured nothing and cannot make a run noisy.
+     */
+    Quietness quietness() {
+        return Quietness.of(samples.stream()
+                .filter(sample -> sample.ok() || !sample.loadUnknown())
+                .map(S3Sample::load)
+                .toList());
+    }
+
+    /** No sample noisy, and every sample's load known. */
+    @Override
+    public boolean quiet() {
+        return quietness().quiet();
+    }
+
     /** Whether the machine was quiet, with the figures behind it. */
     @Override
     public String machine() {
-        double othersBusy = samples.stream()
-                .mapToDouble(sample -> sample.load().othersBusy())
-                .filter(value -> !Double.isNaN(value))
-                .max()
-                .orElse(Double.NaN);
-        return samplesWithoutLoad() > 0
-                ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"
-                : String.format(
-                        Locale.ROOT,
-                        "%s: other work kept at most %.0f%% of the cores busy during a sample "
-                                + "(%d samples above %.0f%%)",
-                        quiet() ? "quiet" : "NOISY",
-                        100 * othersBusy,
-                        noisySamples(),
-                        100 * Load.NOISY_ABOVE);
+        return quietness().inWords("sample");
     }
 }

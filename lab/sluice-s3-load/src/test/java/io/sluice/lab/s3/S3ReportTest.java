@@ -191,7 +191,7 @@ class S3ReportTest {
         assertTrue(
                 text.contains(
                         "Commit abc1234, JDK 17.0.15+6, started 2026-11-28T05:00:00Z; 3 recorded samples per cell; "
-                                + "quiet: other work kept at most 5% of the cores busy during a sample (0 samples above 25%).\n"
+                                + "quiet: other work kept at most 5% of the cores busy during a sample (0 of 144 samples above 25%).\n"
                                 + "Command: `S3LoadHarness --results lab/results/s3-fixture --sizes 1MiB,100MiB"),
                 text);
         assertTrue(text.contains("| 1 MiB | 1 | raw-get |"), text);
@@ -224,7 +224,7 @@ class S3ReportTest {
         assertEquals(0, report("--from", run.toString(), "--allow-noisy").status());
         assertTrue(Files.readString(page)
                 .contains(GeneratedBlocks.NOT_QUIET + "NOISY: other work kept at most 40% of the "
-                        + "cores busy during a sample (1 samples above 25%)."));
+                        + "cores busy during a sample (1 of 144 samples above 25%)."));
     }
 
     @Test
@@ -235,7 +235,7 @@ class S3ReportTest {
         rewrite(",raw-get,1048576,1,0,", line -> line.replaceAll(",0\\.50,0\\.60,0\\.050$", ",NaN,NaN,NaN"));
         S3Run unknown = S3Run.read(run);
         assertEquals(false, unknown.quiet());
-        assertEquals("machine unknown (no load recorded for 1 samples)", unknown.machine());
+        assertEquals("machine unknown (no load recorded for 1 of 143 samples)", unknown.machine());
     }
 
     private record Output(int status, String text) {}

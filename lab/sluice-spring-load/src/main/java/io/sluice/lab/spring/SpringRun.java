@@ -1,6 +1,6 @@
 package io.sluice.lab.spring;
 
-import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
@@ -12,7 +12,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.IntSummaryStatistics;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -68,23 +67,25 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
         return new SpringRun(uploads, downloads, started, arguments);
     }
 
-    List<Sample> all() {
-        return Stream.concat(uploads.stream(), downloads.stream()).toList();
-    }
-
-    /** Samples measured while other work kept more than {@link Load#NOISY_ABOVE} of the cores busy. */
-    long noisySamples() {
-        return all().stream().filter(sample -> sample.load().noisy()).count();
-    }
-
-    long samplesWithoutLoad() {
-        return all().stream().filter(Sample::loadUnknown).count();
+    /** The quiet rule over every sample, uploads and downloads. */
+    Quietness quietness() {
+        return Quietness.of(all().stream().map(Sample::load).toList());
     }
 
     /** No sample noisy, and every sample's load known. */
     @Override
     public boolean quiet() {
-        return noisySamples() == 0 && samplesWithoutLoad() == 0;
+        return quietness().quiet();
+    }
+
+    /** Whether the machine was quiet, with the figures behind it. */
+    @Override
+    public String machine() {
+        return quietness().inWords("sample");
+    }
+
+    List<Sample> all() {
+        return Stream.concat(uploads.stream(), downloads.stream()).toList();
     }
 
     /** The sizes measured in {@code samples}, smallest first. */
@@ -128,25 +129,5 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
                 + " recorded samples per cell");
         parts.add(machine());
         return String.join("; ", parts) + ".\nCommand: `LoadHarness " + arguments + "`.\n";
-    }
-
-    /** Whether the machine was quiet, with the figures behind it. */
-    @Override
-    public String machine() {
-        double othersBusy = all().stream()
-                .mapToDouble(sample -> sample.load().othersBusy())
-                .filter(value -> !Double.isNaN(value))
-                .max()
-                .orElse(Double.NaN);
-        return samplesWithoutLoad() > 0
-                ? "machine unknown (no load recorded for " + samplesWithoutLoad() + " samples)"
-                : String.format(
-                        Locale.ROOT,
-                        "%s: other work kept at most %.0f%% of the cores busy "
-                                + "during a sample (%d samples above %.0f%%)",
-                        quiet() ? "quiet" : "NOISY",
-                        100 * othersBusy,
-                        noisySamples(),
-                        100 * Load.NOISY_ABOVE);
     }
 }

@@ -391,7 +391,7 @@ class SpringReportTest {
         String text = Files.readString(page);
         assertTrue(
                 text.contains("Commit abc1234, JDK 17.0.15+6, started 2026-11-26T05:00:00Z; 3 recorded samples per "
-                        + "cell; quiet: other work kept at most 5% of the cores busy during a sample (0 samples above 25%).\n"
+                        + "cell; quiet: other work kept at most 5% of the cores busy during a sample (0 of 72 samples above 25%).\n"
                         + "Command: `LoadHarness --results docs/results/spring-fixture --sizes 1MiB,100MiB"),
                 text);
         assertTrue(text.contains("| 100 MiB | 10 | raw |"), text);
@@ -429,7 +429,7 @@ class SpringReportTest {
         assertEquals(0, allowed.status(), allowed.text());
         assertTrue(Files.readString(page)
                 .contains("; NOISY: other work kept at most 40% of the cores busy during a "
-                        + "sample (1 samples above 25%)."));
+                        + "sample (1 of 72 samples above 25%)."));
     }
 
     private record Output(int status, String text) {}

@@ -2,6 +2,7 @@ package io.sluice.server.ws.load;
 
 import io.sluice.lab.Estimate;
 import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
 import io.sluice.server.ws.FanOutLane;
 import io.sluice.server.ws.Message;
@@ -47,13 +48,6 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                 series.stream().skip(1).map(LaneSample::parse).toList());
     }
 
-    /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
-    @Override
-    public boolean quiet() {
-        return results.stream()
-                .allMatch(result -> !Double.isNaN(result.othersBusy()) && result.othersBusy() <= Load.NOISY_ABOVE);
-    }
-
     /** Commit, JDK, scale and whether the machine was quiet. */
     public String line() {
         LaneResult first = results.get(0);
@@ -68,28 +62,6 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                 results.stream().map(LaneResult::lane).distinct().collect(Collectors.joining(", "))
                         + (repeats() == 1 ? "" : ", " + repeats() + " repeats"),
                 machine());
-    }
-
-    /** Whether the machine was quiet, with the figures behind it. */
-    @Override
-    public String machine() {
-        double othersBusy =
-                results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
-        long noisy = results.stream()
-                .filter(result -> result.othersBusy() > Load.NOISY_ABOVE)
-                .count();
-        long unknown = results.stream()
-                .filter(result -> Double.isNaN(result.othersBusy()))
-                .count();
-        return unknown > 0
-                ? "machine unknown (no load recorded in " + unknown + " lanes)"
-                : String.format(
-                        Locale.ROOT,
-                        "%s: other work kept at most %.0f%% of the cores busy in a lane (%d above %.0f%%)",
-                        quiet() ? "quiet" : "NOISY",
-                        100 * othersBusy,
-                        noisy,
-                        100 * Load.NOISY_ABOVE);
     }
 
     int repeats() {
@@ -341,5 +313,24 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                 directory);
         written.forEach(file -> out.println("chart: " + file));
         return written;
+    }
+
+    /** The quiet rule over the lanes (each repeat of a lane one measurement). */
+    Quietness quietness() {
+        return Quietness.of(results.stream()
+                .map(result -> new Load(Double.NaN, Double.NaN, result.othersBusy()))
+                .toList());
+    }
+
+    /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
+    @Override
+    public boolean quiet() {
+        return quietness().quiet();
+    }
+
+    /** Whether the machine was quiet, with the figures behind it. */
+    @Override
+    public String machine() {
+        return quietness().inWords("lane");
     }
 }

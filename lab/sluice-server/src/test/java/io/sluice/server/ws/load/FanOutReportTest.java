@@ -163,7 +163,7 @@ class FanOutReportTest {
         Files.writeString(rows, Files.readString(rows).replaceFirst(",0\\.050,", ",NaN,"));
         FanOutReport report = FanOutReport.read(run);
         assertTrue(
-                !report.quiet() && report.line().endsWith("; machine unknown (no load recorded in 1 lanes)."),
+                !report.quiet() && report.line().endsWith("; machine unknown (no load recorded for 1 of 4 lanes)."),
                 report.line());
     }
 

@@ -1,0 +1,55 @@
+package io.sluice.lab;
+
+import java.util.Collection;
+import java.util.Locale;
+
+/**
+ * The quiet rule over a run's measurements (samples, lanes, thread counts): a run is quiet when the
+ * load of every measurement is known and none is {@link Load#noisy() noisy}. What a run's blocks say
+ * of its machine, in one wording for every tool.
+ *
+ * @param measurements how many measurements the run has
+ * @param unknown how many of them recorded no load
+ * @param noisy how many of them other work kept more than {@link Load#NOISY_ABOVE} of the cores busy during
+ * @param busiest the largest share of the cores other work kept busy during one of them; NaN if none is known
+ */
+public record Quietness(int measurements, long unknown, long noisy, double busiest) {
+
+    /** The rule applied to the loads of a run's measurements ({@link Load#UNKNOWN} for one that recorded none). */
+    public static Quietness of(Collection<Load> loads) {
+        return new Quietness(
+                loads.size(),
+                loads.stream().filter(load -> Double.isNaN(load.othersBusy())).count(),
+                loads.stream().filter(Load::noisy).count(),
+                loads.stream()
+                        .mapToDouble(Load::othersBusy)
+                        .filter(value -> !Double.isNaN(value))
+                        .max()
+                        .orElse(Double.NaN));
+    }
+
+    /** Every measurement's load known, none noisy. */
+    public boolean quiet() {
+        return unknown == 0 && noisy == 0;
+    }
+
+    /**
+     * The run's machine in words, a measurement called {@code unit} ("sample", "lane"): quiet or NOISY with the
+     * busiest share and how many were noisy, or unknown with how many recorded no load.
+     */
+    public String inWords(String unit) {
+        if (unknown > 0) {
+            return "machine unknown (no load recorded for " + unknown + " of " + measurements + " " + unit + "s)";
+        }
+        return String.format(
+                Locale.ROOT,
+                "%s: other work kept at most %.0f%% of the cores busy during a %s (%d of %d %ss above %.0f%%)",
+                quiet() ? "quiet" : "NOISY",
+                100 * busiest,
+                unit,
+                noisy,
+                measurements,
+                unit,
+                100 * Load.NOISY_ABOVE);
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.lab;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class QuietnessTest {
+
+    static Load busy(double share) {
+        return new Load(0.1, 0.2, share);
+    }
+
+    @Test
+    void aRunIsQuietWhenEveryLoadIsKnownAndNoneAboveTheLine() {
+        Quietness quietness = Quietness.of(List.of(busy(0.02), busy(0.25), busy(0.10)));
+
+        assertTrue(quietness.quiet());
+        assertEquals(
+                "quiet: other work kept at most 25% of the cores busy during a sample (0 of 3 samples above 25%)",
+                quietness.inWords("sample"));
+    }
+
+    @Test
+    void oneMeasurementAboveTheLineMakesTheRunNoisy() {
+        Quietness quietness = Quietness.of(List.of(busy(0.02), busy(0.26)));
+
+        assertFalse(quietness.quiet());
+        assertEquals(
+                "NOISY: other work kept at most 26% of the cores busy during a lane (1 of 2 lanes above 25%)",
+                quietness.inWords("lane"));
+    }
+
+    @Test
+    void aMeasurementWithoutALoadLeavesTheMachineUnknownAndTheRunNotQuiet() {
+        Quietness quietness = Quietness.of(List.of(busy(0.02), Load.UNKNOWN));
+
+        assertFalse(quietness.quiet());
+        assertEquals("machine unknown (no load recorded for 1 of 2 thread counts)", quietness.inWords("thread count"));
+    }
+}
