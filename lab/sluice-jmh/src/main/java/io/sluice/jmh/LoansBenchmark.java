@@ -155,6 +155,11 @@ public class LoansBenchmark {
             public int hashCode() {
                 return System.identityHashCode(target);
             }
+
+            @Override
+            public boolean equals(Object other) {
+                return other instanceof Key key && key.target == target;
+            }
         }
     }
 }
