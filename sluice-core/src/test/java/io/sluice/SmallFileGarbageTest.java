@@ -6,8 +6,6 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,11 +36,11 @@ class SmallFileGarbageTest {
         for (int i = 0; i < READS * 5; i++) {                 // until the JIT has compiled the read
             read(file, lent);
         }
-        long before = allocated();
+        long before = ThreadAllocation.allocatedBytes();
         for (int i = 0; i < READS; i++) {
             read(file, lent);
         }
-        long perRead = (allocated() - before) / READS;
+        long perRead = (ThreadAllocation.allocatedBytes() - before) / READS;
 
         assertTrue(perRead <= 1024, "a lent read of a 1 KiB file allocated " + perRead + " bytes");
     }
@@ -52,14 +50,6 @@ class SmallFileGarbageTest {
         ReactiveFile.of(file).read(options).subscribe(counting);
         assertEquals(1024, counting.bytes, "ended: " + counting.ended + ", " + counting.error);
         assertTrue(counting.ended, "completed on the calling thread");
-    }
-
-    /** Heap this thread allocated, through {@code com.sun.management.ThreadMXBean} (reflectively: a module test). */
-    private static long allocated() throws ReflectiveOperationException {
-        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Method perThread = Class.forName("com.sun.management.ThreadMXBean")
-                .getMethod("getThreadAllocatedBytes", long.class);
-        return (long) perThread.invoke(threads, Thread.currentThread().getId());
     }
 
     /** Requests everything, counts the bytes and gives each chunk back. */

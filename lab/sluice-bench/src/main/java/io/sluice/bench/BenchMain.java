@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
-import io.sluice.bench.adaptive.AdaptiveTables;
 import io.sluice.bench.providers.Providers;
 import io.sluice.lab.BuildInfo;
+import io.sluice.lab.ChildJvm;
 import io.sluice.lab.GeneratedBlocks;
 
 import java.io.IOException;
@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -31,7 +30,7 @@ import java.util.stream.Collectors;
 public final class BenchMain {
 
     /** Options without a value. */
-    private static final Set<String> FLAGS = Set.of("--check", "--all", "--allow-noisy", "--allow-dirty");
+    private static final Set<String> FLAGS = Set.of("--allow-dirty");
 
     private BenchMain() {
     }
@@ -45,6 +44,10 @@ public final class BenchMain {
             Stress.worker(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), Path.of(args[4]));
             System.exit(0);
         }
+        if (args[0].equals("report")) {
+            System.exit(Docs.command(GeneratedBlocks.repositoryRoot(Path.of("")).orElse(null))
+                    .run(List.of(args).subList(1, args.length), System.out));
+        }
         Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
         switch (args[0]) {
             case "worker" -> Worker.run(configure(Profile.named(options.get("profile")), options),
@@ -52,7 +55,6 @@ public final class BenchMain {
                     System.out::println);
             case "stress" -> stress(options);
             case "phases" -> io.sluice.bench.phases.PhaseTimes.main(options);
-            case "report" -> System.exit(report(options));
             default -> profile(configure(Profile.named(args[0]), options), options);
         }
         System.exit(0); // peers' non-daemon threads (Rio, Vert.x) must not keep the JVM alive
@@ -62,7 +64,7 @@ public final class BenchMain {
         return """
                 usage: java -jar sluice-bench.jar PROFILE [options]  one run into --out DIR
                        java -jar sluice-bench.jar stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
-                       java -jar sluice-bench.jar phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
+                       java -Xms2g -Xmx2g -jar sluice-bench.jar phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
                          one small file's operation at a time, timed phase by phase (open, size, I/O, close...)
                        java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
                          RUN's tables and charts; rewrites the docs' blocks generated from RUN
@@ -117,7 +119,7 @@ public final class BenchMain {
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out",
                 "target/bench-results/" + profile.name())));
         Path dir = tempDir(options);
-        String java = options.getOrDefault("java", Worker.currentJava());
+        String java = options.getOrDefault("java", ChildJvm.java().toString());
         List<String> jvmArgs = options.containsKey("jvm-args")
                 ? List.of(options.get("jvm-args").trim().split("\\s+")) : Worker.DEFAULT_JVM_ARGS;
         System.out.printf("sluice-bench %s: %d cells x %d providers, %d fork(s), %d warm-up + %d measured rounds "
@@ -146,67 +148,12 @@ public final class BenchMain {
                 report.compact(), Targets.text(report), run.line(), minutes, out, chartsDir);
     }
 
-    /**
-     * {@code report --check}: 1 if a docs block differs from its data. {@code report --from RUN}:
-     * prints RUN's tables, draws its charts if {@code --charts}, and rewrites the docs' blocks
-     * generated from RUN; 1 without rewriting if RUN was not quiet and {@code --allow-noisy} is absent.
-     */
-    private static int report(Map<String, String> options) throws IOException {
-        Optional<Docs> repository = GeneratedBlocks.repositoryRoot(Path.of("")).map(Docs::new);
-        if (options.containsKey("check")) {
-            Docs docs = repository.orElseThrow(() -> new IllegalStateException("run it inside the repository: "
-                    + "no folder with docs/ above " + Path.of("").toAbsolutePath()));
-            List<GeneratedBlocks.Block> differing = docs.differing();
-            differing.forEach(block -> System.out.println(block.where() + " differs from what `" + Docs.TOOL + " "
-                    + block.arguments() + "` generates"));
-            System.out.println(differing.isEmpty() ? "every generated block matches its data"
-                    : "regenerate with: java -jar lab/sluice-bench/target/sluice-bench.jar report --from RUN");
-            return differing.isEmpty() ? 0 : 1;
-        }
-        if (options.containsKey("all")) {
-            return rewriteDocs(null, repository);
-        }
-        if (!options.containsKey("from")) {
-            throw new IllegalArgumentException("report needs --from RUN, --check or --all\n" + usage());
-        }
-        Path from = Path.of(options.get("from"));
-        if (AdaptiveTables.isRun(from)) { // quietness: the load averages its runs record, not the cells' guard
-            AdaptiveTables.blocks(from).forEach((name, table) -> System.out.printf("%s%n%s%n", name, table));
-            return rewriteDocs(from, repository);
-        }
-        List<Sample> samples = Docs.samples(from);
-        Report report = new Report(samples);
-        RunInfo run = RunInfo.of(samples);
-        System.out.printf("%s%n%s%n%s%n%s%n", run.line(), report.markdown(), report.compact(), Targets.text(report));
-        if (options.containsKey("charts")) {
-            BarChart.draw(report, Path.of(options.get("charts")), options.getOrDefault("prefix", ""), "");
-        }
-        if (repository.isPresent() && !run.quiet() && !options.containsKey("allow-noisy")) {
-            System.out.println("not rewriting the docs' blocks: the machine was " + run.quietness()
-                    + "; pass --allow-noisy to write them anyway");
-            return 1;
-        }
-        return rewriteDocs(from, repository);
-    }
-
-    /** Rewrites the docs' blocks generated from {@code from} (every block if null), when run inside the repository. */
-    private static int rewriteDocs(Path from, Optional<Docs> repository) throws IOException {
-        if (repository.isEmpty()) {
-            System.out.println("not inside a repository with docs/: no docs block rewritten");
-            return 0;
-        }
-        List<GeneratedBlocks.Block> changed = repository.get().rewrite(from);
-        changed.forEach(block -> System.out.println("rewrote " + block.where()));
-        System.out.println(changed.size() + " docs block(s) rewritten from " + (from == null ? "their runs" : from));
-        return 0;
-    }
-
     private static void stress(Map<String, String> options) throws Exception {
         long size = Cell.parseSize(options.getOrDefault("size", "1G"));
         List<String> providers = options.containsKey("providers")
                 ? List.of(options.get("providers").split(",")) : Providers.stress();
         Path out = Files.createDirectories(Path.of(options.getOrDefault("out", "target/bench-results")));
-        String java = options.getOrDefault("java", Worker.currentJava());
+        String java = options.getOrDefault("java", ChildJvm.java().toString());
         long timeoutSeconds = Long.parseLong(options.getOrDefault("timeout", "300"));
         Path dir = tempDir(options);
         List<Stress.Result> results = Stress.run(providers, size, java, dir, timeoutSeconds);

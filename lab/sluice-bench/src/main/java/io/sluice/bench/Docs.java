@@ -1,54 +1,99 @@
 package io.sluice.bench;
 
 import io.sluice.bench.adaptive.AdaptiveTables;
-import io.sluice.lab.GeneratedBlocks;
+import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The {@link GeneratedBlocks} of {@code docs/**.md} that name this bench: {@code report --from RUN
- * [NAME]}, RUN a run folder (its {@code samples.csv}) or one samples file relative to the repository
- * root. NAME is one of {@code run} (commit, JDK, profile and whether the machine was quiet),
- * {@code compact}, {@code tables}, {@code targets} and {@code checks}; for a folder of the adaptive
- * scenarios, one of {@link AdaptiveTables#BLOCKS}.
+ * The bench's {@code report} command (the lab's {@link ReportCommand}) and the generated blocks of
+ * {@code docs/**.md} that name this bench: {@code report --from RUN [NAME]}, RUN a run folder (its
+ * {@code samples.csv}) or one samples file relative to the repository root. NAME is one of {@code run} (commit,
+ * JDK, profile and whether the machine was quiet), {@code compact}, {@code tables}, {@code targets} and
+ * {@code checks}; for a folder of the adaptive scenarios, one of {@link AdaptiveTables#BLOCKS}.
  */
 final class Docs {
 
     static final String TOOL = "sluice-bench";
 
-    private final Path root;
-    private final Map<Path, Report> reports = new HashMap<>(); // by absolute samples path: each is read once
-    private final Map<Path, RunInfo> runs = new HashMap<>();    // the same, for the run line and its quietness
-    private final GeneratedBlocks blocks;
-
-    Docs(Path root) {
-        this.root = root;
-        Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>(Map.of(
-                "run", block -> runInfo(block).line() + "\n",
-                "compact", block -> "```\n" + report(block).compact() + "```\n",
-                "tables", block -> report(block).markdown().strip() + "\n",
-                "targets", block -> Targets.summary(report(block)),
-                "checks", block -> "```\n" + Targets.text(report(block)) + "```\n"));
-        for (String name : AdaptiveTables.BLOCKS) {
-            renderers.put(name, block -> AdaptiveTables.blocks(from(block)).get(name));
-        }
-        this.blocks = new GeneratedBlocks(TOOL, renderers, this::quietness);
+    private Docs() {
     }
 
-    /** Empty if the run {@code block} quotes was measured on a quiet machine; otherwise why it cannot be called quiet. */
-    private Optional<String> quietness(GeneratedBlocks.Block block) throws IOException {
-        if (AdaptiveTables.BLOCKS.contains(block.name())) {
-            return AdaptiveTables.quietness(from(block));
+    /** A profile's run: the report of its samples and its run line. */
+    record SamplesRun(Report report, RunInfo info) implements ReportCommand.Run {
+
+        static SamplesRun read(Path from) throws IOException {
+            List<Sample> samples = samples(from);
+            return new SamplesRun(new Report(samples), RunInfo.of(samples));
         }
-        RunInfo run = runInfo(block);
-        return run.quiet() ? Optional.empty() : Optional.of("machine " + run.quietness());
+
+        @Override
+        public boolean quiet() {
+            return info.quiet();
+        }
+
+        @Override
+        public String machine() {
+            return "machine " + info.quietness();
+        }
+
+        /** The run line, the tables, the compact table and the target checks. */
+        void print(PrintStream out) {
+            out.printf("%s%n%s%n%s%n%s%n", info.line(), report.markdown(), report.compact(), Targets.text(report));
+        }
+    }
+
+    /**
+     * A folder of the adaptive scenarios: its tables by block name. Its quietness comes from the load its scenario
+     * runs recorded, not from the cells' guard, so {@code --from} rewrites its blocks either way and they say which.
+     */
+    record AdaptiveRun(Map<String, String> blocks, Optional<String> quietness) implements ReportCommand.Run {
+
+        static AdaptiveRun read(Path folder) {
+            return new AdaptiveRun(AdaptiveTables.blocks(folder), AdaptiveTables.quietness(folder));
+        }
+
+        @Override
+        public boolean quiet() {
+            return quietness.isEmpty();
+        }
+
+        @Override
+        public String machine() {
+            return quietness.orElse("quiet");
+        }
+
+        void print(PrintStream out) {
+            blocks.forEach((name, table) -> out.printf("%s%n%s%n", name, table));
+        }
+    }
+
+    /** The report command on the repository at {@code root} (null outside one): an adaptive run, or else samples. */
+    static ReportCommand command(Path root) {
+        Map<String, Function<SamplesRun, String>> bodies = Map.of(
+                "run", run -> run.info().line() + "\n",
+                "compact", run -> "```\n" + run.report().compact() + "```\n",
+                "tables", run -> run.report().markdown().strip() + "\n",
+                "targets", run -> Targets.summary(run.report()),
+                "checks", run -> "```\n" + Targets.text(run.report()) + "```\n");
+        Map<String, Function<AdaptiveRun, String>> adaptiveBodies = new HashMap<>();
+        for (String name : AdaptiveTables.BLOCKS) {
+            adaptiveBodies.put(name, run -> run.blocks().get(name));
+        }
+        return new ReportCommand(TOOL, "java -jar lab/sluice-bench/target/sluice-bench.jar report", root, List.of(
+                ReportCommand.Kind.of(AdaptiveTables::isRun, AdaptiveRun::read, adaptiveBodies, AdaptiveRun::print)
+                        .rewrittenWhenNoisy(),
+                ReportCommand.Kind.of(from -> true, SamplesRun::read, bodies, SamplesRun::print)
+                        .withCharts((run, folder, out) -> BarChart.draw(run.report(), folder, "", ""))
+                        .readFrom(Docs::samplesFile)));
     }
 
     /** The samples file that {@code --from PATH} names: PATH itself, or PATH/samples.csv for a folder. */
@@ -62,42 +107,5 @@ final class Docs {
             throw new IOException("no samples at " + file);
         }
         return Sample.read(file);
-    }
-
-    private Path from(GeneratedBlocks.Block block) {
-        return block.reportFrom(root);
-    }
-
-    private RunInfo runInfo(GeneratedBlocks.Block block) {
-        return runs.computeIfAbsent(samplesFile(from(block)).toAbsolutePath(), path -> {
-            try {
-                return RunInfo.of(samples(path));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    private Report report(GeneratedBlocks.Block block) {
-        Path file = samplesFile(from(block)).toAbsolutePath();
-        return reports.computeIfAbsent(file, path -> {
-            try {
-                return new Report(samples(path));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    /** Every block of every page whose body differs from what its data generates now. */
-    List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root);
-    }
-
-    /** Rewrites the blocks generated from {@code from} (every block if null); returns those that changed. */
-    List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
-        Path file = from == null ? null : samplesFile(from).toAbsolutePath().normalize();
-        return blocks.rewriteUnder(root,
-                block -> file == null || samplesFile(from(block)).toAbsolutePath().normalize().equals(file));
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.bench.providers.Providers;
+import io.sluice.lab.ChildJvm;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -10,12 +11,12 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -27,7 +28,9 @@ import java.util.stream.IntStream;
  */
 public final class Stress {
 
-    public static final String HEAP = "-Xmx64m";
+    /** The memory stress case's heap, as {@code -Xmx} takes it. */
+    static final String MAX_HEAP = "64m";
+    public static final String HEAP = "-Xmx" + MAX_HEAP;
     public static final int CONCURRENT_WRITES = 1000;
     static final String RESULT_PREFIX = "STRESS-RESULT ";
 
@@ -53,36 +56,38 @@ public final class Stress {
 
     public static List<Result> run(List<String> providers, long sizeBytes, String java, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
-        return children(providers, HEAP, 1, Payload.chunks(sizeBytes), java, dir, timeoutSeconds,
+        return children(providers, MAX_HEAP, 1, Payload.chunks(sizeBytes), java, dir, timeoutSeconds,
                 "stress: %s writes " + Cell.formatSize(sizeBytes) + " with " + HEAP + " ...%n");
     }
 
     public static List<Result> threads(List<String> providers, String java, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
-        return children(providers, "-Xmx1g", CONCURRENT_WRITES, 64, java, dir, timeoutSeconds,
+        return children(providers, "1g", CONCURRENT_WRITES, 64, java, dir, timeoutSeconds,
                 "threads: %s runs " + CONCURRENT_WRITES + " concurrent writes ...%n");
     }
 
-    private static List<Result> children(List<String> providers, String heap, int writes, long chunksEach,
+    private static List<Result> children(List<String> providers, String maxHeap, int writes, long chunksEach,
                                          String java, Path dir, long timeoutSeconds, String progress)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         List<Result> results = new ArrayList<>();
         for (String provider : providers) {
             Path log = dir.resolve("stress-" + provider + ".log");
-            List<String> command = List.of(java, heap, "-XX:+ExitOnOutOfMemoryError", "-cp",
-                    System.getProperty("java.class.path"), BenchMain.class.getName(), "stress-worker",
-                    provider, Integer.toString(writes), Long.toString(chunksEach), dir.toString());
+            ChildJvm.Spec spec = ChildJvm.main("stress child for " + provider, BenchMain.class.getName()).java(java)
+                    .maxHeap(maxHeap).exitOnOutOfMemory().outputTo(log).args(List.of("stress-worker",
+                    provider, Integer.toString(writes), Long.toString(chunksEach), dir.toString()));
             System.out.printf(progress, provider);
             long began = System.nanoTime();
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             Result result;
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-                result = new Result(provider, "timed out after " + timeoutSeconds + " s", Double.NaN, Double.NaN, 0, 0);
-            } else {
-                result = parse(provider, process.exitValue(), Files.readAllLines(log, StandardCharsets.UTF_8),
-                        (System.nanoTime() - began) / 1e9);
+            try (ChildJvm child = spec.start()) {
+                if (!child.awaitExit(Duration.ofSeconds(timeoutSeconds))) {
+                    child.kill();
+                    result = new Result(provider, "timed out after " + timeoutSeconds + " s", Double.NaN, Double.NaN,
+                            0, 0);
+                } else {
+                    result = parse(provider, child.exitStatus(), Files.readAllLines(log, StandardCharsets.UTF_8),
+                            (System.nanoTime() - began) / 1e9);
+                }
             }
             System.out.println("  " + (writes == 1 ? result.line() : result.threadsLine()));
             results.add(result);

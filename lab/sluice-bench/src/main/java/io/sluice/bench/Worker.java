@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.bench.providers.Providers;
 import io.sluice.lab.BuildInfo;
+import io.sluice.lab.ChildJvm;
 import io.sluice.lab.Load;
 
 import java.io.IOException;
@@ -29,11 +30,6 @@ public final class Worker {
     private Worker() {
     }
 
-    public static String currentJava() {
-        return ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
-
     /** Runs every fork of {@code profile} (none: here) into a new {@code samplesFile}; returns its samples. */
     public static List<Sample> forks(Profile profile, String java, List<String> jvmArgs, Path dir, Path samplesFile)
             throws IOException, InterruptedException {
@@ -42,19 +38,20 @@ public final class Worker {
             return run(profile, 0, dir, samplesFile, System.out::println);
         }
         for (int fork = 0; fork < profile.forks(); fork++) {
-            List<String> command = new ArrayList<>(List.of(java));
-            command.addAll(jvmArgs);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchMain.class.getName(),
+            ChildJvm.Spec spec = ChildJvm.main("fork " + (fork + 1), BenchMain.class.getName()).java(java)
+                    .options(jvmArgs).inheritIo().args(List.of(
                     "worker", "--profile", profile.name(), "--cells", profile.cellSpecs(),
                     "--providers", String.join(",", profile.providers()),
                     "--warmup", Integer.toString(profile.warmupRounds()),
                     "--iterations", Integer.toString(profile.measuredRounds()),
                     "--min-sample-ms", Long.toString(profile.minSampleMillis()),
                     "--fork", Integer.toString(fork), "--dir", dir.toString(), "--samples", samplesFile.toString()));
-            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
-            if (exit != 0) {
-                System.out.println("fork " + (fork + 1) + " exited with " + exit
-                        + "; keeping the samples it wrote before that");
+            try (ChildJvm child = spec.start()) {
+                int exit = child.awaitExit();
+                if (exit != 0) {
+                    System.out.println("fork " + (fork + 1) + " exited with " + exit
+                            + "; keeping the samples it wrote before that");
+                }
             }
         }
         return Sample.read(samplesFile);

@@ -12,8 +12,8 @@ class BenchMainTest {
 
     @Test
     void readsNameValuePairsAndFlags() {
-        assertEquals(Map.of("from", "lab/results/x", "allow-noisy", "true", "charts", "out"),
-                BenchMain.options(new String[] {"--from", "lab/results/x", "--allow-noisy", "--charts", "out"}));
+        assertEquals(Map.of("out", "lab/results/x", "allow-dirty", "true", "charts", "out"),
+                BenchMain.options(new String[] {"--out", "lab/results/x", "--allow-dirty", "--charts", "out"}));
     }
 
     @Test

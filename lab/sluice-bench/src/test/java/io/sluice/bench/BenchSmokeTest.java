@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.bench.providers.Providers;
+import io.sluice.lab.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,7 +71,7 @@ class BenchSmokeTest {
 
     @Test
     void stressChildrenRunWithTheSmallHeapAndVerifyTheirOutput() throws Exception {
-        List<Stress.Result> results = Stress.run(Providers.stress(), 4L * 1024 * 1024, Worker.currentJava(),
+        List<Stress.Result> results = Stress.run(Providers.stress(), 4L * 1024 * 1024, ChildJvm.java().toString(),
                 dir, 120);
         for (Stress.Result result : results) {
             assertEquals("completed", result.outcome(), result.provider() + " with " + Stress.HEAP);
@@ -80,7 +81,7 @@ class BenchSmokeTest {
 
     @Test
     void aThousandConcurrentSluiceWritesAddNoMoreThreadsThanTheIoPool() throws Exception {
-        List<Stress.Result> results = Stress.threads(List.of("sluice"), Worker.currentJava(), dir, 120);
+        List<Stress.Result> results = Stress.threads(List.of("sluice"), ChildJvm.java().toString(), dir, 120);
         Stress.Result sluice = results.get(0);
         assertEquals("completed", sluice.outcome());
         int poolSize = Math.max(4, 2 * Runtime.getRuntime().availableProcessors()); // IoExecutors' default

@@ -4,7 +4,6 @@ import io.sluice.lab.Estimate;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,22 +41,14 @@ public final class LoansReport {
     }
 
     /** The report command on the repository at {@code root}. */
-    static ReportCommand<LoansRun> command(Path root) {
-        return new ReportCommand<>(TOOL, "LoansReport", root, LoansRun::read,
+    static ReportCommand command(Path root) {
+        return ReportCommand.of(TOOL, "LoansReport", root, LoansRun::read,
                 Map.of("run", LoansRun::line, "scaling", LoansReport::scaling),
                 run -> run.line() + "\n" + scaling(run));
     }
 
     public static void main(String[] args) throws IOException {
-        int status = command(ReportCommand.repository()).run(List.of(args), System.out);
-        if (status != 0) {
-            System.exit(status);
-        }
-    }
-
-    /** The command on the repository at {@code root}; returns the exit status. */
-    static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        return command(root).run(args, out);
+        command(ReportCommand.repository()).runAndExit(args);
     }
 
     /** Core time per operation, one row a benchmark, one column a thread count, then the verdict against flat. */

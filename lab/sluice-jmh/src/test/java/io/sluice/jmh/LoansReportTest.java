@@ -98,6 +98,6 @@ class LoansReportTest {
 
     private int report(String... args) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        return LoansReport.run(List.of(args), root, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return LoansReport.command(root).run(List.of(args), new PrintStream(bytes, true, StandardCharsets.UTF_8));
     }
 }

@@ -9,24 +9,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The {@code report} command every lab tool offers on its own runs, in one place:
  * <ul>
- *   <li>{@code --from RUN [--allow-noisy]} prints the run's report, computed again from its raw
- *       results, and rewrites the blocks that quote that run; a run that broke the quiet rule
- *       rewrites nothing unless {@code --allow-noisy} is given;</li>
+ *   <li>{@code --from RUN [--charts DIR] [--allow-noisy]} prints the run's report, computed again from its raw
+ *       results (and draws its charts into DIR, for a tool whose runs have charts), and rewrites the blocks that
+ *       quote that run; a run that broke the quiet rule rewrites nothing unless {@code --allow-noisy} is given;</li>
  *   <li>{@code --check} fails while any block of the repository's pages differs from what its data
  *       generates (each tool's tests run it);</li>
  *   <li>{@code --all} rewrites every block from the run it names.</li>
  * </ul>
- * A tool gives its name, how to read one of its runs, and a body for each block name; each run is
- * read once per command. A block quoting a run that was not quiet starts with
- * {@link GeneratedBlocks#NOT_QUIET} on every path (see {@link GeneratedBlocks}).
- *
- * @param <R> the tool's run, as read from its results folder
+ * A tool gives its name and one {@link Kind} for each kind of run it writes: how to tell and read one, a body
+ * for each block name, and what {@code --from} prints; each run is read once per command. A block quoting a run
+ * that was not quiet starts with {@link GeneratedBlocks#NOT_QUIET} on every path (see {@link GeneratedBlocks}).
  */
-public final class ReportCommand<R extends ReportCommand.Run> {
+public final class ReportCommand {
 
     /** A results folder as a tool reads it: what its blocks need to know of the machine it ran on. */
     public interface Run {
@@ -43,15 +43,136 @@ public final class ReportCommand<R extends ReportCommand.Run> {
         R read(Path folder) throws IOException;
     }
 
+    /** What {@code --from} prints of a run, or draws of it into a folder. */
+    @FunctionalInterface
+    public interface Output<R> {
+        void write(R run, PrintStream out) throws IOException;
+    }
+
+    /** Draws a run's charts into a folder, naming each file it writes on {@code out}. */
+    @FunctionalInterface
+    public interface Charts<R> {
+        void draw(R run, Path folder, PrintStream out) throws IOException;
+    }
+
+    /**
+     * One kind of run a tool writes: which folders hold one, how to read it, its blocks by name (no two kinds of
+     * a tool share a block name), what {@code --from} prints and, optionally, its charts and the file a run is
+     * read from.
+     *
+     * @param <R> the run, as read from its folder
+     */
+    public static final class Kind<R extends Run> {
+
+        private final Predicate<Path> holds;
+        private final Reader<R> reader;
+        private final Map<String, Function<R, String>> bodies;
+        private final Output<R> printout;
+        private final Charts<R> charts;                    // null: the kind has none
+        private final UnaryOperator<Path> source;          // the path a run is read from, for a path that names it
+        private final boolean rewrittenWhenNoisy;
+        private final Map<Path, R> runs = new HashMap<>(); // by absolute source: each is read once
+
+        private Kind(Predicate<Path> holds, Reader<R> reader, Map<String, Function<R, String>> bodies,
+                     Output<R> printout, Charts<R> charts, UnaryOperator<Path> source, boolean rewrittenWhenNoisy) {
+            this.holds = holds;
+            this.reader = reader;
+            this.bodies = Map.copyOf(bodies);
+            this.printout = printout;
+            this.charts = charts;
+            this.source = source;
+            this.rewrittenWhenNoisy = rewrittenWhenNoisy;
+        }
+
+        /** A kind of run held by every folder {@code holds} accepts. */
+        public static <R extends Run> Kind<R> of(Predicate<Path> holds, Reader<R> reader,
+                                                 Map<String, Function<R, String>> bodies, Output<R> printout) {
+            return new Kind<>(holds, reader, bodies, printout, null, UnaryOperator.identity(), false);
+        }
+
+        /** This kind, whose runs also draw {@code charts} under {@code --charts DIR}. */
+        public Kind<R> withCharts(Charts<R> drawn) {
+            return new Kind<>(holds, reader, bodies, printout, drawn, source, rewrittenWhenNoisy);
+        }
+
+        /**
+         * This kind, whose run is read from {@code file} of the path that names it (such as a folder's samples file),
+         * so that a folder and its file name the same run.
+         */
+        public Kind<R> readFrom(UnaryOperator<Path> file) {
+            return new Kind<>(holds, reader, bodies, printout, charts, file, rewrittenWhenNoisy);
+        }
+
+        /**
+         * This kind, whose {@code --from} rewrites its blocks even from a run that broke the quiet rule, without
+         * {@code --allow-noisy}: for runs whose quietness is a judgement of their own, which their blocks state.
+         */
+        public Kind<R> rewrittenWhenNoisy() {
+            return new Kind<>(holds, reader, bodies, printout, charts, source, true);
+        }
+
+        /** What {@code path} names: the absolute path the run is read from. */
+        private Path key(Path path) {
+            return source.apply(path).toAbsolutePath().normalize();
+        }
+
+        private R run(Path folder) {
+            return runs.computeIfAbsent(key(folder), path -> {
+                try {
+                    return reader.read(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+
+        /**
+         * Prints the run at {@code folder}, draws its charts into {@code chartsFolder} unless null; returns whether
+         * its blocks may be rewritten without {@code --allow-noisy}.
+         */
+        private boolean report(Path folder, Path chartsFolder, PrintStream out) throws IOException {
+            R run = run(folder);
+            printout.write(run, out);
+            if (chartsFolder != null && charts != null) {
+                charts.draw(run, chartsFolder, out);
+            }
+            return run.quiet() || rewrittenWhenNoisy;
+        }
+    }
+
     private final String tool;                         // the name blocks carry: sluice-s3-load...
     private final String usage;                        // how the tool's users run this command
     private final Path root;                           // the repository
-    private final Reader<R> reader;
-    private final Function<R, String> printout;        // what --from prints
-    private final Map<Path, R> runs = new HashMap<>(); // by absolute folder: each is read once
+    private final List<Kind<?>> kinds;
+    private final Map<String, Kind<?>> kindByBlock = new HashMap<>();
     private final GeneratedBlocks blocks;
 
     /**
+     * @param tool  the tool's name in block markers
+     * @param usage the command's name as users type it, for messages ({@code S3Report})
+     * @param root  the repository, or null outside one: then {@code --from} prints and rewrites nothing, and the
+     *              other forms fail
+     * @param kinds the kinds of run the tool writes; {@code --from} reads a folder as the first that holds it
+     */
+    public ReportCommand(String tool, String usage, Path root, List<Kind<?>> kinds) {
+        this.tool = tool;
+        this.usage = usage;
+        this.root = root;
+        this.kinds = List.copyOf(kinds);
+        Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
+        for (Kind<?> kind : kinds) {
+            addRenderers(kind, renderers);
+            kind.bodies.keySet().forEach(name -> kindByBlock.put(name, kind));
+        }
+        this.blocks = new GeneratedBlocks(tool, renderers, block -> {
+            Run run = kindByBlock.get(block.name()).run(block.reportFrom(root));
+            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
+        });
+    }
+
+    /**
+     * A tool with one kind of run, whose {@code --from} prints {@code printout}.
+     *
      * @param tool     the tool's name in block markers
      * @param usage    the command's name as users type it, for messages ({@code S3Report})
      * @param root     the repository
@@ -59,19 +180,15 @@ public final class ReportCommand<R extends ReportCommand.Run> {
      * @param bodies   a block's body from its run, by block name
      * @param printout what {@code --from} prints of a run
      */
-    public ReportCommand(String tool, String usage, Path root, Reader<R> reader, Map<String, Function<R, String>> bodies,
-                         Function<R, String> printout) {
-        this.tool = tool;
-        this.usage = usage;
-        this.root = root;
-        this.reader = reader;
-        this.printout = printout;
-        Map<String, GeneratedBlocks.Renderer> renderers = new HashMap<>();
-        bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(run(block.reportFrom(root)))));
-        this.blocks = new GeneratedBlocks(tool, renderers, block -> {
-            R run = run(block.reportFrom(root));
-            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
-        });
+    public static <R extends Run> ReportCommand of(String tool, String usage, Path root, Reader<R> reader,
+                                                   Map<String, Function<R, String>> bodies,
+                                                   Function<R, String> printout) {
+        return new ReportCommand(tool, usage, root,
+                List.of(Kind.of(folder -> true, reader, bodies, (run, out) -> out.print(printout.apply(run)))));
+    }
+
+    private <R extends Run> void addRenderers(Kind<R> kind, Map<String, GeneratedBlocks.Renderer> renderers) {
+        kind.bodies.forEach((name, body) -> renderers.put(name, block -> body.apply(kind.run(block.reportFrom(root)))));
     }
 
     /** The repository that holds the working directory, for a tool's {@code main}. */
@@ -82,7 +199,27 @@ public final class ReportCommand<R extends ReportCommand.Run> {
 
     /** The blocks of the repository's pages that differ from what their runs generate. */
     public List<GeneratedBlocks.Block> differing() throws IOException {
-        return blocks.differingUnder(root);
+        return blocks.differingUnder(repositoryRoot());
+    }
+
+    /** Rewrites the blocks that quote the run at {@code from}, or every block if null; returns those that changed. */
+    public List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
+        Path wanted = from == null ? null : kindHolding(from).key(from);
+        return blocks.rewriteUnder(repositoryRoot(), block -> wanted == null
+                || kindByBlock.get(block.name()).key(block.reportFrom(root)).equals(wanted));
+    }
+
+    private Path repositoryRoot() {
+        if (root == null) {
+            throw new IllegalStateException("run it inside the repository: no folder with .mvn/ above "
+                    + Path.of("").toAbsolutePath());
+        }
+        return root;
+    }
+
+    private Kind<?> kindHolding(Path from) {
+        return kinds.stream().filter(each -> each.holds.test(from)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException(from + " holds no run of " + tool));
     }
 
     /**
@@ -101,39 +238,56 @@ public final class ReportCommand<R extends ReportCommand.Run> {
             return differing.isEmpty() ? 0 : 1;
         }
         if (args.equals(List.of("--all"))) {
-            List<GeneratedBlocks.Block> changed = blocks.rewriteUnder(root, block -> true);
+            List<GeneratedBlocks.Block> changed = rewrite(null);
             changed.forEach(block -> out.println("rewrote " + block.where()));
             out.println(changed.size() + " docs block(s) rewritten, each from the run it names");
             return 0;
         }
-        boolean allowNoisy = args.contains("--allow-noisy");
-        List<String> rest = args.stream().filter(arg -> !arg.equals("--allow-noisy")).toList();
-        if (rest.size() != 2 || !rest.get(0).equals("--from")) {
-            throw new IllegalArgumentException("usage: " + usage + " --from RUN [--allow-noisy] | --check | --all (was: "
-                    + String.join(" ", args) + ")");
+        Map<String, String> flags = fromFlags(args);
+        Path from = Path.of(flags.get("--from"));
+        Path charts = flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null;
+        boolean rewritable = kindHolding(from).report(from, charts, out);
+        if (root == null) {
+            out.println("not inside a repository: no docs block rewritten");
+            return 0;
         }
-        Path from = Path.of(rest.get(1));
-        R run = run(from);
-        out.print(printout.apply(run));
-        if (!run.quiet() && !allowNoisy) {
+        if (!rewritable && !flags.containsKey("--allow-noisy")) {
             out.println("not rewriting the docs' blocks: the run was not quiet; pass --allow-noisy to write them anyway");
             return 1;
         }
-        Path wanted = from.toAbsolutePath().normalize();
-        List<GeneratedBlocks.Block> changed = blocks.rewriteUnder(root,
-                block -> block.reportFrom(root).toAbsolutePath().normalize().equals(wanted));
+        List<GeneratedBlocks.Block> changed = rewrite(from);
         changed.forEach(block -> out.println("rewrote " + block.where()));
         out.println(changed.size() + " docs block(s) rewritten from " + from);
         return 0;
     }
 
-    private R run(Path folder) {
-        return runs.computeIfAbsent(folder.toAbsolutePath().normalize(), path -> {
-            try {
-                return reader.read(path);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+    /** Runs the command for a tool's {@code main}, printing to stdout; exits with its status unless that is 0. */
+    public void runAndExit(String[] args) throws IOException {
+        int status = run(List.of(args), System.out);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /** {@code --from RUN}, {@code --allow-noisy} and, for a tool with charts, {@code --charts DIR}, in any order. */
+    private Map<String, String> fromFlags(List<String> args) {
+        boolean charted = kinds.stream().anyMatch(kind -> kind.charts != null);
+        List<String> valued = charted ? List.of("--from", "--charts") : List.of("--from");
+        Map<String, String> flags = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String flag = args.get(i);
+            boolean takesValue = valued.contains(flag);
+            if (!takesValue && !flag.equals("--allow-noisy") || takesValue && i + 1 == args.size()
+                    || flags.containsKey(flag)) {
+                flags.clear();
+                break;
             }
-        });
+            flags.put(flag, takesValue ? args.get(++i) : "");
+        }
+        if (!flags.containsKey("--from")) {
+            throw new IllegalArgumentException("usage: " + usage + " --from RUN" + (charted ? " [--charts DIR]" : "")
+                    + " [--allow-noisy] | --check | --all (was: " + String.join(" ", args) + ")");
+        }
+        return flags;
     }
 }

@@ -1,6 +1,6 @@
 package io.sluice.server;
 
-import io.sluice.lab.ServerJvm;
+import io.sluice.lab.ChildJvm;
 import io.sluice.s3.S3ProxyServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -197,8 +197,7 @@ class ObjectStorageTest {
         List<String> credentials = List.of("-D" + ACCESS_KEY + "=" + S3ProxyServer.IDENTITY,
                 "-D" + SECRET_KEY + "=" + S3ProxyServer.CREDENTIAL);
         List<String> args = List.of("--port", "0", "--storage", "s3://" + bucket, "--s3-endpoint", s3.endpoint().toString());
-        try (ServerJvm one = ServerJvm.start("server one", List.of(), "256m", credentials, "io.sluice.server.Main", args);
-             ServerJvm two = ServerJvm.start("server two", List.of(), "256m", credentials, "io.sluice.server.Main", args)) {
+        try (ChildJvm one = server("server one", credentials, args); ChildJvm two = server("server two", credentials, args)) {
             byte[] fromOne = random(1024 * 1024, 4);
             byte[] fromTwo = "a small file".getBytes(StandardCharsets.UTF_8);
 
@@ -219,6 +218,13 @@ class ObjectStorageTest {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> ServerConfig.loopback(Lane.A, directory).withBucket(new S3Bucket("b", null, "us-east-1")));
         assertTrue(refused.getMessage().startsWith("a bucket is served by lane C only"), refused.getMessage());
+    }
+
+    private static ChildJvm server(String name, List<String> jvmOptions, List<String> args) throws IOException {
+        ChildJvm server = ChildJvm.main(name, "io.sluice.server.Main").maxHeap("256m").exitOnOutOfMemory()
+                .options(jvmOptions).args(args).start();
+        server.awaitReady();
+        return server;
     }
 
     private static URI uri(FileServer server, String target) {

@@ -112,12 +112,40 @@ public class ChannelSink implements WriteSink {
     protected void openTarget() throws IOException {
     }
 
+    /** Direct staging buffers: a channel writes from them with no copy into the JDK's temporary buffers. */
+    @Override
+    public StagingBuffers staging() {
+        return StagingBuffers.DIRECT;
+    }
+
+    /**
+     * Writes two or more heap items in a row through a staging buffer ({@link #writeStaged}), and
+     * everything else (direct buffers, such as a staged run or lent chunks, and lone heap items)
+     * with gathering writes, in order.
+     */
     @Override
     public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
-        if (StagingBuffers.worthStagingForChannel(items, offset, count)) {
-            return writeStaged(items, offset, count);
+        int end = offset + count;
+        int first = offset;
+        while (first < end) {
+            int run = StagingBuffers.heapRun(items, first, end);
+            if (run >= 2) {
+                if (!writeStaged(items, first, run)) {
+                    return false;
+                }
+                first += run;
+                continue;
+            }
+            int next = first + Math.max(run, 1);
+            while (next < end && StagingBuffers.heapRun(items, next, Math.min(next + 2, end)) < 2) {
+                next++;                                // direct, or a lone heap item: gathered as it is
+            }
+            if (!writeGathering(items, first, next - first)) {
+                return false;
+            }
+            first = next;
         }
-        return writeGathering(items, offset, count);
+        return true;
     }
 
     /** Heap items: copied into a pooled direct buffer, one write per {@link StagingBuffers#STAGING_BYTES}. */

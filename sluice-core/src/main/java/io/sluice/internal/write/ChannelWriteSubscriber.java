@@ -29,8 +29,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private final SerialDrain drain;
     private final WriteEnd end;                          // drain-confined, then the finisher's (W9)
     private final String target;
+    private final String operation;                      // "write to " + target, for refusals: built once, not per item
 
-    private final WriteQueue queue = new WriteQueue();   // onNext -> drain (W8)
+    private final WriteQueue queue;                      // onNext -> drain (W8)
     private final AtomicReference<Throwable> failure = new AtomicReference<>();            // any thread -> drain; first wins
     private volatile Throwable upstreamError;            // onError -> drain: ends the write once what came before is written (W11)
     private final Upstream upstream = new Upstream();    // attached by onSubscribe, called from the drain (W1)
@@ -49,8 +50,10 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     public ChannelWriteSubscriber(WriteSink sink, WriteOptions options, Executor executor, Executor finisher,
                                   String target) {
         this.sink = sink;
+        this.queue = new WriteQueue(sink.staging());
         this.ledger = new WriteLedger(options.demand(), options.maxQueuedBytes(), options.maxItemBytes());
         this.target = target;
+        this.operation = "write to " + target;
         this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
         this.reports = new WriteReports(ledger, options.listener(), target, options.demand());
         this.end = new WriteEnd(sink, result, reports, ledger, options.sync(), finisher, target);
@@ -92,20 +95,19 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return;                               // §2.8: late items after cancel are dropped
         }
         long size = item.remaining();
-        RuntimeException refused = ledger.refusal(size, "write to " + target);   // W5 (§1.1), declared size
+        RuntimeException refused = ledger.refusal(size, operation);   // W5 (§1.1), declared size
         if (refused != null) {
             Loans.giveBack(item);                 // W10, if lent
             fail(refused);
             return;
         }
         boolean lent = Loans.isLent(item);
-        ByteBuffer own = lent ? item : item.duplicate();   // we read position..limit; an owned buffer is untouched
         long largest = ledger.largestItemBytes();
         long grantedForSmaller = ledger.receive(size);   // W8: bytes before the count, both before the offer
         if (grantedForSmaller > 0) {
             reports.largerItem(size, largest, grantedForSmaller);
         }
-        if (queue.offer(own, lent)) {             // W8: not when we are the drain, inside its request(n)
+        if (queue.offer(item, lent)) {            // W8: not when we are the drain, inside its request(n); an owned item is duplicated or copied
             drain.signal();                       // W2
         }
     }
@@ -163,7 +165,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 terminate(t);
                 return false;
             }
-            issueDemand();
+            issueDemand(0);
             if (stopRequested()) {
                 return false;
             }
@@ -180,7 +182,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 try {
-                    boolean complete = sink.writeFully(queue.batch(), 0, count);
+                    boolean complete = sink.writeFully(queue.batch(), 0, queue.batchSize());
                     queue.releaseBatch();
                     if (!complete) {
                         stopRequested();
@@ -198,7 +200,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (stopRequested()) {
                 return false;
             }
-            long issued = issueDemand();
+            long issued = issueDemand(itemsThisPass);
             reports.pass(issued, failure);        // what the listener throws fails the write
             if (stopRequested()) {                // the controller, request() or the listener threw
                 return false;
@@ -248,17 +250,19 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
      * written: the controller is asked once more at once ({@link io.sluice.demand.DemandController}:
      * "after each batch of items received"), so it judges the queue as it stood then. Once, not in
      * a loop: the next question comes after the next write.
+     *
+     * @param itemsThisPass the items the pass has handled so far, which bound a staged run (W7)
      */
-    private long issueDemand() {
+    private long issueDemand(long itemsThisPass) {
         long before = ledger.receivedItems();
-        long issued = requestOnce();
+        long issued = requestOnce(itemsThisPass);
         if (issued > 0 && ledger.receivedItems() != before && failure.get() == null && !aborted) {
-            issued += requestOnce();
+            issued += requestOnce(itemsThisPass);
         }
         return issued;
     }
 
-    private long requestOnce() {
+    private long requestOnce(long itemsThisPass) {
         if (upstream.isCompleted()) {
             return 0;
         }
@@ -273,7 +277,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return 0;
         }
         ledger.requested(n);                      // before request(n): a synchronous onNext checks it
-        Throwable thrown = upstream.request(n, queue);   // W1
+        Throwable thrown = upstream.request(n, queue, itemsThisPass);   // W1
         if (thrown != null) {
             failure.compareAndSet(null, thrown);
         }

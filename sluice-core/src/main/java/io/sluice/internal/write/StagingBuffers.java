@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code write(byte[])} per staged buffer instead of one per item.</li>
  * </ul>
  *
- * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus one per write in
- * progress. Any thread may take and give.
+ * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus two per write in
+ * progress (its staged run of small items, {@code WriteQueue}, and the one its sink copies a
+ * batch's other heap items into). Any thread may take and give.
  */
 final class StagingBuffers {
 
@@ -80,16 +81,12 @@ final class StagingBuffers {
         return next;
     }
 
-    /** For a channel: whether every item is a heap buffer with more than one item, so staging pays off. */
-    static boolean worthStagingForChannel(ByteBuffer[] items, int offset, int count) {
-        if (count < 2) {
-            return false;
+    /** The heap buffers in a row in {@code items[from..end)}, from {@code from} on: a run worth staging for a channel when two or more. */
+    static int heapRun(ByteBuffer[] items, int from, int end) {
+        int next = from;
+        while (next < end && !items[next].isDirect()) {
+            next++;
         }
-        for (int i = offset; i < offset + count; i++) {
-            if (items[i].isDirect()) {
-                return false;
-            }
-        }
-        return true;
+        return next - from;
     }
 }

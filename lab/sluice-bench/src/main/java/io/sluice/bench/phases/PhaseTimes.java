@@ -9,6 +9,7 @@ import io.sluice.bench.providers.Providers;
 import io.sluice.lab.BuildInfo;
 import io.sluice.lab.Load;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +100,13 @@ public final class PhaseTimes {
      */
     public static void main(Map<String, String> options) throws Exception {
         BuildInfo.requireCommitted(options.containsKey("allow-dirty"));
+        List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        if (!heapFixed(jvm)) {
+            throw new IllegalStateException("phases times each operation in this JVM, so its heap must be fixed as the"
+                    + " bench's forks' is: run it as java -Xms2g -Xmx2g -jar sluice-bench.jar phases ... (this JVM has "
+                    + jvm + "); with a heap G1 sizes as it goes, a provider that allocates a buffer per operation"
+                    + " waits for the heap's growth inside its timed operations");
+        }
         List<Cell> cells = Cell.parseAll(options.getOrDefault("cells", CELLS));
         List<String> providers = options.containsKey("providers")
                 ? List.of(options.get("providers").split(",")) : Providers.smallFiles();
@@ -189,6 +197,23 @@ public final class PhaseTimes {
         timings.allocatedBytes += total.allocatedBytes();
         timings.cpuNanos += total.cpuNanos();
         timings.plainOperations += operations;
+    }
+
+    /**
+     * Whether {@code jvmArguments} fix the heap's size: the last {@code -Xms} and {@code -Xmx} given,
+     * both present and equal, as the bench's forks have them ({@code Worker.DEFAULT_JVM_ARGS}).
+     */
+    static boolean heapFixed(List<String> jvmArguments) {
+        String initial = null;
+        String maximum = null;
+        for (String argument : jvmArguments) {
+            if (argument.startsWith("-Xms")) {
+                initial = argument.substring(4);
+            } else if (argument.startsWith("-Xmx")) {
+                maximum = argument.substring(4);
+            }
+        }
+        return initial != null && initial.equalsIgnoreCase(maximum);
     }
 
     /** One operation on the timed paths, its phases added to {@code timings}. */

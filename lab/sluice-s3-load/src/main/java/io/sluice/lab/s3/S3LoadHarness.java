@@ -4,7 +4,7 @@ import io.sluice.lab.BuildInfo;
 import io.sluice.lab.ByteSizes;
 import io.sluice.lab.Load;
 import io.sluice.lab.SampleOrder;
-import io.sluice.lab.ServerJvm;
+import io.sluice.lab.ChildJvm;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.ArrayList;
@@ -60,14 +59,14 @@ public final class S3LoadHarness {
     private final PrintWriter samples;
     private final S3Endpoint endpoint;
     private final S3AsyncClient admin;                           // prepares download sources, deletes objects
-    private final ServerJvm server;
+    private final ChildJvm server;
     private final Map<Long, Source> sources = new TreeMap<>();   // by size, each written once
 
     /** A source file and the MD5 of its bytes (the ETag of an object stored in one piece). */
     private record Source(Path file, String md5) {
     }
 
-    private S3LoadHarness(Map<String, String> options, Path work, PrintWriter samples, ServerJvm server) {
+    private S3LoadHarness(Map<String, String> options, Path work, PrintWriter samples, ChildJvm server) {
         this.options = options;
         this.work = work;
         this.samples = samples;
@@ -88,9 +87,10 @@ public final class S3LoadHarness {
         Files.writeString(results.resolve(S3Run.ABOUT), S3Run.about(Instant.now(), String.join(" ", args)));
         Path work = Files.createDirectories(Path.of(options.getOrDefault("work", results.resolve("work").toString())));
         Path store = Files.createDirectories(work.resolve("store"));
-        try (ServerJvm server = ServerJvm.start("S3Proxy", List.of(), options.get("server-heap"), List.of(),
-                S3ProxyMain.class.getName(), List.of(store.toString()));
+        try (ChildJvm server = ChildJvm.main("S3Proxy", S3ProxyMain.class.getName()).maxHeap(options.get("server-heap"))
+                .exitOnOutOfMemory().args(List.of(store.toString())).start();
              PrintWriter samples = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.SAMPLES)))) {
+            server.awaitReady();
             samples.println(S3Sample.HEADER);
             S3LoadHarness harness = new S3LoadHarness(options, work, samples, server);
             try {
@@ -194,13 +194,13 @@ public final class S3LoadHarness {
         double serverCpu = Double.NaN;
         try (ClientJvm client = ClientJvm.start(List.of(options.get("client-jvm").split(" ")), args)) {
             client.awaitWarm();
-            long serverBefore = serverCpuNanos();
+            long serverBefore = server.cpuNanos();
             Load.Meter meter = new Load.Meter();
             client.go();
             try {
                 result = client.awaitResult();
             } finally {
-                long serverNanos = serverCpuNanos() - serverBefore;
+                long serverNanos = server.cpuNanos() - serverBefore;
                 // The client is not reaped until close(): its CPU time counts as the measurement's through its result.
                 load = meter.stop(serverNanos + (result == null ? 0 : (long) (result.cpuSeconds() * 1e9)));
                 serverCpu = serverNanos / 1e9;
@@ -228,11 +228,6 @@ public final class S3LoadHarness {
         samples.flush();
         System.out.printf(Locale.ROOT, "%-28s %8s x%-3d sample %d: %s%n", transfer.label, ByteSizes.format(size), clients,
                 step.sample(), row.ok() ? String.format(Locale.ROOT, "%9.1f MiB/s", mib) : "FAILED " + outcome);
-    }
-
-    /** The server JVM's CPU time so far. */
-    private long serverCpuNanos() {
-        return server.process().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     /** Deletes what a sample stored (its objects) or wrote (its clients' files); gone ones are fine. */

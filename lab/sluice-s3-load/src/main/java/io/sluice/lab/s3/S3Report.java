@@ -4,9 +4,7 @@ import io.sluice.lab.GeneratedBlocks;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,8 +32,8 @@ public final class S3Report {
     }
 
     /** The report command on the repository at {@code root}. */
-    static ReportCommand<S3Run> command(Path root) {
-        return new ReportCommand<>(TOOL, "S3Report", root, S3Run::read, Map.of("run", S3Run::line,
+    static ReportCommand command(Path root) {
+        return ReportCommand.of(TOOL, "S3Report", root, S3Run::read, Map.of("run", S3Run::line,
                 "uploads", S3Tables::uploads, "downloads", S3Tables::downloads, "stream", S3Tables::stream,
                 "gates", run -> "```\n" + S3Gates.render(run) + "```\n"),
                 run -> run.line() + "\nUploads (file to object)\n\n" + S3Tables.uploads(run)
@@ -45,14 +43,6 @@ public final class S3Report {
     }
 
     public static void main(String[] args) throws IOException {
-        int status = run(List.of(args), ReportCommand.repository(), System.out);
-        if (status != 0) {
-            System.exit(status);
-        }
-    }
-
-    /** The command on the repository at {@code root}; returns the exit status. */
-    static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        return command(root).run(args, out);
+        command(ReportCommand.repository()).runAndExit(args);
     }
 }

@@ -204,7 +204,7 @@ class S3ReportTest {
 
     private Output report(String... args) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int status = S3Report.run(List.of(args), root, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        int status = S3Report.command(root).run(List.of(args), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return new Output(status, bytes.toString(StandardCharsets.UTF_8));
     }
 }

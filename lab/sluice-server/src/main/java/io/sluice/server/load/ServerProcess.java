@@ -1,7 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.server.Lane;
-import io.sluice.lab.ServerJvm;
+import io.sluice.lab.ChildJvm;
 
 import java.io.IOException;
 import java.net.URI;
@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fresh server JVM per run ({@link ServerJvm}, optionally pinned with {@code taskset}), with what the harness
+ * A fresh server JVM per run ({@link ChildJvm}, optionally pinned with {@code taskset}), with what the harness
  * measures from outside: {@code /proc}, its GC log, {@code /metrics}, and {@code jcmd} (the one next to its java).
  */
-record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoCloseable {
+record ServerProcess(ChildJvm jvm, GcLog gcLog, Path jcmd) implements AutoCloseable {
 
     private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .build();
@@ -28,11 +28,14 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
                 ? List.of("/usr/bin/taskset", "-c", cpu) : List.of();
         Path gcFile = Files.createTempFile("sluice-server-gc-", ".log");
         try {
-            ServerJvm jvm = ServerJvm.start("server for lane " + lane.flag(), taskset, maxHeap,
-                    List.of("-Xlog:gc:file=" + gcFile + "::filecount=0"), "io.sluice.server.Main",
-                    List.of("--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
-                            "--threads", Integer.toString(platformThreads)));
-            return new ServerProcess(jvm, new GcLog(gcFile), ServerJvm.java().resolveSibling("jcmd"));
+            ChildJvm jvm = ChildJvm.main("server for lane " + lane.flag(), "io.sluice.server.Main")
+                    .launcher(taskset).maxHeap(maxHeap).exitOnOutOfMemory()
+                    .options(List.of("-Xlog:gc:file=" + gcFile + "::filecount=0"))
+                    .args(List.of("--lane", lane.flag(), "--port", "0", "--dir", directory.toString(),
+                            "--threads", Integer.toString(platformThreads)))
+                    .start();
+            jvm.awaitReady();
+            return new ServerProcess(jvm, new GcLog(gcFile), ChildJvm.java().resolveSibling("jcmd"));
         } catch (IOException e) {
             Files.deleteIfExists(gcFile);
             throw e;
@@ -92,7 +95,7 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
             return "no " + jcmd + " (a JRE without jcmd)";
         }
         try {
-            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(jvm.process().pid()), command)
+            Process attach = new ProcessBuilder(jcmd.toString(), Long.toString(jvm.pid()), command)
                     .redirectErrorStream(true).redirectOutput(output).start();
             if (!attach.waitFor(30, TimeUnit.SECONDS)) {
                 attach.destroyForcibly();
@@ -119,11 +122,11 @@ record ServerProcess(ServerJvm jvm, GcLog gcLog, Path jcmd) implements AutoClose
     }
 
     Map<String, Long> procStatus() {
-        return ProcessReadings.status(jvm.process().pid());
+        return ProcessReadings.status(jvm.pid());
     }
 
     double cpuSeconds() {
-        return ProcessReadings.cpuSeconds(jvm.process().pid());
+        return ProcessReadings.cpuSeconds(jvm.pid());
     }
 
     /** The server's {@code /metrics}; empty if unreachable. */

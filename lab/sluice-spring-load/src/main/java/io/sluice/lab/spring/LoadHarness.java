@@ -30,8 +30,11 @@ import java.util.stream.Stream;
 /**
  * Uploads and downloads against {@code FilesApplication}, Spring's variant against sluice's, from
  * this JVM over loopback to the application's (a child JVM it starts, or {@code --url} of a running
- * one started with {@code --sluice.stats=true}). A sample is every client moving the file once, all
- * started together. Every cell (size, clients) runs {@code --warmup} unrecorded samples and then
+ * one started with {@code --sluice.stats=true}). A sample is every client moving the file, all
+ * started together, the same number of times in a row each: once, or as many times as it takes the
+ * clients together to move {@code --sample-bytes}, so that a sample of a small file lasts long
+ * enough to be timed and to be judged quiet, and its figure is a rate over many requests rather
+ * than one request's time. Every cell (size, clients) runs {@code --warmup} unrecorded samples and then
  * {@code --samples} recorded ones of every {@link Transfer}, interleaved ({@link SampleOrder}): the
  * warm-up samples of every transfer first, then sample 0 of every transfer, then sample 1 of every
  * transfer..., so that a drift of the machine over the cell hits every transfer alike. Before the
@@ -44,8 +47,8 @@ import java.util.stream.Stream;
  * deletes each upload sample's stored files once the sample is measured (every upload writes a new
  * file, and the disk holds one sample's uploads) and empties its storage ({@code --work}/storage)
  * after each cell; a running one's storage is left to its owner. Options (defaults):
- * {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1 --transfers} (every one, or labels such as
- * {@code spring-download,sluice-download})
+ * {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1 --sample-bytes 256MiB --transfers} (every
+ * one, or labels such as {@code spring-download,sluice-download})
  * --jar sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar
  * --server-jvm -Xmx1g --work RESULTS/work}.
  *
@@ -67,7 +70,7 @@ public final class LoadHarness {
     public static void main(String[] arguments) throws Exception {
         String[] args = BuildInfo.requireCommitted(arguments);
         Map<String, String> options = new TreeMap<>(Map.of(
-                "sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5", "warmup", "1",
+                "sizes", "1MiB,100MiB,1GiB", "clients", "1,10", "samples", "5", "warmup", "1", "sample-bytes", "256MiB",
                 "jar", "sluice-examples-spring/target/sluice-examples-spring-0.1.0-SNAPSHOT-exec.jar",
                 "server-jvm", "-Xmx1g"));
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -98,7 +101,8 @@ public final class LoadHarness {
                         Arrays.asList(options.get("server-jvm").split(" ")));
              PrintWriter uploads = csv(results.resolve("uploads.csv"));
              PrintWriter downloads = csv(results.resolve("downloads.csv"))) {
-            Cell cell = new Cell(server, FilesClient.of(server.base()), storage, uploads, downloads);
+            long sampleBytes = ByteSizes.parse(options.get("sample-bytes"));
+            Cell cell = new Cell(server, FilesClient.of(server.base()), storage, uploads, downloads, sampleBytes);
             for (long size : SampleOrder.warmUpSizes(sizes)) {
                 for (int clients : clientCounts) {
                     System.out.printf(Locale.ROOT, "warm-up pass: %d B x%d%n", size, clients);
@@ -144,9 +148,12 @@ public final class LoadHarness {
         private final Path storage;          // null if the application is not the harness's
         private final PrintWriter uploads;
         private final PrintWriter downloads;
+        private final long sampleBytes;      // what a sample's clients move together at least
 
-        Cell(ServerUnderLoad server, FilesClient client, Path storage, PrintWriter uploads, PrintWriter downloads) {
+        Cell(ServerUnderLoad server, FilesClient client, Path storage, PrintWriter uploads, PrintWriter downloads,
+             long sampleBytes) {
             this.server = server;
+            this.sampleBytes = sampleBytes;
             this.client = client;
             this.storage = storage;
             this.uploads = uploads;
@@ -158,11 +165,14 @@ public final class LoadHarness {
             if (steps.stream().anyMatch(step -> !step.transfer().upload())) {
                 prepareDownloads(client, source, size, clients);
             }
+            int rounds = rounds(sampleBytes, size, clients);
             for (SampleOrder.Step<Transfer> step : steps) {
-                sample(step, source, size, clients);
+                sample(step, source, size, clients, rounds);
                 if (storage != null && step.transfer().upload()) {
                     for (int i = 0; i < clients; i++) {
-                        Files.deleteIfExists(storage.resolve(name(step.transfer(), size, i)));
+                        for (int round = 0; round < rounds; round++) {
+                            Files.deleteIfExists(storage.resolve(name(step.transfer(), size, i, round)));
+                        }
                     }
                 }
             }
@@ -171,13 +181,18 @@ public final class LoadHarness {
             }
         }
 
-        private void sample(SampleOrder.Step<Transfer> step, Path source, long size, int clients) throws Exception {
+        private void sample(SampleOrder.Step<Transfer> step, Path source, long size, int clients, int rounds)
+                throws Exception {
             Transfer transfer = step.transfer();
             server.resetPeak();
             ServerUnderLoad.Stats before = server.stats();
             Load.Meter meter = new Load.Meter();
             long began = System.nanoTime();
-            together(clients, clientIndex -> transfer.once(client, name(transfer, size, clientIndex), source, size));
+            together(clients, clientIndex -> {
+                for (int round = 0; round < rounds; round++) {
+                    transfer.once(client, name(transfer, size, clientIndex, round), source, size);
+                }
+            });
             double seconds = (System.nanoTime() - began) / 1e9;
             ServerUnderLoad.Stats after = server.stats();
             long cpuNanos = after.cpuSince(before);
@@ -185,14 +200,14 @@ public final class LoadHarness {
             if (!step.recorded()) {
                 return;
             }
-            double mib = size * (double) clients / (1024 * 1024) / seconds;
+            double mib = size * (double) clients * rounds / (1024 * 1024) / seconds;
             mibPerSecond.computeIfAbsent(size + " B x" + clients, cell -> new LinkedHashMap<>())
                     .computeIfAbsent(transfer.label(), label -> new ArrayList<>()).add(mib);
             PrintWriter out = transfer.upload() ? uploads : downloads;
-            out.printf(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f%n", BuildInfo.commit(),
+            out.printf(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.6f,%.3f,%.3f,%d,%d,%.2f,%.2f,%.3f,%d%n", BuildInfo.commit(),
                     Runtime.version(), transfer.label(), size, clients, step.sample(), seconds, mib,
                     cpuNanos / 1e9, after.heapAfterGcBytes(), after.peakRssBytes(),
-                    load.load1Before(), load.load1After(), load.othersBusy());
+                    load.load1Before(), load.load1After(), load.othersBusy(), rounds);
             out.flush();
             System.out.printf(Locale.ROOT, "%-16s %12d B x%-3d sample %d: %9.1f MiB/s%n",
                     transfer.label(), size, clients, step.sample(), mib);
@@ -201,12 +216,29 @@ public final class LoadHarness {
 
     /** Stores the file each download client reads, through sluice's raw upload (not measured). */
     private static void prepareDownloads(FilesClient client, Path source, long size, int clients) throws Exception {
-        together(clients, clientIndex -> Transfer.SLUICE_RAW.once(client, name(Transfer.SLUICE_DOWNLOAD, size, clientIndex), source, size));
+        together(clients, clientIndex -> Transfer.SLUICE_RAW.once(client, name(Transfer.SLUICE_DOWNLOAD, size, clientIndex, 0),
+                source, size));
     }
 
-    /** Each client stores its own file, so no two clients write one target. */
-    private static String name(Transfer transfer, long size, int client) {
-        return (transfer.upload() ? transfer.label() : "download") + "-" + size + "-" + client;
+    /**
+     * How many times in a row each of {@code clients} moves a file of {@code size} in one sample, so
+     * that together they move at least {@code sampleBytes}: once for a file that large, and once for an
+     * empty file, which no number of rounds makes move bytes.
+     */
+    static int rounds(long sampleBytes, long size, int clients) {
+        if (size == 0) {
+            return 1;
+        }
+        long perSample = size * clients;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (sampleBytes + perSample - 1) / perSample));
+    }
+
+    /**
+     * Each client stores each round's upload as its own file, so no two transfers write one target;
+     * a download client reads its one file every round.
+     */
+    private static String name(Transfer transfer, long size, int client, int round) {
+        return transfer.upload() ? transfer.label() + "-" + size + "-" + client + "-" + round : "download-" + size + "-" + client;
     }
 
     private interface ClientTask {

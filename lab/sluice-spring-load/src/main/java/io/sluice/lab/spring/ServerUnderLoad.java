@@ -1,5 +1,7 @@
 package io.sluice.lab.spring;
 
+import io.sluice.lab.ChildJvm;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -8,11 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The application the harness measures: one it started (a child JVM on loopback, which it stops
+ * The application the harness measures: one it started (a {@link ChildJvm} on loopback, which it stops
  * on {@link #close()}) or one already running at a URL, started with {@code --sluice.stats=true}.
  * Used by the harness's main thread only.
  */
@@ -27,12 +28,12 @@ final class ServerUnderLoad implements AutoCloseable {
     }
 
     private final URI base;
-    private final Process process;   // null for a server the harness did not start
+    private final ChildJvm jvm;      // null for a server the harness did not start
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private ServerUnderLoad(URI base, Process process) {
+    private ServerUnderLoad(URI base, ChildJvm jvm) {
         this.base = base;
-        this.process = process;
+        this.jvm = jvm;
     }
 
     /** The running server at {@code base}. */
@@ -46,22 +47,20 @@ final class ServerUnderLoad implements AutoCloseable {
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", jar.toString(), "--server.address=127.0.0.1", "--server.port=" + port,
-                "--sluice.storage=" + storage, "--sluice.stats=true", "--logging.level.root=WARN"));
-        Process process = new ProcessBuilder(command).inheritIO().start();
-        ServerUnderLoad server = new ServerUnderLoad(URI.create("http://127.0.0.1:" + port), process);
+        ChildJvm.Spec spec = ChildJvm.jar("the application", jar).options(jvmOptions)
+                .args(List.of("--server.address=127.0.0.1", "--server.port=" + port, "--sluice.storage=" + storage,
+                        "--sluice.stats=true", "--logging.level.root=WARN"))
+                .inheritIo();
+        ServerUnderLoad server = new ServerUnderLoad(URI.create("http://127.0.0.1:" + port), spec.start());
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try {
                 server.stats();
                 return server;
             } catch (IOException notYet) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
+                if (!server.jvm.alive() || System.nanoTime() > deadline) {
                     server.close();
-                    throw new IOException("the application did not start: " + command, notYet);
+                    throw new IOException("the application did not start: " + spec.command(), notYet);
                 }
                 Thread.sleep(200); // polling a starting JVM: there is nothing to await
             }
@@ -91,10 +90,9 @@ final class ServerUnderLoad implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (process != null) {
-            process.destroy();
-            process.waitFor();
+    public void close() throws IOException {
+        if (jvm != null) {
+            jvm.close();
         }
     }
 }

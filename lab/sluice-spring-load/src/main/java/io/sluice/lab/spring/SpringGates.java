@@ -36,10 +36,15 @@ import java.util.function.BiFunction;
  *       Spring's, so it measures the writer behind that file) and sluice's raw upload (the writer
  *       alone) over Spring's multipart. A run without {@code sluice-stream} samples has its cells
  *       not measured.</li>
- *   <li><b>1.0x Resource:</b> at every size and at 1 and at 10 clients, sluice's download with
+ *   <li><b>level with Resource:</b> at every size and at 1 and at 10 clients, sluice's download with
  *       its defaults ({@link Transfer#SLUICE_ZERO_COPY}: {@code FileResponses.write}, zero-copy on
- *       Reactor Netty) moves at least {@link #TIMES_RESOURCE} times the MiB/s of Spring's (returning
- *       a {@code Resource}). Each cell also shows, for reference, the pooled download
+ *       Reactor Netty) moves at least {@link #LEVEL_WITH_RESOURCE} times the MiB/s of Spring's
+ *       (returning a {@code Resource}): not slower by more than a tenth. Both send the file with one
+ *       {@code sendfile} per response, so their ratio is one in expectation, and a gate asking for
+ *       at least 1.0 on the whole interval could only be met by chance or by a slower Spring; what the
+ *       gate can ask of a tie is that it is a tie. sluice's reasons to choose its download are what
+ *       {@code Resource} lacks (a byte cap, a file that changes length failing the response, metrics),
+ *       not speed. Each cell also shows, for reference, the pooled download
  *       ({@link Transfer#SLUICE_DOWNLOAD}) over the same baseline.</li>
  *   <li><b>heap flat:</b> for each of sluice's transfers and client counts, the server's heap after
  *       a full GC following a sample at the largest size measured is at most
@@ -71,7 +76,7 @@ final class SpringGates {
     static final double TIMES_MULTIPART = 1.5;
     static final double TIMES_RAW = 5.0;
     static final double TIMES_TRANSFER_TO = 3.0;
-    static final double TIMES_RESOURCE = 1.0;
+    static final double LEVEL_WITH_RESOURCE = 0.9;
     static final List<Integer> GATE_CLIENTS = List.of(1, 10);
     static final double HEAP_GROWTH_AT_MOST = 1.25;
 
@@ -96,8 +101,8 @@ final class SpringGates {
                 ByteSizes.format(FROM_BYTES)));
         Verdict transferTo = transferTo(run, lines);
         lines.add("=> " + transferTo);
-        lines.add(String.format(Locale.ROOT, "1.0x Resource: %s / %s MiB/s >= %.1f at every size, at 1 and 10 clients",
-                Transfer.SLUICE_ZERO_COPY.label(), Transfer.SLUICE_ZERO_COPY.baseline(), TIMES_RESOURCE));
+        lines.add(String.format(Locale.ROOT, "level with Resource: %s / %s MiB/s >= %.1f at every size, at 1 and 10 clients",
+                Transfer.SLUICE_ZERO_COPY.label(), Transfer.SLUICE_ZERO_COPY.baseline(), LEVEL_WITH_RESOURCE));
         Verdict resource = resource(run, lines);
         lines.add("=> " + resource);
         lines.add(String.format(Locale.ROOT, "heap flat: sluice's server heap after a full GC at the largest size "
@@ -199,7 +204,7 @@ final class SpringGates {
             lines.add("  no download in this run");
             return Verdict.NOT_MEASURED;
         }
-        return everyCell(SpringRun.sizes(run.downloads()), Transfer.SLUICE_ZERO_COPY, TIMES_RESOURCE,
+        return everyCell(SpringRun.sizes(run.downloads()), Transfer.SLUICE_ZERO_COPY, LEVEL_WITH_RESOURCE,
                 (size, clients) -> downloadRatio(run, Transfer.SLUICE_ZERO_COPY, size, clients),
                 (size, clients) -> Transfer.SLUICE_DOWNLOAD.label() + " / " + Transfer.SLUICE_DOWNLOAD.baseline() + " "
                         + downloadRatio(run, Transfer.SLUICE_DOWNLOAD, size, clients).format(), lines);

@@ -4,9 +4,7 @@ import io.sluice.lab.GeneratedBlocks;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,8 +32,8 @@ public final class SpringReport {
     }
 
     /** The report command on the repository at {@code root}. */
-    static ReportCommand<SpringRun> command(Path root) {
-        return new ReportCommand<>(TOOL, "SpringReport", root, SpringRun::read, Map.of("run", SpringRun::line,
+    static ReportCommand command(Path root) {
+        return ReportCommand.of(TOOL, "SpringReport", root, SpringRun::read, Map.of("run", SpringRun::line,
                 "uploads", SpringTables::uploads, "downloads", SpringTables::downloads,
                 "gates", run -> "```\n" + SpringGates.render(run) + "```\n"),
                 run -> run.line() + "\nUploads\n\n" + SpringTables.uploads(run) + "\nDownloads\n\n"
@@ -43,14 +41,6 @@ public final class SpringReport {
     }
 
     public static void main(String[] args) throws IOException {
-        int status = run(List.of(args), ReportCommand.repository(), System.out);
-        if (status != 0) {
-            System.exit(status);
-        }
-    }
-
-    /** The command on the repository at {@code root}; returns the exit status. */
-    static int run(List<String> args, Path root, PrintStream out) throws IOException {
-        return command(root).run(args, out);
+        command(ReportCommand.repository()).runAndExit(args);
     }
 }

@@ -4,7 +4,7 @@ import io.sluice.server.load.ProcessReadings;
 import io.sluice.server.load.SendQueueProbe;
 import io.sluice.server.ws.FanOutLane;
 import io.sluice.server.ws.FanOutMain;
-import io.sluice.lab.ServerJvm;
+import io.sluice.lab.ChildJvm;
 
 import java.io.IOException;
 import java.net.URI;
@@ -14,19 +14,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The fan-out server in a JVM of its own ({@link FanOutMain}, started by {@link ServerJvm}), with
+ * The fan-out server in a JVM of its own ({@link FanOutMain}, started by {@link ChildJvm}), with
  * what the harness reads from outside: RSS, CPU seconds and kernel send-queue bytes from
  * {@code /proc}, and the server's {@code /stats}.
  */
-record FanOutProcess(ServerJvm jvm) implements AutoCloseable {
+record FanOutProcess(ChildJvm jvm) implements AutoCloseable {
 
     private static final HttpClient STATS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static FanOutProcess start(FanOutLane lane, String maxHeap, double messagesPerSecond, int sendBufferBytes)
             throws IOException {
-        return new FanOutProcess(ServerJvm.start("ws server for lane " + lane.flag(), List.of(), maxHeap, List.of(),
-                FanOutMain.class.getName(), List.of("--lane", lane.flag(), "--port", "0",
-                        "--rate", Double.toString(messagesPerSecond), "--send-buffer", Integer.toString(sendBufferBytes))));
+        ChildJvm jvm = ChildJvm.main("ws server for lane " + lane.flag(), FanOutMain.class.getName())
+                .maxHeap(maxHeap).exitOnOutOfMemory()
+                .args(List.of("--lane", lane.flag(), "--port", "0",
+                        "--rate", Double.toString(messagesPerSecond), "--send-buffer", Integer.toString(sendBufferBytes)))
+                .start();
+        jvm.awaitReady();
+        return new FanOutProcess(jvm);
     }
 
     URI uri() {
@@ -34,7 +38,7 @@ record FanOutProcess(ServerJvm jvm) implements AutoCloseable {
     }
 
     long pid() {
-        return jvm.process().pid();
+        return jvm.pid();
     }
 
     /** {@code VmRSS} of the server in bytes, -1 when it is gone. */

@@ -4,6 +4,7 @@ import io.sluice.server.ws.FanOutLane;
 import io.sluice.server.ws.Message;
 import io.sluice.lab.Estimate;
 import io.sluice.lab.Load;
+import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,7 +21,7 @@ import java.util.stream.Collectors;
  * as {@link FanOutLoadMain} wrote them), and what {@code sluice-server report} prints and writes
  * into the docs' blocks from it; the gates are computed again from the CSVs by the classes the run used.
  */
-public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
+public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) implements ReportCommand.Run {
 
     /** The seed's server and machine; its figures are in {@link #seed()}. */
     static final String SEED = "Undertow, an actor per client; 4-core i7-4770, JDK 12";
@@ -46,6 +47,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
     }
 
     /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
+    @Override
     public boolean quiet() {
         return results.stream().allMatch(result -> !Double.isNaN(result.othersBusy())
                 && result.othersBusy() <= Load.NOISY_ABOVE);
@@ -62,6 +64,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) {
     }
 
     /** Whether the machine was quiet, with the figures behind it. */
+    @Override
     public String machine() {
         double othersBusy = results.stream().mapToDouble(LaneResult::othersBusy).max().orElse(Double.NaN);
         long noisy = results.stream().filter(result -> result.othersBusy() > Load.NOISY_ABOVE).count();
