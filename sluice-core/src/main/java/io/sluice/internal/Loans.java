@@ -19,22 +19,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A loan comes back to an arena's slot, or, for a buffer its owner lent with
  * {@link #lend(ByteBuffer, Runnable)}, to the owner's callback, run once by the giver.
  *
- * <p><b>Many cores.</b> The loans are the keys of one {@link ConcurrentHashMap}, each a weak
- * reference hashed by its chunk's identity hash. What each call shares with other threads:
+ * <p><b>Many cores.</b> The loans are spread over {@link #TABLES} {@link ConcurrentHashMap}s, the
+ * table of a loan picked by its chunk's identity hash, each loan a weak reference found by that
+ * hash. No count of the loans is read on any call: a map's count is cells that every thread
+ * writing to the map updates, and reading it (as {@code isEmpty()} does) misses the cache on every
+ * cell another core wrote, on every call. What each call shares with other threads:
  * <ul>
- *   <li>{@link #isLent} and {@link #touch}: a lock-free read of one bin (volatile loads, no
- *       write), so any number of writers' {@code onNext} calls never contend with each other.</li>
+ *   <li>{@link #isLent} and {@link #touch}: a read of {@link #lentEver}, written once in the JVM's
+ *       life, and, once anything was lent, a lock-free read of one bin of one table (volatile
+ *       loads, no write), so any number of writers' {@code onNext} calls never contend.</li>
  *   <li>{@link #lend} and {@link #giveBack}: a CAS into an empty bin, or the monitor of the one
- *       bin the chunk's identity hash falls into. The map keeps more bins than loans, so two
- *       threads wait on each other only when their chunks share a bin, and for a few loads
- *       then; the count of entries is striped cells, not one counter. A resize, when the loans
- *       out double, is shared by the threads that write during it.</li>
+ *       bin the chunk's hash falls into, and the count of that one table. Two threads lending
+ *       different chunks write the same line only when their chunks fall into the same table
+ *       (one chance in {@link #TABLES} per call, at least four times the cores), and for a few
+ *       loads then; no line is written by every thread.</li>
  *   <li>{@link #lend} also polls the queue of loans the collector found unreachable: a volatile
  *       read while it is empty; its lock is taken only when chunks were dropped without a
  *       give-back, which is a consumer's bug, not the steady state.</li>
  * </ul>
- * What still contends: a bin's cache line when two cores lend or give back chunks of the same
- * bin at once, and, in an arena, the stripe of idle slots two threads pick (see
+ * What still contends: a table's count and bins when two cores lend or give back chunks of the
+ * same table at once, and, in an arena, the stripe of idle slots two threads pick (see
  * {@link ChunkArena}). No lock is taken by every thread.
  *
  * <p>Exactly one give-back wins: {@link ConcurrentHashMap#remove(Object)} returns the loan to
@@ -42,12 +46,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * clears the reference before the chunk can be unreachable (it holds the chunk), so a loan given
  * back is never reported as collected.
  *
- * <p>Threading: every method may be called from any thread; the map is the only shared state.
+ * <p>Threading: every method may be called from any thread; the tables and {@link #lentEver}
+ * are the only shared state.
  */
 public final class Loans {
 
-    private static final ConcurrentHashMap<Object, Loan> OUT =
-            new ConcurrentHashMap<>(256); // any thread; keys: Loan, looked up by Probe
+    /** How many tables the loans are spread over: a power of two, at least four times the cores. */
+    static final int TABLES =
+            Math.max(16, Integer.highestOneBit(Runtime.getRuntime().availableProcessors() * 8 - 1));
+
+    @SuppressWarnings("unchecked")
+    private static final ConcurrentHashMap<Object, Loan>[] OUT =
+            new ConcurrentHashMap[TABLES]; // any thread; keys: Loan, looked up by Probe; a loan in table(hash) only
+
+    private static volatile boolean lentEver; // false until the first lend, then true for good
     private static final ReferenceQueue<ByteBuffer> COLLECTED =
             new ReferenceQueue<>(); // the collector enqueues; any lend polls
 
@@ -99,7 +111,18 @@ public final class Loans {
         }
     }
 
+    static {
+        for (int i = 0; i < TABLES; i++) {
+            OUT[i] = new ConcurrentHashMap<>();
+        }
+    }
+
     private Loans() {}
+
+    /** The table of the loans of chunks with identity hash {@code hash}: its high bits, the bins use the low ones. */
+    private static ConcurrentHashMap<Object, Loan> table(int hash) {
+        return OUT[(hash * 0x9E3779B9) >>> (Integer.SIZE - Integer.numberOfTrailingZeros(TABLES))];
+    }
 
     /** Records {@code chunk} as lent from {@code arena}'s {@code slot}. */
     static void lend(ByteBuffer chunk, ChunkArena arena, ChunkArena.Slot slot) {
@@ -115,8 +138,11 @@ public final class Loans {
     }
 
     private static void record(Loan loan) {
+        if (!lentEver) {
+            lentEver = true; // once: every later lend only reads it
+        }
         expungeCollected();
-        OUT.put(loan, loan); // a fresh object: no loan equals it yet
+        table(loan.hash).put(loan, loan); // a fresh object: no loan equals it yet
     }
 
     /**
@@ -126,10 +152,11 @@ public final class Loans {
      * @return false if it is not: never lent, given back already, or a view of a lent chunk
      */
     public static boolean giveBack(ByteBuffer chunk) {
-        if (OUT.isEmpty()) {
-            return false; // reads only: owned chunks cost no identity hash
+        if (!lentEver) {
+            return false; // owned chunks cost no identity hash until a first loan
         }
-        Loan loan = OUT.remove(new Probe(chunk));
+        Probe probe = new Probe(chunk);
+        Loan loan = table(probe.hashCode()).remove(probe);
         if (loan == null) {
             return false;
         }
@@ -145,10 +172,11 @@ public final class Loans {
 
     /** Whether {@code chunk} is out on loan now. */
     public static boolean isLent(ByteBuffer chunk) {
-        if (OUT.isEmpty()) {
+        if (!lentEver) {
             return false;
         }
-        return OUT.get(new Probe(chunk)) != null;
+        Probe probe = new Probe(chunk);
+        return table(probe.hashCode()).get(probe) != null;
     }
 
     /**
@@ -159,22 +187,27 @@ public final class Loans {
         if (!LeakDetection.ENABLED) {
             return;
         }
-        Loan loan = OUT.get(new Probe(chunk));
+        Probe probe = new Probe(chunk);
+        Loan loan = table(probe.hashCode()).get(probe);
         if (loan != null) {
             loan.record.touched(hint);
         }
     }
 
-    /** Loans in the table now, collected ones not yet found included. */
+    /** Loans in the tables now, collected ones not yet found included: reads every table's count, so never on a hot path. */
     static int size() {
-        return OUT.size();
+        int size = 0;
+        for (ConcurrentHashMap<Object, Loan> table : OUT) {
+            size += table.size();
+        }
+        return size;
     }
 
     /** Drops the loans whose chunks the collector found, never given back, and reports them as leaks. */
     private static void expungeCollected() {
         for (Reference<? extends ByteBuffer> ref; (ref = COLLECTED.poll()) != null; ) {
             Loan dead = (Loan) ref;
-            if (OUT.remove(dead) != null && dead.record != null) { // by identity: its chunk is gone
+            if (table(dead.hash).remove(dead) != null && dead.record != null) { // by identity: its chunk is gone
                 LeakDetection.report(dead.record);
             }
         }

@@ -142,6 +142,31 @@ class LoansTest {
     }
 
     @Test
+    void everyLoanIsFoundGivenBackOnceAndRefusedAfterWhicheverTableItFallsInto() {
+        int loans = Loans.TABLES * 64; // every table many times over
+        List<ByteBuffer> chunks = new ArrayList<>();
+        AtomicInteger callbacks = new AtomicInteger();
+        for (int i = 0; i < loans; i++) {
+            ByteBuffer chunk = ByteBuffer.allocate(1);
+            Loans.lend(chunk, callbacks::incrementAndGet);
+            chunks.add(chunk);
+        }
+        ByteBuffer owned = ByteBuffer.allocate(1);
+        assertFalse(Loans.isLent(owned), "a buffer never lent, while loans are out");
+        assertFalse(Loans.giveBack(owned));
+        for (ByteBuffer chunk : chunks) {
+            assertTrue(Loans.isLent(chunk));
+            assertFalse(Loans.isLent(chunk.duplicate()), "a view of a lent chunk is not the loan");
+        }
+        for (ByteBuffer chunk : chunks) {
+            assertTrue(Loans.giveBack(chunk));
+            assertFalse(Loans.giveBack(chunk), "a second give-back");
+            assertFalse(Loans.isLent(chunk));
+        }
+        assertEquals(loans, callbacks.get(), "each owner's callback ran once");
+    }
+
+    @Test
     void aChunkNeverGivenBackIsDroppedFromTheTableOnceCollected() throws Exception {
         List<ByteBuffer> forgotten = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {

@@ -17,10 +17,12 @@ import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -118,7 +120,7 @@ class ObjectUploadAnswerTest {
         assertTrue(
                 elapsedMillis < 10_000, "ended by the answer timeout, not the client's 30 s: " + elapsedMillis + " ms");
         ObjectUploadTimeoutException timeout = assertInstanceOf(ObjectUploadTimeoutException.class, failure.getCause());
-        assertEquals(0, timeout.getSuppressed().length, "the abort succeeded");
+        assertEquals(0, timeout.getSuppressed().length, () -> "the abort succeeded: " + abortFailures(timeout));
         assertEquals(BUCKET, timeout.bucket());
         assertEquals(key, timeout.key());
         assertNotNull(timeout.uploadId());
@@ -128,6 +130,13 @@ class ObjectUploadAnswerTest {
                 timeout.getMessage());
         assertEquals(0, upload.retainedBytes(), "every part buffer released");
         return timeout;
+    }
+
+    /** Each suppressed failure with its cause: what the abort met, for a failure's message. */
+    private static String abortFailures(Throwable timeout) {
+        return Arrays.stream(timeout.getSuppressed())
+                .map(abort -> abort + ", caused by " + abort.getCause())
+                .collect(Collectors.joining("; "));
     }
 
     @Test

@@ -138,4 +138,36 @@ public final class LoansStress {
             Loans.giveBack(other);
         }
     }
+
+    /**
+     * Two threads lend a chunk each and give back the other's chunk, lent before, while looking up
+     * their own: loans of different chunks, whichever of {@code Loans}' tables they fall into,
+     * neither lose nor take each other's.
+     *
+     * <p>Result: {@code first gave back, second gave back, first's loan seen, second's loan seen}.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 1, 1", expect = ACCEPTABLE, desc = "both give-backs won and both new loans are out")
+    @Outcome(expect = FORBIDDEN, desc = "a give-back refused or a new loan lost")
+    @State
+    public static class LendsAndGiveBacksOfDifferentChunks {
+        final ByteBuffer earlierOfFirst = ChunkPool.lend(ByteBuffer.allocate(4), () -> {});
+        final ByteBuffer earlierOfSecond = ChunkPool.lend(ByteBuffer.allocate(4), () -> {});
+
+        @Actor
+        public void first(IIII_Result result) {
+            ByteBuffer mine = ChunkPool.lend(ByteBuffer.allocate(4), () -> {});
+            result.r1 = Loans.giveBack(earlierOfSecond) ? 1 : 0;
+            result.r3 = Loans.isLent(mine) ? 1 : 0;
+            Loans.giveBack(mine);
+        }
+
+        @Actor
+        public void second(IIII_Result result) {
+            ByteBuffer mine = ChunkPool.lend(ByteBuffer.allocate(4), () -> {});
+            result.r2 = Loans.giveBack(earlierOfFirst) ? 1 : 0;
+            result.r4 = Loans.isLent(mine) ? 1 : 0;
+            Loans.giveBack(mine);
+        }
+    }
 }

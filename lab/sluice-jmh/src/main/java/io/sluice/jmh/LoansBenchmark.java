@@ -16,6 +16,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +91,22 @@ public class LoansBenchmark {
         return Loans.giveBack(background.shared.lend(4096));
     }
 
+    /**
+     * The control for the pairs: the objects a pair allocates (the view, a weak reference
+     * registered with a queue, a look-up key, a table entry) and the reference cleared, with no
+     * table or arena touched. What it costs more per thread as threads are added is the
+     * machine's (the collector and compiler losing their spare core), not contention.
+     */
+    @Benchmark
+    public Object allocateAsAPairDoes(Held held, Control control) {
+        ByteBuffer view = held.owned.duplicate();
+        Control.Entry entry = new Control.Entry(view, control.queue);
+        Object key = new Control.Key(view);
+        Object node = new Control.Key(entry);
+        entry.clear();
+        return entry.hash == key.hashCode() ? node : key;
+    }
+
     @Benchmark
     public boolean isLentOfALentChunk(Background background, Held held) {
         return Loans.isLent(held.lent);
@@ -108,5 +126,40 @@ public class LoansBenchmark {
     @State(Scope.Thread)
     public static class Owned {
         final ByteBuffer buffer = ByteBuffer.allocate(4096); // never lent
+    }
+
+    /** A thread's own queue and the shapes of the objects a pair allocates. */
+    @State(Scope.Thread)
+    public static class Control {
+        final ReferenceQueue<ByteBuffer> queue = new ReferenceQueue<>(); // never polled: entries are cleared
+
+        /** A loan's shape: a weak reference registered with a queue, with its referent's identity hash. */
+        static final class Entry extends WeakReference<ByteBuffer> {
+            final int hash; // identity hash of the referent
+
+            Entry(ByteBuffer referent, ReferenceQueue<ByteBuffer> queue) {
+                super(referent, queue);
+                this.hash = System.identityHashCode(referent);
+            }
+        }
+
+        /** A look-up key's or a table entry's shape: one reference. */
+        static final class Key {
+            final Object target; // never null
+
+            Key(Object target) {
+                this.target = target;
+            }
+
+            @Override
+            public int hashCode() {
+                return System.identityHashCode(target);
+            }
+
+            @Override
+            public boolean equals(Object other) {
+                return other instanceof Key key && key.target == target;
+            }
+        }
     }
 }
