@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +26,7 @@ final class StallingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final int targetPort;
     private final AtomicLong responseBudget = new AtomicLong(Long.MAX_VALUE); // bytes still forwarded to clients
+    private volatile boolean interimPasses; // while holding answers: a 1xx response is forwarded outside the budget
     private final AtomicInteger closedByClient = new AtomicInteger(); // connections the client ended
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
@@ -40,14 +42,18 @@ final class StallingProxy implements AutoCloseable {
 
     /** From now on, forwards {@code bytes} more response bytes (over all connections), then nothing. */
     void stallAfter(long bytes) {
+        interimPasses = false;
         responseBudget.set(bytes);
     }
 
     /**
-     * From now on, forwards no response byte: requests, bodies included, still reach the server, which
-     * answers, but no answer reaches the client until {@link #stallAfter} gives a budget again.
+     * From now on, forwards no final answer: requests, bodies included, still reach the server, which
+     * answers, but no answer reaches the client until {@link #stallAfter} gives a budget again. An
+     * interim {@code 1xx} response still passes: a request sent with {@code Expect: 100-continue} (the
+     * SDK's {@code UploadPart}) sends its body only after the server's {@code 100 Continue}.
      */
     void holdAnswers() {
+        interimPasses = true;
         responseBudget.set(0);
     }
 
@@ -86,30 +92,65 @@ final class StallingProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the server's bytes as they come and forwards each once the budget allows it. The budget is
+     * asked after the read, not before: this thread waits in {@code read} while the connection is idle,
+     * so a budget read before it would let through the first answer after a {@link #holdAnswers} on a
+     * connection the client kept alive and reused. The server's end of the stream is held the same way:
+     * a stalled server closes nothing.
+     */
     private void forwardResponses(Socket server, Socket client) {
         byte[] buffer = new byte[8 * 1024];
         try {
             InputStream in = server.getInputStream();
             OutputStream out = client.getOutputStream();
-            while (true) {
-                long budget = responseBudget.get();
-                if (budget <= 0) {
-                    Thread.sleep(10); // stalled: send nothing, close nothing
-                    if (client.isClosed() || listener.isClosed()) {
+            for (int count = in.read(buffer); count >= 0; count = in.read(buffer)) {
+                int sent = interimPasses ? interimLength(buffer, count) : 0;
+                out.write(buffer, 0, sent);
+                while (sent < count) {
+                    int allowed = take(count - sent);
+                    if (allowed == 0 && !pause(client)) {
                         return;
                     }
-                    continue;
+                    out.write(buffer, sent, allowed);
+                    sent += allowed;
                 }
-                int count = in.read(buffer, 0, (int) Math.min(buffer.length, budget));
-                if (count < 0) {
-                    client.shutdownOutput();
+            }
+            while (responseBudget.get() <= 0) {
+                if (!pause(client)) {
                     return;
                 }
-                responseBudget.addAndGet(-count);
-                out.write(buffer, 0, count);
             }
+            client.shutdownOutput();
         } catch (IOException | InterruptedException e) {
             // a side closed: this direction ends
+        }
+    }
+
+    /** The length of the interim ({@code 1xx}) response {@code buffer} starts with, whole; 0 if it starts with none. */
+    static int interimLength(byte[] buffer, int count) {
+        String text = new String(buffer, 0, count, StandardCharsets.ISO_8859_1);
+        int end = text.indexOf("\r\n\r\n");
+        return text.startsWith("HTTP/1.1 1") && end >= 0 ? end + 4 : 0;
+    }
+
+    /** Waits while stalled, sending nothing and closing nothing; false once either side is closed here. */
+    private boolean pause(Socket client) throws InterruptedException {
+        Thread.sleep(10);
+        return !client.isClosed() && !listener.isClosed();
+    }
+
+    /** Takes up to {@code wanted} bytes of the budget; 0 while it is spent. */
+    private int take(int wanted) {
+        while (true) {
+            long budget = responseBudget.get();
+            if (budget <= 0) {
+                return 0;
+            }
+            int taken = (int) Math.min(wanted, budget);
+            if (responseBudget.compareAndSet(budget, budget - taken)) {
+                return taken;
+            }
         }
     }
 
