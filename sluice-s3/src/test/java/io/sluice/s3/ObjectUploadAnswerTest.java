@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -31,10 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * O9: a server that takes a request's whole body and never answers (a proxy holds every answer from
- * the moment the request starts) fails the upload after the answer timeout with a typed exception
- * naming the request, cancels the request (its connection is closed), aborts the multipart upload
- * once answers flow again, and releases every part buffer. The client is the Netty client with its
+ * O9: a server that takes a request's whole body and never answers (a proxy holds every final answer
+ * from the moment the request starts; a {@code 100 Continue} still passes) fails the upload after the
+ * answer timeout with a typed exception naming the request, cancels the request (its connection is
+ * closed), aborts the multipart upload once answers flow again (at once, or by the first background
+ * retry when the abort met a connection closing under it), and releases every part buffer. The client is the Netty client with its
  * default read timeout (30 s), one attempt: without the answer timeout the upload waits for that
  * timeout per attempt of the SDK's retry policy (4 attempts, about 2 minutes, for a client built as
  * docs/S3.md shows), and for as long as a client without one is configured to.
@@ -120,7 +123,16 @@ class ObjectUploadAnswerTest {
         assertTrue(
                 elapsedMillis < 10_000, "ended by the answer timeout, not the client's 30 s: " + elapsedMillis + " ms");
         ObjectUploadTimeoutException timeout = assertInstanceOf(ObjectUploadTimeoutException.class, failure.getCause());
-        assertEquals(0, timeout.getSuppressed().length, () -> "the abort succeeded: " + abortFailures(timeout));
+        assertTrue(timeout.getSuppressed().length <= 1, () -> "one abort failure at most: " + abortFailures(timeout));
+        for (Throwable suppressed : timeout.getSuppressed()) {
+            // The abort, sent as the unanswered request is cancelled, can meet a pooled connection that
+            // closes under it: the stage then reports the abort as retried in the background, and the
+            // first retry must abort the upload.
+            ObjectUploadException abort =
+                    assertInstanceOf(ObjectUploadException.class, suppressed, () -> abortFailures(timeout));
+            assertInstanceOf(SdkClientException.class, abort.getCause(), () -> abortFailures(timeout));
+            assertDoesNotThrow(() -> abort.abortOutcome().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        }
         assertEquals(BUCKET, timeout.bucket());
         assertEquals(key, timeout.key());
         assertNotNull(timeout.uploadId());
@@ -153,7 +165,7 @@ class ObjectUploadAnswerTest {
 
         assertEquals("UploadPart 1", timeout.request());
         assertTrue(body.cancelled());
-        assertEquals(1, ABORTS.get());
+        assertEquals(1 + timeout.getSuppressed().length, ABORTS.get(), "aborted, at once or by one retry");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (proxy.closedByClient() == closedBefore && System.nanoTime() < deadline) {
             Thread.sleep(10); // the proxy sees the close on its own thread
@@ -176,7 +188,10 @@ class ObjectUploadAnswerTest {
 
         assertEquals("CompleteMultipartUpload", timeout.request());
         assertTrue(timeout.getMessage().contains("the object may exist"), timeout.getMessage());
-        assertEquals(1, ABORTS.get(), "aborted, or found gone: the server completed it before its answer was held");
+        assertEquals(
+                1 + timeout.getSuppressed().length,
+                ABORTS.get(),
+                "aborted (at once or by one retry), or found gone: the server completed it before its answer was held");
         direct.deleteObject(request -> request.bucket(BUCKET).key(key)).join();
     }
 }
