@@ -95,7 +95,7 @@ final class MultipartForms {
     }
 
     static MultipartLimits defaults() {
-        return new MultipartLimits(-1, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8);
+        return MultipartLimits.DEFAULTS;
     }
 
     /** Takes all events, releasing each buffer as it comes, and groups them into parts. */

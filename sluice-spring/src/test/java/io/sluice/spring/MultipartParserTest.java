@@ -144,7 +144,7 @@ class MultipartParserTest {
             ("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.bin\"\r\n\r\n").length() - 1;
 
     static Stream<Arguments> limits() {
-        MultipartLimits none = new MultipartLimits(-1, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8);
+        MultipartLimits none = MultipartLimits.DEFAULTS;
         return Stream.of(
                 limit("3 parts of 3", new MultipartLimits(3, 10 * 1024, 256 * 1024, -1, StandardCharsets.UTF_8), null),
                 limit(
