@@ -65,14 +65,16 @@ public final class BenchMain {
 
     static String usage() {
         return """
-                usage: java -jar sluice-bench.jar PROFILE [options]  one run into --out DIR
-                       java -jar sluice-bench.jar stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
-                       java -Xms2g -Xmx2g -jar sluice-bench.jar phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
+                usage: lab bench PROFILE [options]  one run into --out DIR
+                       lab bench stress [--size 1G] [--timeout SECONDS]  1 GiB of 1 KiB buffers, -Xmx64m
+                       lab -J-Xms2g -J-Xmx2g bench phases [--cells READ:1K:1,...] [--ops 1000] [--rounds 6] [--out DIR]
                          one small file's operation at a time, timed phase by phase (open, size, I/O, close...)
-                       java -jar sluice-bench.jar report --from RUN [--charts DIR] [--allow-noisy]
+                       lab bench report --from RUN [--charts DIR] [--allow-noisy]
                          RUN's tables and charts; rewrites the docs' blocks generated from RUN
-                       java -jar sluice-bench.jar report --check  fails if a docs block differs from its data
-                       java -jar sluice-bench.jar report --all  rewrites every docs block from the run it names
+                       lab bench report --check  fails if a docs block differs from its data
+                       lab bench report --all  rewrites every docs block from the run it names
+                lab: java -jar lab/sluice-lab-cli/target/lab.jar (the tool's own jar, sluice-bench.jar, takes the
+                  same arguments after "bench")
                 profiles: smoke (seconds), quick (minutes: compact table with ratios), standard (the paper's grid
                   without its >1 GiB cells), full (the whole grid), read (the read path's choices), demand (sluice's
                   demand strategies), small (1 KiB and 64 KiB files against the careful loops)

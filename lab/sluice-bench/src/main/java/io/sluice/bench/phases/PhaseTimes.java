@@ -111,7 +111,7 @@ public final class PhaseTimes {
         List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
         if (!heapFixed(jvm)) {
             throw new IllegalStateException("phases times each operation in this JVM, so its heap must be fixed as the"
-                    + " bench's forks' is: run it as java -Xms2g -Xmx2g -jar sluice-bench.jar phases ... (this JVM has "
+                    + " bench's forks' is: run it as java -jar lab.jar -J-Xms2g -J-Xmx2g bench phases ... (this JVM has "
                     + jvm + "); with a heap G1 sizes as it goes, a provider that allocates a buffer per operation"
                     + " waits for the heap's growth inside its timed operations");
         }
