@@ -28,6 +28,11 @@ import java.util.function.Supplier;
  *       cancelled to end it. So whoever waits for the answer knows the request is over.</li>
  *   <li>L3 (threads): the clock runs on core's {@link SluiceTimer}; the timeout's error is signalled on a
  *       {@code sluice-timeout-N} thread (what depends on it may start SDK calls), never on the timer.</li>
+ *   <li>L4 (release): once the call has ended, and before the answer completes, the body the client
+ *       was given no longer reaches the caller's body: the SDK's Netty client keeps an idle pooled
+ *       connection's last request, body included, until the connection is used again, so bytes the
+ *       caller drops after the answer (a finished upload's part blocks) are not kept alive by a
+ *       connection that no longer reads them. A send after that fails (§1.9).</li>
  * </ul>
  */
 final class AnswerDeadline<T> {
@@ -49,7 +54,7 @@ final class AnswerDeadline<T> {
             Supplier<CompletableFuture<T>> start, Duration timeout, Supplier<? extends Throwable> timedOut) {
         AnswerDeadline<T> deadline = new AnswerDeadline<>(timeout, timedOut);
         deadline.startClock();
-        deadline.started(start.get());
+        deadline.started(start.get(), null);
         return deadline.answer;
     }
 
@@ -60,17 +65,22 @@ final class AnswerDeadline<T> {
             Duration timeout,
             Supplier<? extends Throwable> timedOut) {
         AnswerDeadline<T> deadline = new AnswerDeadline<>(timeout, timedOut);
-        deadline.started(start.apply(deadline.new WatchedBody(body)));
+        AnswerDeadline<T>.WatchedBody watched = deadline.new WatchedBody(body);
+        deadline.started(start.apply(watched), watched);
         return deadline.answer;
     }
 
-    private void started(CompletableFuture<T> sdkCall) {
+    /** Completes the answer once {@code sdkCall} has ended, after releasing {@code body}, if any (L2, L4). */
+    private void started(CompletableFuture<T> sdkCall, WatchedBody body) {
         Throwable expiredBefore;
         synchronized (this) {
             call = sdkCall;
             expiredBefore = expired;
         }
         sdkCall.whenComplete((value, error) -> {
+            if (body != null) {
+                body.release(); // L4
+            }
             Throwable timeout = stopClock();
             if (timeout != null) {
                 answer.completeExceptionally(timeout); // L2: the call was cancelled because the clock ran out
@@ -123,29 +133,52 @@ final class AnswerDeadline<T> {
         }
     }
 
-    /** The body as the client sees it, telling the deadline when a send starts and when it has taken every byte. */
+    /**
+     * The body as the client sees it, telling the deadline when a send starts and when it has taken
+     * every byte, and letting go of the caller's body once the call has ended (L4).
+     */
     private final class WatchedBody implements AsyncRequestBody {
 
-        private final AsyncRequestBody body;
+        private final Optional<Long> contentLength;
+        private final String contentType;
+        private volatile AsyncRequestBody body; // the call's end -> client threads: null once released (L4)
 
         WatchedBody(AsyncRequestBody body) {
             this.body = body;
+            this.contentLength = body.contentLength();
+            this.contentType = body.contentType();
+        }
+
+        void release() {
+            body = null;
         }
 
         @Override
         public Optional<Long> contentLength() {
-            return body.contentLength();
+            return contentLength;
         }
 
         @Override
         public String contentType() {
-            return body.contentType();
+            return contentType;
         }
 
         @Override
         public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+            AsyncRequestBody source = body;
+            if (source == null) {
+                subscriber.onSubscribe(new Subscription() {
+                    @Override
+                    public void request(long n) {}
+
+                    @Override
+                    public void cancel() {}
+                });
+                subscriber.onError(new IllegalStateException("the call has ended: its body was released")); // §1.9
+                return;
+            }
             stopClock(); // L1: a send (again) starts
-            body.subscribe(new Subscriber<ByteBuffer>() {
+            source.subscribe(new Subscriber<ByteBuffer>() {
                 @Override
                 public void onSubscribe(Subscription subscription) {
                     subscriber.onSubscribe(subscription);

@@ -413,7 +413,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void uploadPart(Part part, int number) {
         partsRunning++;
         long length = part.length();
-        // Not copied by the SDK: the blocks are neither changed nor reused until the call has ended.
+        // Sent from the blocks themselves: neither changed nor reused until the call has ended, and
+        // no longer reachable from the request once it has (AnswerDeadline's L4).
         AnswerDeadline.watch(
                         body -> client.uploadPart(
                                 request -> request.bucket(bucket)

@@ -6,6 +6,7 @@ import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** L1-L3: the answer's clock runs only after a whole body, restarts with a retry's send, and one outcome wins. */
+/**
+ * L1-L4: the answer's clock runs only after a whole body, restarts with a retry's send, one outcome wins,
+ * and a client that keeps the body after the call does not keep its bytes.
+ */
 class AnswerDeadlineTest {
 
     private static final IOException TIMED_OUT = new IOException("timed out");
@@ -99,6 +103,55 @@ class AnswerDeadlineTest {
         call.complete("answered");
 
         assertEquals("answered", answer.get(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aClientThatKeepsTheBodyAfterTheCallDoesNotKeepItsBytes_L4() throws Exception {
+        // The SDK's Netty client keeps the last request of an idle pooled connection, its body included.
+        CompletableFuture<String> call = new CompletableFuture<>();
+        AtomicReference<AsyncRequestBody> kept = new AtomicReference<>();
+        AsyncRequestBody part = AsyncRequestBody.fromByteBuffersUnsafe(ByteBuffer.allocate(1024));
+        WeakReference<AsyncRequestBody> partGone = new WeakReference<>(part);
+        CompletableFuture<String> answer = AnswerDeadline.watch(
+                body -> {
+                    kept.set(body);
+                    return call;
+                },
+                part,
+                Duration.ofSeconds(5),
+                () -> TIMED_OUT);
+        part = null;
+        assertTrue(send(kept.get(), true).await(1, TimeUnit.SECONDS));
+        call.complete("etag");
+        assertEquals("etag", answer.get(1, TimeUnit.SECONDS));
+
+        for (int i = 0; i < 50 && partGone.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(null, partGone.get(), "the ended call's body is unreachable though the client keeps it");
+        AtomicReference<Throwable> resent = new AtomicReference<>();
+        kept.get().subscribe(new Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Subscription subscription) {}
+
+            @Override
+            public void onNext(ByteBuffer item) {
+                resent.set(new AssertionError("a byte after the call ended"));
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                resent.compareAndSet(null, error);
+            }
+
+            @Override
+            public void onComplete() {
+                resent.set(new AssertionError("completed after the call ended"));
+            }
+        });
+        assertTrue(
+                resent.get() instanceof IllegalStateException, "a send after the call fails (§1.9): " + resent.get());
     }
 
     @Test
