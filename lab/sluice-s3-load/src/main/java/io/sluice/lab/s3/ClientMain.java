@@ -23,8 +23,10 @@ import java.util.concurrent.CompletableFuture;
  * reaped. A transfer that moved other bytes than the source's prints {@code WRONG what}, any other
  * failure {@code FAILED reason}; both exit with status 1. Arguments:
  * {@code --endpoint URI --bucket B --transfer LABEL --size BYTES --clients K --key PREFIX --work DIR}
- * {@code [--source FILE --warm-source FILE] [--warm-key KEY] [--md5 HEX]} (an upload reads
- * {@code --source}, a download reads the objects {@code PREFIX-i} and the warm-up object {@code --warm-key}).
+ * {@code [--source FILE --warm-source FILE] [--warm-key KEY] [--md5 HEX] [--heap-check-millis MS]} (an
+ * upload reads {@code --source}, a download reads the objects {@code PREFIX-i} and the warm-up object
+ * {@code --warm-key}; with {@code --heap-check-millis}, the recorded transfers run under a
+ * {@link MemoryProbe} that forces a full collection every {@code MS} ms).
  *
  * <p>Threading: the main thread runs everything; the transfers run on the SDK's and sluice's threads.
  */
@@ -72,7 +74,7 @@ public final class ClientMain {
                 var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
                 long cpuBefore = os.getProcessCpuTime();
                 long began = System.nanoTime();
-                MemoryProbe probe = MemoryProbe.start();
+                MemoryProbe probe = MemoryProbe.start(Long.parseLong(options.getOrDefault("heap-check-millis", "0")));
                 List<String> eTags;
                 try {
                     eTags = start(run, recorded);
@@ -94,7 +96,8 @@ public final class ClientMain {
                                 peaks.directBytes(),
                                 peaks.directJdkBytes(),
                                 peaks.directNettyBytes(),
-                                run.boundBytes() * clients)
+                                run.boundBytes() * clients,
+                                peaks.checkedLiveHeapBytes())
                         .line());
                 out.flush();
                 while (in.read() >= 0) {

@@ -8,7 +8,8 @@ import java.util.TreeMap;
  * What a client JVM measured over its recorded transfers, as its {@code RESULT} line carries it:
  * the wall-clock seconds from the first start to the last completion, the JVM's CPU seconds over
  * that time, the peaks of {@link MemoryProbe}, the heap after a full collection just before
- * ({@code idle}), and sluice's stated bound for all its clients (-1 if the transfer states none).
+ * ({@code idle}), sluice's stated bound for all its clients (-1 if the transfer states none), and
+ * the highest heap after a forced full collection ({@code checked_live_heap}, -1 if none was forced).
  */
 record ClientResult(
         double seconds,
@@ -19,7 +20,8 @@ record ClientResult(
         long peakDirectBytes,
         long peakDirectJdkBytes,
         long peakDirectNettyBytes,
-        long boundBytes) {
+        long boundBytes,
+        long checkedLiveHeapBytes) {
 
     static final String PREFIX = "RESULT ";
 
@@ -27,7 +29,7 @@ record ClientResult(
         return String.format(
                 Locale.ROOT,
                 PREFIX + "seconds=%.6f cpu_s=%.3f peak_heap=%d peak_live_heap=%d idle_heap=%d "
-                        + "peak_direct=%d peak_direct_jdk=%d peak_direct_netty=%d bound=%d",
+                        + "peak_direct=%d peak_direct_jdk=%d peak_direct_netty=%d bound=%d checked_live_heap=%d",
                 seconds,
                 cpuSeconds,
                 peakHeapBytes,
@@ -36,7 +38,8 @@ record ClientResult(
                 peakDirectBytes,
                 peakDirectJdkBytes,
                 peakDirectNettyBytes,
-                boundBytes);
+                boundBytes,
+                checkedLiveHeapBytes);
     }
 
     /**
@@ -66,7 +69,8 @@ record ClientResult(
                     Long.parseLong(figures.get("peak_direct")),
                     Long.parseLong(figures.get("peak_direct_jdk")),
                     Long.parseLong(figures.get("peak_direct_netty")),
-                    Long.parseLong(figures.get("bound")));
+                    Long.parseLong(figures.get("bound")),
+                    Long.parseLong(figures.get("checked_live_heap")));
         } catch (NullPointerException | NumberFormatException e) {
             throw new IllegalArgumentException("a figure is missing or malformed in " + line, e);
         }

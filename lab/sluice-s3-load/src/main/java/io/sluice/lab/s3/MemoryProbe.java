@@ -26,6 +26,13 @@ import javax.management.openmbean.CompositeData;
  * the JDK's pool does not see those; each allocation is in exactly one of the two, so their sum at
  * one moment is the process's direct memory. Started and stopped by one thread; the sampler and
  * the JVM's notification thread only raise the peaks.
+ *
+ * <p>The heap after an ordinary collection overstates the live heap: a young collection leaves the
+ * old generation as it is, garbage included (with G1, whatever died there since the last mixed
+ * collection, which a busy JVM may not run for seconds). Where the live heap
+ * itself is the question, a probe {@linkplain #start(long) started with checks} also forces a full
+ * collection every so often and records the heap after it ({@link Peaks#checkedLiveHeapBytes}), at
+ * the price of the pauses: a sample measured that way is not a speed figure.
  */
 final class MemoryProbe implements AutoCloseable {
 
@@ -48,11 +55,27 @@ final class MemoryProbe implements AutoCloseable {
     private final AtomicLong peakDirectJdk = new AtomicLong(); // sampler -> reader
     private final AtomicLong peakDirectNetty = new AtomicLong(); // sampler -> reader; -1 if Netty does not count
     private final NotificationListener afterGc = this::collected;
+    private final AtomicLong peakCheckedLiveHeap = new AtomicLong(-1); // checker -> reader; -1: no check
     private final Thread sampler = new Thread(this::sample, "memory-probe");
+    private final long checkMillis; // 0: no forced collections
+    private final Thread checker = new Thread(this::check, "memory-probe-check");
     private volatile boolean running = true;
 
-    /** The peaks seen between {@link #start()} and {@link #close()}. */
-    record Peaks(long heapBytes, long liveHeapBytes, long directBytes, long directJdkBytes, long directNettyBytes) {}
+    private MemoryProbe(long checkMillis) {
+        this.checkMillis = checkMillis;
+    }
+
+    /**
+     * The peaks seen between {@link #start} and {@link #close()}; {@code checkedLiveHeapBytes} is the
+     * highest heap after a forced full collection, -1 without checks.
+     */
+    record Peaks(
+            long heapBytes,
+            long liveHeapBytes,
+            long directBytes,
+            long directJdkBytes,
+            long directNettyBytes,
+            long checkedLiveHeapBytes) {}
 
     /** The heap in use after a full collection: what the JVM holds while it does nothing. */
     static long idleHeapBytes() {
@@ -60,26 +83,42 @@ final class MemoryProbe implements AutoCloseable {
         return MEMORY.getHeapMemoryUsage().getUsed();
     }
 
-    /** Starts sampling and listening to collections. */
-    static MemoryProbe start() {
-        MemoryProbe probe = new MemoryProbe();
+    /**
+     * Starts sampling and listening to collections, and, if {@code checkMillis} is positive, forcing a
+     * full collection every {@code checkMillis} ms to read the live heap after it.
+     */
+    static MemoryProbe start(long checkMillis) {
+        MemoryProbe probe = new MemoryProbe(checkMillis);
         for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) collector).addNotificationListener(probe.afterGc, null, null);
         }
         probe.sampler.setDaemon(true);
         probe.sampler.start();
+        if (checkMillis > 0) {
+            probe.checker.setDaemon(true);
+            probe.checker.start();
+        }
         return probe;
     }
 
     Peaks peaks() {
         return new Peaks(
-                peakHeap.get(), peakLiveHeap.get(), peakDirect.get(), peakDirectJdk.get(), peakDirectNetty.get());
+                peakHeap.get(),
+                peakLiveHeap.get(),
+                peakDirect.get(),
+                peakDirectJdk.get(),
+                peakDirectNetty.get(),
+                peakCheckedLiveHeap.get());
     }
 
     @Override
     public void close() throws InterruptedException {
         running = false;
         sampler.join();
+        if (checkMillis > 0) {
+            checker.interrupt();
+            checker.join();
+        }
         for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             try {
                 ((NotificationEmitter) collector).removeNotificationListener(afterGc);
@@ -98,6 +137,18 @@ final class MemoryProbe implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    private void check() {
+        while (running) {
+            try {
+                Thread.sleep(checkMillis);
+            } catch (InterruptedException e) {
+                return; // closed
+            }
+            System.gc(); // a full, stop-the-world collection: the harness never sets -XX:+ExplicitGCInvokesConcurrent
+            peakCheckedLiveHeap.accumulateAndGet(MEMORY.getHeapMemoryUsage().getUsed(), Math::max);
         }
     }
 

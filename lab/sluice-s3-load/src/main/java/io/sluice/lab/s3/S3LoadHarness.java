@@ -40,10 +40,18 @@ import java.util.TreeMap;
  * than the source's fails the run; one whose client ran out of memory or failed otherwise is
  * recorded with that outcome. Each client uploads to, or downloads from, an object of its own; the
  * harness deletes each sample's objects and files once it is measured, so the disk holds one
- * sample's data (and a cell's download sources). Options (defaults): {@code --sizes 1MiB,100MiB,1GiB
- * --clients 1,10 --samples 5 --warmup 1 --transfers} (every one, or labels) {@code --server-heap 1g
- * --client-jvm -Xmx1g --work RESULTS/work}, and {@code --allow-dirty} for a trial from an
- * uncommitted tree.
+ * sample's data (and a cell's download sources).
+ *
+ * <p>The live heap of the timed samples is read after ordinary collections, which leave the old
+ * generation's garbage in place (see {@link MemoryProbe}); so, after a cell's timed samples, each
+ * stream transfer (the ones whose memory is judged) also runs {@code --memory-samples} samples whose
+ * client forces a full collection every {@value #HEAP_CHECK_MILLIS} ms and records the heap after
+ * it, as rows of {@code memory.csv} with the columns of {@code samples.csv}: their live heap is
+ * the checked one; their seconds and MiB/s include the pauses and are no speed figures.
+ *
+ * <p>Options (defaults): {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1
+ * --memory-samples 3 --transfers} (every one, or labels) {@code --server-heap 1g --client-jvm -Xmx1g
+ * --work RESULTS/work}, and {@code --allow-dirty} for a trial from an uncommitted tree.
  *
  * <p>Threading: the main thread does everything; the clients are other processes.
  */
@@ -58,6 +66,8 @@ public final class S3LoadHarness {
             "5",
             "warmup",
             "1",
+            "memory-samples",
+            "3",
             "transfers",
             "",
             "server-heap",
@@ -67,9 +77,13 @@ public final class S3LoadHarness {
 
     private static final String BUCKET = "sluice-load";
 
+    /** How often a memory sample's client forces a full collection. */
+    static final long HEAP_CHECK_MILLIS = 250;
+
     private final Map<String, String> options;
     private final Path work;
-    private final PrintWriter samples;
+    private final PrintWriter samples; // samples.csv: the timed samples
+    private final PrintWriter memory; // memory.csv: the memory samples
     private final S3Endpoint endpoint;
     private final S3AsyncClient admin; // prepares download sources, deletes objects
     private final ChildJvm server;
@@ -78,10 +92,12 @@ public final class S3LoadHarness {
     /** A source file and the MD5 of its bytes (the ETag of an object stored in one piece). */
     private record Source(Path file, String md5) {}
 
-    private S3LoadHarness(Map<String, String> options, Path work, PrintWriter samples, ChildJvm server) {
+    private S3LoadHarness(
+            Map<String, String> options, Path work, PrintWriter samples, PrintWriter memory, ChildJvm server) {
         this.options = options;
         this.work = work;
         this.samples = samples;
+        this.memory = memory;
         this.server = server;
         this.endpoint = new S3Endpoint(URI.create("http://127.0.0.1:" + server.port()), BUCKET);
         this.admin = endpoint.plainClient();
@@ -105,10 +121,12 @@ public final class S3LoadHarness {
                         .exitOnOutOfMemory()
                         .args(List.of(store.toString()))
                         .start();
-                PrintWriter samples = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.SAMPLES)))) {
+                PrintWriter samples = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.SAMPLES)));
+                PrintWriter memory = new PrintWriter(Files.newBufferedWriter(results.resolve(S3Run.MEMORY)))) {
             server.awaitReady();
             samples.println(S3Sample.HEADER);
-            S3LoadHarness harness = new S3LoadHarness(options, work, samples, server);
+            memory.println(S3Sample.HEADER);
+            S3LoadHarness harness = new S3LoadHarness(options, work, samples, memory, server);
             try {
                 harness.measure();
             } finally {
@@ -135,7 +153,7 @@ public final class S3LoadHarness {
         sizes(options);
         clientCounts(options);
         Transfer.named(options.get("transfers"));
-        for (String count : List.of("samples", "warmup")) {
+        for (String count : List.of("samples", "warmup", "memory-samples")) {
             if (Integer.parseInt(options.get(count)) < 0) {
                 throw new IllegalArgumentException("--" + count + " must not be negative");
             }
@@ -168,9 +186,16 @@ public final class S3LoadHarness {
         }
         int warmup = Integer.parseInt(options.get("warmup"));
         int recorded = Integer.parseInt(options.get("samples"));
+        List<Transfer> streams = transfers.stream()
+                .filter(transfer -> transfer.direction == Transfer.Direction.STREAM)
+                .toList();
+        int memorySamples = Integer.parseInt(options.get("memory-samples"));
         for (long size : sizes) {
             for (int clients : clientCounts) {
                 cell(size, clients, SampleOrder.cell(transfers, warmup, recorded));
+                for (SampleOrder.Step<Transfer> step : SampleOrder.cell(streams, 0, memorySamples)) {
+                    sample(step, size, clients, source(size), true);
+                }
             }
         }
     }
@@ -190,7 +215,7 @@ public final class S3LoadHarness {
         }
         try {
             for (SampleOrder.Step<Transfer> step : steps) {
-                sample(step, size, clients, source);
+                sample(step, size, clients, source, false);
             }
         } finally {
             for (String key : stored) {
@@ -199,7 +224,9 @@ public final class S3LoadHarness {
         }
     }
 
-    private void sample(SampleOrder.Step<Transfer> step, long size, int clients, Source source) throws Exception {
+    /** Runs one sample; a memory sample's client forces full collections, and its row goes to {@code memory.csv}. */
+    private void sample(SampleOrder.Step<Transfer> step, long size, int clients, Source source, boolean memorySample)
+            throws Exception {
         Transfer transfer = step.transfer();
         String prefix = transfer.direction.stores() ? transfer.label + "-" + size : "download-" + size;
         List<String> args = new ArrayList<>(List.of(
@@ -227,6 +254,9 @@ public final class S3LoadHarness {
                     source.file().toString(),
                     "--warm-source",
                     source(Math.min(size, ClientMain.WARM_BYTES_AT_MOST)).file().toString()));
+        }
+        if (memorySample) {
+            args.addAll(List.of("--heap-check-millis", Long.toString(HEAP_CHECK_MILLIS)));
         }
         ClientResult result = null;
         String outcome = S3Sample.OK;
@@ -292,23 +322,32 @@ public final class S3LoadHarness {
                         result.cpuSeconds(),
                         serverCpu,
                         result.peakHeapBytes(),
-                        result.peakLiveHeapBytes(),
+                        memorySample ? result.checkedLiveHeapBytes() : result.peakLiveHeapBytes(),
                         result.idleHeapBytes(),
                         result.peakDirectBytes(),
                         result.peakDirectJdkBytes(),
                         result.peakDirectNettyBytes(),
                         result.boundBytes(),
                         load);
-        samples.println(row.row());
-        samples.flush();
+        PrintWriter to = memorySample ? memory : samples;
+        to.println(row.row());
+        to.flush();
         System.out.printf(
                 Locale.ROOT,
-                "%-28s %8s x%-3d sample %d: %s%n",
+                "%-28s %8s x%-3d %s %d: %s%n",
                 transfer.label,
                 ByteSizes.format(size),
                 clients,
+                memorySample ? "memory sample" : "sample",
                 step.sample(),
-                row.ok() ? String.format(Locale.ROOT, "%9.1f MiB/s", mib) : "FAILED " + outcome);
+                !row.ok()
+                        ? "FAILED " + outcome
+                        : memorySample
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "%9.1f MiB live heap added",
+                                        row.attributableHeapBytes() / 1048576.0)
+                                : String.format(Locale.ROOT, "%9.1f MiB/s", mib));
     }
 
     /** Deletes what a sample stored (its objects) or wrote (its clients' files); gone ones are fine. */

@@ -15,10 +15,16 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
-/** One run of {@link S3LoadHarness} as its results folder holds it: {@code samples.csv} and {@code run.txt}. */
-record S3Run(List<S3Sample> samples, String started, String arguments) implements ReportCommand.Run {
+/**
+ * One run of {@link S3LoadHarness} as its results folder holds it: {@code samples.csv} (the timed
+ * samples), {@code memory.csv} (the memory samples, whose live heap is read after forced full
+ * collections: none in a run made before the harness took them) and {@code run.txt}.
+ */
+record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, String arguments)
+        implements ReportCommand.Run {
 
     static final String SAMPLES = "samples.csv";
+    static final String MEMORY = "memory.csv";
     static final String ABOUT = "run.txt";
 
     private static final String STARTED = "started ";
@@ -55,11 +61,22 @@ record S3Run(List<S3Sample> samples, String started, String arguments) implement
                 arguments = line.startsWith(ARGUMENTS) ? line.substring(ARGUMENTS.length()) : arguments;
             }
         }
-        return new S3Run(samples, started, arguments);
+        Path memoryCsv = folder.resolve(MEMORY);
+        List<S3Sample> memory = Files.exists(memoryCsv) ? S3Sample.read(memoryCsv) : List.of();
+        return new S3Run(samples, memory, started, arguments);
     }
 
-    /** The samples of {@code direction}'s transfers. */
+    /** The timed samples of {@code direction}'s transfers. */
     List<S3Sample> of(Transfer.Direction direction) {
+        return of(samples, direction);
+    }
+
+    /** The memory samples of {@code direction}'s transfers. */
+    List<S3Sample> memoryOf(Transfer.Direction direction) {
+        return of(memory, direction);
+    }
+
+    private static List<S3Sample> of(List<S3Sample> samples, Transfer.Direction direction) {
         return samples.stream()
                 .filter(sample -> Transfer.byLabel(sample.transfer())
                         .map(transfer -> transfer.direction == direction)

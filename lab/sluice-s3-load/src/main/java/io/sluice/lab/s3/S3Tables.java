@@ -16,7 +16,9 @@ import java.util.function.ToDoubleFunction;
  * to the SDK's best path of the cell (the SDK transfer of that direction with the highest mean
  * there) with its interval; the client JVM's and the server JVM's CPU seconds per GiB (means); the
  * client's peak heap in use and peak direct memory (the highest sample). The stream table shows
- * instead the live heap each upload added (the highest sample) beside sluice's stated bound.
+ * instead the live heap the uploads added (the highest sample) beside sluice's stated bound: read
+ * after ordinary collections in the timed samples, and after forced full collections in the memory
+ * samples ({@code -} in a run without them).
  */
 final class S3Tables {
 
@@ -125,8 +127,9 @@ final class S3Tables {
     static String stream(S3Run run) {
         List<S3Sample> samples = run.of(Transfer.Direction.STREAM);
         StringBuilder md = new StringBuilder(
-                "| size | clients | transfer | MiB/s | live heap added MiB | sluice's bound MiB "
-                        + "| peak heap MiB | peak direct MiB | client CPU s/GiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+                "| size | clients | transfer | MiB/s | live heap added MiB | live heap added MiB, full collections "
+                        + "| sluice's bound MiB | peak heap MiB | peak direct MiB | client CPU s/GiB |\n"
+                        + "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (long size : S3Run.sizes(samples)) {
             for (int clients : S3Run.clients(samples)) {
                 for (Transfer transfer : List.of(Transfer.SLUICE_STREAM, Transfer.SDK_MULTIPART_FROM_PUBLISHER)) {
@@ -138,7 +141,7 @@ final class S3Tables {
                             cell.stream().mapToLong(S3Sample::boundBytes).max().orElse(-1);
                     md.append(String.format(
                             Locale.ROOT,
-                            "| %s | %d | %s%s | %s | %s | %s | %s | %s | %s |%n",
+                            "| %s | %d | %s%s | %s | %s | %s | %s | %s | %s | %s |%n",
                             ByteSizes.format(size),
                             clients,
                             transfer.label,
@@ -146,6 +149,14 @@ final class S3Tables {
                             mean(S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)),
                             figure(
                                     samples,
+                                    transfer,
+                                    size,
+                                    clients,
+                                    sample -> sample.attributableHeapBytes() / MIB,
+                                    true,
+                                    "%.0f"),
+                            figure(
+                                    run.memoryOf(Transfer.Direction.STREAM),
                                     transfer,
                                     size,
                                     clients,

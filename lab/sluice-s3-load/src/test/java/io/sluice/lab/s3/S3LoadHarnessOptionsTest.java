@@ -67,7 +67,7 @@ class S3LoadHarnessOptionsTest {
 
     @Test
     void aClientsResultLineReadsBackAsItWasWritten() {
-        ClientResult result = new ClientResult(1.5, 0.75, 100, -1, 10, 20, 15, 5, 26214400);
+        ClientResult result = new ClientResult(1.5, 0.75, 100, -1, 10, 20, 15, 5, 26214400, 90);
 
         assertEquals(result, ClientResult.parse(result.line()));
         assertThrows(IllegalArgumentException.class, () -> ClientResult.parse("RESULT seconds=1.0"));

@@ -100,10 +100,10 @@ class S3ReportTest {
     void streamTableShowsTheLiveHeapAddedBesideTheBoundAndTheFailures() throws IOException {
         String stream = S3Tables.stream(S3Run.read(run));
 
-        assertTrue(stream.contains("| 1 MiB | 10 | sluice-stream | 150.0 (148.5-151.5) | 249 | 250 |"), stream);
+        assertTrue(stream.contains("| 1 MiB | 10 | sluice-stream | 150.0 (148.5-151.5) | 249 | - | 250 |"), stream);
         assertTrue(
                 stream.contains(
-                        "| 1 MiB | 10 | sdk-multipart-fromPublisher | 120.0 (118.8-121.2) | 750 | none stated |"),
+                        "| 1 MiB | 10 | sdk-multipart-fromPublisher | 120.0 (118.8-121.2) | 750 | - | none stated |"),
                 stream);
         assertTrue(
                 stream.contains("| 100 MiB | 10 | sdk-multipart-fromPublisher (1 of 3 failed: OutOfMemoryError) | "),
@@ -159,6 +159,40 @@ class S3ReportTest {
                         "\n  100 MiB x1: at most 24 MiB added over 2 samples, 1 failed; bound 25 MiB + allowance "
                                 + "10 MiB: missed (1 failed)"),
                 failed);
+    }
+
+    @Test
+    void aRunsMemorySamplesAreJudgedInsteadOfItsTimedOnes() throws IOException {
+        rewrite(",sluice-stream,104857600,1,1,", line -> line.replace(",35651584,10485760,", ",48234496,10485760,"));
+        List<String> streams = Files.readAllLines(run.resolve(S3Run.SAMPLES)).stream()
+                .filter(line -> line.startsWith("commit,") || line.contains(",sluice-stream,"))
+                .map(line -> line.replace(",48234496,10485760,", ",35651584,10485760,"))
+                .toList();
+        Files.write(run.resolve(S3Run.MEMORY), streams);
+
+        String gates = S3Gates.render(S3Run.read(run));
+        assertTrue(
+                gates.contains("reactive source within its bound: every sluice-stream memory sample's live heap "
+                        + "added (after forced full collections) <= its bound + the JVM's idle heap\n"),
+                gates);
+        assertTrue(
+                gates.contains("\n  100 MiB x1: at most 24 MiB added over 3 samples; bound 25 MiB + allowance 10 MiB: "
+                        + "met; within the bound alone"),
+                gates);
+        assertEquals("=> met", verdicts(gates).get(2), "the timed samples' figure above the bound is not judged");
+        String table = S3Tables.stream(S3Run.read(run));
+        assertTrue(table.contains("| 100 MiB | 1 | sluice-stream | 150.0 (148.5-151.5) | 36 | 24 | 25 |"), table);
+
+        Files.write(
+                run.resolve(S3Run.MEMORY),
+                streams.stream()
+                        .map(line -> line.contains(",1048576,1,0,") ? line.replace(",35651584,", ",40894464,") : line)
+                        .toList());
+        String aboveAlone = S3Gates.render(S3Run.read(run));
+        assertTrue(
+                aboveAlone.contains("\n  1 MiB x1: at most 29 MiB added over 3 samples; bound 25 MiB + allowance "
+                        + "10 MiB: met; above the bound alone"),
+                aboveAlone);
     }
 
     @Test
