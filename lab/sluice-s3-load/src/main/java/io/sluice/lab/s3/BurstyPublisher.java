@@ -24,8 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class BurstyPublisher implements Publisher<ByteBuffer> {
 
-    static final int ITEM_BYTES = 1024 * 1024;
-    static final int BURST_ITEMS = 8;
+    /**
+     * Below half a G1 region at the client's heap (1 MiB regions up to a 2 GiB heap): a larger item
+     * is a humongous object, whose whole regions count in the heap in use, about twice its size.
+     */
+    static final int ITEM_BYTES = 256 * 1024;
+
+    static final int BURST_ITEMS = 32; // 8 MiB a burst
     static final long PAUSE_MILLIS = 20;
 
     private final long totalBytes;
@@ -51,6 +56,19 @@ final class BurstyPublisher implements Publisher<ByteBuffer> {
     /** The byte at {@code offset} of every bursty source. */
     static byte byteAt(long offset) {
         return PATTERN[(int) (offset % ITEM_BYTES)];
+    }
+
+    /** The MD5 of a source of {@code totalBytes}, in hex: the ETag of the object it stores in one piece. */
+    static String md5(long totalBytes) {
+        try {
+            java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+            for (long left = totalBytes; left > 0; left -= ITEM_BYTES) {
+                md5.update(PATTERN, 0, (int) Math.min(ITEM_BYTES, left));
+            }
+            return java.util.HexFormat.of().formatHex(md5.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has MD5", e);
+        }
     }
 
     private static byte[] pattern() {

@@ -96,7 +96,7 @@ public final class ClientMain {
                                 peaks.directBytes(),
                                 peaks.directJdkBytes(),
                                 peaks.directNettyBytes(),
-                                run.boundBytes() * clients,
+                                run.boundBytes() < 0 ? -1 : run.boundBytes() * clients,
                                 peaks.checkedLiveHeapBytes())
                         .line());
                 out.flush();

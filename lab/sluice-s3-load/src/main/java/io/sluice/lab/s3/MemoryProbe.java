@@ -39,6 +39,9 @@ final class MemoryProbe implements AutoCloseable {
     /** How often the sampler reads the heap and direct memory. */
     static final long PERIOD_MILLIS = 5;
 
+    /** When the first forced collection of a probe with checks comes. */
+    static final long FIRST_CHECK_MILLIS = 20;
+
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     private final BufferPoolMXBean directPool = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
@@ -141,9 +144,11 @@ final class MemoryProbe implements AutoCloseable {
     }
 
     private void check() {
+        long pause = FIRST_CHECK_MILLIS; // then checkMillis: a transfer shorter than the period still gets one
         while (running) {
             try {
-                Thread.sleep(checkMillis);
+                Thread.sleep(pause);
+                pause = checkMillis;
             } catch (InterruptedException e) {
                 return; // closed
             }

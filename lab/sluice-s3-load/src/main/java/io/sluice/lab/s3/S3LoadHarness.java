@@ -88,6 +88,7 @@ public final class S3LoadHarness {
     private final S3AsyncClient admin; // prepares download sources, deletes objects
     private final ChildJvm server;
     private final Map<Long, Source> sources = new TreeMap<>(); // by size, each written once
+    private final Map<Long, String> streamMd5s = new TreeMap<>(); // by size, each computed once
 
     /** A source file and the MD5 of its bytes (the ETag of an object stored in one piece). */
     private record Source(Path file, String md5) {}
@@ -247,7 +248,7 @@ public final class S3LoadHarness {
                 "--warm-key",
                 warmKey(size),
                 "--md5",
-                source.md5()));
+                transfer.direction == Transfer.Direction.STREAM ? streamMd5(size) : source.md5()));
         if (transfer.direction == Transfer.Direction.UPLOAD) {
             args.addAll(List.of(
                     "--source",
@@ -379,6 +380,11 @@ public final class S3LoadHarness {
 
     private static String warmKey(long size) {
         return "download-warm-" + size;
+    }
+
+    /** The MD5 of a bursty source of {@code size}, computed once. */
+    private String streamMd5(long size) {
+        return streamMd5s.computeIfAbsent(size, BurstyPublisher::md5);
     }
 
     /** A file of {@code size} pseudo-random bytes in the work folder and its MD5, written once. */

@@ -60,6 +60,13 @@ class BurstyPublisherTest {
         ByteBuffer last = subscriber.items.get(2);
         assertEquals(BurstyPublisher.byteAt(2L * BurstyPublisher.ITEM_BYTES + 999), last.get(999));
         assertEquals(BurstyPublisher.byteAt(17), subscriber.items.get(0).get(17));
+
+        java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+        subscriber.items.forEach(item -> md5.update(item.duplicate()));
+        assertEquals(
+                java.util.HexFormat.of().formatHex(md5.digest()),
+                BurstyPublisher.md5(total),
+                "the ETag a single PUT of the source is checked against");
     }
 
     @Test

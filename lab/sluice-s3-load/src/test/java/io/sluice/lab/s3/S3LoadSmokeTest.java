@@ -35,6 +35,8 @@ class S3LoadSmokeTest {
             "1",
             "--warmup",
             "0",
+            "--memory-samples",
+            "1",
             "--transfers",
             "sluice-upload,sdk-toFile,sluice-stream",
             "--client-jvm",
@@ -57,6 +59,13 @@ class S3LoadSmokeTest {
         }
         S3Sample stream = run.samples().get(2);
         assertEquals(3L * 8 * 1024 * 1024 + BurstyPublisher.ITEM_BYTES, stream.boundBytes());
+        S3Sample checked = run.memory().get(0);
+        assertEquals(1, run.memory().size(), "one memory sample, of the one stream transfer");
+        assertTrue(
+                checked.ok()
+                        && checked.transfer().equals("sluice-stream")
+                        && checked.boundBytes() == stream.boundBytes(),
+                checked.toString());
         try (var files = Files.walk(results.resolve("work"))) {
             assertEquals(
                     List.of(),
