@@ -32,33 +32,40 @@ import javax.management.openmbean.CompositeData;
  * collection, which a busy JVM may not run for seconds). Where the live heap
  * itself is the question, a probe {@linkplain #start(long) started with checks} also forces a full
  * collection every so often and records the heap after it ({@link Peaks#checkedLiveHeapBytes}), at
- * the price of the pauses: a sample measured that way is not a speed figure.
+ * the price of the pauses: a sample measured that way is not a speed figure. The heap after it is
+ * the one its notification reports, at the end of the pause: read once the pause is over, the heap
+ * in use already holds the allocation buffers every running thread took since.
  */
 final class MemoryProbe implements AutoCloseable {
 
     /** How often the sampler reads the heap and direct memory. */
     static final long PERIOD_MILLIS = 5;
 
+    /** The cause a collection that {@link System#gc()} forced reports. */
+    private static final String FORCED_CAUSE = "System.gc()";
+
     /** When the first forced collection of a probe with checks comes. */
     static final long FIRST_CHECK_MILLIS = 20;
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+    private static final Set<String> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .map(MemoryPoolMXBean::getName)
+            .collect(Collectors.toSet());
 
     private final BufferPoolMXBean directPool = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
             .filter(pool -> pool.getName().equals("direct"))
             .findFirst()
             .orElseThrow();
-    private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(pool -> pool.getType() == MemoryType.HEAP)
-            .map(MemoryPoolMXBean::getName)
-            .collect(Collectors.toSet());
     private final AtomicLong peakHeap = new AtomicLong(); // sampler -> reader
     private final AtomicLong peakLiveHeap = new AtomicLong(-1); // notification thread -> reader; -1: no collection
     private final AtomicLong peakDirect = new AtomicLong(); // sampler -> reader, JDK pool + Netty at one moment
     private final AtomicLong peakDirectJdk = new AtomicLong(); // sampler -> reader
     private final AtomicLong peakDirectNetty = new AtomicLong(); // sampler -> reader; -1 if Netty does not count
     private final NotificationListener afterGc = this::collected;
-    private final AtomicLong peakCheckedLiveHeap = new AtomicLong(-1); // checker -> reader; -1: no check
+    private final AtomicLong peakCheckedLiveHeap = new AtomicLong(-1); // notification thread -> reader; -1: none
+    private final AtomicLong checksForced = new AtomicLong(); // checker -> close
+    private final AtomicLong checksRead = new AtomicLong(); // notification thread -> close
     private final Thread sampler = new Thread(this::sample, "memory-probe");
     private final long checkMillis; // 0: no forced collections
     private final Thread checker = new Thread(this::check, "memory-probe-check");
@@ -80,10 +87,29 @@ final class MemoryProbe implements AutoCloseable {
             long directNettyBytes,
             long checkedLiveHeapBytes) {}
 
-    /** The heap in use after a full collection: what the JVM holds while it does nothing. */
+    /**
+     * The heap in use after a full collection, at the end of its pause (as a check reads it): what
+     * the JVM holds while it does nothing.
+     */
     static long idleHeapBytes() {
         System.gc();
-        return MEMORY.getHeapMemoryUsage().getUsed();
+        com.sun.management.GcInfo last = null;
+        for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            com.sun.management.GcInfo info = ((com.sun.management.GarbageCollectorMXBean) collector).getLastGcInfo();
+            if (info != null && (last == null || info.getEndTime() > last.getEndTime())) {
+                last = info;
+            }
+        }
+        if (last == null) {
+            return MEMORY.getHeapMemoryUsage().getUsed(); // a collector that reports none
+        }
+        long after = 0;
+        for (var pool : last.getMemoryUsageAfterGc().entrySet()) {
+            if (HEAP_POOLS.contains(pool.getKey())) {
+                after += pool.getValue().getUsed();
+            }
+        }
+        return after;
     }
 
     /**
@@ -121,6 +147,10 @@ final class MemoryProbe implements AutoCloseable {
         if (checkMillis > 0) {
             checker.interrupt();
             checker.join();
+            long deadline = System.nanoTime() + 1_000_000_000L; // notifications come on their own thread, soon
+            while (checksRead.get() < checksForced.get() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
         }
         for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             try {
@@ -153,7 +183,7 @@ final class MemoryProbe implements AutoCloseable {
                 return; // closed
             }
             System.gc(); // a full, stop-the-world collection: the harness never sets -XX:+ExplicitGCInvokesConcurrent
-            peakCheckedLiveHeap.accumulateAndGet(MEMORY.getHeapMemoryUsage().getUsed(), Math::max);
+            checksForced.incrementAndGet(); // its heap is read from its notification (collected)
         }
     }
 
@@ -172,13 +202,18 @@ final class MemoryProbe implements AutoCloseable {
         }
         GarbageCollectionNotificationInfo info =
                 GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        boolean forced = info.getGcCause().equals(FORCED_CAUSE);
         long after = 0;
         for (var pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-            if (heapPools.contains(pool.getKey())) {
+            if (HEAP_POOLS.contains(pool.getKey())) {
                 MemoryUsage usage = pool.getValue();
                 after += usage.getUsed();
             }
         }
         peakLiveHeap.accumulateAndGet(after, Math::max);
+        if (forced) {
+            peakCheckedLiveHeap.accumulateAndGet(after, Math::max);
+            checksRead.incrementAndGet();
+        }
     }
 }
