@@ -40,6 +40,21 @@ public final class SampleOrder {
         return cell(transfers, 1, 0);
     }
 
+    /**
+     * How many times in a row each of {@code clients} moves a file of {@code size} in one sample so
+     * that together they move at least {@code sampleBytes}: once for a file that large, and once for
+     * an empty file, which no number of rounds makes move bytes. A sample of a small file then lasts
+     * long enough to be timed and judged quiet, and its figure is a rate over many transfers rather
+     * than one transfer's time.
+     */
+    public static int rounds(long sampleBytes, long size, int clients) {
+        if (size == 0) {
+            return 1;
+        }
+        long perSample = size * clients;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (sampleBytes + perSample - 1) / perSample));
+    }
+
     /** The sizes the warm-up pass runs at: the smallest and the largest of {@code sizes}, smallest first. */
     public static List<Long> warmUpSizes(List<Long> sizes) {
         long smallest = sizes.stream().mapToLong(Long::longValue).min().orElseThrow();

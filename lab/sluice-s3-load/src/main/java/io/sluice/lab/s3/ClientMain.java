@@ -17,16 +17,20 @@ import java.util.concurrent.CompletableFuture;
  * One sample's client JVM, started by {@link ClientJvm}: {@code K} concurrent transfers of one kind,
  * so that the JVM's CPU time and peak memory are the transfer's. It runs one unrecorded warm-up of
  * the same transfer at {@code --warm-size} per client, prints {@code WARM}, waits for {@code GO} on
- * stdin, then runs the recorded transfers, checks that each moved every byte, prints one
+ * stdin, then runs the recorded transfers ({@code --rounds} times in a row, 1 by default: every
+ * client's transfer again once all have ended), checks that each moved every byte, prints one
  * {@code RESULT name=value ...} line ({@link ClientResult}) and waits for stdin to close before it
  * exits, so that the harness reads its figures (and stops its load meter) before the JVM is
  * reaped. A transfer that moved other bytes than the source's prints {@code WRONG what}, any other
  * failure {@code FAILED reason}; both exit with status 1. Arguments:
  * {@code --endpoint URI --bucket B --transfer LABEL --size BYTES --clients K --key PREFIX --work DIR}
- * {@code [--source FILE --warm-source FILE] [--warm-key KEY] [--md5 HEX] [--heap-check-millis MS]} (an
+ * {@code [--source FILE --warm-source FILE] [--warm-key KEY] [--md5 HEX] [--rounds R] [--heap-check-millis MS]} (an
  * upload reads {@code --source}, a download reads the objects {@code PREFIX-i} and the warm-up object
  * {@code --warm-key}; with {@code --heap-check-millis}, the recorded transfers run under a
- * {@link MemoryProbe} that forces a full collection every {@code MS} ms).
+ * {@link MemoryProbe} that forces a full collection every {@code MS} ms). Between rounds, within the
+ * timed span, each round's answers are checked as far as they tell without a request
+ * ({@link TransferRun#verifyAnswer}) and its downloaded files deleted (the SDK's {@code toFile}
+ * refuses an existing file); the last round is checked fully ({@link TransferRun#verify}).
  *
  * <p>Threading: the main thread runs everything; the transfers run on the SDK's and sluice's threads.
  */
@@ -75,9 +79,18 @@ public final class ClientMain {
                 long cpuBefore = os.getProcessCpuTime();
                 long began = System.nanoTime();
                 MemoryProbe probe = MemoryProbe.start(Long.parseLong(options.getOrDefault("heap-check-millis", "0")));
-                List<String> eTags;
+                int rounds = Integer.parseInt(options.getOrDefault("rounds", "1"));
+                List<String> eTags = List.of();
                 try {
-                    eTags = start(run, recorded);
+                    for (int round = 0; round < rounds; round++) {
+                        if (round > 0) {
+                            for (int i = 0; i < recorded.size(); i++) {
+                                run.verifyAnswer(recorded.get(i), eTags.get(i), options.get("md5"));
+                            }
+                            removeDownloads(transfer, recorded);
+                        }
+                        eTags = start(run, recorded);
+                    }
                 } finally {
                     probe.close();
                 }
@@ -157,6 +170,15 @@ public final class ClientMain {
         List<String> eTags = start(run, jobs);
         for (int i = 0; i < jobs.size(); i++) {
             run.verify(jobs.get(i), eTags.get(i), md5);
+        }
+    }
+
+    /** Deletes the files a round of downloads wrote; an upload's next round overwrites its objects. */
+    private static void removeDownloads(Transfer transfer, List<TransferRun.Job> jobs) throws java.io.IOException {
+        if (!transfer.direction.stores()) {
+            for (TransferRun.Job job : jobs) {
+                Files.deleteIfExists(job.file());
+            }
         }
     }
 

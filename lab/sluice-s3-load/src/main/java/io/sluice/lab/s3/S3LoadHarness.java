@@ -30,7 +30,9 @@ import java.util.TreeMap;
  * Moves files to and from S3Proxy ({@link S3ProxyMain}, a child JVM with a filesystem store in
  * {@code --work}) with sluice's transfers, the SDK's own and plain HTTP ({@link Transfer}), on loopback.
  * A sample is {@code K} concurrent transfers of one kind in a fresh client JVM ({@link ClientMain}), so
- * that its CPU time and peak memory are the transfer's. Every cell (size, clients) runs
+ * that its CPU time and peak memory are the transfer's, run as many times in a row as it takes the
+ * clients together to move {@code --sample-bytes} ({@link SampleOrder#rounds}): a sample of a small
+ * object then lasts long enough to be timed and judged quiet. Every cell (size, clients) runs
  * {@code --warmup} unrecorded samples and then {@code --samples} recorded ones of every transfer,
  * interleaved ({@link SampleOrder}); before the first, a warm-up pass runs every transfer once at the
  * smallest and the largest size, at each client count, so no recorded cell meets a young server.
@@ -50,7 +52,7 @@ import java.util.TreeMap;
  * the checked one; their seconds and MiB/s include the pauses and are no speed figures.
  *
  * <p>Options (defaults): {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1
- * --memory-samples 3 --transfers} (every one, or labels) {@code --server-heap 1g --client-jvm -Xmx1g
+ * --sample-bytes 256MiB --memory-samples 3 --transfers} (every one, or labels) {@code --server-heap 1g --client-jvm -Xmx1g
  * --work RESULTS/work}, and {@code --allow-dirty} for a trial from an uncommitted tree.
  *
  * <p>Threading: the main thread does everything; the clients are other processes.
@@ -68,6 +70,8 @@ public final class S3LoadHarness {
             "1",
             "memory-samples",
             "3",
+            "sample-bytes",
+            "256MiB",
             "transfers",
             "",
             "server-heap",
@@ -154,6 +158,7 @@ public final class S3LoadHarness {
         sizes(options);
         clientCounts(options);
         Transfer.named(options.get("transfers"));
+        ByteSizes.parse(options.get("sample-bytes"));
         for (String count : List.of("samples", "warmup", "memory-samples")) {
             if (Integer.parseInt(options.get(count)) < 0) {
                 throw new IllegalArgumentException("--" + count + " must not be negative");
@@ -256,6 +261,8 @@ public final class S3LoadHarness {
                     "--warm-source",
                     source(Math.min(size, ClientMain.WARM_BYTES_AT_MOST)).file().toString()));
         }
+        int rounds = memorySample ? 1 : SampleOrder.rounds(ByteSizes.parse(options.get("sample-bytes")), size, clients);
+        args.addAll(List.of("--rounds", Integer.toString(rounds)));
         if (memorySample) {
             args.addAll(List.of("--heap-check-millis", Long.toString(HEAP_CHECK_MILLIS)));
         }
@@ -288,7 +295,7 @@ public final class S3LoadHarness {
         if (!step.recorded()) {
             return;
         }
-        double mib = result == null ? Double.NaN : size * (double) clients / (1024 * 1024) / result.seconds();
+        double mib = result == null ? Double.NaN : size * (double) clients * rounds / (1024 * 1024) / result.seconds();
         S3Sample row = result == null
                 ? new S3Sample(
                         BuildInfo.commit(),
@@ -309,7 +316,8 @@ public final class S3LoadHarness {
                         -1,
                         -1,
                         -1,
-                        load)
+                        load,
+                        rounds)
                 : new S3Sample(
                         BuildInfo.commit(),
                         Runtime.version().toString(),
@@ -329,7 +337,8 @@ public final class S3LoadHarness {
                         result.peakDirectJdkBytes(),
                         result.peakDirectNettyBytes(),
                         result.boundBytes(),
-                        load);
+                        load,
+                        rounds);
         PrintWriter to = memorySample ? memory : samples;
         to.println(row.row());
         to.flush();

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One recorded sample of {@link S3LoadHarness}: one row of its {@code samples.csv}. {@code outcome}
+ * One recorded sample of {@link S3LoadHarness}: one row of its {@code samples.csv}, in which every
+ * client moved its object {@code rounds} times in a row (a run made before rounds has no such
+ * column: once). {@code outcome}
  * is {@code ok}, or why the sample failed (such as {@code OutOfMemoryError}); a failed sample's
  * figures are NaN or -1. Memory figures are the client JVM's ({@link ClientResult}); CPU seconds are
  * the client JVM's and the server JVM's over the recorded transfers.
@@ -33,19 +35,24 @@ record S3Sample(
         long peakDirectJdkBytes,
         long peakDirectNettyBytes,
         long boundBytes,
-        Load load) {
+        Load load,
+        int rounds) {
 
-    static final String HEADER = "commit,jdk,transfer,size_bytes,clients,sample,outcome,seconds,mib_per_s,client_cpu_s,"
-            + "server_cpu_s,peak_heap_bytes,peak_live_heap_bytes,idle_heap_bytes,peak_direct_bytes,peak_direct_jdk_bytes,"
-            + "peak_direct_netty_bytes,bound_bytes,load1_before,load1_after,others_busy";
+    /** The columns of a run whose clients moved their objects once per sample: no {@code rounds} column. */
+    static final String HEADER_ONE_ROUND = "commit,jdk,transfer,size_bytes,clients,sample,outcome,seconds,mib_per_s,"
+            + "client_cpu_s,server_cpu_s,peak_heap_bytes,peak_live_heap_bytes,idle_heap_bytes,peak_direct_bytes,"
+            + "peak_direct_jdk_bytes,peak_direct_netty_bytes,bound_bytes,load1_before,load1_after,others_busy";
+
+    static final String HEADER = HEADER_ONE_ROUND + ",rounds";
 
     static final String OK = "ok";
 
     /** The samples of a {@code samples.csv}; an IOException names the file and line of a malformed row. */
     static List<S3Sample> read(Path csv) throws IOException {
-        return Csv.read(csv, List.of(HEADER), (header, fields) -> {
-            if (fields.size() != 21) {
-                throw new IllegalArgumentException("expected 21 fields, found " + fields.size());
+        return Csv.read(csv, List.of(HEADER, HEADER_ONE_ROUND), (header, fields) -> {
+            int expected = header.equals(HEADER) ? 22 : 21;
+            if (fields.size() != expected) {
+                throw new IllegalArgumentException("expected " + expected + " fields, found " + fields.size());
             }
             return new S3Sample(
                     fields.get(0),
@@ -69,7 +76,8 @@ record S3Sample(
                     new Load(
                             Double.parseDouble(fields.get(18)),
                             Double.parseDouble(fields.get(19)),
-                            Double.parseDouble(fields.get(20))));
+                            Double.parseDouble(fields.get(20))),
+                    expected == 22 ? Integer.parseInt(fields.get(21)) : 1);
         });
     }
 
@@ -77,7 +85,7 @@ record S3Sample(
     String row() {
         return String.format(
                 Locale.ROOT,
-                "%s,%s,%s,%d,%d,%d,%s,%.6f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f",
+                "%s,%s,%s,%d,%d,%d,%s,%.6f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.3f,%d",
                 commit,
                 jdk,
                 transfer,
@@ -98,16 +106,17 @@ record S3Sample(
                 boundBytes,
                 load.load1Before(),
                 load.load1After(),
-                load.othersBusy());
+                load.othersBusy(),
+                rounds);
     }
 
     boolean ok() {
         return outcome.equals(OK);
     }
 
-    /** The GiB this sample moved (all clients' bytes). */
+    /** The GiB this sample moved (all clients' bytes, every round). */
     double gib() {
-        return sizeBytes * (double) clients / (1L << 30);
+        return sizeBytes * (double) clients * rounds / (1L << 30);
     }
 
     double clientCpuSecondsPerGiB() {

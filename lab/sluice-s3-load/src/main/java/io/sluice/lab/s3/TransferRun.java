@@ -122,6 +122,26 @@ final class TransferRun implements AutoCloseable {
     }
 
     /**
+     * Fails if what {@code job}'s transfer was answered with shows it moved other bytes, without a
+     * request: a downloaded file's length, or a stored object's ETag where it is the MD5 of the bytes
+     * (stored in one piece) and {@code md5} is known. The checks {@link #verify} makes but cheaply.
+     *
+     * @throws WrongBytes naming the transfer, the key and what differs
+     * @throws IOException if the file cannot be read
+     */
+    void verifyAnswer(Job job, String answeredETag, String md5) throws IOException {
+        if (!transfer.direction.stores()) {
+            verify(job, answeredETag, md5); // the file's length: no request
+            return;
+        }
+        String eTag = answeredETag == null ? null : answeredETag.replace("\"", "");
+        if (eTag != null && md5 != null && !eTag.contains("-") && !eTag.equals(md5)) {
+            throw new WrongBytes(
+                    transfer.label + " of " + job.key() + ": answered ETag " + eTag + ", not the source's MD5 " + md5);
+        }
+    }
+
+    /**
      * Fails unless {@code job} moved every byte: a stored object has the length and the ETag the
      * upload was answered with (and, stored in one piece, the MD5 of the source, {@code md5} if
      * known); a downloaded file has the object's length.

@@ -1,7 +1,12 @@
 package io.sluice.lab.s3;
 
+import io.sluice.lab.Load;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -63,6 +68,36 @@ class S3LoadHarnessOptionsTest {
         assertEquals(Transfer.SLUICE_UPLOAD, Transfer.judged(Transfer.Direction.UPLOAD));
         assertEquals(Transfer.SLUICE_DOWNLOAD_PLAIN, Transfer.judged(Transfer.Direction.DOWNLOAD));
         assertEquals(Transfer.SLUICE_STREAM, Transfer.judged(Transfer.Direction.STREAM));
+    }
+
+    @Test
+    void aSampleRowReadsBackWithItsRoundsWhichCountInItsGiB(@TempDir Path dir) throws IOException {
+        S3Sample sample = new S3Sample(
+                "abc1234",
+                "17",
+                "sluice-upload",
+                1L << 20,
+                10,
+                0,
+                S3Sample.OK,
+                2.0,
+                128.0,
+                1.0,
+                0.5,
+                100,
+                90,
+                10,
+                20,
+                20,
+                0,
+                -1,
+                new Load(0.5, 0.6, 0.05),
+                26);
+        Path csv = Files.writeString(dir.resolve("samples.csv"), S3Sample.HEADER + "\n" + sample.row() + "\n");
+
+        assertEquals(List.of(sample), S3Sample.read(csv));
+        assertEquals(26 * 10 / 1024.0, sample.gib(), 1e-9, "every client's object, every round");
+        assertEquals(1.0 / (26 * 10 / 1024.0), sample.clientCpuSecondsPerGiB(), 1e-9);
     }
 
     @Test

@@ -37,6 +37,8 @@ class S3LoadSmokeTest {
             "0",
             "--memory-samples",
             "1",
+            "--sample-bytes",
+            "3MiB",
             "--transfers",
             "sluice-upload,sdk-toFile,sluice-stream",
             "--client-jvm",
@@ -56,6 +58,7 @@ class S3LoadSmokeTest {
                     sample.seconds() > 0 && sample.mibPerSecond() > 0 && sample.clientCpuSeconds() >= 0,
                     sample.toString());
             assertTrue(sample.peakHeapBytes() > 0 && sample.idleHeapBytes() > 0, sample.toString());
+            assertEquals(3, sample.rounds(), "each client moved its object three times: " + sample);
         }
         S3Sample stream = run.samples().get(2);
         assertEquals(3L * 8 * 1024 * 1024 + BurstyPublisher.ITEM_BYTES, stream.boundBytes());

@@ -189,7 +189,7 @@ public final class LoadHarness {
             if (steps.stream().anyMatch(step -> !step.transfer().upload())) {
                 prepareDownloads(client, source, size, clients);
             }
-            int rounds = rounds(sampleBytes, size, clients);
+            int rounds = SampleOrder.rounds(sampleBytes, size, clients);
             for (SampleOrder.Step<Transfer> step : steps) {
                 sample(step, source, size, clients, rounds);
                 if (storage != null && step.transfer().upload()) {
@@ -267,19 +267,6 @@ public final class LoadHarness {
                 clients,
                 clientIndex -> Transfer.SLUICE_RAW.once(
                         client, name(Transfer.SLUICE_DOWNLOAD, size, clientIndex, 0), source, size));
-    }
-
-    /**
-     * How many times in a row each of {@code clients} moves a file of {@code size} in one sample, so
-     * that together they move at least {@code sampleBytes}: once for a file that large, and once for an
-     * empty file, which no number of rounds makes move bytes.
-     */
-    static int rounds(long sampleBytes, long size, int clients) {
-        if (size == 0) {
-            return 1;
-        }
-        long perSample = size * clients;
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (sampleBytes + perSample - 1) / perSample));
     }
 
     /**

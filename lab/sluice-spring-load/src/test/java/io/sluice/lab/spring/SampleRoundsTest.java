@@ -1,5 +1,6 @@
 package io.sluice.lab.spring;
 
+import io.sluice.lab.SampleOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,13 +19,13 @@ class SampleRoundsTest {
 
     @Test
     void smallFilesRepeatUntilTheClientsTogetherMoveTheSamplesBytes() {
-        assertEquals(256, LoadHarness.rounds(256 * MIB, MIB, 1));
-        assertEquals(26, LoadHarness.rounds(256 * MIB, MIB, 10), "rounded up: 10 clients x 26 MiB >= 256 MiB");
-        assertEquals(3, LoadHarness.rounds(256 * MIB, 100 * MIB, 1));
-        assertEquals(1, LoadHarness.rounds(256 * MIB, 100 * MIB, 10));
-        assertEquals(1, LoadHarness.rounds(256 * MIB, 1024 * MIB, 1));
-        assertEquals(1, LoadHarness.rounds(0, MIB, 1), "no sample bytes: each client moves the file once");
-        assertEquals(1, LoadHarness.rounds(256 * MIB, 0, 1), "an empty file moves no bytes however often");
+        assertEquals(256, SampleOrder.rounds(256 * MIB, MIB, 1));
+        assertEquals(26, SampleOrder.rounds(256 * MIB, MIB, 10), "rounded up: 10 clients x 26 MiB >= 256 MiB");
+        assertEquals(3, SampleOrder.rounds(256 * MIB, 100 * MIB, 1));
+        assertEquals(1, SampleOrder.rounds(256 * MIB, 100 * MIB, 10));
+        assertEquals(1, SampleOrder.rounds(256 * MIB, 1024 * MIB, 1));
+        assertEquals(1, SampleOrder.rounds(0, MIB, 1), "no sample bytes: each client moves the file once");
+        assertEquals(1, SampleOrder.rounds(256 * MIB, 0, 1), "an empty file moves no bytes however often");
     }
 
     @Test
