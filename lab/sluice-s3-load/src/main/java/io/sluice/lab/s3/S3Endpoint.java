@@ -15,12 +15,22 @@ import java.time.Duration;
  * transfer uses on it: the Netty client, path style, us-east-1, signed with the server's static
  * credentials, the SDK's default checksums. One place builds them, so the SDK's ways and sluice's
  * (which takes an {@link S3AsyncClient} the application built) run on the same settings.
+ *
+ * <p>The pool keeps the SDK's default size, but a request waits up to {@link #ACQUIRE_TIMEOUT} for
+ * a connection instead of ten seconds: the SDK's multipart client starts every part of an upload
+ * at once, so ten 1 GiB uploads queue over a thousand part requests on the pool and, at the
+ * default, fail with an acquire timeout (the SDK's own message advises a longer one). A careful
+ * user of the multipart client sets it so; sluice, with its parts in flight per upload bounded,
+ * does not need it.
  */
 record S3Endpoint(URI uri, String bucket) {
 
     static final String IDENTITY = "lab-identity";
     static final String CREDENTIAL = "lab-credential";
     static final Region REGION = Region.US_EAST_1;
+
+    /** How long a request may wait for a pooled connection. */
+    static final Duration ACQUIRE_TIMEOUT = Duration.ofMinutes(10);
 
     /** A client without the SDK's multipart support: one {@code PutObject} or {@code GetObject} per transfer. */
     S3AsyncClient plainClient() {
@@ -42,6 +52,7 @@ record S3Endpoint(URI uri, String bucket) {
                 .region(REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .connectionAcquisitionTimeout(ACQUIRE_TIMEOUT)
                         .readTimeout(Duration.ofSeconds(120))
                         .writeTimeout(Duration.ofSeconds(120)));
     }
