@@ -187,7 +187,7 @@ final class S3Tables {
         return md.toString();
     }
 
-    /** {@code  (2 of 5 failed: OutOfMemoryError)} after a transfer's label, or nothing. */
+    /** {@code  (2 of 5 failed: OutOfMemoryError)} after a transfer's label, or nothing; each reason's first sentence. */
     private static String failed(List<S3Sample> cell) {
         List<S3Sample> failed = cell.stream().filter(sample -> !sample.ok()).toList();
         return failed.isEmpty()
@@ -196,9 +196,16 @@ final class S3Tables {
                         + String.join(
                                 "; ",
                                 failed.stream()
-                                        .map(S3Sample::outcome)
+                                        .map(sample -> firstSentence(sample.outcome()))
                                         .distinct()
-                                        .toList()) + ")";
+                                        .toList())
+                        + ")";
+    }
+
+    /** An outcome up to its first full stop: the SDK's messages go on with paragraphs of advice. */
+    static String firstSentence(String outcome) {
+        int stop = outcome.indexOf(". ");
+        return stop < 0 ? outcome : outcome.substring(0, stop + 1);
     }
 
     /** {@code 812.4 (790.1-830.0)}: the mean and its 95% interval; {@code -} without samples. */

@@ -101,6 +101,15 @@ class S3LoadHarnessOptionsTest {
     }
 
     @Test
+    void aFailuresReasonIsShownUpToItsFirstFullStop() {
+        assertEquals(
+                "SdkClientException: Unable to execute HTTP request: Acquire operation took longer than allowed.",
+                S3Tables.firstSentence("SdkClientException: Unable to execute HTTP request: Acquire operation took "
+                        + "longer than allowed. This indicates that a request cannot get a connection. Consider..."));
+        assertEquals("OutOfMemoryError", S3Tables.firstSentence("OutOfMemoryError"));
+    }
+
+    @Test
     void aClientsResultLineReadsBackAsItWasWritten() {
         ClientResult result = new ClientResult(1.5, 0.75, 100, -1, 10, 20, 15, 5, 26214400, 90);
 
