@@ -7,6 +7,7 @@ import io.sluice.lab.Estimate.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The targets an S3 run is judged against. The speed gates judge a ratio of means by its 95%
@@ -16,7 +17,9 @@ import java.util.Locale;
  * <ul>
  *   <li><b>file to object:</b> in every cell, {@link Transfer#SLUICE_UPLOAD} moves at least
  *       {@link #TIMES_SDK_BEST} times the MiB/s of the SDK's best upload of that cell
- *       ({@link S3Tables#sdkBest}).</li>
+ *       ({@link S3Tables#sdkBest}). Where that best sends one PUT and sluice a multipart upload, the
+ *       line also gives the ratio to the SDK's best multipart way ({@link S3Tables#sdkBestLikeForLike}):
+ *       a server's cost of assembling parts falls on both sides of that one.</li>
  *   <li><b>object to file:</b> the same for {@link Transfer#SLUICE_DOWNLOAD_PLAIN}, which writes the
  *       file as {@code toFile} and the transfer manager do (in place, no {@code fsync}); the atomic,
  *       synced download ({@link Transfer#SLUICE_DOWNLOAD}) is shown beside it.</li>
@@ -95,7 +98,7 @@ final class S3Gates {
                                 : "no SDK transfer measured")
                         : ratio.format() + " against " + best + ": " + verdict;
                 String also = reference == null
-                        ? ""
+                        ? likeForLike(samples, judged, size, clients)
                         : " (for reference, " + reference.label + " "
                                 + S3Tables.toSdkBest(samples, reference, size, clients)
                                         .format() + ")";
@@ -103,6 +106,23 @@ final class S3Gates {
             }
         }
         return Verdict.every(verdicts);
+    }
+
+    /**
+     * For an upload cell whose SDK's best sends the file another way than {@code judged} does (one
+     * PUT against a multipart upload): {@code  (like for like, 0.95 (0.90-1.00) against X)}; else nothing.
+     */
+    private static String likeForLike(List<S3Sample> samples, Transfer judged, long size, int clients) {
+        Optional<Transfer> best = S3Tables.sdkBest(samples, size, clients);
+        Optional<Transfer> alike = S3Tables.sdkBestLikeForLike(samples, size, clients);
+        if (judged.direction != Transfer.Direction.UPLOAD || alike.isEmpty() || alike.equals(best)) {
+            return "";
+        }
+        Estimate ratio = Estimate.ratioOfMeans(
+                S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond),
+                S3Run.values(samples, alike.get(), size, clients, S3Sample::mibPerSecond));
+        return " (like for like, multipart against multipart: " + ratio.format() + " against " + alike.get().label
+                + ")";
     }
 
     private static Verdict bound(List<S3Sample> samples, boolean checked, List<String> lines) {

@@ -2,6 +2,7 @@ package io.sluice.lab.s3;
 
 import io.sluice.lab.ByteSizes;
 import io.sluice.lab.Estimate;
+import io.sluice.s3.UploadOptions;
 
 import java.util.Arrays;
 import java.util.Comparator;
@@ -41,6 +42,24 @@ final class S3Tables {
     static Optional<Transfer> sdkBest(List<S3Sample> samples, long size, int clients) {
         return Arrays.stream(Transfer.values())
                 .filter(transfer -> transfer.side == Transfer.Side.SDK)
+                .filter(transfer -> S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond).length > 0)
+                .max(Comparator.comparingDouble(transfer -> Arrays.stream(
+                                S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond))
+                        .average()
+                        .orElseThrow()));
+    }
+
+    /**
+     * The SDK upload with the highest mean MiB/s among those that send a file of {@code size} the way
+     * {@code upload(file)} with the default options does: one PUT up to the default part size, else a
+     * multipart upload (so {@code sdk-put-fromFile} is left out above it); if any ran in the cell.
+     */
+    static Optional<Transfer> sdkBestLikeForLike(List<S3Sample> samples, long size, int clients) {
+        boolean multipart = size > UploadOptions.DEFAULT_PART_SIZE_BYTES;
+        return Arrays.stream(Transfer.values())
+                .filter(transfer ->
+                        transfer.side == Transfer.Side.SDK && transfer.direction == Transfer.Direction.UPLOAD)
+                .filter(transfer -> !(multipart && transfer == Transfer.SDK_PUT_FROM_FILE))
                 .filter(transfer -> S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond).length > 0)
                 .max(Comparator.comparingDouble(transfer -> Arrays.stream(
                                 S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond))

@@ -143,6 +143,28 @@ class S3ReportTest {
     }
 
     @Test
+    void whereTheSdksBestIsOnePutAndSluiceSendsPartsTheLineAlsoComparesLikeForLike() throws IOException {
+        rewrite(
+                ",sdk-put-fromFile,",
+                line -> line.replace(",\"ok\",", ",\"ok\",")
+                        .replaceFirst(",(\\d+\\.\\d+),(\\d+\\.\\d+),1\\.000,", ",$1,400.000,1.000,"));
+
+        String gates = S3Gates.render(S3Run.read(run));
+        assertTrue(
+                gates.lines()
+                        .anyMatch(line -> line.startsWith("  100 MiB x10: 0.40 (")
+                                && line.contains(") against sdk-put-fromFile: missed (like for like, multipart against "
+                                        + "multipart: 0.80 (")
+                                && line.endsWith(") against tm-uploadFile)")),
+                gates);
+        assertTrue(
+                gates.lines()
+                        .anyMatch(line ->
+                                line.startsWith("  1 MiB x1: ") && line.endsWith(") against sdk-put-fromFile: missed")),
+                "a file sent in one PUT is compared with one PUT only: " + gates);
+    }
+
+    @Test
     void aStreamSampleAboveItsBoundOrFailedMissesTheGate() throws IOException {
         rewrite(",sluice-stream,104857600,1,1,", line -> line.replace(",35651584,10485760,", ",48234496,10485760,"));
         String over = S3Gates.render(S3Run.read(run));
