@@ -120,7 +120,7 @@ public final class S3LoadHarness {
         Files.writeString(results.resolve(S3Run.ABOUT), S3Run.about(Instant.now(), String.join(" ", args)));
         Path work = Files.createDirectories(
                 Path.of(options.getOrDefault("work", results.resolve("work").toString())));
-        Path store = Files.createDirectories(work.resolve("store"));
+        Path store = emptied(work.resolve("store"));
         try (ChildJvm server = ChildJvm.main("S3Proxy", S3ProxyMain.class.getName())
                         .maxHeap(options.get("server-heap"))
                         .exitOnOutOfMemory()
@@ -389,6 +389,24 @@ public final class S3LoadHarness {
 
     private static String warmKey(long size) {
         return "download-warm-" + size;
+    }
+
+    /**
+     * The server's store folder, created or emptied: it is the harness's own, and a run that stopped
+     * halfway (or an earlier run in the same {@code --work}) left a bucket and objects in it.
+     */
+    private static Path emptied(Path store) throws IOException {
+        if (Files.exists(store)) {
+            try (var paths = Files.walk(store)) {
+                for (Path path :
+                        paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    if (!path.equals(store)) {
+                        Files.delete(path);
+                    }
+                }
+            }
+        }
+        return Files.createDirectories(store);
     }
 
     /** The MD5 of a bursty source of {@code size}, computed once. */
