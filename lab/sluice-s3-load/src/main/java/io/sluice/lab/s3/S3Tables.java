@@ -166,22 +166,8 @@ final class S3Tables {
                             transfer.label,
                             failed(cell),
                             mean(S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)),
-                            figure(
-                                    samples,
-                                    transfer,
-                                    size,
-                                    clients,
-                                    sample -> sample.attributableHeapBytes() / MIB,
-                                    true,
-                                    "%.0f"),
-                            figure(
-                                    run.memoryOf(Transfer.Direction.STREAM),
-                                    transfer,
-                                    size,
-                                    clients,
-                                    sample -> sample.attributableHeapBytes() / MIB,
-                                    true,
-                                    "%.0f"),
+                            mostAdded(samples, transfer, size, clients),
+                            mostAdded(run.memoryOf(Transfer.Direction.STREAM), transfer, size, clients),
                             bound < 0 ? "none stated" : String.format(Locale.ROOT, "%.0f", bound / MIB),
                             figure(
                                     samples,
@@ -233,6 +219,11 @@ final class S3Tables {
         return Double.isNaN(mean.value())
                 ? "-"
                 : String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", mean.value(), mean.low(), mean.high());
+    }
+
+    /** The most live heap, in MiB, a successful sample of the cell added. */
+    private static String mostAdded(List<S3Sample> samples, Transfer transfer, long size, int clients) {
+        return figure(samples, transfer, size, clients, sample -> sample.attributableHeapBytes() / MIB, true, "%.0f");
     }
 
     /** The mean (or the highest, if {@code max}) of {@code value} over the cell's successful samples. */
