@@ -187,9 +187,17 @@ public final class ReactiveObject {
 
     /**
      * Uploads a file: its length, found when the upload starts, is declared, so a file that grows or
-     * shrinks meanwhile fails the upload (aborted), and a file that would need more than
-     * {@value UploadOptions#MAX_PARTS} parts gets larger ones. Read by the core's
-     * {@link ReactiveFile} with lent chunks, each given back once copied.
+     * shrinks meanwhile fails the upload (aborted; the failure names the file if the file fits one
+     * part), and a file that would need more than {@value UploadOptions#MAX_PARTS} parts gets larger
+     * ones.
+     *
+     * <p>A file of at least one byte and at most the part size goes as one {@code PutObject} whose
+     * body the SDK reads from the file itself, in 256 KiB reads, with no part buffers: the file is
+     * checked (its length and modification time) just before its last byte is sent, and a file
+     * that changed is not stored. Cancelling or completing the stage from outside wins until that
+     * last byte is sent, leaving no object; after it {@code cancel} returns {@code false}. A larger
+     * file (or an empty one) is read by the core's {@link ReactiveFile} with lent chunks, each given
+     * back once copied, and sent as {@link #write(Publisher, UploadOptions)} sends a stream.
      *
      * @param file the file to upload
      * @param options part size and parts in flight; a declared length is replaced by the file's
@@ -207,6 +215,10 @@ public final class ReactiveObject {
                                 size = Files.size(file);
                             } catch (Exception e) {
                                 upload.failBeforeSubscribe(e);
+                                return;
+                            }
+                            if (upload.putsWhole(size)) {
+                                upload.putFile(file, size); // read by the SDK from the file: no part buffers
                                 return;
                             }
                             upload.declareLength(size);

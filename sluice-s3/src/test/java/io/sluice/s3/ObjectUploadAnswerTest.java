@@ -2,12 +2,14 @@ package io.sluice.s3;
 
 import io.sluice.s3.internal.AbortRetries;
 import io.sluice.s3.internal.ObjectUpload;
+import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -15,10 +17,14 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -172,6 +179,29 @@ class ObjectUploadAnswerTest {
         }
         assertTrue(proxy.closedByClient() > closedBefore, "the unanswered request's connection was closed");
         assertTrue(!S3ProxyServer.exists(direct, BUCKET, key), "no object");
+    }
+
+    @Test
+    void aFilePutWhoseAnswerNeverComesFailsAfterTheAnswerTimeout_O9(@TempDir Path directory) throws Exception {
+        HOLD_ON.set(PutObjectRequest.class);
+        Path file = directory.resolve("small.bin");
+        Files.write(file, Bodies.bytes(MIB));
+        long started = System.nanoTime();
+        CompletableFuture<UploadResult> stage = ReactiveObject.of(client, BUCKET, key)
+                .upload(file, UploadOptions.defaults().withAnswerTimeout(ANSWER_TIMEOUT))
+                .toCompletableFuture();
+
+        ExecutionException failure = assertThrows(ExecutionException.class, () -> stage.get(20, TimeUnit.SECONDS));
+        long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(
+                elapsedMillis < 10_000, "ended by the answer timeout, not the client's 30 s: " + elapsedMillis + " ms");
+        ObjectUploadTimeoutException timeout = assertInstanceOf(ObjectUploadTimeoutException.class, failure.getCause());
+        assertEquals("PutObject", timeout.request());
+        assertNull(timeout.uploadId());
+        assertTrue(timeout.getMessage().contains("the object may exist"), timeout.getMessage());
+        assertEquals(0, ABORTS.get(), "a single PutObject has nothing to abort");
+        OpenFiles.awaitNoneUnder(directory); // the file body was closed
+        direct.deleteObject(request -> request.bucket(BUCKET).key(key)).join(); // the server may have stored it
     }
 
     @Test

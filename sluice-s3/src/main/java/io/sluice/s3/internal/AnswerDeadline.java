@@ -22,10 +22,15 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>L1 (per attempt): the clock starts when the client has taken the body's last byte, and stops
  *       when the client subscribes to the body again (a retry sends it again), so a slow send or a
- *       retry is never cut short; only the silence after a whole body counts.</li>
+ *       retry is never cut short; only the silence after a whole body counts. The last byte is the
+ *       one that completes the body's length, or {@code onComplete} if that comes first (a body of
+ *       unknown length): the Netty client, once it has written the length it declared, cancels the
+ *       body instead of waiting for its {@code onComplete}, which a body then need not send.</li>
  *   <li>L2 (one outcome, after the call): the answer completes once, when the SDK's call has ended: with
  *       its outcome, or, if the clock ran out first, with the timeout's error, the call having been
- *       cancelled to end it. So whoever waits for the answer knows the request is over.</li>
+ *       cancelled to end it. So whoever waits for the answer knows the request is over. Once the call
+ *       has ended the clock never starts again (a last byte reported after the answer came starts
+ *       nothing).</li>
  *   <li>L3 (threads): the clock runs on core's {@link SluiceTimer}; the timeout's error is signalled on a
  *       {@code sluice-timeout-N} thread (what depends on it may start SDK calls), never on the timer.</li>
  *   <li>L4 (release): once the call has ended, and before the answer completes, the body the client
@@ -43,6 +48,7 @@ final class AnswerDeadline<T> {
     private CompletableFuture<T> call; // guarded by this: the SDK's call, null until started
     private ScheduledFuture<?> clock; // guarded by this: the running clock, null if stopped (L1)
     private Throwable expired; // guarded by this: the timeout's error once the clock ran out
+    private boolean ended; // guarded by this: the call has ended; the clock never starts again (L2)
 
     private AnswerDeadline(Duration timeout, Supplier<? extends Throwable> timedOut) {
         this.timeoutNanos = saturatedNanos(timeout);
@@ -81,7 +87,7 @@ final class AnswerDeadline<T> {
             if (body != null) {
                 body.release(); // L4
             }
-            Throwable timeout = stopClock();
+            Throwable timeout = end();
             if (timeout != null) {
                 answer.completeExceptionally(timeout); // L2: the call was cancelled because the clock ran out
             } else if (error != null) {
@@ -96,7 +102,7 @@ final class AnswerDeadline<T> {
     }
 
     private synchronized void startClock() {
-        if (clock == null && expired == null) {
+        if (clock == null && expired == null && !ended) { // a late last byte: the answer may have come already
             clock = SluiceTimer.schedule(() -> SluiceTimer.runMayBlock(this::expire), timeoutNanos); // L3
         }
     }
@@ -108,6 +114,12 @@ final class AnswerDeadline<T> {
             clock = null;
         }
         return expired;
+    }
+
+    /** Stops the clock for good once the call has ended; returns the timeout's error if it ran out before. */
+    private synchronized Throwable end() {
+        ended = true;
+        return stopClock();
     }
 
     private void expire() {
@@ -178,7 +190,10 @@ final class AnswerDeadline<T> {
                 return;
             }
             stopClock(); // L1: a send (again) starts
+            long length = contentLength.orElse(-1L);
             source.subscribe(new Subscriber<ByteBuffer>() {
+                private long taken; // this send's bytes handed to the client
+
                 @Override
                 public void onSubscribe(Subscription subscription) {
                     subscriber.onSubscribe(subscription);
@@ -186,7 +201,11 @@ final class AnswerDeadline<T> {
 
                 @Override
                 public void onNext(ByteBuffer item) {
+                    taken += item.remaining();
                     subscriber.onNext(item);
+                    if (taken == length) {
+                        startClock(); // L1: the client has the whole body
+                    }
                 }
 
                 @Override

@@ -11,8 +11,11 @@ import org.reactivestreams.Subscription;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,11 +23,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
  * Uploads the byte stream it subscribes to as one object: a single {@code PutObject} if the stream
- * ends within one part, else a multipart upload whose parts are assembled from the stream.
+ * ends within one part, else a multipart upload whose parts are assembled from the stream. A file
+ * that fits one part may instead be put whole, read by the SDK from the file ({@link #putFile}).
  *
  * <p>Overview. Every signal, from upstream ({@code onSubscribe}, {@code onNext}, ...), from the SDK
  * (a part, the create, the complete or the abort finished) or from the stage's caller (an outside
@@ -50,7 +55,7 @@ import java.util.concurrent.CompletionException;
  *       only then does the stage complete. Upstream is cancelled first (§3.13 for the publisher).</li>
  *   <li>O5 (commit): {@code PutObject} and {@code CompleteMultipartUpload} are sent only after the
  *       stage's point of no return was claimed; an outside completion that came first wins and
- *       aborts instead.</li>
+ *       aborts instead. A file put (O10) claims it later, at the body's last byte.</li>
  *   <li>O6 (loans): a lent chunk is given back once its bytes are copied, or when the upload ends
  *       without them; owned items are dropped once copied. The publisher must not change an item's
  *       bytes between {@code onNext} and that moment.</li>
@@ -68,6 +73,14 @@ import java.util.concurrent.CompletionException;
  *       timeout after its body was sent ({@link AnswerDeadline}, L1-L3), or it fails with an
  *       {@link ObjectUploadTimeoutException} and is cancelled; the upload then ends as after any failed
  *       call (O4). An abort that is not answered in time counts as failed (O8).</li>
+ *   <li>O10 (file put): a file of at least one byte and at most the first part's size, whose size
+ *       was found just before ({@link #putsWhole}), goes as one {@code PutObject} whose body reads
+ *       the file itself ({@link FileBody}): no upstream, no part buffers, no multipart upload. Its
+ *       body claims the point of no return just before it hands the client the file's last byte,
+ *       once the file is found unchanged (FileBody's B1), because until then the server cannot store
+ *       the object. So an outside completion wins until that byte: it cancels the call, which then
+ *       ends without it, and the stage completes once the call has ended (O4). Only an outside claim
+ *       cancels the call: after the body's claim the stage reports the server's answer (U2).</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -78,7 +91,8 @@ import java.util.concurrent.CompletionException;
  *       completion claimed it, once, and the stage completes, as that completion asked, only when
  *       the abort has finished (O4) and the event calls back ({@code outsideCompletion}).</li>
  *   <li>U2: the upload claims its point of no return ({@code enterCommit}, F2) just before sending
- *       the request that makes the object visible ({@code PutObject}, {@code CompleteMultipartUpload});
+ *       the request that makes the object visible ({@code PutObject}, {@code CompleteMultipartUpload}),
+ *       or, for a file put, the last byte of that request's body (O10);
  *       from then on outside completions lose ({@code cancel} returns {@code false}) and the stage
  *       reports what the server did (O5).</li>
  *   <li>U3: between an outside claim and the abort's end, {@code cancel} has returned {@code true}
@@ -98,6 +112,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final String bucket;
     private final String key;
     private final int partsInFlight; // O1: k
+    private final int firstPartBytes; // O10: a file up to it is put whole
     private final int maxParts; // S3's 10,000 (lower in tests)
     private final AbortRetries abortRetries; // O8: the schedule (shorter in tests)
     private final Duration answerTimeout; // O9
@@ -125,6 +140,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private int nextPartNumber = 1; // drain-confined
     private final List<CompletedPart> completedParts = new ArrayList<>(); // drain-confined
     private boolean committing; // drain-confined: PutObject or Complete sent (O5)
+    private CompletableFuture<PutObjectResponse> filePut; // drain-confined: a file put's call, or null (O10)
     private boolean abortSent; // drain-confined
     private Throwable failure; // drain-confined: the first failure
     private Runnable outsideCompletion; // drain-confined: completes the stage after an outside claim (U1)
@@ -185,6 +201,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         this.key = Objects.requireNonNull(key, "key");
         this.partSizes = PartSizes.growing(partSizeBytes, maxPartSizeBytes, maxParts);
         this.partSizeBytes = partSizes.sizeOf(1);
+        this.firstPartBytes = partSizeBytes;
         this.partsInFlight = partsInFlight;
         this.maxParts = maxParts;
         result.onAbortAsync(completion -> drain.submit(() -> abortFromOutside(completion))); // U1
@@ -230,6 +247,31 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             partSizes = PartSizes.fixed(size); // O7
             partSizeBytes = size;
         });
+    }
+
+    /**
+     * Whether a file of {@code bytes} goes whole as one {@code PutObject} read from the file
+     * ({@link #putFile}): it has a byte and fits the first part, so the stream would have sent it as
+     * one {@code PutObject} too.
+     */
+    public boolean putsWhole(long bytes) {
+        return bytes > 0 && bytes <= firstPartBytes;
+    }
+
+    /**
+     * Uploads {@code file}, whose size was just found to be {@code bytes} (see {@link #putsWhole}),
+     * as one {@code PutObject} whose body the SDK reads from the file (O10); instead of subscribing.
+     * Reads the file's attributes: call it on a thread that may wait for the file system.
+     */
+    public void putFile(Path file, long bytes) {
+        FileBody body;
+        try {
+            body = new FileBody(file, bytes, bucket, key, result::enterCommit);
+        } catch (IOException | RuntimeException e) {
+            failBeforeSubscribe(e);
+            return;
+        }
+        drain.submit(() -> sendFile(body));
     }
 
     /** Fails the upload from outside the stream (e.g. the body's length could not be found). */
@@ -496,6 +538,36 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                 }));
     }
 
+    private void sendFile(FileBody body) {
+        if (state != State.RUNNING) {
+            return; // an outside completion came first and has ended the upload: nothing was sent
+        }
+        long length = body.length();
+        AnswerDeadline.watch(
+                        requestBody -> {
+                            filePut = client.putObject(
+                                    request -> request.bucket(bucket).key(key).contentLength(length), requestBody);
+                            return filePut;
+                        },
+                        body,
+                        answerTimeout,
+                        () -> timedOut("PutObject")) // O9
+                .whenComplete((response, error) -> drain.submit(() -> {
+                    filePut = null;
+                    if (state != State.RUNNING) {
+                        abortWhenQuiet(); // O10: an outside completion won; the call ended without the last byte
+                    } else if (error == null) {
+                        end();
+                        result.succeed(new UploadResult(length, response.eTag(), 1));
+                    } else if (body.committed()) {
+                        end();
+                        result.fail(unwrap(body.refusal(error))); // U2: past the point of no return
+                    } else {
+                        fail(body.refusal(error)); // the file's own reason (it names the file), if it refused
+                    }
+                }));
+    }
+
     private void completeUpload() {
         if (!result.enterCommit()) {
             return; // O5, U2
@@ -547,11 +619,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         }
         outsideCompletion = completion;
         fail(new CancellationException("upload of s3://" + bucket + "/" + key + " completed from outside"));
+        if (filePut != null) {
+            filePut.cancel(true); // O10: the claim is outside's, so the last byte never went: no object
+        }
         abortWhenQuiet();
     }
 
     private void abortWhenQuiet() {
-        if (state != State.ABORTING || creating || partsRunning > 0 || abortSent) {
+        if (state != State.ABORTING || creating || partsRunning > 0 || filePut != null || abortSent) {
             return; // O4: wait for what is in flight
         }
         if (uploadId == null) {

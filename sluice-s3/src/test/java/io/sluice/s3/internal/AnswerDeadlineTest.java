@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * L1-L4: the answer's clock runs only after a whole body, restarts with a retry's send, one outcome wins,
+ * L1-L4: the answer's clock runs only after a whole body (its length taken, or its end), restarts with a retry's send, one outcome wins,
  * and a client that keeps the body after the call does not keep its bytes.
  */
 class AnswerDeadlineTest {
@@ -80,6 +80,52 @@ class AnswerDeadlineTest {
         ExecutionException failure = assertThrows(ExecutionException.class, () -> answer.get(5, TimeUnit.SECONDS));
         assertEquals(TIMED_OUT, failure.getCause());
         assertTrue(awaitCancelled(call), "the SDK's call is cancelled, which closes its connection");
+    }
+
+    @Test
+    void theClockStartsAtTheByteThatCompletesTheLengthWithoutOnComplete_L1() throws Exception {
+        // The Netty client cancels a body once it has written its declared length; onComplete may never come.
+        AsyncRequestBody withoutOnComplete = new AsyncRequestBody() {
+            @Override
+            public java.util.Optional<Long> contentLength() {
+                return java.util.Optional.of(4L);
+            }
+
+            @Override
+            public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+                subscriber.onSubscribe(new Subscription() {
+                    private boolean sent;
+
+                    @Override
+                    public void request(long n) {
+                        if (!sent) {
+                            sent = true;
+                            subscriber.onNext(ByteBuffer.wrap(new byte[] {1, 2}));
+                            subscriber.onNext(ByteBuffer.wrap(new byte[] {3, 4}));
+                        }
+                    }
+
+                    @Override
+                    public void cancel() {}
+                });
+            }
+        };
+        CompletableFuture<String> call = new CompletableFuture<>();
+        AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
+        CompletableFuture<String> answer = AnswerDeadline.watch(
+                body -> {
+                    given.set(body);
+                    return call;
+                },
+                withoutOnComplete,
+                Duration.ofMillis(100),
+                () -> TIMED_OUT);
+
+        send(given.get(), true);
+
+        ExecutionException failure = assertThrows(ExecutionException.class, () -> answer.get(5, TimeUnit.SECONDS));
+        assertEquals(TIMED_OUT, failure.getCause());
+        assertTrue(awaitCancelled(call));
     }
 
     @Test

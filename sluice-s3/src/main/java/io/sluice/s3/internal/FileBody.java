@@ -1,0 +1,250 @@
+package io.sluice.s3.internal;
+
+import io.sluice.s3.ObjectUploadException;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.FileRequestBodyConfiguration;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A whole file as the body of one {@code PutObject}, read by the SDK's own file body
+ * ({@code AsyncRequestBody.fromFile}) straight from the file, in {@value #READ_BYTES}-byte reads:
+ * no part buffers hold it. Its last byte is where the upload commits and where the file is checked.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>B1 (the last byte decides): the read that completes the declared length is handed to the
+ *       client only after the file was found unchanged (its length still the declared one, its
+ *       modification time the one read before any send) and the upload's point of no return was
+ *       claimed ({@code commit}); if either fails, that read is withheld, the file's read cancelled
+ *       and the send failed. The server stores an object only once it has every byte, so an
+ *       outside completion that wins the claim leaves no object, and a file that grew or shrank
+ *       after its size was found, or was written after its modification time was read, is never
+ *       stored.</li>
+ *   <li>B2 (refused for good): the first refusal (a changed file, a lost claim, a failed read) is
+ *       kept and reported as the upload's failure ({@link #refusal}); a later send (an SDK retry)
+ *       fails at once with it, without opening the file. A changed file is reported as an
+ *       {@link ObjectUploadException} naming the file, whatever the SDK's own check said first.</li>
+ *   <li>B3 (descriptors): the file is open only while a send reads it: the SDK's body opens it on
+ *       subscribe and closes it when the read ends, completes, fails or is cancelled.</li>
+ *   <li>B4 (what is stored): the declared length, and the content type the stream's bodies have
+ *       ({@code application/octet-stream}), not one guessed from the file's name.</li>
+ * </ul>
+ *
+ * <p>Thread-safety: each send's signals come one at a time from the SDK's file reads (its
+ * per-subscription state is confined to them); sends follow one another; the refusal and the
+ * commit are shared (atomic; the claim is the stage's).
+ */
+final class FileBody implements AsyncRequestBody {
+
+    /** Bytes per read of the file: fewer reads, each a hop to the file channel's threads. */
+    static final int READ_BYTES = 256 * 1024;
+
+    private static final String OCTET_STREAM = "application/octet-stream";
+
+    private final Path file;
+    private final long length; // declared: the file's size when the upload started, at least 1
+    private final FileTime modifiedAtStart; // read before any send (B1)
+    private final String bucket;
+    private final String key;
+    private final BooleanSupplier commit; // claims the stage's point of no return (B1)
+    private final AsyncRequestBody source; // the SDK's reader of the file, subscribed once per send
+    private final AtomicReference<Throwable> refusal = new AtomicReference<>(); // B2: the first, kept
+    private volatile boolean committed; // a send's last byte passes -> the upload's drain
+
+    /**
+     * Reads the file's modification time and prepares the SDK's reader of it (which reads the
+     * file's attributes too): a file system call, for a thread that may wait for one.
+     *
+     * @throws IOException if the file's attributes cannot be read (a file removed meanwhile)
+     */
+    FileBody(Path file, long length, String bucket, String key, BooleanSupplier commit) throws IOException {
+        this.file = file;
+        this.length = length;
+        this.bucket = bucket;
+        this.key = key;
+        this.commit = commit;
+        this.modifiedAtStart = Files.getLastModifiedTime(file);
+        try {
+            this.source = AsyncRequestBody.fromFile(FileRequestBodyConfiguration.builder()
+                    .path(file)
+                    .numBytesToRead(length)
+                    .chunkSizeInBytes(READ_BYTES)
+                    .build());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    long length() {
+        return length;
+    }
+
+    /** Whether a send's last byte went to the client, past the point of no return (B1). */
+    boolean committed() {
+        return committed;
+    }
+
+    /** Why the body refused a send (B2), or {@code otherwise} if it refused none. */
+    Throwable refusal(Throwable otherwise) {
+        Throwable refused = refusal.get();
+        return refused != null ? refused : otherwise;
+    }
+
+    @Override
+    public Optional<Long> contentLength() {
+        return Optional.of(length);
+    }
+
+    @Override
+    public String contentType() {
+        return OCTET_STREAM; // B4
+    }
+
+    @Override
+    public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+        Throwable refused = refusal.get();
+        if (refused != null) { // B2: a retry after a refusal
+            subscriber.onSubscribe(new Subscription() {
+                @Override
+                public void request(long n) {}
+
+                @Override
+                public void cancel() {}
+            });
+            subscriber.onError(refused);
+            return;
+        }
+        source.subscribe(new Send(subscriber));
+    }
+
+    private Throwable refuse(Throwable cause) {
+        refusal.compareAndSet(null, cause);
+        return refusal.get();
+    }
+
+    /**
+     * The file's change since the upload started, as the upload's failure naming the file, or
+     * {@code null} if none is seen; {@code readError} is what failed the read, if anything did. A
+     * file that cannot be looked at after a read that failed with an {@link IOException} (one
+     * removed before it was opened) is left to that exception, as a read of the stream's way reports it.
+     */
+    private ObjectUploadException changed(Throwable readError) {
+        long size;
+        FileTime modified;
+        try {
+            size = Files.size(file);
+            modified = Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return readError instanceof IOException ? null : failure("could not be checked after it was read", e);
+        }
+        if (size != length) {
+            return failure(
+                    "changed size while it was uploaded: " + length + " bytes when the upload started, " + size
+                            + " now",
+                    readError);
+        }
+        if (!modified.equals(modifiedAtStart)) {
+            return failure(
+                    "was written while it was uploaded: modified at " + modifiedAtStart
+                            + " when the upload started, at " + modified + " now",
+                    readError);
+        }
+        return null;
+    }
+
+    private ObjectUploadException failure(String what, Throwable cause) {
+        return new ObjectUploadException("the file " + file + " " + what, bucket, key, null, cause);
+    }
+
+    /** One send: passes the SDK's reads to the client, withholding the last one unless B1 allows it. */
+    private final class Send implements Subscriber<ByteBuffer> {
+
+        private final Subscriber<? super ByteBuffer> client;
+        private Subscription reads; // set in onSubscribe, before any other signal
+        private long sent; // bytes passed or being passed to the client
+        private boolean done; // a terminal signal went to the client
+
+        Send(Subscriber<? super ByteBuffer> client) {
+            this.client = client;
+        }
+
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            reads = subscription;
+            client.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(ByteBuffer read) {
+            if (done) {
+                return;
+            }
+            sent += read.remaining();
+            if (sent >= length) {
+                Throwable stop =
+                        sent > length ? refuse(failure("was longer than " + length + " bytes", null)) : lastByte();
+                if (stop != null) {
+                    reads.cancel(); // B1: withheld; B3: the SDK closes the file
+                    terminate(stop);
+                    return;
+                }
+            }
+            client.onNext(read);
+        }
+
+        /** B1: the file unchanged, then the claim; the refusal, or {@code null} if the last read may pass. */
+        private Throwable lastByte() {
+            ObjectUploadException change = changed(null);
+            if (change != null) {
+                return refuse(change);
+            }
+            if (!commit.getAsBoolean()) {
+                return refuse(new CancellationException(
+                        "the upload of " + file + " was completed from outside before its last byte was sent"));
+            }
+            committed = true;
+            return null;
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            if (done) {
+                return;
+            }
+            ObjectUploadException change = changed(error); // the SDK's own check, a short read: name the file
+            terminate(refuse(change != null ? change : error));
+        }
+
+        @Override
+        public void onComplete() {
+            if (done) {
+                return;
+            }
+            if (sent < length) { // the SDK checks this itself; never pass a short body as whole
+                ObjectUploadException change = changed(null);
+                terminate(refuse(
+                        change != null ? change : failure("ended after " + sent + " of " + length + " bytes", null)));
+                return;
+            }
+            done = true;
+            client.onComplete();
+        }
+
+        private void terminate(Throwable error) {
+            done = true;
+            client.onError(error);
+        }
+    }
+}
