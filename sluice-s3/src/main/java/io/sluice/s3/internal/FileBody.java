@@ -44,7 +44,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Thread-safety: each send's signals come one at a time from the SDK's file reads (its
  * per-subscription state is confined to them); sends follow one another; the refusal and the
- * commit are shared (atomic; the claim is the stage's).
+ * commit are shared (atomic; the claim is the stage's). The check of B1 looks at the file's
+ * attributes on the thread that has just read it (the SDK's file channel's): the one place where
+ * the last read can still be withheld.
  */
 final class FileBody implements AsyncRequestBody {
 
