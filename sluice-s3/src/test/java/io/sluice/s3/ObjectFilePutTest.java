@@ -47,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * O10: a file that fits the first part goes as one {@code PutObject} read by the SDK from the file
- * (no lent chunk, no part buffer), checked and committed at its last byte (FileBody's B1): a file
+ * (no lent chunk, no part buffer), checked and committed at its last byte (FileBody's V1): a file
  * that changes while it is sent fails the upload naming the file and is not stored; a cancel wins
  * until the last byte and leaves no object, and loses after it; no descriptor stays open.
  */
@@ -191,7 +191,7 @@ class ObjectFilePutTest {
     @AfterEach
     void leavesNoUploadAndNoDescriptor() {
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET), "multipart uploads left");
-        OpenFiles.awaitNoneUnder(directory); // B3
+        OpenFiles.awaitNoneUnder(directory); // V3
     }
 
     private static ChunkPool pool() {
@@ -249,7 +249,7 @@ class ObjectFilePutTest {
                 Bodies.md5(ReactiveObject.of(client, BUCKET, key).read()).get(10, TimeUnit.SECONDS));
         HeadObjectResponse head =
                 client.headObject(request -> request.bucket(BUCKET).key(key)).join();
-        assertEquals("application/octet-stream", head.contentType(), "B4: not guessed from the name");
+        assertEquals("application/octet-stream", head.contentType(), "V4: not guessed from the name");
     }
 
     @Test
@@ -308,7 +308,7 @@ class ObjectFilePutTest {
         assertTrue(error.getMessage().contains(what), error.getMessage());
         assertEquals(BUCKET, error.bucket());
         assertEquals(key, error.key());
-        assertFalse(stored(), "B1: a changed file is not stored");
+        assertFalse(stored(), "V1: a changed file is not stored");
     }
 
     @Test

@@ -24,7 +24,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Invariants:
  * <ul>
- *   <li>B1 (the last byte decides): the read that completes the declared length is handed to the
+ *   <li>V1 (the last byte decides): the read that completes the declared length is handed to the
  *       client only after the file was found unchanged (its length still the declared one, its
  *       modification time the one read before any send) and the upload's point of no return was
  *       claimed ({@code commit}); if either fails, that read is withheld, the file's read cancelled
@@ -32,19 +32,19 @@ import java.util.function.BooleanSupplier;
  *       outside completion that wins the claim leaves no object, and a file that grew or shrank
  *       after its size was found, or was written after its modification time was read, is never
  *       stored.</li>
- *   <li>B2 (refused for good): the first refusal (a changed file, a lost claim, a failed read) is
+ *   <li>V2 (refused for good): the first refusal (a changed file, a lost claim, a failed read) is
  *       kept and reported as the upload's failure ({@link #refusal}); a later send (an SDK retry)
  *       fails at once with it, without opening the file. A changed file is reported as an
  *       {@link ObjectUploadException} naming the file, whatever the SDK's own check said first.</li>
- *   <li>B3 (descriptors): the file is open only while a send reads it: the SDK's body opens it on
+ *   <li>V3 (descriptors): the file is open only while a send reads it: the SDK's body opens it on
  *       subscribe and closes it when the read ends, completes, fails or is cancelled.</li>
- *   <li>B4 (what is stored): the declared length, and the content type the stream's bodies have
+ *   <li>V4 (what is stored): the declared length, and the content type the stream's bodies have
  *       ({@code application/octet-stream}), not one guessed from the file's name.</li>
  * </ul>
  *
  * <p>Thread-safety: each send's signals come one at a time from the SDK's file reads (its
  * per-subscription state is confined to them); sends follow one another; the refusal and the
- * commit are shared (atomic; the claim is the stage's). The check of B1 looks at the file's
+ * commit are shared (atomic; the claim is the stage's). The check of V1 looks at the file's
  * attributes on the thread that has just read it (the SDK's file channel's): the one place where
  * the last read can still be withheld.
  */
@@ -57,12 +57,12 @@ final class FileBody implements AsyncRequestBody {
 
     private final Path file;
     private final long length; // declared: the file's size when the upload started, at least 1
-    private final FileTime modifiedAtStart; // read before any send (B1)
+    private final FileTime modifiedAtStart; // read before any send (V1)
     private final String bucket;
     private final String key;
-    private final BooleanSupplier commit; // claims the stage's point of no return (B1)
+    private final BooleanSupplier commit; // claims the stage's point of no return (V1)
     private final AsyncRequestBody source; // the SDK's reader of the file, subscribed once per send
-    private final AtomicReference<Throwable> refusal = new AtomicReference<>(); // B2: the first, kept
+    private final AtomicReference<Throwable> refusal = new AtomicReference<>(); // V2: the first, kept
     private volatile boolean committed; // a send's last byte passes -> the upload's drain
 
     /**
@@ -93,12 +93,12 @@ final class FileBody implements AsyncRequestBody {
         return length;
     }
 
-    /** Whether a send's last byte went to the client, past the point of no return (B1). */
+    /** Whether a send's last byte went to the client, past the point of no return (V1). */
     boolean committed() {
         return committed;
     }
 
-    /** Why the body refused a send (B2), or {@code otherwise} if it refused none. */
+    /** Why the body refused a send (V2), or {@code otherwise} if it refused none. */
     Throwable refusal(Throwable otherwise) {
         Throwable refused = refusal.get();
         return refused != null ? refused : otherwise;
@@ -111,13 +111,13 @@ final class FileBody implements AsyncRequestBody {
 
     @Override
     public String contentType() {
-        return OCTET_STREAM; // B4
+        return OCTET_STREAM; // V4
     }
 
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Throwable refused = refusal.get();
-        if (refused != null) { // B2: a retry after a refusal
+        if (refused != null) { // V2: a retry after a refusal
             subscriber.onSubscribe(new Subscription() {
                 @Override
                 public void request(long n) {}
@@ -170,7 +170,7 @@ final class FileBody implements AsyncRequestBody {
         return new ObjectUploadException("the file " + file + " " + what, bucket, key, null, cause);
     }
 
-    /** One send: passes the SDK's reads to the client, withholding the last one unless B1 allows it. */
+    /** One send: passes the SDK's reads to the client, withholding the last one unless V1 allows it. */
     private final class Send implements Subscriber<ByteBuffer> {
 
         private final Subscriber<? super ByteBuffer> client;
@@ -198,7 +198,7 @@ final class FileBody implements AsyncRequestBody {
                 Throwable stop =
                         sent > length ? refuse(failure("was longer than " + length + " bytes", null)) : lastByte();
                 if (stop != null) {
-                    reads.cancel(); // B1: withheld; B3: the SDK closes the file
+                    reads.cancel(); // V1: withheld; V3: the SDK closes the file
                     terminate(stop);
                     return;
                 }
@@ -206,7 +206,7 @@ final class FileBody implements AsyncRequestBody {
             client.onNext(read);
         }
 
-        /** B1: the file unchanged, then the claim; the refusal, or {@code null} if the last read may pass. */
+        /** V1: the file unchanged, then the claim; the refusal, or {@code null} if the last read may pass. */
         private Throwable lastByte() {
             ObjectUploadException change = changed(null);
             if (change != null) {

@@ -9,6 +9,7 @@ import io.sluice.s3.UploadResult;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
@@ -77,10 +78,16 @@ import java.util.concurrent.CompletionException;
  *       was found just before ({@link #putsWhole}), goes as one {@code PutObject} whose body reads
  *       the file itself ({@link FileBody}): no upstream, no part buffers, no multipart upload. Its
  *       body claims the point of no return just before it hands the client the file's last byte,
- *       once the file is found unchanged (FileBody's B1), because until then the server cannot store
+ *       once the file is found unchanged (FileBody's V1), because until then the server cannot store
  *       the object. So an outside completion wins until that byte: it cancels the call, which then
  *       ends without it, and the stage completes once the call has ended (O4). Only an outside claim
  *       cancels the call: after the body's claim the stage reports the server's answer (U2).</li>
+ *   <li>O11 (checksums): every body sent from parts carries the CRC32C of its bytes, computed as they
+ *       are copied from the items ({@link Part}), in {@code x-amz-checksum-crc32c}; a multipart
+ *       upload is created for CRC32C and completed with each part's. So the server refuses bytes
+ *       that changed between the publisher's items and its disk, and the SDK, finding the
+ *       checksum given, sends the body as it is instead of computing one of its own in an
+ *       {@code aws-chunked} trailer, which would copy every byte once more.</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -433,8 +440,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void createUpload() {
         creating = true;
         AnswerDeadline.watch(
-                        () -> client.createMultipartUpload(
-                                request -> request.bucket(bucket).key(key)),
+                        () -> client.createMultipartUpload(request ->
+                                request.bucket(bucket).key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C)), // O11
                         answerTimeout,
                         () -> timedOut("CreateMultipartUpload")) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
@@ -455,6 +462,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void uploadPart(Part part, int number) {
         partsRunning++;
         long length = part.length();
+        String checksum = part.checksumCrc32c(); // O11
         // Sent from the blocks themselves: neither changed nor reused until the call has ended, and
         // no longer reachable from the request once it has (AnswerDeadline's L4).
         AnswerDeadline.watch(
@@ -463,7 +471,8 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                                         .key(key)
                                         .uploadId(uploadId)
                                         .partNumber(number)
-                                        .contentLength(length),
+                                        .contentLength(length)
+                                        .checksumCRC32C(checksum), // O11
                                 body),
                         part.body(),
                         answerTimeout,
@@ -477,6 +486,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                         completedParts.add(CompletedPart.builder()
                                 .partNumber(number)
                                 .eTag(response.eTag())
+                                .checksumCRC32C(checksum) // O11
                                 .build());
                     }
                     if (state == State.RUNNING) {
@@ -522,9 +532,14 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         committing = true;
         Part body = assembling != null ? assembling : new Part(0);
         long length = body.length();
+        String checksum = body.checksumCrc32c(); // O11
         AnswerDeadline.watch(
                         requestBody -> client.putObject(
-                                request -> request.bucket(bucket).key(key).contentLength(length), requestBody),
+                                request -> request.bucket(bucket)
+                                        .key(key)
+                                        .contentLength(length)
+                                        .checksumCRC32C(checksum),
+                                requestBody),
                         body.body(),
                         answerTimeout,
                         () -> timedOut("PutObject")) // O9

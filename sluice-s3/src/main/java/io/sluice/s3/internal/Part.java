@@ -4,17 +4,21 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 /**
- * One part being filled, then sent: the blocks of {@link PartBuffers} holding its bytes, in order.
- * Its size is fixed when it starts (O7); blocks are added only as bytes arrive. Drain-confined, and
- * while a call sends it, its blocks are neither changed nor reused until the call has ended.
+ * One part being filled, then sent: the blocks of {@link PartBuffers} holding its bytes, in order,
+ * and the CRC32C of those bytes, computed from the items as they are copied in (O11). Its size is
+ * fixed when it starts (O7); blocks are added only as bytes arrive. Drain-confined, and while a call
+ * sends it, its blocks are neither changed nor reused until the call has ended.
  */
 final class Part {
 
     private final long sizeBytes; // the size it is filled to, unless the body ends first
     private final List<ByteBuffer> blocks = new ArrayList<>(); // filled in order; all but the last full
+    private final CRC32C crc = new CRC32C(); // of the bytes copied in so far, read from the items (O11)
     private long length; // bytes copied in so far
 
     Part(long sizeBytes) {
@@ -32,6 +36,7 @@ final class Part {
             int count = Math.min(item.remaining(), last.remaining());
             ByteBuffer slice = item.duplicate();
             slice.limit(slice.position() + count);
+            crc.update(slice.duplicate()); // O11: read from the item, before the copy
             last.put(slice);
             item.position(item.position() + count);
             length += count;
@@ -44,6 +49,14 @@ final class Part {
 
     long length() {
         return length;
+    }
+
+    /** The CRC32C of the bytes copied in, as S3's {@code x-amz-checksum-crc32c} carries it (base64, big-endian). */
+    String checksumCrc32c() {
+        int value = (int) crc.getValue();
+        return Base64.getEncoder()
+                .encodeToString(
+                        new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
     }
 
     /**
@@ -64,6 +77,7 @@ final class Part {
             buffers.giveBack(block);
         }
         blocks.clear();
+        crc.reset();
         length = 0;
     }
 }
