@@ -43,6 +43,11 @@ final class S3Gates {
 
     /** Every gate, each cell's line and each gate's verdict, as a code block's text. */
     static String render(S3Run run) {
+        return files(run) + stream(run);
+    }
+
+    /** The gates on files: file to object and object to file against the SDK's best way. */
+    static String files(S3Run run) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format(
                 Locale.ROOT,
@@ -61,6 +66,12 @@ final class S3Gates {
                         Transfer.SLUICE_DOWNLOAD_PLAIN,
                         Transfer.SLUICE_DOWNLOAD,
                         lines));
+        return String.join("\n", lines) + "\n";
+    }
+
+    /** The gate on a reactive source of unknown length: its live heap within its stated bound. */
+    static String stream(S3Run run) {
+        List<String> lines = new ArrayList<>();
         boolean checked = !run.memoryOf(Transfer.Direction.STREAM).isEmpty();
         lines.add(String.format(
                 Locale.ROOT,
