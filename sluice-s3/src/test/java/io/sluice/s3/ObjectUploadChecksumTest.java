@@ -8,12 +8,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -23,6 +27,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -235,6 +240,37 @@ class ObjectUploadChecksumTest {
 
         assertEquals(1, REQUESTS.puts.size());
         assertEquals(Optional.of("AAAAAA=="), REQUESTS.puts.get(0).firstMatchingHeader("x-amz-checksum-crc32c"));
+    }
+
+    @Test
+    void aClientThatCalculatesChecksumsOnlyWhenRequiredGetsNoneFromSluiceEither() throws Exception {
+        long size = PART + 1;
+        try (S3AsyncClient whenRequired = S3AsyncClient.builder()
+                .endpointOverride(server.endpoint())
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL)))
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .overrideConfiguration(settings -> settings.executionInterceptors(List.of(REQUESTS)))
+                .build()) {
+            UploadResult stored = ReactiveObject.of(whenRequired, BUCKET, key)
+                    .write(
+                            new Bodies.Generated(size, 64 * 1024 + 7),
+                            UploadOptions.defaults().withPartSize(PART))
+                    .toCompletableFuture()
+                    .get(60, TimeUnit.SECONDS);
+
+            assertEquals(2, stored.parts());
+        }
+        assertEquals(Collections.singletonList(null), REQUESTS.createAlgorithms, "no algorithm at create");
+        for (SdkHttpRequest part : REQUESTS.parts.values()) {
+            assertEquals(Optional.empty(), part.firstMatchingHeader("x-amz-checksum-crc32c"), part.headers()::toString);
+            assertEquals(Optional.empty(), part.firstMatchingHeader("x-amz-trailer"), part.headers()::toString);
+        }
+        assertEquals(
+                Bodies.md5Of(size) + "/" + size,
+                Bodies.md5(ReactiveObject.of(client, BUCKET, key).read()).get(60, TimeUnit.SECONDS));
     }
 
     @Test

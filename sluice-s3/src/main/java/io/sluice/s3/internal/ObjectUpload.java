@@ -8,6 +8,7 @@ import io.sluice.s3.UploadOptions;
 import io.sluice.s3.UploadResult;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -87,7 +88,10 @@ import java.util.concurrent.CompletionException;
  *       upload is created for CRC32C and completed with each part's. So the server refuses bytes
  *       that changed between the publisher's items and its disk, and the SDK, finding the
  *       checksum given, sends the body as it is instead of computing one of its own in an
- *       {@code aws-chunked} trailer, which would copy every byte once more.</li>
+ *       {@code aws-chunked} trailer, which would copy every byte once more. It follows the
+ *       client's own rule: a client built to calculate request checksums only when an operation
+ *       requires them ({@code RequestChecksumCalculation.WHEN_REQUIRED}, for a store that refuses
+ *       them) gets none from sluice either.</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -123,6 +127,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final int maxParts; // S3's 10,000 (lower in tests)
     private final AbortRetries abortRetries; // O8: the schedule (shorter in tests)
     private final Duration answerTimeout; // O9
+    private final boolean checksums; // O11: whether bodies carry their CRC32C, as the client's setting says
     private volatile AbortRetries.Retrying retrying; // drain -> tests: the background abort, null if none (O8)
     private final OperationFuture<UploadResult> result = new OperationFuture<>(); // U1-U3
     private final SerialEvents drain = new SerialEvents(this::fail);
@@ -204,6 +209,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         this.abortRetries = Objects.requireNonNull(abortRetries, "abortRetries");
         this.answerTimeout = Objects.requireNonNull(answerTimeout, "answerTimeout");
         this.client = Objects.requireNonNull(client, "client");
+        this.checksums = calculatesChecksums(client);
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.key = Objects.requireNonNull(key, "key");
         this.partSizes = PartSizes.growing(partSizeBytes, maxPartSizeBytes, maxParts);
@@ -214,6 +220,20 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         result.onAbortAsync(completion -> drain.submit(() -> abortFromOutside(completion))); // U1
         if (declaredLength >= 0) {
             declareLength(declaredLength);
+        }
+    }
+
+    /**
+     * Whether {@code client} calculates request checksums where an operation supports them (the
+     * SDK's default), rather than only where one requires them (O11). A client that cannot say (a
+     * hand-written {@link S3AsyncClient}) is taken to use the default.
+     */
+    private static boolean calculatesChecksums(S3AsyncClient client) {
+        try {
+            return client.serviceClientConfiguration().requestChecksumCalculation()
+                    != RequestChecksumCalculation.WHEN_REQUIRED;
+        } catch (UnsupportedOperationException e) {
+            return true;
         }
     }
 
@@ -440,8 +460,9 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void createUpload() {
         creating = true;
         AnswerDeadline.watch(
-                        () -> client.createMultipartUpload(request ->
-                                request.bucket(bucket).key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C)), // O11
+                        () -> client.createMultipartUpload(request -> request.bucket(bucket)
+                                .key(key)
+                                .checksumAlgorithm(checksums ? ChecksumAlgorithm.CRC32_C : null)), // O11
                         answerTimeout,
                         () -> timedOut("CreateMultipartUpload")) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
@@ -462,7 +483,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void uploadPart(Part part, int number) {
         partsRunning++;
         long length = part.length();
-        String checksum = part.checksumCrc32c(); // O11
+        String checksum = checksums ? part.checksumCrc32c() : null; // O11: null sends none
         // Sent from the blocks themselves: neither changed nor reused until the call has ended, and
         // no longer reachable from the request once it has (AnswerDeadline's L4).
         AnswerDeadline.watch(
@@ -532,7 +553,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         committing = true;
         Part body = assembling != null ? assembling : new Part(0);
         long length = body.length();
-        String checksum = body.checksumCrc32c(); // O11
+        String checksum = checksums ? body.checksumCrc32c() : null; // O11: null sends none
         AnswerDeadline.watch(
                         requestBody -> client.putObject(
                                 request -> request.bucket(bucket)
