@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 /** Generated bodies (byte {@code i} is a function of {@code i}) and ways to consume publishers. */
 final class Bodies {
@@ -148,5 +149,34 @@ final class Bodies {
             }
         });
         return result;
+    }
+
+    /**
+     * {@code source}, each subscriber's items passed through {@code eachItem} on their way (which may
+     * act, wait or return another buffer), every other signal as it is: how a test reaches into a
+     * stream in flight.
+     */
+    static Publisher<ByteBuffer> mapped(Publisher<ByteBuffer> source, UnaryOperator<ByteBuffer> eachItem) {
+        return subscriber -> source.subscribe(new Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Subscription subscription) {
+                subscriber.onSubscribe(subscription);
+            }
+
+            @Override
+            public void onNext(ByteBuffer item) {
+                subscriber.onNext(eachItem.apply(item));
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                subscriber.onError(error);
+            }
+
+            @Override
+            public void onComplete() {
+                subscriber.onComplete();
+            }
+        });
     }
 }

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -142,28 +141,11 @@ class ObjectFilePutTest {
 
             @Override
             public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
-                body.subscribe(new Subscriber<ByteBuffer>() {
-                    @Override
-                    public void onSubscribe(Subscription subscription) {
-                        subscriber.onSubscribe(subscription);
-                    }
-
-                    @Override
-                    public void onNext(ByteBuffer item) {
-                        run(atFirstBytes);
-                        subscriber.onNext(item);
-                    }
-
-                    @Override
-                    public void onError(Throwable error) {
-                        subscriber.onError(error);
-                    }
-
-                    @Override
-                    public void onComplete() {
-                        subscriber.onComplete();
-                    }
-                });
+                Bodies.mapped(body, item -> {
+                            run(atFirstBytes);
+                            return item;
+                        })
+                        .subscribe(subscriber);
             }
         }
     }
@@ -347,58 +329,51 @@ class ObjectFilePutTest {
         assertChangedFileFails(upload(file, UploadOptions.defaults()), file, "was written while it was uploaded");
     }
 
-    @Test
-    void cancelBeforeThePutSendsAnyByteLeavesNoObject() throws Exception {
-        Path file = file("cancel-before.bin", MIB);
+    /** An upload of {@code file} and what its {@code cancel(true)} returned, called once when {@code hook} runs. */
+    private record CancelledAt(CompletableFuture<UploadResult> stage, CompletableFuture<Boolean> returned) {}
+
+    private CancelledAt uploadCancelledAt(AtomicReference<Runnable> hook, Path file) {
         AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
-        CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
+        CompletableFuture<Boolean> returned = new CompletableFuture<>();
         CompletableFuture<Void> armed = new CompletableFuture<>();
-        HOOKS.beforePut.set(() -> {
+        hook.set(() -> {
             armed.join();
-            cancelled.complete(stage.get().cancel(true));
+            returned.complete(stage.get().cancel(true));
         });
         stage.set(upload(file, UploadOptions.defaults()));
         armed.complete(null);
+        return new CancelledAt(stage.get(), returned);
+    }
 
-        assertThrows(CancellationException.class, () -> stage.get().get(30, TimeUnit.SECONDS));
-        assertTrue(cancelled.get(10, TimeUnit.SECONDS), "U1: before the last byte an outside completion wins");
+    @Test
+    void cancelBeforeThePutSendsAnyByteLeavesNoObject() throws Exception {
+        Path file = file("cancel-before.bin", MIB);
+        CancelledAt cancel = uploadCancelledAt(HOOKS.beforePut, file);
+
+        assertThrows(CancellationException.class, () -> cancel.stage().get(30, TimeUnit.SECONDS));
+        assertTrue(cancel.returned().get(10, TimeUnit.SECONDS), "U1: before the last byte an outside completion wins");
         assertFalse(stored());
     }
 
     @Test
     void cancelWhileTheFileIsSentLeavesNoObject() throws Exception {
         Path file = file("cancel-during.bin", 4 * MIB);
-        AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
-        CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
-        CompletableFuture<Void> armed = new CompletableFuture<>();
-        HOOKS.atFirstBytes.set(() -> {
-            armed.join();
-            cancelled.complete(stage.get().cancel(true));
-        });
-        stage.set(upload(file, UploadOptions.defaults()));
-        armed.complete(null);
+        CancelledAt cancel = uploadCancelledAt(HOOKS.atFirstBytes, file);
 
-        assertThrows(CancellationException.class, () -> stage.get().get(30, TimeUnit.SECONDS));
-        assertTrue(cancelled.get(10, TimeUnit.SECONDS), "O10: while the file is sent an outside completion wins");
-        assertTrue(stage.get().isCancelled());
+        assertThrows(CancellationException.class, () -> cancel.stage().get(30, TimeUnit.SECONDS));
+        assertTrue(
+                cancel.returned().get(10, TimeUnit.SECONDS), "O10: while the file is sent an outside completion wins");
+        assertTrue(cancel.stage().isCancelled());
         assertFalse(stored(), "O10: the call ended without the last byte");
     }
 
     @Test
     void cancelAfterTheLastByteLosesAndTheObjectIsStored() throws Exception {
         Path file = file("cancel-after.bin", MIB);
-        AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
-        CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
-        CompletableFuture<Void> armed = new CompletableFuture<>();
-        HOOKS.afterAnswer.set(() -> {
-            armed.join();
-            cancelled.complete(stage.get().cancel(true));
-        });
-        stage.set(upload(file, UploadOptions.defaults()));
-        armed.complete(null);
+        CancelledAt cancel = uploadCancelledAt(HOOKS.afterAnswer, file);
 
-        UploadResult stored = stage.get().get(30, TimeUnit.SECONDS);
-        assertFalse(cancelled.get(10, TimeUnit.SECONDS), "U2: past the last byte cancel loses");
+        UploadResult stored = cancel.stage().get(30, TimeUnit.SECONDS);
+        assertFalse(cancel.returned().get(10, TimeUnit.SECONDS), "U2: past the last byte cancel loses");
         assertEquals(MIB, stored.bytes());
         assertTrue(stored());
     }
@@ -406,19 +381,11 @@ class ObjectFilePutTest {
     @Test
     void cancelAfterAnEmptyFileWasSentLosesAndTheObjectIsStored() throws Exception {
         Path file = file("cancel-after-empty.bin", 0);
-        AtomicReference<CompletableFuture<UploadResult>> stage = new AtomicReference<>();
-        CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
-        CompletableFuture<Void> armed = new CompletableFuture<>();
-        HOOKS.afterAnswer.set(() -> {
-            armed.join();
-            cancelled.complete(stage.get().cancel(true));
-        });
-        stage.set(upload(file, UploadOptions.defaults()));
-        armed.complete(null);
+        CancelledAt cancel = uploadCancelledAt(HOOKS.afterAnswer, file);
 
-        UploadResult stored = stage.get().get(30, TimeUnit.SECONDS);
+        UploadResult stored = cancel.stage().get(30, TimeUnit.SECONDS);
         assertFalse(
-                cancelled.get(10, TimeUnit.SECONDS),
+                cancel.returned().get(10, TimeUnit.SECONDS),
                 "U2: an empty body has no last byte; it commits before it is sent (O5)");
         assertEquals(0, stored.bytes());
         assertTrue(stored());

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
@@ -34,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
@@ -115,37 +115,17 @@ class ObjectUploadChecksumTest {
 
         @Override
         public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
-            body.subscribe(new Subscriber<ByteBuffer>() {
-                private boolean first = true;
-
-                @Override
-                public void onSubscribe(Subscription subscription) {
-                    subscriber.onSubscribe(subscription);
-                }
-
-                @Override
-                public void onNext(ByteBuffer item) {
-                    if (first && item.hasRemaining()) {
-                        first = false;
+            AtomicBoolean first = new AtomicBoolean(true);
+            Bodies.mapped(body, item -> {
+                        if (!first.getAndSet(false) || !item.hasRemaining()) {
+                            return item;
+                        }
                         ByteBuffer copy = ByteBuffer.allocate(item.remaining());
                         copy.put(item.duplicate()).flip();
                         copy.put(0, (byte) (copy.get(0) ^ 0x40));
-                        subscriber.onNext(copy);
-                        return;
-                    }
-                    subscriber.onNext(item);
-                }
-
-                @Override
-                public void onError(Throwable error) {
-                    subscriber.onError(error);
-                }
-
-                @Override
-                public void onComplete() {
-                    subscriber.onComplete();
-                }
-            });
+                        return copy;
+                    })
+                    .subscribe(subscriber);
         }
     }
 

@@ -10,8 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -27,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -235,38 +234,18 @@ class ServerFailureTest {
         CountDownLatch serverStopped = new CountDownLatch(1);
         // downloadTo's pipeline (the core's atomic writer over read()), with the first item held back
         // until the server is gone, so the stop lands mid-stream.
+        AtomicBoolean first = new AtomicBoolean(true);
         Publisher<ByteBuffer> held =
-                subscriber -> ReactiveObject.of(client, BUCKET, "long").read().subscribe(new Subscriber<ByteBuffer>() {
-                    boolean first = true;
-
-                    @Override
-                    public void onSubscribe(Subscription subscription) {
-                        subscriber.onSubscribe(subscription);
-                    }
-
-                    @Override
-                    public void onNext(ByteBuffer item) {
-                        if (first) {
-                            first = false;
-                            firstItem.countDown();
-                            try {
-                                serverStopped.await(10, TimeUnit.SECONDS); // a test's publisher: may wait
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
+                Bodies.mapped(ReactiveObject.of(client, BUCKET, "long").read(), item -> {
+                    if (first.getAndSet(false)) {
+                        firstItem.countDown();
+                        try {
+                            serverStopped.await(10, TimeUnit.SECONDS); // a test's publisher: may wait
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
                         }
-                        subscriber.onNext(item);
                     }
-
-                    @Override
-                    public void onError(Throwable error) {
-                        subscriber.onError(error);
-                    }
-
-                    @Override
-                    public void onComplete() {
-                        subscriber.onComplete();
-                    }
+                    return item;
                 });
         CompletableFuture<Long> download = ReactiveFile.of(target)
                 .write(held, WriteOptions.defaults().withAtomicReplace().withSync())

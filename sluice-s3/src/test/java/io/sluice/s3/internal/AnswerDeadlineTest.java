@@ -59,18 +59,32 @@ class AnswerDeadlineTest {
         return call.isCancelled();
     }
 
-    @Test
-    void theClockCountsOnlyTheSilenceAfterTheWholeBody_L1() throws Exception {
+    /** A call watched by a deadline: the SDK's call (completed by the test), the body given to it, the answer. */
+    private record Watched(
+            CompletableFuture<String> call,
+            AtomicReference<AsyncRequestBody> given,
+            CompletableFuture<String> answer) {}
+
+    private static Watched watched(AsyncRequestBody body, Duration timeout) {
         CompletableFuture<String> call = new CompletableFuture<>();
         AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
         CompletableFuture<String> answer = AnswerDeadline.watch(
-                body -> {
-                    given.set(body);
+                sent -> {
+                    given.set(sent);
                     return call;
                 },
-                AsyncRequestBody.fromString("part"),
-                Duration.ofMillis(100),
+                body,
+                timeout,
                 () -> TIMED_OUT);
+        return new Watched(call, given, answer);
+    }
+
+    @Test
+    void theClockCountsOnlyTheSilenceAfterTheWholeBody_L1() throws Exception {
+        Watched watched = watched(AsyncRequestBody.fromString("part"), Duration.ofMillis(100));
+        CompletableFuture<String> call = watched.call();
+        AtomicReference<AsyncRequestBody> given = watched.given();
+        CompletableFuture<String> answer = watched.answer();
 
         send(given.get(), false); // a send that takes its time: nothing taken yet
         Thread.sleep(300);
@@ -110,16 +124,10 @@ class AnswerDeadlineTest {
                 });
             }
         };
-        CompletableFuture<String> call = new CompletableFuture<>();
-        AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
-        CompletableFuture<String> answer = AnswerDeadline.watch(
-                body -> {
-                    given.set(body);
-                    return call;
-                },
-                withoutOnComplete,
-                Duration.ofMillis(100),
-                () -> TIMED_OUT);
+        Watched watched = watched(withoutOnComplete, Duration.ofMillis(100));
+        CompletableFuture<String> call = watched.call();
+        AtomicReference<AsyncRequestBody> given = watched.given();
+        CompletableFuture<String> answer = watched.answer();
 
         send(given.get(), true);
 
@@ -130,16 +138,10 @@ class AnswerDeadlineTest {
 
     @Test
     void aRetrySendingTheBodyAgainStopsTheClockUntilItHasTheWholeBody_L1() throws Exception {
-        CompletableFuture<String> call = new CompletableFuture<>();
-        AtomicReference<AsyncRequestBody> given = new AtomicReference<>();
-        CompletableFuture<String> answer = AnswerDeadline.watch(
-                body -> {
-                    given.set(body);
-                    return call;
-                },
-                AsyncRequestBody.fromString("part"),
-                Duration.ofMillis(200),
-                () -> TIMED_OUT);
+        Watched watched = watched(AsyncRequestBody.fromString("part"), Duration.ofMillis(200));
+        CompletableFuture<String> call = watched.call();
+        AtomicReference<AsyncRequestBody> given = watched.given();
+        CompletableFuture<String> answer = watched.answer();
         send(given.get(), true); // the clock runs
         Thread.sleep(100);
 
@@ -154,18 +156,12 @@ class AnswerDeadlineTest {
     @Test
     void aClientThatKeepsTheBodyAfterTheCallDoesNotKeepItsBytes_L4() throws Exception {
         // The SDK's Netty client keeps the last request of an idle pooled connection, its body included.
-        CompletableFuture<String> call = new CompletableFuture<>();
-        AtomicReference<AsyncRequestBody> kept = new AtomicReference<>();
         AsyncRequestBody part = AsyncRequestBody.fromByteBuffersUnsafe(ByteBuffer.allocate(1024));
         WeakReference<AsyncRequestBody> partGone = new WeakReference<>(part);
-        CompletableFuture<String> answer = AnswerDeadline.watch(
-                body -> {
-                    kept.set(body);
-                    return call;
-                },
-                part,
-                Duration.ofSeconds(5),
-                () -> TIMED_OUT);
+        Watched watched = watched(part, Duration.ofSeconds(5));
+        CompletableFuture<String> call = watched.call();
+        AtomicReference<AsyncRequestBody> kept = watched.given();
+        CompletableFuture<String> answer = watched.answer();
         part = null;
         assertTrue(send(kept.get(), true).await(1, TimeUnit.SECONDS));
         call.complete("etag");
