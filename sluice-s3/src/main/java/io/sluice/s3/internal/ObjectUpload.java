@@ -127,7 +127,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final int maxParts; // S3's 10,000 (lower in tests)
     private final AbortRetries abortRetries; // O8: the schedule (shorter in tests)
     private final Duration answerTimeout; // O9
-    private final boolean checksums; // O11: whether bodies carry their CRC32C, as the client's setting says
+    private final boolean checksums; // O11: whether parts compute and send their CRC32C, as the client's setting says
     private volatile AbortRetries.Retrying retrying; // drain -> tests: the background abort, null if none (O8)
     private final OperationFuture<UploadResult> result = new OperationFuture<>(); // U1-U3
     private final SerialEvents drain = new SerialEvents(this::fail);
@@ -392,7 +392,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                 if (!mayTakePart()) {
                     break; // O1: wait for a part to finish
                 }
-                assembling = new Part(partSizeBytes);
+                assembling = new Part(partSizeBytes, checksums);
             }
             assembling.fill(held, buffers); // O1: blocks taken only for bytes that arrived
             if (!held.hasRemaining()) {
@@ -483,7 +483,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private void uploadPart(Part part, int number) {
         partsRunning++;
         long length = part.length();
-        String checksum = checksums ? part.checksumCrc32c() : null; // O11: null sends none
+        String checksum = part.checksumCrc32c(); // O11: null sends none
         // Sent from the blocks themselves: neither changed nor reused until the call has ended, and
         // no longer reachable from the request once it has (AnswerDeadline's L4).
         AnswerDeadline.watch(
@@ -551,9 +551,9 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             return; // O5, U2: an outside completion won; its abort event follows
         }
         committing = true;
-        Part body = assembling != null ? assembling : new Part(0);
+        Part body = assembling != null ? assembling : new Part(0, checksums);
         long length = body.length();
-        String checksum = checksums ? body.checksumCrc32c() : null; // O11: null sends none
+        String checksum = body.checksumCrc32c(); // O11: null sends none
         AnswerDeadline.watch(
                         requestBody -> client.putObject(
                                 request -> request.bucket(bucket)

@@ -18,11 +18,12 @@ final class Part {
 
     private final long sizeBytes; // the size it is filled to, unless the body ends first
     private final List<ByteBuffer> blocks = new ArrayList<>(); // filled in order; all but the last full
-    private final CRC32C crc = new CRC32C(); // of the bytes copied in so far, read from the items (O11)
+    private final CRC32C crc; // of the bytes copied in so far, read from the items; null if none is sent (O11)
     private long length; // bytes copied in so far
 
-    Part(long sizeBytes) {
+    Part(long sizeBytes, boolean checksummed) {
         this.sizeBytes = sizeBytes;
+        this.crc = checksummed ? new CRC32C() : null;
     }
 
     /** Copies as much of {@code item} as fits, taking blocks from {@code buffers} as needed; moves its position. */
@@ -36,7 +37,9 @@ final class Part {
             int count = Math.min(item.remaining(), last.remaining());
             ByteBuffer slice = item.duplicate();
             slice.limit(slice.position() + count);
-            crc.update(slice.duplicate()); // O11: read from the item, before the copy
+            if (crc != null) {
+                crc.update(slice.duplicate()); // O11: read from the item, before the copy
+            }
             last.put(slice);
             item.position(item.position() + count);
             length += count;
@@ -51,8 +54,14 @@ final class Part {
         return length;
     }
 
-    /** The CRC32C of the bytes copied in, as S3's {@code x-amz-checksum-crc32c} carries it (base64, big-endian). */
+    /**
+     * The CRC32C of the bytes copied in, as S3's {@code x-amz-checksum-crc32c} carries it (base64,
+     * big-endian), or {@code null} for a part made without one (which a request then omits).
+     */
     String checksumCrc32c() {
+        if (crc == null) {
+            return null;
+        }
         int value = (int) crc.getValue();
         return Base64.getEncoder()
                 .encodeToString(
@@ -77,7 +86,9 @@ final class Part {
             buffers.giveBack(block);
         }
         blocks.clear();
-        crc.reset();
+        if (crc != null) {
+            crc.reset();
+        }
         length = 0;
     }
 }
