@@ -48,6 +48,11 @@ final class S3Gates {
 
     /** The gates on files: file to object and object to file against the SDK's best way. */
     static String files(S3Run run) {
+        return uploads(run) + downloads(run);
+    }
+
+    /** The gate on file to object: {@link Transfer#SLUICE_UPLOAD} against the SDK's best upload. */
+    static String uploads(S3Run run) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format(
                 Locale.ROOT,
@@ -55,6 +60,12 @@ final class S3Gates {
                 Transfer.SLUICE_UPLOAD.label,
                 TIMES_SDK_BEST));
         lines.add("=> " + speed(run.of(Transfer.Direction.UPLOAD), Transfer.SLUICE_UPLOAD, null, lines));
+        return String.join("\n", lines) + "\n";
+    }
+
+    /** The gate on object to file: {@link Transfer#SLUICE_DOWNLOAD_PLAIN} against the SDK's best download. */
+    static String downloads(S3Run run) {
+        List<String> lines = new ArrayList<>();
         lines.add(String.format(
                 Locale.ROOT,
                 "object to file: %s / the SDK's best download MiB/s >= %.1f in every cell",

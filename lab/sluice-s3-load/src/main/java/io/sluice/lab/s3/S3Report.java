@@ -19,8 +19,9 @@ import java.util.Map;
  * </pre>
  * NAME is {@code run} (commit, JDK, start, samples per cell, the machine's load, the command),
  * {@code uploads}, {@code downloads} or {@code stream} ({@link S3Tables}), or {@code gates}
- * ({@link S3Gates}), all of them or only {@code file-gates} or {@code stream-gate}, so a run that
- * measured only the stream can judge it beside an older run's files. A run with a sample during which other work kept more than
+ * ({@link S3Gates}), all of them or only {@code file-gates} (itself {@code upload-gate} and
+ * {@code download-gate}) or {@code stream-gate}, so a run that measured one direction only can be
+ * judged beside an older run's other directions. A run with a sample during which other work kept more than
  * {@code Load.NOISY_ABOVE} of the cores busy, or with no load recorded, is not quiet: {@code --from}
  * rewrites no block from it without {@code --allow-noisy}, and every block from it starts with
  * {@link GeneratedBlocks#NOT_QUIET}. The command itself is the lab's {@link ReportCommand}.
@@ -51,6 +52,10 @@ public final class S3Report {
                         run -> "```\n" + S3Gates.render(run) + "```\n",
                         "file-gates",
                         run -> "```\n" + S3Gates.files(run) + "```\n",
+                        "upload-gate",
+                        run -> "```\n" + S3Gates.uploads(run) + "```\n",
+                        "download-gate",
+                        run -> "```\n" + S3Gates.downloads(run) + "```\n",
                         "stream-gate",
                         run -> "```\n" + S3Gates.stream(run) + "```\n"),
                 run -> run.line() + "\nUploads (file to object)\n\n" + S3Tables.uploads(run)
