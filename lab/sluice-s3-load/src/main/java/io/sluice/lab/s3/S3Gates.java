@@ -20,6 +20,12 @@ import java.util.Optional;
  *       ({@link S3Tables#sdkBest}). Where that best sends one PUT and sluice a multipart upload, the
  *       line also gives the ratio to the SDK's best multipart way ({@link S3Tables#sdkBestLikeForLike}):
  *       a server's cost of assembling parts falls on both sides of that one.</li>
+ *   <li><b>file to object, like for like:</b> the same against the SDK's best upload that sends the
+ *       file as sluice does, one PUT up to the default part size and a multipart upload above it. It
+ *       is the file-to-object target restated for a server that assembles a multipart object by
+ *       copying it: S3Proxy's filesystem store writes every part into a new file at completion, so with
+ *       ten clients saturating it one PUT per file outruns every multipart upload, the SDK's multipart
+ *       client's and transfer manager's as much as sluice's. Both verdicts are shown.</li>
  *   <li><b>object to file:</b> the same for {@link Transfer#SLUICE_DOWNLOAD_PLAIN}, which writes the
  *       file as {@code toFile} and the transfer manager do (in place, no {@code fsync}); the atomic,
  *       synced download ({@link Transfer#SLUICE_DOWNLOAD}) is shown beside it.</li>
@@ -59,7 +65,15 @@ final class S3Gates {
                 "file to object: %s / the SDK's best upload MiB/s >= %.1f in every cell",
                 Transfer.SLUICE_UPLOAD.label,
                 TIMES_SDK_BEST));
-        lines.add("=> " + speed(run.of(Transfer.Direction.UPLOAD), Transfer.SLUICE_UPLOAD, null, lines));
+        List<S3Sample> samples = run.of(Transfer.Direction.UPLOAD);
+        lines.add("=> " + speed(samples, Transfer.SLUICE_UPLOAD, null, lines));
+        lines.add(String.format(
+                Locale.ROOT,
+                "file to object, like for like: %s / the SDK's best upload that sends the file as it does "
+                        + "(one PUT up to the part size, multipart above) MiB/s >= %.1f in every cell",
+                Transfer.SLUICE_UPLOAD.label,
+                TIMES_SDK_BEST));
+        lines.add("=> " + likeForLikeSpeed(samples, Transfer.SLUICE_UPLOAD, lines));
         return String.join("\n", lines) + "\n";
     }
 
@@ -125,6 +139,35 @@ final class S3Gates {
                                 + S3Tables.toSdkBest(samples, reference, size, clients)
                                         .format() + ")";
                 lines.add(String.format(Locale.ROOT, "  %s x%d: %s%s", ByteSizes.format(size), clients, said, also));
+            }
+        }
+        return Verdict.every(verdicts);
+    }
+
+    /** The like-for-like upload gate's line per cell and its verdict over them. */
+    private static Verdict likeForLikeSpeed(List<S3Sample> samples, Transfer judged, List<String> lines) {
+        if (samples.isEmpty()) {
+            lines.add("  not measured in this run");
+            return Verdict.NOT_MEASURED;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        for (long size : S3Run.sizes(samples)) {
+            for (int clients : S3Run.clients(samples)) {
+                Optional<Transfer> alike = S3Tables.sdkBestLikeForLike(samples, size, clients);
+                Estimate ratio = alike.map(transfer -> Estimate.ratioOfMeans(
+                                S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond),
+                                S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)))
+                        .orElse(Estimate.NONE);
+                Verdict verdict = ratio.against(TIMES_SDK_BEST, false);
+                verdicts.add(verdict);
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "  %s x%d: %s",
+                        ByteSizes.format(size),
+                        clients,
+                        verdict == Verdict.NOT_MEASURED
+                                ? (alike.isEmpty() ? "no SDK transfer measured" : judged.label + " not measured")
+                                : ratio.format() + " against " + alike.get().label + ": " + verdict));
             }
         }
         return Verdict.every(verdicts);
