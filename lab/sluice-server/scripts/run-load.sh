@@ -6,8 +6,7 @@
 # --repeats N (default 1) runs every lane and step N times, interleaved (repeat 1 of everything, then
 # repeat 2, ...); the gates are then met, missed or inconclusive by their 95% intervals. A published
 # run has 5 repeats: about 95 minutes at full scale (the first repeat prints what the rest will take).
-# --charts DIR (last) writes server-a1.png, server-a2.png and server-b.png into DIR, and
-# server-c-window.png too when WINDOW_CSV names scenario C's series CSV (or DIR/server-c-window.csv exists).
+# --charts DIR (last) writes server-a1.png, server-a2.png and server-b.png into DIR.
 # --results DIR keeps the raw results (rows.csv, run.properties) and the console output (output.md)
 # there; `java -jar lab/sluice-lab-cli/target/lab.jar server report --from DIR` regenerates the docs from them.
 # JAVA picks the JDK for both sides (default: JDK 25, so lane B runs). Output: a Markdown table,
@@ -45,13 +44,5 @@ STATUS=0
 taskset -c 1 "$JAVA" -Dsluice.server.java="$JAVA" -cp "$JAR" io.sluice.server.load.LoadMain \
   --scale "$SCALE" --scenarios "$SCENARIOS" --lanes "$LANES" --server-cpu 0 --repeats "$REPEATS" ${RUN_SECONDS:+--run-seconds "$RUN_SECONDS"} ${CHARTS:+--charts "$CHARTS"} ${RESULTS:+--results "$RESULTS"} \
   | tee -a "$OUT" || STATUS=$?
-if [ -n "$CHARTS" ]; then
-  WINDOW_CSV=${WINDOW_CSV:-$CHARTS/server-c-window.csv}
-  if [ -f "$WINDOW_CSV" ]; then
-    "$JAVA" -cp "$JAR" io.sluice.server.load.WindowChart "$WINDOW_CSV" "$CHARTS/server-c-window.png" | tee -a "$OUT" || STATUS=1
-  else
-    echo "no scenario C series at $WINDOW_CSV: server-c-window.png not drawn (set WINDOW_CSV)" | tee -a "$OUT"
-  fi
-fi
 echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT"
 exit "$STATUS"

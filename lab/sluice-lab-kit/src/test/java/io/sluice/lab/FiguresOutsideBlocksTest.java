@@ -61,7 +61,9 @@ class FiguresOutsideBlocksTest {
             Map.entry("adaptive-report.md", "sluice-bench adaptive ScenarioMain: the scenarios' report"),
             Map.entry("scenarios.md", "sluice-bench adaptive ScenarioMain as it stood at e041353: its report then"),
             Map.entry("sweep.md", "sluice-bench adaptive SweepMain as it stood at e041353: the sweep's report"),
-            Map.entry("scenario-c.md", "sluice-server DemandScenario: its console, which LoadReport reads"),
+            Map.entry(
+                    "scenario-c.md",
+                    "scenario C's console, as the server module printed it before the adaptive scenarios took it"),
             Map.entry(
                     "output.md",
                     "the console of a harness: sluice-server's scripts/run-load.sh writes it with"

@@ -17,10 +17,12 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 
 /**
  * The scenario run's tables, by the docs' block names: a pure function of the files
- * {@link ScenarioMain} writes into a results folder, so that a committed folder regenerates them.
+ * {@link ScenarioMain} writes into a results folder, so that a committed folder regenerates them
+ * (scenario C's, {@code adaptive-shared-sink-*}, by {@link SharedSinkTables}).
  * Errors are {@code |predicted / measured - 1|} of throughput, one per row of
  * {@value ScenarioMain#RUNS_CSV}, for the model and for {@link ScheduleOnly}.
  */
@@ -34,7 +36,9 @@ public final class AdaptiveTables {
             "adaptive-latency-bound",
             "adaptive-targets",
             "adaptive-window-response",
-            "adaptive-runs");
+            "adaptive-runs",
+            "adaptive-shared-sink-runs",
+            "adaptive-shared-sink-targets");
 
     private AdaptiveTables() {}
 
@@ -85,7 +89,7 @@ public final class AdaptiveTables {
         List<Row> rows = rows(folder);
         Map<String, String> blocks = new LinkedHashMap<>();
         StringBuilder costs = new StringBuilder("| cost (calibrated in this run) | value |\n|---|---:|\n");
-        read(folder, ScenarioMain.COSTS_CSV, "cost,value")
+        read(folder, ScenarioMain.COSTS_CSV, ScenarioMain.COSTS_HEADER)
                 .forEach(fields -> costs.append("| ")
                         .append(fields[0])
                         .append(" | ")
@@ -127,6 +131,8 @@ public final class AdaptiveTables {
         blocks.put("adaptive-targets", targets(rows));
         blocks.put("adaptive-window-response", windows(folder));
         blocks.put("adaptive-runs", runs(rows));
+        blocks.put("adaptive-shared-sink-runs", SharedSinkTables.runs(folder));
+        blocks.put("adaptive-shared-sink-targets", "```\n" + SharedSinkTables.targets(folder) + "```\n");
         return blocks;
     }
 
@@ -334,22 +340,24 @@ public final class AdaptiveTables {
         return Arrays.stream(errors).filter(error -> error <= limit).count();
     }
 
-    /** The records of {@code folder/file} after its header, which must be {@code header}. */
     /**
-     * Empty if every scenario run in {@code folder} was measured while other work kept at most
-     * {@link Load#NOISY_ABOVE} of the cores busy; otherwise why the machine cannot be called quiet.
+     * Empty if every scenario run in {@code folder}, scenario C's included, was measured while other work kept
+     * at most {@link Load#NOISY_ABOVE} of the cores busy; otherwise why the machine cannot be called quiet.
      */
     public static Optional<String> quietness(Path folder) {
-        List<Row> rows = rows(folder);
-        long unknown =
-                rows.stream().filter(row -> Double.isNaN(row.othersBusy())).count();
+        double[] othersBusy = DoubleStream.concat(
+                        rows(folder).stream().mapToDouble(Row::othersBusy),
+                        SharedSinkTables.rows(folder).stream().mapToDouble(SharedSinkTables.Row::othersBusy))
+                .toArray();
+        long unknown = Arrays.stream(othersBusy).filter(Double::isNaN).count();
         if (unknown > 0) {
-            return Optional.of(unknown + " of " + rows.size() + " scenario runs recorded the load average before the "
-                    + "run, not the other work during it, so whether the machine was quiet is not known");
+            return Optional.of(unknown + " of " + othersBusy.length + " scenario runs recorded the load average before "
+                    + "the run, not the other work during it, so whether the machine was quiet is not known");
         }
-        long noisy =
-                rows.stream().filter(row -> row.othersBusy() > Load.NOISY_ABOVE).count();
-        double most = rows.stream().mapToDouble(Row::othersBusy).max().orElse(0);
+        long noisy = Arrays.stream(othersBusy)
+                .filter(busy -> busy > Load.NOISY_ABOVE)
+                .count();
+        double most = Arrays.stream(othersBusy).max().orElse(0);
         return noisy == 0
                 ? Optional.empty()
                 : Optional.of(String.format(
@@ -358,7 +366,7 @@ public final class AdaptiveTables {
                                 + "%.0f%% of the cores busy during a scenario run (%d of %d above %.0f%%)",
                         100 * most,
                         noisy,
-                        rows.size(),
+                        othersBusy.length,
                         100 * Load.NOISY_ABOVE));
     }
 
@@ -385,6 +393,7 @@ public final class AdaptiveTables {
                 .toList();
     }
 
+    /** The records of {@code folder/file} after its header, which must be one of {@code headers}. */
     private static List<String[]> read(Path folder, String file, String... headers) {
         try {
             List<String> lines = Files.readAllLines(folder.resolve(file));

@@ -112,13 +112,23 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
         }
     }
 
-    synchronized RunResult result(String scenario, String strategy, long elapsedNanos, long writtenBytes) {
+    /** The run as its one producer saw it: the peak queued bytes are those it held ahead of the sink. */
+    RunResult result(String scenario, String strategy, long elapsedNanos, long writtenBytes) {
+        return result(scenario, strategy, elapsedNanos, writtenBytes, peakQueuedBytes.get());
+    }
+
+    /**
+     * The recorded write's series and request figures with a run's totals, measured elsewhere: for a run of
+     * many writes, the recorded one's passes beside what all of them wrote and queued.
+     */
+    synchronized RunResult result(
+            String scenario, String strategy, long elapsedNanos, long writtenBytes, long peakQueuedBytes) {
         return new RunResult(
                 scenario,
                 strategy,
                 elapsedNanos,
                 writtenBytes,
-                peakQueuedBytes.get(),
+                peakQueuedBytes,
                 peakOutstandingItems,
                 requestCalls,
                 series);

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,18 +20,22 @@ import java.util.Map;
 /**
  * The demand-strategy scenario benchmark: calibrates the model's costs ({@link Calibration}), then
  * runs every strategy of {@link StrategyCase#all()} on every scenario of {@link Scenario#all} for
- * real, {@code --repetitions} times, each beside the model's and the schedule-only prediction;
- * writes the raw data and {@code adaptive-report.md} to {@code --results}, the first repetition's
- * charts to {@code --images} (lab/docs/ADAPTIVE.md §3 names the files).
+ * real, {@code --repetitions} times, each beside the model's and the schedule-only prediction, and
+ * in each repetition scenario C ({@link SharedSink}: eight writers into one sink, both kinds of
+ * producers, its own strategies; no model); writes the raw data and {@code adaptive-report.md} to
+ * {@code --results}, the first repetition's charts to {@code --images} (lab/docs/ADAPTIVE.md §3
+ * names the files).
  *
  * <pre>
  * mvn -q -B -Plab -pl lab/sluice-bench -am package -DskipTests
  * java -Xmx3g -cp lab/sluice-bench/target/sluice-bench.jar io.sluice.bench.adaptive.ScenarioMain \
- *     [--scale 1.0] [--repetitions 3] [--results lab/sluice-bench/target/adaptive] [--images DIR] [--seed 1] [--only NAME]
+ *     [--scale 1.0] [--repetitions 3] [--results lab/sluice-bench/target/adaptive] [--images DIR] [--seed 1]
+ *     [--only NAME] [--shared-sink full|smoke]
  * </pre>
- * {@code --scale} multiplies every scenario's duration (1.0: 3 to 6 s each, 38 s per strategy
- * and repetition); {@code --only} keeps the scenarios whose name contains NAME; without
- * {@code --images} no chart is drawn.
+ * {@code --scale} multiplies every single-stream scenario's duration (1.0: 3 to 6 s each, 38 s per
+ * strategy and repetition); {@code --only} keeps the scenarios whose name contains NAME (scenario C's
+ * are {@code shared-sink-paced} and {@code shared-sink-unpaced}); {@code --shared-sink} is scenario
+ * C's size (full: about three minutes a repetition); without {@code --images} no chart is drawn.
  */
 public final class ScenarioMain {
 
@@ -40,6 +45,8 @@ public final class ScenarioMain {
     public static final String WINDOWS_CSV = "adaptive-windows.csv";
     /** The calibrated costs, in {@code --results}. */
     public static final String COSTS_CSV = "adaptive-calibration.csv";
+
+    static final String COSTS_HEADER = "cost,value";
 
     static final String RUNS_HEADER = "scenario,family,item_bytes,strategy,repetition,duration_ms,measured_mib_s,"
             + "model_mib_s,schedule_mib_s,measured_peak_queued_bytes,model_peak_queued_bytes,cap_bytes,"
@@ -61,9 +68,14 @@ public final class ScenarioMain {
         List<Scenario> scenarios = Scenario.all(scale).stream()
                 .filter(scenario -> scenario.name().contains(only))
                 .toList();
+        List<SharedSink.Producers> shared = Arrays.stream(SharedSink.Producers.values())
+                .filter(producers -> ("shared-sink-" + producers.label).contains(only))
+                .toList();
         run(
                 scenarios,
                 StrategyCase.all(),
+                SharedSink.named(options.getOrDefault("shared-sink", SharedSink.FULL.scale())),
+                shared,
                 Integer.parseInt(options.getOrDefault("repetitions", "3")),
                 options.containsKey("images") ? Path.of(options.get("images")) : null,
                 Path.of(options.getOrDefault("results", "lab/sluice-bench/target/adaptive")),
@@ -73,13 +85,16 @@ public final class ScenarioMain {
     }
 
     /**
-     * Everything {@link #main} does, for the given scenarios and strategies; returns the runs.
-     * Warms the JIT up first (a short run per strategy, discarded), then calibrates
+     * Everything {@link #main} does, for the given scenarios and strategies and scenario C's {@code shared}
+     * producers at {@code sharedSink}'s size; returns the single-stream runs. Unless there is no single-stream
+     * scenario, warms the JIT up first (a short run per strategy, discarded), then calibrates
      * ({@code calibrationNanos} per calibration run) and uses those costs for every prediction.
      */
     public static List<Comparison> run(
             List<Scenario> scenarios,
             List<StrategyCase> strategies,
+            SharedSink sharedSink,
+            List<SharedSink.Producers> shared,
             int repetitions,
             Path images,
             Path results,
@@ -87,15 +102,21 @@ public final class ScenarioMain {
             long calibrationNanos,
             PrintStream out)
             throws InterruptedException, IOException {
-        for (StrategyCase strategy : strategies) {
-            RunRecorder.measure(
-                    Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
+        ModelCosts costs = null;
+        if (!scenarios.isEmpty()) {
+            for (StrategyCase strategy : strategies) {
+                RunRecorder.measure(
+                        Scenario.crossingSink(64 * 1024, 1.0).withDurationNanos(calibrationNanos / 2), strategy);
+            }
+            costs = Calibration.fit(calibrationNanos, out);
         }
-        ModelCosts costs = Calibration.fit(calibrationNanos, out);
         Files.createDirectories(results);
-        Files.writeString(results.resolve(COSTS_CSV), costs.csv(), StandardCharsets.UTF_8);
+        Files.writeString(
+                results.resolve(COSTS_CSV), costs == null ? COSTS_HEADER + "\n" : costs.csv(), StandardCharsets.UTF_8);
         StringBuilder runs = new StringBuilder(RUNS_HEADER).append('\n');
         StringBuilder windows = new StringBuilder(WINDOWS_HEADER).append('\n');
+        StringBuilder sharedRuns = new StringBuilder(SharedSinkResult.HEADER).append('\n');
+        ModelCosts calibrated = costs;
         Map<String, RunResult> models = new HashMap<>();
         List<Comparison> all = new ArrayList<>();
         for (int repetition = 1; repetition <= repetitions; repetition++) {
@@ -107,7 +128,7 @@ public final class ScenarioMain {
                     Load load = meter.stop();
                     RunResult model = models.computeIfAbsent(
                             scenario.name() + "/" + strategy.name(),
-                            key -> DemandSimulation.run(scenario, strategy, costs, seed));
+                            key -> DemandSimulation.run(scenario, strategy, calibrated, seed));
                     Comparison row = new Comparison(
                             scenario, strategy, repetition, measured, model, ScheduleOnly.mibPerSecond(scenario));
                     rows.add(row);
@@ -151,16 +172,73 @@ public final class ScenarioMain {
                             rows.stream().map(Comparison::model).toList());
                 }
             }
+            for (SharedSink.Producers producers : shared) {
+                runSharedSink(sharedSink, producers, repetition, images, sharedRuns, windows, out);
+            }
         }
         Files.writeString(results.resolve(RUNS_CSV), runs, StandardCharsets.UTF_8);
         Files.writeString(results.resolve(WINDOWS_CSV), windows, StandardCharsets.UTF_8);
+        if (!shared.isEmpty()) {
+            Files.writeString(results.resolve(SharedSinkResult.CSV), sharedRuns, StandardCharsets.UTF_8);
+        }
         String report = AdaptiveTables.report(results);
         Files.writeString(results.resolve("adaptive-report.md"), report, StandardCharsets.UTF_8);
         out.println();
         out.println(report);
         out.println("wrote " + results.resolve(RUNS_CSV) + ", " + WINDOWS_CSV + ", " + COSTS_CSV
-                + " and adaptive-report.md");
+                + (shared.isEmpty() ? "" : ", " + SharedSinkResult.CSV) + " and adaptive-report.md");
         return all;
+    }
+
+    /**
+     * Scenario C on {@code producers}, every strategy once (its warm-up first in repetition 1): adds its rows
+     * to {@code csv}, adaptive's window response to {@code windows}, and in repetition 1 draws stream 0's
+     * chart. The machine's load is measured over the whole case, and every row of it carries that.
+     */
+    private static void runSharedSink(
+            SharedSink size,
+            SharedSink.Producers producers,
+            int repetition,
+            Path images,
+            StringBuilder csv,
+            StringBuilder windows,
+            PrintStream out)
+            throws InterruptedException, IOException {
+        Load.Meter meter = new Load.Meter();
+        List<SharedSinkResult> results = SharedSinkRun.run(size, producers, repetition == 1);
+        Load load = meter.stop();
+        for (SharedSinkResult result : results) {
+            csv.append(result.csv(size, repetition, load)).append('\n');
+            if (result.strategy().equals("adaptive")) {
+                windows.append(WindowResponse.csv(
+                        result.scenario(), result.strategy(), repetition, result.streamZero(), "measured"));
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "%d %-20s %-14s aggregate %7.1f MiB/s peak queued %9s%s window %s..%s shrank after %d of %d"
+                            + " | load %.2f -> %.2f%n",
+                    repetition,
+                    result.scenario().name(),
+                    result.strategy(),
+                    result.mibPerSecond(),
+                    ChartWriter.bytes(result.peakQueuedBytes()),
+                    result.outOfMemory() ? " (out of memory)" : "",
+                    ChartWriter.items(result.windows().smallest()),
+                    ChartWriter.items(result.windows().largest()),
+                    result.windows().shrank(),
+                    result.windows().switches(),
+                    load.load1Before(),
+                    load.load1After());
+        }
+        if (images != null && repetition == 1) {
+            Scenario scenario = results.get(0).scenario();
+            ChartWriter.write(
+                    images.resolve("adaptive-" + scenario.name() + ".png"),
+                    "measured: " + size.describe() + ", " + producers.label + " producers; stream 0 of "
+                            + size.streams() + " (grey: sink slow)",
+                    scenario,
+                    results.stream().map(SharedSinkResult::streamZero).toList());
+        }
     }
 
     /**

@@ -74,13 +74,18 @@ final class WindowResponse {
 
     /** The rows of {@link ScenarioMain#WINDOWS_CSV} for one run; {@code reaction_ms} is empty where the window did not move. */
     static String csv(ScenarioMain.Comparison row, RunResult run, String source) {
+        return csv(row.scenario(), row.strategy().name(), row.repetition(), run, source);
+    }
+
+    /** The same rows for a run of {@code scenario} under the strategy named {@code strategy}. */
+    static String csv(Scenario scenario, String strategy, int repetition, RunResult run, String source) {
         StringBuilder text = new StringBuilder();
-        for (Switch s : switches(row.scenario(), run)) {
+        for (Switch s : switches(scenario, run)) {
             text.append(String.join(
                             ",",
-                            row.scenario().name(),
-                            Csv.quote(row.strategy().name()),
-                            Integer.toString(row.repetition()),
+                            scenario.name(),
+                            Csv.quote(strategy),
+                            Integer.toString(repetition),
                             source,
                             Long.toString(s.atNanos() / 1_000_000),
                             Boolean.toString(s.toSlower()),

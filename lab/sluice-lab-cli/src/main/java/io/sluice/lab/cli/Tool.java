@@ -39,7 +39,7 @@ record Tool(String name, String module, String main, String reportMain, boolean 
                     "io.sluice.bench.adaptive.ScenarioMain",
                     null,
                     false,
-                    "the adaptive-demand scenarios and their model (report: bench report)"),
+                    "the adaptive-demand scenarios and their model, scenario C among them (report: bench report)"),
             new Tool(
                     "server",
                     "sluice-server",
@@ -54,20 +54,6 @@ record Tool(String name, String module, String main, String reportMain, boolean 
                     null,
                     false,
                     "the file server's load harness and smoke gates"),
-            new Tool(
-                    "scenario-c",
-                    "sluice-server",
-                    "io.sluice.server.load.DemandScenario",
-                    null,
-                    false,
-                    "scenario C: the demand strategies under a slow consumer, in process"),
-            new Tool(
-                    "window-chart",
-                    "sluice-server",
-                    "io.sluice.server.load.WindowChart",
-                    null,
-                    false,
-                    "the chart of a load run's demand window (CSV to PNG)"),
             new Tool(
                     "fan-out",
                     "sluice-server",

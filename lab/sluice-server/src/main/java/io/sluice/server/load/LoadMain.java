@@ -258,8 +258,8 @@ public final class LoadMain {
                     }
                 }
                 default ->
-                    throw new IllegalArgumentException(
-                            "unknown scenario " + scenario + " (A1, A2, B; C runs as DemandScenario)");
+                    throw new IllegalArgumentException("unknown scenario " + scenario
+                            + " (A1, A2, B; scenario C is the adaptive tool's shared sink)");
             }
         }
     }

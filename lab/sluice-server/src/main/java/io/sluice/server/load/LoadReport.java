@@ -8,7 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * {@code java -jar sluice-server.jar report --from RUN [--charts DIR] [--allow-noisy] | --check | --all}: a load
@@ -32,12 +30,8 @@ public final class LoadReport {
 
     static final String TOOL = "sluice-server";
 
-    /** A run's rows by repeat, with its scale and scenario C's console output if the folder holds one. */
-    record Run(RowsCsv.Origin origin, Scale scale, List<List<Row>> repeats, List<String> scenarioCLines)
-            implements ReportCommand.Run {
-
-        /** {@code DemandScenario full > FOLDER/scenario-c.md}. */
-        static final String SCENARIO_C = "scenario-c.md";
+    /** A run's rows by repeat, with its scale. */
+    record Run(RowsCsv.Origin origin, Scale scale, List<List<Row>> repeats) implements ReportCommand.Run {
 
         static Run read(Path folder) throws IOException {
             List<RowsCsv.Line> lines = RowsCsv.read(folder.resolve(RowsCsv.FILE));
@@ -48,14 +42,7 @@ public final class LoadReport {
             if (lines.stream().anyMatch(line -> !line.origin().equals(origin))) {
                 throw new IOException(folder + ": rows of several runs (commit, JDK or scale differ)");
             }
-            Path scenarioCFile = folder.resolve(SCENARIO_C);
-            return new Run(
-                    origin,
-                    Scale.parse(origin.scale()),
-                    byRepeat(lines, folder),
-                    Files.exists(scenarioCFile)
-                            ? Files.readAllLines(scenarioCFile, StandardCharsets.UTF_8)
-                            : List.of());
+            return new Run(origin, Scale.parse(origin.scale()), byRepeat(lines, folder));
         }
 
         /** The lines' rows by repeat, in the order they ran; every repeat from 1 to the last must have rows. */
@@ -98,32 +85,7 @@ public final class LoadReport {
 
         @Override
         public boolean quiet() {
-            return noisySteps() == 0
-                    && stepsWithoutLoad() == 0
-                    && scenarioCLines.stream().noneMatch(line -> line.startsWith("machine: NOISY"));
-        }
-
-        /** Scenario C's tables as printed, then its machine line and gate lines as a code block. */
-        String scenarioC() {
-            return scenarioCLines.subList(0, scenarioCGatesStart()).stream()
-                            .filter(line -> !line.startsWith("series: "))
-                            .collect(Collectors.joining("\n"))
-                            .strip()
-                    + "\n\n" + scenarioCGates();
-        }
-
-        String scenarioCGates() {
-            return "```\n"
-                    + String.join("\n", scenarioCLines.subList(scenarioCGatesStart(), scenarioCLines.size()))
-                            .strip() + "\n```\n";
-        }
-
-        private int scenarioCGatesStart() {
-            return IntStream.range(0, scenarioCLines.size())
-                    .filter(index -> scenarioCLines.get(index).startsWith("machine: "))
-                    .findFirst()
-                    .orElseThrow(() ->
-                            new IllegalStateException("no " + SCENARIO_C + " with a 'machine:' line in this run"));
+            return noisySteps() == 0 && stepsWithoutLoad() == 0;
         }
 
         String line() {
@@ -147,9 +109,6 @@ public final class LoadReport {
                     .orElse(Double.NaN);
             if (stepsWithoutLoad() > 0) {
                 return "machine unknown (no load recorded in " + stepsWithoutLoad() + " steps)";
-            }
-            if (scenarioCLines.stream().anyMatch(line -> line.startsWith("machine: NOISY"))) {
-                return "NOISY: scenario C says so";
             }
             return String.format(
                     Locale.ROOT,
@@ -197,10 +156,6 @@ public final class LoadReport {
                 run -> RunTables.drains(run.repeats()).strip() + "\n",
                 "gates",
                 run -> "```\n" + run.gates() + "```\n",
-                "scenario-c",
-                Run::scenarioC,
-                "scenario-c-gates",
-                Run::scenarioCGates,
                 "compact",
                 run -> RunTables.compact(run.repeats()),
                 "gate-count",
@@ -235,12 +190,9 @@ public final class LoadReport {
         return command(ReportCommand.repository()).run(args, out);
     }
 
-    /** Prints a run's tables and gates, then scenario C's if the run holds it. */
+    /** Prints a run's tables and gates. */
     private static void print(Run run, PrintStream out) {
         out.print(run.line() + "\n\n" + RunTables.table(run.repeats()) + RunTables.drains(run.repeats()) + run.gates());
-        if (!run.scenarioCLines().isEmpty()) {
-            out.print("\n" + run.scenarioC());
-        }
     }
 
     private static void charts(Run run, Path folder, PrintStream out) throws IOException {

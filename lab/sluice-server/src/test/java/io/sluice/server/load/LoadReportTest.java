@@ -139,38 +139,6 @@ class LoadReportTest {
     }
 
     @Test
-    void scenarioCIsQuotedAsItsRunPrintedItAndItsMachineLineCounts() throws Exception {
-        Path run = writeRun("c", quietRows());
-        List<String> printed = List.of(
-                "scenario C full: 8 x 256 MiB",
-                "",
-                "| strategy | aggregate MiB/s |",
-                "|---|---:|",
-                "| adaptive | 93.9 |",
-                "",
-                "series: /tmp/c.csv (20 rows)",
-                "",
-                "machine: quiet (other work kept 2% of the cores busy; load average 0.3 before, 0.9 after)",
-                "PASS C adaptive >= 93 MiB/s aggregate: 93.9 MiB/s",
-                "1 passed, 0 failed");
-        Files.write(run.resolve(LoadReport.Run.SCENARIO_C), printed);
-        LoadReport.Run read = LoadReport.Run.read(run);
-        assertEquals(
-                "scenario C full: 8 x 256 MiB\n\n| strategy | aggregate MiB/s |\n|---|---:|\n| adaptive | 93.9 |\n\n"
-                        + "```\nmachine: quiet (other work kept 2% of the cores busy; load average 0.3 before, 0.9 after)\n"
-                        + "PASS C adaptive >= 93 MiB/s aggregate: 93.9 MiB/s\n1 passed, 0 failed\n```\n",
-                read.scenarioC());
-        assertTrue(read.quiet());
-
-        Files.write(
-                run.resolve(LoadReport.Run.SCENARIO_C),
-                printed.stream()
-                        .map(line -> line.replace("machine: quiet", "machine: NOISY"))
-                        .toList());
-        assertTrue(!LoadReport.Run.read(run).quiet(), "a noisy scenario C makes the run noisy");
-    }
-
-    @Test
     void aRunOfRepeatsReportsMeansWithIntervalsAndJudgesEveryGateByItsInterval() throws Exception {
         Path run = Files.createDirectories(dir.resolve("lab/results/repeats"));
         Load quiet = new Load(0.4, 0.6, 0.03);
