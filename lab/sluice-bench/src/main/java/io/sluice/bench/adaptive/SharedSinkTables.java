@@ -121,10 +121,11 @@ final class SharedSinkTables {
             return "Scenario C was not run in this folder.\n";
         }
         StringBuilder text = new StringBuilder(setUp(rows))
-                .append("\n| producers | strategy | aggregate MiB/s, mean (95% interval) | s, mean | peak queued MiB "
-                        + "(all writers; max) | stream 0 window, items (min..max) | mean window, fast / slow "
-                        + "| window shrank after fast → slow (above its floor) |\n"
-                        + "|---|---|---:|---:|---:|---|---|---|\n");
+                .append(
+                        ".\n\n| producers | strategy | aggregate MiB/s, mean (95% interval) | s, mean | peak queued MiB "
+                                + "(all writers; max) | stream 0 window, items (min..max) | mean window, fast / slow "
+                                + "| window shrank after fast → slow (above its floor) |\n"
+                                + "|---|---|---:|---:|---:|---|---|---|\n");
         byCase(rows).forEach((key, group) -> {
             Row first = group.get(0);
             long smallest = group.stream().mapToLong(Row::smallestWindow).min().orElseThrow();
