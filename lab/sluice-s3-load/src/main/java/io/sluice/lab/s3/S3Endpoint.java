@@ -2,6 +2,7 @@ package io.sluice.lab.s3;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -43,6 +44,17 @@ record S3Endpoint(URI uri, String bucket) {
      */
     S3AsyncClient multipartClient() {
         return builder().multipartEnabled(true).build();
+    }
+
+    /**
+     * A client without multipart support that calculates checksums only where an operation requires one
+     * ({@code requestChecksumCalculation(WHEN_REQUIRED)}), as for a store that refuses checksum headers: the
+     * SDK sends no checksum of an upload's body, and sluice, which follows the client's setting, none either.
+     */
+    S3AsyncClient uncheckedClient() {
+        return builder()
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .build();
     }
 
     private S3AsyncClientBuilder builder() {

@@ -12,6 +12,8 @@ import java.util.Optional;
  */
 enum Transfer {
     SLUICE_UPLOAD("sluice-upload", Direction.UPLOAD, Side.SLUICE),
+    /** {@code sluice-upload} on a client that calculates checksums only when required: no part carries one. */
+    SLUICE_UPLOAD_UNCHECKED("sluice-upload-unchecked", Direction.UPLOAD, Side.SLUICE),
     SDK_PUT_FROM_FILE("sdk-put-fromFile", Direction.UPLOAD, Side.SDK),
     SDK_MULTIPART_FROM_FILE("sdk-multipart-fromFile", Direction.UPLOAD, Side.SDK),
     TM_UPLOAD_FILE("tm-uploadFile", Direction.UPLOAD, Side.SDK),

@@ -50,7 +50,9 @@ final class TransferRun implements AutoCloseable {
         boolean multipart = transfer == Transfer.SDK_MULTIPART_FROM_FILE
                 || transfer == Transfer.TM_UPLOAD_FILE
                 || transfer == Transfer.SDK_MULTIPART_FROM_PUBLISHER;
-        this.client = multipart ? endpoint.multipartClient() : endpoint.plainClient();
+        this.client = multipart
+                ? endpoint.multipartClient()
+                : transfer == Transfer.SLUICE_UPLOAD_UNCHECKED ? endpoint.uncheckedClient() : endpoint.plainClient();
         this.manager = transfer == Transfer.TM_UPLOAD_FILE || transfer == Transfer.TM_DOWNLOAD_FILE
                 ? S3TransferManager.builder().s3Client(client).build()
                 : null;
@@ -76,7 +78,7 @@ final class TransferRun implements AutoCloseable {
         String bucket = endpoint.bucket();
         ReactiveObject object = ReactiveObject.of(client, bucket, job.key());
         return switch (transfer) {
-            case SLUICE_UPLOAD ->
+            case SLUICE_UPLOAD, SLUICE_UPLOAD_UNCHECKED ->
                 object.upload(job.file(), UploadOptions.defaults())
                         .toCompletableFuture()
                         .thenApply(stored -> stored.eTag());

@@ -40,7 +40,7 @@ class S3LoadSmokeTest {
             "--sample-bytes",
             "3MiB",
             "--transfers",
-            "sluice-upload,sdk-toFile,sluice-stream",
+            "sluice-upload,sluice-upload-unchecked,sdk-toFile,sluice-stream",
             "--client-jvm",
             "-Xmx128m",
             "--server-heap",
@@ -49,7 +49,7 @@ class S3LoadSmokeTest {
 
         S3Run run = S3Run.read(results);
         assertEquals(
-                List.of("sluice-upload", "sdk-toFile", "sluice-stream"),
+                List.of("sluice-upload", "sluice-upload-unchecked", "sdk-toFile", "sluice-stream"),
                 run.samples().stream().map(S3Sample::transfer).toList());
         for (S3Sample sample : run.samples()) {
             assertTrue(sample.ok(), sample.toString());
@@ -60,7 +60,7 @@ class S3LoadSmokeTest {
             assertTrue(sample.peakHeapBytes() > 0 && sample.idleHeapBytes() > 0, sample.toString());
             assertEquals(3, sample.rounds(), "each client moved its object three times: " + sample);
         }
-        S3Sample stream = run.samples().get(2);
+        S3Sample stream = run.samples().get(3);
         assertEquals(3L * 8 * 1024 * 1024 + BurstyPublisher.ITEM_BYTES, stream.boundBytes());
         S3Sample checked = run.memory().get(0);
         assertEquals(1, run.memory().size(), "one memory sample, of the one stream transfer");
