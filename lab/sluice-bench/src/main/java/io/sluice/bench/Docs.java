@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.bench.adaptive.AdaptiveTables;
+import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
 
 import java.io.IOException;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -35,13 +35,8 @@ final class Docs {
         }
 
         @Override
-        public boolean quiet() {
-            return info.quiet();
-        }
-
-        @Override
-        public String machine() {
-            return "machine " + info.quietness();
+        public Quietness quietness() {
+            return info.quietness();
         }
 
         /** The run line, the tables, the compact table and the target checks. */
@@ -54,20 +49,10 @@ final class Docs {
      * A folder of the adaptive scenarios: its tables by block name. Its quietness comes from the load its scenario
      * runs recorded, not from the cells' guard, so {@code --from} rewrites its blocks either way and they say which.
      */
-    record AdaptiveRun(Map<String, String> blocks, Optional<String> quietness) implements ReportCommand.Run {
+    record AdaptiveRun(Map<String, String> blocks, Quietness quietness) implements ReportCommand.Run {
 
         static AdaptiveRun read(Path folder) {
             return new AdaptiveRun(AdaptiveTables.blocks(folder), AdaptiveTables.quietness(folder));
-        }
-
-        @Override
-        public boolean quiet() {
-            return quietness.isEmpty();
-        }
-
-        @Override
-        public String machine() {
-            return quietness.orElse("quiet");
         }
 
         void print(PrintStream out) {

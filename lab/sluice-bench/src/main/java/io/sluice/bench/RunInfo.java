@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -73,31 +74,15 @@ public record RunInfo(
         return noisyCells == 0 && cellsWithoutLoad == 0 && cells > 0;
     }
 
-    /** {@code quiet}, {@code NOISY (...)} or {@code unknown (...)}, with the figures behind it. */
-    public String quietness() {
-        if (noisy()) {
-            return String.format(
-                    Locale.ROOT,
-                    "NOISY (other work kept %.0f%% of the cores busy during a cell; " + "%d of %d cells above %.0f%%)",
-                    100 * maxOthersBusy,
-                    noisyCells,
-                    cells,
-                    100 * Load.NOISY_ABOVE);
-        }
-        if (!quiet()) {
-            return "unknown (no load recorded in " + cellsWithoutLoad + " of " + cells + " cells of forks)";
-        }
-        return String.format(
-                Locale.ROOT,
-                "quiet (other work: at most %.0f%% of the cores during a cell; "
-                        + "1-min load average before a cell at most %.2f)",
-                100 * maxOthersBusy,
-                maxLoad1Before);
+    /** The quiet rule over the cells of forks, in the words every tool's blocks use. */
+    public Quietness quietness() {
+        return new Quietness("cell", cells, cellsWithoutLoad, noisyCells, maxOthersBusy);
     }
 
     /** One line for a report's header. */
     public String line() {
-        return "Commit " + commits + ", JDK " + jdks + ", profile " + profiles + "; machine " + quietness() + ".";
+        return "Commit " + commits + ", JDK " + jdks + ", profile " + profiles + "; "
+                + quietness().inWords() + ".";
     }
 
     /** Writes {@code run.properties}: this summary plus what the launcher knows about the run. */

@@ -37,8 +37,8 @@ class RunInfoTest {
         assertTrue(run.quiet(), "a high load average alone, the bench's own threads, does not make a run noisy");
         assertFalse(run.noisy());
         assertEquals(
-                "Commit abc1234, JDK 17.0.15, profile quick; machine quiet (other work: at most 25% of the cores "
-                        + "during a cell; 1-min load average before a cell at most 3.00).",
+                "Commit abc1234, JDK 17.0.15, profile quick; quiet: other work kept at most 25% of the cores busy during"
+                        + " a cell (0 of 2 cells above 25%).",
                 run.line());
     }
 
@@ -51,8 +51,11 @@ class RunInfoTest {
         assertFalse(run.quiet());
         assertEquals(2, run.cells(), "a cell of each fork");
         assertTrue(
-                run.quietness().startsWith("NOISY (other work kept 26% of the cores busy during a cell; 1 of 2"),
-                run.quietness());
+                run.quietness()
+                        .inWords()
+                        .equals(
+                                "NOISY: other work kept at most 26% of the cores busy during a cell (1 of 2 cells above 25%)"),
+                run.quietness().inWords());
     }
 
     @Test
@@ -60,7 +63,7 @@ class RunInfoTest {
         RunInfo run =
                 RunInfo.of(List.of(sample("READ:1M:1", 0, Load.UNKNOWN), sample("READ:1M:1", 0, new Load(0, 0, 0))));
 
-        assertTrue(run.quiet(), run.quietness());
+        assertTrue(run.quiet(), run.quietness().inWords());
     }
 
     @Test
@@ -70,6 +73,8 @@ class RunInfoTest {
 
         assertFalse(run.quiet());
         assertFalse(run.noisy());
-        assertTrue(run.quietness().startsWith("unknown"), run.quietness());
+        assertEquals(
+                "machine unknown (no load recorded for 1 of 2 cells)",
+                run.quietness().inWords());
     }
 }

@@ -120,28 +120,20 @@ record LoansRun(List<Score> scores, Map<Integer, Load> loads, Map<String, String
     /** The {@code run} block: origin, the machine and the command. */
     String line() {
         return "Commit " + about.get("commit") + ", JDK " + about.get("jdk") + ", " + cores() + " cores, started "
-                + about.get("started") + "; JMH average time per operation, its 99.9% error; " + machine()
+                + about.get("started") + "; JMH average time per operation, its 99.9% error; "
+                + quietness().inWords()
                 + ".\nCommand: `java -jar lab/sluice-jmh/target/sluice-jmh.jar " + about.get("arguments") + "`.\n";
     }
 
     /** The quiet rule over every thread count scored or measured; a count scored without a load reading is unknown. */
-    Quietness quietness() {
+    @Override
+    public Quietness quietness() {
         SortedSet<Integer> threads = new TreeSet<>(loads.keySet());
         scores.forEach(score -> threads.add(score.threads()));
-        return Quietness.of(threads.stream()
-                .map(count -> loads.getOrDefault(count, Load.UNKNOWN))
-                .toList());
-    }
-
-    /** Every thread count's load known and none noisy. */
-    @Override
-    public boolean quiet() {
-        return quietness().quiet();
-    }
-
-    /** Whether the machine was quiet, with the figures behind it. */
-    @Override
-    public String machine() {
-        return quietness().inWords("thread count");
+        return Quietness.of(
+                "thread count",
+                threads.stream()
+                        .map(count -> loads.getOrDefault(count, Load.UNKNOWN))
+                        .toList());
     }
 }

@@ -103,7 +103,7 @@ class LoansReportTest {
         Path loads = root.resolve(FOLDER).resolve("loads.csv");
         Files.writeString(loads, Files.readString(loads).replace("8,2.00,8.00,0.0300\n", ""));
 
-        assertEquals(false, LoansRun.read(root.resolve(FOLDER)).quiet());
+        assertEquals(false, LoansRun.read(root.resolve(FOLDER)).quietness().quiet());
     }
 
     private int report(String... args) throws IOException {

@@ -8,16 +8,21 @@ import java.util.Locale;
  * load of every measurement is known and none is {@link Load#noisy() noisy}. What a run's blocks say
  * of its machine, in one wording for every tool.
  *
+ * @param unit what one measurement is called in words ("sample", "lane", "thread count")
  * @param measurements how many measurements the run has
  * @param unknown how many of them recorded no load
  * @param noisy how many of them other work kept more than {@link Load#NOISY_ABOVE} of the cores busy during
  * @param busiest the largest share of the cores other work kept busy during one of them; NaN if none is known
  */
-public record Quietness(int measurements, long unknown, long noisy, double busiest) {
+public record Quietness(String unit, int measurements, long unknown, long noisy, double busiest) {
 
-    /** The rule applied to the loads of a run's measurements ({@link Load#UNKNOWN} for one that recorded none). */
-    public static Quietness of(Collection<Load> loads) {
+    /**
+     * The rule applied to the loads of a run's measurements, each called a {@code unit} ({@link Load#UNKNOWN} for
+     * one that recorded none).
+     */
+    public static Quietness of(String unit, Collection<Load> loads) {
         return new Quietness(
+                unit,
                 loads.size(),
                 loads.stream().filter(load -> Double.isNaN(load.othersBusy())).count(),
                 loads.stream().filter(Load::noisy).count(),
@@ -34,10 +39,10 @@ public record Quietness(int measurements, long unknown, long noisy, double busie
     }
 
     /**
-     * The run's machine in words, a measurement called {@code unit} ("sample", "lane"): quiet or NOISY with the
-     * busiest share and how many were noisy, or unknown with how many recorded no load.
+     * The run's machine in words: quiet or NOISY with the busiest share and how many measurements were noisy, or
+     * unknown with how many recorded no load.
      */
-    public String inWords(String unit) {
+    public String inWords() {
         if (unknown > 0) {
             return "machine unknown (no load recorded for " + unknown + " of " + measurements + " " + unit + "s)";
         }

@@ -30,11 +30,8 @@ public final class ReportCommand {
 
     /** A results folder as a tool reads it: what its blocks need to know of the machine it ran on. */
     public interface Run {
-        /** Whether every measurement of the run kept the quiet rule. */
-        boolean quiet();
-
-        /** The machine's load during the run, in words: what broke the quiet rule if it was broken. */
-        String machine();
+        /** The quiet rule over the run's measurements: whether they kept it, and in the words a block says so. */
+        Quietness quietness();
     }
 
     /** Reads one of the tool's runs from its folder. */
@@ -142,7 +139,7 @@ public final class ReportCommand {
             if (chartsFolder != null && charts != null) {
                 charts.draw(run, chartsFolder, out);
             }
-            return run.quiet() || rewrittenWhenNoisy;
+            return run.quietness().quiet() || rewrittenWhenNoisy;
         }
     }
 
@@ -172,7 +169,8 @@ public final class ReportCommand {
         }
         this.blocks = new GeneratedBlocks(tool, renderers, block -> {
             Run run = kindByBlock.get(block.name()).run(block.reportFrom(root));
-            return run.quiet() ? Optional.empty() : Optional.of(run.machine());
+            Quietness quietness = run.quietness();
+            return quietness.quiet() ? Optional.empty() : Optional.of(quietness.inWords());
         });
     }
 

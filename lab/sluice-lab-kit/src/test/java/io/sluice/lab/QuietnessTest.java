@@ -16,29 +16,29 @@ class QuietnessTest {
 
     @Test
     void aRunIsQuietWhenEveryLoadIsKnownAndNoneAboveTheLine() {
-        Quietness quietness = Quietness.of(List.of(busy(0.02), busy(0.25), busy(0.10)));
+        Quietness quietness = Quietness.of("sample", List.of(busy(0.02), busy(0.25), busy(0.10)));
 
         assertTrue(quietness.quiet());
         assertEquals(
                 "quiet: other work kept at most 25% of the cores busy during a sample (0 of 3 samples above 25%)",
-                quietness.inWords("sample"));
+                quietness.inWords());
     }
 
     @Test
     void oneMeasurementAboveTheLineMakesTheRunNoisy() {
-        Quietness quietness = Quietness.of(List.of(busy(0.02), busy(0.26)));
+        Quietness quietness = Quietness.of("lane", List.of(busy(0.02), busy(0.26)));
 
         assertFalse(quietness.quiet());
         assertEquals(
                 "NOISY: other work kept at most 26% of the cores busy during a lane (1 of 2 lanes above 25%)",
-                quietness.inWords("lane"));
+                quietness.inWords());
     }
 
     @Test
     void aMeasurementWithoutALoadLeavesTheMachineUnknownAndTheRunNotQuiet() {
-        Quietness quietness = Quietness.of(List.of(busy(0.02), Load.UNKNOWN));
+        Quietness quietness = Quietness.of("thread count", List.of(busy(0.02), Load.UNKNOWN));
 
         assertFalse(quietness.quiet());
-        assertEquals("machine unknown (no load recorded for 1 of 2 thread counts)", quietness.inWords("thread count"));
+        assertEquals("machine unknown (no load recorded for 1 of 2 thread counts)", quietness.inWords());
     }
 }

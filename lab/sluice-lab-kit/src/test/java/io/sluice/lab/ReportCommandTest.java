@@ -30,7 +30,7 @@ class ReportCommandTest {
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
 
-    /** A run counted in {@code tally.txt}: quiet up to 100. */
+    /** A run counted in {@code tally.txt}: one measurement, quiet up to 100 (other work at a quarter of the cores). */
     private record Tally(int count) implements ReportCommand.Run {
         static Tally read(Path folder) throws IOException {
             return new Tally(Integer.parseInt(
@@ -38,13 +38,8 @@ class ReportCommandTest {
         }
 
         @Override
-        public boolean quiet() {
-            return count <= 100;
-        }
-
-        @Override
-        public String machine() {
-            return "tally " + count;
+        public Quietness quietness() {
+            return Quietness.of("count", List.of(new Load(Double.NaN, Double.NaN, count * Load.NOISY_ABOVE / 100)));
         }
     }
 
@@ -55,13 +50,8 @@ class ReportCommandTest {
         }
 
         @Override
-        public boolean quiet() {
-            return true;
-        }
-
-        @Override
-        public String machine() {
-            return "quiet";
+        public Quietness quietness() {
+            return Quietness.of("note", List.of(new Load(Double.NaN, Double.NaN, 0)));
         }
     }
 
@@ -153,7 +143,10 @@ class ReportCommandTest {
 
         assertEquals(0, command().run(List.of("--allow-noisy", "--from", tally.toString()), out));
         assertTrue(
-                Files.readString(page).contains("\n" + GeneratedBlocks.NOT_QUIET + "tally 200.\n\n200 counted\n"),
+                Files.readString(page)
+                        .contains("\n" + GeneratedBlocks.NOT_QUIET
+                                + "NOISY: other work kept at most 50% of the cores busy during a count (1 of 1 counts above 25%)."
+                                + "\n\n200 counted\n"),
                 Files.readString(page));
         assertFalse(Files.readString(page).contains("hello"));
     }
@@ -178,7 +171,10 @@ class ReportCommandTest {
         assertEquals(0, command.run(List.of("--from", tally.toString()), out));
 
         assertTrue(
-                Files.readString(page).contains("\n" + GeneratedBlocks.NOT_QUIET + "tally 200.\n\n200 counted\n"),
+                Files.readString(page)
+                        .contains("\n" + GeneratedBlocks.NOT_QUIET
+                                + "NOISY: other work kept at most 50% of the cores busy during a count (1 of 1 counts above 25%)."
+                                + "\n\n200 counted\n"),
                 Files.readString(page));
     }
 }

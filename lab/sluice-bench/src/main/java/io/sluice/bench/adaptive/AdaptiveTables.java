@@ -3,6 +3,7 @@ package io.sluice.bench.adaptive;
 import io.sluice.lab.Csv;
 import io.sluice.lab.Estimate;
 import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -341,33 +341,17 @@ public final class AdaptiveTables {
     }
 
     /**
-     * Empty if every scenario run in {@code folder}, scenario C's included, was measured while other work kept
-     * at most {@link Load#NOISY_ABOVE} of the cores busy; otherwise why the machine cannot be called quiet.
+     * The quiet rule over every scenario run in {@code folder}, scenario C's included: other work's share of the
+     * cores during each (unknown for runs recorded before that column, which had the load average only).
      */
-    public static Optional<String> quietness(Path folder) {
-        double[] othersBusy = DoubleStream.concat(
-                        rows(folder).stream().mapToDouble(Row::othersBusy),
-                        SharedSinkTables.rows(folder).stream().mapToDouble(SharedSinkTables.Row::othersBusy))
-                .toArray();
-        long unknown = Arrays.stream(othersBusy).filter(Double::isNaN).count();
-        if (unknown > 0) {
-            return Optional.of(unknown + " of " + othersBusy.length + " scenario runs recorded the load average before "
-                    + "the run, not the other work during it, so whether the machine was quiet is not known");
-        }
-        long noisy = Arrays.stream(othersBusy)
-                .filter(busy -> busy > Load.NOISY_ABOVE)
-                .count();
-        double most = Arrays.stream(othersBusy).max().orElse(0);
-        return noisy == 0
-                ? Optional.empty()
-                : Optional.of(String.format(
-                        Locale.ROOT,
-                        "NOISY: other work kept at most "
-                                + "%.0f%% of the cores busy during a scenario run (%d of %d above %.0f%%)",
-                        100 * most,
-                        noisy,
-                        othersBusy.length,
-                        100 * Load.NOISY_ABOVE));
+    public static Quietness quietness(Path folder) {
+        return Quietness.of(
+                "scenario run",
+                DoubleStream.concat(
+                                rows(folder).stream().mapToDouble(Row::othersBusy),
+                                SharedSinkTables.rows(folder).stream().mapToDouble(SharedSinkTables.Row::othersBusy))
+                        .mapToObj(othersBusy -> new Load(Double.NaN, Double.NaN, othersBusy))
+                        .toList());
     }
 
     private static List<Row> rows(Path folder) {

@@ -1,5 +1,6 @@
 package io.sluice.bench.adaptive;
 
+import io.sluice.lab.Quietness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -121,11 +121,11 @@ class SharedSinkTablesTest {
         List<String> rows = new ArrayList<>(rows("full", 1, 114.8, 120));
         rows.set(0, rows.get(0).replaceAll(",0\\.020$", ",0.400"));
         write(dir, rows);
-        Optional<String> quietness = AdaptiveTables.quietness(dir);
+        Quietness quietness = AdaptiveTables.quietness(dir);
 
         assertTrue(
-                quietness.isPresent() && quietness.get().startsWith("NOISY: other work kept at most 40%"),
-                quietness.toString());
+                !quietness.quiet() && quietness.inWords().startsWith("NOISY: other work kept at most 40%"),
+                quietness.inWords());
     }
 
     private static void write(Path dir, List<String> rows) throws IOException {

@@ -125,29 +125,21 @@ record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, Stri
                 ? Integer.toString(perCell.getMax())
                 : perCell.getMin() + " to " + perCell.getMax();
         return "Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + perCellText
-                + " recorded samples per cell; " + machine() + ".\nCommand: `S3LoadHarness " + arguments + "`.\n";
+                + " recorded samples per cell; " + quietness().inWords() + ".\nCommand: `S3LoadHarness " + arguments
+                + "`.\n";
     }
 
     /**
      * The quiet rule over the samples. A failed sample without a load reading is left out: its client failed
      * before the recorded part began, so it measured nothing and cannot make a run noisy.
      */
-    Quietness quietness() {
-        return Quietness.of(samples.stream()
-                .filter(sample -> sample.ok() || !sample.loadUnknown())
-                .map(S3Sample::load)
-                .toList());
-    }
-
-    /** No sample noisy, and every sample's load known. */
     @Override
-    public boolean quiet() {
-        return quietness().quiet();
-    }
-
-    /** Whether the machine was quiet, with the figures behind it. */
-    @Override
-    public String machine() {
-        return quietness().inWords("sample");
+    public Quietness quietness() {
+        return Quietness.of(
+                "sample",
+                samples.stream()
+                        .filter(sample -> sample.ok() || !sample.loadUnknown())
+                        .map(S3Sample::load)
+                        .toList());
     }
 }

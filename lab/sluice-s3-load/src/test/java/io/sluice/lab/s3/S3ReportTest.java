@@ -345,12 +345,14 @@ class S3ReportTest {
     @Test
     void aFailedSampleWithoutALoadReadingLeavesTheRunQuietButASuccessfulOneDoesNot() throws IOException {
         rewrite("\"OutOfMemoryError\"", line -> line.replaceAll(",0\\.50,0\\.60,0\\.050$", ",NaN,NaN,NaN"));
-        assertTrue(S3Run.read(run).quiet());
+        assertTrue(S3Run.read(run).quietness().quiet());
 
         rewrite(",raw-get,1048576,1,0,", line -> line.replaceAll(",0\\.50,0\\.60,0\\.050$", ",NaN,NaN,NaN"));
         S3Run unknown = S3Run.read(run);
-        assertEquals(false, unknown.quiet());
-        assertEquals("machine unknown (no load recorded for 1 of 143 samples)", unknown.machine());
+        assertEquals(false, unknown.quietness().quiet());
+        assertEquals(
+                "machine unknown (no load recorded for 1 of 143 samples)",
+                unknown.quietness().inWords());
     }
 
     private record Output(int status, String text) {}

@@ -1,6 +1,7 @@
 package io.sluice.server.load;
 
 import io.sluice.lab.Load;
+import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
 import io.sluice.server.ws.load.FanOutReport;
 
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -67,58 +67,17 @@ public final class LoadReport {
             return repeats.stream().flatMap(List::stream).toList();
         }
 
-        int noisySteps() {
-            return (int) rows().stream()
-                    .map(Row::load)
-                    .distinct()
-                    .filter(Load::noisy)
-                    .count();
-        }
-
-        int stepsWithoutLoad() {
-            return (int) rows().stream()
-                    .map(Row::load)
-                    .distinct()
-                    .filter(load -> Double.isNaN(load.othersBusy()))
-                    .count();
-        }
-
+        /** The quiet rule over the measured windows: one per row, a lane's step in one repeat. */
         @Override
-        public boolean quiet() {
-            return noisySteps() == 0 && stepsWithoutLoad() == 0;
+        public Quietness quietness() {
+            return Quietness.of(
+                    "measured window", rows().stream().map(Row::load).toList());
         }
 
         String line() {
             return "Commit " + origin.commit() + ", JDK " + origin.jdk() + ", scale " + origin.scale() + ", "
                     + rows().size() + " rows" + (repeats.size() > 1 ? " in " + repeats.size() + " repeats" : "") + "; "
-                    + machine() + ".";
-        }
-
-        /** Whether the machine was quiet, with the figures behind it. */
-        @Override
-        public String machine() {
-            double othersBusy = rows().stream()
-                    .mapToDouble(row -> row.load().othersBusy())
-                    .filter(value -> !Double.isNaN(value))
-                    .max()
-                    .orElse(Double.NaN);
-            double load1 = rows().stream()
-                    .mapToDouble(row -> row.load().load1Before())
-                    .filter(value -> !Double.isNaN(value))
-                    .max()
-                    .orElse(Double.NaN);
-            if (stepsWithoutLoad() > 0) {
-                return "machine unknown (no load recorded in " + stepsWithoutLoad() + " steps)";
-            }
-            return String.format(
-                    Locale.ROOT,
-                    "%s: other work kept at most %.0f%% of the cores busy "
-                            + "in a measured window (%d above %.0f%%); load average before a window at most %.1f",
-                    quiet() ? "quiet" : "NOISY",
-                    100 * othersBusy,
-                    noisySteps(),
-                    100 * Load.NOISY_ABOVE,
-                    load1);
+                    + quietness().inWords() + ".";
         }
 
         /** The gate count, how many were not evaluated, and the line of each gate that did not pass. */

@@ -68,20 +68,9 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
     }
 
     /** The quiet rule over every sample, uploads and downloads. */
-    Quietness quietness() {
-        return Quietness.of(all().stream().map(Sample::load).toList());
-    }
-
-    /** No sample noisy, and every sample's load known. */
     @Override
-    public boolean quiet() {
-        return quietness().quiet();
-    }
-
-    /** Whether the machine was quiet, with the figures behind it. */
-    @Override
-    public String machine() {
-        return quietness().inWords("sample");
+    public Quietness quietness() {
+        return Quietness.of("sample", all().stream().map(Sample::load).toList());
     }
 
     List<Sample> all() {
@@ -127,7 +116,7 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
         List<String> parts = new ArrayList<>();
         parts.add("Commit " + first.commit() + ", JDK " + first.jdk() + ", started " + started + "; " + samples
                 + " recorded samples per cell");
-        parts.add(machine());
+        parts.add(quietness().inWords());
         return String.join("; ", parts) + ".\nCommand: `LoadHarness " + arguments + "`.\n";
     }
 }

@@ -61,7 +61,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                 results.stream().mapToDouble(LaneResult::seconds).max().orElse(0),
                 results.stream().map(LaneResult::lane).distinct().collect(Collectors.joining(", "))
                         + (repeats() == 1 ? "" : ", " + repeats() + " repeats"),
-                machine());
+                quietness().inWords());
     }
 
     int repeats() {
@@ -316,21 +316,12 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
     }
 
     /** The quiet rule over the lanes (each repeat of a lane one measurement). */
-    Quietness quietness() {
-        return Quietness.of(results.stream()
-                .map(result -> new Load(Double.NaN, Double.NaN, result.othersBusy()))
-                .toList());
-    }
-
-    /** Whether every lane was measured while other work kept at most {@link Load#NOISY_ABOVE} of the cores busy. */
     @Override
-    public boolean quiet() {
-        return quietness().quiet();
-    }
-
-    /** Whether the machine was quiet, with the figures behind it. */
-    @Override
-    public String machine() {
-        return quietness().inWords("lane");
+    public Quietness quietness() {
+        return Quietness.of(
+                "lane",
+                results.stream()
+                        .map(result -> new Load(Double.NaN, Double.NaN, result.othersBusy()))
+                        .toList());
     }
 }

@@ -28,7 +28,7 @@ class FanOutReportTest {
         assertEquals(
                 FanOutFixtures.samples().stream().map(LaneSample::csvRow).toList(),
                 report.samples().stream().map(LaneSample::csvRow).toList());
-        assertTrue(report.quiet());
+        assertTrue(report.quietness().quiet());
         assertTrue(report.gates().endsWith("gates: 22 passed, 0 failed\n"), report.gates());
     }
 
@@ -163,7 +163,8 @@ class FanOutReportTest {
         Files.writeString(rows, Files.readString(rows).replaceFirst(",0\\.050,", ",NaN,"));
         FanOutReport report = FanOutReport.read(run);
         assertTrue(
-                !report.quiet() && report.line().endsWith("; machine unknown (no load recorded for 1 of 4 lanes)."),
+                !report.quietness().quiet()
+                        && report.line().endsWith("; machine unknown (no load recorded for 1 of 4 lanes)."),
                 report.line());
     }
 
