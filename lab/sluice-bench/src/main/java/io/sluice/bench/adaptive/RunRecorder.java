@@ -63,15 +63,7 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
                 scenario.name() + " / " + strategy.name(),
                 List.of(channel),
                 stream -> producer,
-                (sink, body, listener) -> ByteChannels.write(
-                        sink,
-                        body,
-                        options.withListener(pass -> listener.onPass(
-                                pass.queuedBytes(),
-                                pass.windowItems(),
-                                pass.outstandingItems(),
-                                pass.writtenBytes(),
-                                pass.requestCalls()))),
+                sluiceWrite(options),
                 recorder,
                 scenario.durationNanos());
         if (!producer.awaitThreads(DemandRun.SHUTDOWN_TIMEOUT)) {
@@ -79,6 +71,19 @@ final class RunRecorder implements DemandRun.PassListener, ScheduledPublisher.Em
                     "the producer did not stop within " + DemandRun.SHUTDOWN_TIMEOUT + " after cancel");
         }
         return recorder.result(scenario.name(), strategy.name(), run.elapsedNanos(), run.writtenBytes());
+    }
+
+    /** sluice's writer as a {@link DemandRun.Write}: {@link ByteChannels#write} with {@code options}, telling every pass. */
+    static DemandRun.Write sluiceWrite(WriteOptions options) {
+        return (sink, body, listener) -> ByteChannels.write(
+                sink,
+                body,
+                options.withListener(pass -> listener.onPass(
+                        pass.queuedBytes(),
+                        pass.windowItems(),
+                        pass.outstandingItems(),
+                        pass.writtenBytes(),
+                        pass.requestCalls())));
     }
 
     @Override

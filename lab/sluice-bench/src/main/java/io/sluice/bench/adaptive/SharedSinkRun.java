@@ -1,9 +1,7 @@
 package io.sluice.bench.adaptive;
 
-import io.sluice.ByteChannels;
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
-import io.sluice.WriteOptions;
 import io.sluice.lab.DemandRun;
 import io.sluice.lab.PacingClock;
 import io.sluice.lab.ScheduledPublisher;
@@ -26,7 +24,7 @@ import java.util.stream.Stream;
 
 /**
  * Runs {@link SharedSink} for real: for one kind of producers, every strategy in turn, each run a
- * {@link DemandRun} of {@code streams} writes through {@link ByteChannels#write} into channels of one
+ * {@link DemandRun} of {@code streams} writes through sluice's writer ({@link RunRecorder#sluiceWrite}) into channels of one
  * {@link ThrottledSink}, with stream 0's passes recorded by a {@link RunRecorder} as a single-stream scenario's
  * are. Measured: the aggregate MiB/s (all bytes over the time until the last write ended), the peak of the
  * bytes queued in all writers together, and from stream 0's series its window's response to the sink's
@@ -104,7 +102,6 @@ final class SharedSinkRun {
         // Every write draws on this one budget, as uploads on one disk.
         ThrottledSink sink = new ThrottledSink(size.sink(), PacingClock.system(), SharedSink.MAX_WRITE_BYTES);
         RunRecorder streamZero = new RunRecorder(sink.originNanos(), RunRecorder.SAMPLE_NANOS, () -> 0);
-        WriteOptions options = SharedSink.options(strategy);
         List<ThrottledChannel> channels =
                 Stream.generate(sink::channel).limit(size.streams()).toList();
         IntFunction<Publisher<ByteBuffer>> body = stream -> bodies.body(size.bytesEach(), stream);
@@ -112,15 +109,7 @@ final class SharedSinkRun {
                 "shared sink, " + producers.label + ", " + strategy.name(),
                 channels,
                 body,
-                (channel, publisher, listener) -> ByteChannels.write(
-                        channel,
-                        publisher,
-                        options.withListener(pass -> listener.onPass(
-                                pass.queuedBytes(),
-                                pass.windowItems(),
-                                pass.outstandingItems(),
-                                pass.writtenBytes(),
-                                pass.requestCalls()))),
+                RunRecorder.sluiceWrite(SharedSink.options(strategy)),
                 streamZero,
                 0);
         Scenario scenario = size.streamZero(producers, strategy, run.elapsedNanos());
