@@ -69,9 +69,9 @@ public record RunInfo(
         return noisyCells > 0;
     }
 
-    /** Whether every cell's load was recorded and none was noisy. */
+    /** Whether every cell's load was recorded and none was noisy ({@link Quietness#quiet()}). */
     public boolean quiet() {
-        return noisyCells == 0 && cellsWithoutLoad == 0 && cells > 0;
+        return quietness().quiet();
     }
 
     /** The quiet rule over the cells of forks, in the words every tool's blocks use. */

@@ -73,7 +73,8 @@ class DocsTest {
         Files.writeString(page, every);
         assertEquals(4, docs.rewrite(run.resolve("samples.csv")).size(), "a samples file names the same run");
         String text = Files.readString(page);
-        assertTrue(text.contains("machine unknown (no load recorded for 1 of 1 cells)"), text);
+        assertTrue(
+                text.contains("machine unknown (other work's share of the cores not recorded for 1 of 1 cells)"), text);
         assertTrue(text.contains("read 1 MiB x1                556  loop                 278  2.00 (1.20-3.43)"), text);
         assertTrue(text.contains("| 1 MiB | 5 | 1 | sluice |"), text);
         assertTrue(text.contains("sluice / loop (8 KiB) speed          2.00 (1.20-3.43)     (>= 0.80)  met"), text);

@@ -74,7 +74,7 @@ class RunInfoTest {
         assertFalse(run.quiet());
         assertFalse(run.noisy());
         assertEquals(
-                "machine unknown (no load recorded for 1 of 2 cells)",
+                "machine unknown (other work's share of the cores not recorded for 1 of 2 cells)",
                 run.quietness().inWords());
     }
 }

@@ -33,18 +33,20 @@ public record Quietness(String unit, int measurements, long unknown, long noisy,
                         .orElse(Double.NaN));
     }
 
-    /** Every measurement's load known, none noisy. */
+    /** At least one measurement, other work's share known for every one, and none noisy. */
     public boolean quiet() {
-        return unknown == 0 && noisy == 0;
+        return measurements > 0 && unknown == 0 && noisy == 0;
     }
 
     /**
      * The run's machine in words: quiet or NOISY with the busiest share and how many measurements were noisy, or
-     * unknown with how many recorded no load.
+     * unknown with how many did not record other work's share of the cores (some runs recorded the load
+     * average only).
      */
     public String inWords() {
         if (unknown > 0) {
-            return "machine unknown (no load recorded for " + unknown + " of " + measurements + " " + unit + "s)";
+            return "machine unknown (other work's share of the cores not recorded for " + unknown + " of "
+                    + measurements + " " + unit + "s)";
         }
         return String.format(
                 Locale.ROOT,

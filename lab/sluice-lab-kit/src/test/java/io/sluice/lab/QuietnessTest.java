@@ -39,6 +39,8 @@ class QuietnessTest {
         Quietness quietness = Quietness.of("thread count", List.of(busy(0.02), Load.UNKNOWN));
 
         assertFalse(quietness.quiet());
-        assertEquals("machine unknown (no load recorded for 1 of 2 thread counts)", quietness.inWords());
+        assertEquals(
+                "machine unknown (other work's share of the cores not recorded for 1 of 2 thread counts)",
+                quietness.inWords());
     }
 }

@@ -178,7 +178,9 @@ public final class ScenarioMain {
         }
         Files.writeString(results.resolve(RUNS_CSV), runs, StandardCharsets.UTF_8);
         Files.writeString(results.resolve(WINDOWS_CSV), windows, StandardCharsets.UTF_8);
-        if (!shared.isEmpty()) {
+        if (shared.isEmpty()) {
+            Files.deleteIfExists(results.resolve(SharedSinkResult.CSV)); // an earlier run's rows are not this run's
+        } else {
             Files.writeString(results.resolve(SharedSinkResult.CSV), sharedRuns, StandardCharsets.UTF_8);
         }
         String report = AdaptiveTables.report(results);

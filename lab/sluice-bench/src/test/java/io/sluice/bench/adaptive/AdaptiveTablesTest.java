@@ -133,7 +133,7 @@ class AdaptiveTablesTest {
         Files.writeString(
                 dir.resolve(ScenarioMain.RUNS_CSV), ScenarioMain.RUNS_HEADER_WITHOUT_OTHERS + "\n" + row + "\n");
         assertEquals(
-                "machine unknown (no load recorded for 1 of 1 scenario runs)",
+                "machine unknown (other work's share of the cores not recorded for 1 of 1 scenario runs)",
                 AdaptiveTables.quietness(dir).inWords());
     }
 }

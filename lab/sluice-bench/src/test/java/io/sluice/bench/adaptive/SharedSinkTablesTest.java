@@ -128,6 +128,45 @@ class SharedSinkTablesTest {
                 quietness.inWords());
     }
 
+    @Test
+    void aResultsRowIsReadBackFieldByField(@TempDir Path dir) throws IOException {
+        SharedSinkResult result = new SharedSinkResult(
+                SharedSink.Producers.PACED,
+                "fixed(16,4)",
+                111.25,
+                18.5,
+                5L * MIB,
+                true,
+                new SharedSinkResult.Windows(17, 128, 4, 3, 2, 300, 3, 140, 4),
+                null,
+                null);
+        String row = result.csv(SharedSink.FULL, 2, new io.sluice.lab.Load(0.75, 0.5, 0.125));
+        write(dir, List.of(row));
+
+        SharedSinkTables.Row read = SharedSinkTables.rows(dir).get(0);
+
+        assertEquals(
+                new SharedSinkTables.Row(
+                        "full",
+                        "paced",
+                        "fixed(16,4)",
+                        2,
+                        18.5,
+                        111.25,
+                        Math.round(SharedSink.FULL.idealPacedMibPerSecond(18.5) * 100) / 100.0,
+                        5L * MIB,
+                        true,
+                        4,
+                        3,
+                        2,
+                        17,
+                        128,
+                        100.0,
+                        35.0,
+                        0.125),
+                read);
+    }
+
     private static void write(Path dir, List<String> rows) throws IOException {
         Files.writeString(
                 dir.resolve(SharedSinkResult.CSV), SharedSinkResult.HEADER + "\n" + String.join("\n", rows) + "\n");

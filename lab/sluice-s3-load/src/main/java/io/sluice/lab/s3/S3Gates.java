@@ -23,9 +23,10 @@ import java.util.Optional;
  *   <li><b>file to object, like for like:</b> the same against the SDK's best upload that sends the
  *       file as sluice does, one PUT up to the default part size and a multipart upload above it. It
  *       is the file-to-object target restated for a server that assembles a multipart object by
- *       copying it: S3Proxy's filesystem store writes every part into a new file at completion, so with
- *       ten clients saturating it one PUT per file outruns every multipart upload, the SDK's multipart
- *       client's and transfer manager's as much as sluice's. Both verdicts are shown.</li>
+ *       copying it: S3Proxy's filesystem store writes every part into a new file at completion, so one
+ *       PUT per file outruns every multipart upload, the SDK's multipart client's and transfer manager's
+ *       as much as sluice's (by a third and more with ten clients saturating the server, by less with
+ *       one). Both verdicts are shown.</li>
  *   <li><b>object to file:</b> the same for {@link Transfer#SLUICE_DOWNLOAD_PLAIN}, which writes the
  *       file as {@code toFile} and the transfer manager do (in place, no {@code fsync}); the atomic,
  *       synced download ({@link Transfer#SLUICE_DOWNLOAD}) is shown beside it.</li>

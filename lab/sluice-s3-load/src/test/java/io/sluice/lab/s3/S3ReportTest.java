@@ -310,9 +310,11 @@ class S3ReportTest {
                         "\nfile to object, like for like: sluice-upload / the SDK's best upload that sends the file"
                                 + " as it does (one PUT up to the part size, multipart above) MiB/s >= 1.0 in every cell\n"),
                 uploads);
-        assertTrue(uploads.contains("\n  100 MiB x10: 1.20 (1.19-1.21) against tm-uploadFile: met\n"), uploads);
-        assertTrue(uploads.contains("\n  1 MiB x1: 1.25 ("), uploads);
-        assertTrue(uploads.endsWith("=> met\n"), uploads);
+        String likeForLike = uploads.substring(uploads.indexOf("file to object, like for like: "));
+        assertTrue(likeForLike.contains("\n  100 MiB x10: 1.20 (1.19-1.21) against tm-uploadFile: met\n"), likeForLike);
+        assertTrue(likeForLike.contains("\n  1 MiB x1: 1.25 ("), likeForLike);
+        assertEquals(6, likeForLike.lines().count(), "its heading, one line per cell (4), its verdict: " + likeForLike);
+        assertTrue(likeForLike.endsWith("=> met\n"), likeForLike);
     }
 
     @Test
@@ -351,7 +353,7 @@ class S3ReportTest {
         S3Run unknown = S3Run.read(run);
         assertEquals(false, unknown.quietness().quiet());
         assertEquals(
-                "machine unknown (no load recorded for 1 of 143 samples)",
+                "machine unknown (other work's share of the cores not recorded for 1 of 143 samples)",
                 unknown.quietness().inWords());
     }
 

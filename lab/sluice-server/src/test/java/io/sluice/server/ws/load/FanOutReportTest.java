@@ -164,7 +164,9 @@ class FanOutReportTest {
         FanOutReport report = FanOutReport.read(run);
         assertTrue(
                 !report.quietness().quiet()
-                        && report.line().endsWith("; machine unknown (no load recorded for 1 of 4 lanes)."),
+                        && report.line()
+                                .endsWith(
+                                        "; machine unknown (other work's share of the cores not recorded for 1 of 4 lanes)."),
                 report.line());
     }
 
