@@ -67,14 +67,26 @@ final class S3Gates {
                 Transfer.SLUICE_UPLOAD.label,
                 TIMES_SDK_BEST));
         List<S3Sample> samples = run.of(Transfer.Direction.UPLOAD);
-        lines.add("=> " + speed(samples, Transfer.SLUICE_UPLOAD, null, lines));
+        lines.add("=> "
+                + speed(
+                        samples,
+                        Transfer.SLUICE_UPLOAD,
+                        S3Tables::sdkBest,
+                        (cells, size, clients) -> likeForLike(cells, Transfer.SLUICE_UPLOAD, size, clients),
+                        lines));
         lines.add(String.format(
                 Locale.ROOT,
                 "file to object, like for like: %s / the SDK's best upload that sends the file as it does "
                         + "(one PUT up to the part size, multipart above) MiB/s >= %.1f in every cell",
                 Transfer.SLUICE_UPLOAD.label,
                 TIMES_SDK_BEST));
-        lines.add("=> " + likeForLikeSpeed(samples, Transfer.SLUICE_UPLOAD, lines));
+        lines.add("=> "
+                + speed(
+                        samples,
+                        Transfer.SLUICE_UPLOAD,
+                        S3Tables::sdkBestLikeForLike,
+                        (cells, size, clients) -> "",
+                        lines));
         return String.join("\n", lines) + "\n";
     }
 
@@ -90,7 +102,10 @@ final class S3Gates {
                 + speed(
                         run.of(Transfer.Direction.DOWNLOAD),
                         Transfer.SLUICE_DOWNLOAD_PLAIN,
-                        Transfer.SLUICE_DOWNLOAD,
+                        S3Tables::sdkBest,
+                        (cells, size, clients) -> " (for reference, " + Transfer.SLUICE_DOWNLOAD.label + " "
+                                + S3Tables.toSdkBest(cells, Transfer.SLUICE_DOWNLOAD, size, clients)
+                                        .format() + ")",
                         lines));
         return String.join("\n", lines) + "\n";
     }
@@ -115,38 +130,21 @@ final class S3Gates {
         return String.join("\n", lines) + "\n";
     }
 
-    private static Verdict speed(List<S3Sample> samples, Transfer judged, Transfer reference, List<String> lines) {
-        if (samples.isEmpty()) {
-            lines.add("  not measured in this run");
-            return Verdict.NOT_MEASURED;
-        }
-        List<Verdict> verdicts = new ArrayList<>();
-        for (long size : S3Run.sizes(samples)) {
-            for (int clients : S3Run.clients(samples)) {
-                Estimate ratio = S3Tables.toSdkBest(samples, judged, size, clients);
-                Verdict verdict = ratio.against(TIMES_SDK_BEST, false);
-                verdicts.add(verdict);
-                String best = S3Tables.sdkBest(samples, size, clients)
-                        .map(transfer -> transfer.label)
-                        .orElse("no SDK transfer");
-                String said = verdict == Verdict.NOT_MEASURED
-                        ? (S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond).length == 0
-                                ? judged.label + " not measured"
-                                : "no SDK transfer measured")
-                        : ratio.format() + " against " + best + ": " + verdict;
-                String also = reference == null
-                        ? likeForLike(samples, judged, size, clients)
-                        : " (for reference, " + reference.label + " "
-                                + S3Tables.toSdkBest(samples, reference, size, clients)
-                                        .format() + ")";
-                lines.add(String.format(Locale.ROOT, "  %s x%d: %s%s", ByteSizes.format(size), clients, said, also));
-            }
-        }
-        return Verdict.every(verdicts);
+    /** Chooses, in one cell, the SDK transfer a speed gate compares against. */
+    @FunctionalInterface
+    private interface Rival {
+        Optional<Transfer> in(List<S3Sample> samples, long size, int clients);
     }
 
-    /** The like-for-like upload gate's line per cell and its verdict over them. */
-    private static Verdict likeForLikeSpeed(List<S3Sample> samples, Transfer judged, List<String> lines) {
+    /** What a cell's line adds after its verdict: another ratio shown, not judged; may be empty. */
+    @FunctionalInterface
+    private interface Aside {
+        String of(List<S3Sample> samples, long size, int clients);
+    }
+
+    /** A speed gate's line per cell, {@code judged} against the {@code rival} of that cell, and its verdict. */
+    private static Verdict speed(
+            List<S3Sample> samples, Transfer judged, Rival rival, Aside aside, List<String> lines) {
         if (samples.isEmpty()) {
             lines.add("  not measured in this run");
             return Verdict.NOT_MEASURED;
@@ -154,21 +152,23 @@ final class S3Gates {
         List<Verdict> verdicts = new ArrayList<>();
         for (long size : S3Run.sizes(samples)) {
             for (int clients : S3Run.clients(samples)) {
-                Optional<Transfer> alike = S3Tables.sdkBestLikeForLike(samples, size, clients);
-                Estimate ratio = alike.map(transfer -> Estimate.ratioOfMeans(
-                                S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond),
-                                S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)))
+                double[] measured = S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond);
+                Optional<Transfer> against = rival.in(samples, size, clients);
+                Estimate ratio = against.map(transfer -> Estimate.ratioOfMeans(
+                                measured, S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)))
                         .orElse(Estimate.NONE);
                 Verdict verdict = ratio.against(TIMES_SDK_BEST, false);
                 verdicts.add(verdict);
+                String said = verdict == Verdict.NOT_MEASURED
+                        ? (measured.length == 0 ? judged.label + " not measured" : "no SDK transfer measured")
+                        : ratio.format() + " against " + against.get().label + ": " + verdict;
                 lines.add(String.format(
                         Locale.ROOT,
-                        "  %s x%d: %s",
+                        "  %s x%d: %s%s",
                         ByteSizes.format(size),
                         clients,
-                        verdict == Verdict.NOT_MEASURED
-                                ? (alike.isEmpty() ? "no SDK transfer measured" : judged.label + " not measured")
-                                : ratio.format() + " against " + alike.get().label + ": " + verdict));
+                        said,
+                        aside.of(samples, size, clients)));
             }
         }
         return Verdict.every(verdicts);
