@@ -18,7 +18,8 @@ import java.util.function.Function;
  * {@code docs/**.md} that name this bench: {@code report --from RUN [NAME]}, RUN a run folder (its
  * {@code samples.csv}) or one samples file relative to the repository root. NAME is one of {@code run} (commit,
  * JDK, profile and whether the machine was quiet), {@code compact}, {@code tables}, {@code targets} and
- * {@code checks}; for a folder of the adaptive scenarios, one of {@link AdaptiveTables#BLOCKS}.
+ * {@code checks}; for a folder of the adaptive scenarios, one of {@link AdaptiveTables#BLOCKS}; for a folder of
+ * rounds of two jars, {@link BeforeAfter#BLOCK} and {@link BeforeAfter#COMPACT_BLOCK}.
  */
 final class Docs {
 
@@ -80,6 +81,15 @@ final class Docs {
                         ReportCommand.Kind.of(
                                         AdaptiveTables::isRun, AdaptiveRun::read, adaptiveBodies, AdaptiveRun::print)
                                 .rewrittenWhenNoisy(),
+                        ReportCommand.Kind.of(
+                                BeforeAfter::isRun,
+                                BeforeAfter::read,
+                                Map.of(
+                                        BeforeAfter.BLOCK,
+                                        BeforeAfter::table,
+                                        BeforeAfter.COMPACT_BLOCK,
+                                        BeforeAfter::compact),
+                                BeforeAfter::print),
                         ReportCommand.Kind.of(from -> true, SamplesRun::read, bodies, SamplesRun::print)
                                 .withCharts((run, folder, out) -> BarChart.draw(run.report(), folder, "", ""))
                                 .readFrom(Docs::samplesFile)));
