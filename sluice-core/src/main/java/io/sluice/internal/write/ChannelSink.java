@@ -115,15 +115,9 @@ public class ChannelSink implements WriteSink {
     /** Opens the target, for subclasses that open their own channel (through {@link #openChannel}). */
     protected void openTarget() throws IOException {}
 
-    /** Direct staging buffers: a channel writes from them with no copy into the JDK's temporary buffers. */
-    @Override
-    public StagingBuffers staging() {
-        return StagingBuffers.DIRECT;
-    }
-
     /**
      * Writes two or more heap items in a row through a staging buffer ({@link #writeStaged}), and
-     * everything else (direct buffers, such as a staged run or lent chunks, and lone heap items)
+     * everything else (direct buffers, such as lent chunks, and lone heap items)
      * with gathering writes, in order.
      */
     @Override

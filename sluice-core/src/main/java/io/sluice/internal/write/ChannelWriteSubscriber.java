@@ -50,7 +50,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     public ChannelWriteSubscriber(
             WriteSink sink, WriteOptions options, Executor executor, Executor finisher, String target) {
         this.sink = sink;
-        this.queue = new WriteQueue(sink.staging());
+        this.queue = new WriteQueue();
         this.ledger = new WriteLedger(options.demand(), options.maxQueuedBytes(), options.maxItemBytes());
         this.target = target;
         this.operation = "write to " + target;
@@ -168,7 +168,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 terminate(t);
                 return false;
             }
-            issueDemand(0);
+            issueDemand();
             if (stopRequested()) {
                 return false;
             }
@@ -185,7 +185,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 try {
-                    boolean complete = sink.writeFully(queue.batch(), 0, queue.batchSize());
+                    boolean complete = sink.writeFully(queue.batch(), 0, count);
                     queue.releaseBatch();
                     if (!complete) {
                         stopRequested();
@@ -203,7 +203,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             if (stopRequested()) {
                 return false;
             }
-            long issued = issueDemand(itemsThisPass);
+            long issued = issueDemand();
             reports.pass(issued, failure); // what the listener throws fails the write
             if (stopRequested()) { // the controller, request() or the listener threw
                 return false;
@@ -253,19 +253,17 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
      * written: the controller is asked once more at once ({@link io.sluice.demand.DemandController}:
      * "after each batch of items received"), so it judges the queue as it stood then. Once, not in
      * a loop: the next question comes after the next write.
-     *
-     * @param itemsThisPass the items the pass has handled so far, which bound a staged run (W7)
      */
-    private long issueDemand(long itemsThisPass) {
+    private long issueDemand() {
         long before = ledger.receivedItems();
-        long issued = requestOnce(itemsThisPass);
+        long issued = requestOnce();
         if (issued > 0 && ledger.receivedItems() != before && failure.get() == null && !aborted) {
-            issued += requestOnce(itemsThisPass);
+            issued += requestOnce();
         }
         return issued;
     }
 
-    private long requestOnce(long itemsThisPass) {
+    private long requestOnce() {
         if (upstream.isCompleted()) {
             return 0;
         }
@@ -280,7 +278,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             return 0;
         }
         ledger.requested(n); // before request(n): a synchronous onNext checks it
-        Throwable thrown = upstream.request(n, queue, itemsThisPass); // W1
+        Throwable thrown = upstream.request(n, queue); // W1
         if (thrown != null) {
             failure.compareAndSet(null, thrown);
         }

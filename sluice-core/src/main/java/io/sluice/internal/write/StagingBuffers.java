@@ -16,9 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code write(byte[])} per staged buffer instead of one per item.</li>
  * </ul>
  *
- * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus two per write in
- * progress (its staged run of small items, {@code WriteQueue}, and the one its sink copies a
- * batch's other heap items into). Any thread may take and give.
+ * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus one per write in
+ * progress. Any thread may take and give.
  */
 final class StagingBuffers {
 

@@ -39,11 +39,10 @@ final class Upstream {
      * From the drain: {@code request(n)}, marking {@code queue} so that items emitted inside the
      * call skip the concurrent queue (W8).
      *
-     * @param itemsThisPass the items the drain's pass has handled so far ({@link WriteQueue#enterRequest})
      * @return what {@code request} threw, or null
      */
-    Throwable request(long n, WriteQueue queue, long itemsThisPass) {
-        queue.enterRequest(itemsThisPass);
+    Throwable request(long n, WriteQueue queue) {
+        queue.enterRequest();
         try {
             subscription.request(n);
             return null;

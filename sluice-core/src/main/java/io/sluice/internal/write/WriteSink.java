@@ -25,15 +25,6 @@ public interface WriteSink {
      */
     boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException;
 
-    /**
-     * The staging buffers this sink writes best, for a writer that copies small heap items into
-     * one as they arrive; the writer hands such a buffer, filled, to {@link #writeFully} as one
-     * item. The default, null, means items reach the sink as they are.
-     */
-    default StagingBuffers staging() {
-        return null;
-    }
-
     /** Forces written data and metadata to the device (or flushes a stream). */
     void force() throws IOException;
 

@@ -46,10 +46,7 @@
  *       an item neither outstanding nor queued. An item a synchronous upstream emits inside our own
  *       {@code request(n)} (so on the drain's thread, while the drain runs) skips the concurrent
  *       queue and the signal: it goes to drain-confined storage, and only while the queue is
- *       empty, so items are written in the order they arrived. There a small heap item is copied
- *       into the write's staging buffer on receipt while nothing waits in the deque, and no
- *       reference to it is kept; a staged run holds no more items than the batch that takes it
- *       may (W7). {@code requestingThread} is
+ *       empty, so items are written in the order they arrived. {@code requestingThread} is
  *       volatile and only ever holds null or the drain's current thread, so it equals the caller's
  *       thread exactly when the caller is the drain inside {@code request(n)}. If items arrived
  *       during that call, the controller is asked once more.</li>
