@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos) implements ReportCommand.Run {
 
     static final String BLOCK = "before-after";
+    static final String SLUICE_BLOCK = "before-after-sluice";
     static final String COMPACT_BLOCK = "before-after-compact";
 
     /** Whether {@code folder} holds the first round of each side. */
@@ -96,12 +97,22 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
                 .toList());
     }
 
-    /**
-     * A row per cell and provider that both sides measured, sluice's first: speed before and after, after over
-     * before with its interval, each round's ratio, CPU per GiB before and after, and for sluice's rows the
-     * verdict; then a count of the verdicts.
-     */
+    /** Every provider's rows: sluice's, judged, and the controls. */
     String table() {
+        return table(true);
+    }
+
+    /** sluice's rows alone, judged. */
+    String sluiceTable() {
+        return table(false);
+    }
+
+    /**
+     * A row per cell and provider that both sides measured, sluice's first (the controls only if {@code controls}):
+     * speed before and after, after over before with its interval, each round's ratio, CPU per GiB before and
+     * after, and for sluice's rows the verdict; then a count of the verdicts.
+     */
+    private String table(boolean controls) {
         Report first = pooled(before);
         Report second = pooled(after);
         StringBuilder md = new StringBuilder(String.format(
@@ -120,6 +131,7 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
         for (Cell cell : second.rowsByCell().keySet()) {
             List<Row> rows = second.rowsByCell().get(cell).stream()
                     .filter(row -> first.row(cell, row.provider()).isPresent())
+                    .filter(row -> controls || isSluice(row.provider()))
                     .sorted(Comparator.comparing((Row row) -> !isSluice(row.provider()))
                             .thenComparing(Row::provider))
                     .toList();

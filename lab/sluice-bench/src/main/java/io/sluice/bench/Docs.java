@@ -19,7 +19,8 @@ import java.util.function.Function;
  * {@code samples.csv}) or one samples file relative to the repository root. NAME is one of {@code run} (commit,
  * JDK, profile and whether the machine was quiet), {@code compact}, {@code tables}, {@code targets} and
  * {@code checks}; for a folder of the adaptive scenarios, one of {@link AdaptiveTables#BLOCKS}; for a folder of
- * rounds of two jars, {@link BeforeAfter#BLOCK} and {@link BeforeAfter#COMPACT_BLOCK}.
+ * rounds of two jars, {@link BeforeAfter#BLOCK}, {@link BeforeAfter#SLUICE_BLOCK} and
+ * {@link BeforeAfter#COMPACT_BLOCK}.
  */
 final class Docs {
 
@@ -87,6 +88,8 @@ final class Docs {
                                 Map.of(
                                         BeforeAfter.BLOCK,
                                         BeforeAfter::table,
+                                        BeforeAfter.SLUICE_BLOCK,
+                                        BeforeAfter::sluiceTable,
                                         BeforeAfter.COMPACT_BLOCK,
                                         BeforeAfter::compact),
                                 BeforeAfter::print),

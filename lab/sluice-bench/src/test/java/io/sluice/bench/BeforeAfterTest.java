@@ -57,6 +57,10 @@ class BeforeAfterTest {
         assertTrue(table.contains("sluice's 3 rows: 1 unchanged (the interval holds 1), 1 faster, 1 slower."), table);
         assertTrue(table.contains("2 rounds each, alternating, before first"), table);
         assertTrue(BeforeAfter.read(dir).compact().contains("write 1 MiB x1"), "each side's compact table");
+        String sluiceAlone = BeforeAfter.read(dir).sluiceTable();
+        assertFalse(sluiceAlone.contains("| loop |"), sluiceAlone);
+        assertTrue(sluiceAlone.contains("| copy 1 MiB x1 | sluice | 100 | 50 | 0.50 ("), sluiceAlone);
+        assertTrue(sluiceAlone.contains("sluice's 3 rows: 1 unchanged"), sluiceAlone);
     }
 
     @Test

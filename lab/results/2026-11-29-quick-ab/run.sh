@@ -1,0 +1,13 @@
+#!/bin/bash
+# The quick profile, the jar of f99d4b8 (before) and of 037820c (after), alternately, three rounds each.
+set -e
+OUT=/work/ab-run/out
+mkdir -p $OUT
+for round in 1 2 3; do
+  echo "$(date -u +%FT%TZ) before-$round start" >> $OUT/runs.log
+  (cd /work/old && java -jar sluice-bench/target/sluice-bench.jar quick --out $OUT/before-$round --charts /work/ab-run/charts/before-$round > $OUT/before-$round.console 2>&1)
+  echo "$(date -u +%FT%TZ) before-$round done" >> $OUT/runs.log
+  echo "$(date -u +%FT%TZ) after-$round start" >> $OUT/runs.log
+  (cd /work/main && java -jar lab/sluice-lab-cli/target/lab.jar bench quick --out $OUT/after-$round --charts /work/ab-run/charts/after-$round > $OUT/after-$round.console 2>&1)
+  echo "$(date -u +%FT%TZ) after-$round done" >> $OUT/runs.log
+done
