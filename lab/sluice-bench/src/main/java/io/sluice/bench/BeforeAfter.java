@@ -58,20 +58,10 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
         return new BeforeAfter(before, after, infos);
     }
 
-    /** The rounds' quiet rule summed: every cell of every round counts once. */
+    /** The rounds' quiet rule together: every cell of every round counts once. */
     @Override
     public Quietness quietness() {
-        List<Quietness> each = infos.stream().map(RunInfo::quietness).toList();
-        return new Quietness(
-                "cell",
-                each.stream().mapToInt(Quietness::measurements).sum(),
-                each.stream().mapToLong(Quietness::unknown).sum(),
-                each.stream().mapToLong(Quietness::noisy).sum(),
-                each.stream()
-                        .mapToDouble(Quietness::busiest)
-                        .filter(value -> !Double.isNaN(value))
-                        .max()
-                        .orElse(Double.NaN));
+        return Quietness.together("cell", infos.stream().map(RunInfo::quietness).toList());
     }
 
     /** What a side's rounds were measured with: its commits and JDKs. */

@@ -2,6 +2,7 @@ package io.sluice.lab;
 
 import java.util.Collection;
 import java.util.Locale;
+import java.util.stream.DoubleStream;
 
 /**
  * The quiet rule over a run's measurements (samples, lanes, thread counts): a run is quiet when the
@@ -26,11 +27,25 @@ public record Quietness(String unit, int measurements, long unknown, long noisy,
                 loads.size(),
                 loads.stream().filter(load -> Double.isNaN(load.othersBusy())).count(),
                 loads.stream().filter(Load::noisy).count(),
-                loads.stream()
-                        .mapToDouble(Load::othersBusy)
-                        .filter(value -> !Double.isNaN(value))
-                        .max()
-                        .orElse(Double.NaN));
+                busiest(loads.stream().mapToDouble(Load::othersBusy)));
+    }
+
+    /**
+     * The rule over the measurements of several runs together, each counted once ({@code runs} of one
+     * {@code unit}): noisy if one of them was, unknown if one of them recorded no load.
+     */
+    public static Quietness together(String unit, Collection<Quietness> runs) {
+        return new Quietness(
+                unit,
+                runs.stream().mapToInt(Quietness::measurements).sum(),
+                runs.stream().mapToLong(Quietness::unknown).sum(),
+                runs.stream().mapToLong(Quietness::noisy).sum(),
+                busiest(runs.stream().mapToDouble(Quietness::busiest)));
+    }
+
+    /** The largest known share; NaN if none is known. */
+    private static double busiest(DoubleStream shares) {
+        return shares.filter(value -> !Double.isNaN(value)).max().orElse(Double.NaN);
     }
 
     /** At least one measurement, other work's share known for every one, and none noisy. */

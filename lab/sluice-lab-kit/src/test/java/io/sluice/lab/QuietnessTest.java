@@ -43,4 +43,19 @@ class QuietnessTest {
                 "machine unknown (other work's share of the cores not recorded for 1 of 2 thread counts)",
                 quietness.inWords());
     }
+
+    @Test
+    void runsTogetherCountEveryMeasurementOnceAndOneNoisyRunMakesThemNoisy() {
+        Quietness quiet = Quietness.of("cell", List.of(busy(0.02), busy(0.03)));
+        Quietness noisy = Quietness.of("cell", List.of(busy(0.30)));
+        Quietness unknown = Quietness.of("cell", List.of(Load.UNKNOWN));
+
+        Quietness both = Quietness.together("cell", List.of(quiet, noisy));
+        assertEquals(new Quietness("cell", 3, 0, 1, 0.30), both);
+        assertFalse(both.quiet());
+        assertTrue(Quietness.together("cell", List.of(quiet, quiet)).quiet());
+        assertEquals(
+                "machine unknown (other work's share of the cores not recorded for 1 of 3 cells)",
+                Quietness.together("cell", List.of(quiet, unknown)).inWords());
+    }
 }
