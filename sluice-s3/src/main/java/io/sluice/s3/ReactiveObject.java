@@ -186,18 +186,21 @@ public final class ReactiveObject {
     }
 
     /**
-     * Uploads a file: its length, found when the upload starts, is declared, so a file that grows or
-     * shrinks meanwhile fails the upload (aborted; the failure names the file if the file fits one
-     * part), and a file that would need more than {@value UploadOptions#MAX_PARTS} parts gets larger
-     * ones.
+     * Uploads a file, read by the SDK straight from the file (in 256 KiB reads), with no part
+     * buffers. Its length and modification time, found when the upload starts, are checked again
+     * just before the last byte of every request body is sent: a file that grew, shrank or was
+     * written meanwhile is never stored, and the upload fails with an {@link ObjectUploadException}
+     * naming the file (a multipart upload is aborted). A file that would need more than
+     * {@value UploadOptions#MAX_PARTS} parts gets larger ones.
      *
-     * <p>A file of at least one byte and at most the part size goes as one {@code PutObject} whose
-     * body the SDK reads from the file itself, in 256 KiB reads, with no part buffers: the file is
-     * checked (its length and modification time) just before its last byte is sent, and a file
-     * that changed is not stored. Cancelling or completing the stage from outside wins until that
-     * last byte is sent, leaving no object; after it {@code cancel} returns {@code false}. A larger
-     * file (or an empty one) is read by the core's {@link ReactiveFile} with lent chunks, each given
-     * back once copied, and sent as {@link #write(Publisher, UploadOptions)} sends a stream.
+     * <p>A file of at least one byte and at most the part size goes as one {@code PutObject}.
+     * Cancelling or completing the stage from outside wins until its last byte is sent, leaving no
+     * object; after it {@code cancel} returns {@code false}. A larger file goes as a multipart upload
+     * of consecutive ranges of the file, at most {@link UploadOptions#partsInFlight()} at once; the
+     * SDK sends each range's CRC32C in a trailer as it reads it (unless the client calculates
+     * checksums only when required), and the upload is completed with every part's. Its memory is
+     * the SDK's reads in flight and the HTTP client's buffers: no part is held whole. An empty file
+     * is stored empty.
      *
      * @param file the file to upload
      * @param options part size and parts in flight; a declared length is replaced by the file's
@@ -221,7 +224,11 @@ public final class ReactiveObject {
                                 upload.putFile(file, size); // read by the SDK from the file: no part buffers
                                 return;
                             }
-                            upload.declareLength(size);
+                            if (size > 0) {
+                                upload.uploadFileInParts(file, size); // parts read by the SDK from the file
+                                return;
+                            }
+                            upload.declareLength(size); // empty: one empty PutObject, as a stream
                             ReactiveFile.of(file)
                                     .read(ReadOptions.defaults().withLentChunks())
                                     .subscribe(upload);

@@ -28,6 +28,7 @@ final class StallingProxy implements AutoCloseable {
     private final AtomicLong responseBudget = new AtomicLong(Long.MAX_VALUE); // bytes still forwarded to clients
     private volatile boolean interimPasses; // while holding answers: a 1xx response is forwarded outside the budget
     private final AtomicInteger closedByClient = new AtomicInteger(); // connections the client ended
+    private final AtomicLong requestBytesBeforeFlip = new AtomicLong(Long.MAX_VALUE); // over all connections
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     StallingProxy(int targetPort) throws IOException {
@@ -57,6 +58,14 @@ final class StallingProxy implements AutoCloseable {
         responseBudget.set(0);
     }
 
+    /**
+     * From now on, forwards {@code bytes} more request bytes (over all connections) as they are, then
+     * changes the next one (flips a bit), once: a byte damaged on its way to the server.
+     */
+    void flipRequestByteAfter(long bytes) {
+        requestBytesBeforeFlip.set(bytes);
+    }
+
     int closedByClient() {
         return closedByClient.get();
     }
@@ -82,6 +91,10 @@ final class StallingProxy implements AutoCloseable {
         try (InputStream in = client.getInputStream();
                 OutputStream out = server.getOutputStream()) {
             for (int count = in.read(buffer); count >= 0; count = in.read(buffer)) {
+                long before = requestBytesBeforeFlip.getAndAdd(-count);
+                if (before >= 0 && before < count) {
+                    buffer[(int) before] ^= 0x40; // once: the counter is below 0 after
+                }
                 out.write(buffer, 0, count);
             }
             closedByClient.incrementAndGet(); // EOF from the client: it closed the connection

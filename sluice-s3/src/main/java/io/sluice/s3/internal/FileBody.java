@@ -16,30 +16,40 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.zip.CRC32C;
 
 /**
- * A whole file as the body of one {@code PutObject}, read by the SDK's own file body
+ * A file, or one range of it, as a request body read by the SDK's own file body
  * ({@code AsyncRequestBody.fromFile}) straight from the file, in {@value #READ_BYTES}-byte reads:
- * no part buffers hold it. Its last byte is where the upload commits and where the file is checked.
+ * no part buffers hold it. The whole file is the body of one {@code PutObject}; a range is the body
+ * of one {@code UploadPart}. The last byte of a body is where the file is checked, and, for a whole
+ * file, where the upload commits.
  *
  * <p>Invariants:
  * <ul>
- *   <li>V1 (the last byte decides): the read that completes the declared length is handed to the
- *       client only after the file was found unchanged (its length still the declared one, its
- *       modification time the one read before any send) and the upload's point of no return was
- *       claimed ({@code commit}); if either fails, that read is withheld, the file's read cancelled
- *       and the send failed. The server stores an object only once it has every byte, so an
- *       outside completion that wins the claim leaves no object, and a file that grew or shrank
- *       after its size was found, or was written after its modification time was read, is never
- *       stored.</li>
+ *   <li>V1 (the last byte decides): the read that completes the body's length is handed to the
+ *       client only after the file was found unchanged (its length still the one found when the
+ *       upload started, its modification time the one read then) and, for a whole file, the
+ *       upload's point of no return was claimed ({@code commit}); if either fails, that read is
+ *       withheld, the file's read cancelled and the send failed. The server stores a body only once
+ *       it has every byte, so an outside completion that wins the claim leaves no object, and a file
+ *       that grew or shrank after its size was found, or was written after its modification time was
+ *       read, is never stored. For the parts of one file, the part whose check comes last checks
+ *       after every part's reads have ended, so no part of a file that changed meanwhile passes
+ *       unnoticed; a range claims nothing (the upload commits at its complete, O5).</li>
  *   <li>V2 (refused for good): the first refusal (a changed file, a lost claim, a failed read) is
  *       kept and reported as the upload's failure ({@link #refusal}); a later send (an SDK retry)
  *       fails at once with it, without opening the file. A changed file is reported as an
  *       {@link ObjectUploadException} naming the file, whatever the SDK's own check said first.</li>
  *   <li>V3 (descriptors): the file is open only while a send reads it: the SDK's body opens it on
  *       subscribe and closes it when the read ends, completes, fails or is cancelled.</li>
- *   <li>V4 (what is stored): the declared length, and the content type the stream's bodies have
+ *   <li>V4 (what is stored): the body's length, and the content type the stream's bodies have
  *       ({@code application/octet-stream}), not one guessed from the file's name.</li>
+ *   <li>V5 (a range's checksum): a range made {@code checksummed} computes, on each send, the CRC32C
+ *       of the reads it passes to the client, in order, and keeps it just before it passes the last
+ *       one ({@link #sentChecksumCrc32c}), so before any answer to the call can arrive (the client
+ *       may end the body at its length without waiting for {@code onComplete}): the value the SDK
+ *       sends in its trailer for the same bytes, for the complete to name each part's.</li>
  * </ul>
  *
  * <p>Thread-safety: each send's signals come one at a time from the SDK's file reads (its
@@ -56,37 +66,79 @@ final class FileBody implements AsyncRequestBody {
     private static final String OCTET_STREAM = "application/octet-stream";
 
     private final Path file;
-    private final long length; // declared: the file's size when the upload started, at least 1
-    private final FileTime modifiedAtStart; // read before any send (V1)
+    private final long fileLength; // the file's size when the upload started
+    private final long length; // this body's bytes, at least 1: the whole file, or one range of it
+    private final FileTime modifiedAtStart; // read once, before any send of the upload (V1)
     private final String bucket;
     private final String key;
-    private final BooleanSupplier commit; // claims the stage's point of no return (V1)
+    private final BooleanSupplier commit; // claims the stage's point of no return (V1); a range's always agrees
     private final AsyncRequestBody source; // the SDK's reader of the file, subscribed once per send
     private final AtomicReference<Throwable> refusal = new AtomicReference<>(); // V2: the first, kept
     private volatile boolean committed; // a send's last byte passes -> the upload's drain
+    private final boolean checksummed; // whether each send computes the CRC32C of the bytes it passes (V5)
+    private volatile String sentCrc32c; // the file's reads -> the upload's drain: the last whole send's (V5)
 
-    /**
-     * Reads the file's modification time and prepares the SDK's reader of it (which reads the
-     * file's attributes too): a file system call, for a thread that may wait for one.
-     *
-     * @throws IOException if the file's attributes cannot be read (a file removed meanwhile)
-     */
-    FileBody(Path file, long length, String bucket, String key, BooleanSupplier commit) throws IOException {
+    private FileBody(
+            Path file,
+            long fileLength,
+            long position,
+            long length,
+            FileTime modifiedAtStart,
+            String bucket,
+            String key,
+            BooleanSupplier commit,
+            boolean checksummed) {
         this.file = file;
+        this.checksummed = checksummed;
+        this.fileLength = fileLength;
         this.length = length;
+        this.modifiedAtStart = modifiedAtStart;
         this.bucket = bucket;
         this.key = key;
         this.commit = commit;
-        this.modifiedAtStart = Files.getLastModifiedTime(file);
+        this.source = AsyncRequestBody.fromFile(FileRequestBodyConfiguration.builder() // looks at the file
+                .path(file)
+                .position(position)
+                .numBytesToRead(length)
+                .chunkSizeInBytes(READ_BYTES)
+                .build());
+    }
+
+    /**
+     * The whole file as one body, claiming the upload's point of no return with {@code commit} at its
+     * last byte. Reads the file's attributes: a file system call, for a thread that may wait for one.
+     *
+     * @throws IOException if the file's attributes cannot be read (a file removed meanwhile)
+     */
+    static FileBody whole(Path file, long length, String bucket, String key, BooleanSupplier commit)
+            throws IOException {
+        FileTime modified = Files.getLastModifiedTime(file);
         try {
-            this.source = AsyncRequestBody.fromFile(FileRequestBodyConfiguration.builder()
-                    .path(file)
-                    .numBytesToRead(length)
-                    .chunkSizeInBytes(READ_BYTES)
-                    .build());
+            return new FileBody(file, length, 0, length, modified, bucket, key, commit, false);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * Bytes {@code [position, position + length)} of a file found to have {@code fileLength} bytes
+     * and {@code modifiedAtStart} when the upload started, as one part's body; {@code checksummed}:
+     * each send computes the CRC32C of the bytes it passes (V5). The SDK's reader
+     * looks at the file's attributes as it is made: a file system call, for a thread that may wait.
+     *
+     * @throws UncheckedIOException if the file cannot be looked at (a file removed meanwhile): the
+     *     SDK's, with the {@link IOException} as its cause
+     */
+    static FileBody range(
+            Path file,
+            long fileLength,
+            FileTime modifiedAtStart,
+            long position,
+            long length,
+            String bucket,
+            String key,
+            boolean checksummed) {
+        return new FileBody(file, fileLength, position, length, modifiedAtStart, bucket, key, () -> true, checksummed);
     }
 
     long length() {
@@ -96,6 +148,15 @@ final class FileBody implements AsyncRequestBody {
     /** Whether a send's last byte went to the client, past the point of no return (V1). */
     boolean committed() {
         return committed;
+    }
+
+    /**
+     * The CRC32C of the bytes the last whole send passed to the client, as S3's
+     * {@code x-amz-checksum-crc32c} carries it, or {@code null} if no send passed them all or the
+     * body computes none (V5).
+     */
+    String sentChecksumCrc32c() {
+        return sentCrc32c;
     }
 
     /** Why the body refused a send (V2), or {@code otherwise} if it refused none. */
@@ -151,9 +212,9 @@ final class FileBody implements AsyncRequestBody {
         } catch (IOException e) {
             return readError instanceof IOException ? null : failure("could not be checked after it was read", e);
         }
-        if (size != length) {
+        if (size != fileLength) {
             return failure(
-                    "changed size while it was uploaded: " + length + " bytes when the upload started, " + size
+                    "changed size while it was uploaded: " + fileLength + " bytes when the upload started, " + size
                             + " now",
                     readError);
         }
@@ -177,6 +238,7 @@ final class FileBody implements AsyncRequestBody {
         private Subscription reads; // set in onSubscribe, before any other signal
         private long sent; // bytes passed or being passed to the client
         private boolean done; // a terminal signal went to the client
+        private final CRC32C crc = checksummed ? new CRC32C() : null; // of the bytes passed, in order (V5)
 
         Send(Subscriber<? super ByteBuffer> client) {
             this.client = client;
@@ -201,6 +263,12 @@ final class FileBody implements AsyncRequestBody {
                     reads.cancel(); // V1: withheld; V3: the SDK closes the file
                     terminate(stop);
                     return;
+                }
+            }
+            if (crc != null) {
+                crc.update(read.duplicate()); // V5: before the client may consume the buffer
+                if (sent == length) {
+                    sentCrc32c = Crc32c.header(crc); // V5: before the last byte, so before any answer
                 }
             }
             client.onNext(read);

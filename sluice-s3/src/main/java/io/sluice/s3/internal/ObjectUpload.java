@@ -1,6 +1,7 @@
 package io.sluice.s3.internal;
 
 import io.sluice.ChunkPool;
+import io.sluice.IoExecutors;
 import io.sluice.internal.OperationFuture;
 import io.sluice.s3.ObjectUploadException;
 import io.sluice.s3.ObjectUploadTimeoutException;
@@ -8,6 +9,7 @@ import io.sluice.s3.UploadOptions;
 import io.sluice.s3.UploadResult;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
@@ -16,8 +18,11 @@ import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,11 +32,14 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Uploads the byte stream it subscribes to as one object: a single {@code PutObject} if the stream
  * ends within one part, else a multipart upload whose parts are assembled from the stream. A file
- * that fits one part may instead be put whole, read by the SDK from the file ({@link #putFile}).
+ * is instead read by the SDK straight from the file: put whole if it fits one part
+ * ({@link #putFile}), else in parts, one range of the file each ({@link #uploadFileInParts}).
  *
  * <p>Overview. Every signal, from upstream ({@code onSubscribe}, {@code onNext}, ...), from the SDK
  * (a part, the create, the complete or the abort finished) or from the stage's caller (an outside
@@ -91,7 +99,18 @@ import java.util.concurrent.CompletionException;
  *       {@code aws-chunked} trailer, which would copy every byte once more. It follows the
  *       client's own rule: a client built to calculate request checksums only when an operation
  *       requires them ({@code RequestChecksumCalculation.WHEN_REQUIRED}, for a store that refuses
- *       them) gets none from sluice either.</li>
+ *       them) gets none from sluice either. A file's range (O12) has no bytes before it is sent, so
+ *       its CRC32C goes in the SDK's trailer, computed as the SDK reads the range, and the same
+ *       value, computed by the body from the same reads (FileBody's V5), names the part in the
+ *       complete.</li>
+ *   <li>O12 (file parts): a file larger than the first part goes as a multipart upload of
+ *       consecutive ranges of the file, each the body of one {@code UploadPart} read by the SDK
+ *       from the file ({@link FileBody}), at most {@code partsInFlight} at once, with the one part
+ *       size the declared length fixes (O7): no upstream, no part buffers (O1 holds with none). A
+ *       range counts as in flight from when it is taken, as its body is made on a file system
+ *       thread, to when its call ends, so the abort waits for it (O4). Every range's body checks the
+ *       file just before its last byte (FileBody's V1), so a file changed during the upload fails
+ *       it, naming the file, before the complete; the complete follows the last range's answer.</li>
  * </ul>
  *
  * <p>The stage ({@link #result()}) is the core's {@link OperationFuture} with an asynchronous abort
@@ -153,6 +172,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private final List<CompletedPart> completedParts = new ArrayList<>(); // drain-confined
     private boolean committing; // drain-confined: PutObject or Complete sent (O5)
     private CompletableFuture<PutObjectResponse> filePut; // drain-confined: a file put's call, or null (O10)
+    private FileRanges fileRanges; // drain-confined: the file read in parts, or null for a stream (O12)
     private boolean abortSent; // drain-confined
     private Throwable failure; // drain-confined: the first failure
     private Runnable outsideCompletion; // drain-confined: completes the stage after an outside claim (U1)
@@ -293,12 +313,37 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     public void putFile(Path file, long bytes) {
         FileBody body;
         try {
-            body = new FileBody(file, bytes, bucket, key, result::enterCommit);
+            body = FileBody.whole(file, bytes, bucket, key, result::enterCommit);
         } catch (IOException | RuntimeException e) {
             failBeforeSubscribe(e);
             return;
         }
         drain.submit(() -> sendFile(body));
+    }
+
+    /**
+     * Uploads {@code file}, whose size was just found to be {@code bytes} and too large for one
+     * part, as a multipart upload whose parts the SDK reads from the file, range by range (O12);
+     * instead of subscribing. Reads the file's attributes: call it on a thread that may wait for the
+     * file system.
+     */
+    public void uploadFileInParts(Path file, long bytes) {
+        FileTime modified;
+        try {
+            modified = Files.getLastModifiedTime(file);
+        } catch (IOException | RuntimeException e) {
+            failBeforeSubscribe(e);
+            return;
+        }
+        declareLength(bytes);
+        drain.submit(() -> {
+            if (state != State.RUNNING) {
+                return; // an outside completion came first and has ended the upload
+            }
+            fileRanges = new FileRanges(file, bytes, modified);
+            received = bytes;
+            pump();
+        });
     }
 
     /** Fails the upload from outside the stream (e.g. the body's length could not be found). */
@@ -381,6 +426,10 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void pump() {
         if (state != State.RUNNING) {
+            return;
+        }
+        if (fileRanges != null) {
+            startFileParts();
             return;
         }
         while (held != null) {
@@ -482,32 +531,108 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
 
     private void uploadPart(Part part, int number) {
         partsRunning++;
-        long length = part.length();
         String checksum = part.checksumCrc32c(); // O11: null sends none
         // Sent from the blocks themselves: neither changed nor reused until the call has ended, and
         // no longer reachable from the request once it has (AnswerDeadline's L4).
+        sendPart(
+                number,
+                part.length(),
+                part.body(),
+                checksum,
+                false,
+                () -> checksum,
+                () -> part.release(buffers),
+                error -> error);
+    }
+
+    /**
+     * O12: while fewer than k parts are in flight, starts the file's next range; once every range
+     * was sent and none is in flight, completes. A range's body is made on a file system thread
+     * (it looks at the file), then sent from the drain; it counts as in flight from the start.
+     */
+    private void startFileParts() {
+        if (uploadId == null) {
+            if (!creating) {
+                createUpload();
+            }
+            return;
+        }
+        while (partsRunning < partsInFlight && fileRanges.hasNext() && state == State.RUNNING) {
+            int number = nextPartNumber++;
+            FileRanges.Range range = fileRanges.next(partSizeBytes);
+            partsRunning++;
+            IoExecutors.files().execute(() -> {
+                FileBody body = null;
+                Throwable error = null;
+                try {
+                    body = range.body(bucket, key, checksums);
+                } catch (UncheckedIOException e) {
+                    error = e.getCause(); // as a file put reports it (a file removed: NoSuchFileException)
+                } catch (RuntimeException e) {
+                    error = e;
+                }
+                FileBody made = body;
+                Throwable failed = error;
+                drain.submit(() -> sendFilePart(number, range.length(), made, failed));
+            });
+        }
+        if (state == State.RUNNING && !fileRanges.hasNext() && partsRunning == 0) {
+            completeUpload();
+        }
+    }
+
+    private void sendFilePart(int number, long length, FileBody body, Throwable error) {
+        if (state != State.RUNNING || error != null) {
+            partsRunning--;
+            if (error != null) {
+                fail(error);
+            }
+            abortWhenQuiet(); // O4: nothing was sent for it
+            return;
+        }
+        // O11, O12: the SDK computes the CRC32C as it sends and carries it in its trailer; the body
+        // computes the same from the same reads (FileBody's V5) for the complete.
+        sendPart(number, length, body, null, checksums, body::sentChecksumCrc32c, () -> {}, body::refusal);
+    }
+
+    /**
+     * Sends part {@code number}, counted in {@code partsRunning} by the caller: with {@code checksum}
+     * in its header, or none, or with {@code trailer} one the SDK computes as it sends (O11);
+     * {@code completedChecksum} names the part's in the complete, {@code ended} runs once the call
+     * has ended, and {@code reason} gives a failure the body's own cause where it has one.
+     */
+    private void sendPart(
+            int number,
+            long length,
+            AsyncRequestBody body,
+            String checksum,
+            boolean trailer,
+            Supplier<String> completedChecksum,
+            Runnable ended,
+            UnaryOperator<Throwable> reason) {
         AnswerDeadline.watch(
-                        body -> client.uploadPart(
+                        requestBody -> client.uploadPart(
                                 request -> request.bucket(bucket)
                                         .key(key)
                                         .uploadId(uploadId)
                                         .partNumber(number)
                                         .contentLength(length)
-                                        .checksumCRC32C(checksum), // O11
-                                body),
-                        part.body(),
+                                        .checksumCRC32C(checksum) // O11
+                                        .checksumAlgorithm(trailer ? ChecksumAlgorithm.CRC32_C : null),
+                                requestBody),
+                        body,
                         answerTimeout,
                         () -> timedOut("UploadPart " + number)) // O9
                 .whenComplete((response, error) -> drain.submit(() -> {
                     partsRunning--;
-                    part.release(buffers);
+                    ended.run();
                     if (error != null) {
-                        fail(error);
+                        fail(reason.apply(error));
                     } else if (state == State.RUNNING) {
                         completedParts.add(CompletedPart.builder()
                                 .partNumber(number)
                                 .eTag(response.eTag())
-                                .checksumCRC32C(checksum) // O11
+                                .checksumCRC32C(completedChecksum.get()) // O11
                                 .build());
                     }
                     if (state == State.RUNNING) {

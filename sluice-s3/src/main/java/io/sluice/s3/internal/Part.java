@@ -4,7 +4,6 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -59,13 +58,7 @@ final class Part {
      * big-endian), or {@code null} for a part made without one (which a request then omits).
      */
     String checksumCrc32c() {
-        if (crc == null) {
-            return null;
-        }
-        int value = (int) crc.getValue();
-        return Base64.getEncoder()
-                .encodeToString(
-                        new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
+        return crc == null ? null : Crc32c.header(crc);
     }
 
     /**
