@@ -40,10 +40,10 @@ import java.util.concurrent.Flow;
  * upload's memory bound; a read passes its subscriber's demand to the SDK, whose Netty client reads
  * from the connection only against it.
  *
- * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes
- * of part buffers, and no more than the bytes it received (in 256 KiB blocks), plus the one item it
- * is copying from; the part size of an unknown-length body grows with the bytes sent (see
- * {@link UploadOptions}). A read opens its HTTP stream on the first
+ * <p><b>Resources:</b> a stream's upload holds at most {@code (partsInFlight + 1) * currentPartSize}
+ * bytes of part buffers, and no more than the bytes it received (in 256 KiB blocks), plus the one
+ * item it is copying from; the part size of an unknown-length body grows with the bytes sent (see
+ * {@link UploadOptions}). A file's upload holds no part buffers: the SDK reads the file as it sends. A read opens its HTTP stream on the first
  * request and closes it on completion, error or cancel.
  *
  * <p><b>Errors:</b> the SDK's exceptions reach the stage or {@code onError} unchanged and unwrapped
@@ -152,7 +152,8 @@ public final class ReactiveObject {
      */
     public CompletionStage<UploadResult> write(Publisher<? extends ByteBuffer> publisher, UploadOptions options) {
         Objects.requireNonNull(publisher, "publisher");
-        ObjectUpload upload = newUpload(options);
+        Objects.requireNonNull(options, "options");
+        ObjectUpload upload = newUpload(options, options.partsInFlight());
         @SuppressWarnings("unchecked")
         Publisher<ByteBuffer> body = (Publisher<ByteBuffer>) publisher;
         body.subscribe(upload);
@@ -196,7 +197,7 @@ public final class ReactiveObject {
      * <p>A file of at least one byte and at most the part size goes as one {@code PutObject}.
      * Cancelling or completing the stage from outside wins until its last byte is sent, leaving no
      * object; after it {@code cancel} returns {@code false}. A larger file goes as a multipart upload
-     * of consecutive ranges of the file, at most {@link UploadOptions#partsInFlight()} at once; the
+     * of consecutive ranges of the file, at most {@link UploadOptions#filePartsInFlight()} at once; the
      * SDK sends each range's CRC32C in a trailer as it reads it (unless the client calculates
      * checksums only when required), and the upload is completed with every part's. Its memory is
      * the SDK's reads in flight and the HTTP client's buffers: no part is held whole. An empty file
@@ -209,7 +210,8 @@ public final class ReactiveObject {
      */
     public CompletionStage<UploadResult> upload(Path file, UploadOptions options) {
         Objects.requireNonNull(file, "file");
-        ObjectUpload upload = newUpload(options);
+        Objects.requireNonNull(options, "options");
+        ObjectUpload upload = newUpload(options, options.filePartsInFlight());
         IoExecutors.files()
                 .execute(
                         () -> { // the size is a file system call: not on the caller's thread
@@ -374,15 +376,14 @@ public final class ReactiveObject {
         return ReactiveFile.of(target).write(read(readOptions), options);
     }
 
-    private ObjectUpload newUpload(UploadOptions options) {
-        Objects.requireNonNull(options, "options");
+    private ObjectUpload newUpload(UploadOptions options, int partsInFlight) {
         return new ObjectUpload(
                 client,
                 bucket,
                 key,
                 options.partSizeBytes(),
                 options.maxPartSizeBytes(),
-                options.partsInFlight(),
+                partsInFlight,
                 UploadOptions.MAX_PARTS,
                 options.contentLength(),
                 AbortRetries.DEFAULT,

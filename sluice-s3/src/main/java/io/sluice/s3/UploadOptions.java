@@ -27,7 +27,10 @@ import java.util.Objects;
  * the parts are 128 MiB (384 MiB held), and from part 3,501 (about 496 GiB) they are 1 GiB (3 GiB
  * held): cap the growth with {@link #withMaxPartSize} where that is too much, at the price of a lower
  * length limit ({@value #MAX_PARTS} parts). See
- * {@link ReactiveObject#write(org.reactivestreams.Publisher, UploadOptions)}.
+ * {@link ReactiveObject#write(org.reactivestreams.Publisher, UploadOptions)}. A file's upload
+ * ({@link ReactiveObject#upload}) holds no part buffers: the SDK reads each part from the file as it
+ * sends it, so by default more of its parts are in flight ({@value #DEFAULT_FILE_PARTS_IN_FLIGHT},
+ * {@link #filePartsInFlight()}).
  *
  * <p><b>Answers:</b> every request of an upload must be answered within the
  * {@linkplain #withAnswerTimeout answer timeout} (5 minutes by default) after its body was sent,
@@ -46,20 +49,25 @@ public final class UploadOptions {
     public static final int MAX_PARTS = 10_000;
     /** The default part size: 8 MiB. */
     public static final int DEFAULT_PART_SIZE_BYTES = 8 * 1024 * 1024;
-    /** The default number of parts in flight: 2. */
+    /** The default number of parts in flight of a stream's upload, each held in memory: 2. */
     public static final int DEFAULT_PARTS_IN_FLIGHT = 2;
+    /**
+     * The default number of parts in flight of a file's upload, each read from the file as it is
+     * sent, so held by no buffer of the upload's: 8.
+     */
+    public static final int DEFAULT_FILE_PARTS_IN_FLIGHT = 8;
     /**
      * The default answer timeout: 5 minutes, longer than the Netty client's own retries of a silent
      * attempt (30 s each) and than S3 takes to complete a large multipart upload.
      */
     public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofMinutes(5);
 
-    private static final UploadOptions DEFAULTS = new UploadOptions(
-            DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, DEFAULT_PARTS_IN_FLIGHT, -1, DEFAULT_ANSWER_TIMEOUT);
+    private static final UploadOptions DEFAULTS =
+            new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, 0, -1, DEFAULT_ANSWER_TIMEOUT);
 
     private final int partSizeBytes; // the first part's size
     private final int maxPartSizeBytes; // the most the part size grows to (unknown length only)
-    private final int partsInFlight; // UploadPart calls running at once, at least 1
+    private final int partsInFlight; // UploadPart calls running at once, at least 1; 0: each kind's default
     private final long contentLength; // declared body length; -1: unknown
     private final Duration answerTimeout; // the longest wait for an answer after a request's body was sent
 
@@ -73,7 +81,8 @@ public final class UploadOptions {
     }
 
     /**
-     * The defaults: 8 MiB parts growing up to 1 GiB, 2 in flight, length unknown, answers within 5 minutes.
+     * The defaults: 8 MiB parts growing up to 1 GiB, 2 in flight (a file's: 8), length unknown,
+     * answers within 5 minutes.
      *
      * @return the default options
      */
@@ -121,7 +130,9 @@ public final class UploadOptions {
     }
 
     /**
-     * Sets how many {@code UploadPart} calls may run at once.
+     * Sets how many {@code UploadPart} calls may run at once, for a stream's upload and a file's
+     * alike (by default {@value #DEFAULT_PARTS_IN_FLIGHT} and {@value #DEFAULT_FILE_PARTS_IN_FLIGHT}).
+     * Each is one HTTP connection of the client's pool while it runs.
      *
      * @param parts at least 1
      * @return new options with that bound
@@ -192,12 +203,21 @@ public final class UploadOptions {
     }
 
     /**
-     * The bound on parts in flight.
+     * The bound on parts in flight of a stream's upload, each held in memory until it is sent.
      *
-     * @return how many {@code UploadPart} calls may run at once
+     * @return how many {@code UploadPart} calls of a stream's upload may run at once
      */
     public int partsInFlight() {
-        return partsInFlight;
+        return partsInFlight > 0 ? partsInFlight : DEFAULT_PARTS_IN_FLIGHT;
+    }
+
+    /**
+     * The bound on parts in flight of a file's upload, each read from the file as it is sent.
+     *
+     * @return how many {@code UploadPart} calls of a file's upload may run at once
+     */
+    public int filePartsInFlight() {
+        return partsInFlight > 0 ? partsInFlight : DEFAULT_FILE_PARTS_IN_FLIGHT;
     }
 
     /**
@@ -221,7 +241,8 @@ public final class UploadOptions {
     @Override
     public String toString() {
         return "UploadOptions[partSize=" + partSizeBytes + ", maxPartSize=" + maxPartSizeBytes
-                + ", partsInFlight=" + partsInFlight + ", answerTimeout=" + answerTimeout
+                + ", partsInFlight=" + partsInFlight() + ", filePartsInFlight=" + filePartsInFlight()
+                + ", answerTimeout=" + answerTimeout
                 + (contentLength >= 0 ? ", contentLength=" + contentLength : "") + "]";
     }
 }

@@ -328,6 +328,20 @@ class ObjectFilePartsTest {
     }
 
     @Test
+    void byDefaultAtMostEightRangesAreSentAtOnce() throws Exception {
+        long size = 12L * PART;
+        Path file = file("twelve.bin", size);
+
+        UploadResult stored = upload(file, parts()).get(60, TimeUnit.SECONDS);
+
+        assertEquals(12, stored.parts());
+        assertTrue(
+                HOOKS.mostRunning.get() <= UploadOptions.DEFAULT_FILE_PARTS_IN_FLIGHT,
+                "O12: at most 8 at once, was " + HOOKS.mostRunning.get());
+        assertStoredAsWritten(size);
+    }
+
+    @Test
     void aFileThatWouldNeedMoreThanTheMostPartsGetsLargerOnes() throws Exception {
         long size = 4L * PART + 1; // five parts of 5 MiB; at most three allowed here
         Path file = file("larger-parts.bin", size);

@@ -21,8 +21,9 @@ import java.time.Duration;
  * a connection instead of ten seconds: the SDK's multipart client starts every part of an upload
  * at once, so ten 1 GiB uploads queue over a thousand part requests on the pool and, at the
  * default, fail with an acquire timeout (the SDK's own message advises a longer one). A careful
- * user of the multipart client sets it so; sluice, with its parts in flight per upload bounded,
- * does not need it.
+ * user of the multipart client sets it so. sluice bounds its parts in flight per upload (2 for a
+ * stream, 8 for a file), so ten file uploads queue at most 30 part requests beyond the pool, each
+ * for about one part's send.
  */
 record S3Endpoint(URI uri, String bucket) {
 
