@@ -189,9 +189,10 @@ public final class ReactiveObject {
     /**
      * Uploads a file, read by the SDK straight from the file (in 256 KiB reads), with no part
      * buffers. Its length and modification time, found when the upload starts, are checked again
-     * just before the last byte of every request body is sent: a file that grew, shrank or was
-     * written meanwhile is never stored, and the upload fails with an {@link ObjectUploadException}
-     * naming the file (a multipart upload is aborted). A file that would need more than
+     * just before the last byte of every request body is sent: a file whose length or modification
+     * time changed meanwhile is never stored, and the upload fails with an
+     * {@link ObjectUploadException} naming the file (a multipart upload is aborted). A write that
+     * leaves both as they were (within the file system's timestamp granularity) is not seen. A file that would need more than
      * {@value UploadOptions#MAX_PARTS} parts gets larger ones.
      *
      * <p>A file of at least one byte and at most the part size goes as one {@code PutObject}.

@@ -18,11 +18,11 @@ import java.util.Objects;
  * declared {@linkplain #withContentLength length} one size is chosen up front instead: the first
  * size, raised if the body would not fit in {@value #MAX_PARTS} parts of it.
  *
- * <p><b>Resources:</b> an upload holds at most {@code (partsInFlight + 1) * currentPartSize} bytes of
- * part buffers (heap, in 256 KiB blocks taken as bytes arrive, so never more than the bytes
+ * <p><b>Resources:</b> a stream's upload holds at most {@code (partsInFlight + 1) * currentPartSize}
+ * bytes of part buffers (heap, in 256 KiB blocks taken as bytes arrive, so never more than the bytes
  * received), plus the one item of its publisher whose bytes it is copying; the HTTP client's own
- * send buffers per request in flight come on top. Each part carries the CRC32C of its bytes, so
- * the SDK sends it as it is, with no checksum trailer of its own (no second copy). With the
+ * send buffers per request in flight come on top. Each of its parts carries the CRC32C of its bytes,
+ * so the SDK sends it as it is, with no checksum trailer of its own (no second copy). With the
  * defaults (8 MiB, 2 in flight) that is 24 MiB for the first 500 parts (about 3.9 GiB); after 100 GiB
  * the parts are 128 MiB (384 MiB held), and from part 3,501 (about 496 GiB) they are 1 GiB (3 GiB
  * held): cap the growth with {@link #withMaxPartSize} where that is too much, at the price of a lower

@@ -54,9 +54,15 @@ import java.util.zip.CRC32C;
  *
  * <p>Thread-safety: each send's signals come one at a time from the SDK's file reads (its
  * per-subscription state is confined to them); sends follow one another; the refusal and the
- * commit are shared (atomic; the claim is the stage's). The check of V1 looks at the file's
- * attributes on the thread that has just read it (the SDK's file channel's): the one place where
- * the last read can still be withheld.
+ * commit are shared (atomic; the claim is the stage's). The file's attributes are looked at only on
+ * the thread that has just read it (the SDK's file channel's): the check of V1, the one place where
+ * the last read can still be withheld, and the naming of a failed or short read. A failure before
+ * any read (the SDK's open of the file, on the thread that subscribed, an SDK or Netty thread) is
+ * passed on as it is, without looking at the file there.
+ *
+ * <p>What V1 sees: a change of the file's length or modification time. A write that leaves both as
+ * they were (within the file system's timestamp granularity, or a writer that sets the time back)
+ * is not seen.
  */
 final class FileBody implements AsyncRequestBody {
 
@@ -71,6 +77,7 @@ final class FileBody implements AsyncRequestBody {
     private final FileTime modifiedAtStart; // read once, before any send of the upload (V1)
     private final String bucket;
     private final String key;
+    private final String uploadId; // the multipart upload a range is a part of; null for a whole file
     private final BooleanSupplier commit; // claims the stage's point of no return (V1); a range's always agrees
     private final AsyncRequestBody source; // the SDK's reader of the file, subscribed once per send
     private final AtomicReference<Throwable> refusal = new AtomicReference<>(); // V2: the first, kept
@@ -86,9 +93,11 @@ final class FileBody implements AsyncRequestBody {
             FileTime modifiedAtStart,
             String bucket,
             String key,
+            String uploadId,
             BooleanSupplier commit,
             boolean checksummed) {
         this.file = file;
+        this.uploadId = uploadId;
         this.checksummed = checksummed;
         this.fileLength = fileLength;
         this.length = length;
@@ -114,7 +123,7 @@ final class FileBody implements AsyncRequestBody {
             throws IOException {
         FileTime modified = Files.getLastModifiedTime(file);
         try {
-            return new FileBody(file, length, 0, length, modified, bucket, key, commit, false);
+            return new FileBody(file, length, 0, length, modified, bucket, key, null, commit, false);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -122,7 +131,8 @@ final class FileBody implements AsyncRequestBody {
 
     /**
      * Bytes {@code [position, position + length)} of a file found to have {@code fileLength} bytes
-     * and {@code modifiedAtStart} when the upload started, as one part's body; {@code checksummed}:
+     * and {@code modifiedAtStart} when the upload started, as one part's body of the multipart
+     * upload {@code uploadId} (which its failures name); {@code checksummed}:
      * each send computes the CRC32C of the bytes it passes (V5). The SDK's reader
      * looks at the file's attributes as it is made: a file system call, for a thread that may wait.
      *
@@ -137,8 +147,10 @@ final class FileBody implements AsyncRequestBody {
             long length,
             String bucket,
             String key,
+            String uploadId,
             boolean checksummed) {
-        return new FileBody(file, fileLength, position, length, modifiedAtStart, bucket, key, () -> true, checksummed);
+        return new FileBody(
+                file, fileLength, position, length, modifiedAtStart, bucket, key, uploadId, () -> true, checksummed);
     }
 
     long length() {
@@ -189,7 +201,10 @@ final class FileBody implements AsyncRequestBody {
             subscriber.onError(refused);
             return;
         }
-        source.subscribe(new Send(subscriber));
+        Send send = new Send(subscriber);
+        send.subscribing = true;
+        source.subscribe(send); // opens the file: a failure is signalled within this call
+        send.subscribing = false;
     }
 
     private Throwable refuse(Throwable cause) {
@@ -228,7 +243,7 @@ final class FileBody implements AsyncRequestBody {
     }
 
     private ObjectUploadException failure(String what, Throwable cause) {
-        return new ObjectUploadException("the file " + file + " " + what, bucket, key, null, cause);
+        return new ObjectUploadException("the file " + file + " " + what, bucket, key, uploadId, cause);
     }
 
     /** One send: passes the SDK's reads to the client, withholding the last one unless V1 allows it. */
@@ -238,6 +253,7 @@ final class FileBody implements AsyncRequestBody {
         private Subscription reads; // set in onSubscribe, before any other signal
         private long sent; // bytes passed or being passed to the client
         private boolean done; // a terminal signal went to the client
+        private volatile boolean subscribing; // the SDK's subscribe, which opens the file, has not returned
         private final CRC32C crc = checksummed ? new CRC32C() : null; // of the bytes passed, in order (V5)
 
         Send(Subscriber<? super ByteBuffer> client) {
@@ -291,6 +307,10 @@ final class FileBody implements AsyncRequestBody {
         @Override
         public void onError(Throwable error) {
             if (done) {
+                return;
+            }
+            if (subscribing) { // the open failed, on the thread that subscribed (an SDK or Netty thread)
+                terminate(refuse(error)); // not looked into here: the SDK's exception names the file
                 return;
             }
             ObjectUploadException change = changed(error); // the SDK's own check, a short read: name the file

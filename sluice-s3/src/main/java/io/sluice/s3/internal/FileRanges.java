@@ -54,9 +54,12 @@ final class FileRanges {
             return length;
         }
 
-        /** Its body (FileBody's V1-V5); looks at the file's attributes, for a thread that may wait. */
-        FileBody body(String bucket, String key, boolean checksummed) {
-            return FileBody.range(file, size, modifiedAtStart, position, length, bucket, key, checksummed);
+        /**
+         * Its body (FileBody's V1-V5), for the multipart upload {@code uploadId}; looks at the file's
+         * attributes, for a thread that may wait.
+         */
+        FileBody body(String bucket, String key, String uploadId, boolean checksummed) {
+            return FileBody.range(file, size, modifiedAtStart, position, length, bucket, key, uploadId, checksummed);
         }
     }
 }

@@ -107,8 +107,10 @@ import java.util.function.UnaryOperator;
  *       consecutive ranges of the file, each the body of one {@code UploadPart} read by the SDK
  *       from the file ({@link FileBody}), at most {@code partsInFlight} at once, with the one part
  *       size the declared length fixes (O7): no upstream, no part buffers (O1 holds with none). A
- *       range counts as in flight from when it is taken, as its body is made on a file system
- *       thread, to when its call ends, so the abort waits for it (O4). Every range's body checks the
+ *       range counts against k from when it is taken, as its body is made on a file system thread;
+ *       the abort waits only for the ranges whose calls started (O4), not for a body being made (a
+ *       look at a file on a hung mount would hold it), as a body made after the upload ended is never
+ *       sent, and the complete waits for both. Every range's body checks the
  *       file just before its last byte (FileBody's V1), so a file changed during the upload fails
  *       it, naming the file, before the complete; the complete follows the last range's answer.</li>
  * </ul>
@@ -168,6 +170,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private String uploadId; // drain-confined: null until CreateMultipartUpload answered
     private boolean creating; // drain-confined: CreateMultipartUpload in flight
     private int partsRunning; // drain-confined: UploadPart calls in flight (<= k)
+    private int rangesBeingMade; // drain-confined: a file's ranges whose bodies are being made (O12)
     private int nextPartNumber = 1; // drain-confined
     private final List<CompletedPart> completedParts = new ArrayList<>(); // drain-confined
     private boolean committing; // drain-confined: PutObject or Complete sent (O5)
@@ -546,9 +549,9 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     }
 
     /**
-     * O12: while fewer than k parts are in flight, starts the file's next range; once every range
-     * was sent and none is in flight, completes. A range's body is made on a file system thread
-     * (it looks at the file), then sent from the drain; it counts as in flight from the start.
+     * O12: while fewer than k ranges are being made or in flight, takes the file's next range; once
+     * every range was sent and none is left, completes. A range's body is made on a file system
+     * thread (it looks at the file), then sent from the drain.
      */
     private void startFileParts() {
         if (uploadId == null) {
@@ -557,39 +560,48 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             }
             return;
         }
-        while (partsRunning < partsInFlight && fileRanges.hasNext() && state == State.RUNNING) {
+        while (partsRunning + rangesBeingMade < partsInFlight && fileRanges.hasNext() && state == State.RUNNING) {
             int number = nextPartNumber++;
             FileRanges.Range range = fileRanges.next(partSizeBytes);
-            partsRunning++;
-            IoExecutors.files().execute(() -> {
-                FileBody body = null;
-                Throwable error = null;
-                try {
-                    body = range.body(bucket, key, checksums);
-                } catch (UncheckedIOException e) {
-                    error = e.getCause(); // as a file put reports it (a file removed: NoSuchFileException)
-                } catch (RuntimeException e) {
-                    error = e;
-                }
-                FileBody made = body;
-                Throwable failed = error;
-                drain.submit(() -> sendFilePart(number, range.length(), made, failed));
-            });
+            String id = uploadId;
+            rangesBeingMade++;
+            try {
+                IoExecutors.files().execute(() -> {
+                    FileBody body = null;
+                    Throwable error = null;
+                    try {
+                        body = range.body(bucket, key, id, checksums);
+                    } catch (UncheckedIOException e) {
+                        error = e.getCause(); // as a file put reports it (a file removed: NoSuchFileException)
+                    } catch (Throwable e) { // whatever ends the task, the range is given back to the drain
+                        error = e;
+                    }
+                    FileBody made = body;
+                    Throwable failed = error;
+                    drain.submit(() -> sendFilePart(number, range.length(), made, failed));
+                });
+            } catch (RuntimeException e) { // refused (e.g. no thread could be made)
+                rangesBeingMade--;
+                fail(e);
+                return;
+            }
         }
-        if (state == State.RUNNING && !fileRanges.hasNext() && partsRunning == 0) {
+        if (state == State.RUNNING && !fileRanges.hasNext() && rangesBeingMade == 0 && partsRunning == 0) {
             completeUpload();
         }
     }
 
+    /** A range's body is made, or could not be: sent if the upload still runs (O12). */
     private void sendFilePart(int number, long length, FileBody body, Throwable error) {
-        if (state != State.RUNNING || error != null) {
-            partsRunning--;
-            if (error != null) {
-                fail(error);
-            }
-            abortWhenQuiet(); // O4: nothing was sent for it
+        rangesBeingMade--;
+        if (state != State.RUNNING) {
+            return; // the upload ended meanwhile (O4 did not wait for this one): it is never sent
+        }
+        if (error != null) {
+            fail(error);
             return;
         }
+        partsRunning++;
         // O11, O12: the SDK computes the CRC32C as it sends and carries it in its trailer; the body
         // computes the same from the same reads (FileBody's V5) for the complete.
         sendPart(number, length, body, null, checksums, body::sentChecksumCrc32c, () -> {}, body::refusal);
