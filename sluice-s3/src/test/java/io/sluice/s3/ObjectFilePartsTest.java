@@ -12,16 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Subscriber;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -39,7 +35,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +46,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -252,33 +246,6 @@ class ObjectFilePartsTest {
         assertFalse(stored(), "V1: a file that changed is not stored");
     }
 
-    private static String crc32cOf(long from, long to) {
-        CRC32C crc = new CRC32C();
-        for (long i = from; i < to; i++) {
-            crc.update(Bodies.byteAt(i));
-        }
-        int value = (int) crc.getValue();
-        return Base64.getEncoder()
-                .encodeToString(
-                        new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
-    }
-
-    private static void append(Path file, int bytes) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.APPEND)) {
-            channel.write(ByteBuffer.wrap(new byte[bytes]));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void truncate(Path file, long size) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.truncate(size);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Writes the file's first byte in place, then moves its modification time on, as a later write would. */
     private static void overwriteInPlace(Path file) {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -370,15 +337,7 @@ class ObjectFilePartsTest {
     void aClientThatCalculatesChecksumsOnlyWhenRequiredSendsRangesWithNone() throws Exception {
         long size = PART + 1;
         Path file = file("unchecked.bin", size);
-        try (S3AsyncClient whenRequired = S3AsyncClient.builder()
-                .endpointOverride(server.endpoint())
-                .forcePathStyle(true)
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL)))
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .overrideConfiguration(settings -> settings.executionInterceptors(List.of(HOOKS)))
-                .build()) {
+        try (S3AsyncClient whenRequired = server.newClientWithChecksumsOnlyWhenRequired(HOOKS)) {
             UploadResult stored = ReactiveObject.of(whenRequired, BUCKET, key)
                     .upload(file, parts())
                     .toCompletableFuture()
@@ -406,7 +365,7 @@ class ObjectFilePartsTest {
         for (CompletedPart part : named) {
             long from = (part.partNumber() - 1L) * PART;
             assertEquals(
-                    crc32cOf(from, Math.min(size, from + PART)),
+                    Bodies.crc32cOf(from, Math.min(size, from + PART)),
                     part.checksumCRC32C(),
                     "V5: part " + part.partNumber() + " is named by its bytes' CRC32C");
         }
@@ -449,7 +408,7 @@ class ObjectFilePartsTest {
         long size = 3L * PART;
         Path file = file("grows.bin", size);
         HOOKS.atPart.set(1);
-        HOOKS.atFirstBytes.set(() -> append(file, 1));
+        HOOKS.atFirstBytes.set(() -> FileChanges.append(file, 1));
 
         assertChangedFileFails(
                 upload(file, parts()), file, size + " bytes when the upload started, " + (size + 1) + " now");
@@ -460,7 +419,7 @@ class ObjectFilePartsTest {
         long size = 3L * PART;
         Path file = file("shrinks.bin", size);
         HOOKS.atPart.set(2);
-        HOOKS.atFirstBytes.set(() -> truncate(file, PART / 2));
+        HOOKS.atFirstBytes.set(() -> FileChanges.truncate(file, PART / 2));
 
         assertChangedFileFails(
                 upload(file, parts()), file, size + " bytes when the upload started, " + (PART / 2) + " now");

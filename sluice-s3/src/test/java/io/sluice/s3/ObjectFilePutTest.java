@@ -25,10 +25,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -198,22 +196,6 @@ class ObjectFilePutTest {
         assertEquals(lentBefore, pool().lentChunks(), "O10, O12: the SDK read the file; no chunk was lent to copy it");
     }
 
-    private static void append(Path file, int bytes) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.APPEND)) {
-            channel.write(ByteBuffer.wrap(new byte[bytes]));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void truncate(Path file, long size) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.truncate(size);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     @Test
     void aSmallFileGoesInOnePutReadFromTheFileAndItsETagIsItsMd5() throws Exception {
         Path file = file("small.txt", MIB + 7);
@@ -296,7 +278,7 @@ class ObjectFilePutTest {
     @Test
     void aFileThatGrowsWhileItIsSentFailsNamingItAndIsNotStored() throws Exception {
         Path file = file("grows.bin", MIB);
-        HOOKS.atFirstBytes.set(() -> append(file, 1));
+        HOOKS.atFirstBytes.set(() -> FileChanges.append(file, 1));
 
         assertChangedFileFails(
                 upload(file, UploadOptions.defaults()), file, "1048576 bytes when the upload started, 1048577 now");
@@ -305,7 +287,7 @@ class ObjectFilePutTest {
     @Test
     void aFileThatShrinksWhileItIsSentFailsNamingItAndIsNotStored() throws Exception {
         Path file = file("shrinks.bin", MIB);
-        HOOKS.atFirstBytes.set(() -> truncate(file, MIB / 2));
+        HOOKS.atFirstBytes.set(() -> FileChanges.truncate(file, MIB / 2));
 
         assertChangedFileFails(
                 upload(file, UploadOptions.defaults()), file, "1048576 bytes when the upload started, 524288 now");

@@ -7,16 +7,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.reactivestreams.Subscriber;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -25,7 +21,6 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +30,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -153,17 +147,6 @@ class ObjectUploadChecksumTest {
         assertEquals(0, S3ProxyServer.openUploads(client, BUCKET), "multipart uploads left");
     }
 
-    private static String crc32cOf(long from, long to) {
-        CRC32C crc = new CRC32C();
-        for (long i = from; i < to; i++) {
-            crc.update(Bodies.byteAt(i));
-        }
-        int value = (int) crc.getValue();
-        return Base64.getEncoder()
-                .encodeToString(
-                        new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
-    }
-
     private static void assertSentAsItIsWithItsChecksum(SdkHttpRequest request, String checksum, long length) {
         assertEquals(
                 Optional.of(checksum),
@@ -196,7 +179,7 @@ class ObjectUploadChecksumTest {
         for (int number = 1; number <= 3; number++) {
             long from = (number - 1L) * PART;
             long to = Math.min(size, from + PART);
-            assertSentAsItIsWithItsChecksum(REQUESTS.parts.get(number), crc32cOf(from, to), to - from);
+            assertSentAsItIsWithItsChecksum(REQUESTS.parts.get(number), Bodies.crc32cOf(from, to), to - from);
         }
         assertEquals(
                 Bodies.md5Of(size) + "/" + size,
@@ -211,7 +194,7 @@ class ObjectUploadChecksumTest {
 
         assertEquals(1, stored.parts());
         assertEquals(1, REQUESTS.puts.size());
-        assertSentAsItIsWithItsChecksum(REQUESTS.puts.get(0), crc32cOf(0, size), size);
+        assertSentAsItIsWithItsChecksum(REQUESTS.puts.get(0), Bodies.crc32cOf(0, size), size);
     }
 
     @Test
@@ -225,15 +208,7 @@ class ObjectUploadChecksumTest {
     @Test
     void aClientThatCalculatesChecksumsOnlyWhenRequiredGetsNoneFromSluiceEither() throws Exception {
         long size = PART + 1;
-        try (S3AsyncClient whenRequired = S3AsyncClient.builder()
-                .endpointOverride(server.endpoint())
-                .forcePathStyle(true)
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL)))
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .overrideConfiguration(settings -> settings.executionInterceptors(List.of(REQUESTS)))
-                .build()) {
+        try (S3AsyncClient whenRequired = server.newClientWithChecksumsOnlyWhenRequired(REQUESTS)) {
             UploadResult stored = ReactiveObject.of(whenRequired, BUCKET, key)
                     .write(
                             new Bodies.Generated(size, 64 * 1024 + 7),

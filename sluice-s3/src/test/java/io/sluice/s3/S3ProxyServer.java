@@ -4,6 +4,7 @@ import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -90,6 +91,21 @@ public final class S3ProxyServer implements AutoCloseable {
     /** A client for this server: Netty, path style, few retries (a stopped server fails fast). */
     public S3AsyncClient newClient(ExecutionInterceptor... interceptors) {
         return newClient(Duration.ofSeconds(30), interceptors);
+    }
+
+    /**
+     * A client that calculates request checksums only when an operation requires them
+     * ({@code RequestChecksumCalculation.WHEN_REQUIRED}), as one builds for a store that refuses them.
+     */
+    S3AsyncClient newClientWithChecksumsOnlyWhenRequired(ExecutionInterceptor... interceptors) {
+        return S3AsyncClient.builder()
+                .endpointOverride(endpoint())
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .overrideConfiguration(settings -> settings.executionInterceptors(List.of(interceptors)))
+                .build();
     }
 
     /** As {@link #newClient(ExecutionInterceptor...)}, giving up on a silent connection after {@code readTimeout}. */
