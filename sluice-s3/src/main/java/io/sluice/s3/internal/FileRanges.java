@@ -25,10 +25,6 @@ final class FileRanges {
         return next < size;
     }
 
-    long size() {
-        return size;
-    }
-
     /**
      * The next range, of {@code partBytes} or the bytes left; its body is made by {@link Range#body},
      * a file system call.
