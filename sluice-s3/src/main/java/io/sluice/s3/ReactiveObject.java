@@ -5,6 +5,7 @@ import io.sluice.IoExecutors;
 import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
 import io.sluice.WriteOptions;
+import io.sluice.internal.RegularFiles;
 import io.sluice.s3.internal.AbortRetries;
 import io.sluice.s3.internal.ObjectReadPublisher;
 import io.sluice.s3.internal.ObjectUpload;
@@ -202,7 +203,8 @@ public final class ReactiveObject {
      * SDK sends each range's CRC32C in a trailer as it reads it (unless the client calculates
      * checksums only when required), and the upload is completed with every part's. Its memory is
      * the SDK's reads in flight and the HTTP client's buffers: no part is held whole. An empty file
-     * is stored empty.
+     * is stored empty. A directory, FIFO, socket or device is refused before anything is sent, with
+     * a {@link java.nio.file.FileSystemException} naming it.
      *
      * @param file the file to upload
      * @param options part size and parts in flight; a declared length is replaced by the file's
@@ -218,6 +220,7 @@ public final class ReactiveObject {
                         () -> { // the size is a file system call: not on the caller's thread
                             long size;
                             try {
+                                RegularFiles.requireRegular(file); // a FIFO's open could wait forever
                                 size = Files.size(file);
                             } catch (Exception e) {
                                 upload.failBeforeSubscribe(e);
@@ -231,7 +234,7 @@ public final class ReactiveObject {
                                 upload.uploadFileInParts(file, size); // parts read by the SDK from the file
                                 return;
                             }
-                            upload.declareLength(size); // empty: one empty PutObject, as a stream
+                            upload.declareLengthOf(file, size); // empty: one empty PutObject, as a stream
                             ReactiveFile.of(file)
                                     .read(ReadOptions.defaults().withLentChunks())
                                     .subscribe(upload);

@@ -1,7 +1,9 @@
 package io.sluice.s3;
 
 import io.sluice.ChunkPool;
+import io.sluice.ReactiveFile;
 import io.sluice.ReadOptions;
+import io.sluice.s3.internal.ObjectUpload;
 import io.sluice.testkit.OpenFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +27,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -41,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * O10: a file that fits the first part goes as one {@code PutObject} read by the SDK from the file
@@ -371,6 +375,78 @@ class ObjectFilePutTest {
                 "U2: an empty body has no last byte; it commits before it is sent (O5)");
         assertEquals(0, stored.bytes());
         assertTrue(stored());
+    }
+
+    /** The failure of an upload of {@code file} refused before anything was sent. */
+    private <T extends Throwable> T refused(Path file, Class<T> type) {
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> upload(file, UploadOptions.defaults()).get(30, TimeUnit.SECONDS));
+        T error = assertInstanceOf(type, failure.getCause());
+        assertTrue(error.getMessage().contains(file.toString()), error.getMessage());
+        assertEquals(0, HOOKS.puts.get() + HOOKS.creates.get(), "nothing was sent");
+        assertFalse(stored());
+        return error;
+    }
+
+    @Test
+    void aDirectoryIsRefusedNamingIt() throws Exception {
+        Path folder = Files.createDirectory(directory.resolve("folder"));
+
+        FileSystemException error = refused(folder, FileSystemException.class);
+        assertEquals("Is a directory", error.getReason());
+    }
+
+    @Test
+    void aFifoIsRefusedWithoutWaitingForAWriter() throws Exception {
+        Path fifo = directory.resolve("fifo");
+        assumeTrue(mkfifo(fifo), "mkfifo is not available here");
+
+        FileSystemException error = refused(fifo, FileSystemException.class);
+        assertTrue(error.getReason().contains("FIFO"), error.getReason());
+    }
+
+    /**
+     * What {@code upload(Path)} does with a file it found empty, with the file grown or shrunk by
+     * the time it is opened: the size it declared, then the file's read.
+     */
+    private ObjectUploadException uploadOfAFileFoundAt(long size, Path file) {
+        ObjectUpload upload = new ObjectUpload(client, BUCKET, key, 5 * MIB, 5 * MIB, 2, 10_000, -1);
+        upload.declareLengthOf(file, size);
+        ReactiveFile.of(file).read().subscribe(upload);
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> upload.result().toCompletableFuture().get(30, TimeUnit.SECONDS));
+        ObjectUploadException error = assertInstanceOf(ObjectUploadException.class, failure.getCause());
+        assertTrue(error.getMessage().contains("the file " + file + " was "), error.getMessage());
+        assertEquals(0, HOOKS.puts.get() + HOOKS.creates.get(), "nothing was sent");
+        assertFalse(stored());
+        return error;
+    }
+
+    @Test
+    void anEmptyFileThatGrewBeforeItWasOpenedFailsNamingIt() throws Exception {
+        Path file = file("grew.bin", 5);
+
+        ObjectUploadException error = uploadOfAFileFoundAt(0, file);
+        assertTrue(error.getMessage().contains("longer than 0 bytes, its size when the upload started"));
+    }
+
+    @Test
+    void aFileThatShrankBeforeItWasOpenedFailsNamingIt() throws Exception {
+        Path file = file("shrank.bin", 5);
+
+        ObjectUploadException error = uploadOfAFileFoundAt(10, file);
+        assertTrue(
+                error.getMessage().contains("shorter than 10 bytes, its size when the upload started: 5 bytes read"));
+    }
+
+    private static boolean mkfifo(Path fifo) throws InterruptedException {
+        try {
+            return new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Test

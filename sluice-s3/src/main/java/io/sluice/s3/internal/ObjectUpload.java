@@ -157,6 +157,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private int partSizeBytes; // drain-confined: the size of the part being assembled (O7)
     private int partsSealed; // drain-confined: parts assembled so far; the next is partsSealed + 1
     private long declaredLength = -1; // drain-confined; -1: unknown
+    private Path declaredBy; // drain-confined: the file whose size was declared, null for a stream's
     private State state = State.RUNNING; // drain-confined
     private Subscription upstream; // drain-confined (O3)
     private boolean requested; // drain-confined: one item asked for, not yet received (O2)
@@ -286,8 +287,22 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
      * body of another length fails the upload.
      */
     public void declareLength(long bytes) {
+        declareLength(bytes, null);
+    }
+
+    /**
+     * Declares the size of {@code file}, found just before its bytes are read, as the body's length
+     * (as {@link #declareLength(long)}): a body of another length fails the upload naming the file,
+     * which changed after its size was found.
+     */
+    public void declareLengthOf(Path file, long bytes) {
+        declareLength(bytes, Objects.requireNonNull(file, "file"));
+    }
+
+    private void declareLength(long bytes, Path file) {
         drain.submit(() -> {
             declaredLength = bytes;
+            declaredBy = file;
             long needed = (bytes + maxParts - 1) / maxParts;
             int size = partSizes.firstBytes();
             if (needed > size) {
@@ -391,7 +406,10 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             if (declaredLength >= 0 && received > declaredLength) {
                 release(item);
                 fail(new ObjectUploadException(
-                        "body longer than declared: more than " + declaredLength + " bytes",
+                        declaredBy != null
+                                ? "the file " + declaredBy + " was longer than " + declaredLength
+                                        + " bytes, its size when the upload started"
+                                : "body longer than declared: more than " + declaredLength + " bytes",
                         bucket,
                         key,
                         uploadId,
@@ -662,7 +680,10 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
         }
         if (declaredLength >= 0 && received != declaredLength) {
             fail(new ObjectUploadException(
-                    "body shorter than declared: " + received + " of " + declaredLength + " bytes",
+                    declaredBy != null
+                            ? "the file " + declaredBy + " was shorter than " + declaredLength
+                                    + " bytes, its size when the upload started: " + received + " bytes read"
+                            : "body shorter than declared: " + received + " of " + declaredLength + " bytes",
                     bucket,
                     key,
                     uploadId,
