@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  *
  * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus one per write in
- * progress. Any thread may take and give.
+ * progress that is not waiting for items (a channel sink keeps its buffer while its write runs:
+ * {@code ChannelSink}'s ST3). Any thread may take and give.
  */
 final class StagingBuffers {
 

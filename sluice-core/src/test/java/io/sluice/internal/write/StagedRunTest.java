@@ -8,6 +8,8 @@ import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -15,6 +17,8 @@ import java.nio.channels.GatheringByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +35,7 @@ class StagedRunTest {
     private static final class RecordingChannel implements GatheringByteChannel {
         final ByteArrayOutputStream content = new ByteArrayOutputStream();
         final List<Boolean> directPerCall = new ArrayList<>(); // per write call: were all its buffers direct
+        final List<Long> bytesPerCall = new ArrayList<>();
         private boolean open = true;
 
         @Override
@@ -42,6 +47,7 @@ class StagedRunTest {
                 n += take(sources[i]);
             }
             directPerCall.add(direct);
+            bytesPerCall.add(n);
             return n;
         }
 
@@ -53,7 +59,9 @@ class StagedRunTest {
         @Override
         public int write(ByteBuffer source) {
             directPerCall.add(source.isDirect());
-            return take(source);
+            int n = take(source);
+            bytesPerCall.add((long) n);
+            return n;
         }
 
         private int take(ByteBuffer source) {
@@ -94,7 +102,9 @@ class StagedRunTest {
             ByteBuffer.wrap(content, 2148, 1024)
         };
         RecordingChannel channel = new RecordingChannel();
-        assertTrue(new ChannelSink(channel).writeFully(items, 0, items.length));
+        ChannelSink sink = new ChannelSink(channel);
+        assertTrue(sink.writeFully(items, 0, items.length));
+        assertTrue(sink.flush());
         assertArrayEquals(content, channel.content.toByteArray());
         assertFalse(
                 channel.directPerCall.contains(false),
@@ -127,5 +137,73 @@ class StagedRunTest {
             previous = items;
         }
         assertEquals(content.length, previous);
+    }
+
+    @Test
+    void aStreamOfSmallItemsReachesTheChannelInWholeStagingBuffers_ST2() throws Exception {
+        // 1 KiB items: the writer's first requests are small, so batches end at sizes that are no
+        // multiple of the staging buffer; a write per batch would leave every later write misaligned
+        assertWrittenInWholeStagingBuffers(10 * StagingBuffers.STAGING_BYTES + 300, 1024);
+    }
+
+    @Test
+    void aPassThatYieldsKeepsWhatIsStaged_ST2_ST3() throws Exception {
+        // 1000-byte items past W7's yield (8,192 items): the pass that yields ends at a byte count
+        // that is no multiple of the staging buffer
+        assertWrittenInWholeStagingBuffers((int) (2 * WriteLedger.YIELD_AFTER_ITEMS * 1000 + 300), 1000);
+    }
+
+    private static void assertWrittenInWholeStagingBuffers(int length, int itemBytes) throws Exception {
+        byte[] content = Bytes.random(length, 17);
+        RecordingChannel channel = new RecordingChannel();
+
+        long written = write(TestPublishers.chunks(content, itemBytes), channel, WriteOptions.defaults());
+
+        assertEquals(content.length, written);
+        assertArrayEquals(content, channel.content.toByteArray());
+        List<Long> sizes = channel.bytesPerCall;
+        assertEquals(
+                List.of((long) (length % StagingBuffers.STAGING_BYTES)),
+                sizes.subList(sizes.size() - 1, sizes.size()),
+                "the rest, at the end: " + sizes);
+        for (long size : sizes.subList(0, sizes.size() - 1)) {
+            assertEquals(StagingBuffers.STAGING_BYTES, size, "a write of another size: " + sizes);
+        }
+    }
+
+    @Test
+    void whatIsStagedIsWrittenBeforeTheWriteWaitsForItems_ST3() throws Exception {
+        byte[] content = Bytes.random(5 * 1024, 19);
+        AtomicReference<Subscriber<? super ByteBuffer>> subscriber = new AtomicReference<>();
+        AtomicInteger sent = new AtomicInteger();
+        Publisher<ByteBuffer> fiveThenSilence = writing -> {
+            subscriber.set(writing);
+            writing.onSubscribe(new Subscription() {
+                @Override
+                public void request(long n) {
+                    for (long i = 0; i < n && sent.get() < 5; i++) {
+                        int at = sent.getAndIncrement() * 1024;
+                        writing.onNext(ByteBuffer.wrap(content, at, 1024).slice());
+                    }
+                }
+
+                @Override
+                public void cancel() {}
+            });
+        };
+        RecordingChannel channel = new RecordingChannel();
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                new ChannelSink(channel),
+                WriteOptions.defaults().withExecutor(Runnable::run),
+                Runnable::run,
+                "recording channel");
+
+        fiveThenSilence.subscribe(writer);
+
+        assertEquals(5, sent.get());
+        assertFalse(writer.result().isDone(), "the upstream has not completed");
+        assertArrayEquals(content, channel.content.toByteArray(), "held back while the write waits");
+        subscriber.get().onComplete();
+        assertEquals(content.length, writer.result().get(10, TimeUnit.SECONDS));
     }
 }
