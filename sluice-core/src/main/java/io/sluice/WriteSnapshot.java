@@ -11,8 +11,8 @@ package io.sluice;
  * {@link WriteOptions#maxQueuedBytes()}, or the largest item if larger, while no item is larger
  * than every one before it).
  *
- * <p><b>Written</b> means taken by the target: for a channel or file, the bytes of small heap items
- * may still be in the writer's staging buffer (at most 256 KiB), written when it is full and
+ * <p><b>Written</b> counts what the writer has handed on: for a channel or file, the bytes of small
+ * heap items may still be in its staging buffer (at most 256 KiB), which it writes when full and
  * before the pass ends, so before the write completes.
  *
  * <p><b>Errors:</b> its constructor and methods do not throw.

@@ -44,16 +44,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>ST1 (order): what is staged is written before any item that came after it is written
  *       otherwise (a direct item, a lone heap item gathered as it is).</li>
- *   <li>ST2 (whole buffers): the staging buffer is written when it is full, so a stream of small
- *       items reaches the channel in writes of exactly {@code STAGING_BYTES}, one after the other,
- *       until the write waits for items or ends. A file written from its start thus gets its writes
- *       at multiples of {@code STAGING_BYTES}: the page cache takes whole large folios, where a
- *       write that starts inside one costs measurably more per byte.</li>
- *   <li>ST3 (held while the write runs only): bytes staged but not yet written stay in the buffer
- *       across {@link #writeFully} calls, and across a pass that yields to come back at once, until
- *       {@link #flush()}, which the writer calls before it waits for items and before it ends well,
- *       so a write that waits holds no staging buffer; {@link #close()} drops what is still
- *       staged, which only a write that failed or was cancelled leaves.</li>
+ *   <li>ST2 (whole buffers): within a pass the staging buffer is written only when it is full, so
+ *       a run of small items reaches the channel in writes of exactly {@code STAGING_BYTES}, one
+ *       after the other. A file written from its start by an upstream that keeps up (its items
+ *       arrive inside the writer's {@code request(n)}, or before the queue runs dry) thus gets its
+ *       writes at multiples of {@code STAGING_BYTES} until the pass ends: the page cache takes
+ *       whole large folios, where a write that starts inside one costs measurably more per byte.
+ *       A pass that ends writes what is left (ST3), after which the writes start where it stopped.</li>
+ *   <li>ST3 (held within a pass only): bytes staged but not yet written stay in the buffer across
+ *       {@link #writeFully} calls until {@link #flush()}, which the writer calls before each pass
+ *       ends (to wait for items, to yield, or to succeed) and after each batch of a write that has
+ *       taken a lent chunk (W10), so at most one staging buffer per running pass is out of the
+ *       pool, as before a batch could hold one; {@link #close()} drops what is still staged, which
+ *       only a write that failed or was cancelled leaves.</li>
  * </ul>
  *
  * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of

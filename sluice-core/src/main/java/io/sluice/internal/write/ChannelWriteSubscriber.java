@@ -232,14 +232,15 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 }
             }
             if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
-                return true; // W7: the pass comes back at once, with what is staged (ST3)
+                return flushSink(); // W7; nothing staged is held while the write waits to run again (ST3)
             }
         }
     }
 
     /**
-     * Has the sink write what it held back (ChannelSink's ST3), before the pass ends; false if the
-     * write ended instead (aborted, or the flush failed).
+     * Has the sink write what it held back (ChannelSink's ST3), before the pass ends (to wait for
+     * items, to yield, or to succeed); false if the write ended instead (aborted, or the flush
+     * failed).
      */
     private boolean flushSink() {
         try {

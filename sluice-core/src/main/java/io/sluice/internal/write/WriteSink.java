@@ -30,7 +30,7 @@ public interface WriteSink {
     /**
      * Writes what earlier {@link #writeFully} calls took but held back (a sink that stages small
      * items keeps a partly filled staging buffer until it is full or flushed). The writer calls it
-     * before it waits for items and before the write ends well; {@link #close()} drops what is held.
+     * before each pass ends and before the write ends well; {@link #close()} drops what is held.
      * The default holds nothing back.
      *
      * @return false if the write stopped because the operation was cancelled

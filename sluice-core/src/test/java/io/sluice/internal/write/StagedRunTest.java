@@ -14,8 +14,11 @@ import org.reactivestreams.Subscription;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -147,10 +150,57 @@ class StagedRunTest {
     }
 
     @Test
-    void aPassThatYieldsKeepsWhatIsStaged_ST2_ST3() throws Exception {
-        // 1000-byte items past W7's yield (8,192 items): the pass that yields ends at a byte count
-        // that is no multiple of the staging buffer
-        assertWrittenInWholeStagingBuffers((int) (2 * WriteLedger.YIELD_AFTER_ITEMS * 1000 + 300), 1000);
+    void aStagingBufferIsOutOfThePoolOnlyWhileAPassRuns_ST3() throws Exception {
+        // sixteen long writes of small items on two threads: each pass yields (W7) to the others
+        // queued behind it; a write queued with a staging buffer would hold it while it waits
+        int writes = 16;
+        byte[] content = Bytes.random((int) (3 * WriteLedger.YIELD_AFTER_ITEMS * 1000), 23);
+        ExecutorService twoThreads = Executors.newFixedThreadPool(2);
+        int takenBefore = StagingBuffers.DIRECT.taken();
+        AtomicInteger mostTaken = new AtomicInteger();
+        WriteListener sampling = snapshot -> mostTaken.accumulateAndGet(StagingBuffers.DIRECT.taken(), Math::max);
+        try {
+            List<ChannelWriteSubscriber> running = new ArrayList<>();
+            for (int i = 0; i < writes; i++) {
+                ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                        new ChannelSink(new DiscardingChannel()),
+                        WriteOptions.defaults().withExecutor(twoThreads).withListener(sampling),
+                        twoThreads,
+                        "discarding channel " + i);
+                TestPublishers.chunks(content, 1000).subscribe(writer);
+                running.add(writer);
+            }
+            for (ChannelWriteSubscriber writer : running) {
+                assertEquals(content.length, writer.result().get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            twoThreads.shutdownNow();
+        }
+        int most = mostTaken.get() - takenBefore;
+        assertTrue(most <= 2, "staging buffers out of the pool at once: " + most);
+        assertEquals(takenBefore, StagingBuffers.DIRECT.taken(), "every staging buffer went back");
+    }
+
+    /** Takes every byte it is given and keeps none. */
+    private static final class DiscardingChannel implements WritableByteChannel {
+        private boolean open = true;
+
+        @Override
+        public int write(ByteBuffer source) {
+            int n = source.remaining();
+            source.position(source.limit());
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
     }
 
     private static void assertWrittenInWholeStagingBuffers(int length, int itemBytes) throws Exception {
