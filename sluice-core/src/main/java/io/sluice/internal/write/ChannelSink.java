@@ -209,6 +209,11 @@ public class ChannelSink implements WriteSink {
         return true;
     }
 
+    @Override
+    public long stagedBytes() {
+        return staging == null ? 0 : staging.position();
+    }
+
     /** Writes the staging buffer's content whole, leaving it cleared; false once aborted (K2). */
     private boolean writeStaging() throws IOException {
         WritableByteChannel channel = this.channel;

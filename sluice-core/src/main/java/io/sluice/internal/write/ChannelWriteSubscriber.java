@@ -199,6 +199,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 ledger.written(count, batchBytes);
+                ledger.staged(sink.stagedBytes()); // W4: held back, still counted against the cap
                 bytesThisPass += batchBytes;
                 itemsThisPass += count;
             }
@@ -245,6 +246,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
     private boolean flushSink() {
         try {
             if (sink.flush()) {
+                ledger.staged(0);
                 return true;
             }
             stopRequested();

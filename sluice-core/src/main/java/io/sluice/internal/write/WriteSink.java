@@ -39,6 +39,11 @@ public interface WriteSink {
         return true;
     }
 
+    /** The bytes earlier {@link #writeFully} calls took and this sink still holds back; 0 after {@link #flush()}. */
+    default long stagedBytes() {
+        return 0;
+    }
+
     /** Forces written data and metadata to the device (or flushes a stream). */
     void force() throws IOException;
 

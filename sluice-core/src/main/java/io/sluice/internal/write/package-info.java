@@ -27,7 +27,9 @@
  *   <li>W3 (window): for a bounded controller, queued plus outstanding items only grow by a
  *       request, and the controller requests only while the result stays within its window.</li>
  *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) * L <=
- *       maxQueuedBytes}, where {@code L} is the larger of the largest item seen and the declared
+ *       maxQueuedBytes}, where {@code queuedBytes} counts every byte received and not yet in the
+ *       target (bytes a sink took into its staging buffer included, until it writes them) and
+ *       {@code L} is the larger of the largest item seen and the declared
  *       {@link io.sluice.WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
  *       before the first item one item is requested, unless a declared size lets more in). Every
  *       strategy but {@code Demand.unbounded()} is capped. {@link WriteLedger} keeps the counts and
