@@ -11,6 +11,10 @@ package io.sluice;
  * {@link WriteOptions#maxQueuedBytes()}, or the largest item if larger, while no item is larger
  * than every one before it).
  *
+ * <p><b>Written</b> counts what the writer has handed on: for a channel or file, the bytes of small
+ * heap items may still be in its staging buffer (at most 256 KiB), which it writes when full and
+ * before the pass ends, so before the write completes.
+ *
  * <p><b>Errors:</b> its constructor and methods do not throw.
  *
  * @param requestedItems items requested from upstream so far

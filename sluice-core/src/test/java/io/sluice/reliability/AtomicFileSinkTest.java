@@ -160,6 +160,7 @@ class AtomicFileSinkTest {
                 new ByteBuffer[] {ByteBuffer.wrap(newContent, 0, 3000), ByteBuffer.wrap(newContent, 3000, 4000)},
                 0,
                 2));
+        assertTrue(sink.flush(), "the staged items are written");
         assertEquals(Content.sha256(oldContent), Content.sha256(target), "nothing is visible before the commit");
         return sink;
     }

@@ -38,6 +38,27 @@ import java.util.concurrent.locks.ReentrantLock;
  *       an abort comes first; the other waits for that close to end, then does nothing.</li>
  * </ul>
  *
+ * <p>Staging, on the drain: heap items are copied into one pooled direct buffer
+ * ({@link StagingBuffers}) so that a run of small items costs one system call per
+ * {@link StagingBuffers#STAGING_BYTES}.
+ * <ul>
+ *   <li>ST1 (order): what is staged is written before any item that came after it is written
+ *       otherwise (a direct item, a lone heap item gathered as it is).</li>
+ *   <li>ST2 (whole buffers): within a pass the staging buffer is written only when it is full, so
+ *       a run of small items reaches the channel in writes of exactly {@code STAGING_BYTES}, one
+ *       after the other. A file written from its start by an upstream that keeps up (its items
+ *       arrive inside the writer's {@code request(n)}, or before the queue runs dry) thus gets its
+ *       writes at multiples of {@code STAGING_BYTES} until the pass ends: the page cache takes
+ *       whole large folios, where a write that starts inside one costs measurably more per byte.
+ *       A pass that ends writes what is left (ST3), after which the writes start where it stopped.</li>
+ *   <li>ST3 (held within a pass only): bytes staged but not yet written stay in the buffer across
+ *       {@link #writeFully} calls until {@link #flush()}, which the writer calls before each pass
+ *       ends (to wait for items, to yield, or to succeed) and after each batch of a write that has
+ *       taken a lent chunk (W10), so at most one staging buffer per running pass is out of the
+ *       pool, as before a batch could hold one; {@link #close()} drops what is still staged, which
+ *       only a write that failed or was cancelled leaves.</li>
+ * </ul>
+ *
  * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of
  * {@link WriteSink#abort()}: its close signals the threads inside a system call on it, waits for
  * them to return, and no call starts after it (JDK {@code FileChannelImpl.implCloseChannel},
@@ -62,6 +83,8 @@ public class ChannelSink implements WriteSink {
     private boolean channelClosed; // under closeLock: close() on the drain, abort() on any thread
     private Readiness readiness; // drain-confined
     private Stop stop = Stop.NEVER; // drain-confined: set by open(Stop)
+    private ByteBuffer
+            staging; // drain-confined: heap items' bytes copied and not yet written, null if none held (ST1-ST3)
 
     /** A sink over an already open channel. */
     public ChannelSink(WritableByteChannel channel) {
@@ -116,9 +139,10 @@ public class ChannelSink implements WriteSink {
     protected void openTarget() throws IOException {}
 
     /**
-     * Writes two or more heap items in a row through a staging buffer ({@link #writeStaged}), and
-     * everything else (direct buffers, such as lent chunks, and lone heap items)
-     * with gathering writes, in order.
+     * Copies heap items that come two or more in a row into a staging buffer ({@link #writeStaged}),
+     * written whenever it is full and otherwise held until {@link #flush()}, and writes everything
+     * else (direct buffers, such as lent chunks, and lone heap items) with gathering writes, after
+     * what is staged, in order. While a staging buffer is held, a lone heap item is staged too.
      */
     @Override
     public boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException {
@@ -126,12 +150,15 @@ public class ChannelSink implements WriteSink {
         int first = offset;
         while (first < end) {
             int run = StagingBuffers.heapRun(items, first, end);
-            if (run >= 2) {
+            if (run >= 2 || (run == 1 && staging != null)) {
                 if (!writeStaged(items, first, run)) {
                     return false;
                 }
                 first += run;
                 continue;
+            }
+            if (!flush()) { // ST1: what is staged goes before the items after it
+                return false;
             }
             int next = first + Math.max(run, 1);
             while (next < end && StagingBuffers.heapRun(items, next, Math.min(next + 2, end)) < 2) {
@@ -145,44 +172,76 @@ public class ChannelSink implements WriteSink {
         return true;
     }
 
-    /** Heap items: copied into a pooled direct buffer, one write per {@link StagingBuffers#STAGING_BYTES}. */
+    /**
+     * Heap items: copied into the staging buffer, taken from the pool if none is held, and written
+     * each time it fills (ST2); what is left in it waits for the next items or {@link #flush()}.
+     */
     private boolean writeStaged(ByteBuffer[] items, int offset, int count) throws IOException {
-        ByteBuffer staging = StagingBuffers.DIRECT.take();
-        WritableByteChannel channel = this.channel;
-        try {
-            int next = offset;
-            int end = offset + count;
-            while (next < end) {
-                staging.clear();
-                next = StagingBuffers.fill(staging, items, next, end);
-                staging.flip();
-                while (staging.hasRemaining()) {
-                    if (!claimWriteCall()) {
-                        return false; // K2: aborted
-                    }
-                    int n;
-                    boolean released;
-                    try {
-                        n = channel.write(staging);
-                    } finally {
-                        released = releaseWriteCall();
-                    }
-                    if (!released) {
-                        return false; // K2: aborted during the call
-                    }
-                    if (n > 0) {
-                        if (readiness != null) {
-                            readiness.progressed(); // the next stall backs off from 1 µs again
-                        }
-                    } else if (!awaitWritable()) {
-                        return false;
-                    }
-                }
-            }
-            return true;
-        } finally {
-            StagingBuffers.DIRECT.give(staging);
+        if (staging == null) {
+            staging = StagingBuffers.DIRECT.take();
         }
+        int next = offset;
+        int end = offset + count;
+        while (next < end) {
+            next = StagingBuffers.fill(staging, items, next, end);
+            if (!staging.hasRemaining() && !writeStaging()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Writes what is staged, if anything, and gives the staging buffer back to the pool (ST3).
+     *
+     * @return false if the write stopped because the operation was cancelled
+     */
+    @Override
+    public boolean flush() throws IOException {
+        if (staging == null) {
+            return true;
+        }
+        if (staging.position() > 0 && !writeStaging()) {
+            return false;
+        }
+        StagingBuffers.DIRECT.give(staging);
+        staging = null;
+        return true;
+    }
+
+    @Override
+    public long stagedBytes() {
+        return staging == null ? 0 : staging.position();
+    }
+
+    /** Writes the staging buffer's content whole, leaving it cleared; false once aborted (K2). */
+    private boolean writeStaging() throws IOException {
+        WritableByteChannel channel = this.channel;
+        staging.flip();
+        while (staging.hasRemaining()) {
+            if (!claimWriteCall()) {
+                return false; // K2: aborted
+            }
+            int n;
+            boolean released;
+            try {
+                n = channel.write(staging);
+            } finally {
+                released = releaseWriteCall();
+            }
+            if (!released) {
+                return false; // K2: aborted during the call
+            }
+            if (n > 0) {
+                if (readiness != null) {
+                    readiness.progressed(); // the next stall backs off from 1 µs again
+                }
+            } else if (!awaitWritable()) {
+                return false;
+            }
+        }
+        staging.clear();
+        return true;
     }
 
     private boolean awaitWritable() throws IOException {
@@ -254,9 +313,16 @@ public class ChannelSink implements WriteSink {
         }
     }
 
-    /** Closes the channel (idempotent, as {@link java.nio.channels.Channel#close()} is). */
+    /**
+     * Closes the channel (idempotent, as {@link java.nio.channels.Channel#close()} is); what is
+     * still staged is dropped, unwritten (ST3): a write that ends well has flushed it.
+     */
     @Override
     public void close() throws IOException {
+        if (staging != null) {
+            StagingBuffers.DIRECT.give(staging);
+            staging = null;
+        }
         try {
             if (readiness != null) {
                 readiness.close();

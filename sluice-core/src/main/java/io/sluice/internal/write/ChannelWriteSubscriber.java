@@ -185,7 +185,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 try {
-                    boolean complete = sink.writeFully(queue.batch(), 0, count);
+                    // W10: a lent chunk's bytes are in the target before it is given back, so
+                    // nothing of a write that takes lent chunks stays staged past its batch
+                    boolean complete = sink.writeFully(queue.batch(), 0, count) && (!queue.lentSeen() || sink.flush());
                     queue.releaseBatch();
                     if (!complete) {
                         stopRequested();
@@ -197,6 +199,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 ledger.written(count, batchBytes);
+                ledger.staged(sink.stagedBytes()); // W4: held back, still counted against the cap
                 bytesThisPass += batchBytes;
                 itemsThisPass += count;
             }
@@ -212,7 +215,12 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 if (upstream.isCompleted() && failure.get() == null && ledger.queuedItems() == 0) {
                     Throwable error = upstreamError;
                     if (error != null) {
-                        terminate(error); // W11: all that came before the error is written
+                        if (flushSink()) {
+                            terminate(error); // W11: all that came before the error is written
+                        }
+                        return false;
+                    }
+                    if (!flushSink()) {
                         return false;
                     }
                     terminated = true; // no later pass touches this write (W9)
@@ -220,13 +228,32 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 if (issued == 0) {
+                    flushSink(); // nothing held back while the write waits (ST3)
                     return false; // wait for the next signal
                 }
             }
             if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
-                return true; // W7
+                return flushSink(); // W7; nothing staged is held while the write waits to run again (ST3)
             }
         }
+    }
+
+    /**
+     * Has the sink write what it held back (ChannelSink's ST3), before the pass ends (to wait for
+     * items, to yield, or to succeed); false if the write ended instead (aborted, or the flush
+     * failed).
+     */
+    private boolean flushSink() {
+        try {
+            if (sink.flush()) {
+                ledger.staged(0);
+                return true;
+            }
+            stopRequested();
+        } catch (Throwable t) {
+            terminate(aborted ? end.cancellation() : t); // an abort closes the sink under the write
+        }
+        return false;
     }
 
     /** Handles failure and abort; returns true if the write has ended. */

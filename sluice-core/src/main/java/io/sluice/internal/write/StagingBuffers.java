@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code write(byte[])} per staged buffer instead of one per item.</li>
  * </ul>
  *
- * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus one per write in
- * progress. Any thread may take and give.
+ * <p>Memory held per pool: at most {@link #POOL_LIMIT} idle buffers plus one per write whose pass
+ * is running (a channel sink gives its buffer back before the pass ends: {@code ChannelSink}'s
+ * ST3). Any thread may take and give.
  */
 final class StagingBuffers {
 
@@ -32,6 +33,7 @@ final class StagingBuffers {
     private final boolean direct;
     private final ConcurrentLinkedDeque<ByteBuffer> idle = new ConcurrentLinkedDeque<>(); // any thread
     private final AtomicInteger idleCount = new AtomicInteger(); // any thread
+    private final AtomicInteger taken = new AtomicInteger(); // any thread: buffers out of the pool now
 
     private StagingBuffers(boolean direct) {
         this.direct = direct;
@@ -39,6 +41,7 @@ final class StagingBuffers {
 
     /** A cleared staging buffer: pooled if one is idle, else new. */
     ByteBuffer take() {
+        taken.incrementAndGet();
         ByteBuffer buffer = idle.pollFirst();
         if (buffer == null) {
             return direct ? ByteBuffer.allocateDirect(STAGING_BYTES) : ByteBuffer.allocate(STAGING_BYTES);
@@ -50,11 +53,17 @@ final class StagingBuffers {
 
     /** Returns a buffer taken with {@link #take()}; dropped (left to the GC) if the pool is full. */
     void give(ByteBuffer buffer) {
+        taken.decrementAndGet();
         if (idleCount.incrementAndGet() <= POOL_LIMIT) {
             idle.offerFirst(buffer);
         } else {
             idleCount.decrementAndGet();
         }
+    }
+
+    /** Buffers taken and not yet given back: at most one per running pass of a write (ChannelSink's ST3). */
+    int taken() {
+        return taken.get();
     }
 
     /**

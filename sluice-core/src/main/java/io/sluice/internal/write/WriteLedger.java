@@ -51,6 +51,7 @@ public final class WriteLedger implements DemandState {
     private volatile long received; // written by the receiver only, after the item's bytes
     private volatile long largestItemBytes; // written by the receiver only
     private volatile long queuedBytes; // receiver adds, driver subtracts: updated through QUEUED
+    private volatile long stagedBytes; // driver writes: bytes its sink took but holds back, not yet in the target
     private long written; // driver only
     private long writtenBytes; // driver only
     private long requestCalls; // driver only
@@ -206,6 +207,17 @@ public final class WriteLedger implements DemandState {
         QUEUED.addAndGet(this, -bytes);
     }
 
+    /**
+     * Records the bytes the sink holds back after taking them (a partly filled staging buffer):
+     * written as far as the queue is concerned, but still held, so they count against the byte cap
+     * and in {@link #queuedBytes()} until the sink writes them.
+     *
+     * @param bytes what the sink holds back now
+     */
+    public void staged(long bytes) {
+        stagedBytes = bytes;
+    }
+
     /** Forgets the queued items of a write that ended without writing them. */
     public void dropQueued() {
         queuedBytes = 0;
@@ -269,7 +281,7 @@ public final class WriteLedger implements DemandState {
 
     @Override
     public long queuedBytes() {
-        return queuedBytes;
+        return queuedBytes + stagedBytes;
     }
 
     @Override
@@ -282,7 +294,7 @@ public final class WriteLedger implements DemandState {
         long outstanding = outstandingItems(); // the count before the bytes
         long queuedItems = queuedItems();
         long assumed = assumedItemBytes();
-        long held = queuedBytes;
+        long held = queuedBytes + stagedBytes; // bytes received and not yet in the target
         boolean idle = outstanding == 0 && queuedItems == 0;
         if (assumed == 0) {
             return idle ? 1 : 0;

@@ -106,6 +106,14 @@ final class WriteQueue {
         return emittedInRequest.isEmpty() && queue.isEmpty();
     }
 
+    /**
+     * From the drain: whether a lent chunk was ever queued, read after the batch was taken (so
+     * true if the batch holds one).
+     */
+    boolean lentSeen() {
+        return lentSeen;
+    }
+
     /** From the drain, once the sink is done with the batch: drops its references, giving back lent chunks (W10). */
     void releaseBatch() {
         if (lentSeen) {

@@ -18,12 +18,31 @@ public interface WriteSink {
     void open(Stop stop) throws IOException;
 
     /**
-     * Writes all remaining bytes of {@code items[offset .. offset + count)} (gathering where the
-     * target allows), waiting without spinning if the target is not ready.
+     * Takes all remaining bytes of {@code items[offset .. offset + count)}: writes them (gathering
+     * where the target allows), waiting without spinning if the target is not ready, or copies them
+     * into a buffer of the sink's, written when full or by {@link #flush()}. The items are the
+     * caller's again when it returns.
      *
      * @return false if the write stopped because the operation was cancelled
      */
     boolean writeFully(ByteBuffer[] items, int offset, int count) throws IOException;
+
+    /**
+     * Writes what earlier {@link #writeFully} calls took but held back (a sink that stages small
+     * items keeps a partly filled staging buffer until it is full or flushed). The writer calls it
+     * before each pass ends and before the write ends well; {@link #close()} drops what is held.
+     * The default holds nothing back.
+     *
+     * @return false if the write stopped because the operation was cancelled
+     */
+    default boolean flush() throws IOException {
+        return true;
+    }
+
+    /** The bytes earlier {@link #writeFully} calls took and this sink still holds back; 0 after {@link #flush()}. */
+    default long stagedBytes() {
+        return 0;
+    }
 
     /** Forces written data and metadata to the device (or flushes a stream). */
     void force() throws IOException;

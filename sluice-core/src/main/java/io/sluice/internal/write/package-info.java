@@ -27,7 +27,9 @@
  *   <li>W3 (window): for a bounded controller, queued plus outstanding items only grow by a
  *       request, and the controller requests only while the result stays within its window.</li>
  *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) * L <=
- *       maxQueuedBytes}, where {@code L} is the larger of the largest item seen and the declared
+ *       maxQueuedBytes}, where {@code queuedBytes} counts every byte received and not yet in the
+ *       target (bytes a sink took into its staging buffer included, until it writes them) and
+ *       {@code L} is the larger of the largest item seen and the declared
  *       {@link io.sluice.WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
  *       before the first item one item is requested, unless a declared size lets more in). Every
  *       strategy but {@code Demand.unbounded()} is capped. {@link WriteLedger} keeps the counts and
@@ -58,10 +60,12 @@
  *       then on (the hand-off through {@link java.util.concurrent.Executor#execute} publishes the drain's state).</li>
  *   <li>W10: a chunk lent by a {@code ChunkPool}, or a buffer its owner lent with {@code ChunkPool.lend}
  *       ({@link io.sluice.internal.Loans}), is written from as it is, not from a duplicate, and given
- *       back as soon as the sink is done with it: after the gathering write
- *       that took it returned (written, stopped or failed), or when the write ends without writing
- *       it (queued at a cancel or failure, refused by W5, late after the end). The sink is done
- *       when its call returns: every sink reads a buffer only inside its own call.</li>
+ *       back once the sink is done with it: after the gathering write that took it returned, or,
+ *       for a heap chunk copied into a staging buffer, after the flush that ends its batch (a
+ *       write that has taken a lent chunk keeps nothing staged past a batch), so a chunk of a
+ *       write that goes on is given back with its bytes in the target; or when the write stops or
+ *       fails, written or not (queued at a cancel or failure, refused by W5, late after the end,
+ *       its write call or flush failed). Every sink reads a buffer only inside its own call.</li>
  *   <li>W11: an upstream's {@code onError} ends the write as {@code onComplete} would, but failed:
  *       every item received before it is written first, then the sink is closed (not forced, not
  *       committed) and the stage fails with that very error. What reaches the file is therefore

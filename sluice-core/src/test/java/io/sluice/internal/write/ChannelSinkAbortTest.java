@@ -38,7 +38,10 @@ class ChannelSinkAbortTest {
         ScriptedChannel channel = new ScriptedChannel();
         ChannelSink sink = new ChannelSink(channel);
         Future<Boolean> writing = drain.submit(() -> sink.writeFully(
-                new ByteBuffer[] {ByteBuffer.allocate(10), ByteBuffer.allocate(10), ByteBuffer.allocate(10)}, 0, 3));
+                        new ByteBuffer[] {ByteBuffer.allocate(10), ByteBuffer.allocate(10), ByteBuffer.allocate(10)},
+                        0,
+                        3)
+                && sink.flush()); // the heap items were staged: the flush writes them
         assertTrue(channel.entered.await(30, TimeUnit.SECONDS), "the first write never started");
 
         sink.abort(); // returns although a write call is in flight

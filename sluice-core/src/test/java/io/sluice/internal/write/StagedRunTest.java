@@ -8,13 +8,21 @@ import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +39,7 @@ class StagedRunTest {
     private static final class RecordingChannel implements GatheringByteChannel {
         final ByteArrayOutputStream content = new ByteArrayOutputStream();
         final List<Boolean> directPerCall = new ArrayList<>(); // per write call: were all its buffers direct
+        final List<Long> bytesPerCall = new ArrayList<>();
         private boolean open = true;
 
         @Override
@@ -42,6 +51,7 @@ class StagedRunTest {
                 n += take(sources[i]);
             }
             directPerCall.add(direct);
+            bytesPerCall.add(n);
             return n;
         }
 
@@ -53,7 +63,9 @@ class StagedRunTest {
         @Override
         public int write(ByteBuffer source) {
             directPerCall.add(source.isDirect());
-            return take(source);
+            int n = take(source);
+            bytesPerCall.add((long) n);
+            return n;
         }
 
         private int take(ByteBuffer source) {
@@ -94,7 +106,9 @@ class StagedRunTest {
             ByteBuffer.wrap(content, 2148, 1024)
         };
         RecordingChannel channel = new RecordingChannel();
-        assertTrue(new ChannelSink(channel).writeFully(items, 0, items.length));
+        ChannelSink sink = new ChannelSink(channel);
+        assertTrue(sink.writeFully(items, 0, items.length));
+        assertTrue(sink.flush());
         assertArrayEquals(content, channel.content.toByteArray());
         assertFalse(
                 channel.directPerCall.contains(false),
@@ -127,5 +141,155 @@ class StagedRunTest {
             previous = items;
         }
         assertEquals(content.length, previous);
+    }
+
+    @Test
+    void aStreamOfSmallItemsReachesTheChannelInWholeStagingBuffers_ST2() throws Exception {
+        // 1 KiB items: the writer's first requests are small, so batches end at sizes that are no
+        // multiple of the staging buffer; a write per batch would leave every later write misaligned
+        assertWrittenInWholeStagingBuffers(10 * StagingBuffers.STAGING_BYTES + 300, 1024);
+    }
+
+    @Test
+    void aStagingBufferIsOutOfThePoolOnlyWhileAPassRuns_ST3() throws Exception {
+        // sixteen long writes of small items on two threads: each pass yields (W7) to the others
+        // queued behind it; a write queued with a staging buffer would hold it while it waits
+        int writes = 16;
+        byte[] content = Bytes.random((int) (3 * WriteLedger.YIELD_AFTER_ITEMS * 1000), 23);
+        ExecutorService twoThreads = Executors.newFixedThreadPool(2);
+        int takenBefore = StagingBuffers.DIRECT.taken();
+        AtomicInteger mostTaken = new AtomicInteger();
+        WriteListener sampling = snapshot -> mostTaken.accumulateAndGet(StagingBuffers.DIRECT.taken(), Math::max);
+        try {
+            List<ChannelWriteSubscriber> running = new ArrayList<>();
+            for (int i = 0; i < writes; i++) {
+                ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                        new ChannelSink(new DiscardingChannel()),
+                        WriteOptions.defaults().withExecutor(twoThreads).withListener(sampling),
+                        twoThreads,
+                        "discarding channel " + i);
+                TestPublishers.chunks(content, 1000).subscribe(writer);
+                running.add(writer);
+            }
+            for (ChannelWriteSubscriber writer : running) {
+                assertEquals(content.length, writer.result().get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            twoThreads.shutdownNow();
+        }
+        int most = mostTaken.get() - takenBefore;
+        assertTrue(most <= 2, "staging buffers out of the pool at once: " + most);
+        assertEquals(takenBefore, StagingBuffers.DIRECT.taken(), "every staging buffer went back");
+    }
+
+    @Test
+    void bytesHeldBackInTheStagingBufferCountAgainstTheByteCap_W4() throws Exception {
+        // 40 KiB heap items under a 512 KiB cap: after a batch of 12 of them, 224 KiB wait in the
+        // staging buffer, taken from the queue but not in the channel
+        int itemBytes = 40 * 1024;
+        long cap = 512 * 1024;
+        byte[] content = Bytes.random(64 * itemBytes, 29);
+        RecordingChannel channel = new RecordingChannel();
+        AtomicInteger sent = new AtomicInteger();
+        AtomicLong mostHeld = new AtomicLong();
+        Publisher<ByteBuffer> onRequest = writing -> writing.onSubscribe(new Subscription() {
+            @Override
+            public void request(long n) {
+                for (long i = 0; i < n && sent.get() < 64; i++) {
+                    int at = sent.getAndIncrement() * itemBytes;
+                    mostHeld.accumulateAndGet((long) at + itemBytes - channel.content.size(), Math::max);
+                    writing.onNext(ByteBuffer.wrap(content, at, itemBytes).slice());
+                }
+                if (sent.get() == 64) {
+                    sent.incrementAndGet();
+                    writing.onComplete();
+                }
+            }
+
+            @Override
+            public void cancel() {}
+        });
+
+        long written = write(onRequest, channel, WriteOptions.defaults().withMaxQueuedBytes(cap));
+
+        assertEquals(content.length, written);
+        assertArrayEquals(content, channel.content.toByteArray());
+        assertTrue(mostHeld.get() <= cap, "bytes received and not in the channel: " + mostHeld.get());
+    }
+
+    /** Takes every byte it is given and keeps none. */
+    private static final class DiscardingChannel implements WritableByteChannel {
+        private boolean open = true;
+
+        @Override
+        public int write(ByteBuffer source) {
+            int n = source.remaining();
+            source.position(source.limit());
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+
+    private static void assertWrittenInWholeStagingBuffers(int length, int itemBytes) throws Exception {
+        byte[] content = Bytes.random(length, 17);
+        RecordingChannel channel = new RecordingChannel();
+
+        long written = write(TestPublishers.chunks(content, itemBytes), channel, WriteOptions.defaults());
+
+        assertEquals(content.length, written);
+        assertArrayEquals(content, channel.content.toByteArray());
+        List<Long> sizes = channel.bytesPerCall;
+        assertEquals(
+                List.of((long) (length % StagingBuffers.STAGING_BYTES)),
+                sizes.subList(sizes.size() - 1, sizes.size()),
+                "the rest, at the end: " + sizes);
+        for (long size : sizes.subList(0, sizes.size() - 1)) {
+            assertEquals(StagingBuffers.STAGING_BYTES, size, "a write of another size: " + sizes);
+        }
+    }
+
+    @Test
+    void whatIsStagedIsWrittenBeforeTheWriteWaitsForItems_ST3() throws Exception {
+        byte[] content = Bytes.random(5 * 1024, 19);
+        AtomicReference<Subscriber<? super ByteBuffer>> subscriber = new AtomicReference<>();
+        AtomicInteger sent = new AtomicInteger();
+        Publisher<ByteBuffer> fiveThenSilence = writing -> {
+            subscriber.set(writing);
+            writing.onSubscribe(new Subscription() {
+                @Override
+                public void request(long n) {
+                    for (long i = 0; i < n && sent.get() < 5; i++) {
+                        int at = sent.getAndIncrement() * 1024;
+                        writing.onNext(ByteBuffer.wrap(content, at, 1024).slice());
+                    }
+                }
+
+                @Override
+                public void cancel() {}
+            });
+        };
+        RecordingChannel channel = new RecordingChannel();
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                new ChannelSink(channel),
+                WriteOptions.defaults().withExecutor(Runnable::run),
+                Runnable::run,
+                "recording channel");
+
+        fiveThenSilence.subscribe(writer);
+
+        assertEquals(5, sent.get());
+        assertFalse(writer.result().isDone(), "the upstream has not completed");
+        assertArrayEquals(content, channel.content.toByteArray(), "held back while the write waits");
+        subscriber.get().onComplete();
+        assertEquals(content.length, writer.result().get(10, TimeUnit.SECONDS));
     }
 }
