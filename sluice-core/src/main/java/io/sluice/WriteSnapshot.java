@@ -11,16 +11,17 @@ package io.sluice;
  * {@link WriteOptions#maxQueuedBytes()}, or the largest item if larger, while no item is larger
  * than every one before it).
  *
- * <p><b>Written</b> counts what the writer has handed on: for a channel or file, the bytes of small
- * heap items may still be in its staging buffer (at most 256 KiB), which it writes when full and
- * before the pass ends, so before the write completes.
+ * <p><b>Written</b> counts what the writer has handed on: for a file, the bytes of small heap items
+ * may still be in its staging buffer (at most 256 KiB), which it writes when full and before the
+ * pass ends, so before the write completes; any other channel has them by the end of each batch.
  *
  * <p><b>Errors:</b> its constructor and methods do not throw.
  *
  * @param requestedItems items requested from upstream so far
  * @param receivedItems items received so far
  * @param writtenItems items written so far
- * @param queuedBytes bytes received and not yet written
+ * @param queuedBytes bytes received and not yet written (bytes a file's writer holds in its
+ *     staging buffer count as written here, and against the byte cap until they reach the file)
  * @param writtenBytes bytes written so far
  * @param lastRequest the demand issued in this pass (0 if none)
  * @param requestCalls how many times {@code request} was called so far

@@ -40,7 +40,9 @@ public interface DemandState {
      * Bytes received but not yet written.
      *
      * @return the total size in bytes of the received items not yet fully written, including those
-     *     being written now
+     *     being written now; bytes a file's writer holds in its staging buffer (small items, until
+     *     it has a whole buffer to write) count as written here, and still against
+     *     {@code WriteOptions.maxQueuedBytes()}
      */
     long queuedBytes();
 

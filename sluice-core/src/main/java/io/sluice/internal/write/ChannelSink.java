@@ -44,19 +44,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>ST1 (order): what is staged is written before any item that came after it is written
  *       otherwise (a direct item, a lone heap item gathered as it is).</li>
- *   <li>ST2 (whole buffers): within a pass the staging buffer is written only when it is full, so
- *       a run of small items reaches the channel in writes of exactly {@code STAGING_BYTES}, one
- *       after the other. A file written from its start by an upstream that keeps up (its items
- *       arrive inside the writer's {@code request(n)}, or before the queue runs dry) thus gets its
- *       writes at multiples of {@code STAGING_BYTES} until the pass ends: the page cache takes
- *       whole large folios, where a write that starts inside one costs measurably more per byte.
- *       A pass that ends writes what is left (ST3), after which the writes start where it stopped.</li>
+ *   <li>ST2 (whole buffers, files): on a {@code FileChannel}, within a pass the staging buffer is
+ *       written only when it is full, so a run of small items reaches the file in writes of
+ *       exactly {@code STAGING_BYTES}, one after the other. A file written from its start by an
+ *       upstream that keeps up (its items arrive inside the writer's {@code request(n)}, or before
+ *       the queue runs dry) thus gets its writes at multiples of {@code STAGING_BYTES} until the
+ *       pass ends: the page cache takes whole large folios, where a write that starts inside one
+ *       costs measurably more per byte. A pass that ends writes what is left (ST3), after which the
+ *       writes start where it stopped.</li>
+ *   <li>ST4 (each batch, other channels): any other channel has no folios to fill and gets what
+ *       a batch staged at the end of that batch, so an item counted as written is in the channel
+ *       when the demand strategy is next asked: {@code Demand.adaptive()} judges the channel's
+ *       pace by what queued while the batch was written, and a write held back for a later batch
+ *       would hide a slow socket from it.</li>
  *   <li>ST3 (held within a pass only): bytes staged but not yet written stay in the buffer across
- *       {@link #writeFully} calls until {@link #flush()}, which the writer calls before each pass
- *       ends (to wait for items, to yield, or to succeed) and after each batch of a write that has
- *       taken a lent chunk (W10), so at most one staging buffer per running pass is out of the
- *       pool, as before a batch could hold one; {@link #close()} drops what is still staged, which
- *       only a write that failed or was cancelled leaves.</li>
+ *       {@link #writeFully} calls (on a file) until {@link #flush()}, which the writer calls before
+ *       each pass ends (to wait for items, to yield, or to succeed) and after each batch of a
+ *       write that has taken a lent chunk (W10), so at most one staging buffer per running pass is
+ *       out of the pool, as before a batch could hold one; {@link #close()} drops what is still
+ *       staged, which only a write that failed or was cancelled leaves.</li>
  * </ul>
  *
  * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of
@@ -140,7 +146,8 @@ public class ChannelSink implements WriteSink {
 
     /**
      * Copies heap items that come two or more in a row into a staging buffer ({@link #writeStaged}),
-     * written whenever it is full and otherwise held until {@link #flush()}, and writes everything
+     * written whenever it is full and otherwise held until {@link #flush()} on a file (ST2), or
+     * written at the end of the call on any other channel (ST4), and writes everything
      * else (direct buffers, such as lent chunks, and lone heap items) with gathering writes, after
      * what is staged, in order. While a staging buffer is held, a lone heap item is staged too.
      */
@@ -169,7 +176,12 @@ public class ChannelSink implements WriteSink {
             }
             first = next;
         }
-        return true;
+        return holdsStagedAcrossBatches() || flush(); // ST4
+    }
+
+    /** ST2: only a file's page cache gains from writes held back until the buffer is full. */
+    private boolean holdsStagedAcrossBatches() {
+        return channel instanceof FileChannel;
     }
 
     /**

@@ -51,7 +51,7 @@ public final class WriteLedger implements DemandState {
     private volatile long received; // written by the receiver only, after the item's bytes
     private volatile long largestItemBytes; // written by the receiver only
     private volatile long queuedBytes; // receiver adds, driver subtracts: updated through QUEUED
-    private volatile long stagedBytes; // driver writes: bytes its sink took but holds back, not yet in the target
+    private volatile long stagedBytes; // driver writes: bytes its sink took but holds back; counted in the cap only
     private long written; // driver only
     private long writtenBytes; // driver only
     private long requestCalls; // driver only
@@ -210,7 +210,9 @@ public final class WriteLedger implements DemandState {
     /**
      * Records the bytes the sink holds back after taking them (a partly filled staging buffer):
      * written as far as the queue is concerned, but still held, so they count against the byte cap
-     * and in {@link #queuedBytes()} until the sink writes them.
+     * in {@link #requestLimit()} until the sink writes them. {@link #queuedBytes()} leaves them out:
+     * strategies read it as the target's backlog, and a staging buffer's fill says how far the
+     * buffer is from a write, not how far the target lags.
      *
      * @param bytes what the sink holds back now
      */
@@ -281,7 +283,7 @@ public final class WriteLedger implements DemandState {
 
     @Override
     public long queuedBytes() {
-        return queuedBytes + stagedBytes;
+        return queuedBytes; // staged bytes are left out: see staged(long)
     }
 
     @Override

@@ -28,7 +28,8 @@
  *       request, and the controller requests only while the result stays within its window.</li>
  *   <li>W4 (bytes): demand is forwarded only while {@code queuedBytes + (outstanding + n) * L <=
  *       maxQueuedBytes}, where {@code queuedBytes} counts every byte received and not yet in the
- *       target (bytes a sink took into its staging buffer included, until it writes them) and
+ *       target (bytes a sink took into its staging buffer included, until it writes them, though
+ *       {@link io.sluice.demand.DemandState#queuedBytes()} shows only the queue's) and
  *       {@code L} is the larger of the largest item seen and the declared
  *       {@link io.sluice.WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
  *       before the first item one item is requested, unless a declared size lets more in). Every

@@ -4,6 +4,9 @@ import io.sluice.WriteListener;
 import io.sluice.WriteOptions;
 import io.sluice.WriteSnapshot;
 import io.sluice.demand.Demand;
+import io.sluice.demand.DemandController;
+import io.sluice.demand.DemandState;
+import io.sluice.demand.DemandStrategy;
 import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
 import org.junit.jupiter.api.Test;
@@ -13,8 +16,7 @@ import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.GatheringByteChannel;
-import java.nio.channels.WritableByteChannel;
+import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -35,12 +37,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StagedRunTest {
 
-    /** Keeps what it is written, and whether any call was handed a heap buffer. */
-    private static final class RecordingChannel implements GatheringByteChannel {
+    /** A file, as far as the sink can tell, that keeps what it is written and how each call was handed it. */
+    private static final class RecordingChannel extends WriteOnlyFileChannel {
         final ByteArrayOutputStream content = new ByteArrayOutputStream();
         final List<Boolean> directPerCall = new ArrayList<>(); // per write call: were all its buffers direct
         final List<Long> bytesPerCall = new ArrayList<>();
-        private boolean open = true;
 
         @Override
         public long write(ByteBuffer[] sources, int offset, int length) {
@@ -53,11 +54,6 @@ class StagedRunTest {
             directPerCall.add(direct);
             bytesPerCall.add(n);
             return n;
-        }
-
-        @Override
-        public long write(ByteBuffer[] sources) {
-            return write(sources, 0, sources.length);
         }
 
         @Override
@@ -74,16 +70,6 @@ class StagedRunTest {
             source.get(bytes);
             content.write(bytes, 0, n);
             return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            open = false;
         }
     }
 
@@ -148,6 +134,49 @@ class StagedRunTest {
         // 1 KiB items: the writer's first requests are small, so batches end at sizes that are no
         // multiple of the staging buffer; a write per batch would leave every later write misaligned
         assertWrittenInWholeStagingBuffers(10 * StagingBuffers.STAGING_BYTES + 300, 1024);
+    }
+
+    @Test
+    void aChannelThatIsNoFileHasEachBatchBeforeTheStrategyIsAsked_ST4() throws Exception {
+        // 1 KiB heap items are staged; the strategy judges the channel's pace by what it has taken
+        // when it is asked, so nothing counted as written may still wait in the staging buffer
+        int itemBytes = 1024;
+        byte[] content = Bytes.random(200 * itemBytes, 31);
+        ByteArrayOutputStream target = new ByteArrayOutputStream();
+        List<String> heldBack = new ArrayList<>();
+        DemandStrategy checking = () -> new DemandController() {
+            private final DemandController adaptive = Demand.adaptive().newController();
+
+            @Override
+            public long nextRequest(DemandState state) {
+                long counted = state.writtenItems() * itemBytes;
+                if (counted != target.size()) {
+                    heldBack.add(counted + " bytes counted as written, " + target.size() + " in the channel");
+                }
+                return adaptive.nextRequest(state);
+            }
+
+            @Override
+            public long windowItems() {
+                return adaptive.windowItems();
+            }
+
+            @Override
+            public String describe() {
+                return "adaptive, checked";
+            }
+        };
+        ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
+                new ChannelSink(Channels.newChannel(target)),
+                WriteOptions.defaults().withDemand(checking).withExecutor(Runnable::run),
+                Runnable::run,
+                "stream channel");
+
+        TestPublishers.chunks(content, itemBytes).subscribe(writer);
+
+        assertEquals(content.length, writer.result().get(10, TimeUnit.SECONDS));
+        assertArrayEquals(content, target.toByteArray());
+        assertEquals(List.of(), heldBack);
     }
 
     @Test
@@ -217,9 +246,8 @@ class StagedRunTest {
         assertTrue(mostHeld.get() <= cap, "bytes received and not in the channel: " + mostHeld.get());
     }
 
-    /** Takes every byte it is given and keeps none. */
-    private static final class DiscardingChannel implements WritableByteChannel {
-        private boolean open = true;
+    /** A file, as far as the sink can tell, that takes every byte it is given and keeps none. */
+    private static final class DiscardingChannel extends WriteOnlyFileChannel {
 
         @Override
         public int write(ByteBuffer source) {
@@ -229,13 +257,12 @@ class StagedRunTest {
         }
 
         @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            open = false;
+        public long write(ByteBuffer[] sources, int offset, int length) {
+            long n = 0;
+            for (int i = offset; i < offset + length; i++) {
+                n += write(sources[i]);
+            }
+            return n;
         }
     }
 
