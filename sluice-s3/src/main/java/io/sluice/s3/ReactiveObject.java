@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 
 /**
@@ -215,30 +216,34 @@ public final class ReactiveObject {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
         ObjectUpload upload = newUpload(options, options.filePartsInFlight());
-        IoExecutors.files()
-                .execute(
-                        () -> { // the size is a file system call: not on the caller's thread
-                            long size;
-                            try {
-                                RegularFiles.requireRegular(file); // a FIFO's open could wait forever
-                                size = Files.size(file);
-                            } catch (Exception e) {
-                                upload.failBeforeSubscribe(e);
-                                return;
-                            }
-                            if (upload.putsWhole(size)) {
-                                upload.putFile(file, size); // read by the SDK from the file: no part buffers
-                                return;
-                            }
-                            if (size > 0) {
-                                upload.uploadFileInParts(file, size); // parts read by the SDK from the file
-                                return;
-                            }
-                            upload.declareLengthOf(file, size); // empty: one empty PutObject, as a stream
-                            ReactiveFile.of(file)
-                                    .read(ReadOptions.defaults().withLentChunks())
-                                    .subscribe(upload);
-                        });
+        Executor files = options.fileExecutor() != null ? options.fileExecutor() : IoExecutors.files();
+        try {
+            files.execute(
+                    () -> { // the size is a file system call: not on the caller's thread
+                        long size;
+                        try {
+                            RegularFiles.requireRegular(file); // a FIFO's open could wait forever
+                            size = Files.size(file);
+                        } catch (Exception e) {
+                            upload.failBeforeSubscribe(e);
+                            return;
+                        }
+                        if (upload.putsWhole(size)) {
+                            upload.putFile(file, size); // read by the SDK from the file: no part buffers
+                            return;
+                        }
+                        if (size > 0) {
+                            upload.uploadFileInParts(file, size, files); // parts read by the SDK from the file
+                            return;
+                        }
+                        upload.declareLengthOf(file, size); // empty: one empty PutObject, as a stream
+                        ReactiveFile.of(file)
+                                .read(ReadOptions.defaults().withLentChunks().withExecutor(files))
+                                .subscribe(upload);
+                    });
+        } catch (RuntimeException e) { // refused: nothing was sent
+            upload.failBeforeSubscribe(e);
+        }
         return upload.result();
     }
 

@@ -2,6 +2,7 @@ package io.sluice.s3;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * How {@link ReactiveObject} uploads: the first part size and how far it may grow, how many parts
@@ -63,21 +64,28 @@ public final class UploadOptions {
     public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofMinutes(5);
 
     private static final UploadOptions DEFAULTS =
-            new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, 0, -1, DEFAULT_ANSWER_TIMEOUT);
+            new UploadOptions(DEFAULT_PART_SIZE_BYTES, MAX_PART_SIZE_BYTES, 0, -1, DEFAULT_ANSWER_TIMEOUT, null);
 
     private final int partSizeBytes; // the first part's size
     private final int maxPartSizeBytes; // the most the part size grows to (unknown length only)
     private final int partsInFlight; // UploadPart calls running at once, at least 1; 0: each kind's default
     private final long contentLength; // declared body length; -1: unknown
     private final Duration answerTimeout; // the longest wait for an answer after a request's body was sent
+    private final Executor fileExecutor; // runs a file upload's file system calls; null: IoExecutors.files()
 
     private UploadOptions(
-            int partSizeBytes, int maxPartSizeBytes, int partsInFlight, long contentLength, Duration answerTimeout) {
+            int partSizeBytes,
+            int maxPartSizeBytes,
+            int partsInFlight,
+            long contentLength,
+            Duration answerTimeout,
+            Executor fileExecutor) {
         this.partSizeBytes = partSizeBytes;
         this.maxPartSizeBytes = maxPartSizeBytes;
         this.partsInFlight = partsInFlight;
         this.contentLength = contentLength;
         this.answerTimeout = answerTimeout;
+        this.fileExecutor = fileExecutor;
     }
 
     /**
@@ -106,7 +114,7 @@ public final class UploadOptions {
             throw new IllegalArgumentException("partSizeBytes must be between " + MIN_PART_SIZE_BYTES
                     + " (S3's smallest part) and " + MAX_PART_SIZE_BYTES + ", was " + bytes);
         }
-        return new UploadOptions(bytes, maxPartSizeBytes, partsInFlight, contentLength, answerTimeout);
+        return new UploadOptions(bytes, maxPartSizeBytes, partsInFlight, contentLength, answerTimeout, fileExecutor);
     }
 
     /**
@@ -126,7 +134,7 @@ public final class UploadOptions {
             throw new IllegalArgumentException("maxPartSizeBytes must be between " + MIN_PART_SIZE_BYTES
                     + " (S3's smallest part) and " + MAX_PART_SIZE_BYTES + ", was " + bytes);
         }
-        return new UploadOptions(partSizeBytes, bytes, partsInFlight, contentLength, answerTimeout);
+        return new UploadOptions(partSizeBytes, bytes, partsInFlight, contentLength, answerTimeout, fileExecutor);
     }
 
     /**
@@ -142,7 +150,7 @@ public final class UploadOptions {
         if (parts < 1) {
             throw new IllegalArgumentException("partsInFlight must be at least 1, was " + parts);
         }
-        return new UploadOptions(partSizeBytes, maxPartSizeBytes, parts, contentLength, answerTimeout);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, parts, contentLength, answerTimeout, fileExecutor);
     }
 
     /**
@@ -157,7 +165,7 @@ public final class UploadOptions {
         if (bytes < 0) {
             throw new IllegalArgumentException("contentLength must not be negative, was " + bytes);
         }
-        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, bytes, answerTimeout);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, bytes, answerTimeout, fileExecutor);
     }
 
     /**
@@ -180,7 +188,27 @@ public final class UploadOptions {
         if (timeout.isZero() || timeout.isNegative()) {
             throw new IllegalArgumentException("answerTimeout must be positive, was " + timeout);
         }
-        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, contentLength, timeout);
+        return new UploadOptions(partSizeBytes, maxPartSizeBytes, partsInFlight, contentLength, timeout, fileExecutor);
+    }
+
+    /**
+     * Sets the executor that makes a file's upload ({@link ReactiveObject#upload}) look at the file:
+     * its type and size before anything is sent, and each range's attributes as its body is made. These are
+     * file system calls that can block (a hung network mount), so they never run on the caller's
+     * thread or an SDK thread. By default they run on the library's file pool
+     * ({@code io.sluice.IoExecutors.files()}). The library never shuts this executor down; a task it
+     * rejects fails the upload with the {@link java.util.concurrent.RejectedExecutionException},
+     * and a multipart upload already begun is aborted. A stream's upload makes no file system calls
+     * and does not use it.
+     *
+     * @param executor runs a file upload's file system calls
+     * @return a copy with this executor
+     * @throws NullPointerException if {@code executor} is {@code null}
+     */
+    public UploadOptions withFileExecutor(Executor executor) {
+        Objects.requireNonNull(executor, "executor");
+        return new UploadOptions(
+                partSizeBytes, maxPartSizeBytes, partsInFlight, contentLength, answerTimeout, executor);
     }
 
     /**
@@ -238,11 +266,22 @@ public final class UploadOptions {
         return answerTimeout;
     }
 
+    /**
+     * The executor of a file upload's file system calls.
+     *
+     * @return the executor set by {@link #withFileExecutor}, or {@code null} for the library's file
+     *     pool
+     */
+    public Executor fileExecutor() {
+        return fileExecutor;
+    }
+
     @Override
     public String toString() {
         return "UploadOptions[partSize=" + partSizeBytes + ", maxPartSize=" + maxPartSizeBytes
                 + ", partsInFlight=" + partsInFlight() + ", filePartsInFlight=" + filePartsInFlight()
                 + ", answerTimeout=" + answerTimeout
+                + (fileExecutor != null ? ", fileExecutor=" + fileExecutor : "")
                 + (contentLength >= 0 ? ", contentLength=" + contentLength : "") + "]";
     }
 }

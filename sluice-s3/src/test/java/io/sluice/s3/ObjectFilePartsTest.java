@@ -1,6 +1,7 @@
 package io.sluice.s3;
 
 import io.sluice.ChunkPool;
+import io.sluice.IoExecutors;
 import io.sluice.ReadOptions;
 import io.sluice.s3.internal.ObjectUpload;
 import io.sluice.testkit.OpenFiles;
@@ -41,7 +42,10 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +54,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -325,7 +330,8 @@ class ObjectFilePartsTest {
         Path file = file("larger-parts.bin", size);
         ObjectUpload upload = new ObjectUpload(client, BUCKET, key, PART, PART, 2, 3, -1);
 
-        upload.uploadFileInParts(file, size); // on the test's thread, which may wait for the file system
+        // on the test's thread, which may wait for the file system
+        upload.uploadFileInParts(file, size, IoExecutors.files());
         UploadResult stored = upload.result().get(60, TimeUnit.SECONDS);
 
         assertEquals(3, stored.parts(), "O7: the size raised to 7 MiB, the whole MiB that fits three parts");
@@ -468,5 +474,110 @@ class ObjectFilePartsTest {
         assertTrue(cause instanceof NoSuchFileException || cause instanceof ObjectUploadException, cause::toString);
         assertTrue(cause.getMessage().contains(file.toString()), "names the file: " + cause.getMessage());
         assertFalse(stored());
+    }
+
+    @Test
+    void cancelWhileItsRangesBodiesAreBeingMadeSendsNoneAndLeavesNoUpload() throws Exception {
+        Path file = file("cancelled-early.bin", 4L * PART);
+        HoldingExecutor files = new HoldingExecutor(1); // the size check runs; the ranges' bodies wait
+        CompletableFuture<UploadResult> stage = upload(file, parts().withFileExecutor(files));
+        assertTrue(files.heldOne.await(30, TimeUnit.SECONDS), "a range's body was to be made");
+
+        assertTrue(stage.cancel(true));
+        files.releaseAndJoin(); // the bodies are made now, after the cancel
+
+        assertThrows(CancellationException.class, () -> stage.get(10, TimeUnit.SECONDS));
+        assertEquals(5, files.ran.get(), "the size check and a body for each of the four ranges");
+        assertEquals(0, S3ProxyServer.openUploads(client, BUCKET), "O4: aborted before the stage completed");
+        assertEquals(Map.of(), HOOKS.parts, "no range was sent");
+        assertFalse(stored());
+    }
+
+    @Test
+    void aFileExecutorThatRefusesTheFirstTaskFailsTheUploadWithItsException() {
+        Path file = directory.resolve("never-looked-at.bin");
+        RejectedExecutionException refusal = new RejectedExecutionException("shut down");
+        Executor refusing = task -> {
+            throw refusal;
+        };
+
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> upload(file, parts().withFileExecutor(refusing)).get(30, TimeUnit.SECONDS));
+
+        assertSame(refusal, failure.getCause());
+        assertEquals(0, HOOKS.createAlgorithms.size() + HOOKS.puts.get(), "nothing was sent");
+    }
+
+    @Test
+    void aFileExecutorThatRefusesARangeFailsTheUploadWithItsExceptionAndAbortsIt() throws Exception {
+        Path file = file("refused-range.bin", 3L * PART);
+        RejectedExecutionException refusal = new RejectedExecutionException("shut down");
+        AtomicInteger tasks = new AtomicInteger();
+        Executor refusingRanges = task -> {
+            if (tasks.incrementAndGet() > 1) {
+                throw refusal;
+            }
+            new Thread(task, "size check").start();
+        };
+
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> upload(file, parts().withFileExecutor(refusingRanges)).get(30, TimeUnit.SECONDS));
+
+        assertSame(refusal, failure.getCause());
+        assertEquals(List.of(HOOKS.createAlgorithms.get(0)), HOOKS.createAlgorithms, "the multipart upload began");
+        assertEquals(Map.of(), HOOKS.parts, "no range was sent");
+        assertFalse(stored());
+    }
+
+    /**
+     * Runs its first {@code runAtOnce} tasks each on a thread of its own and holds the rest until
+     * {@link #releaseAndJoin()}: a file pool whose threads are all busy.
+     */
+    static final class HoldingExecutor implements Executor {
+        final CountDownLatch heldOne = new CountDownLatch(1);
+        final AtomicInteger ran = new AtomicInteger();
+        private final int runAtOnce;
+        private final List<Runnable> held = new ArrayList<>(); // guarded by this
+        private final List<Thread> threads = new ArrayList<>(); // guarded by this
+        private boolean holding = true; // guarded by this
+
+        HoldingExecutor(int runAtOnce) {
+            this.runAtOnce = runAtOnce;
+        }
+
+        @Override
+        public synchronized void execute(Runnable task) {
+            Runnable counted = () -> {
+                ran.incrementAndGet();
+                task.run();
+            };
+            if (threads.size() < runAtOnce || !holding) {
+                start(counted);
+            } else {
+                held.add(counted);
+                heldOne.countDown();
+            }
+        }
+
+        void releaseAndJoin() throws InterruptedException {
+            List<Thread> started;
+            synchronized (this) {
+                holding = false;
+                held.forEach(this::start);
+                held.clear();
+                started = List.copyOf(threads);
+            }
+            for (Thread thread : started) {
+                thread.join(30_000);
+            }
+        }
+
+        private void start(Runnable task) { // under this
+            Thread thread = new Thread(task, "held file task " + threads.size());
+            threads.add(thread);
+            thread.start();
+        }
     }
 }

@@ -2,11 +2,16 @@ package io.sluice.s3;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The parts in flight: each kind's default, one setting for both, and a bad value named. */
+/** The parts in flight: each kind's default, one setting for both, and a bad value named; the file executor. */
 class UploadOptionsTest {
 
     @Test
@@ -35,5 +40,20 @@ class UploadOptionsTest {
                 IllegalArgumentException.class, () -> UploadOptions.defaults().withPartsInFlight(0));
 
         assertEquals("partsInFlight must be at least 1, was 0", refused.getMessage());
+    }
+
+    @Test
+    void aFileExecutorIsTheLibrarysPoolUntilSetAndKeptByTheOtherSetters() {
+        Executor mine = Runnable::run;
+
+        assertNull(UploadOptions.defaults().fileExecutor(), "null: the library's file pool");
+        UploadOptions set = UploadOptions.defaults().withFileExecutor(mine);
+        assertSame(mine, set.fileExecutor());
+        assertSame(
+                mine,
+                set.withPartsInFlight(3)
+                        .withAnswerTimeout(Duration.ofSeconds(9))
+                        .fileExecutor());
+        assertThrows(NullPointerException.class, () -> UploadOptions.defaults().withFileExecutor(null));
     }
 }

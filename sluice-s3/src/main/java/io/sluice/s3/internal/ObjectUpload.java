@@ -1,7 +1,6 @@
 package io.sluice.s3.internal;
 
 import io.sluice.ChunkPool;
-import io.sluice.IoExecutors;
 import io.sluice.internal.OperationFuture;
 import io.sluice.s3.ObjectUploadException;
 import io.sluice.s3.ObjectUploadTimeoutException;
@@ -32,6 +31,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -177,6 +177,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     private boolean committing; // drain-confined: PutObject or Complete sent (O5)
     private CompletableFuture<PutObjectResponse> filePut; // drain-confined: a file put's call, or null (O10)
     private FileRanges fileRanges; // drain-confined: the file read in parts, or null for a stream (O12)
+    private Executor rangeExecutor; // drain-confined: makes each range's body (it looks at the file), with fileRanges
     private boolean abortSent; // drain-confined
     private Throwable failure; // drain-confined: the first failure
     private Runnable outsideCompletion; // drain-confined: completes the stage after an outside claim (U1)
@@ -342,10 +343,11 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
     /**
      * Uploads {@code file}, whose size was just found to be {@code bytes} and too large for one
      * part, as a multipart upload whose parts the SDK reads from the file, range by range (O12);
-     * instead of subscribing. Reads the file's attributes: call it on a thread that may wait for the
-     * file system.
+     * instead of subscribing; each range's body is made on {@code files}, as it looks at the file.
+     * Reads the file's attributes: call it on a thread that may wait for the file system.
      */
-    public void uploadFileInParts(Path file, long bytes) {
+    public void uploadFileInParts(Path file, long bytes, Executor files) {
+        Objects.requireNonNull(files, "files");
         FileTime modified;
         try {
             modified = Files.getLastModifiedTime(file);
@@ -359,6 +361,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                 return; // an outside completion came first and has ended the upload
             }
             fileRanges = new FileRanges(file, bytes, modified);
+            rangeExecutor = files;
             received = bytes;
             pump();
         });
@@ -584,7 +587,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
             String id = uploadId;
             rangesBeingMade++;
             try {
-                IoExecutors.files().execute(() -> {
+                rangeExecutor.execute(() -> {
                     FileBody body = null;
                     Throwable error = null;
                     try {
@@ -598,7 +601,7 @@ public final class ObjectUpload implements Subscriber<ByteBuffer> {
                     Throwable failed = error;
                     drain.submit(() -> sendFilePart(number, range.length(), made, failed));
                 });
-            } catch (RuntimeException e) { // refused (e.g. no thread could be made)
+            } catch (RuntimeException e) { // refused (a user's executor, or no thread could be made)
                 rangesBeingMade--;
                 fail(e);
                 return;
