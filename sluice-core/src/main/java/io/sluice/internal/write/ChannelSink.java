@@ -44,7 +44,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>ST1 (order): what is staged is written before any item that came after it is written
  *       otherwise (a direct item, a lone heap item gathered as it is).</li>
- *   <li>ST2 (whole buffers, files): on a {@code FileChannel}, within a pass the staging buffer is
+ *   <li>ST2 (whole buffers, files): on a {@code FileChannel} that can seek (a file, not a pipe or
+ *       terminal opened as one), within a pass the staging buffer is
  *       written only when it is full, so a run of small items reaches the file in writes of
  *       exactly {@code STAGING_BYTES}, one after the other. A file written from its start by an
  *       upstream that keeps up (its items arrive inside the writer's {@code request(n)}, or before
@@ -52,7 +53,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       pass ends: the page cache takes whole large folios, where a write that starts inside one
  *       costs measurably more per byte. A pass that ends writes what is left (ST3), after which the
  *       writes start where it stopped.</li>
- *   <li>ST4 (each batch, other channels): any other channel has no folios to fill and gets what
+ *   <li>ST4 (each batch, other channels): any other channel (a pipe or terminal opened as a
+ *       {@code FileChannel} included) has no folios to fill and gets what
  *       a batch staged at the end of that batch, so an item counted as written is in the channel
  *       when the demand strategy is next asked: {@code Demand.adaptive()} judges the channel's
  *       pace by what queued while the batch was written, and a write held back for a later batch
@@ -62,7 +64,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       each pass ends (to wait for items, to yield, or to succeed) and after each batch of a
  *       write that has taken a lent chunk (W10), so at most one staging buffer per running pass is
  *       out of the pool, as before a batch could hold one; {@link #close()} drops what is still
- *       staged, which only a write that failed or was cancelled leaves.</li>
+ *       staged, which only a write that failed or was cancelled leaves. A pass also holds them
+ *       across its upstream's {@code request(n)}: an upstream that blocks inside that call (which
+ *       §3.4 asks to return promptly) keeps up to {@code STAGING_BYTES} out of the file, counted
+ *       against the byte cap (W4), until it returns.</li>
  * </ul>
  *
  * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of
@@ -91,6 +96,7 @@ public class ChannelSink implements WriteSink {
     private Stop stop = Stop.NEVER; // drain-confined: set by open(Stop)
     private ByteBuffer
             staging; // drain-confined: heap items' bytes copied and not yet written, null if none held (ST1-ST3)
+    private Boolean holdsStaged; // drain-confined: decided at the first staged run (ST2, ST4); null before
 
     /** A sink over an already open channel. */
     public ChannelSink(WritableByteChannel channel) {
@@ -181,7 +187,26 @@ public class ChannelSink implements WriteSink {
 
     /** ST2: only a file's page cache gains from writes held back until the buffer is full. */
     private boolean holdsStagedAcrossBatches() {
-        return channel instanceof FileChannel;
+        if (holdsStaged == null) {
+            holdsStaged = isSeekableFile(channel);
+        }
+        return holdsStaged;
+    }
+
+    /**
+     * A {@code FileChannel} whose position can be read: a file. One over a pipe or a terminal (a
+     * FIFO opened as a file, standard output) cannot seek, and is a stream to its reader (ST4).
+     */
+    private static boolean isSeekableFile(WritableByteChannel channel) {
+        if (!(channel instanceof FileChannel)) {
+            return false;
+        }
+        try {
+            ((FileChannel) channel).position();
+            return true;
+        } catch (IOException | RuntimeException e) { // "Illegal seek", or closed: treated as a stream
+            return false;
+        }
     }
 
     /**

@@ -228,8 +228,11 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     return false;
                 }
                 if (issued == 0) {
-                    flushSink(); // nothing held back while the write waits (ST3)
-                    return false; // wait for the next signal
+                    boolean heldBack = sink.stagedBytes() > 0;
+                    if (!flushSink() || !heldBack) { // nothing held back while the write waits (ST3)
+                        return false; // wait for the next signal (or the write ended)
+                    }
+                    continue; // W4: the staged bytes may be what kept the demand at 0: ask again
                 }
             }
             if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {

@@ -178,8 +178,8 @@ public final class WriteLedger implements DemandState {
             throw new IllegalStateException("demand controller " + controller.describe() + " returned " + wanted);
         }
         long n = capped ? Math.min(wanted, requestLimit()) : wanted;
-        if (n == 0 && outstandingItems() == 0 && queuedItems() == 0) {
-            n = 1;
+        if (n == 0 && outstandingItems() == 0 && queuedItems() == 0 && stagedBytes == 0) {
+            n = 1; // never stall; staged bytes are written first (the drain flushes and asks again)
         }
         return n;
     }
@@ -297,7 +297,7 @@ public final class WriteLedger implements DemandState {
         long queuedItems = queuedItems();
         long assumed = assumedItemBytes();
         long held = queuedBytes + stagedBytes; // bytes received and not yet in the target
-        boolean idle = outstanding == 0 && queuedItems == 0;
+        boolean idle = outstanding == 0 && queuedItems == 0 && stagedBytes == 0;
         if (assumed == 0) {
             return idle ? 1 : 0;
         }

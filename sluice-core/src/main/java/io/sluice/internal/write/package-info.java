@@ -31,7 +31,7 @@
  *       target (bytes a sink took into its staging buffer included, until it writes them, though
  *       {@link io.sluice.demand.DemandState#queuedBytes()} shows only the queue's) and
  *       {@code L} is the larger of the largest item seen and the declared
- *       {@link io.sluice.WriteOptions#maxItemBytes()}; one item when nothing is queued or outstanding (so
+ *       {@link io.sluice.WriteOptions#maxItemBytes()}; one item when nothing is queued, staged or outstanding (so
  *       before the first item one item is requested, unless a declared size lets more in). Every
  *       strategy but {@code Demand.unbounded()} is capped. {@link WriteLedger} keeps the counts and
  *       applies this rule and states the bound on held bytes it gives for any item sizes.</li>

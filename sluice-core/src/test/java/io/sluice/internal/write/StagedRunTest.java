@@ -15,8 +15,10 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -138,11 +140,46 @@ class StagedRunTest {
 
     @Test
     void aChannelThatIsNoFileHasEachBatchBeforeTheStrategyIsAsked_ST4() throws Exception {
-        // 1 KiB heap items are staged; the strategy judges the channel's pace by what it has taken
-        // when it is asked, so nothing counted as written may still wait in the staging buffer
+        ByteArrayOutputStream target = new ByteArrayOutputStream();
+        assertEachBatchInTheChannelWhenTheStrategyIsAsked(Channels.newChannel(target), target);
+    }
+
+    @Test
+    void aFileChannelThatCannotSeekIsAStreamToo_ST4() throws Exception {
+        // a FIFO or a terminal opened as a FileChannel: its reader sees a stream
+        ByteArrayOutputStream target = new ByteArrayOutputStream();
+        WriteOnlyFileChannel pipe = new WriteOnlyFileChannel() {
+            @Override
+            public int write(ByteBuffer source) {
+                int n = source.remaining();
+                byte[] bytes = new byte[n];
+                source.get(bytes);
+                target.write(bytes, 0, n);
+                return n;
+            }
+
+            @Override
+            public long write(ByteBuffer[] sources, int offset, int length) {
+                long n = 0;
+                for (int i = offset; i < offset + length; i++) {
+                    n += write(sources[i]);
+                }
+                return n;
+            }
+
+            @Override
+            public long position() throws IOException {
+                throw new IOException("Illegal seek");
+            }
+        };
+        assertEachBatchInTheChannelWhenTheStrategyIsAsked(pipe, target);
+    }
+
+    /** 1 KiB heap items are staged; the strategy judges the channel's pace by what it has taken when asked. */
+    private static void assertEachBatchInTheChannelWhenTheStrategyIsAsked(
+            WritableByteChannel channel, ByteArrayOutputStream target) throws Exception {
         int itemBytes = 1024;
         byte[] content = Bytes.random(200 * itemBytes, 31);
-        ByteArrayOutputStream target = new ByteArrayOutputStream();
         List<String> heldBack = new ArrayList<>();
         DemandStrategy checking = () -> new DemandController() {
             private final DemandController adaptive = Demand.adaptive().newController();
@@ -167,7 +204,7 @@ class StagedRunTest {
             }
         };
         ChannelWriteSubscriber writer = new ChannelWriteSubscriber(
-                new ChannelSink(Channels.newChannel(target)),
+                new ChannelSink(channel),
                 WriteOptions.defaults().withDemand(checking).withExecutor(Runnable::run),
                 Runnable::run,
                 "stream channel");
@@ -177,6 +214,45 @@ class StagedRunTest {
         assertEquals(content.length, writer.result().get(10, TimeUnit.SECONDS));
         assertArrayEquals(content, target.toByteArray());
         assertEquals(List.of(), heldBack);
+    }
+
+    @Test
+    void aCapSmallerThanTheStagingBufferHoldsWhileTheWriterAsksForOneItemAtATime_W4() throws Exception {
+        // 1 KiB items under a 16 KiB cap, their size declared: once the staged bytes fill the cap,
+        // the writer has nothing queued or outstanding, and the one item that keeps it from
+        // stalling must wait until they are written
+        int itemBytes = 1024;
+        long cap = 16 * 1024;
+        byte[] content = Bytes.random(1024 * itemBytes, 37);
+        RecordingChannel channel = new RecordingChannel();
+        AtomicInteger sent = new AtomicInteger();
+        AtomicLong mostHeld = new AtomicLong();
+        Publisher<ByteBuffer> onRequest = writing -> writing.onSubscribe(new Subscription() {
+            @Override
+            public void request(long n) {
+                for (long i = 0; i < n && sent.get() < 1024; i++) {
+                    int at = sent.getAndIncrement() * itemBytes;
+                    mostHeld.accumulateAndGet((long) at + itemBytes - channel.content.size(), Math::max);
+                    writing.onNext(ByteBuffer.wrap(content, at, itemBytes).slice());
+                }
+                if (sent.get() == 1024) {
+                    sent.incrementAndGet();
+                    writing.onComplete();
+                }
+            }
+
+            @Override
+            public void cancel() {}
+        });
+
+        long written = write(
+                onRequest,
+                channel,
+                WriteOptions.defaults().withMaxQueuedBytes(cap).withMaxItemBytes(itemBytes));
+
+        assertEquals(content.length, written);
+        assertArrayEquals(content, channel.content.toByteArray());
+        assertTrue(mostHeld.get() <= cap, "bytes received and not in the channel: " + mostHeld.get());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.sluice.internal.write;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -25,8 +26,8 @@ abstract class WriteOnlyFileChannel extends FileChannel {
     }
 
     @Override
-    public long position() {
-        throw new UnsupportedOperationException("no file");
+    public long position() throws IOException {
+        return 0; // seekable, as a file just opened
     }
 
     @Override
