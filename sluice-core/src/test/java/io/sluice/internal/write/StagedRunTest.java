@@ -159,15 +159,6 @@ class StagedRunTest {
             }
 
             @Override
-            public long write(ByteBuffer[] sources, int offset, int length) {
-                long n = 0;
-                for (int i = offset; i < offset + length; i++) {
-                    n += write(sources[i]);
-                }
-                return n;
-            }
-
-            @Override
             public long position() throws IOException {
                 throw new IOException("Illegal seek");
             }
@@ -225,25 +216,8 @@ class StagedRunTest {
         long cap = 16 * 1024;
         byte[] content = Bytes.random(1024 * itemBytes, 37);
         RecordingChannel channel = new RecordingChannel();
-        AtomicInteger sent = new AtomicInteger();
         AtomicLong mostHeld = new AtomicLong();
-        Publisher<ByteBuffer> onRequest = writing -> writing.onSubscribe(new Subscription() {
-            @Override
-            public void request(long n) {
-                for (long i = 0; i < n && sent.get() < 1024; i++) {
-                    int at = sent.getAndIncrement() * itemBytes;
-                    mostHeld.accumulateAndGet((long) at + itemBytes - channel.content.size(), Math::max);
-                    writing.onNext(ByteBuffer.wrap(content, at, itemBytes).slice());
-                }
-                if (sent.get() == 1024) {
-                    sent.incrementAndGet();
-                    writing.onComplete();
-                }
-            }
-
-            @Override
-            public void cancel() {}
-        });
+        Publisher<ByteBuffer> onRequest = emittingInsideRequest(content, itemBytes, channel, mostHeld);
 
         long written = write(
                 onRequest,
@@ -295,17 +269,34 @@ class StagedRunTest {
         long cap = 512 * 1024;
         byte[] content = Bytes.random(64 * itemBytes, 29);
         RecordingChannel channel = new RecordingChannel();
-        AtomicInteger sent = new AtomicInteger();
         AtomicLong mostHeld = new AtomicLong();
-        Publisher<ByteBuffer> onRequest = writing -> writing.onSubscribe(new Subscription() {
+        Publisher<ByteBuffer> onRequest = emittingInsideRequest(content, itemBytes, channel, mostHeld);
+
+        long written = write(onRequest, channel, WriteOptions.defaults().withMaxQueuedBytes(cap));
+
+        assertEquals(content.length, written);
+        assertArrayEquals(content, channel.content.toByteArray());
+        assertTrue(mostHeld.get() <= cap, "bytes received and not in the channel: " + mostHeld.get());
+    }
+
+    /**
+     * Emits {@code content} in items of {@code itemBytes} inside each {@code request(n)}, then
+     * completes; records in {@code mostHeld} the most bytes it had emitted that were not yet in
+     * {@code channel}.
+     */
+    private static Publisher<ByteBuffer> emittingInsideRequest(
+            byte[] content, int itemBytes, RecordingChannel channel, AtomicLong mostHeld) {
+        int items = content.length / itemBytes;
+        AtomicInteger sent = new AtomicInteger();
+        return writing -> writing.onSubscribe(new Subscription() {
             @Override
             public void request(long n) {
-                for (long i = 0; i < n && sent.get() < 64; i++) {
+                for (long i = 0; i < n && sent.get() < items; i++) {
                     int at = sent.getAndIncrement() * itemBytes;
                     mostHeld.accumulateAndGet((long) at + itemBytes - channel.content.size(), Math::max);
                     writing.onNext(ByteBuffer.wrap(content, at, itemBytes).slice());
                 }
-                if (sent.get() == 64) {
+                if (sent.get() == items) {
                     sent.incrementAndGet();
                     writing.onComplete();
                 }
@@ -314,12 +305,6 @@ class StagedRunTest {
             @Override
             public void cancel() {}
         });
-
-        long written = write(onRequest, channel, WriteOptions.defaults().withMaxQueuedBytes(cap));
-
-        assertEquals(content.length, written);
-        assertArrayEquals(content, channel.content.toByteArray());
-        assertTrue(mostHeld.get() <= cap, "bytes received and not in the channel: " + mostHeld.get());
     }
 
     /** A file, as far as the sink can tell, that takes every byte it is given and keeps none. */
@@ -329,15 +314,6 @@ class StagedRunTest {
         public int write(ByteBuffer source) {
             int n = source.remaining();
             source.position(source.limit());
-            return n;
-        }
-
-        @Override
-        public long write(ByteBuffer[] sources, int offset, int length) {
-            long n = 0;
-            for (int i = offset; i < offset + length; i++) {
-                n += write(sources[i]);
-            }
             return n;
         }
     }

@@ -10,10 +10,20 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * A {@code FileChannel} with no file behind it, for tests that need a sink to treat its target as a
- * file (ChannelSink's ST2) while they see every write call: subclasses take the bytes of both
- * {@code write} forms; everything but writing and closing is unsupported.
+ * file (ChannelSink's ST2) while they see every write call: subclasses take the bytes of
+ * {@code write(ByteBuffer)}; everything but writing and closing is unsupported.
  */
 abstract class WriteOnlyFileChannel extends FileChannel {
+
+    /** One {@code write(ByteBuffer)} per buffer; a subclass that records calls overrides it. */
+    @Override
+    public long write(ByteBuffer[] sources, int offset, int length) throws IOException {
+        long n = 0;
+        for (int i = offset; i < offset + length; i++) {
+            n += write(sources[i]);
+        }
+        return n;
+    }
 
     @Override
     public int read(ByteBuffer destination) {
