@@ -57,13 +57,14 @@ public interface DemandState {
      * The most items the writer forwards now so that its queued bytes plus its outstanding items,
      * each counted at the assumed item size (the largest item seen, or the largest declared with
      * {@link io.sluice.WriteOptions#withMaxItemBytes(long)} if that is larger), fit under the byte
-     * cap; at least 1 when nothing is queued or outstanding, so a write can always make progress.
-     * Items larger than the assumed size can make the write hold more: the bound is in
+     * cap; at least 1 when nothing is queued, staged or outstanding, so a write can always make
+     * progress. Items larger than the assumed size can make the write hold more: the bound is in
      * {@link io.sluice.WriteOptions}.
      *
      * @return the largest request the writer forwards now, in items: the room left under the byte
-     *     cap at the assumed item size; 1 before the first item arrives if nothing is outstanding
-     *     and no largest item is declared, and 0 when there is no room
+     *     cap at the assumed item size (bytes a file's writer holds in its staging buffer count
+     *     here), or 1 if there is none and nothing is queued, staged or outstanding (so 1 before
+     *     the first item arrives if no largest item is declared); otherwise 0
      */
     long requestLimit();
 
