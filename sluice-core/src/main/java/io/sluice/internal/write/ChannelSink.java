@@ -53,12 +53,6 @@ import java.util.concurrent.locks.ReentrantLock;
  *       pass ends: the page cache takes whole large folios, where a write that starts inside one
  *       costs measurably more per byte. A pass that ends writes what is left (ST3), after which the
  *       writes start where it stopped.</li>
- *   <li>ST4 (each batch, other channels): any other channel (a pipe or terminal opened as a
- *       {@code FileChannel} included) has no folios to fill and gets what
- *       a batch staged at the end of that batch, so an item counted as written is in the channel
- *       when the demand strategy is next asked: {@code Demand.adaptive()} judges the channel's
- *       pace by what queued while the batch was written, and a write held back for a later batch
- *       would hide a slow socket from it.</li>
  *   <li>ST3 (held within a pass only): bytes staged but not yet written stay in the buffer across
  *       {@link #writeFully} calls (on a file) until {@link #flush()}, which the writer calls before
  *       each pass ends (to wait for items, to yield, or to succeed) and after each batch of a
@@ -68,6 +62,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *       across its upstream's {@code request(n)}: an upstream that blocks inside that call (which
  *       §3.4 asks to return promptly) keeps up to {@code STAGING_BYTES} out of the file, counted
  *       against the byte cap (W4), until it returns.</li>
+ *   <li>ST4 (each batch, other channels): any other channel (a pipe or terminal opened as a
+ *       {@code FileChannel} included) has no folios to fill and gets what
+ *       a batch staged at the end of that batch, so an item counted as written is in the channel
+ *       when the demand strategy is next asked: {@code Demand.adaptive()} judges the channel's
+ *       pace by what queued while the batch was written, and a write held back for a later batch
+ *       would hide a slow socket from it.</li>
  * </ul>
  *
  * <p>A {@code FileChannel} (this sink's own, or one a user passed) gets the file guarantee of
@@ -96,7 +96,7 @@ public class ChannelSink implements WriteSink {
     private Stop stop = Stop.NEVER; // drain-confined: set by open(Stop)
     private ByteBuffer
             staging; // drain-confined: heap items' bytes copied and not yet written, null if none held (ST1-ST3)
-    private Boolean holdsStaged; // drain-confined: decided at the first staged run (ST2, ST4); null before
+    private Boolean holdsStaged; // drain-confined: decided at the end of the first writeFully (ST2, ST4); null before
 
     /** A sink over an already open channel. */
     public ChannelSink(WritableByteChannel channel) {
