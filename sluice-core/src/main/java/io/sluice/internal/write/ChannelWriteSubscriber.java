@@ -165,7 +165,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                 sink.open(() -> aborted || failure.get() != null);
                 opened = true;
             } catch (Throwable t) {
-                terminate(t);
+                terminate(sinkFailure(t));
                 return false;
             }
             issueDemand();
@@ -195,7 +195,8 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
                     }
                 } catch (Throwable t) {
                     queue.releaseBatch();
-                    terminate(aborted ? end.cancellation() : t); // an abort closes the sink under the write
+                    // an abort closes the sink under the write
+                    terminate(aborted ? end.cancellation() : sinkFailure(t));
                     return false;
                 }
                 ledger.written(count, batchBytes);
@@ -254,9 +255,24 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
             }
             stopRequested();
         } catch (Throwable t) {
-            terminate(aborted ? end.cancellation() : t); // an abort closes the sink under the write
+            terminate(aborted ? end.cancellation() : sinkFailure(t)); // an abort closes the sink under the write
         }
         return false;
+    }
+
+    /**
+     * What the write fails with when its sink's open, write or flush threw (W11): once the
+     * upstream's error has arrived, that error, with the sink's failure suppressed in it, as
+     * try-with-resources attaches a failing close (the sink was at work on what came before the
+     * error); before it, the sink's own failure.
+     */
+    private Throwable sinkFailure(Throwable thrown) {
+        Throwable error = upstreamError;
+        if (error == null || error == thrown) {
+            return thrown;
+        }
+        error.addSuppressed(thrown);
+        return error;
     }
 
     /** Handles failure and abort; returns true if the write has ended. */
