@@ -5,6 +5,7 @@ import io.sluice.lab.Estimate;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,7 +70,14 @@ public final class Report {
         return ratio(cell, provider, baseline, Sample::nanos, true);
     }
 
-    /** {@code provider}'s mean of {@code value} over {@code baseline}'s ({@code baseline}'s over {@code provider}'s if {@code inverse}). */
+    /**
+     * {@code provider}'s mean of {@code value} over {@code baseline}'s ({@code baseline}'s over
+     * {@code provider}'s if {@code inverse}). A cell runs every provider once per round, one after
+     * the other in the same fork, so each of {@code provider}'s samples has {@code baseline}'s of the
+     * same fork and round beside it: the interval resamples those pairs, by fork
+     * ({@link Estimate#pairedRatioOfMeans}). Rows whose samples do not pair up (samples from
+     * different runs) are resampled side by side ({@link Estimate#ratioOfMeans}).
+     */
     public Estimate ratio(
             Cell cell, String provider, String baseline, ToDoubleFunction<Sample> value, boolean inverse) {
         Optional<Row> first = row(cell, provider).filter(Row::ok);
@@ -77,11 +85,25 @@ public final class Report {
         if (first.isEmpty() || second.isEmpty()) {
             return Estimate.NONE;
         }
-        double[] providerValues = first.get().each(value);
-        double[] baselineValues = second.get().each(value);
+        List<Sample> providerSamples = first.get().samples();
+        Map<List<Integer>, Sample> besides = new HashMap<>();
+        second.get().samples().forEach(sample -> besides.put(List.of(sample.fork(), sample.round()), sample));
+        List<Sample> beside = providerSamples.stream()
+                .map(sample -> besides.get(List.of(sample.fork(), sample.round())))
+                .toList();
+        if (besides.size() != providerSamples.size() || beside.contains(null)) {
+            double[] providerValues = first.get().each(value);
+            double[] baselineValues = second.get().each(value);
+            return inverse
+                    ? Estimate.ratioOfMeans(baselineValues, providerValues)
+                    : Estimate.ratioOfMeans(providerValues, baselineValues);
+        }
+        double[] providerValues = providerSamples.stream().mapToDouble(value).toArray();
+        double[] baselineValues = beside.stream().mapToDouble(value).toArray();
+        int[] forks = providerSamples.stream().mapToInt(Sample::fork).toArray();
         return inverse
-                ? Estimate.ratioOfMeans(baselineValues, providerValues)
-                : Estimate.ratioOfMeans(providerValues, baselineValues);
+                ? Estimate.pairedRatioOfMeans(baselineValues, providerValues, forks)
+                : Estimate.pairedRatioOfMeans(providerValues, baselineValues, forks);
     }
 
     /** Whether a correct row of {@code cell} has fewer than {@link Row#MIN_SAMPLES} samples. */

@@ -77,6 +77,61 @@ class ReportTest {
     }
 
     @Test
+    void samplesOfOneForkAndRoundArePairedSoTheMachinesPaceCancels() {
+        // five forks, the machine's pace different in each (the first much slower), sluice always
+        // a tenth faster than the loop beside it: paired, the interval is that tenth exactly
+        Cell cell = Cell.parse("WRITE:1M:1");
+        long[] paceMillis = {300, 100, 120, 90, 110};
+        List<Sample> samples = new ArrayList<>();
+        for (int fork = 0; fork < paceMillis.length; fork++) {
+            samples.add(sampleAt(cell, "sluice", fork, 2, paceMillis[fork] * 10));
+            samples.add(sampleAt(cell, "loop-reused-staged-256k", fork, 2, paceMillis[fork] * 11));
+        }
+        Report report = new Report(samples);
+
+        Estimate paired = report.speedRatio(cell, "sluice", "loop-reused-staged-256k");
+
+        assertEquals(new Estimate(1.1, 1.1, 1.1).format(), paired.format());
+        Estimate apart = Estimate.ratioOfMeans(
+                report.row(cell, "loop-reused-staged-256k").orElseThrow().each(Sample::nanos),
+                report.row(cell, "sluice").orElseThrow().each(Sample::nanos));
+        assertEquals(apart.value(), paired.value(), 1e-9);
+        assertTrue(apart.low() < 0.9, "drawn apart, the first fork's pace widens it: " + apart.format());
+    }
+
+    @Test
+    void samplesThatDoNotPairUpAreDrawnApart() {
+        Cell cell = Cell.parse("WRITE:1M:1");
+        Report report = new Report(List.of(
+                sampleAt(cell, "sluice", 0, 0, 100),
+                sampleAt(cell, "sluice", 1, 0, 300),
+                sampleAt(cell, "loop", 0, 0, 200),
+                sampleAt(cell, "loop", 2, 0, 200)));
+
+        assertEquals(
+                Estimate.ratioOfMeans(new double[] {200e6, 200e6}, new double[] {100e6, 300e6}),
+                report.speedRatio(cell, "sluice", "loop"));
+    }
+
+    static Sample sampleAt(Cell cell, String provider, int fork, int round, long millis) {
+        Sample plain = sample(cell, provider, millis);
+        return new Sample(
+                plain.origin(),
+                cell,
+                provider,
+                fork,
+                round,
+                plain.nanos(),
+                plain.cpuNanos(),
+                plain.allocatedBytes(),
+                plain.peakHeapBytes(),
+                plain.peakDirectBytes(),
+                plain.peakThreads(),
+                plain.load(),
+                plain.status());
+    }
+
+    @Test
     void aTargetWhoseProviderIsMissingIsCountedAsNotMeasuredNotDropped() {
         Cell cell = Cell.parse("WRITE:100M:10");
         Report report = new Report(List.of(

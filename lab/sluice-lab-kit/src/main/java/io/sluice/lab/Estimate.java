@@ -1,20 +1,27 @@
 package io.sluice.lab;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
  * A ratio of two means with its 95% percentile bootstrap interval: {@link #RESAMPLES} times, each
- * side's samples are drawn again with replacement and the ratio of the new means is taken; the
- * interval holds the middle 95% of those ratios. Every estimate starts from the same seed, so a
+ * side's samples are drawn again with replacement (or, for samples measured side by side, the
+ * pairs: {@link #pairedRatioOfMeans}) and the ratio of the new means is taken; the interval holds
+ * the middle 95% of those ratios. Every estimate starts from the same seed, so a
  * report computed twice from the same samples prints the same intervals.
  */
 public record Estimate(double value, double low, double high) {
 
     public static final int RESAMPLES = 10_000;
     public static final Estimate NONE = new Estimate(Double.NaN, Double.NaN, Double.NaN);
+
+    /** Forks a paired estimate needs before it draws whole forks rather than single pairs. */
+    public static final int MIN_UNITS = 5;
 
     private static final long SEED = 20261125L;
 
@@ -63,6 +70,65 @@ public record Estimate(double value, double low, double high) {
                         / (Arrays.stream(denominator).sum() / denominator.length),
                 ratios[RESAMPLES / 40],
                 ratios[RESAMPLES - RESAMPLES / 40 - 1]);
+    }
+
+    /**
+     * {@code mean(numerator) / mean(denominator)} over pairs measured side by side:
+     * {@code numerator[i]} beside {@code denominator[i]}, in the same JVM and round, moments apart.
+     * The bootstrap draws pairs, never one side without the other, so what both sides of a pair
+     * shared (the machine's state at the time, the JVM's compilation and layout) cancels in the
+     * ratio instead of widening the interval. {@code unit[i]} is the JVM (fork) of pair {@code i}:
+     * with at least {@link #MIN_UNITS} forks, whole forks are drawn, each with all its pairs, as the
+     * rounds of one JVM are not independent of each other; with fewer, single pairs are. The value is
+     * the one {@link #ratioOfMeans} gives for the same samples. {@link #NONE} if there is no pair.
+     */
+    public static Estimate pairedRatioOfMeans(double[] numerator, double[] denominator, int[] unit) {
+        if (numerator.length != denominator.length || numerator.length != unit.length) {
+            throw new IllegalArgumentException("pairs: " + numerator.length + " numerators, " + denominator.length
+                    + " denominators, " + unit.length + " units");
+        }
+        if (numerator.length == 0) {
+            return NONE;
+        }
+        int[][] draws = drawUnits(unit);
+        Random random = new Random(SEED);
+        double[] ratios = new double[RESAMPLES];
+        for (int i = 0; i < RESAMPLES; i++) {
+            double top = 0;
+            double bottom = 0;
+            for (int d = 0; d < draws.length; d++) {
+                for (int pair : draws[random.nextInt(draws.length)]) {
+                    top += numerator[pair];
+                    bottom += denominator[pair];
+                }
+            }
+            ratios[i] = top / bottom;
+        }
+        Arrays.sort(ratios);
+        return new Estimate(
+                Arrays.stream(numerator).sum()
+                        / numerator.length
+                        / (Arrays.stream(denominator).sum() / denominator.length),
+                ratios[RESAMPLES / 40],
+                ratios[RESAMPLES - RESAMPLES / 40 - 1]);
+    }
+
+    /** What one draw of {@link #pairedRatioOfMeans} takes: the pairs of one fork, or one pair. */
+    private static int[][] drawUnits(int[] unit) {
+        Map<Integer, List<Integer>> byUnit = new TreeMap<>();
+        for (int pair = 0; pair < unit.length; pair++) {
+            byUnit.computeIfAbsent(unit[pair], key -> new ArrayList<>()).add(pair);
+        }
+        if (byUnit.size() < MIN_UNITS) {
+            int[][] single = new int[unit.length][];
+            for (int pair = 0; pair < unit.length; pair++) {
+                single[pair] = new int[] {pair};
+            }
+            return single;
+        }
+        return byUnit.values().stream()
+                .map(pairs -> pairs.stream().mapToInt(Integer::intValue).toArray())
+                .toArray(int[][]::new);
     }
 
     /** The mean of {@code values} with its interval. */

@@ -2,7 +2,10 @@ package io.sluice.lab;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EstimateTest {
@@ -86,5 +89,58 @@ class EstimateTest {
         assertEquals(open, Estimate.Verdict.every(java.util.List.of(met, none)));
         assertEquals(none, Estimate.Verdict.every(java.util.List.of(none, none)));
         assertEquals(none, Estimate.Verdict.every(java.util.List.of()));
+    }
+
+    @Test
+    void whatBothSidesOfAPairShareCancelsInAPairedRatio() {
+        // each pair measured at a different pace of the machine (1x to 20x), the numerator always
+        // twice the denominator: side by side the ratio is exactly 2, drawn apart it is not
+        double[] pace = {1, 3, 20, 2, 7, 11};
+        double[] numerator = Arrays.stream(pace).map(seconds -> 2 * seconds).toArray();
+        int[] forks = {0, 1, 2, 3, 4, 5};
+
+        Estimate paired = Estimate.pairedRatioOfMeans(numerator, pace, forks);
+        Estimate apart = Estimate.ratioOfMeans(numerator, pace);
+
+        assertEquals(2, paired.value(), 1e-12);
+        assertEquals(2, paired.low(), 1e-12);
+        assertEquals(2, paired.high(), 1e-12);
+        assertEquals(apart.value(), paired.value(), 1e-12);
+        assertTrue(apart.low() < 1.5 && apart.high() > 2.5, "apart: " + apart.format());
+    }
+
+    @Test
+    void fromFiveForksOnWholeForksAreDrawn() {
+        // every fork has the pairs (1, 2) and (2, 1): a draw of whole forks always sums to a ratio of
+        // 1; a draw of single pairs does not
+        int forks = Estimate.MIN_UNITS;
+        double[] numerator = new double[2 * forks];
+        double[] denominator = new double[2 * forks];
+        int[] unit = new int[2 * forks];
+        for (int fork = 0; fork < forks; fork++) {
+            numerator[2 * fork] = 1;
+            denominator[2 * fork] = 2;
+            numerator[2 * fork + 1] = 2;
+            denominator[2 * fork + 1] = 1;
+            unit[2 * fork] = fork;
+            unit[2 * fork + 1] = fork;
+        }
+
+        Estimate byFork = Estimate.pairedRatioOfMeans(numerator, denominator, unit);
+        Estimate byPair = Estimate.pairedRatioOfMeans(
+                Arrays.copyOf(numerator, 2 * (forks - 1)),
+                Arrays.copyOf(denominator, 2 * (forks - 1)),
+                Arrays.copyOf(unit, 2 * (forks - 1)));
+
+        assertEquals(new Estimate(1, 1, 1), byFork);
+        assertTrue(byPair.low() < 0.8 && byPair.high() > 1.25, "fewer forks, pairs drawn: " + byPair.format());
+    }
+
+    @Test
+    void pairsMustPairUp() {
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Estimate.pairedRatioOfMeans(new double[] {1, 2}, new double[] {1}, new int[] {0, 1}));
+        assertEquals(Estimate.NONE, Estimate.pairedRatioOfMeans(new double[0], new double[0], new int[0]));
     }
 }
