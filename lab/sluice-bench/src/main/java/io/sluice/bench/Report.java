@@ -85,25 +85,40 @@ public final class Report {
         if (first.isEmpty() || second.isEmpty()) {
             return Estimate.NONE;
         }
-        List<Sample> providerSamples = first.get().samples();
-        Map<List<Integer>, Sample> besides = new HashMap<>();
-        second.get().samples().forEach(sample -> besides.put(List.of(sample.fork(), sample.round()), sample));
-        List<Sample> beside = providerSamples.stream()
-                .map(sample -> besides.get(List.of(sample.fork(), sample.round())))
-                .toList();
-        if (besides.size() != providerSamples.size() || beside.contains(null)) {
+        Map<List<Integer>, Sample> byTurn = byTurn(first.get());
+        Map<List<Integer>, Sample> besides = byTurn(second.get());
+        if (byTurn == null || besides == null || !byTurn.keySet().equals(besides.keySet())) {
             double[] providerValues = first.get().each(value);
             double[] baselineValues = second.get().each(value);
             return inverse
                     ? Estimate.ratioOfMeans(baselineValues, providerValues)
                     : Estimate.ratioOfMeans(providerValues, baselineValues);
         }
-        double[] providerValues = providerSamples.stream().mapToDouble(value).toArray();
-        double[] baselineValues = beside.stream().mapToDouble(value).toArray();
-        int[] forks = providerSamples.stream().mapToInt(Sample::fork).toArray();
+        List<List<Integer>> turns = byTurn.keySet().stream()
+                .sorted(Comparator.<List<Integer>>comparingInt(turn -> turn.get(0))
+                        .thenComparingInt(turn -> turn.get(1)))
+                .toList();
+        double[] providerValues = turns.stream()
+                .mapToDouble(turn -> value.applyAsDouble(byTurn.get(turn)))
+                .toArray();
+        double[] baselineValues = turns.stream()
+                .mapToDouble(turn -> value.applyAsDouble(besides.get(turn)))
+                .toArray();
+        int[] forks = turns.stream().mapToInt(turn -> turn.get(0)).toArray();
         return inverse
                 ? Estimate.pairedRatioOfMeans(baselineValues, providerValues, forks)
                 : Estimate.pairedRatioOfMeans(providerValues, baselineValues, forks);
+    }
+
+    /** {@code row}'s samples by fork and round; null if two share one (samples of several runs). */
+    private static Map<List<Integer>, Sample> byTurn(Row row) {
+        Map<List<Integer>, Sample> byTurn = new HashMap<>();
+        for (Sample sample : row.samples()) {
+            if (byTurn.put(List.of(sample.fork(), sample.round()), sample) != null) {
+                return null;
+            }
+        }
+        return byTurn;
     }
 
     /** Whether a correct row of {@code cell} has fewer than {@link Row#MIN_SAMPLES} samples. */

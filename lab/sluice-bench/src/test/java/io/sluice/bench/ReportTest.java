@@ -113,6 +113,21 @@ class ReportTest {
                 report.speedRatio(cell, "sluice", "loop"));
     }
 
+    @Test
+    void samplesOfSeveralRunsAreDrawnApartEvenWhereTheirForkAndRoundCoincide() {
+        // two runs pooled: sluice has fork 0 round 0 twice; the loop has it once and fork 1 besides
+        Cell cell = Cell.parse("WRITE:1M:1");
+        Report report = new Report(List.of(
+                sampleAt(cell, "sluice", 0, 0, 100),
+                sampleAt(cell, "sluice", 0, 0, 300),
+                sampleAt(cell, "loop", 0, 0, 200),
+                sampleAt(cell, "loop", 1, 0, 400)));
+
+        assertEquals(
+                Estimate.ratioOfMeans(new double[] {200e6, 400e6}, new double[] {100e6, 300e6}),
+                report.speedRatio(cell, "sluice", "loop"));
+    }
+
     static Sample sampleAt(Cell cell, String provider, int fork, int round, long millis) {
         Sample plain = sample(cell, provider, millis);
         return new Sample(
