@@ -20,7 +20,7 @@ import java.util.function.Function;
  * JDK, profile and whether the machine was quiet), {@code compact}, {@code tables}, {@code targets} and
  * {@code checks}; for a folder of the adaptive scenarios, one of {@link AdaptiveTables#BLOCKS}; for a folder of
  * rounds of two jars, {@link BeforeAfter#BLOCK}, {@link BeforeAfter#SLUICE_BLOCK} and
- * {@link BeforeAfter#COMPACT_BLOCK}.
+ * {@link BeforeAfter#COMPACT_BLOCK}; for a folder naming runs to compare, {@link BetweenRuns#BLOCK}.
  */
 final class Docs {
 
@@ -93,6 +93,11 @@ final class Docs {
                                         BeforeAfter.COMPACT_BLOCK,
                                         BeforeAfter::compact),
                                 BeforeAfter::print),
+                        ReportCommand.Kind.of(
+                                BetweenRuns::isRun,
+                                BetweenRuns::read,
+                                Map.of(BetweenRuns.BLOCK, BetweenRuns::table),
+                                BetweenRuns::print),
                         ReportCommand.Kind.of(from -> true, SamplesRun::read, bodies, SamplesRun::print)
                                 .withCharts((run, folder, out) -> BarChart.draw(run.report(), folder, "", ""))
                                 .readFrom(Docs::samplesFile)));
