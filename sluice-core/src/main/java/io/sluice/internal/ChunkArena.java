@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Threading: {@link #lend} and {@link #takeBack} may run on any threads at once, and no lock is
  * shared by all of them: a shared pool serves every lent read in the JVM, so its idle slots are
- * striped, in the manner of Okio's {@code SegmentPool}. A slot belongs to the stripe of the thread
+ * striped, in the manner of Okio's {@code SegmentPool}, by thread ({@link #MAX_STRIPES}). A slot belongs to the stripe of the thread
  * that first lent it and always comes back there, so a read's drain and the writer giving its
  * chunks back meet on one stripe's monitor, held for a deque operation; a lend whose stripe is
  * empty looks at the others' counts (volatile reads) and locks only one that has a slot. The count
@@ -60,8 +60,15 @@ public final class ChunkArena {
         volatile int size; // idle.size(), written under this -> lenders looking for a slot
     }
 
-    private static final int MAX_STRIPES =
-            Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1));
+    /**
+     * Stripes an arena has at most: one per thread of a busy pool rather than per core. With a
+     * stripe per core, dozens of threads lending on a few cores share each monitor, and one
+     * preempted while it holds it (a deque operation is short, but a time slice can end inside
+     * it) stalls the others of its stripe until it runs again; with this many, few threads share
+     * one. Twice the cores where that is more.
+     */
+    static final int MAX_STRIPES =
+            Math.max(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)));
 
     private final int chunkSizeBytes;
     private final int maxChunks;
