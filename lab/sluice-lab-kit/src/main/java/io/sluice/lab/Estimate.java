@@ -63,13 +63,7 @@ public record Estimate(double value, double low, double high) {
         for (int i = 0; i < RESAMPLES; i++) {
             ratios[i] = resampledMean(numerator, random) / resampledMean(denominator, random);
         }
-        Arrays.sort(ratios);
-        return new Estimate(
-                Arrays.stream(numerator).sum()
-                        / numerator.length
-                        / (Arrays.stream(denominator).sum() / denominator.length),
-                ratios[RESAMPLES / 40],
-                ratios[RESAMPLES - RESAMPLES / 40 - 1]);
+        return of(numerator, denominator, ratios);
     }
 
     /**
@@ -104,6 +98,11 @@ public record Estimate(double value, double low, double high) {
             }
             ratios[i] = top / bottom;
         }
+        return of(numerator, denominator, ratios);
+    }
+
+    /** The ratio of the two sides' means, with the middle 95% of the resampled {@code ratios} (sorted here). */
+    private static Estimate of(double[] numerator, double[] denominator, double[] ratios) {
         Arrays.sort(ratios);
         return new Estimate(
                 Arrays.stream(numerator).sum()
