@@ -33,12 +33,12 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Threading: {@link #lend} and {@link #takeBack} may run on any threads at once, and no lock is
  * shared by all of them: a shared pool serves every lent read in the JVM, so its idle slots are
- * striped, in the manner of Okio's {@code SegmentPool}, by thread ({@link #MAX_STRIPES}). A slot belongs to the stripe of the thread
- * that first lent it and always comes back there, so a read's drain and the writer giving its
- * chunks back meet on one stripe's monitor, held for a deque operation; a lend whose stripe is
- * empty looks at the others' counts (volatile reads) and locks only one that has a slot. The count
- * of slots alive is an atomic bounded by a compare-and-set (P2); the queue of collected memory is
- * polled without a lock while it is empty.
+ * striped, in the manner of Okio's {@code SegmentPool}, by thread ({@link #MAX_STRIPES}). A slot
+ * belongs to the stripe of the thread that first lent it and always comes back there, so a read's
+ * drain and the writer giving its chunks back meet on one stripe's monitor, held for a deque
+ * operation; a lend whose stripe is empty looks at the others' counts (volatile reads) and locks
+ * only one that has a slot. The count of slots alive is an atomic bounded by a compare-and-set
+ * (P2); the queue of collected memory is polled without a lock while it is empty.
  */
 public final class ChunkArena {
 

@@ -71,11 +71,12 @@
  *       every item received before it is written first, then the sink is closed (not forced, not
  *       committed) and the stage fails with that very error. If the sink fails once that error has
  *       arrived (to open the target, or to write or flush what came before it), the stage still
- *       fails with the upstream's error, the sink's failure suppressed in it. What reaches the file is therefore
- *       exactly what the upstream sent before failing, whatever the timing: the target is opened
- *       (created, truncated) as for any write, even when the error came before any item, as
- *       Spring's {@code DataBufferUtils.write} opens it on subscription. Failures of the write's own making (a refused item, a listener or
- *       controller that throws, a §2.13 violation) and an outside completion stop at once.</li>
+ *       fails with the upstream's error, the sink's failure suppressed in it. What reaches the file
+ *       is therefore exactly what the upstream sent before failing, whatever the timing: the target
+ *       is opened (created, truncated) as for any write, even when the error came before any item,
+ *       as Spring's {@code DataBufferUtils.write} opens it on subscription. Failures of the write's
+ *       own making (a refused item, a listener or controller that throws, a §2.13 violation) and an
+ *       outside completion stop at once.</li>
  * </ul>
  */
 package io.sluice.internal.write;
