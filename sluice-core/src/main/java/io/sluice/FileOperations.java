@@ -4,7 +4,6 @@ import io.sluice.internal.OperationFuture;
 import io.sluice.internal.read.ChannelPublisher;
 import io.sluice.internal.read.FileReadSource;
 import io.sluice.internal.read.OutsideClosableSource;
-import io.sluice.internal.read.ReadSource;
 import io.sluice.internal.write.AtomicFileSink;
 import io.sluice.internal.write.FileCopy;
 import io.sluice.internal.write.FileSink;
@@ -31,17 +30,13 @@ final class FileOperations {
 
     /** A cold publisher of {@code path}'s bytes in the options' range and chunks. */
     static BytePublisher read(Path path, ReadOptions options) {
-        FileReadSource.Range range =
-                new FileReadSource.Range(path, options.offset(), options.length(), options.exactRange());
+        FileReadSource.Range range = range(path, options);
         return ChannelPublisher.cold(
                 range, range, options.chunkSupply(), executor(options.executor()), path.toString());
     }
 
-    private static ReadSource.Opener opener(Path path, ReadOptions options) {
-        long offset = options.offset();
-        long length = options.length();
-        boolean exact = options.exactRange();
-        return cancelled -> FileReadSource.open(path, offset, length, exact);
+    private static FileReadSource.Range range(Path path, ReadOptions options) {
+        return new FileReadSource.Range(path, options.offset(), options.length(), options.exactRange());
     }
 
     /** Starts writing {@code publisher} to {@code path}, through a temporary file with atomic replace. */
@@ -65,9 +60,10 @@ final class FileOperations {
             }
             // both files closed before the stage completes, whoever completes it: the source too
             OutsideClosableSource closable = new OutsideClosableSource();
+            FileReadSource.Range range = range(source, reading);
             BytePublisher chunks = ChannelPublisher.cold(
-                    closable.wrap(opener(source, reading), "copy of " + source),
-                    () -> FileReadSource.check(source),
+                    closable.wrap(range, "copy of " + source),
+                    range,
                     reading.chunkSupply(),
                     executor(reading.executor()),
                     source.toString());

@@ -11,8 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
@@ -48,8 +48,9 @@ class SmallFileGarbageTest {
     private static void read(Path file, ReadOptions options) throws IOException {
         Counting counting = new Counting();
         ReactiveFile.of(file).read(options).subscribe(counting);
-        assertEquals(1024, counting.bytes, "ended: " + counting.ended + ", " + counting.error);
-        assertTrue(counting.ended, "completed on the calling thread");
+        if (counting.bytes != 1024 || !counting.ended) { // no message built on the measured path
+            fail("read " + counting.bytes + " bytes, ended: " + counting.ended + ", " + counting.error);
+        }
     }
 
     /** Requests everything, counts the bytes and gives each chunk back. */

@@ -47,6 +47,12 @@ public final class CompensatingPool {
     /** The most threads a pool adds for stuck calls; beyond it, further stuck calls hold their threads. */
     public static final int MAX_EXTRA_THREADS = 256;
 
+    /** A call that may block for as long as a system call does, on one argument. */
+    @FunctionalInterface
+    public interface Call<A, T> {
+        T run(A argument) throws IOException;
+    }
+
     private static final int IDLE = 0;
     private static final int IN_CALL = 1;
     private static final int COUNTED_STUCK = 2;
@@ -83,13 +89,22 @@ public final class CompensatingPool {
      * from the pool's work (H1). On any other thread it just runs.
      */
     public static <T> T watch(AbortGate.OpenStep<T> call) throws IOException {
+        return watch(AbortGate.OpenStep::open, call);
+    }
+
+    /**
+     * Runs {@code call} on {@code argument}, watched as {@link #watch(AbortGate.OpenStep)} runs its
+     * step: for a hot path, where a method reference that captures nothing is one shared object
+     * and a lambda that captures the argument would be a new one per call.
+     */
+    public static <A, T> T watch(Call<A, T> call, A argument) throws IOException {
         Thread current = Thread.currentThread();
         if (!(current instanceof PoolThread)) {
-            return call.open();
+            return call.run(argument);
         }
         PoolThread thread = (PoolThread) current;
         if (thread.call.get() != IDLE) {
-            return call.open(); // nested in a watched call: the outer one is watched (H2)
+            return call.run(argument); // nested in a watched call: the outer one is watched (H2)
         }
         thread.callStart = System.nanoTime();
         thread.call.set(IN_CALL); // H3: registered before the watcher check
@@ -97,7 +112,7 @@ public final class CompensatingPool {
             scheduleTick();
         }
         try {
-            return call.open();
+            return call.run(argument);
         } finally {
             if (thread.call.getAndSet(IDLE) == COUNTED_STUCK) {
                 thread.pool.resize(-1); // H2: given back once

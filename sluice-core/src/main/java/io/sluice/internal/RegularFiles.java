@@ -31,7 +31,11 @@ public final class RegularFiles {
      * there, a {@link FileSystemException} naming the path and its type otherwise.
      */
     public static void requireRegular(Path path) throws IOException {
-        File file = plainFile(path);
+        requireRegular(path, plainFile(path));
+    }
+
+    /** As {@link #requireRegular(Path)}, with {@code path}'s {@link #plainFile} made beforehand. */
+    public static void requireRegular(Path path, File file) throws IOException {
         if (file != null && file.isFile()) {
             return; // one stat, no attributes object
         }
@@ -71,7 +75,11 @@ public final class RegularFiles {
      * then {@code AccessDeniedException} (or whatever the access check throws) if it may not.
      */
     public static void requireReadableRegular(Path path) throws IOException {
-        File file = plainFile(path);
+        requireReadableRegular(path, plainFile(path));
+    }
+
+    /** As {@link #requireReadableRegular(Path)}, with {@code path}'s {@link #plainFile} made beforehand. */
+    public static void requireReadableRegular(Path path, File file) throws IOException {
         if (file != null && file.isFile() && file.canRead()) {
             return; // a stat and an access check, no attributes object
         }
@@ -85,9 +93,10 @@ public final class RegularFiles {
      * (and fill in a stack trace for) every file they do not find, which for a write's new target
      * is most of the check's cost. Only paths of the {@code file} scheme have {@code File}s, and
      * a name whose bytes do not decode (a replacement character in its string) might stand for
-     * another file, so both take the NIO calls.
+     * another file, so both take the NIO calls. Names the path's file at any time: a caller that
+     * checks one path often may make it once and keep it.
      */
-    private static File plainFile(Path path) {
+    public static File plainFile(Path path) {
         if (!"file".equals(path.getFileSystem().provider().getScheme())) {
             return null;
         }

@@ -32,7 +32,7 @@ import java.util.function.Consumer;
  *       always yielded to: its waiting tasks cannot be seen.</li>
  * </ul>
  */
-public final class SerialDrain {
+public final class SerialDrain implements Runnable {
 
     /** One unit of drain work. */
     @FunctionalInterface
@@ -44,6 +44,16 @@ public final class SerialDrain {
          *     {@code false} when the pass has done all it can until the next signal
          */
         boolean run();
+    }
+
+    /**
+     * A pass and the failure callback in one object, for an owner made per operation on a hot path:
+     * the owner passes itself, where two method references would be two more objects per
+     * operation.
+     */
+    public interface Owner extends Pass {
+        /** As the {@code onFailure} of {@link SerialDrain#SerialDrain(Executor, Pass, Consumer, boolean)}. */
+        void failed(Throwable error);
     }
 
     private static final VarHandle PENDING; // fields, not atomic objects: two objects less per operation
@@ -62,9 +72,7 @@ public final class SerialDrain {
     private volatile int pending; // any thread: signals not yet served, plus the hold (D1); through PENDING
     private volatile Yield yielding; // yielding drain thread sets, clears -> thread starting the task (D5)
     private final Executor executor;
-    private final Pass pass;
-    private final Consumer<Throwable> onFailure;
-    private final Runnable task = this::drainLoop;
+    private final Owner owner; // its passes run on the drain, its failed() as the drain (D4)
 
     /**
      * Creates a drain: its first pass follows the first {@link #signal()}, and not before
@@ -79,9 +87,26 @@ public final class SerialDrain {
      * @param held whether the drain starts held: no pass runs before {@link #release()}
      */
     public SerialDrain(Executor executor, Pass pass, Consumer<Throwable> onFailure, boolean held) {
+        this(
+                executor,
+                new Owner() {
+                    @Override
+                    public boolean run() {
+                        return pass.run();
+                    }
+
+                    @Override
+                    public void failed(Throwable error) {
+                        onFailure.accept(error);
+                    }
+                },
+                held);
+    }
+
+    /** A drain whose passes and failure callback are {@code owner}'s; otherwise as the constructor above. */
+    public SerialDrain(Executor executor, Owner owner, boolean held) {
         this.executor = executor;
-        this.pass = pass;
-        this.onFailure = onFailure;
+        this.owner = owner;
         this.pending = held ? 1 : 0;
     }
 
@@ -102,13 +127,18 @@ public final class SerialDrain {
     /** D1: called only by the thread holding the drain; a refusal keeps it held (D4). */
     private void submit() {
         try {
-            executor.execute(task);
+            executor.execute(this); // the drain is its own task: no task object per operation
         } catch (Throwable e) { // a user's executor may throw anything, not only REE
-            onFailure.accept(e);
+            owner.failed(e);
         }
     }
 
-    private void drainLoop() {
+    /**
+     * The drain's task, which only the drain submits (D1): runs passes while signals are pending.
+     * Nothing else may call it; its owner calls {@link #signal()}.
+     */
+    @Override
+    public void run() {
         Yield inProgress = yielding;
         if (inProgress != null && inProgress.thread == Thread.currentThread()) {
             inProgress.ranInline = true; // D5: the executor ran our resubmission inline; the caller loops
@@ -118,11 +148,11 @@ public final class SerialDrain {
         for (; ; ) {
             boolean yielded;
             try {
-                yielded = pass.run();
+                yielded = owner.run();
             } catch (Throwable t) {
                 // D4: a pass must not throw; if one does (a bug), the drain stays held rather than
                 // letting a second pass run concurrently, and the owner ends the operation.
-                onFailure.accept(t);
+                owner.failed(t);
                 return;
             }
             if (yielded) { // D3: yield while still holding the drain

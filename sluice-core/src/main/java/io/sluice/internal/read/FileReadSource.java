@@ -1,10 +1,10 @@
 package io.sluice.internal.read;
 
-import io.sluice.internal.AbortGate;
 import io.sluice.internal.CompensatingPool;
 import io.sluice.internal.RegularFiles;
 
 import java.io.EOFException;
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -46,51 +46,35 @@ public final class FileReadSource implements ReadSource {
      * naming it and its type ({@link RegularFiles}), before it is opened.
      */
     public static FileChannel openForRead(Path path) throws IOException {
-        RegularFiles.requireRegular(path);
+        return openForRead(path, RegularFiles.plainFile(path));
+    }
+
+    private static FileChannel openForRead(Path path, File plain) throws IOException {
+        RegularFiles.requireRegular(path, plain);
         return FileChannel.open(path, READ, NO_ATTRIBUTES);
     }
 
     /**
-     * The {@link ReadSource.Check} for a file read: it exists, is a regular file and may be read
-     * (stat and access check only; nothing is opened). Throws the original
-     * {@code NoSuchFileException} / {@code AccessDeniedException}. Watched
-     * ({@link CompensatingPool}): a stat on a hung mount does not take a thread from the pool.
-     */
-    public static void check(Path path) throws IOException {
-        CompensatingPool.watch(() -> {
-            RegularFiles.requireReadableRegular(path);
-            return null;
-        });
-    }
-
-    /**
-     * Opens the range of {@code path} to read, watched as {@link #check} is; with {@code exact}, a
-     * file with fewer than {@code length} bytes from {@code offset} is an {@link EOFException}.
+     * Opens the range of {@code path} to read, as a {@link Range}'s read opens it.
      */
     public static ReadSource open(Path path, long offset, long length, boolean exact) throws IOException {
-        FileChannel channel = CompensatingPool.watch(() -> openForRead(path));
-        try {
-            long size = channel.size();
-            if (exact && length != Long.MAX_VALUE && (offset > size || size - offset < length)) {
-                throw new EOFException(path + ": file has " + size + " bytes, shorter than the range of " + length
-                        + " bytes from byte " + offset);
-            }
-            long start = Math.min(offset, size);
-            long end = length > size - start ? size : start + length;
-            return new FileReadSource(path, channel, start, end);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
+        return new Range(path, offset, length, exact).open(null);
     }
 
     /**
-     * What a publisher of a file's range needs, in one object: the check each read runs first
-     * (and its step, watched as {@link #check(Path)}'s is) and the opener of its source.
+     * What a publisher of a file's range needs, in one object: the check each read runs first (it
+     * exists, is a regular file and may be read: a stat and an access check, nothing opened;
+     * throws the original {@code NoSuchFileException} or {@code AccessDeniedException}) and the
+     * opener of its source (with {@code exact}, a file with fewer than {@code length} bytes from
+     * {@code offset} is an {@link EOFException}). Both are watched ({@link CompensatingPool}): a
+     * stat or open on a hung mount does not take a thread from the pool. Immutable; any thread.
+     * Its steps are method references that capture nothing, and the path's {@link File} for the
+     * regular-file checks is made once, so a read allocates for neither.
      */
-    public static final class Range implements ReadSource.Opener, ReadSource.Check, AbortGate.OpenStep<Void> {
+    public static final class Range implements ReadSource.Opener, ReadSource.Check {
 
         private final Path path;
+        private final File plain; // path as a File for the checks; null: none names the same file
         private final long offset;
         private final long length;
         private final boolean exact;
@@ -98,6 +82,7 @@ public final class FileReadSource implements ReadSource {
         /** {@code length} bytes of {@code path} from {@code offset}; with {@code exact}, no fewer. */
         public Range(Path path, long offset, long length, boolean exact) {
             this.path = path;
+            this.plain = RegularFiles.plainFile(path);
             this.offset = offset;
             this.length = length;
             this.exact = exact;
@@ -105,19 +90,34 @@ public final class FileReadSource implements ReadSource {
 
         @Override
         public void check() throws IOException {
-            CompensatingPool.watch(this);
-        }
-
-        /** The check's step: {@link #check(Path)}'s, run by the watch. */
-        @Override
-        public Void open() throws IOException {
-            RegularFiles.requireReadableRegular(path);
-            return null;
+            CompensatingPool.watch(Range::checkReadable, this);
         }
 
         @Override
         public ReadSource open(BooleanSupplier cancelled) throws IOException {
-            return FileReadSource.open(path, offset, length, exact);
+            FileChannel channel = CompensatingPool.watch(Range::openChannel, this);
+            try {
+                long size = channel.size();
+                if (exact && length != Long.MAX_VALUE && (offset > size || size - offset < length)) {
+                    throw new EOFException(path + ": file has " + size + " bytes, shorter than the range of " + length
+                            + " bytes from byte " + offset);
+                }
+                long start = Math.min(offset, size);
+                long end = length > size - start ? size : start + length;
+                return new FileReadSource(path, channel, start, end);
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        }
+
+        private static Void checkReadable(Range range) throws IOException {
+            RegularFiles.requireReadableRegular(range.path, range.plain);
+            return null;
+        }
+
+        private static FileChannel openChannel(Range range) throws IOException {
+            return openForRead(range.path, range.plain);
         }
     }
 

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
 
 /**
  * One subscriber's read: opens the source on the first request, reads only against demand, emits
@@ -46,7 +47,7 @@ import java.util.concurrent.RejectedExecutionException;
  *       {@link ReadBuffers} at once, so a lent chunk is never lost to a read that ends.</li>
  * </ul>
  */
-final class ReadSubscription implements Subscription {
+final class ReadSubscription implements Subscription, SerialDrain.Owner, BooleanSupplier {
 
     private static final long YIELD_AFTER_BYTES = 1024 * 1024;
     private static final int YIELD_AFTER_CHUNKS = 64;
@@ -96,7 +97,7 @@ final class ReadSubscription implements Subscription {
         this.check = check;
         this.unopened = unopened;
         this.chunks = supply.newBuffers();
-        this.drain = new SerialDrain(executor, this::pass, this::rejected, true);
+        this.drain = new SerialDrain(executor, this, true); // its own drain owner: no objects per read for it
     }
 
     /** Sends {@code onSubscribe} on the subscribing thread, then lets the drain run (R1). */
@@ -139,11 +140,15 @@ final class ReadSubscription implements Subscription {
         drain.signal();
     }
 
-    private boolean cancelledFlag() {
+    /** Whether the read was cancelled: what the opener's source asks while it waits (any thread). */
+    @Override
+    public boolean getAsBoolean() {
         return cancelled;
     }
 
-    private boolean pass() {
+    /** A drain pass (called by {@link SerialDrain} only). */
+    @Override
+    public boolean run() {
         if (done) {
             return false;
         }
@@ -228,7 +233,7 @@ final class ReadSubscription implements Subscription {
 
     private boolean open() {
         try {
-            source = opener.open(this::cancelledFlag);
+            source = opener.open(this); // getAsBoolean(): cancelled
             abortable = source; // R9: published before the read loop next reads `cancelled`
             return true;
         } catch (Throwable t) {
@@ -309,7 +314,9 @@ final class ReadSubscription implements Subscription {
         }
     }
 
-    private void rejected(Throwable error) {
+    /** The drain's failure: its executor refused it, or a pass threw (called by {@link SerialDrain} only). */
+    @Override
+    public void failed(Throwable error) {
         if (!done) {
             finish(
                     error instanceof RejectedExecutionException

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>It keeps the write's invariants W1-W11, stated in this package's {@code package-info}; the
  * branch that enforces one names it.
  */
-public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
+public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, SerialDrain.Owner {
 
     private final WriteSink sink;
     private final WriteLedger ledger; // its receiving methods from onNext, the rest from the drain
@@ -54,7 +54,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         this.ledger = new WriteLedger(options.demand(), options.maxQueuedBytes(), options.maxItemBytes());
         this.target = target;
         this.operation = "write to " + target;
-        this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
+        this.drain = new SerialDrain(executor, this, false); // its own drain owner: no objects per operation for it
         this.reports = new WriteReports(ledger, options.listener(), target, options.demand());
         this.end = new WriteEnd(sink, result, reports, ledger, options.sync(), finisher, target);
         result.onAbort(
@@ -148,7 +148,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
 
     // ---- the drain ----
 
-    private boolean pass() {
+    /** A drain pass (called by {@link SerialDrain} only). */
+    @Override
+    public boolean run() {
         if (terminated) {
             upstream.cancelIfLive(); // onSubscribe arrived after the write ended
             queue.dropAll();
@@ -343,7 +345,9 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer> {
         }
     }
 
-    private void rejected(Throwable error) {
+    /** The drain's failure: its executor refused it, or a pass threw (called by {@link SerialDrain} only). */
+    @Override
+    public void failed(Throwable error) {
         failure.compareAndSet(
                 null,
                 error instanceof RejectedExecutionException

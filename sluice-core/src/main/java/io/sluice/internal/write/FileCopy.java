@@ -51,7 +51,7 @@ import java.util.concurrent.RejectedExecutionException;
  *       (where {@link AbortGate} G2 would close it only when that open returns).</li>
  * </ul>
  */
-public final class FileCopy {
+public final class FileCopy implements SerialDrain.Owner {
 
     static final long SLICE_BYTES = 8L * 1024 * 1024;
 
@@ -75,7 +75,7 @@ public final class FileCopy {
         this.target = target;
         this.mode = mode;
         this.sync = sync;
-        this.drain = new SerialDrain(executor, this::pass, this::rejected, false);
+        this.drain = new SerialDrain(executor, this, false); // its own drain owner: no objects per operation for it
         result.onAbort(() -> {
             aborting = true; // C6: before the read of in
             closeQuietly(in); // C3: opened before an open of the target that may hang
@@ -90,7 +90,9 @@ public final class FileCopy {
         return result;
     }
 
-    private boolean pass() {
+    /** A drain pass (called by {@link SerialDrain} only). */
+    @Override
+    public boolean run() {
         if (done) {
             return false;
         }
@@ -187,7 +189,9 @@ public final class FileCopy {
         return "copy of " + source + " to " + target;
     }
 
-    private void rejected(Throwable error) {
+    /** The drain's failure: its executor refused it, or a pass threw (called by {@link SerialDrain} only). */
+    @Override
+    public void failed(Throwable error) {
         if (!done) {
             end(
                     error instanceof RejectedExecutionException
