@@ -99,8 +99,8 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
 
     /**
      * A row per cell and provider that both sides measured, sluice's first (the controls only if {@code controls}):
-     * speed before and after, after over before with its interval, each round's ratio, CPU per GiB before and
-     * after, and for sluice's rows the verdict; then a count of the verdicts.
+     * speed before and after, after over before with its interval, each round's ratio, CPU and heap allocated
+     * per GiB before and after, and for sluice's rows the verdict (on speed); then a count of the verdicts.
      */
     private String table(boolean controls) {
         Report first = pooled(before);
@@ -112,8 +112,9 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
                 side(1),
                 before.size()));
         md.append("| cell | provider | MiB/s before | MiB/s after | after / before (95% interval) "
-                        + "| each round | CPU s/GiB before | CPU s/GiB after | verdict |\n")
-                .append("|---|---|---:|---:|---:|---|---:|---:|---|\n");
+                        + "| each round | CPU s/GiB before | CPU s/GiB after | heap MiB/GiB before "
+                        + "| heap MiB/GiB after | verdict |\n")
+                .append("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
         int unchanged = 0;
         int faster = 0;
         int slower = 0;
@@ -149,7 +150,7 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
                 }
                 md.append(String.format(
                         Locale.ROOT,
-                        "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                         cell.label(),
                         now.provider(),
                         speed(then),
@@ -158,6 +159,8 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
                         eachRound(cell, now.provider()),
                         cpu(then),
                         cpu(now),
+                        heap(then),
+                        heap(now),
                         verdict));
             }
         }
@@ -214,6 +217,11 @@ record BeforeAfter(List<Report> before, List<Report> after, List<RunInfo> infos)
 
     private static String speed(Row row) {
         return row.ok() ? String.format(Locale.ROOT, "%.0f", row.mibPerSecond()) : "FAILED";
+    }
+
+    /** Heap allocated per GiB moved, whole MiB: the garbage an operation leaves, which a change may move alone. */
+    private static String heap(Row row) {
+        return row.ok() ? String.format(Locale.ROOT, "%.0f", row.allocatedMiBPerGiB()) : "-";
     }
 
     private static String cpu(Row row) {

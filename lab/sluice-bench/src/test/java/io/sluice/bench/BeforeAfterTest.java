@@ -54,6 +54,11 @@ class BeforeAfterTest {
         assertTrue(table.contains("| copy 1 MiB x1 | sluice | 100 | 50 | 0.50 ("), table);
         assertTrue(table.contains("| write 1 MiB x1 | loop | 50 | 50 | 1.00 ("), table);
         assertTrue(table.lines().anyMatch(line -> line.contains("| loop |") && line.endsWith("| control |")), table);
+        assertTrue(
+                table.lines()
+                        .anyMatch(line -> line.startsWith("| write 1 MiB x1 | sluice |")
+                                && line.endsWith("| 1048576 | 1048576 | faster |")),
+                "heap per GiB before and after (1 GiB allocated per 1 MiB written): " + table);
         assertTrue(table.contains("sluice's 3 rows: 1 unchanged (the interval holds 1), 1 faster, 1 slower."), table);
         assertTrue(table.contains("2 rounds each, alternating, before first"), table);
         assertTrue(BeforeAfter.read(dir).compact().contains("write 1 MiB x1"), "each side's compact table");
