@@ -1,0 +1,14 @@
+#!/bin/bash
+# ab.sh's cells again with the roles swapped: "before" is the new jar (9ae607c, whose library is
+# 8ebaa6f's) and "after" the old (7685562), so the jar that ran second in each round is the old one.
+set -e
+OUT=/work/main/lab/results/2026-11-29-small-fewer-objects/swapped
+mkdir -p $OUT
+ARGS="small --cells READ:1K:1,READ:1K:100,READ:1K:1000,READ:64K:100,WRITE:1K:1,COPY:1K:1 --providers sluice,sluice-lent,loop-reused-direct-64k,loop-reused-staged-256k,loop-transfer --forks 5 --warmup 2 --iterations 1"
+for round in 1 2; do
+  echo "$(date -u +%FT%TZ) swapped before-$round (new) start $(cat /proc/loadavg)" >> $OUT/../runs.log
+  (cd /work/main && java -jar lab/sluice-lab-cli/target/lab.jar bench $ARGS --out $OUT/before-$round > $OUT/before-$round.console 2>&1)
+  echo "$(date -u +%FT%TZ) swapped after-$round (old) start $(cat /proc/loadavg)" >> $OUT/../runs.log
+  (cd /tmp/wt-before && java -jar lab/sluice-lab-cli/target/lab.jar bench $ARGS --out $OUT/after-$round > $OUT/after-$round.console 2>&1)
+done
+echo "$(date -u +%FT%TZ) swapped all done $(cat /proc/loadavg)" >> $OUT/../runs.log
