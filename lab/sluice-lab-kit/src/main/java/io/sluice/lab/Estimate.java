@@ -101,6 +101,51 @@ public record Estimate(double value, double low, double high) {
         return of(numerator, denominator, ratios);
     }
 
+    /**
+     * {@code mean(numerator) / mean(denominator)} of two sides measured in turns ({@link SampleOrder}:
+     * sample {@code i} of every side runs before sample {@code i + 1} of any), {@code turn[i]} the
+     * sample index of value {@code i}. Where both sides have exactly the same turns, one value each,
+     * the values of one turn are a pair ({@link #pairedRatioOfMeans}, each turn its own unit), so a
+     * drift of the machine between turns cancels in the ratio; otherwise (a side lost a sample, or
+     * has two in one turn) the sides are drawn apart ({@link #ratioOfMeans}). The value is the same
+     * either way.
+     */
+    public static Estimate ratioOfMeansInTurns(
+            int[] numeratorTurns, double[] numerator, int[] denominatorTurns, double[] denominator) {
+        if (numeratorTurns.length != numerator.length || denominatorTurns.length != denominator.length) {
+            throw new IllegalArgumentException("turns: " + numeratorTurns.length + " for " + numerator.length
+                    + " numerators, " + denominatorTurns.length + " for " + denominator.length + " denominators");
+        }
+        Map<Integer, Integer> top = byTurn(numeratorTurns);
+        Map<Integer, Integer> bottom = byTurn(denominatorTurns);
+        if (top == null || bottom == null || !top.keySet().equals(bottom.keySet())) {
+            return ratioOfMeans(numerator, denominator);
+        }
+        int pairs = top.size();
+        double[] pairedTop = new double[pairs];
+        double[] pairedBottom = new double[pairs];
+        int[] unit = new int[pairs];
+        int pair = 0;
+        for (Map.Entry<Integer, Integer> turn : top.entrySet()) {
+            pairedTop[pair] = numerator[turn.getValue()];
+            pairedBottom[pair] = denominator[bottom.get(turn.getKey())];
+            unit[pair] = turn.getKey();
+            pair++;
+        }
+        return pairedRatioOfMeans(pairedTop, pairedBottom, unit);
+    }
+
+    /** Each turn's position in {@code turns}, in turn order; null if a turn comes twice. */
+    private static Map<Integer, Integer> byTurn(int[] turns) {
+        Map<Integer, Integer> positions = new TreeMap<>();
+        for (int i = 0; i < turns.length; i++) {
+            if (positions.put(turns[i], i) != null) {
+                return null;
+            }
+        }
+        return positions;
+    }
+
     /** The ratio of the two sides' means, with the middle 95% of the resampled {@code ratios} (sorted here). */
     private static Estimate of(double[] numerator, double[] denominator, double[] ratios) {
         Arrays.sort(ratios);

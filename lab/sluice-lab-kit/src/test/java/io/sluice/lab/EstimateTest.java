@@ -110,6 +110,34 @@ class EstimateTest {
     }
 
     @Test
+    void sidesMeasuredInTurnsArePairedByTurnWhateverTheirOrderAndDrawnApartWhenATurnIsMissing() {
+        // turn t ran at pace[t]; the numerator is always twice the denominator of its turn, listed
+        // in another order: paired by turn the ratio is exactly 2
+        double[] pace = {1, 3, 20, 2, 7, 11};
+        int[] turns = {0, 1, 2, 3, 4, 5};
+        int[] shuffled = {5, 0, 4, 1, 3, 2};
+        double[] numerator =
+                Arrays.stream(shuffled).mapToDouble(turn -> 2 * pace[turn]).toArray();
+
+        Estimate inTurns = Estimate.ratioOfMeansInTurns(shuffled, numerator, turns, pace);
+
+        assertEquals(2, inTurns.value(), 1e-12);
+        assertEquals(2, inTurns.low(), 1e-12);
+        assertEquals(2, inTurns.high(), 1e-12);
+
+        // the numerator lost turn 2: no pairs, so drawn apart, the value of the means as they are
+        int[] lost = {0, 1, 3, 4, 5};
+        double[] fewer = Arrays.stream(lost).mapToDouble(turn -> 2 * pace[turn]).toArray();
+        Estimate apart = Estimate.ratioOfMeansInTurns(lost, fewer, turns, pace);
+        assertEquals(Estimate.ratioOfMeans(fewer, pace), apart);
+        assertTrue(apart.low() < 1.5 && apart.high() > 2, "apart: " + apart.format());
+
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Estimate.ratioOfMeansInTurns(new int[] {0}, numerator, turns, pace));
+    }
+
+    @Test
     void fromFiveForksOnWholeForksAreDrawn() {
         // every fork has the pairs (1, 2) and (2, 1): a draw of whole forks always sums to a ratio of
         // 1; a draw of single pairs does not

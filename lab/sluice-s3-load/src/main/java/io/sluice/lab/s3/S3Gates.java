@@ -154,8 +154,8 @@ final class S3Gates {
             for (int clients : S3Run.clients(samples)) {
                 double[] measured = S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond);
                 Optional<Transfer> against = rival.in(samples, size, clients);
-                Estimate ratio = against.map(transfer -> Estimate.ratioOfMeans(
-                                measured, S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond)))
+                Estimate ratio = against.map(transfer ->
+                                S3Run.ratioInTurns(samples, judged, transfer, size, clients, S3Sample::mibPerSecond))
                         .orElse(Estimate.NONE);
                 Verdict verdict = ratio.against(TIMES_SDK_BEST, false);
                 verdicts.add(verdict);
@@ -184,9 +184,7 @@ final class S3Gates {
         if (judged.direction != Transfer.Direction.UPLOAD || alike.isEmpty() || alike.equals(best)) {
             return "";
         }
-        Estimate ratio = Estimate.ratioOfMeans(
-                S3Run.values(samples, judged, size, clients, S3Sample::mibPerSecond),
-                S3Run.values(samples, alike.get(), size, clients, S3Sample::mibPerSecond));
+        Estimate ratio = S3Run.ratioInTurns(samples, judged, alike.get(), size, clients, S3Sample::mibPerSecond);
         return " (like for like, multipart against multipart: " + ratio.format() + " against " + alike.get().label
                 + ")";
     }

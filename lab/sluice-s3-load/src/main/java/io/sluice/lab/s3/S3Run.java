@@ -1,7 +1,9 @@
 package io.sluice.lab.s3;
 
+import io.sluice.lab.Estimate;
 import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
+import io.sluice.lab.SampleOrder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -101,6 +103,31 @@ record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, Stri
                         && sample.sizeBytes() == size
                         && sample.clients() == clients)
                 .toList();
+    }
+
+    /**
+     * {@code value}'s mean for {@code judged} over its mean for {@code against} in one cell, the two
+     * transfers' samples paired by turn where both have every turn ({@link SampleOrder}: they ran
+     * in turns; {@link Estimate#ratioOfMeansInTurns}); failed samples left out.
+     */
+    static Estimate ratioInTurns(
+            List<S3Sample> samples,
+            Transfer judged,
+            Transfer against,
+            long size,
+            int clients,
+            ToDoubleFunction<S3Sample> value) {
+        List<S3Sample> top = cell(samples, judged, size, clients).stream()
+                .filter(S3Sample::ok)
+                .toList();
+        List<S3Sample> bottom = cell(samples, against, size, clients).stream()
+                .filter(S3Sample::ok)
+                .toList();
+        return Estimate.ratioOfMeansInTurns(
+                top.stream().mapToInt(S3Sample::sample).toArray(),
+                top.stream().mapToDouble(value).toArray(),
+                bottom.stream().mapToInt(S3Sample::sample).toArray(),
+                bottom.stream().mapToDouble(value).toArray());
     }
 
     /** {@code value} of each successful sample of {@code transfer} at {@code size} with {@code clients}. */

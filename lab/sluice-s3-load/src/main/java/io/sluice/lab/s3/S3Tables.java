@@ -70,9 +70,7 @@ final class S3Tables {
     /** {@code transfer}'s mean MiB/s over the SDK's best path's in one cell; {@link Estimate#NONE} if either is missing. */
     static Estimate toSdkBest(List<S3Sample> samples, Transfer transfer, long size, int clients) {
         return sdkBest(samples, size, clients)
-                .map(best -> Estimate.ratioOfMeans(
-                        S3Run.values(samples, transfer, size, clients, S3Sample::mibPerSecond),
-                        S3Run.values(samples, best, size, clients, S3Sample::mibPerSecond)))
+                .map(best -> S3Run.ratioInTurns(samples, transfer, best, size, clients, S3Sample::mibPerSecond))
                 .orElse(Estimate.NONE);
     }
 

@@ -164,9 +164,8 @@ final class SpringGates {
         for (long size : SpringRun.sizes(run.uploads())) {
             for (int clients : GATE_CLIENTS) {
                 Estimate ratio = ratio(run, judged, size, clients);
-                Estimate cpu = Estimate.ratioOfMeans(
-                        SpringRun.values(run.uploads(), judged.label(), size, clients, Sample::cpuSecondsPerGiB),
-                        SpringRun.values(run.uploads(), judged.baseline(), size, clients, Sample::cpuSecondsPerGiB));
+                Estimate cpu = SpringRun.ratioInTurns(
+                        run.uploads(), judged.label(), judged.baseline(), size, clients, Sample::cpuSecondsPerGiB);
                 Verdict speed = ratio.against(TIMES_MULTIPART, false);
                 Verdict cheaper = cpu.against(1.0, true);
                 Verdict verdict = both(speed, cheaper);

@@ -1,7 +1,9 @@
 package io.sluice.lab.spring;
 
+import io.sluice.lab.Estimate;
 import io.sluice.lab.Quietness;
 import io.sluice.lab.ReportCommand;
+import io.sluice.lab.SampleOrder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -87,12 +89,38 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
         return samples.stream().map(Sample::clients).distinct().sorted().toList();
     }
 
-    /** {@code value} of each sample of {@code transfer} at {@code size} with {@code clients}. */
-    static double[] values(
-            List<Sample> samples, String transfer, long size, int clients, ToDoubleFunction<Sample> value) {
+    /**
+     * {@code value}'s mean for {@code judged} over its mean for {@code against} in one cell, the two
+     * transfers' samples paired by turn where both have every turn ({@link SampleOrder}: they ran
+     * in turns; {@link Estimate#ratioOfMeansInTurns}).
+     */
+    static Estimate ratioInTurns(
+            List<Sample> samples,
+            String judged,
+            String against,
+            long size,
+            int clients,
+            ToDoubleFunction<Sample> value) {
+        List<Sample> top = cell(samples, judged, size, clients);
+        List<Sample> bottom = cell(samples, against, size, clients);
+        return Estimate.ratioOfMeansInTurns(
+                top.stream().mapToInt(Sample::sample).toArray(),
+                top.stream().mapToDouble(value).toArray(),
+                bottom.stream().mapToInt(Sample::sample).toArray(),
+                bottom.stream().mapToDouble(value).toArray());
+    }
+
+    private static List<Sample> cell(List<Sample> samples, String transfer, long size, int clients) {
         return samples.stream()
                 .filter(sample ->
                         sample.transfer().equals(transfer) && sample.sizeBytes() == size && sample.clients() == clients)
+                .toList();
+    }
+
+    /** {@code value} of each sample of {@code transfer} at {@code size} with {@code clients}. */
+    static double[] values(
+            List<Sample> samples, String transfer, long size, int clients, ToDoubleFunction<Sample> value) {
+        return cell(samples, transfer, size, clients).stream()
                 .mapToDouble(value)
                 .toArray();
     }

@@ -37,11 +37,9 @@ final class SpringTables {
         return table(run.downloads(), Transfer.sluices(false));
     }
 
-    /** {@code sluice}'s mean MiB/s over {@code spring}'s (two transfers' labels) in one cell. */
+    /** {@code sluice}'s mean MiB/s over {@code spring}'s (two transfers' labels) in one cell, paired by turn. */
     static Estimate ratio(List<Sample> samples, String sluice, String spring, long size, int clients) {
-        return Estimate.ratioOfMeans(
-                SpringRun.values(samples, sluice, size, clients, Sample::mibPerSecond),
-                SpringRun.values(samples, spring, size, clients, Sample::mibPerSecond));
+        return SpringRun.ratioInTurns(samples, sluice, spring, size, clients, Sample::mibPerSecond);
     }
 
     private static String table(List<Sample> samples, List<Transfer> sluices) {

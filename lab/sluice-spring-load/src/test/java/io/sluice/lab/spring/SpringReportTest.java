@@ -27,7 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with 10, its heap after GC grows 4% from 1 MiB to 100 MiB, and Spring's downloads win at 100 MiB.
  * src/test/resources/spring-report-stream has uploads only, sluice-stream among them: 4.0x
  * Spring's multipart at 100 MiB with 1 client and 3.2x with 10, while sluice-multipart is 0.75x and
- * 0.8x; every sluice heap grows 4%.
+ * 0.8x; every sluice heap grows 4%. Within a cell every transfer's sample i is off by the same
+ * factor (the fixture's drift of the machine), so the ratios, paired by turn, have no spread; but
+ * at 1 MiB with 10 clients sluice's downloads run against that drift, and tie with Spring's.
  */
 class SpringReportTest {
 
@@ -85,7 +87,7 @@ class SpringReportTest {
         assertTrue(
                 uploads.contains("| 100 MiB | 1 | multipart | 60.0 (59.4-60.6) | 200.0 (198.0-202.0) | 3.33 ("),
                 uploads);
-        assertTrue(uploads.contains("| 3.33 (3.29-3.38) | sluice | 8.53 / 2.56 | 64 / 52 | 400 / 400 |"), uploads);
+        assertTrue(uploads.contains("| 3.33 (3.33-3.33) | sluice | 8.53 / 2.56 | 64 / 52 | 400 / 400 |"), uploads);
         assertEquals(8, uploads.lines().filter(line -> line.startsWith("| 1")).count(), uploads);
         assertTrue(
                 downloads.contains("| 100 MiB | 1 | download | 900.0 (891.0-909.0) | 600.0 (594.0-606.0) | 0.67 ("),
@@ -140,8 +142,8 @@ class SpringReportTest {
                         + "100 MiB, at 1 and 10 clients\n"),
                 gates);
         assertTrue(
-                gates.contains("\n  100 MiB x1: 4.00 (3.95-4.05): met (for reference, sluice-multipart / "
-                        + "spring-multipart 0.75 (0.74-0.76), sluice-raw / spring-multipart 5.00 (4.93-5.07))\n"),
+                gates.contains("\n  100 MiB x1: 4.00 (4.00-4.00): met (for reference, sluice-multipart / "
+                        + "spring-multipart 0.75 (0.75-0.75), sluice-raw / spring-multipart 5.00 (5.00-5.00))\n"),
                 gates);
         assertTrue(
                 gates.lines().anyMatch(line -> line.startsWith("  100 MiB x10: 3.20 (") && line.contains("): met (")),
@@ -165,7 +167,7 @@ class SpringReportTest {
         assertTrue(
                 gates.lines()
                         .anyMatch(line -> line.startsWith(
-                                        "  100 MiB x1: 3.33 (3.29-3.38): met, CPU s/GiB sluice / " + "Spring 0.30 (")
+                                        "  100 MiB x1: 3.33 (3.33-3.33): met, CPU s/GiB sluice / " + "Spring 0.30 (")
                                 && line.endsWith("): met => met")),
                 gates);
         assertTrue(
@@ -198,7 +200,7 @@ class SpringReportTest {
         assertTrue(
                 gates.lines()
                         .anyMatch(line -> line.startsWith(
-                                        "  100 MiB x1: 3.33 (3.29-3.38): met, CPU s/GiB sluice / " + "Spring 3.00 (")
+                                        "  100 MiB x1: 3.33 (3.33-3.33): met, CPU s/GiB sluice / " + "Spring 3.00 (")
                                 && line.endsWith("): missed => missed")),
                 gates);
     }
@@ -223,7 +225,7 @@ class SpringReportTest {
 
         assertTrue(
                 gates.contains("\n  100 MiB x1: sluice-stream not measured (for reference, sluice-multipart / "
-                        + "spring-multipart 3.33 (3.29-3.38), sluice-raw / spring-multipart "),
+                        + "spring-multipart 3.33 (3.33-3.33), sluice-raw / spring-multipart "),
                 gates);
         assertTrue(
                 gates.contains("\n  100 MiB x10: sluice-stream not measured (for reference, sluice-multipart / "
