@@ -11,18 +11,21 @@ package io.sluice;
  * {@link WriteOptions#maxQueuedBytes()}, or the largest item if larger, while no item is larger
  * than every one before it).
  *
- * <p><b>Written</b> counts what the writer has handed on: for a file, the bytes of small heap items
- * may still be in its staging buffer (at most 256 KiB), which it writes when full and before the
- * pass ends, so before the write completes; any other channel has them by the end of each batch.
+ * <p><b>Written</b> bytes are in the target when the snapshot is taken (for a file: in the file, in
+ * the page cache unless the write syncs). A file's writer may hold the bytes of small heap items in
+ * its staging buffer (at most 256 KiB), which it writes when full and before the pass ends: those
+ * count in {@code writtenItems} (taken from the queue) but not yet in {@code writtenBytes}, nor in
+ * {@code queuedBytes}.
  *
  * <p><b>Errors:</b> its constructor and methods do not throw.
  *
  * @param requestedItems items requested from upstream so far
  * @param receivedItems items received so far
  * @param writtenItems items written so far
- * @param queuedBytes bytes received and not yet written (bytes a file's writer holds in its
- *     staging buffer count as written here, and against the byte cap until they reach the file)
- * @param writtenBytes bytes written so far
+ * @param queuedBytes bytes received and not yet taken from the queue (bytes a file's writer holds
+ *     in its staging buffer are no longer queued; they count against the byte cap until they reach
+ *     the file)
+ * @param writtenBytes bytes in the target so far (staged bytes not yet)
  * @param lastRequest the demand issued in this pass (0 if none)
  * @param requestCalls how many times {@code request} was called so far
  * @param windowItems the strategy's current window ({@code Long.MAX_VALUE}: unbounded)

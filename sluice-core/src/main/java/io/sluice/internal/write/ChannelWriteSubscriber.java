@@ -210,33 +210,35 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
                 return false;
             }
             long issued = issueDemand();
+            boolean drained = queue.isEmpty();
+            boolean completing =
+                    drained && upstream.isCompleted() && failure.get() == null && ledger.queuedItems() == 0;
+            boolean heldBack = sink.stagedBytes() > 0;
+            // the pass may end here (the write waits or ends): nothing held back while it waits
+            // (ST3), and written before the listener hears of this pass, so what it is told is
+            // written is in the target (W12)
+            if (drained && (completing || issued == 0) && !flushSink()) {
+                return false;
+            }
             reports.pass(issued, failure); // what the listener throws fails the write
             if (stopRequested()) { // the controller, request() or the listener threw
                 return false;
             }
-            if (queue.isEmpty()) {
-                if (upstream.isCompleted() && failure.get() == null && ledger.queuedItems() == 0) {
-                    Throwable error = upstreamError;
-                    if (error != null) {
-                        if (flushSink()) {
-                            terminate(error); // W11: all that came before the error is written
-                        }
-                        return false;
-                    }
-                    if (!flushSink()) {
-                        return false;
-                    }
-                    terminated = true; // no later pass touches this write (W9)
-                    end.succeed();
+            if (completing) {
+                Throwable error = upstreamError;
+                if (error != null) {
+                    terminate(error); // W11: all that came before the error is written
                     return false;
                 }
-                if (issued == 0) {
-                    boolean heldBack = sink.stagedBytes() > 0;
-                    if (!flushSink() || !heldBack) { // nothing held back while the write waits (ST3)
-                        return false; // wait for the next signal (or the write ended)
-                    }
-                    continue; // W4: the staged bytes may be what kept the demand at 0: ask again
+                terminated = true; // no later pass touches this write (W9)
+                end.succeed();
+                return false;
+            }
+            if (queue.isEmpty() && issued == 0) { // flushed above: only the drain takes from the queue
+                if (!heldBack) {
+                    return false; // wait for the next signal (or the write ended)
                 }
+                continue; // W4: the staged bytes may be what kept the demand at 0: ask again
             }
             if (WriteLedger.passDone(bytesThisPass, itemsThisPass)) {
                 return flushSink(); // W7; nothing staged is held while the write waits to run again (ST3)

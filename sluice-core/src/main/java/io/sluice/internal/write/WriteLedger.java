@@ -220,6 +220,15 @@ public final class WriteLedger implements DemandState {
         stagedBytes = bytes;
     }
 
+    /**
+     * Bytes the sink holds back now, as last recorded by {@link #staged(long)}.
+     *
+     * @return the staged bytes: taken from the queue, counted in {@link #writtenBytes()}, not yet in the target
+     */
+    public long stagedBytes() {
+        return stagedBytes;
+    }
+
     /** Forgets the queued items of a write that ended without writing them. */
     public void dropQueued() {
         queuedBytes = 0;
@@ -264,7 +273,7 @@ public final class WriteLedger implements DemandState {
     }
 
     /**
-     * Bytes written so far.
+     * Bytes taken from the queue and handed to the sink so far, staged ones included.
      *
      * @return the total size of the items written
      */

@@ -62,7 +62,7 @@ final class WriteReports {
                     ledger.receivedItems(),
                     ledger.writtenItems(),
                     ledger.queuedBytes(),
-                    ledger.writtenBytes(),
+                    inTarget(),
                     issued,
                     ledger.requestCalls(),
                     ledger.controller().windowItems(),
@@ -72,10 +72,19 @@ final class WriteReports {
         }
     }
 
+    /**
+     * Bytes the target has: written, less what the sink still holds back in its staging buffer, so
+     * that what a listener or a recording is told is written is in the target when it is told
+     * (a process killed after it still leaves those bytes in the file).
+     */
+    private long inTarget() {
+        return ledger.writtenBytes() - ledger.stagedBytes();
+    }
+
     /** Once, when the write ends: {@code cause} null for success. */
     void end(Throwable cause) {
         String outcome =
                 cause == null ? "completed" : cause instanceof CancellationException ? "cancelled" : "failed: " + cause;
-        recording.end(ledger.writtenBytes(), ledger.writtenItems(), ledger.requestCalls(), peakQueuedBytes, outcome);
+        recording.end(inTarget(), ledger.writtenItems(), ledger.requestCalls(), peakQueuedBytes, outcome);
     }
 }

@@ -77,6 +77,11 @@
  *       as Spring's {@code DataBufferUtils.write} opens it on subscription. Failures of the write's
  *       own making (a refused item, a listener or controller that throws, a §2.13 violation) and an
  *       outside completion stop at once.</li>
+ *   <li>W12: the bytes a listener's snapshot (and the write's recording) counts as written are in
+ *       the target when it is told: staged bytes are left out until written, and a pass that ends
+ *       (the write waits or completes) writes what it staged before the listener hears of it, so
+ *       the last snapshot of a completed write counts every byte, and a process killed after a
+ *       snapshot leaves at least the bytes it counted in the file.</li>
  * </ul>
  */
 package io.sluice.internal.write;
