@@ -105,7 +105,9 @@ final class FanOutGates {
 
     /**
      * A ratio gate over repeats: the 95% interval of the ratio of means of {@code ours} and {@code theirs}
-     * against {@code target}; {@code details}: one per repeat, in words.
+     * against {@code target}, {@code ours[i]} and {@code theirs[i]} from one repeat and drawn as a pair
+     * (a repeat runs every lane in turn, so a drift between repeats cancels); {@code details}: one per
+     * repeat, in words.
      */
     static Gate ratio(
             String lane,
@@ -115,7 +117,8 @@ final class FanOutGates {
             double target,
             boolean atMost,
             List<String> details) {
-        Estimate estimate = Estimate.ratioOfMeans(ours, theirs);
+        Estimate estimate = Estimate.pairedRatioOfMeans(
+                ours, theirs, java.util.stream.IntStream.range(0, ours.length).toArray());
         String detail = ours.length == 1
                 ? details.get(0) + "; 1 sample"
                 : String.format(

@@ -157,7 +157,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                     .mapToDouble(result -> result.serverCpuSeconds() * 1e6 / result.messages())
                     .average()
                     .orElse(Double.NaN);
-            Estimate against = Estimate.ratioOfMeans(rates, referenceRates);
+            Estimate against = Estimate.ratioOfMeansInTurns(repeats(lane), rates, repeats(reference), referenceRates);
             boolean single = rates.length == 1 || referenceRates.length == 1;
             table.append(String.format(
                     Locale.ROOT,
@@ -180,6 +180,14 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                                     : against.format()));
         }
         return table.toString();
+    }
+
+    /** The repeat of each of {@code lane}'s results, in {@link #rates}' order: the turns its ratios pair by. */
+    private int[] repeats(String lane) {
+        return results.stream()
+                .filter(result -> result.lane().equals(lane))
+                .mapToInt(LaneResult::repeat)
+                .toArray();
     }
 
     private double[] rates(String lane) {
