@@ -4,6 +4,7 @@
 set -e
 OUT=/work/main/lab/results/2026-11-29-small-fewer-objects/swapped
 mkdir -p $OUT
+[ -d /tmp/wt-before ] || { git -C /work/main worktree add /tmp/wt-before 7685562 && (cd /tmp/wt-before && mvn -q -B -Plab -pl lab/sluice-bench,lab/sluice-lab-cli -am package -DskipTests -Dsluice.stress.skip=true -Djacoco.skip=true); }
 ARGS="small --cells READ:1K:1,READ:1K:100,READ:1K:1000,READ:64K:100,WRITE:1K:1,COPY:1K:1 --providers sluice,sluice-lent,loop-reused-direct-64k,loop-reused-staged-256k,loop-transfer --forks 5 --warmup 2 --iterations 1"
 for round in 1 2; do
   echo "$(date -u +%FT%TZ) swapped before-$round (new) start $(cat /proc/loadavg)" >> $OUT/../runs.log
