@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * A ratio of two means with its 95% percentile bootstrap interval: {@link #RESAMPLES} times, each
@@ -133,6 +135,19 @@ public record Estimate(double value, double low, double high) {
             pair++;
         }
         return pairedRatioOfMeans(pairedTop, pairedBottom, unit);
+    }
+
+    /**
+     * {@link #ratioOfMeansInTurns(int[], double[], int[], double[])} of two sides' samples, each
+     * sample's turn and value read by {@code turn} and {@code value}.
+     */
+    public static <T> Estimate ratioOfMeansInTurns(
+            List<T> numerator, List<T> denominator, ToIntFunction<T> turn, ToDoubleFunction<T> value) {
+        return ratioOfMeansInTurns(
+                numerator.stream().mapToInt(turn).toArray(),
+                numerator.stream().mapToDouble(value).toArray(),
+                denominator.stream().mapToInt(turn).toArray(),
+                denominator.stream().mapToDouble(value).toArray());
     }
 
     /** Each turn's position in {@code turns}, in turn order; null if a turn comes twice. */

@@ -123,11 +123,7 @@ record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, Stri
         List<S3Sample> bottom = cell(samples, against, size, clients).stream()
                 .filter(S3Sample::ok)
                 .toList();
-        return Estimate.ratioOfMeansInTurns(
-                top.stream().mapToInt(S3Sample::sample).toArray(),
-                top.stream().mapToDouble(value).toArray(),
-                bottom.stream().mapToInt(S3Sample::sample).toArray(),
-                bottom.stream().mapToDouble(value).toArray());
+        return Estimate.ratioOfMeansInTurns(top, bottom, S3Sample::sample, value);
     }
 
     /** {@code value} of each successful sample of {@code transfer} at {@code size} with {@code clients}. */

@@ -101,13 +101,8 @@ record SpringRun(List<Sample> uploads, List<Sample> downloads, String started, S
             long size,
             int clients,
             ToDoubleFunction<Sample> value) {
-        List<Sample> top = cell(samples, judged, size, clients);
-        List<Sample> bottom = cell(samples, against, size, clients);
         return Estimate.ratioOfMeansInTurns(
-                top.stream().mapToInt(Sample::sample).toArray(),
-                top.stream().mapToDouble(value).toArray(),
-                bottom.stream().mapToInt(Sample::sample).toArray(),
-                bottom.stream().mapToDouble(value).toArray());
+                cell(samples, judged, size, clients), cell(samples, against, size, clients), Sample::sample, value);
     }
 
     private static List<Sample> cell(List<Sample> samples, String transfer, long size, int clients) {

@@ -145,9 +145,7 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                         + "| cores the server kept busy | msg/s against " + reference + " (95% interval) |\n"
                         + "|---|---:|---:|---:|---:|---:|\n");
         for (String lane : lanes) {
-            List<LaneResult> runs = results.stream()
-                    .filter(result -> result.lane().equals(lane))
-                    .toList();
+            List<LaneResult> runs = of(lane);
             double[] rates = rates(lane);
             Estimate rate = Estimate.mean(rates);
             DoubleSummaryStatistics busy = runs.stream()
@@ -157,7 +155,8 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
                     .mapToDouble(result -> result.serverCpuSeconds() * 1e6 / result.messages())
                     .average()
                     .orElse(Double.NaN);
-            Estimate against = Estimate.ratioOfMeansInTurns(repeats(lane), rates, repeats(reference), referenceRates);
+            Estimate against = Estimate.ratioOfMeansInTurns(
+                    runs, of(reference), LaneResult::repeat, LaneResult::messagesPerSecond);
             boolean single = rates.length == 1 || referenceRates.length == 1;
             table.append(String.format(
                     Locale.ROOT,
@@ -182,19 +181,13 @@ public record FanOutReport(List<LaneResult> results, List<LaneSample> samples) i
         return table.toString();
     }
 
-    /** The repeat of each of {@code lane}'s results, in {@link #rates}' order: the turns its ratios pair by. */
-    private int[] repeats(String lane) {
-        return results.stream()
-                .filter(result -> result.lane().equals(lane))
-                .mapToInt(LaneResult::repeat)
-                .toArray();
+    /** {@code lane}'s results, one per repeat. */
+    private List<LaneResult> of(String lane) {
+        return results.stream().filter(result -> result.lane().equals(lane)).toList();
     }
 
     private double[] rates(String lane) {
-        return results.stream()
-                .filter(result -> result.lane().equals(lane))
-                .mapToDouble(LaneResult::messagesPerSecond)
-                .toArray();
+        return of(lane).stream().mapToDouble(LaneResult::messagesPerSecond).toArray();
     }
 
     /** Every gate line and the count, as the run printed them. */
