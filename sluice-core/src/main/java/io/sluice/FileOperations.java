@@ -2,6 +2,7 @@ package io.sluice;
 
 import io.sluice.internal.OperationFuture;
 import io.sluice.internal.read.ChannelPublisher;
+import io.sluice.internal.read.FileRangePublisher;
 import io.sluice.internal.read.FileReadSource;
 import io.sluice.internal.read.OutsideClosableSource;
 import io.sluice.internal.write.AtomicFileSink;
@@ -30,9 +31,13 @@ final class FileOperations {
 
     /** A cold publisher of {@code path}'s bytes in the options' range and chunks. */
     static BytePublisher read(Path path, ReadOptions options) {
-        FileReadSource.Range range = range(path, options);
-        return ChannelPublisher.cold(
-                range, range, options.chunkSupply(), executor(options.executor()), path.toString());
+        return new FileRangePublisher(
+                path,
+                options.offset(),
+                options.length(),
+                options.exactRange(),
+                options.chunkSupply(),
+                executor(options.executor()));
     }
 
     private static FileReadSource.Range range(Path path, ReadOptions options) {

@@ -9,8 +9,13 @@ import java.util.function.Consumer;
 
 /**
  * The one place that knows the drain (work-in-progress) idiom: any thread may {@link #signal()},
- * and exactly one {@link Pass} runs at a time on the executor, so the state a pass touches is
+ * and exactly one {@link #pass()} runs at a time on the executor, so the state a pass touches is
  * confined to "the drain" even though the threads running it change.
+ *
+ * <p>An operation made per call on a hot path (a read, a write, a copy) extends the drain: its
+ * pass and failure are its own methods, and the drain is its own task, so the operation and its
+ * drain are one object. An owner that extends something else uses {@link #of}. The drain's
+ * methods are final: a subclass changes what a pass does, never how passes are ordered.
  *
  * <p>Invariants:
  * <ul>
@@ -32,28 +37,13 @@ import java.util.function.Consumer;
  *       always yielded to: its waiting tasks cannot be seen.</li>
  * </ul>
  */
-public final class SerialDrain implements Runnable {
+public abstract class SerialDrain implements Runnable {
 
-    /** One unit of drain work. */
+    /** One unit of drain work, for {@link #of}. */
     @FunctionalInterface
     public interface Pass {
-        /**
-         * Does the work that the signals so far call for.
-         *
-         * @return {@code true} to yield the executor and run again later (more work is left),
-         *     {@code false} when the pass has done all it can until the next signal
-         */
+        /** As {@link SerialDrain#pass()}. */
         boolean run();
-    }
-
-    /**
-     * A pass and the failure callback in one object, for an owner made per operation on a hot path:
-     * the owner passes itself, where two method references would be two more objects per
-     * operation.
-     */
-    public interface Owner extends Pass {
-        /** As the {@code onFailure} of {@link SerialDrain#SerialDrain(Executor, Pass, Consumer, boolean)}. */
-        void failed(Throwable error);
     }
 
     private static final VarHandle PENDING; // fields, not atomic objects: two objects less per operation
@@ -72,53 +62,55 @@ public final class SerialDrain implements Runnable {
     private volatile int pending; // any thread: signals not yet served, plus the hold (D1); through PENDING
     private volatile Yield yielding; // yielding drain thread sets, clears -> thread starting the task (D5)
     private final Executor executor;
-    private final Owner owner; // its passes run on the drain, its failed() as the drain (D4)
 
     /**
-     * Creates a drain: its first pass follows the first {@link #signal()}, and not before
-     * {@link #release()} if it starts held.
+     * Creates the drain of an operation that extends it, so that an operation made per call on a
+     * hot path is one object with its drain: its first pass follows the first {@link #signal()},
+     * and not before {@link #release()} if it starts held.
      *
      * @param executor where passes run
-     * @param pass what a pass does
-     * @param onFailure runs, as the drain (no pass can run concurrently), when the executor
-     *     refuses the task (a {@link RejectedExecutionException}, or anything else its
-     *     {@code execute} throws) or a pass throws (that throwable); it must bring the operation to
-     *     a terminal state
      * @param held whether the drain starts held: no pass runs before {@link #release()}
      */
-    public SerialDrain(Executor executor, Pass pass, Consumer<Throwable> onFailure, boolean held) {
-        this(
-                executor,
-                new Owner() {
-                    @Override
-                    public boolean run() {
-                        return pass.run();
-                    }
-
-                    @Override
-                    public void failed(Throwable error) {
-                        onFailure.accept(error);
-                    }
-                },
-                held);
-    }
-
-    /** A drain whose passes and failure callback are {@code owner}'s; otherwise as the constructor above. */
-    public SerialDrain(Executor executor, Owner owner, boolean held) {
+    protected SerialDrain(Executor executor, boolean held) {
         this.executor = executor;
-        this.owner = owner;
         this.pending = held ? 1 : 0;
     }
 
+    /**
+     * A drain for an owner that cannot extend it; otherwise as the constructor.
+     *
+     * @param pass what a pass does ({@link #pass()})
+     * @param onFailure the drain's failure ({@link #passFailed(Throwable)})
+     */
+    public static SerialDrain of(Executor executor, Pass pass, Consumer<Throwable> onFailure, boolean held) {
+        return new Delegating(executor, pass, onFailure, held);
+    }
+
+    /**
+     * Does the work that the signals so far call for; runs as the drain, never concurrently with
+     * another pass or {@link #passFailed(Throwable)}.
+     *
+     * @return {@code true} to yield the executor and run again later (more work is left),
+     *     {@code false} when the pass has done all it can until the next signal
+     */
+    protected abstract boolean pass();
+
+    /**
+     * Runs, as the drain (no pass can run concurrently), when the executor refuses the task (a
+     * {@link RejectedExecutionException}, or anything else its {@code execute} throws) or a pass
+     * throws (that throwable); it must bring the operation to a terminal state (D4).
+     */
+    protected abstract void passFailed(Throwable error);
+
     /** Asks for a pass; cheap and non-blocking from any thread. */
-    public void signal() {
+    public final void signal() {
         if ((int) PENDING.getAndAdd(this, 1) == 0) {
             submit();
         }
     }
 
     /** Ends the initial hold (D1): runs the passes that were signalled while held. */
-    public void release() {
+    public final void release() {
         if ((int) PENDING.getAndAdd(this, -1) - 1 != 0) {
             submit();
         }
@@ -129,7 +121,7 @@ public final class SerialDrain implements Runnable {
         try {
             executor.execute(this); // the drain is its own task: no task object per operation
         } catch (Throwable e) { // a user's executor may throw anything, not only REE
-            owner.failed(e);
+            passFailed(e);
         }
     }
 
@@ -138,7 +130,7 @@ public final class SerialDrain implements Runnable {
      * Nothing else may call it; its owner calls {@link #signal()}.
      */
     @Override
-    public void run() {
+    public final void run() {
         Yield inProgress = yielding;
         if (inProgress != null && inProgress.thread == Thread.currentThread()) {
             inProgress.ranInline = true; // D5: the executor ran our resubmission inline; the caller loops
@@ -148,11 +140,11 @@ public final class SerialDrain implements Runnable {
         for (; ; ) {
             boolean yielded;
             try {
-                yielded = owner.run();
+                yielded = pass();
             } catch (Throwable t) {
                 // D4: a pass must not throw; if one does (a bug), the drain stays held rather than
                 // letting a second pass run concurrently, and the owner ends the operation.
-                owner.failed(t);
+                passFailed(t);
                 return;
             }
             if (yielded) { // D3: yield while still holding the drain
@@ -192,5 +184,27 @@ public final class SerialDrain implements Runnable {
     private static final class Yield {
         final Thread thread = Thread.currentThread(); // the yielding thread
         boolean ranInline; // the yielding thread only: set by the task it ran inline
+    }
+
+    /** The drain of an owner that passes its steps in: {@link #of}. */
+    private static final class Delegating extends SerialDrain {
+        private final Pass pass;
+        private final Consumer<Throwable> onFailure;
+
+        Delegating(Executor executor, Pass pass, Consumer<Throwable> onFailure, boolean held) {
+            super(executor, held);
+            this.pass = pass;
+            this.onFailure = onFailure;
+        }
+
+        @Override
+        protected boolean pass() {
+            return pass.run();
+        }
+
+        @Override
+        protected void passFailed(Throwable error) {
+            onFailure.accept(error);
+        }
     }
 }

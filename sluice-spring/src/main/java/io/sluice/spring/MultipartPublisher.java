@@ -111,7 +111,7 @@ final class MultipartPublisher implements Publisher<PartEvent> {
         private final MultipartParser parser; // drain-confined
         private final Queue<DataBuffer> arrived = new ConcurrentLinkedQueue<>(); // body -> drain (N1)
         private final AtomicLong requested = new AtomicLong(); // downstream -> drain, capped at Long.MAX_VALUE
-        private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false);
+        private final SerialDrain drain = SerialDrain.of(Runnable::run, this::pass, this::passFailed, false);
         private final Queue<PartEvent> ready = new ArrayDeque<>(); // drain-confined: parsed, not delivered (N2)
         private volatile Subscription upstream; // set once by onSubscribe, then used by the drain only
         private volatile Throwable upstreamError; // written before upstreamDone, read after it

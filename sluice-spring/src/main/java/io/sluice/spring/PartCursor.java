@@ -67,7 +67,7 @@ final class PartCursor implements CoreSubscriber<PartEvent> {
 
     private final Context context; // the store subscriber's, for the upstream's operators
     private final Queue<PartEvent> queue = new ConcurrentLinkedQueue<>(); // upstream -> drain (M1)
-    private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false); // M2
+    private final SerialDrain drain = SerialDrain.of(Runnable::run, this::pass, this::passFailed, false); // M2
     private final AtomicReference<Consumer> next = new AtomicReference<>(); // installer -> drain: the next consumer
     private volatile Subscription upstream; // set once by onSubscribe, then used by the drain only
     private Throwable error; // written before done, read after it

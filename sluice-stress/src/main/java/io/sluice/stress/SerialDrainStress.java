@@ -62,7 +62,7 @@ public final class SerialDrainStress {
     @Outcome(expect = FORBIDDEN, desc = "D1 broken: two passes overlapped")
     @State
     public static class Direct extends Drained {
-        private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, error -> {}, false);
+        private final SerialDrain drain = SerialDrain.of(Runnable::run, this::pass, error -> {}, false);
 
         @Actor
         public void actor1() {
@@ -98,7 +98,7 @@ public final class SerialDrainStress {
             return thread;
         });
 
-        private final SerialDrain drain = new SerialDrain(WORKER, this::pass, error -> {}, false);
+        private final SerialDrain drain = SerialDrain.of(WORKER, this::pass, error -> {}, false);
 
         @Actor
         public void actor1() {

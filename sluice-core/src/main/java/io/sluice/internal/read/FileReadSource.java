@@ -69,9 +69,10 @@ public final class FileReadSource implements ReadSource {
      * {@code offset} is an {@link EOFException}). Both are watched ({@link CompensatingPool}): a
      * stat or open on a hung mount does not take a thread from the pool. Immutable; any thread.
      * Its steps are method references that capture nothing, and the path's {@link File} for the
-     * regular-file checks is made once, so a read allocates for neither.
+     * regular-file checks is made once, so a read allocates for neither. A file's publisher
+     * extends it ({@link FileRangePublisher}), so that a read made per call is one object for both.
      */
-    public static final class Range implements ReadSource.Opener, ReadSource.Check {
+    public static class Range implements ReadSource.Opener, ReadSource.Check {
 
         private final Path path;
         private final File plain; // path as a File for the checks; null: none names the same file
@@ -88,13 +89,18 @@ public final class FileReadSource implements ReadSource {
             this.exact = exact;
         }
 
+        /** The file this range is of. */
+        public final Path path() {
+            return path;
+        }
+
         @Override
-        public void check() throws IOException {
+        public final void check() throws IOException {
             CompensatingPool.watch(Range::checkReadable, this);
         }
 
         @Override
-        public ReadSource open(BooleanSupplier cancelled) throws IOException {
+        public final ReadSource open(BooleanSupplier cancelled) throws IOException {
             FileChannel channel = CompensatingPool.watch(Range::openChannel, this);
             try {
                 long size = channel.size();

@@ -14,7 +14,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One subscriber's read: opens the source on the first request, reads only against demand, emits
- * each chunk as soon as its source has one (R10) and signals from its drain.
+ * each chunk as soon as its source has one (R10) and signals from its drain. It is its own
+ * {@link SerialDrain} (the subscription and its drain are one object per read); its drain methods
+ * are for the library only, and a subscriber sees a {@link Subscription}.
  *
  * <p>Invariants:
  * <ul>
@@ -47,7 +49,7 @@ import java.util.function.BooleanSupplier;
  *       {@link ReadBuffers} at once, so a lent chunk is never lost to a read that ends.</li>
  * </ul>
  */
-final class ReadSubscription implements Subscription, SerialDrain.Owner, BooleanSupplier {
+final class ReadSubscription extends SerialDrain implements Subscription, BooleanSupplier {
 
     private static final long YIELD_AFTER_BYTES = 1024 * 1024;
     private static final int YIELD_AFTER_CHUNKS = 64;
@@ -66,7 +68,6 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
     private final ReadSource.Check check; // called by the drain (R8); null: none
     private final Closeable unopened; // closed by the drain if never opened (R4); null: none
     private final ReadBuffers chunks; // used by the drain only
-    private final SerialDrain drain;
 
     private volatile long requested; // any thread adds (R7) -> drain, which takes (R2); through REQUESTED
     private volatile boolean cancelled; // any thread -> drain
@@ -92,12 +93,12 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
             Closeable unopened,
             ChunkSupply supply,
             Executor executor) {
+        super(executor, true); // R1: held until start()
         this.downstream = downstream;
         this.opener = opener;
         this.check = check;
         this.unopened = unopened;
         this.chunks = supply.newBuffers();
-        this.drain = new SerialDrain(executor, this, true); // its own drain owner: no objects per read for it
     }
 
     /** Sends {@code onSubscribe} on the subscribing thread, then lets the drain run (R1). */
@@ -109,9 +110,9 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
             LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
         }
         if (check != null) {
-            drain.signal(); // R8: the check's pass runs without waiting for demand
+            signal(); // R8: the check's pass runs without waiting for demand
         }
-        drain.release();
+        release();
     }
 
     @Override
@@ -126,7 +127,7 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
                 sum = current + n < 0 ? Long.MAX_VALUE : current + n;
             } while (!REQUESTED.compareAndSet(this, current, sum));
         }
-        drain.signal();
+        signal();
     }
 
     @Override
@@ -137,7 +138,7 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
         if (open != null) {
             open.abort(); // R9
         }
-        drain.signal();
+        signal();
     }
 
     /** Whether the read was cancelled: what the opener's source asks while it waits (any thread). */
@@ -148,7 +149,7 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
 
     /** A drain pass (called by {@link SerialDrain} only). */
     @Override
-    public boolean run() {
+    protected boolean pass() {
         if (done) {
             return false;
         }
@@ -316,7 +317,7 @@ final class ReadSubscription implements Subscription, SerialDrain.Owner, Boolean
 
     /** The drain's failure: its executor refused it, or a pass threw (called by {@link SerialDrain} only). */
     @Override
-    public void failed(Throwable error) {
+    protected void passFailed(Throwable error) {
         if (!done) {
             finish(
                     error instanceof RejectedExecutionException

@@ -3,9 +3,11 @@
  * comments use the roles and markers of {@code io.sluice.internal}.
  *
  * <h2>What a read is</h2>
- * A {@link io.sluice.internal.read.ChannelPublisher} is built once per user call and holds only
- * final fields, so {@code subscribe} may be called from any thread, any number of times. Each call
- * makes one read: a {@link io.sluice.internal.read.ReadSubscription} with its own drain, its own
+ * A publisher is built once per user call and holds only final fields, so {@code subscribe} may be
+ * called from any thread, any number of times: a {@link io.sluice.internal.read.FileRangePublisher}
+ * for a file's range (it is its own opener and check), a
+ * {@link io.sluice.internal.read.ChannelPublisher} for a channel or stream. Each call makes one
+ * read: a {@link io.sluice.internal.read.ReadSubscription}, which is its own drain, with its own
  * {@link io.sluice.internal.read.ReadBuffers} (made by the publisher's immutable
  * {@link io.sluice.internal.read.ChunkSupply}) and, from its first request, its own
  * {@link io.sluice.internal.read.ReadSource}. Two reads share nothing mutable but the
@@ -36,8 +38,8 @@
  * Stated once, as {@code ReadSubscription}'s invariants, and enforced there: §1.1 (R2); §1.3, the
  * drain sending every signal after {@code onSubscribe} (R1); §1.4 and §1.9 (R3, R8); §1.7 (R5);
  * §1.8 and §3.5 (R9); §3.5, §3.7 and §3.13 (R4); §3.9 (R6); §3.17 (R7). Besides: §1.9, a
- * {@code null} subscriber, and §1.11, a single-use source's second subscriber, in
- * {@code ChannelPublisher.subscribe}; §2.13, a subscriber that throws, which
+ * {@code null} subscriber, in each publisher's {@code subscribe}, and §1.11, a single-use source's
+ * second subscriber, in {@code ChannelPublisher.subscribe}; §2.13, a subscriber that throws, which
  * {@code ReadSubscription} treats as a cancel and logs; §3.3, bounded recursion, since
  * {@code request} from {@code onNext} only signals the drain that is running it. §2.7 binds the
  * subscriber; nothing here depends on it.

@@ -32,7 +32,7 @@ public final class BufferFlattener implements Flow.Processor<List<ByteBuffer>, B
 
     private final Queue<ByteBuffer> buffers = new ConcurrentLinkedQueue<>(); // upstream -> drain
     private final AtomicLong requested = new AtomicLong(); // downstream -> drain
-    private final SerialDrain drain = new SerialDrain(Runnable::run, this::pass, this::passFailed, false);
+    private final SerialDrain drain = SerialDrain.of(Runnable::run, this::pass, this::passFailed, false);
     private final AtomicBoolean subscribed = new AtomicBoolean(); // subscribe, once
 
     private volatile Flow.Subscriber<? super ByteBuffer> downstream; // subscribe -> drain, clears

@@ -20,13 +20,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>It keeps the write's invariants W1-W11, stated in this package's {@code package-info}; the
  * branch that enforces one names it.
  */
-public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, SerialDrain.Owner {
+public final class ChannelWriteSubscriber extends SerialDrain implements Subscriber<ByteBuffer> {
 
     private final WriteSink sink;
     private final WriteLedger ledger; // its receiving methods from onNext, the rest from the drain
     private final WriteReports reports; // listener and JFR: onNext notes, the drain reports
     private final OperationFuture<Long> result = new OperationFuture<>();
-    private final SerialDrain drain;
     private final WriteEnd end; // drain-confined, then the finisher's (W9)
     private final String target;
     private final String operation; // "write to " + target, for refusals: built once, not per item
@@ -49,12 +48,12 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
      */
     public ChannelWriteSubscriber(
             WriteSink sink, WriteOptions options, Executor executor, Executor finisher, String target) {
+        super(executor, false); // the write is its own drain: one object per write for both
         this.sink = sink;
         this.queue = new WriteQueue();
         this.ledger = new WriteLedger(options.demand(), options.maxQueuedBytes(), options.maxItemBytes());
         this.target = target;
         this.operation = "write to " + target;
-        this.drain = new SerialDrain(executor, this, false); // its own drain owner: no objects per operation for it
         this.reports = new WriteReports(ledger, options.listener(), target, options.demand());
         this.end = new WriteEnd(sink, result, reports, ledger, options.sync(), finisher, target);
         result.onAbort(
@@ -65,7 +64,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
                     } catch (RuntimeException e) {
                         // a user's channel failed to close; the drain still closes it and ends the write
                     }
-                    drain.signal(); // the drain cancels upstream (W1) and ends the write
+                    signal(); // the drain cancels upstream (W1) and ends the write
                 });
     }
 
@@ -82,7 +81,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
             throw violated2_13("onSubscribe subscription");
         }
         if (upstream.attach(subscription)) { // §2.5: a second subscription is cancelled
-            drain.signal(); // W1: the first request comes from the drain
+            signal(); // W1: the first request comes from the drain
         }
     }
 
@@ -111,7 +110,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
         if (queue.offer(
                 item,
                 lent)) { // W8: not when we are the drain, inside its request(n); an owned item is duplicated or copied
-            drain.signal(); // W2
+            signal(); // W2
         }
     }
 
@@ -123,7 +122,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
         }
         upstreamError = error; // W11: before the flag, so a drain that sees it sees the error
         upstream.completed(); // terminal: nothing to cancel
-        drain.signal();
+        signal();
     }
 
     /**
@@ -137,20 +136,20 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
 
     private void fail(Throwable error) {
         failure.compareAndSet(null, error);
-        drain.signal();
+        signal();
     }
 
     @Override
     public void onComplete() {
         upstream.completed();
-        drain.signal();
+        signal();
     }
 
     // ---- the drain ----
 
     /** A drain pass (called by {@link SerialDrain} only). */
     @Override
-    public boolean run() {
+    protected boolean pass() {
         if (terminated) {
             upstream.cancelIfLive(); // onSubscribe arrived after the write ended
             queue.dropAll();
@@ -349,7 +348,7 @@ public final class ChannelWriteSubscriber implements Subscriber<ByteBuffer>, Ser
 
     /** The drain's failure: its executor refused it, or a pass threw (called by {@link SerialDrain} only). */
     @Override
-    public void failed(Throwable error) {
+    protected void passFailed(Throwable error) {
         failure.compareAndSet(
                 null,
                 error instanceof RejectedExecutionException

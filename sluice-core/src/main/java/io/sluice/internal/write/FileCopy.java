@@ -51,7 +51,7 @@ import java.util.concurrent.RejectedExecutionException;
  *       (where {@link AbortGate} G2 would close it only when that open returns).</li>
  * </ul>
  */
-public final class FileCopy implements SerialDrain.Owner {
+public final class FileCopy extends SerialDrain {
 
     static final long SLICE_BYTES = 8L * 1024 * 1024;
 
@@ -60,7 +60,6 @@ public final class FileCopy implements SerialDrain.Owner {
     private final WriteMode mode;
     private final boolean sync;
     private final OperationFuture<Long> result = new OperationFuture<>();
-    private final SerialDrain drain;
     private final AbortGate gate = new AbortGate();
 
     private volatile FileChannel in; // drain, set under the gate -> abort hook (C3: closed at once)
@@ -71,28 +70,28 @@ public final class FileCopy implements SerialDrain.Owner {
     private boolean done; // drain-confined
 
     public FileCopy(Path source, Path target, WriteMode mode, boolean sync, Executor executor) {
+        super(executor, false); // the copy is its own drain: one object per copy for both
         this.source = source;
         this.target = target;
         this.mode = mode;
         this.sync = sync;
-        this.drain = new SerialDrain(executor, this, false); // its own drain owner: no objects per operation for it
         result.onAbort(() -> {
             aborting = true; // C6: before the read of in
             closeQuietly(in); // C3: opened before an open of the target that may hang
             gate.abort(this::closeBoth); // C3: closed before the stage completes
-            drain.signal();
+            signal();
         });
     }
 
     /** Starts the copy; returns its stage. */
     public OperationFuture<Long> start() {
-        drain.signal();
+        signal();
         return result;
     }
 
     /** A drain pass (called by {@link SerialDrain} only). */
     @Override
-    public boolean run() {
+    protected boolean pass() {
         if (done) {
             return false;
         }
@@ -191,7 +190,7 @@ public final class FileCopy implements SerialDrain.Owner {
 
     /** The drain's failure: its executor refused it, or a pass threw (called by {@link SerialDrain} only). */
     @Override
-    public void failed(Throwable error) {
+    protected void passFailed(Throwable error) {
         if (!done) {
             end(
                     error instanceof RejectedExecutionException

@@ -38,7 +38,7 @@ public final class SerialEvents {
      */
     public SerialEvents(Consumer<Throwable> onFailure) {
         this.onFailure = onFailure;
-        this.drain = new SerialDrain(Runnable::run, this::runQueued, onFailure, false);
+        this.drain = SerialDrain.of(Runnable::run, this::runQueued, onFailure, false);
     }
 
     /** Queues {@code event}; runs it (and whatever is queued) now if no thread is running events. */
