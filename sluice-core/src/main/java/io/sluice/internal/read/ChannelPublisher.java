@@ -4,10 +4,12 @@ import io.sluice.BytePublisher;
 import org.reactivestreams.Subscriber;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * A publisher of byte chunks: each subscriber gets its own {@link ReadSubscription}, which opens
@@ -16,8 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ChannelPublisher implements BytePublisher {
 
-    private final ReadSource.Opener opener; // called by each read's drain
-    private final ReadSource.Check check; // called by each read's drain; null: none
+    private final ReadSource.Opener opener; // called by each read's drain; a ReadSource.Check too if there is one
     private final ChunkSupply supply;
     private final Executor executor;
     private final String description;
@@ -31,8 +32,7 @@ public final class ChannelPublisher implements BytePublisher {
             Executor executor,
             String description,
             Closeable singleUseResource) {
-        this.opener = opener;
-        this.check = check;
+        this.opener = check == null ? opener : new CheckedOpener(opener, check);
         this.supply = supply;
         this.executor = executor;
         this.description = description;
@@ -79,19 +79,42 @@ public final class ChannelPublisher implements BytePublisher {
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
         ReadSource.Opener source = opener;
-        ReadSource.Check precondition = check;
         Closeable owned = singleUseResource;
         if (subscribedOnce != null && !subscribedOnce.compareAndSet(false, true)) {
             owned = null; // the first subscriber's, not ours to close
-            precondition = () -> { // §1.9: refused with onError after onSubscribe
-                throw new IllegalStateException(
-                        "§1.11: " + description + " can be read once and already has a subscriber");
-            };
-            source = cancelled -> { // never reached: the check fails first
-                throw new IllegalStateException("§1.11: " + description + " was already read");
-            };
+            source = new AlreadyRead(description); // §1.9: refused with onError after onSubscribe
         }
-        new ReadSubscription(subscriber, source, precondition, owned, supply, executor).start();
+        new ReadSubscription(subscriber, source, owned, supply, executor).start();
+    }
+
+    /** An opener and the check its reads run first (R8 in {@link ReadSubscription}). */
+    private record CheckedOpener(ReadSource.Opener opener, ReadSource.Check precondition)
+            implements ReadSource.Opener, ReadSource.Check {
+
+        @Override
+        public ReadSource open(BooleanSupplier cancelled) throws IOException {
+            return opener.open(cancelled);
+        }
+
+        @Override
+        public void check() throws IOException {
+            precondition.check();
+        }
+    }
+
+    /** A single-use source's second subscriber's: its check refuses the read (§1.11), nothing opens. */
+    private record AlreadyRead(String description) implements ReadSource.Opener, ReadSource.Check {
+
+        @Override
+        public void check() {
+            throw new IllegalStateException("§1.11: " + description + " can be read once and already has a subscriber");
+        }
+
+        @Override
+        public ReadSource open(BooleanSupplier cancelled) {
+            throw new IllegalStateException(
+                    "§1.11: " + description + " was already read"); // never: the check fails first
+        }
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class FileRangePublisher extends FileReadSource.Range implements By
     @Override
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         Objects.requireNonNull(subscriber, "§1.9: subscriber must not be null");
-        new ReadSubscription(subscriber, this, this, null, supply, executor).start();
+        new ReadSubscription(subscriber, this, null, supply, executor).start(); // its own opener and check (R8)
     }
 
     @Override

@@ -22,7 +22,9 @@ public interface ReadSource extends Closeable {
     /**
      * A cheap precondition (no resource held), run by the drain before any request (R8 in
      * {@link ReadSubscription}): a publisher that cannot serve (a missing file, a single-use source
-     * already taken) says so at once instead of waiting for demand a subscriber may never send.
+     * already taken) says so at once instead of waiting for demand a subscriber may never send. A
+     * read runs it when its {@link Opener} is also a {@code Check}: one object for both, as a
+     * file's range is.
      */
     @FunctionalInterface
     interface Check {

@@ -33,9 +33,9 @@ import java.util.function.BooleanSupplier;
  *   <li>R6 (§3.9): {@code request(n <= 0)} ends the subscription with
  *       {@link IllegalArgumentException}.</li>
  *   <li>R7 (§3.17): demand adds up to {@code Long.MAX_VALUE}, which then means unbounded.</li>
- *   <li>R8 (§1.4, §1.9): a source's {@link ReadSource.Check} (if any) runs on the first pass,
- *       scheduled right after {@code onSubscribe} returns; if it fails, {@code onError} follows
- *       with no request needed, and nothing was opened.</li>
+ *   <li>R8 (§1.4, §1.9): an opener that is also a {@link ReadSource.Check} has its check run on
+ *       the first pass, scheduled right after {@code onSubscribe} returns; if it fails,
+ *       {@code onError} follows with no request needed, and nothing was opened.</li>
  *   <li>R9 (§3.5, §1.8): {@code cancel} also calls the open source's {@link ReadSource#abort()}
  *       from the cancelling thread, so a read blocked on a silent peer (a socket, a pipe) ends at
  *       once; no error is signalled after a cancel, that read's included.</li>
@@ -64,8 +64,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
         }
     }
 
-    private final ReadSource.Opener opener; // called by the drain (R3)
-    private final ReadSource.Check check; // called by the drain (R8); null: none
+    private final ReadSource.Opener opener; // called by the drain (R3), and its check if it is one (R8)
     private final Closeable unopened; // closed by the drain if never opened (R4); null: none
     private final ReadBuffers chunks; // used by the drain only
 
@@ -74,8 +73,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
     private volatile long invalidRequest; // any thread -> drain (R6); 0: none
 
     private volatile Subscriber<? super ByteBuffer> downstream; // cancel() and drain clear (§3.13) -> start(), drain
-    private ReadSource source; // drain-confined
-    private volatile ReadSource abortable; // drain -> cancel(): the open source (R9)
+    private volatile ReadSource source; // drain, once, at the open -> drain, cancel() (R9); null: not open
     private boolean done; // drain-confined
     private boolean checked; // drain-confined
 
@@ -89,14 +87,12 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
     ReadSubscription(
             Subscriber<? super ByteBuffer> downstream,
             ReadSource.Opener opener,
-            ReadSource.Check check,
             Closeable unopened,
             ChunkSupply supply,
             Executor executor) {
         super(executor, true); // R1: held until start()
         this.downstream = downstream;
         this.opener = opener;
-        this.check = check;
         this.unopened = unopened;
         this.chunks = supply.newBuffers();
     }
@@ -109,7 +105,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
             cancelled = true;
             LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
         }
-        if (check != null) {
+        if (opener instanceof ReadSource.Check) {
             signal(); // R8: the check's pass runs without waiting for demand
         }
         release();
@@ -134,7 +130,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
     public void cancel() {
         cancelled = true; // R4
         downstream = null; // §3.13, at once: a pass that reads null stops without a signal
-        ReadSource open = abortable; // read after the write above; open() writes, then reads `cancelled`
+        ReadSource open = source; // read after the write above; open() writes, then reads `cancelled`
         if (open != null) {
             open.abort(); // R9
         }
@@ -159,7 +155,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
         }
         if (!checked) {
             checked = true;
-            if (check != null && !passesCheck()) {
+            if (opener instanceof ReadSource.Check check && !passesCheck(check)) {
                 return false;
             }
         }
@@ -177,6 +173,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
         if (source == null && !open()) {
             return false;
         }
+        ReadSource from = source; // one volatile read per pass: only this drain writes it, once
         long bytesThisPass = 0;
         int chunksThisPass = 0;
         while (requested > 0) {
@@ -186,8 +183,8 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
             ByteBuffer chunk = null;
             boolean ended;
             try {
-                chunk = chunks.forRead(source.remaining());
-                ended = fill(chunk);
+                chunk = chunks.forRead(from.remaining());
+                ended = fill(from, chunk);
             } catch (Throwable t) {
                 if (chunk != null) {
                     chunks.unused(chunk); // R11
@@ -211,7 +208,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
                 bytesThisPass += chunk.remaining();
                 chunksThisPass++;
             }
-            if (ended || source.remaining() == 0) {
+            if (ended || from.remaining() == 0) {
                 finish(null, true);
                 return false;
             }
@@ -222,7 +219,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
         return false;
     }
 
-    private boolean passesCheck() {
+    private boolean passesCheck(ReadSource.Check check) {
         try {
             check.check();
             return true;
@@ -234,8 +231,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
 
     private boolean open() {
         try {
-            source = opener.open(this); // getAsBoolean(): cancelled
-            abortable = source; // R9: published before the read loop next reads `cancelled`
+            source = opener.open(this); // getAsBoolean(): cancelled; R9: published before the loop reads `cancelled`
             return true;
         } catch (Throwable t) {
             finish(t, !cancelled); // R3
@@ -247,13 +243,13 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
      * Reads into the chunk until it is full, the source ends, or (R10) a read of a source that does
      * not fill chunks returned bytes; returns whether the source ended.
      */
-    private boolean fill(ByteBuffer chunk) throws java.io.IOException {
-        boolean fills = source.fillsChunks();
+    private boolean fill(ReadSource from, ByteBuffer chunk) throws java.io.IOException {
+        boolean fills = from.fillsChunks();
         while (chunk.hasRemaining()) {
             if (cancelled) {
                 return false;
             }
-            int n = source.read(chunk);
+            int n = from.read(chunk);
             if (n < 0) {
                 return true;
             }
