@@ -201,7 +201,9 @@ public final class AdaptiveTables {
 
     /**
      * Targets 1 and 2 per scenario. Every ratio is of the means over repetitions with its 95% bootstrap
-     * interval ({@link Estimate#ratioOfMeans}); a target is met only when the interval clears it,
+     * interval, the two strategies' runs of one repetition a pair: a repetition runs every strategy of a
+     * scenario one after the other, so a drift of the machine between repetitions cancels
+     * ({@link Estimate#ratioOfMeansInTurns}); a target is met only when the interval clears it,
      * missed when the interval lies on the wrong side, otherwise inconclusive. Peak queued bytes
      * are a bound, not an estimate: the largest of the repetitions against the cap.
      */
@@ -218,12 +220,11 @@ public final class AdaptiveTables {
             if (adaptive == null || unbounded == null || oneByOne == null) {
                 continue;
             }
-            Estimate throughput =
-                    Estimate.ratioOfMeans(values(adaptive, Row::measured), values(unbounded, Row::measured));
+            Estimate throughput = Estimate.ratioOfMeansInTurns(adaptive, unbounded, Row::repetition, Row::measured);
             long peak = adaptive.stream().mapToLong(Row::measuredPeak).max().orElseThrow();
             Estimate calls =
-                    Estimate.ratioOfMeans(values(adaptive, Row::measuredCalls), values(oneByOne, Row::measuredCalls));
-            Estimate vsOne = Estimate.ratioOfMeans(values(adaptive, Row::measured), values(oneByOne, Row::measured));
+                    Estimate.ratioOfMeansInTurns(adaptive, oneByOne, Row::repetition, row -> row.measuredCalls());
+            Estimate vsOne = Estimate.ratioOfMeansInTurns(adaptive, oneByOne, Row::repetition, Row::measured);
             text.append(String.format(
                     Locale.ROOT,
                     "| %s | %.1f%% (%.1f-%.1f%%) %s | %s (%s) %s | %s | 1/%.0f (1/%.0f-1/%.0f) %s "
@@ -251,14 +252,11 @@ public final class AdaptiveTables {
                             : ""));
         }
         return text.append(
-                        "\nMeans over repetitions, ratios with their 95% bootstrap interval: met only when the interval "
+                        "\nMeans over repetitions, ratios with their 95% bootstrap interval (the runs of one repetition "
+                                + "paired): met only when the interval "
                                 + "clears the target (95%; 1/8 of the calls; faster than oneByOne), missed when it lies on the wrong "
                                 + "side, otherwise inconclusive. Peak queued: the largest of the repetitions.\n")
                 .toString();
-    }
-
-    private static double[] values(List<Row> rows, ToDoubleFunction<Row> field) {
-        return rows.stream().mapToDouble(field).toArray();
     }
 
     private static double mean(List<Row> rows, ToDoubleFunction<Row> field) {

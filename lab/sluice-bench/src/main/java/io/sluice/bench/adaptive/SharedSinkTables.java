@@ -203,8 +203,8 @@ final class SharedSinkTables {
         verdicts.add(line(
                 lines,
                 String.format(Locale.ROOT, "adaptive / the best fixed window (%s) MiB/s >= %.2f", bestFixed, ratio),
-                Estimate.ratioOfMeans(
-                        values(adaptive, Row::mibPerSecond), values(strategy(paced, bestFixed), Row::mibPerSecond)),
+                Estimate.ratioOfMeansInTurns( // a repetition runs every strategy once: its runs are a pair
+                        adaptive, strategy(paced, bestFixed), Row::repetition, Row::mibPerSecond),
                 ratio,
                 false));
         verdicts.add(queued(lines, "", adaptive));
