@@ -25,6 +25,11 @@ import java.util.stream.Collectors;
  * folder. Only the targets stated now (not those kept beside a restatement) in the cells every
  * listed run measured are compared.
  *
+ * <p>Each row also gives the target's verdict over the runs: met only if every run met it, missed
+ * only if every run missed it, otherwise inconclusive. A verdict over runs on different days
+ * stands only if the spread between days does not move it; pooling the days' samples would need
+ * more days than a few to resample whole days, and a margin added to the bar would be a guess.
+ *
  * @param names each run's folder as its line names it
  * @param runs each run's report, in the same order
  * @param infos each run's run line
@@ -82,6 +87,12 @@ record BetweenRuns(List<String> names, List<Report> runs, List<RunInfo> infos) i
         boolean verdictsAgree() {
             return checks.stream().map(Targets.Check::verdict).distinct().count() == 1;
         }
+
+        /** Met or missed if every run says so; otherwise inconclusive. */
+        Estimate.Verdict overTheRuns() {
+            Estimate.Verdict first = checks.get(0).verdict();
+            return verdictsAgree() && first != Estimate.Verdict.INCONCLUSIVE ? first : Estimate.Verdict.INCONCLUSIVE;
+        }
     }
 
     /** The targets measured in every run, cell by cell, in the first run's order. */
@@ -109,9 +120,9 @@ record BetweenRuns(List<String> names, List<Report> runs, List<RunInfo> infos) i
     }
 
     /**
-     * The runs, then a row per target and cell: each run's figure with its interval and verdict, and
-     * how far the figure moved between the runs; then how many verdicts agree and how far the
-     * figures moved (median and largest).
+     * The runs, then a row per target and cell: each run's figure with its interval and verdict, how
+     * far the figure moved between the runs and the verdict over the runs; then how many verdicts
+     * agree, how far the figures moved (median and largest) and the verdicts over the runs.
      */
     String table() {
         StringBuilder md = new StringBuilder();
@@ -127,8 +138,8 @@ record BetweenRuns(List<String> names, List<Report> runs, List<RunInfo> infos) i
         for (int i = 0; i < runs.size(); i++) {
             md.append(" run ").append(i + 1).append(" |");
         }
-        md.append(" moved |\n|---|---|");
-        md.append("---|".repeat(runs.size())).append("---:|\n");
+        md.append(" moved | over the runs |\n|---|---|");
+        md.append("---|".repeat(runs.size())).append("---:|---|\n");
         List<Compared> compared = compared();
         for (Compared row : compared) {
             md.append("| ")
@@ -143,7 +154,7 @@ record BetweenRuns(List<String> names, List<Report> runs, List<RunInfo> infos) i
                         .append(check.verdict())
                         .append(" |");
             }
-            md.append(String.format(Locale.ROOT, " %.0f%% |%n", 100 * row.moved()));
+            md.append(String.format(Locale.ROOT, " %.0f%% | %s |%n", 100 * row.moved(), row.overTheRuns()));
         }
         double[] moved = compared.stream().mapToDouble(Compared::moved).sorted().toArray();
         long agree = compared.stream().filter(Compared::verdictsAgree).count();
@@ -155,7 +166,18 @@ record BetweenRuns(List<String> names, List<Report> runs, List<RunInfo> infos) i
                 compared.size(),
                 moved.length == 0 ? 0 : 100 * median(moved),
                 moved.length == 0 ? 0 : 100 * moved[moved.length - 1]));
+        md.append(String.format(
+                Locale.ROOT,
+                "Over the runs: met in %d, missed in %d, inconclusive in %d of %d.%n",
+                count(compared, Estimate.Verdict.MET),
+                count(compared, Estimate.Verdict.MISSED),
+                count(compared, Estimate.Verdict.INCONCLUSIVE),
+                compared.size()));
         return md.toString();
+    }
+
+    private static long count(List<Compared> compared, Estimate.Verdict verdict) {
+        return compared.stream().filter(row -> row.overTheRuns() == verdict).count();
     }
 
     private static double median(double[] sorted) {

@@ -53,7 +53,7 @@ class BetweenRunsTest {
         assertTrue(table.contains("- run 1: `../day-1/grid`: Commit unknown"), table);
         assertTrue(
                 table.contains("| write: sluice / loop-reused-staged-256k speed >= 0.90 | write 1 MiB x1 "
-                        + "| 1.00 (1.00-1.00) met | 0.80 (0.80-0.80) missed | 25% |"),
+                        + "| 1.00 (1.00-1.00) met | 0.80 (0.80-0.80) missed | 25% | inconclusive |"),
                 table);
         assertFalse(table.contains("read 1 MiB x1"), "a cell only one run measured is left out: " + table);
         assertFalse(table.contains("(before:"), "targets kept beside a restatement are left out: " + table);
@@ -61,6 +61,26 @@ class BetweenRunsTest {
                 table.contains("Verdicts the same in every run: 0 of 1 target cells. "
                         + "Largest figure over smallest: median 25% apart, largest 25%."),
                 table);
+        assertTrue(table.contains("Over the runs: met in 0, missed in 0, inconclusive in 1 of 1."), table);
+    }
+
+    @Test
+    void aTargetIsMetOrMissedOverTheRunsOnlyWhenEveryRunSaysSo() throws Exception {
+        run("day-1/grid", 100, false); // 1.00, met against 0.9
+        run("day-2/grid", 105, false); // 0.95, met
+        run("day-3/grid", 125, false); // 0.80, missed
+        Path two = Files.createDirectories(dir.resolve("two"));
+        Files.writeString(two.resolve(BetweenRuns.RUNS_FILE), "../day-1/grid\n../day-2/grid\n");
+        Path three = Files.createDirectories(dir.resolve("three"));
+        Files.writeString(three.resolve(BetweenRuns.RUNS_FILE), "../day-1/grid\n../day-2/grid\n../day-3/grid\n");
+
+        String agreeing = BetweenRuns.read(two).table();
+        String differing = BetweenRuns.read(three).table();
+
+        assertTrue(agreeing.contains("| 5% | met |"), agreeing);
+        assertTrue(agreeing.contains("Over the runs: met in 1, missed in 0, inconclusive in 0 of 1."), agreeing);
+        assertTrue(differing.contains("| 25% | inconclusive |"), differing);
+        assertTrue(differing.contains("Over the runs: met in 0, missed in 0, inconclusive in 1 of 1."), differing);
     }
 
     @Test
