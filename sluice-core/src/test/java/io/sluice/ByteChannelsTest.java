@@ -3,6 +3,8 @@ package io.sluice;
 import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -150,7 +152,7 @@ class ByteChannelsTest {
         BytePublisher publisher = ByteChannels.publisher(pipe.source());
         CollectingSubscriber first = new CollectingSubscriber(0);
         publisher.subscribe(first);
-        CollectingSubscriber second = CollectingSubscriber.all();
+        CollectingSubscriber second = new CollectingSubscriber(0); // refused without asking: R8
         publisher.subscribe(second);
         second.await();
         assertInstanceOf(IllegalStateException.class, second.error);
@@ -158,6 +160,28 @@ class ByteChannelsTest {
         assertTrue(pipe.source().isOpen(), "the refused subscriber must not close the first one's channel");
         first.subscription.cancel();
         awaitClosed(pipe.source());
+        pipe.sink().close();
+    }
+
+    @Test
+    void aSingleUseChannelIsClosedWhenOnSubscribeThrows_2_13_R4() throws Exception {
+        Pipe pipe = Pipe.open();
+        ByteChannels.publisher(pipe.source()).subscribe(new Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Subscription subscription) {
+                throw new IllegalStateException("a subscriber's bug"); // §2.13: taken as a cancel
+            }
+
+            @Override
+            public void onNext(ByteBuffer chunk) {}
+
+            @Override
+            public void onError(Throwable error) {}
+
+            @Override
+            public void onComplete() {}
+        });
+        awaitClosed(pipe.source()); // R4: the library owns the channel, however the read ends
         pipe.sink().close();
     }
 

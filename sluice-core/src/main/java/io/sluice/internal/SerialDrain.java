@@ -14,8 +14,11 @@ import java.util.function.Consumer;
  *
  * <p>An operation made per call on a hot path (a read, a write, a copy) extends the drain: its
  * pass and failure are its own methods, and the drain is its own task, so the operation and its
- * drain are one object. An owner that extends something else uses {@link #of}. The drain's
- * methods are final: a subclass changes what a pass does, never how passes are ordered.
+ * drain are one object, as Reactor's {@code publishOn} subscriber is its own task. An owner that
+ * extends something else uses {@link #of}. The drain's methods are final: a subclass changes what
+ * a pass does, never how passes are ordered. The task is public, as a {@link Runnable} is: code
+ * that runs a subscription or subscriber it was handed as a task (nothing in Reactive Streams
+ * asks it to) breaks D1.
  *
  * <p>Invariants:
  * <ul>

@@ -40,7 +40,10 @@ public final class ChannelPublisher implements BytePublisher {
         this.subscribedOnce = singleUseResource != null ? new AtomicBoolean() : null;
     }
 
-    /** A publisher whose every subscriber opens the source anew. */
+    /**
+     * A publisher whose every subscriber opens the source anew; an opener that is itself a
+     * {@link ReadSource.Check} has its check run first (R8 in {@link ReadSubscription}).
+     */
     public static ChannelPublisher cold(
             ReadSource.Opener opener, ChunkSupply supply, Executor executor, String description) {
         return new ChannelPublisher(opener, null, supply, executor, description, null);

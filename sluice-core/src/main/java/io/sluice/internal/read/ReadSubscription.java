@@ -103,6 +103,8 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
             downstream.onSubscribe(this);
         } catch (Throwable t) { // §2.13 violated by the subscriber: treat as cancelled
             cancelled = true;
+            downstream = null; // §3.13
+            signal(); // R4: a pass closes a single-use source never opened, as cancel() has one do
             LOG.log(System.Logger.Level.WARNING, "§2.13: onSubscribe threw; subscription cancelled", t);
         }
         if (opener instanceof ReadSource.Check) {
@@ -173,7 +175,7 @@ final class ReadSubscription extends SerialDrain implements Subscription, Boolea
         if (source == null && !open()) {
             return false;
         }
-        ReadSource from = source; // one volatile read per pass: only this drain writes it, once
+        ReadSource from = source; // read once for the loop: only this drain writes it, once
         long bytesThisPass = 0;
         int chunksThisPass = 0;
         while (requested > 0) {
