@@ -3,8 +3,6 @@ package io.sluice;
 import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
 import org.junit.jupiter.api.Test;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -166,21 +164,7 @@ class ByteChannelsTest {
     @Test
     void aSingleUseChannelIsClosedWhenOnSubscribeThrows_2_13_R4() throws Exception {
         Pipe pipe = Pipe.open();
-        ByteChannels.publisher(pipe.source()).subscribe(new Subscriber<ByteBuffer>() {
-            @Override
-            public void onSubscribe(Subscription subscription) {
-                throw new IllegalStateException("a subscriber's bug"); // §2.13: taken as a cancel
-            }
-
-            @Override
-            public void onNext(ByteBuffer chunk) {}
-
-            @Override
-            public void onError(Throwable error) {}
-
-            @Override
-            public void onComplete() {}
-        });
+        ByteChannels.publisher(pipe.source()).subscribe(new ThrowingOnSubscribe()); // §2.13: taken as a cancel
         awaitClosed(pipe.source()); // R4: the library owns the channel, however the read ends
         pipe.sink().close();
     }

@@ -4,8 +4,6 @@ import io.sluice.testing.Bytes;
 import io.sluice.testing.TestPublishers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -15,7 +13,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
@@ -47,21 +44,7 @@ class ByteStreamsTest {
                 closed.countDown();
             }
         };
-        ByteStreams.publisher(stream).subscribe(new Subscriber<ByteBuffer>() {
-            @Override
-            public void onSubscribe(Subscription subscription) {
-                throw new IllegalStateException("a subscriber's bug"); // §2.13: taken as a cancel
-            }
-
-            @Override
-            public void onNext(ByteBuffer chunk) {}
-
-            @Override
-            public void onError(Throwable error) {}
-
-            @Override
-            public void onComplete() {}
-        });
+        ByteStreams.publisher(stream).subscribe(new ThrowingOnSubscribe()); // §2.13: taken as a cancel
         assertTrue(closed.await(10, TimeUnit.SECONDS), "the library owns the stream and closes it");
     }
 
