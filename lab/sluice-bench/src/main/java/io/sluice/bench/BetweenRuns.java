@@ -90,8 +90,7 @@ record BetweenRuns(List<String> names, List<Report> runs, List<RunInfo> infos) i
 
         /** Met or missed if every run says so; otherwise inconclusive. */
         Estimate.Verdict overTheRuns() {
-            Estimate.Verdict first = checks.get(0).verdict();
-            return verdictsAgree() && first != Estimate.Verdict.INCONCLUSIVE ? first : Estimate.Verdict.INCONCLUSIVE;
+            return verdictsAgree() ? checks.get(0).verdict() : Estimate.Verdict.INCONCLUSIVE;
         }
     }
 
