@@ -102,6 +102,14 @@ public final class BarChart {
     }
 
     /**
+     * Draws the charts of a profile's run, as the run itself does: {@code <profile>-speed-<op>.png} and so on, each
+     * titled with the profile in brackets; {@code profile} empty (samples of several profiles) drops both.
+     */
+    public static List<Path> drawRun(Report report, Path dir, String profile) throws IOException {
+        return profile.isEmpty() ? draw(report, dir, "", "") : draw(report, dir, profile + "-", " [" + profile + "]");
+    }
+
+    /**
      * Writes {@code <prefix>speed-<op>.png}, {@code <prefix>cpu-<op>.png} and {@code <prefix>alloc-<op>.png} for
      * each operation of {@code report}: one group per cell, one bar per provider; returns the files.
      */

@@ -163,7 +163,7 @@ public final class BenchMain {
         Files.writeString(out.resolve("report.md"), markdown, StandardCharsets.UTF_8);
         Path chartsDir =
                 Path.of(options.getOrDefault("charts", out.resolve("images").toString()));
-        BarChart.draw(report, chartsDir, profile.name() + "-", " [" + profile.name() + "]");
+        BarChart.drawRun(report, chartsDir, profile.name());
         System.out.printf(
                 Locale.ROOT,
                 "%n%s%n%s%n%s%ndone in %.1f min; samples, run.properties and report.md in %s;"

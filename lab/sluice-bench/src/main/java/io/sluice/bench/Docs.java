@@ -41,6 +41,13 @@ final class Docs {
             return info.quietness();
         }
 
+        /** Draws the run's charts as the run itself drew them (one profile), naming each file on {@code out}. */
+        List<Path> charts(Path folder, PrintStream out) throws IOException {
+            List<Path> files = BarChart.drawRun(report, folder, info.profiles().contains("+") ? "" : info.profiles());
+            files.forEach(file -> out.println("chart: " + file));
+            return files;
+        }
+
         /** The run line, the tables, the compact table and the target checks. */
         void print(PrintStream out) {
             out.printf("%s%n%s%n%s%n%s%n", info.line(), report.markdown(), report.compact(), Targets.text(report));
@@ -99,7 +106,7 @@ final class Docs {
                                 Map.of(BetweenRuns.BLOCK, BetweenRuns::table),
                                 BetweenRuns::print),
                         ReportCommand.Kind.of(from -> true, SamplesRun::read, bodies, SamplesRun::print)
-                                .withCharts((run, folder, out) -> BarChart.draw(run.report(), folder, "", ""))
+                                .withCharts(SamplesRun::charts)
                                 .readFrom(Docs::samplesFile)));
     }
 

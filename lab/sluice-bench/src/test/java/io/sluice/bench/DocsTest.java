@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.lab.ChartData;
 import io.sluice.lab.GeneratedBlocks;
 import io.sluice.lab.ReportCommand;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,22 @@ class DocsTest {
                 List.of(),
                 docs.differing().stream().map(GeneratedBlocks.Block::where).toList(),
                 "regenerate: java -jar lab/sluice-lab-cli/target/lab.jar bench report --from RUN");
+    }
+
+    @Test
+    void everyChartTheBenchDrewFromARunShowsWhatThatRunDrawsNow() throws Exception {
+        Path root = GeneratedBlocks.repositoryRoot(Path.of("")).orElseThrow();
+        ReportCommand docs = Docs.command(root);
+
+        assertTrue(
+                ChartData.drawnBy(ChartData.of(root.resolve("lab/images/standard-speed-read.png")))
+                        .orElse("")
+                        .startsWith(Docs.TOOL + " from lab/results/"),
+                "the grid's charts name the run they were drawn from");
+        assertEquals(
+                List.of(),
+                docs.chartsDiffering(),
+                "redraw: java -jar lab/sluice-lab-cli/target/lab.jar bench report --from RUN --charts DIR");
     }
 
     @Test

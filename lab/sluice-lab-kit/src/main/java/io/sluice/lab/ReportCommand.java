@@ -1,16 +1,23 @@
 package io.sluice.lab;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * The {@code report} command every lab tool offers on its own runs, in one place:
@@ -19,8 +26,10 @@ import java.util.function.UnaryOperator;
  *       results (and draws its charts into DIR, for a tool whose runs have charts), and rewrites the blocks that
  *       quote that run; a run that broke the quiet rule rewrites nothing unless {@code --allow-noisy} is given;</li>
  *   <li>{@code --check} fails while any block of the repository's pages differs from what its data
- *       generates (each tool's tests run it);</li>
- *   <li>{@code --all} rewrites every block from the run it names.</li>
+ *       generates, or any chart the tool drew from a run ({@link ChartData}) from what it draws from that run
+ *       now (each tool's tests run it);</li>
+ *   <li>{@code --all} rewrites every block from the run it names, and draws again every chart the tool drew
+ *       from a run.</li>
  * </ul>
  * A tool gives its name and one {@link Kind} for each kind of run it writes: how to tell and read one, a body
  * for each block name, and what {@code --from} prints; each run is read once per command. A block quoting a run
@@ -46,10 +55,10 @@ public final class ReportCommand {
         void write(R run, PrintStream out) throws IOException;
     }
 
-    /** Draws a run's charts into a folder, naming each file it writes on {@code out}. */
+    /** Draws a run's charts into a folder, naming each file it writes on {@code out}; returns the PNGs. */
     @FunctionalInterface
     public interface Charts<R> {
-        void draw(R run, Path folder, PrintStream out) throws IOException;
+        List<Path> draw(R run, Path folder, PrintStream out) throws IOException;
     }
 
     /**
@@ -129,17 +138,19 @@ public final class ReportCommand {
             });
         }
 
-        /**
-         * Prints the run at {@code folder}, draws its charts into {@code chartsFolder} unless null; returns whether
-         * its blocks may be rewritten without {@code --allow-noisy}.
-         */
-        private boolean report(Path folder, Path chartsFolder, PrintStream out) throws IOException {
-            R run = run(folder);
-            printout.write(run, out);
-            if (chartsFolder != null && charts != null) {
-                charts.draw(run, chartsFolder, out);
-            }
-            return run.quietness().quiet() || rewrittenWhenNoisy;
+        /** Prints the run at {@code folder}. */
+        private void print(Path folder, PrintStream out) throws IOException {
+            printout.write(run(folder), out);
+        }
+
+        /** Draws the charts of the run at {@code folder} into {@code chartsFolder}; returns the PNGs, none for a kind without charts. */
+        private List<Path> draw(Path folder, Path chartsFolder, PrintStream out) throws IOException {
+            return charts == null ? List.of() : charts.draw(run(folder), chartsFolder, out);
+        }
+
+        /** Whether the blocks of the run at {@code folder} may be rewritten without {@code --allow-noisy}. */
+        private boolean rewritable(Path folder) {
+            return run(folder).quietness().quiet() || rewrittenWhenNoisy;
         }
     }
 
@@ -214,6 +225,71 @@ public final class ReportCommand {
         return blocks.differingUnder(repositoryRoot());
     }
 
+    /**
+     * The charts under the repository that this tool drew from a run ({@link ChartData#drawnBy}) whose data
+     * differ from what the tool draws from that run now, or that it no longer draws, in words.
+     */
+    public List<String> chartsDiffering() throws IOException {
+        Map<String, List<Path>> byRun = chartsByRun();
+        List<String> differing = new ArrayList<>();
+        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+        for (Map.Entry<String, List<Path>> run : byRun.entrySet()) {
+            Path from = root.resolve(run.getKey()).normalize();
+            Path drawn = Files.createTempDirectory("charts-check");
+            try {
+                kindHolding(from).draw(from, drawn, nowhere);
+                for (Path data : run.getValue()) {
+                    Path again = drawn.resolve(data.getFileName());
+                    if (!Files.isRegularFile(again)) {
+                        differing.add(
+                                root.relativize(data) + ": " + tool + " draws no such chart from " + run.getKey());
+                    } else if (!ChartData.shown(again).equals(ChartData.shown(data))) {
+                        differing.add(root.relativize(data) + " differs from what `" + tool + " report --from "
+                                + run.getKey() + " --charts " + root.relativize(data.getParent()) + "` draws");
+                    }
+                }
+            } finally {
+                try (Stream<Path> files = Files.walk(drawn)) {
+                    for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(file);
+                    }
+                }
+            }
+        }
+        return differing;
+    }
+
+    /** The data files of the charts this tool drew from a run, by that run as they name it. */
+    private Map<String, List<Path>> chartsByRun() throws IOException {
+        Map<String, List<Path>> byRun = new TreeMap<>();
+        String prefix = tool + " from ";
+        for (Path data : ChartData.dataFiles(repositoryRoot())) {
+            Optional<String> drawnBy = ChartData.drawnBy(data);
+            if (drawnBy.isPresent() && drawnBy.get().startsWith(prefix)) {
+                byRun.computeIfAbsent(drawnBy.get().substring(prefix.length()), run -> new ArrayList<>())
+                        .add(data);
+            }
+        }
+        return byRun;
+    }
+
+    /** Draws again, into its folder, every chart this tool drew from a run; returns the PNGs drawn. */
+    public List<Path> redrawCharts() throws IOException {
+        List<Path> drawn = new ArrayList<>();
+        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+        for (Map.Entry<String, List<Path>> run : chartsByRun().entrySet()) {
+            Path from = root.resolve(run.getKey()).normalize();
+            for (Path folder :
+                    run.getValue().stream().map(Path::getParent).distinct().toList()) {
+                for (Path png : kindHolding(from).draw(from, folder, nowhere)) {
+                    ChartData.stamp(png, tool, run.getKey());
+                    drawn.add(png);
+                }
+            }
+        }
+        return drawn;
+    }
+
     /** Rewrites the blocks that quote the run at {@code from}, or every block if null; returns those that changed. */
     public List<GeneratedBlocks.Block> rewrite(Path from) throws IOException {
         Path wanted = from == null ? null : kindHolding(from).key(from);
@@ -224,6 +300,11 @@ public final class ReportCommand {
                                 .get(block.name())
                                 .key(block.reportFrom(root))
                                 .equals(wanted));
+    }
+
+    /** {@code path} as a block or a chart names a run: from the repository's root, with forward slashes. */
+    private String relative(Path path) {
+        return root.relativize(path.toAbsolutePath().normalize()).toString().replace('\\', '/');
     }
 
     private Path repositoryRoot() {
@@ -252,22 +333,36 @@ public final class ReportCommand {
             List<GeneratedBlocks.Block> differing = differing();
             differing.forEach(block -> out.println(
                     block.where() + " differs from what `" + tool + " " + block.arguments() + "` generates"));
+            List<String> charts = chartsDiffering();
+            charts.forEach(out::println);
             out.println(
-                    differing.isEmpty()
-                            ? "every " + tool + " block matches its data"
-                            : "regenerate with: " + usage + " --from RUN, or lab/results/regenerate.sh");
-            return differing.isEmpty() ? 0 : 1;
+                    differing.isEmpty() && charts.isEmpty()
+                            ? "every " + tool + " block and chart matches its data"
+                            : "regenerate with: " + usage + " --from RUN" + (charts.isEmpty() ? "" : " --charts DIR")
+                                    + ", or lab/results/regenerate.sh");
+            return differing.isEmpty() && charts.isEmpty() ? 0 : 1;
         }
         if (args.equals(List.of("--all"))) {
             List<GeneratedBlocks.Block> changed = rewrite(null);
             changed.forEach(block -> out.println("rewrote " + block.where()));
             out.println(changed.size() + " docs block(s) rewritten, each from the run it names");
+            List<Path> charts = redrawCharts();
+            out.println(charts.size() + " chart(s) drawn again, each from the run it names");
             return 0;
         }
         Map<String, String> flags = fromFlags(args);
         Path from = Path.of(flags.get("--from"));
         Path charts = flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null;
-        boolean rewritable = kindHolding(from).report(from, charts, out);
+        Kind<?> kind = kindHolding(from);
+        kind.print(from, out);
+        if (charts != null) {
+            for (Path png : kind.draw(from, charts, out)) {
+                if (root != null) {
+                    ChartData.stamp(png, tool, relative(from));
+                }
+            }
+        }
+        boolean rewritable = kind.rewritable(from);
         if (root == null) {
             out.println("not inside a repository: no docs block rewritten");
             return 0;

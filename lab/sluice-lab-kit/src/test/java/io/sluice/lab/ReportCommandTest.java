@@ -2,6 +2,8 @@ package io.sluice.lab;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -66,14 +69,23 @@ class ReportCommandTest {
                                         Tally::read,
                                         Map.of("count", tally -> tally.count() + " counted\n"),
                                         (tally, stream) -> stream.println("tally of " + tally.count()))
-                                .withCharts((tally, folder, stream) -> stream.println("chart: "
-                                        + Files.writeString(
-                                                Files.createDirectories(folder).resolve("tally.png"), "png"))),
+                                .withCharts(ReportCommandTest::chart),
                         ReportCommand.Kind.of(
                                 folder -> true,
                                 Note::read,
                                 Map.of("note", note -> note.text() + "\n"),
                                 (note, stream) -> stream.println("note: " + note.text()))));
+    }
+
+    /** A tally's chart: one bar as high as its count. */
+    private static List<Path> chart(Tally tally, Path folder, PrintStream out) throws IOException {
+        CategoryChart chart =
+                new CategoryChartBuilder().width(200).height(100).title("tally").build();
+        chart.addSeries("count", List.of("all"), List.of(tally.count()));
+        Path png = folder.resolve("tally.png");
+        Png.write(List.of(chart), 1, 1, png);
+        out.println("chart: " + png);
+        return List.of(png);
     }
 
     private Path run(String name, String file, String text) throws IOException {
@@ -129,6 +141,42 @@ class ReportCommandTest {
                 .getMessage();
         assertTrue(
                 refused.startsWith("usage: Tool --from RUN [--allow-noisy] | --check | --all (was: --from "), refused);
+    }
+
+    @Test
+    void aChartDrawnFromARunNamesItAndFailsTheCheckOnceTheRunDrawsSomethingElse() throws Exception {
+        Path tally = run("tally", "tally.txt", "3");
+        Path charts = root.resolve("lab/images");
+        assertEquals(0, command().run(List.of("--from", tally.toString(), "--charts", charts.toString()), out));
+        Path data = ChartData.of(charts.resolve("tally.png"));
+        assertEquals(Optional.of("tool from lab/results/tally"), ChartData.drawnBy(data));
+        assertEquals(List.of(), command().chartsDiffering());
+
+        Files.writeString(tally.resolve("tally.txt"), "4");
+
+        assertEquals(
+                List.of("lab/images/tally.png.csv differs from what `tool report --from lab/results/tally --charts "
+                        + "lab/images` draws"),
+                command().chartsDiffering());
+        printed.reset();
+        assertEquals(1, command().run(List.of("--check"), out));
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("lab/images/tally.png.csv differs"));
+        assertEquals(0, command().run(List.of("--all"), out));
+        assertEquals(List.of(), command().chartsDiffering(), "drawn again from the run, the chart checks clean");
+        assertEquals(List.of(), ChartData.problems(root));
+    }
+
+    @Test
+    void aChartTheRunNoLongerDrawsFailsTheCheck() throws Exception {
+        Path tally = run("tally", "tally.txt", "3");
+        Path charts = root.resolve("lab/images");
+        command().run(List.of("--from", tally.toString(), "--charts", charts.toString()), out);
+        Files.copy(charts.resolve("tally.png"), charts.resolve("old.png"));
+        Files.copy(ChartData.of(charts.resolve("tally.png")), ChartData.of(charts.resolve("old.png")));
+
+        assertEquals(
+                List.of("lab/images/old.png.csv: tool draws no such chart from lab/results/tally"),
+                command().chartsDiffering());
     }
 
     @Test

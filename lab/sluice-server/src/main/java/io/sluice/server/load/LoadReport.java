@@ -154,8 +154,8 @@ public final class LoadReport {
         out.print(run.line() + "\n\n" + RunTables.table(run.repeats()) + RunTables.drains(run.repeats()) + run.gates());
     }
 
-    private static void charts(Run run, Path folder, PrintStream out) throws IOException {
-        LoadCharts.write(
+    private static List<Path> charts(Run run, Path folder, PrintStream out) throws IOException {
+        return LoadCharts.write(
                 run.scale(),
                 Integer.toString(Runtime.Version.parse(run.origin().jdk()).feature()),
                 run.repeats().get(0),

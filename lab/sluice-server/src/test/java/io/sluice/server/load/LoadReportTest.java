@@ -1,5 +1,6 @@
 package io.sluice.server.load;
 
+import io.sluice.lab.ChartData;
 import io.sluice.lab.GeneratedBlocks;
 import io.sluice.lab.Load;
 import io.sluice.lab.ReportCommand;
@@ -42,6 +43,22 @@ class LoadReportTest {
                         .map(GeneratedBlocks.Block::where)
                         .toList(),
                 "regenerate: java -jar lab/sluice-lab-cli/target/lab.jar server report --all");
+    }
+
+    @Test
+    void everyChartTheServerHarnessDrewFromARunShowsWhatThatRunDrawsNow() throws Exception {
+        Path root = GeneratedBlocks.repositoryRoot(Path.of("")).orElseThrow();
+        for (String chart : List.of("lab/images/server-a1.png", "lab/images/websocket-rate.png")) {
+            assertTrue(
+                    ChartData.drawnBy(ChartData.of(root.resolve(chart)))
+                            .orElse("")
+                            .startsWith("sluice-server from lab/results/"),
+                    chart + " names the run it was drawn from");
+        }
+        assertEquals(
+                List.of(),
+                LoadReport.command(root).chartsDiffering(),
+                "redraw: java -jar lab/sluice-lab-cli/target/lab.jar server report --from RUN --charts DIR");
     }
 
     @Test
