@@ -13,12 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The memory stress case and the thread count, each provider in a child JVM of its own. Stress: one
@@ -104,6 +106,10 @@ public final class Stress {
         List<Result> results = new ArrayList<>();
         for (String provider : providers) {
             Path log = dir.resolve("stress-" + provider + ".log");
+            // Each child writes into a folder of its own, removed once it has exited: a child that dies of
+            // OutOfMemoryError exits at once, without deleting its files, and a writer that does not
+            // truncate would otherwise find the last child's file in the next one's place.
+            Path files = Files.createTempDirectory(dir, "stress-" + provider + "-");
             ChildJvm.Spec spec = ChildJvm.main("stress child for " + provider, BenchMain.class.getName())
                     .java(java)
                     .maxHeap(maxHeap)
@@ -114,7 +120,7 @@ public final class Stress {
                             provider,
                             Integer.toString(writes),
                             Long.toString(chunksEach),
-                            dir.toString()));
+                            files.toString()));
             System.out.printf(progress, provider);
             long began = System.nanoTime();
             Result result;
@@ -130,11 +136,21 @@ public final class Stress {
                             Files.readAllLines(log, StandardCharsets.UTF_8),
                             (System.nanoTime() - began) / 1e9);
                 }
+            } finally {
+                deleteTree(files);
             }
             System.out.println("  " + (writes == 1 ? result.line() : result.threadsLine()));
             results.add(result);
         }
         return results;
+    }
+
+    private static void deleteTree(Path folder) throws IOException {
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     /** The child's result line; without one, how it died and how long it lived (JVM start included). */

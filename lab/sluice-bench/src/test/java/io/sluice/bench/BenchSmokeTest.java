@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -86,6 +87,24 @@ class BenchSmokeTest {
         for (Stress.Result result : results) {
             assertEquals("completed", result.outcome(), result.provider() + " with " + Stress.HEAP);
             assertTrue(result.peakHeapMiB() > 0 && result.peakHeapMiB() <= 64, result.line());
+        }
+    }
+
+    @Test
+    void aChildFindsNoFileAnEarlierChildLeftAndLeavesNoneBehind() throws Exception {
+        // What a child that died of OutOfMemoryError leaves: its file, longer than the next child writes. Rio's
+        // writer does not truncate, so writing over it left the file at its old length and the check failed.
+        Files.write(dir.resolve("stress-rio-0.out"), new byte[128 * 1024]);
+
+        List<Stress.Result> results =
+                Stress.threads(List.of("rio"), ChildJvm.java().toString(), dir, 120);
+
+        assertEquals("completed", results.get(0).outcome(), results.get(0).threadsLine());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(
+                    List.of("stress-rio-0.out", "stress-rio.log"),
+                    left.map(path -> path.getFileName().toString()).sorted().toList(),
+                    "the child's files went with its folder");
         }
     }
 
