@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every chart the lab draws has its data beside it, and the build fails for a chart that is not
@@ -103,5 +104,15 @@ class ChartDataTest {
                                 + " with the tool that drew it",
                         "gone.png.csv: the data of a chart that is not there"),
                 ChartData.problems(dir));
+    }
+
+    @Test
+    void everyChartOfTheRepositoryHasItsDataAndIsTheChartItRecords() throws Exception {
+        Path root = GeneratedBlocks.repositoryRoot(Path.of(""))
+                .orElseThrow(() ->
+                        new AssertionError("no repository above " + Path.of("").toAbsolutePath()));
+        assertTrue(Files.isDirectory(root.resolve("lab/images")), "the repository's charts are in lab/images");
+
+        assertEquals(List.of(), ChartData.problems(root));
     }
 }
