@@ -44,7 +44,7 @@ public final class ClientMain {
     public static void main(String[] args) {
         PrintStream out = System.out;
         try {
-            Map<String, String> options = Options.parse(args, Map.of());
+            Map<String, String> options = Options.parse(args, SdkTuning.DEFAULT_OPTIONS);
             Transfer transfer = Transfer.byLabel(options.get("transfer"))
                     .orElseThrow(() -> new IllegalArgumentException("no transfer " + options.get("transfer")));
             S3Endpoint endpoint = new S3Endpoint(URI.create(options.get("endpoint")), options.get("bucket"));
@@ -52,7 +52,7 @@ public final class ClientMain {
             int clients = Integer.parseInt(options.get("clients"));
             Path work = Path.of(options.get("work"));
             String prefix = options.get("key");
-            try (TransferRun run = new TransferRun(transfer, endpoint)) {
+            try (TransferRun run = new TransferRun(transfer, endpoint, SdkTuning.of(options))) {
                 long warmSize = Math.min(size, WARM_BYTES_AT_MOST);
                 List<TransferRun.Job> warm = jobs(
                         transfer,

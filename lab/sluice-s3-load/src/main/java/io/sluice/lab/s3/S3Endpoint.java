@@ -40,11 +40,21 @@ record S3Endpoint(URI uri, String bucket) {
     }
 
     /**
-     * A client with the SDK's multipart support ({@code multipartEnabled(true)}, its defaults: 8 MiB
-     * parts from 8 MiB). Uploads only: its downloads fetch parts by number, which S3Proxy 4.1 refuses.
+     * A client with the SDK's multipart support, on {@code tuning}: its parts and threshold of that size,
+     * at most that many connections ({@link SdkTuning#SDK_DEFAULTS}: the SDK's {@code multipartEnabled(true)}
+     * as it comes, 8 MiB parts from 8 MiB, 50 connections). Uploads only: its downloads fetch parts by
+     * number, which S3Proxy 4.1 refuses.
      */
-    S3AsyncClient multipartClient() {
-        return builder().multipartEnabled(true).build();
+    S3AsyncClient multipartClient(SdkTuning tuning) {
+        if (tuning.equals(SdkTuning.SDK_DEFAULTS)) {
+            return builder().multipartEnabled(true).build();
+        }
+        return builder(tuning.maxConnections())
+                .multipartEnabled(true)
+                .multipartConfiguration(multipart -> multipart
+                        .minimumPartSizeInBytes(tuning.partSizeBytes())
+                        .thresholdInBytes(tuning.partSizeBytes()))
+                .build();
     }
 
     /**
@@ -59,12 +69,17 @@ record S3Endpoint(URI uri, String bucket) {
     }
 
     private S3AsyncClientBuilder builder() {
+        return builder(SdkTuning.SDK_DEFAULTS.maxConnections());
+    }
+
+    private S3AsyncClientBuilder builder(int maxConnections) {
         return S3AsyncClient.builder()
                 .endpointOverride(uri)
                 .forcePathStyle(true)
                 .region(REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .maxConcurrency(maxConnections)
                         .connectionAcquisitionTimeout(ACQUIRE_TIMEOUT)
                         .readTimeout(Duration.ofSeconds(120))
                         .writeTimeout(Duration.ofSeconds(120)));

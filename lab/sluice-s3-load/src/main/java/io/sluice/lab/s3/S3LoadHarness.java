@@ -53,31 +53,25 @@ import java.util.TreeMap;
  *
  * <p>Options (defaults): {@code --sizes 1MiB,100MiB,1GiB --clients 1,10 --samples 5 --warmup 1
  * --sample-bytes 256MiB --memory-samples 3 --transfers} (every one, or labels) {@code --server-heap 1g --client-jvm -Xmx1g
- * --work RESULTS/work}, and {@code --allow-dirty} for a trial from an uncommitted tree.
+ * --work RESULTS/work --sdk-part-size 8MiB --sdk-connections 50} (the {@link SdkTuning} of the {@code -tuned}
+ * transfers), and {@code --allow-dirty} for a trial from an uncommitted tree.
  *
  * <p>Threading: the main thread does everything; the clients are other processes.
  */
 public final class S3LoadHarness {
 
-    static final Map<String, String> DEFAULTS = Map.of(
-            "sizes",
-            "1MiB,100MiB,1GiB",
-            "clients",
-            "1,10",
-            "samples",
-            "5",
-            "warmup",
-            "1",
-            "memory-samples",
-            "3",
-            "sample-bytes",
-            "256MiB",
-            "transfers",
-            "",
-            "server-heap",
-            "1g",
-            "client-jvm",
-            "-Xmx1g");
+    static final Map<String, String> DEFAULTS = Map.ofEntries(
+            Map.entry("sizes", "1MiB,100MiB,1GiB"),
+            Map.entry("clients", "1,10"),
+            Map.entry("samples", "5"),
+            Map.entry("warmup", "1"),
+            Map.entry("memory-samples", "3"),
+            Map.entry("sample-bytes", "256MiB"),
+            Map.entry("transfers", ""),
+            Map.entry("server-heap", "1g"),
+            Map.entry("client-jvm", "-Xmx1g"),
+            Map.entry("sdk-part-size", SdkTuning.DEFAULT_OPTIONS.get("sdk-part-size")),
+            Map.entry("sdk-connections", SdkTuning.DEFAULT_OPTIONS.get("sdk-connections")));
 
     private static final String BUCKET = "sluice-load";
 
@@ -159,6 +153,7 @@ public final class S3LoadHarness {
         clientCounts(options);
         Transfer.named(options.get("transfers"));
         ByteSizes.parse(options.get("sample-bytes"));
+        SdkTuning.of(options);
         for (String count : List.of("samples", "warmup", "memory-samples")) {
             if (Integer.parseInt(options.get(count)) < 0) {
                 throw new IllegalArgumentException("--" + count + " must not be negative");
@@ -261,6 +256,7 @@ public final class S3LoadHarness {
                     "--warm-source",
                     source(Math.min(size, ClientMain.WARM_BYTES_AT_MOST)).file().toString()));
         }
+        args.addAll(SdkTuning.of(options).args());
         int rounds = memorySample ? 1 : SampleOrder.rounds(ByteSizes.parse(options.get("sample-bytes")), size, clients);
         args.addAll(List.of("--rounds", Integer.toString(rounds)));
         if (memorySample) {

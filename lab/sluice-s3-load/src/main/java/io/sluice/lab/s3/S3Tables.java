@@ -149,7 +149,10 @@ final class S3Tables {
                         + "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (long size : S3Run.sizes(samples)) {
             for (int clients : S3Run.clients(samples)) {
-                for (Transfer transfer : List.of(Transfer.SLUICE_STREAM, Transfer.SDK_MULTIPART_FROM_PUBLISHER)) {
+                for (Transfer transfer : List.of(
+                        Transfer.SLUICE_STREAM,
+                        Transfer.SDK_MULTIPART_FROM_PUBLISHER,
+                        Transfer.SDK_MULTIPART_FROM_PUBLISHER_TUNED)) {
                     List<S3Sample> cell = S3Run.cell(samples, transfer, size, clients);
                     if (cell.isEmpty()) {
                         continue;

@@ -7,8 +7,11 @@ import java.util.Optional;
 /**
  * One way to move bytes between a file (or a publisher) and an object that the harness measures,
  * labelled as in the raw results. Each is sluice's, one of the SDK's own, or plain HTTP (the JDK's
- * {@code HttpClient}, no SDK: how fast the server takes and gives bytes, its ceiling). How each runs:
- * {@link TransferRun}.
+ * {@code HttpClient}, no SDK: how fast the server takes and gives bytes, its ceiling). Each of the
+ * SDK's multipart uploads runs twice: on the SDK's defaults, and {@code -tuned}, on the
+ * {@link SdkTuning} the run names. The SDK's downloads have nothing to tune here: its multipart
+ * download fetches parts by number, which S3Proxy refuses, and a single GET has no part size. How
+ * each runs: {@link TransferRun}.
  */
 enum Transfer {
     SLUICE_UPLOAD("sluice-upload", Direction.UPLOAD, Side.SLUICE),
@@ -16,7 +19,9 @@ enum Transfer {
     SLUICE_UPLOAD_UNCHECKED("sluice-upload-unchecked", Direction.UPLOAD, Side.SLUICE),
     SDK_PUT_FROM_FILE("sdk-put-fromFile", Direction.UPLOAD, Side.SDK),
     SDK_MULTIPART_FROM_FILE("sdk-multipart-fromFile", Direction.UPLOAD, Side.SDK),
+    SDK_MULTIPART_FROM_FILE_TUNED("sdk-multipart-fromFile-tuned", Direction.UPLOAD, Side.SDK),
     TM_UPLOAD_FILE("tm-uploadFile", Direction.UPLOAD, Side.SDK),
+    TM_UPLOAD_FILE_TUNED("tm-uploadFile-tuned", Direction.UPLOAD, Side.SDK),
     RAW_PUT("raw-put", Direction.UPLOAD, Side.PLAIN_HTTP),
     SLUICE_DOWNLOAD_PLAIN("sluice-download-plain", Direction.DOWNLOAD, Side.SLUICE),
     SLUICE_DOWNLOAD("sluice-download", Direction.DOWNLOAD, Side.SLUICE),
@@ -24,7 +29,8 @@ enum Transfer {
     TM_DOWNLOAD_FILE("tm-downloadFile", Direction.DOWNLOAD, Side.SDK),
     RAW_GET("raw-get", Direction.DOWNLOAD, Side.PLAIN_HTTP),
     SLUICE_STREAM("sluice-stream", Direction.STREAM, Side.SLUICE),
-    SDK_MULTIPART_FROM_PUBLISHER("sdk-multipart-fromPublisher", Direction.STREAM, Side.SDK);
+    SDK_MULTIPART_FROM_PUBLISHER("sdk-multipart-fromPublisher", Direction.STREAM, Side.SDK),
+    SDK_MULTIPART_FROM_PUBLISHER_TUNED("sdk-multipart-fromPublisher-tuned", Direction.STREAM, Side.SDK);
 
     /** File to object, object to file, or an unknown-length publisher to object. */
     enum Direction {
@@ -66,6 +72,21 @@ enum Transfer {
             case DOWNLOAD -> SLUICE_DOWNLOAD_PLAIN;
             case STREAM -> SLUICE_STREAM;
         };
+    }
+
+    /** Whether this transfer runs on the run's {@link SdkTuning} rather than the SDK's defaults. */
+    boolean tuned() {
+        return this == SDK_MULTIPART_FROM_FILE_TUNED
+                || this == TM_UPLOAD_FILE_TUNED
+                || this == SDK_MULTIPART_FROM_PUBLISHER_TUNED;
+    }
+
+    /** Whether this transfer uses the SDK's multipart client (its uploads in parts), tuned or not. */
+    boolean multipartClient() {
+        return this == SDK_MULTIPART_FROM_FILE
+                || this == TM_UPLOAD_FILE
+                || this == SDK_MULTIPART_FROM_PUBLISHER
+                || tuned();
     }
 
     static Optional<Transfer> byLabel(String label) {

@@ -44,16 +44,20 @@ final class TransferRun implements AutoCloseable {
     private final S3TransferManager manager; // null unless a transfer manager's transfer
     private final HttpClient http; // null unless plain HTTP
 
-    TransferRun(Transfer transfer, S3Endpoint endpoint) {
+    TransferRun(Transfer transfer, S3Endpoint endpoint, SdkTuning tuning) {
         this.transfer = transfer;
         this.endpoint = endpoint;
-        boolean multipart = transfer == Transfer.SDK_MULTIPART_FROM_FILE
-                || transfer == Transfer.TM_UPLOAD_FILE
-                || transfer == Transfer.SDK_MULTIPART_FROM_PUBLISHER;
-        this.client = multipart
-                ? endpoint.multipartClient()
-                : transfer == Transfer.SLUICE_UPLOAD_UNCHECKED ? endpoint.uncheckedClient() : endpoint.plainClient();
-        this.manager = transfer == Transfer.TM_UPLOAD_FILE || transfer == Transfer.TM_DOWNLOAD_FILE
+        if (transfer.tuned()) {
+            this.client = endpoint.multipartClient(tuning);
+        } else if (transfer.multipartClient()) {
+            this.client = endpoint.multipartClient(SdkTuning.SDK_DEFAULTS);
+        } else {
+            this.client =
+                    transfer == Transfer.SLUICE_UPLOAD_UNCHECKED ? endpoint.uncheckedClient() : endpoint.plainClient();
+        }
+        this.manager = transfer == Transfer.TM_UPLOAD_FILE
+                        || transfer == Transfer.TM_UPLOAD_FILE_TUNED
+                        || transfer == Transfer.TM_DOWNLOAD_FILE
                 ? S3TransferManager.builder().s3Client(client).build()
                 : null;
         this.http = transfer.side == Transfer.Side.PLAIN_HTTP
@@ -82,11 +86,11 @@ final class TransferRun implements AutoCloseable {
                 object.upload(job.file(), UploadOptions.defaults())
                         .toCompletableFuture()
                         .thenApply(stored -> stored.eTag());
-            case SDK_PUT_FROM_FILE, SDK_MULTIPART_FROM_FILE ->
+            case SDK_PUT_FROM_FILE, SDK_MULTIPART_FROM_FILE, SDK_MULTIPART_FROM_FILE_TUNED ->
                 client.putObject(
                                 request -> request.bucket(bucket).key(job.key()), AsyncRequestBody.fromFile(job.file()))
                         .thenApply(stored -> stored.eTag());
-            case TM_UPLOAD_FILE ->
+            case TM_UPLOAD_FILE, TM_UPLOAD_FILE_TUNED ->
                 manager.uploadFile(upload -> upload.source(job.file())
                                 .putObjectRequest(
                                         request -> request.bucket(bucket).key(job.key())))
@@ -115,7 +119,7 @@ final class TransferRun implements AutoCloseable {
                 object.write(new BurstyPublisher(job.sizeBytes()), UploadOptions.defaults())
                         .toCompletableFuture()
                         .thenApply(stored -> stored.eTag());
-            case SDK_MULTIPART_FROM_PUBLISHER ->
+            case SDK_MULTIPART_FROM_PUBLISHER, SDK_MULTIPART_FROM_PUBLISHER_TUNED ->
                 client.putObject(
                                 request -> request.bucket(bucket).key(job.key()),
                                 AsyncRequestBody.fromPublisher(new BurstyPublisher(job.sizeBytes())))
