@@ -48,6 +48,8 @@ public final class S3Report {
                         S3Tables::downloads,
                         "stream",
                         S3Tables::stream,
+                        "tuning",
+                        S3Tables::tuning,
                         "gates",
                         run -> "```\n" + S3Gates.render(run) + "```\n",
                         "file-gates",
@@ -60,7 +62,8 @@ public final class S3Report {
                         run -> "```\n" + S3Gates.stream(run) + "```\n"),
                 run -> run.line() + "\nUploads (file to object)\n\n" + S3Tables.uploads(run)
                         + "\nDownloads (object to file)\n\n" + S3Tables.downloads(run)
-                        + "\nReactive source (unknown length, bursty)\n\n" + S3Tables.stream(run) + "\n"
+                        + "\nReactive source (unknown length, bursty)\n\n" + S3Tables.stream(run)
+                        + "\nThe SDK tuned against its defaults\n\n" + S3Tables.tuning(run) + "\n"
                         + S3Gates.render(run));
     }
 

@@ -141,6 +141,67 @@ final class S3Tables {
                         : "");
     }
 
+    /**
+     * The {@code tuning} table: each of the SDK's tuned transfers beside the same transfer on the SDK's
+     * defaults, per cell where both ran: MiB/s of each, the ratio (samples paired by turn), client CPU
+     * seconds per GiB and peak heap of each. A run without tuned transfers says so.
+     */
+    static String tuning(S3Run run) {
+        StringBuilder md = new StringBuilder();
+        for (Transfer.Direction direction : Transfer.Direction.values()) {
+            List<S3Sample> samples = run.of(direction);
+            for (long size : S3Run.sizes(samples)) {
+                for (int clients : S3Run.clients(samples)) {
+                    for (Transfer tuned : Transfer.values()) {
+                        Optional<Transfer> untuned = tuned.untuned();
+                        if (untuned.isEmpty()
+                                || S3Run.cell(samples, tuned, size, clients).isEmpty()
+                                || S3Run.cell(samples, untuned.get(), size, clients)
+                                        .isEmpty()) {
+                            continue;
+                        }
+                        Transfer plain = untuned.get();
+                        md.append(String.format(
+                                Locale.ROOT,
+                                "| %s | %d | %s%s | %s | %s | %s | %s / %s | %s / %s |%n",
+                                ByteSizes.format(size),
+                                clients,
+                                tuned.label,
+                                failed(S3Run.cell(samples, tuned, size, clients))
+                                        + failed(S3Run.cell(samples, plain, size, clients)),
+                                mean(S3Run.values(samples, tuned, size, clients, S3Sample::mibPerSecond)),
+                                mean(S3Run.values(samples, plain, size, clients, S3Sample::mibPerSecond)),
+                                S3Run.ratioInTurns(samples, tuned, plain, size, clients, S3Sample::mibPerSecond)
+                                        .format(),
+                                figure(samples, tuned, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f"),
+                                figure(samples, plain, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f"),
+                                figure(
+                                        samples,
+                                        tuned,
+                                        size,
+                                        clients,
+                                        sample -> sample.peakHeapBytes() / MIB,
+                                        true,
+                                        "%.0f"),
+                                figure(
+                                        samples,
+                                        plain,
+                                        size,
+                                        clients,
+                                        sample -> sample.peakHeapBytes() / MIB,
+                                        true,
+                                        "%.0f")));
+                    }
+                }
+            }
+        }
+        return md.length() == 0
+                ? "No tuned transfer ran beside its default in this run.\n"
+                : "| size | clients | tuned transfer | MiB/s tuned | MiB/s on the SDK's defaults | tuned / defaults "
+                        + "| client CPU s/GiB tuned / defaults | peak heap MiB tuned / defaults |\n"
+                        + "|---|---:|---|---:|---:|---:|---:|---:|\n" + md;
+    }
+
     static String stream(S3Run run) {
         List<S3Sample> samples = run.of(Transfer.Direction.STREAM);
         StringBuilder md = new StringBuilder(

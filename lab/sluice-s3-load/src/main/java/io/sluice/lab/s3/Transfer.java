@@ -76,9 +76,17 @@ enum Transfer {
 
     /** Whether this transfer runs on the run's {@link SdkTuning} rather than the SDK's defaults. */
     boolean tuned() {
-        return this == SDK_MULTIPART_FROM_FILE_TUNED
-                || this == TM_UPLOAD_FILE_TUNED
-                || this == SDK_MULTIPART_FROM_PUBLISHER_TUNED;
+        return untuned().isPresent();
+    }
+
+    /** The transfer this one is the tuned form of, on the SDK's defaults; empty for one that is not tuned. */
+    Optional<Transfer> untuned() {
+        return switch (this) {
+            case SDK_MULTIPART_FROM_FILE_TUNED -> Optional.of(SDK_MULTIPART_FROM_FILE);
+            case TM_UPLOAD_FILE_TUNED -> Optional.of(TM_UPLOAD_FILE);
+            case SDK_MULTIPART_FROM_PUBLISHER_TUNED -> Optional.of(SDK_MULTIPART_FROM_PUBLISHER);
+            default -> Optional.empty();
+        };
     }
 
     /** Whether this transfer uses the SDK's multipart client (its uploads in parts), tuned or not. */

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,6 +97,34 @@ class S3ReportTest {
         assertTrue(uploads.contains("| 100 MiB | 1 | raw-put | 300.0 (297.0-303.0) | server ceiling |"), uploads);
         assertTrue(uploads.contains("| 100 MiB | 10 | sluice-upload | 160.0 (158.4-161.6) | 0.80 ("), uploads);
         assertEquals(20, uploads.lines().filter(line -> line.startsWith("| 1")).count(), uploads);
+    }
+
+    @Test
+    void theTuningTableSetsEachTunedTransferBesideItsDefaultWhereBothRan() throws IOException {
+        assertEquals("No tuned transfer ran beside its default in this run.\n", S3Tables.tuning(S3Run.read(run)));
+        List<String> tuned = new ArrayList<>();
+        for (String line : Files.readAllLines(run.resolve(S3Run.SAMPLES))) {
+            if (line.contains(",sdk-multipart-fromFile,1048576,1,")) {
+                String[] fields = line.split(",");
+                fields[2] = "sdk-multipart-fromFile-tuned";
+                fields[8] = String.format(Locale.ROOT, "%.3f", 2 * Double.parseDouble(fields[8]));
+                tuned.add(String.join(",", fields));
+            }
+        }
+        assertEquals(3, tuned.size(), "the fixture's three default samples at 1 MiB x1");
+        Files.write(run.resolve(S3Run.SAMPLES), tuned, StandardOpenOption.APPEND);
+
+        String tuning = S3Tables.tuning(S3Run.read(run));
+
+        assertTrue(
+                tuning.startsWith("| size | clients | tuned transfer | MiB/s tuned | MiB/s on the SDK's defaults |"),
+                tuning);
+        assertTrue(
+                tuning.contains("| 1 MiB | 1 | sdk-multipart-fromFile-tuned | 360.0 (")
+                        && tuning.contains(") | 180.0 (")
+                        && tuning.contains(") | 2.00 (2.00-2.00) | "),
+                tuning);
+        assertEquals(1, tuning.lines().filter(line -> line.startsWith("| 1")).count(), "one cell has both: " + tuning);
     }
 
     @Test
