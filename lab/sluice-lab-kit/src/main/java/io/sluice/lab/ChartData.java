@@ -7,11 +7,8 @@ import org.knowm.xchart.internal.series.Series;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -146,7 +143,7 @@ public final class ChartData {
     }
 
     /**
-     * Every chart under {@code root} (no build output, no hidden folder) whose PNG has no data file or
+     * Every chart under {@code root} ({@link RepositoryFiles}) whose PNG has no data file or
      * differs from the one its data file records, and every data file without its PNG, in words.
      */
     public static List<String> problems(Path root) throws IOException {
@@ -170,7 +167,7 @@ public final class ChartData {
         return problems;
     }
 
-    /** Every chart's data file under {@code root} (no build output, no hidden folder). */
+    /** Every chart's data file under {@code root} ({@link RepositoryFiles}). */
     public static List<Path> dataFiles(Path root) throws IOException {
         return files(root).stream()
                 .filter(file -> file.getFileName().toString().endsWith(".png" + SUFFIX))
@@ -185,24 +182,7 @@ public final class ChartData {
     }
 
     private static List<Path> files(Path root) throws IOException {
-        List<Path> files = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
-                String name =
-                        folder.getFileName() == null ? "" : folder.getFileName().toString();
-                boolean skipped = !folder.equals(root) && (name.equals("target") || name.startsWith("."));
-                return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                files.add(file);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        files.sort(null);
-        return files;
+        return RepositoryFiles.under(root, file -> true);
     }
 
     static String sha256(byte[] bytes) {

@@ -2,11 +2,8 @@ package io.sluice.lab;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,28 +86,9 @@ public final class GeneratedBlocks {
         return Optional.empty();
     }
 
-    /** Every Markdown page under {@code dir}, but none in a build's output or a hidden folder. */
+    /** Every Markdown page under {@code dir} ({@link RepositoryFiles}). */
     private static List<Path> pages(Path dir) throws IOException {
-        List<Path> pages = new ArrayList<>();
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
-                String name =
-                        folder.getFileName() == null ? "" : folder.getFileName().toString();
-                boolean skipped = !folder.equals(dir) && (name.equals("target") || name.startsWith("."));
-                return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                if (file.toString().endsWith(".md")) {
-                    pages.add(file);
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        pages.sort(null);
-        return pages;
+        return RepositoryFiles.under(dir, file -> file.toString().endsWith(".md"));
     }
 
     /** This tool's blocks in {@code page}. */

@@ -4,15 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,9 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only through blocks. A results folder's README is written by hand and is scanned like any page.
  */
 class FiguresOutsideBlocksTest {
-
-    /** A build's output, git's own files, installed JavaScript packages: no page of the repository. */
-    private static final Set<String> SKIPPED_FOLDERS = Set.of("target", ".git", "node_modules");
 
     private static final List<Pattern> MEASURED = List.of(
             Pattern.compile("\\d+\\.\\d+x? \\(\\d+\\.\\d+x?\\s?[-\u2013]\\s?\\d+\\.\\d+x?\\)"),
@@ -163,28 +156,9 @@ class FiguresOutsideBlocksTest {
         return name.endsWith(".md") && !(inResults && TOOL_OUTPUT.containsKey(name));
     }
 
-    /** Every Markdown file under {@code root} that {@link #scanned} accepts, sorted. */
+    /** Every Markdown file under {@code root} ({@link RepositoryFiles}) that {@link #scanned} accepts, sorted. */
     private static List<Path> pages(Path root) throws IOException {
-        List<Path> pages = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
-                String name =
-                        folder.getFileName() == null ? "" : folder.getFileName().toString();
-                boolean skipped = !folder.equals(root) && SKIPPED_FOLDERS.contains(name);
-                return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                if (scanned(root.relativize(file))) {
-                    pages.add(file);
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        pages.sort(null);
-        return pages;
+        return RepositoryFiles.under(root, FiguresOutsideBlocksTest::scanned);
     }
 
     /** {@code PAGE:LINE: FIGURE} for each measured figure in {@code lines} outside blocks and code, in reading order. */

@@ -115,22 +115,8 @@ final class S3Tables {
                             against,
                             figure(samples, transfer, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f"),
                             figure(samples, transfer, size, clients, S3Sample::serverCpuSecondsPerGiB, false, "%.2f"),
-                            figure(
-                                    samples,
-                                    transfer,
-                                    size,
-                                    clients,
-                                    sample -> sample.peakHeapBytes() / MIB,
-                                    true,
-                                    "%.0f"),
-                            figure(
-                                    samples,
-                                    transfer,
-                                    size,
-                                    clients,
-                                    sample -> sample.peakDirectBytes() / MIB,
-                                    true,
-                                    "%.0f")));
+                            peakHeapMiB(samples, transfer, size, clients),
+                            peakDirectMiB(samples, transfer, size, clients)));
                 }
             }
         }
@@ -175,22 +161,8 @@ final class S3Tables {
                                         .format(),
                                 figure(samples, tuned, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f"),
                                 figure(samples, plain, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f"),
-                                figure(
-                                        samples,
-                                        tuned,
-                                        size,
-                                        clients,
-                                        sample -> sample.peakHeapBytes() / MIB,
-                                        true,
-                                        "%.0f"),
-                                figure(
-                                        samples,
-                                        plain,
-                                        size,
-                                        clients,
-                                        sample -> sample.peakHeapBytes() / MIB,
-                                        true,
-                                        "%.0f")));
+                                peakHeapMiB(samples, tuned, size, clients),
+                                peakHeapMiB(samples, plain, size, clients)));
                     }
                 }
             }
@@ -231,22 +203,8 @@ final class S3Tables {
                             mostAdded(samples, transfer, size, clients),
                             mostAdded(run.memoryOf(Transfer.Direction.STREAM), transfer, size, clients),
                             bound < 0 ? "none stated" : String.format(Locale.ROOT, "%.0f", bound / MIB),
-                            figure(
-                                    samples,
-                                    transfer,
-                                    size,
-                                    clients,
-                                    sample -> sample.peakHeapBytes() / MIB,
-                                    true,
-                                    "%.0f"),
-                            figure(
-                                    samples,
-                                    transfer,
-                                    size,
-                                    clients,
-                                    sample -> sample.peakDirectBytes() / MIB,
-                                    true,
-                                    "%.0f"),
+                            peakHeapMiB(samples, transfer, size, clients),
+                            peakDirectMiB(samples, transfer, size, clients),
                             figure(samples, transfer, size, clients, S3Sample::clientCpuSecondsPerGiB, false, "%.2f")));
                 }
             }
@@ -289,6 +247,16 @@ final class S3Tables {
     }
 
     /** The mean (or the highest, if {@code max}) of {@code value} over the cell's successful samples. */
+    /** The highest peak heap of {@code transfer}'s samples in one cell, in MiB. */
+    private static String peakHeapMiB(List<S3Sample> samples, Transfer transfer, long size, int clients) {
+        return figure(samples, transfer, size, clients, sample -> sample.peakHeapBytes() / MIB, true, "%.0f");
+    }
+
+    /** The highest peak direct memory of {@code transfer}'s samples in one cell, in MiB. */
+    private static String peakDirectMiB(List<S3Sample> samples, Transfer transfer, long size, int clients) {
+        return figure(samples, transfer, size, clients, sample -> sample.peakDirectBytes() / MIB, true, "%.0f");
+    }
+
     private static String figure(
             List<S3Sample> samples,
             Transfer transfer,
