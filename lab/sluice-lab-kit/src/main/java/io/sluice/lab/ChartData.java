@@ -6,6 +6,8 @@ import org.knowm.xchart.internal.series.AxesChartSeriesNumericalNoErrorBars;
 import org.knowm.xchart.internal.series.Series;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +36,7 @@ public final class ChartData {
     public static final String SUFFIX = ".csv";
 
     private static final String HASH = "# png sha256: ";
+    private static final int DIGITS = 12; // far below a double's 15-17, far above any figure a chart shows
     private static final String DRAWN_BY = "# drawn by: ";
 
     private ChartData() {}
@@ -103,7 +106,7 @@ public final class ChartData {
             Iterator<? extends Number> values = category.getYData().iterator();
             while (values.hasNext()) {
                 Number value = values.next();
-                ys.add(value == null ? "" : Double.toString(value.doubleValue()));
+                ys.add(value == null ? "" : number(value.doubleValue()));
             }
             return ys;
         }
@@ -113,9 +116,24 @@ public final class ChartData {
     private static List<String> numbers(double[] values) {
         List<String> numbers = new ArrayList<>(values.length);
         for (double value : values) {
-            numbers.add(Double.isNaN(value) ? "" : Double.toString(value));
+            numbers.add(Double.isNaN(value) ? "" : number(value));
         }
         return numbers;
+    }
+
+    /**
+     * {@code value} to {@link #DIGITS} significant digits, written the same by every JDK: the exact binary
+     * value rounded, where {@code Double.toString}'s shortest form changed with JDK 19 and the check runs
+     * on 17 and 25 alike.
+     */
+    static String number(double value) {
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "Infinity" : "-Infinity";
+        }
+        return new BigDecimal(value)
+                .round(new MathContext(DIGITS))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** Records in the data file of {@code png} that a tool's report command drew it from a run. */

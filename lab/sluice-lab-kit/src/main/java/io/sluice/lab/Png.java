@@ -34,7 +34,7 @@ public final class Png {
         ByteArrayOutputStream png = new ByteArrayOutputStream();
         BitmapEncoder.saveBitmap(charts, rows, cols, png, BitmapEncoder.BitmapFormat.PNG);
         byte[] bytes = png.toByteArray();
+        ChartData.write(charts, file, bytes); // first: a chart it cannot describe is not written at all
         Files.write(file, bytes);
-        ChartData.write(charts, file, bytes);
     }
 }

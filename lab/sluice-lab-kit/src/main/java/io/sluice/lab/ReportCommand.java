@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -227,34 +228,29 @@ public final class ReportCommand {
 
     /**
      * The charts under the repository that this tool drew from a run ({@link ChartData#drawnBy}) whose data
-     * differ from what the tool draws from that run now, or that it no longer draws, in words.
+     * differ from what the tool draws from that run now, that it no longer draws, or whose run is gone, in words.
      */
     public List<String> chartsDiffering() throws IOException {
-        Map<String, List<Path>> byRun = chartsByRun();
         List<String> differing = new ArrayList<>();
-        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
-        for (Map.Entry<String, List<Path>> run : byRun.entrySet()) {
+        for (Map.Entry<String, List<Path>> run : chartsByRun().entrySet()) {
             Path from = root.resolve(run.getKey()).normalize();
-            Path drawn = Files.createTempDirectory("charts-check");
-            try {
-                kindHolding(from).draw(from, drawn, nowhere);
+            if (!Files.exists(from)) {
+                run.getValue()
+                        .forEach(data -> differing.add(
+                                relative(data) + ": drawn from " + run.getKey() + ", which is not in the repository"));
+                continue;
+            }
+            drawnAgain(from, drawn -> {
                 for (Path data : run.getValue()) {
                     Path again = drawn.resolve(data.getFileName());
                     if (!Files.isRegularFile(again)) {
-                        differing.add(
-                                root.relativize(data) + ": " + tool + " draws no such chart from " + run.getKey());
+                        differing.add(relative(data) + ": " + tool + " draws no such chart from " + run.getKey());
                     } else if (!ChartData.shown(again).equals(ChartData.shown(data))) {
-                        differing.add(root.relativize(data) + " differs from what `" + tool + " report --from "
-                                + run.getKey() + " --charts " + root.relativize(data.getParent()) + "` draws");
+                        differing.add(relative(data) + " differs from what `" + tool + " report --from " + run.getKey()
+                                + " --charts " + relative(data.getParent()) + "` draws");
                     }
                 }
-            } finally {
-                try (Stream<Path> files = Files.walk(drawn)) {
-                    for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.delete(file);
-                    }
-                }
-            }
+            });
         }
         return differing;
     }
@@ -273,21 +269,58 @@ public final class ReportCommand {
         return byRun;
     }
 
-    /** Draws again, into its folder, every chart this tool drew from a run; returns the PNGs drawn. */
+    /**
+     * Draws again every chart this tool drew from a run whose data differ from what the run draws now: in
+     * place, the chart and its data file, stamped. Only those charts: a folder that holds charts of several
+     * runs, or keeps some of a run's charts only, stays as it is; a chart whose data have not moved keeps its
+     * PNG (rendered with the fonts of the machine that drew it). Returns the PNGs drawn again.
+     */
     public List<Path> redrawCharts() throws IOException {
-        List<Path> drawn = new ArrayList<>();
-        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+        List<Path> redrawn = new ArrayList<>();
         for (Map.Entry<String, List<Path>> run : chartsByRun().entrySet()) {
             Path from = root.resolve(run.getKey()).normalize();
-            for (Path folder :
-                    run.getValue().stream().map(Path::getParent).distinct().toList()) {
-                for (Path png : kindHolding(from).draw(from, folder, nowhere)) {
-                    ChartData.stamp(png, tool, run.getKey());
-                    drawn.add(png);
+            if (!Files.exists(from)) {
+                continue; // chartsDiffering names it
+            }
+            drawnAgain(from, drawn -> {
+                for (Path data : run.getValue()) {
+                    Path againData = drawn.resolve(data.getFileName());
+                    if (Files.isRegularFile(againData)
+                            && !ChartData.shown(againData).equals(ChartData.shown(data))) {
+                        String pngName = data.getFileName().toString();
+                        pngName = pngName.substring(0, pngName.length() - ChartData.SUFFIX.length());
+                        Path png = data.resolveSibling(pngName);
+                        Files.copy(drawn.resolve(pngName), png, StandardCopyOption.REPLACE_EXISTING);
+                        Files.copy(againData, data, StandardCopyOption.REPLACE_EXISTING);
+                        ChartData.stamp(png, tool, run.getKey());
+                        redrawn.add(png);
+                    }
+                }
+            });
+        }
+        return redrawn;
+    }
+
+    /** What is done with a folder of charts drawn again. */
+    @FunctionalInterface
+    private interface DrawnCharts {
+        void use(Path folder) throws IOException;
+    }
+
+    /** Draws the charts of the run at {@code from} into a temporary folder, hands it to {@code use}, then deletes it. */
+    private void drawnAgain(Path from, DrawnCharts use) throws IOException {
+        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+        Path drawn = Files.createTempDirectory("charts-again");
+        try {
+            kindHolding(from).draw(from, drawn, nowhere);
+            use.use(drawn);
+        } finally {
+            try (Stream<Path> files = Files.walk(drawn)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
                 }
             }
         }
-        return drawn;
     }
 
     /** Rewrites the blocks that quote the run at {@code from}, or every block if null; returns those that changed. */
@@ -355,14 +388,10 @@ public final class ReportCommand {
         Path charts = flags.containsKey("--charts") ? Path.of(flags.get("--charts")) : null;
         Kind<?> kind = kindHolding(from);
         kind.print(from, out);
-        if (charts != null) {
-            for (Path png : kind.draw(from, charts, out)) {
-                if (root != null) {
-                    ChartData.stamp(png, tool, relative(from));
-                }
-            }
-        }
         boolean rewritable = kind.rewritable(from);
+        if (charts != null) {
+            drawCharts(kind, from, charts, rewritable || flags.containsKey("--allow-noisy"), out);
+        }
         if (root == null) {
             out.println("not inside a repository: no docs block rewritten");
             return 0;
@@ -376,6 +405,28 @@ public final class ReportCommand {
         changed.forEach(block -> out.println("rewrote " + block.where()));
         out.println(changed.size() + " docs block(s) rewritten from " + from);
         return 0;
+    }
+
+    /**
+     * Draws the charts of the run at {@code from} into {@code folder} unless the run broke the quiet rule and
+     * that is not allowed; stamps each with the run ({@link ChartData#stamp}) if the run is in the repository,
+     * where the check can draw it again.
+     */
+    private void drawCharts(Kind<?> kind, Path from, Path folder, boolean allowed, PrintStream out) throws IOException {
+        if (!allowed) {
+            out.println("not drawing the charts: the run was not quiet; pass --allow-noisy to draw them anyway");
+            return;
+        }
+        boolean inRepository = root != null && !relative(from).startsWith("..");
+        for (Path png : kind.draw(from, folder, out)) {
+            if (inRepository) {
+                ChartData.stamp(png, tool, relative(from));
+            }
+        }
+        if (!inRepository) {
+            out.println(
+                    "the charts name no run: " + from + " is not in the repository, so no check can draw them again");
+        }
     }
 
     /** Runs the command for a tool's {@code main}, printing to stdout; exits with its status unless that is 0. */

@@ -62,12 +62,22 @@ class ChartDataTest {
                         + "panel,series,x,y\n"
                         + "1,\"sluice\",\"1 KiB x1\",12.5\n"
                         + "1,\"sluice\",\"1 MiB x1\",\n"
-                        + "1,\"loop, \"\"8 KiB\"\"\",\"1 KiB x1\",10.0\n"
-                        + "1,\"loop, \"\"8 KiB\"\"\",\"1 MiB x1\",2048.0\n"
-                        + "2,\"window\",\"0.0\",4.0\n"
+                        + "1,\"loop, \"\"8 KiB\"\"\",\"1 KiB x1\",10\n"
+                        + "1,\"loop, \"\"8 KiB\"\"\",\"1 MiB x1\",2048\n"
+                        + "2,\"window\",\"0\",4\n"
                         + "2,\"window\",\"0.5\",\n",
                 data);
         assertEquals(List.of(), ChartData.problems(dir));
+    }
+
+    @Test
+    void aValueIsWrittenToTwelveSignificantDigitsTheSameOnEveryJdk() {
+        assertEquals("19.6067359333", ChartData.number(19.606735933343373));
+        assertEquals("0.1", ChartData.number(0.1));
+        assertEquals("0.0000002", ChartData.number(2e-7));
+        assertEquals("123456789012000000000", ChartData.number(1.23456789012e20));
+        assertEquals("-3", ChartData.number(-3.0));
+        assertEquals("Infinity", ChartData.number(Double.POSITIVE_INFINITY));
     }
 
     @Test

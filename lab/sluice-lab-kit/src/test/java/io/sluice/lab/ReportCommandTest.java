@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -177,6 +178,70 @@ class ReportCommandTest {
         assertEquals(
                 List.of("lab/images/old.png.csv: tool draws no such chart from lab/results/tally"),
                 command().chartsDiffering());
+    }
+
+    @Test
+    void drawingAgainTouchesOnlyChartsWhoseRunNowDrawsOtherData() throws Exception {
+        Path first = run("first", "tally.txt", "3");
+        Path second = run("second", "tally.txt", "5");
+        Path firstCharts = root.resolve("lab/images");
+        Path secondCharts = root.resolve("lab/kept");
+        command().run(List.of("--from", first.toString(), "--charts", firstCharts.toString()), out);
+        command().run(List.of("--from", second.toString(), "--charts", secondCharts.toString()), out);
+        byte[] firstPng = Files.readAllBytes(firstCharts.resolve("tally.png"));
+        String firstData = Files.readString(ChartData.of(firstCharts.resolve("tally.png")));
+        Files.writeString(second.resolve("tally.txt"), "6");
+        assertEquals(1, command().chartsDiffering().size());
+
+        assertEquals(
+                List.of(secondCharts.resolve("tally.png")),
+                command().redrawCharts(),
+                "only the chart whose run now draws other data");
+
+        assertEquals(List.of(), command().chartsDiffering());
+        assertTrue(Arrays.equals(firstPng, Files.readAllBytes(firstCharts.resolve("tally.png"))));
+        assertEquals(firstData, Files.readString(ChartData.of(firstCharts.resolve("tally.png"))));
+        assertEquals(
+                Optional.of("tool from lab/results/second"),
+                ChartData.drawnBy(ChartData.of(secondCharts.resolve("tally.png"))));
+        assertEquals(List.of(), command().redrawCharts(), "nothing left to draw again");
+        assertEquals(List.of(), ChartData.problems(root));
+    }
+
+    @Test
+    void aChartWhoseRunIsGoneIsNamedAndARunOutsideTheRepositoryIsNotStamped(@TempDir Path elsewhere) throws Exception {
+        Path tally = run("tally", "tally.txt", "3");
+        Path charts = root.resolve("lab/images");
+        command().run(List.of("--from", tally.toString(), "--charts", charts.toString()), out);
+        Files.delete(tally.resolve("tally.txt"));
+        Files.delete(tally);
+
+        assertEquals(
+                List.of("lab/images/tally.png.csv: drawn from lab/results/tally, which is not in the repository"),
+                command().chartsDiffering());
+
+        Path outside = Files.createDirectories(elsewhere.resolve("run"));
+        Files.writeString(outside.resolve("tally.txt"), "3");
+        printed.reset();
+        assertEquals(0, command().run(List.of("--from", outside.toString(), "--charts", charts.toString()), out));
+        assertEquals(Optional.empty(), ChartData.drawnBy(ChartData.of(charts.resolve("tally.png"))));
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("the charts name no run"));
+    }
+
+    @Test
+    void aNoisyRunDrawsNoChartUnlessAllowed() throws Exception {
+        Path tally = run("tally", "tally.txt", "200");
+        Path charts = root.resolve("lab/images");
+
+        assertEquals(1, command().run(List.of("--from", tally.toString(), "--charts", charts.toString()), out));
+        assertFalse(Files.exists(charts.resolve("tally.png")));
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("not drawing the charts"));
+
+        assertEquals(
+                0,
+                command()
+                        .run(List.of("--from", tally.toString(), "--charts", charts.toString(), "--allow-noisy"), out));
+        assertTrue(Files.exists(charts.resolve("tally.png")));
     }
 
     @Test
