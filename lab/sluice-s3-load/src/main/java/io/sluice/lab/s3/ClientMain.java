@@ -24,8 +24,9 @@ import java.util.concurrent.CompletableFuture;
  * reaped. A transfer that moved other bytes than the source's prints {@code WRONG what}, any other
  * failure {@code FAILED reason}; both exit with status 1. Arguments:
  * {@code --endpoint URI --bucket B --transfer LABEL --size BYTES --clients K --key PREFIX --work DIR}
- * {@code [--source FILE --warm-source FILE] [--warm-key KEY] [--md5 HEX] [--rounds R] [--heap-check-millis MS]} (an
- * upload reads {@code --source}, a download reads the objects {@code PREFIX-i} and the warm-up object
+ * {@code [--source FILE --warm-source FILE] [--warm-key KEY] [--md5 HEX] [--rounds R] [--heap-check-millis MS]}
+ * {@code [--sdk-part-size BYTES --sdk-connections N]} (the {@link SdkTuning} of a {@code -tuned} transfer; the
+ * SDK's defaults if left out) (an upload reads {@code --source}, a download reads the objects {@code PREFIX-i} and the warm-up object
  * {@code --warm-key}; with {@code --heap-check-millis}, the recorded transfers run under a
  * {@link MemoryProbe} that forces a full collection every {@code MS} ms). Between rounds, within the
  * timed span, each round's answers are checked as far as they tell without a request

@@ -17,11 +17,11 @@ import java.time.Duration;
  * credentials, the SDK's default checksums. One place builds them, so the SDK's ways and sluice's
  * (which takes an {@link S3AsyncClient} the application built) run on the same settings.
  *
- * <p>The pool keeps the SDK's default size, but a request waits up to {@link #ACQUIRE_TIMEOUT} for
- * a connection instead of ten seconds: the SDK's multipart client starts every part of an upload
- * at once, so ten 1 GiB uploads queue over a thousand part requests on the pool and, at the
- * default, fail with an acquire timeout (the SDK's own message advises a longer one). A careful
- * user of the multipart client sets it so. sluice bounds its parts in flight per upload (2 for a
+ * <p>The pool keeps the SDK's default size (but for the tuned client), and a request waits up to
+ * {@link #ACQUIRE_TIMEOUT} for a connection instead of ten seconds: the SDK's multipart client keeps
+ * up to 50 parts of each upload in flight, so ten 1 GiB uploads queue hundreds of part requests on a
+ * pool of 50 and, at the default, fail with an acquire timeout (the SDK's own message advises a
+ * longer one). A careful user of the multipart client sets it so. sluice bounds its parts in flight per upload (2 for a
  * stream, 8 for a file), so ten file uploads queue at most 30 part requests beyond the pool, each
  * for about one part's send.
  */
@@ -41,8 +41,8 @@ record S3Endpoint(URI uri, String bucket) {
 
     /**
      * A client with the SDK's multipart support, on {@code tuning}: its parts and threshold of that size,
-     * at most that many connections ({@link SdkTuning#SDK_DEFAULTS}: the SDK's {@code multipartEnabled(true)}
-     * as it comes, 8 MiB parts from 8 MiB, 50 connections). Uploads only: its downloads fetch parts by
+     * at most that many connections and parts in flight per upload ({@link SdkTuning#SDK_DEFAULTS}: the
+     * SDK's {@code multipartEnabled(true)} as it comes, 8 MiB parts from 8 MiB, 50 of each). Uploads only: its downloads fetch parts by
      * number, which S3Proxy 4.1 refuses.
      */
     S3AsyncClient multipartClient(SdkTuning tuning) {
@@ -53,7 +53,8 @@ record S3Endpoint(URI uri, String bucket) {
                 .multipartEnabled(true)
                 .multipartConfiguration(multipart -> multipart
                         .minimumPartSizeInBytes(tuning.partSizeBytes())
-                        .thresholdInBytes(tuning.partSizeBytes()))
+                        .thresholdInBytes(tuning.partSizeBytes())
+                        .parallelConfiguration(parallel -> parallel.maxInFlightParts(tuning.maxConnections())))
                 .build();
     }
 

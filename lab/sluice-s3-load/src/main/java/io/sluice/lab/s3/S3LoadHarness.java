@@ -111,7 +111,9 @@ public final class S3LoadHarness {
     static Path run(String[] args) throws Exception {
         Map<String, String> options = options(args);
         Path results = Files.createDirectories(Path.of(options.get("results")));
-        Files.writeString(results.resolve(S3Run.ABOUT), S3Run.about(Instant.now(), String.join(" ", args)));
+        Files.writeString(
+                results.resolve(S3Run.ABOUT),
+                S3Run.about(Instant.now(), String.join(" ", args), SdkTuning.of(options)));
         Path work = Files.createDirectories(
                 Path.of(options.getOrDefault("work", results.resolve("work").toString())));
         Path store = emptied(work.resolve("store"));
@@ -139,8 +141,8 @@ public final class S3LoadHarness {
     }
 
     /**
-     * The options {@code args} sets over {@link #DEFAULTS}, checked: sizes, client counts and
-     * transfers parse, and {@code --results} is given.
+     * The options {@code args} sets over {@link #DEFAULTS}, checked: sizes, client counts, the
+     * transfers and the SDK's tuning parse ({@link #transfers}), and {@code --results} is given.
      *
      * @throws IllegalArgumentException naming what is wrong
      */
@@ -151,15 +153,33 @@ public final class S3LoadHarness {
         }
         sizes(options);
         clientCounts(options);
-        Transfer.named(options.get("transfers"));
         ByteSizes.parse(options.get("sample-bytes"));
-        SdkTuning.of(options);
+        transfers(options);
         for (String count : List.of("samples", "warmup", "memory-samples")) {
             if (Integer.parseInt(options.get(count)) < 0) {
                 throw new IllegalArgumentException("--" + count + " must not be negative");
             }
         }
         return options;
+    }
+
+    /**
+     * The transfers {@code --transfers} names, every one by default; the {@code -tuned} ones only on a
+     * tuning other than the SDK's defaults, where they would repeat the default ones.
+     *
+     * @throws IllegalArgumentException for an unknown label, a tuning that does not parse, or a tuned
+     *     transfer named on the SDK's defaults
+     */
+    static List<Transfer> transfers(Map<String, String> options) {
+        List<Transfer> named = Transfer.named(options.get("transfers"));
+        if (!SdkTuning.of(options).equals(SdkTuning.SDK_DEFAULTS)) {
+            return named;
+        }
+        if (!options.get("transfers").isBlank() && named.stream().anyMatch(Transfer::tuned)) {
+            throw new IllegalArgumentException("a -tuned transfer on the SDK's defaults repeats its default one: give"
+                    + " --sdk-part-size or --sdk-connections other than 8MiB and 50");
+        }
+        return named.stream().filter(transfer -> !transfer.tuned()).toList();
     }
 
     static List<Long> sizes(Map<String, String> options) {
@@ -178,7 +198,7 @@ public final class S3LoadHarness {
         admin.createBucket(request -> request.bucket(BUCKET)).join();
         List<Long> sizes = sizes(options);
         List<Integer> clientCounts = clientCounts(options);
-        List<Transfer> transfers = Transfer.named(options.get("transfers"));
+        List<Transfer> transfers = transfers(options);
         for (long size : SampleOrder.warmUpSizes(sizes)) {
             for (int clients : clientCounts) {
                 System.out.printf(Locale.ROOT, "warm-up pass: %s x%d%n", ByteSizes.format(size), clients);

@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * samples), {@code memory.csv} (the memory samples, whose live heap is read after forced full
  * collections: none in a run made before the harness took them) and {@code run.txt}.
  */
-record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, String arguments)
+record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, String arguments, String sdkTuning)
         implements ReportCommand.Run {
 
     static final String SAMPLES = "samples.csv";
@@ -31,14 +31,19 @@ record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, Stri
 
     private static final String STARTED = "started ";
     private static final String ARGUMENTS = "arguments ";
+    private static final String SDK_TUNING = "sdk tuning ";
 
-    /** What {@link #ABOUT} holds: the start to the second, and the harness's arguments. */
-    static String about(Instant started, String arguments) {
-        return STARTED + started.truncatedTo(ChronoUnit.SECONDS) + "\n" + ARGUMENTS + arguments + "\n";
+    /**
+     * What {@link #ABOUT} holds: the start to the second, the harness's arguments and the tuning its
+     * {@code -tuned} transfers ran on, defaults included.
+     */
+    static String about(Instant started, String arguments, SdkTuning tuning) {
+        return STARTED + started.truncatedTo(ChronoUnit.SECONDS) + "\n" + ARGUMENTS + arguments + "\n" + SDK_TUNING
+                + tuning.inWords() + "\n";
     }
 
     /**
-     * Reads a results folder; without {@link #ABOUT}, the start and arguments read "not recorded".
+     * Reads a results folder; without {@link #ABOUT}, the start, arguments and SDK tuning read "not recorded".
      *
      * @throws IOException if the CSV is missing, malformed or empty, or rows of several commits or JDKs mix
      */
@@ -56,16 +61,18 @@ record S3Run(List<S3Sample> samples, List<S3Sample> memory, String started, Stri
         }
         String started = "not recorded";
         String arguments = "not recorded";
+        String sdkTuning = "not recorded";
         Path about = folder.resolve(ABOUT);
         if (Files.exists(about)) {
             for (String line : Files.readAllLines(about, StandardCharsets.UTF_8)) {
                 started = line.startsWith(STARTED) ? line.substring(STARTED.length()) : started;
                 arguments = line.startsWith(ARGUMENTS) ? line.substring(ARGUMENTS.length()) : arguments;
+                sdkTuning = line.startsWith(SDK_TUNING) ? line.substring(SDK_TUNING.length()) : sdkTuning;
             }
         }
         Path memoryCsv = folder.resolve(MEMORY);
         List<S3Sample> memory = Files.exists(memoryCsv) ? S3Sample.read(memoryCsv) : List.of();
-        return new S3Run(samples, memory, started, arguments);
+        return new S3Run(samples, memory, started, arguments, sdkTuning);
     }
 
     /** The timed samples of {@code direction}'s transfers. */

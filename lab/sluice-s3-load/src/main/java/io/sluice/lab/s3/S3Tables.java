@@ -128,8 +128,8 @@ final class S3Tables {
     }
 
     /**
-     * The {@code tuning} table: each of the SDK's tuned transfers beside the same transfer on the SDK's
-     * defaults, per cell where both ran: MiB/s of each, the ratio (samples paired by turn), client CPU
+     * The {@code tuning} table, under the tuning the run recorded: each of the SDK's tuned transfers beside
+     * the same transfer on the SDK's defaults, per cell where both ran: MiB/s of each, the ratio (samples paired by turn), client CPU
      * seconds per GiB and peak heap of each. A run without tuned transfers says so.
      */
     static String tuning(S3Run run) {
@@ -169,7 +169,8 @@ final class S3Tables {
         }
         return md.length() == 0
                 ? "No tuned transfer ran beside its default in this run.\n"
-                : "| size | clients | tuned transfer | MiB/s tuned | MiB/s on the SDK's defaults | tuned / defaults "
+                : "Tuned: " + run.sdkTuning() + ".\n\n"
+                        + "| size | clients | tuned transfer | MiB/s tuned | MiB/s on the SDK's defaults | tuned / defaults "
                         + "| client CPU s/GiB tuned / defaults | peak heap MiB tuned / defaults |\n"
                         + "|---|---:|---|---:|---:|---:|---:|---:|\n" + md;
     }

@@ -7,14 +7,16 @@ import java.util.Map;
 
 /**
  * How the SDK's tuned transfers ({@link Transfer#tuned()}) configure their client beyond its defaults:
- * the multipart client's part size (its threshold alike: a file larger than one part goes in parts)
- * and the Netty client's most connections at once. The SDK's defaults are 8 MiB and 50; its guide
- * shows both set by the application ({@code multipartConfiguration(..)}, {@code maxConcurrency(..)})
- * and gives no better value, so the values are the harness's options and a run records them in its
- * arguments.
+ * the multipart client's part size (its threshold alike: a file larger than one part goes in parts),
+ * and how much at once: the Netty client's most connections and the multipart client's most parts in
+ * flight per upload, one figure for both (each 50 by default; raising only the connections changes
+ * nothing for one upload, whose parts the multipart client holds to its own limit). The SDK's guide
+ * shows these set by the application ({@code multipartConfiguration(..)}, {@code maxConcurrency(..)})
+ * and gives no better value than its defaults, so they are the harness's options and a run records
+ * them in {@code run.txt}.
  *
  * @param partSizeBytes  each part's size, and the size above which a file goes in parts
- * @param maxConnections the connections the client opens at most
+ * @param maxConnections the connections the client opens at most, and the parts in flight per upload
  */
 record SdkTuning(long partSizeBytes, int maxConnections) {
 
@@ -41,6 +43,12 @@ record SdkTuning(long partSizeBytes, int maxConnections) {
     static SdkTuning of(Map<String, String> options) {
         return new SdkTuning(
                 ByteSizes.parse(options.get("sdk-part-size")), Integer.parseInt(options.get("sdk-connections")));
+    }
+
+    /** {@code parts of 16 MiB, 200 at once}, for run.txt and the tables. */
+    String inWords() {
+        return "parts of " + ByteSizes.format(partSizeBytes) + ", " + maxConnections
+                + " at once (connections, and parts in flight per upload)";
     }
 
     /** This tuning as a client JVM's options. */

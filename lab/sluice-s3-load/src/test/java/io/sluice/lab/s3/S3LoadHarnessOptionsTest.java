@@ -29,11 +29,21 @@ class S3LoadHarnessOptionsTest {
     }
 
     @Test
-    void noTransfersNamedMeansEveryOne() {
+    void noTransfersNamedMeansEveryOneButTheTunedOnesOnTheSdksDefaults() {
+        List<Transfer> all = List.of(Transfer.values());
         assertEquals(
-                List.of(Transfer.values()),
-                Transfer.named(
-                        S3LoadHarness.options(new String[] {"--results", "out"}).get("transfers")));
+                all.stream().filter(transfer -> !transfer.tuned()).toList(),
+                S3LoadHarness.transfers(S3LoadHarness.options(new String[] {"--results", "out"})),
+                "on the SDK's defaults a tuned transfer would repeat its default one");
+        assertEquals(all, S3LoadHarness.transfers(S3LoadHarness.options(new String[] {
+            "--results", "out", "--sdk-part-size", "16MiB"
+        })));
+        String refused = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> S3LoadHarness.options(
+                                new String[] {"--results", "out", "--transfers", "sdk-multipart-fromFile-tuned"}))
+                .getMessage();
+        assertTrue(refused.contains("repeats its default one"), refused);
     }
 
     @Test

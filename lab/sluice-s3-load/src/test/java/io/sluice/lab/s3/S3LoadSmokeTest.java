@@ -49,6 +49,10 @@ class S3LoadSmokeTest {
 
         S3Run run = S3Run.read(results);
         assertEquals(
+                "parts of 8 MiB, 50 at once (connections, and parts in flight per upload)",
+                run.sdkTuning(),
+                "run.txt records the tuning, the SDK's defaults here");
+        assertEquals(
                 List.of("sluice-upload", "sluice-upload-unchecked", "sdk-toFile", "sluice-stream"),
                 run.samples().stream().map(S3Sample::transfer).toList());
         for (S3Sample sample : run.samples()) {
