@@ -137,7 +137,11 @@ public final class Stress {
                             (System.nanoTime() - began) / 1e9);
                 }
             } finally {
-                deleteTree(files);
+                try {
+                    deleteTree(files);
+                } catch (IOException e) { // the result stands; the next child writes into a folder of its own
+                    System.out.println("  could not delete " + files + ": " + e);
+                }
             }
             System.out.println("  " + (writes == 1 ? result.line() : result.threadsLine()));
             results.add(result);

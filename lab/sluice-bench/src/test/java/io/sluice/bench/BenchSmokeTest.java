@@ -93,7 +93,7 @@ class BenchSmokeTest {
     @Test
     void aChildFindsNoFileAnEarlierChildLeftAndLeavesNoneBehind() throws Exception {
         // What a child that died of OutOfMemoryError leaves: its file, longer than the next child writes. Rio's
-        // writer does not truncate, so writing over it left the file at its old length and the check failed.
+        // writer does not truncate, so a child writing over it would leave it at that length and fail the check.
         Files.write(dir.resolve("stress-rio-0.out"), new byte[128 * 1024]);
 
         List<Stress.Result> results =
