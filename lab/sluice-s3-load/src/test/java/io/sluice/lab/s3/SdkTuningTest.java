@@ -2,7 +2,6 @@ package io.sluice.lab.s3;
 
 import io.sluice.lab.ChildJvm;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
@@ -61,7 +60,6 @@ class SdkTuningTest {
     }
 
     @Test
-    @DisabledIfSystemProperty(named = "sluice.smoke.skip", matches = "true")
     void aTunedUploadGoesInTheTunedPartsAndTheDefaultOneInTheSdksOwn() throws Exception {
         Path store = Files.createDirectories(dir.resolve("store"));
         Path file = dir.resolve("twenty");
