@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.bench.providers.Providers;
 import io.sluice.lab.ChildJvm;
+import io.sluice.lab.FileTrees;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -13,14 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * The memory stress case and the thread count, each provider in a child JVM of its own. Stress: one
@@ -138,7 +137,7 @@ public final class Stress {
                 }
             } finally {
                 try {
-                    deleteTree(files);
+                    FileTrees.delete(files);
                 } catch (IOException e) { // the result stands; the next child writes into a folder of its own
                     System.out.println("  could not delete " + files + ": " + e);
                 }
@@ -147,14 +146,6 @@ public final class Stress {
             results.add(result);
         }
         return results;
-    }
-
-    private static void deleteTree(Path folder) throws IOException {
-        try (Stream<Path> paths = Files.walk(folder)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 
     /** The child's result line; without one, how it died and how long it lived (JVM start included). */

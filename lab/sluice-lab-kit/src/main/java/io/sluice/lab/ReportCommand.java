@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 
 /**
  * The {@code report} command every lab tool offers on its own runs, in one place:
@@ -315,11 +313,7 @@ public final class ReportCommand {
             kindHolding(from).draw(from, drawn, nowhere);
             use.use(drawn);
         } finally {
-            try (Stream<Path> files = Files.walk(drawn)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
+            FileTrees.delete(drawn);
         }
     }
 

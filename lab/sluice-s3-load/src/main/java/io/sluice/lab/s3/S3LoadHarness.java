@@ -3,6 +3,7 @@ package io.sluice.lab.s3;
 import io.sluice.lab.BuildInfo;
 import io.sluice.lab.ByteSizes;
 import io.sluice.lab.ChildJvm;
+import io.sluice.lab.FileTrees;
 import io.sluice.lab.Load;
 import io.sluice.lab.SampleOrder;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -412,16 +413,7 @@ public final class S3LoadHarness {
      * halfway (or an earlier run in the same {@code --work}) left a bucket and objects in it.
      */
     private static Path emptied(Path store) throws IOException {
-        if (Files.exists(store)) {
-            try (var paths = Files.walk(store)) {
-                for (Path path :
-                        paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    if (!path.equals(store)) {
-                        Files.delete(path);
-                    }
-                }
-            }
-        }
+        FileTrees.delete(store);
         return Files.createDirectories(store);
     }
 

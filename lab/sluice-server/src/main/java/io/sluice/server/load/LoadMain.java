@@ -2,6 +2,7 @@ package io.sluice.server.load;
 
 import io.sluice.IoExecutors;
 import io.sluice.lab.BuildInfo;
+import io.sluice.lab.FileTrees;
 import io.sluice.server.Lane;
 
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,7 +153,7 @@ public final class LoadMain {
                 }
             }
         } finally {
-            deleteTree(work);
+            FileTrees.delete(work);
         }
         List<Row> first = byRepeat.get(0);
         out.print(RunTables.drains(byRepeat));
@@ -271,13 +271,5 @@ public final class LoadMain {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 }
